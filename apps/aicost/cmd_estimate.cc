@@ -1,0 +1,54 @@
+#include <iostream>
+
+#include "aicost/report/diff_report.h"
+#include "commands.h"
+#include "run_plan.h"
+
+namespace aicost::app {
+
+Command estimate_command() {
+  return {"estimate", "time, MFU, memory and cost of a training plan",
+          [](CLI::App& sub, const GlobalOptions& g) -> std::function<int()> {
+            auto plan = std::make_shared<std::string>();
+            auto allow_oom = std::make_shared<bool>(false);
+            sub.add_option("plan", *plan, "plan file (YAML)")->required();
+            sub.add_flag("--allow-oom", *allow_oom,
+                         "estimate a plan even when it does not fit in GPU memory");
+            sub.footer("Example: aicost estimate examples/gpt3-175b-a100.yaml -o json");
+            return [plan, allow_oom, &g] {
+              auto fmt = output_format(g);
+              if (!fmt) return report_error(fmt.error(), g);
+              auto cat = load_catalog(g);
+              if (!cat) return report_error(cat.error(), g);
+              auto run = run_plan(*plan, *cat, *allow_oom);
+              if (!run) return report_error(run.error(), g);
+              std::cout << report::render_estimate(run->view(), *fmt);
+              return 0;
+            };
+          }};
+}
+
+Command diff_command() {
+  return {"diff", "compare two plans: what changed and what it does to time and money",
+          [](CLI::App& sub, const GlobalOptions& g) -> std::function<int()> {
+            auto a = std::make_shared<std::string>();
+            auto b = std::make_shared<std::string>();
+            sub.add_option("a", *a, "the first plan (the baseline)")->required();
+            sub.add_option("b", *b, "the second plan")->required();
+            sub.footer("Example: aicost diff examples/gpt3-175b-a100.yaml examples/gpt3-175b-h100.yaml");
+            return [a, b, &g] {
+              auto fmt = output_format(g);
+              if (!fmt) return report_error(fmt.error(), g);
+              auto cat = load_catalog(g);
+              if (!cat) return report_error(cat.error(), g);
+              auto ra = run_plan(*a, *cat, true);
+              if (!ra) return report_error(ra.error(), g);
+              auto rb = run_plan(*b, *cat, true);
+              if (!rb) return report_error(rb.error(), g);
+              std::cout << report::render_diff(ra->view(), rb->view(), *fmt);
+              return 0;
+            };
+          }};
+}
+
+}  // namespace aicost::app

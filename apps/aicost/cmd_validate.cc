@@ -1,0 +1,40 @@
+#include <iostream>
+
+#include "aicost/config/validation_csv.h"
+#include "aicost/perf/accuracy.h"
+#include "aicost/perf/estimate.h"
+#include "aicost/report/accuracy_report.h"
+#include "commands.h"
+
+namespace aicost::app {
+
+Command validate_command() {
+  return {"validate", "run the model over measured runs (CSV) and print its error per row",
+          [](CLI::App& sub, const GlobalOptions& g) -> std::function<int()> {
+            auto csv = std::make_shared<std::string>();
+            sub.add_option("csv", *csv,
+                           "CSV of measured runs with the columns of training-dev.csv "
+                           "(docs/VALIDATION.md)")
+                ->required();
+            sub.footer("Example: aicost validate ../shared/validation/training-dev.csv");
+            return [csv, &g] {
+              auto fmt = output_format(g);
+              if (!fmt) return report_error(fmt.error(), g);
+              auto cat = load_catalog(g);
+              if (!cat) return report_error(cat.error(), g);
+              auto set = config::load_validation_csv(*csv, *cat);
+              if (!set) return report_error(set.error(), g);
+              std::vector<perf::AccuracyCase> cases;
+              for (const auto& c : set->cases) {
+                auto est = perf::estimate_training(c.job);
+                if (!est) return report_error(est.error().with_context(c.name), g);
+                cases.push_back({c.name, c.job.cluster.gpu.generation,
+                                 c.measured_tokens_per_s_per_gpu, est->tokens_per_s_per_gpu});
+              }
+              std::cout << report::render_accuracy(cases, set->skipped, *fmt);
+              return 0;
+            };
+          }};
+}
+
+}  // namespace aicost::app

@@ -1,0 +1,97 @@
+// aicost: what a large-model training run will cost, before the money is spent.
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "aicost/config/catalog_loader.h"
+#include "commands.h"
+
+namespace aicost::app {
+
+int exit_code(const core::Error& e) {
+  switch (e.code) {
+    case core::ErrorCode::kInvalidInput:
+    case core::ErrorCode::kNotFound:
+    case core::ErrorCode::kParse: return 2;
+    default: return 1;
+  }
+}
+
+int report_error(const core::Error& e, const GlobalOptions& g) {
+  if (g.output == "json") {
+    nlohmann::json j = {{"error", {{"code", core::to_string(e.code)},
+                                   {"message", e.message},
+                                   {"context", e.context}}}};
+    std::cerr << j.dump(2) << "\n";
+  } else {
+    std::cerr << "error: " << e.what() << "\n";
+  }
+  return exit_code(e);
+}
+
+core::Result<catalog::Catalog> load_catalog(const GlobalOptions& g) {
+  auto cat = config::load_builtin_catalog();
+  if (!cat) return cat.error();
+  std::vector<std::string> files;
+  if (const char* env = std::getenv("AICOST_CATALOG"); env && *env) {
+    std::stringstream ss(env);
+    std::string part;
+    while (std::getline(ss, part, ':')) {
+      if (!part.empty()) files.push_back(part);
+    }
+  }
+  files.insert(files.end(), g.catalog_files.begin(), g.catalog_files.end());
+  for (const auto& f : files) AICOST_TRY_STATUS(config::add_catalog_file(f, *cat));
+  return cat;
+}
+
+core::Result<report::Format> output_format(const GlobalOptions& g) {
+  auto f = report::format_from_string(g.output);
+  if (!f) {
+    return core::make_error(core::ErrorCode::kInvalidInput,
+                            "unknown output format '" + g.output +
+                                "'; use table, json, csv or markdown",
+                            "-o");
+  }
+  return *f;
+}
+
+}  // namespace aicost::app
+
+int main(int argc, char** argv) {
+  using namespace aicost::app;
+  CLI::App app{"aicost: estimate what training a large model costs, before spending the money"};
+  app.set_version_flag("--version", "aicost 0.1.0");
+  app.require_subcommand(1);
+  app.fallthrough();  // global options (-o, --catalog) may follow the subcommand
+  GlobalOptions g;
+  app.add_option("--catalog", g.catalog_files,
+                 "extra catalog YAML file(s) with gpus/instances/models/prices; entries with an "
+                 "existing id replace the shipped ones (also $AICOST_CATALOG, ':'-separated)");
+  app.add_option("-o,--output", g.output, "output format: table, json, csv or markdown")
+      ->capture_default_str();
+
+  std::function<int()> handler;
+  for (const Command& c : {estimate_command(), diff_command(), catalog_command(),
+                           validate_command()}) {
+    CLI::App* sub = app.add_subcommand(c.name, c.help);
+    auto run = c.setup(*sub, g);
+    sub->callback([&handler, run] { handler = run; });
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;  // usage error, whatever CLI11's own code (ecosystem.md: map parse errors to 2)
+  }
+  return handler ? handler() : 2;
+}

@@ -1,0 +1,43 @@
+#include "run_plan.h"
+
+#include "aicost/core/text.h"
+#include "aicost/perf/advice.h"
+
+namespace aicost::app {
+
+core::Result<PlanRun> run_plan(const std::string& path, const catalog::Catalog& cat,
+                               bool allow_oom) {
+  auto plan = config::load_plan(path, cat);
+  if (!plan) return plan.error();
+  PlanRun run{std::move(*plan), {}, {}, {}};
+  auto est = perf::estimate_training(run.plan.job);
+  if (!est) return est.error().with_context(path);
+  run.perf = std::move(*est);
+  const auto& mem = run.perf.memory;
+  if (!mem.fits()) {
+    std::string msg = core::sprintf(
+        "the plan does not fit in GPU memory: %.1f GiB needed per GPU (weights %.1f, gradients "
+        "%.1f, optimizer %.1f, activations %.1f, logits %.1f, overhead %.1f) but %s has %.1f GiB",
+        core::in_gib(mem.total()), core::in_gib(mem.weights), core::in_gib(mem.gradients),
+        core::in_gib(mem.optimizer), core::in_gib(mem.activations), core::in_gib(mem.logits),
+        core::in_gib(mem.overhead), run.plan.job.cluster.gpu.id.c_str(),
+        core::in_gib(mem.capacity));
+    const auto fixes = perf::memory_fixes(run.plan.job);
+    if (fixes.empty()) {
+      msg += "; no single change to parallelism fits it: use more GPUs per model replica or a "
+             "GPU with more memory";
+    } else {
+      msg += "; any of these would fit: ";
+      for (size_t i = 0; i < fixes.size(); ++i) msg += (i ? "; " : "") + fixes[i];
+    }
+    if (!allow_oom) return core::make_error(core::ErrorCode::kInfeasible, msg, path);
+    run.warnings.push_back(msg);
+  }
+  run.cost = costing::estimate_cost(run.plan.job, run.perf, run.plan.cost);
+  run.warnings.insert(run.warnings.begin(), run.plan.warnings.begin(), run.plan.warnings.end());
+  run.warnings.insert(run.warnings.end(), run.perf.warnings.begin(), run.perf.warnings.end());
+  run.warnings.insert(run.warnings.end(), run.cost.warnings.begin(), run.cost.warnings.end());
+  return run;
+}
+
+}  // namespace aicost::app

@@ -1,0 +1,54 @@
+// The in-memory catalog: GPUs, efficiency profiles, instances, storage/network prices and model
+// presets. Filled by config::load_catalog from the shipped data/*.yaml and the user's own files;
+// a later entry with the same id replaces the earlier one (user overrides).
+// Lookups accept ids and aliases, case-insensitively, with '_' and ' ' read as '-'; a miss is a
+// kNotFound Error with a "did you mean". Not thread-safe for writes; concurrent reads are fine.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "aicost/catalog/gpu.h"
+#include "aicost/catalog/instance.h"
+#include "aicost/catalog/model_spec.h"
+#include "aicost/core/result.h"
+
+namespace aicost::catalog {
+
+// Normalised lookup key: lower case, '_' and ' ' become '-'.
+std::string normalize_name(std::string_view name);
+
+class Catalog {
+ public:
+  void add(GpuSpec gpu);
+  void add(EfficiencyProfile profile);
+  void add(Instance instance);
+  void add(StoragePrice price);
+  void add(NetworkPrice price);
+  void add(ModelSpec model);
+
+  core::Result<const GpuSpec*> gpu(std::string_view name) const;
+  core::Result<const EfficiencyProfile*> efficiency(std::string_view generation) const;
+  core::Result<const Instance*> instance(std::string_view name) const;
+  core::Result<const StoragePrice*> storage(std::string_view name) const;
+  core::Result<const NetworkPrice*> network(std::string_view name) const;
+  core::Result<const ModelSpec*> model(std::string_view name) const;
+
+  const std::vector<GpuSpec>& gpus() const { return gpus_; }
+  const std::vector<EfficiencyProfile>& efficiencies() const { return efficiencies_; }
+  const std::vector<Instance>& instances() const { return instances_; }
+  const std::vector<StoragePrice>& storage_prices() const { return storage_; }
+  const std::vector<NetworkPrice>& network_prices() const { return network_; }
+  const std::vector<ModelSpec>& models() const { return models_; }
+
+ private:
+  std::vector<GpuSpec> gpus_;
+  std::vector<EfficiencyProfile> efficiencies_;
+  std::vector<Instance> instances_;
+  std::vector<StoragePrice> storage_;
+  std::vector<NetworkPrice> network_;
+  std::vector<ModelSpec> models_;
+};
+
+}  // namespace aicost::catalog

@@ -1,0 +1,74 @@
+// A GPU model's datasheet figures and the per-generation efficiency parameters of the step model.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "aicost/catalog/precision.h"
+#include "aicost/catalog/provenance.h"
+#include "aicost/core/quantity.h"
+
+namespace aicost::catalog {
+
+struct GpuSpec {
+  std::string id;  // e.g. "h100-sxm-80gb"
+  std::string name;
+  std::vector<std::string> aliases;
+  std::string vendor;      // nvidia | amd
+  std::string generation;  // ampere | hopper | blackwell | ada | cdna3; selects the EfficiencyProfile
+  core::Bytes memory;
+  core::BytesPerSecond memory_bandwidth;
+  // Dense tensor-core peak per precision; 0 where the GPU has no such math.
+  std::array<core::FlopsPerSecond, kPrecisionCount> peak_dense{};
+  core::BytesPerSecond scale_up_bandwidth;   // NVLink/xGMI per GPU per direction
+  int scale_up_domain = 8;                   // GPUs per NVLink/xGMI domain
+  core::BytesPerSecond scale_out_bandwidth;  // NIC per GPU per direction
+  int gpus_per_node = 8;
+  core::Watts tdp;
+  Provenance provenance;
+
+  std::optional<core::FlopsPerSecond> peak(Precision p) const {
+    const auto v = peak_dense[static_cast<int>(p)];
+    if (v.value() <= 0) return std::nullopt;
+    return v;
+  }
+};
+
+// Achieved-vs-peak parameters of the step model, one set per GPU generation, derived from
+// principles and a few published runs (data/efficiency.yaml says which). See perf/step_time.h.
+struct EfficiencyProfile {
+  std::string generation;
+  // GEMM efficiency = gemm_max * s(M) * s(N) * s(K), s(x) = x / (x + gemm_half_dim):
+  // tile/wave quantisation makes narrow matrices slow (Calculon's size-dependent efficiency).
+  double gemm_max = 0.8;
+  double gemm_half_dim = 64;
+  // Low-precision (fp8) GEMMs reach a smaller share of their (doubled) peak: casts, scaling.
+  double fp8_gemm_relative = 0.75;
+  // Fused (flash) attention kernel efficiency relative to the dense peak of its precision.
+  double attention_flash = 0.5;
+  // Unfused attention (2021-era Megatron): the softmax and dropout run memory-bound.
+  double attention_unfused = 0.3;
+  // Fraction of HBM bandwidth reached by element-wise kernels (norms, activations, residuals).
+  double memory_bound = 0.7;
+  // HBM bytes moved per hidden element per layer per token by element-wise kernels (forward).
+  double elementwise_bytes_per_hidden = 24;
+  // NCCL bus bandwidth as a fraction of link bandwidth, inside (scale_up) and across nodes.
+  double scale_up_bus = 0.8;
+  double scale_out_bus = 0.8;
+  // All-to-all across nodes reaches this share of the ring bus bandwidth (many small messages).
+  double all_to_all_bus = 0.6;
+  core::Seconds collective_latency{20e-6};
+  // Fraction of TP communication hidden behind GEMMs with tp_comm_overlap on.
+  double tp_overlap = 0.7;
+  // Fraction of DP gradient reduction / parameter gathering hidden with overlap flags on
+  // (the last bucket of each step is always exposed).
+  double dp_overlap = 0.8;
+  // HBM bytes per parameter of the Adam update on its local shard: read fp32 master, m, v, grad
+  // and write master, m, v and the 16-bit copy (30), plus grad-norm and zeroing passes.
+  double optimizer_bytes_per_param = 34;
+  Provenance provenance;
+};
+
+}  // namespace aicost::catalog

@@ -1,0 +1,34 @@
+// Reads measured training runs (the columns of ../shared/validation/training-dev.csv) into jobs
+// the step model can evaluate, with the measured per-GPU throughput. The rules that turn a
+// published row into a configuration (which rows count, era defaults such as unfused attention
+// before FlashAttention) are listed in docs/VALIDATION.md.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "aicost/catalog/catalog.h"
+#include "aicost/core/result.h"
+#include "aicost/workload/training_job.h"
+
+namespace aicost::config {
+
+struct ValidationCase {
+  std::string name;
+  int line = 0;  // in the CSV
+  workload::TrainingJob job;
+  double measured_tokens_per_s_per_gpu = 0;
+  std::string measured_from;  // "step time 8.309 s", "137 TFLOP/s (96Bslh^2 convention)", ...
+};
+
+struct ValidationSet {
+  std::vector<ValidationCase> cases;
+  std::vector<std::string> skipped;  // "name: reason"
+};
+
+// Rows that are not MEASURED or have neither throughput nor MFU are skipped with a reason.
+// Errors: kIo, kParse (malformed CSV), kInvalidInput (a required column is missing).
+core::Result<ValidationSet> load_validation_csv(const std::string& path,
+                                                const catalog::Catalog& catalog);
+
+}  // namespace aicost::config

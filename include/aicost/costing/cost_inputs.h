@@ -1,0 +1,72 @@
+// What a plan says about money beyond the GPUs' step time: prices, storage, network, people,
+// fixed services, reliability and contingency. Defaults are documented in docs/PLAN_FORMAT.md
+// and printed as the "driver" of each cost line, so a user sees every assumption.
+#pragma once
+
+#include <string>
+
+#include "aicost/catalog/instance.h"
+#include "aicost/core/quantity.h"
+
+namespace aicost::costing {
+
+struct ComputePricing {
+  core::UsdPerSecond per_gpu;  // price of one GPU for one second under the chosen mode
+  std::string basis;           // "2.00 USD/GPU-h (plan)", "aws/p5.48xlarge on-demand 55.04 USD/h / 8 GPUs"
+  catalog::PricingMode mode = catalog::PricingMode::kOnDemand;
+};
+
+struct StorageInputs {
+  core::Bytes dataset;                     // tokenised training data kept for the run
+  core::UsdPerByteSecond dataset_price;
+  core::Bytes checkpoint_size;             // one full checkpoint; 0 = derived (14 B/param)
+  core::Seconds checkpoint_interval;       // 0 = Young's optimum for the job's MTBF
+  int checkpoints_retained = 5;            // kept at once (older ones deleted)
+  core::UsdPerByteSecond checkpoint_price;
+  core::BytesPerSecond checkpoint_write_bandwidth;  // aggregate; sets the blocking save time
+  bool async_checkpoint = false;           // saves overlap training (only a snapshot blocks)
+  core::Bytes logs_per_day;
+  core::Seconds log_retention;
+  core::UsdPerByteSecond log_price;
+  std::string tier_note;                   // which catalog prices were used
+};
+
+struct NetworkInputs {
+  core::Bytes egress;  // to the internet over the run
+  core::UsdPerByte egress_price;
+  core::Bytes cross_region;  // between regions over the run
+  core::UsdPerByte cross_region_price;
+};
+
+struct OperationsInputs {
+  double engineers = 0;             // full-time equivalents on the run
+  core::UsdPerSecond engineer_rate;  // loaded cost of one FTE
+  core::UsdPerSecond on_call;        // rota/pager cost
+};
+
+struct ServicesInputs {
+  core::UsdPerSecond database;          // experiment tracking, metadata stores
+  core::UsdPerSecond monitoring;        // fixed part (dashboards, log platform)
+  core::UsdPerSecond monitoring_per_gpu;  // per monitored GPU
+  core::UsdPerSecond security;          // fixed part (scanning, audit, key management)
+};
+
+// Expected-value failure model for estimate (the reliability module refines it).
+struct ReliabilityInputs {
+  // Unexpected interruptions per GPU-hour. Default: Llama 3 405B pre-training, 419 in 54 days on
+  // 16,384 H100 (Dubey et al. 2024 §3.3.4) = 1.97e-5.
+  double interruptions_per_gpu_hour = 419.0 / (16384.0 * 54 * 24);
+  core::Seconds restart_time{600};  // detect, reschedule, initialise, reload
+};
+
+struct CostInputs {
+  ComputePricing compute;
+  StorageInputs storage;
+  NetworkInputs network;
+  OperationsInputs operations;
+  ServicesInputs services;
+  ReliabilityInputs reliability;
+  double contingency = 0.10;  // share of the subtotal held back for the unforeseen
+};
+
+}  // namespace aicost::costing

@@ -1,0 +1,59 @@
+// Resources to money: every category a training budget has, each with the driver that produced it.
+// Thread-safe (pure function).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "aicost/core/quantity.h"
+#include "aicost/costing/cost_inputs.h"
+#include "aicost/perf/estimate.h"
+#include "aicost/workload/training_job.h"
+
+namespace aicost::costing {
+
+enum class CostNature { kElastic, kFixed };  // scales with the run's resources, or does not
+
+struct CostLine {
+  std::string category;  // compute | failures | storage | network | database | monitoring | security | operations | contingency
+  core::Usd amount;
+  std::string driver;    // how it was computed, in words and numbers
+  CostNature nature = CostNature::kElastic;
+  core::UsdPerSecond average_rate;  // amount / wall time
+  core::UsdPerSecond peak_rate;     // highest instantaneous rate (storage peaks at full retention)
+};
+
+// Expected effect of interruptions and checkpoints on a run (Young 1974; Daly 2006 first order).
+struct FailureOverhead {
+  core::Seconds job_mtbf;
+  core::Seconds checkpoint_interval;
+  core::Seconds checkpoint_blocking;  // per save
+  core::Bytes checkpoint_size;
+  double expected_interruptions = 0;
+  core::Seconds checkpoint_time;  // total stall on saves
+  core::Seconds lost_work;        // recomputed work after interruptions
+  core::Seconds restart_time;     // total restart time
+  core::Seconds total() const { return checkpoint_time + lost_work + restart_time; }
+  double goodput = 1;             // failure-free time / wall time
+};
+
+struct CostEstimate {
+  std::vector<CostLine> lines;
+  FailureOverhead failures;
+  core::Seconds wall_time;   // failure-free compute + failure overhead
+  double gpu_hours = 0;      // including failure overhead
+  core::Usd total;
+  core::Usd fixed;
+  core::Usd elastic;
+  core::Usd per_million_tokens;
+  core::Bytes peak_storage;
+  std::vector<std::string> warnings;
+};
+
+FailureOverhead failure_overhead(const workload::TrainingJob& job,
+                                 const perf::TrainingEstimate& perf, const CostInputs& in);
+
+CostEstimate estimate_cost(const workload::TrainingJob& job, const perf::TrainingEstimate& perf,
+                           const CostInputs& in);
+
+}  // namespace aicost::costing

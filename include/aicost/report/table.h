@@ -1,0 +1,39 @@
+// A small table of already formatted cells and its rendering in every Format. Pure functions;
+// thread-safe. render() never fails: ragged rows are padded with empty cells.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "aicost/report/format.h"
+
+namespace aicost::report {
+
+struct Table {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  // Per column; a missing entry means left-aligned. Numbers go right-aligned.
+  std::vector<bool> right_align;
+  // Printed above the table (kTable: a line; kMarkdown: a "### " heading); not part of CSV/JSON.
+  std::string title;
+};
+
+// kTable: columns padded to their widest cell (UTF-8 code points), two spaces between columns, a
+//   header underline of '-', no box drawing, no colour, no trailing spaces; each line ends "\n".
+// kCsv: header row then rows, RFC 4180 quoting (a field with ',', '"', CR or LF is quoted and its
+//   quotes doubled); lines end with "\n".
+// kMarkdown: GitHub pipe table with an alignment row ("---" / "--:"); '|' in cells is escaped.
+// kJson: an array with one object per row keyed by header, in header order. A cell of a
+//   right-aligned column that is a plain number ("12", "-0.5", "1e9": no grouping commas, no unit)
+//   becomes a JSON number, an empty cell becomes null, anything else stays a string.
+std::string render(const Table& table, Format format);
+
+// Each line of `text` prefixed with `spaces` spaces (empty lines stay empty); for nesting a
+// rendered table under a section title.
+std::string indent(const std::string& text, std::size_t spaces);
+
+// Display width of UTF-8 text in columns (one per code point; no wide-character handling).
+std::size_t display_width(const std::string& text);
+
+}  // namespace aicost::report

@@ -1,0 +1,88 @@
+// A training run: model, data, cluster and parallelism, in Megatron-Core terms.
+// Rank order is Megatron's tp-cp-(ep)-dp-pp: TP innermost (inside an NVLink domain), PP outermost.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "aicost/catalog/gpu.h"
+#include "aicost/catalog/precision.h"
+#include "aicost/core/quantity.h"
+#include "aicost/core/result.h"
+#include "aicost/workload/model.h"
+
+namespace aicost::workload {
+
+enum class Recompute { kNone, kSelective, kFull };
+// none: every DP rank holds all model states; zero1 = Megatron use_distributed_optimizer (optimizer
+// states and fp32 master weights sharded); zero2 also shards gradients; zero3 (FSDP) also parameters.
+enum class OptimizerSharding { kNone, kZero1, kZero2, kZero3 };
+// flash: fused attention that keeps no s x s scores (FlashAttention / cuDNN); unfused: the
+// 2021-2022 Megatron kernels that store scores, softmax and dropout mask (Korthikanti Table 2).
+enum class AttentionKernel { kFlash, kUnfused };
+
+const char* to_string(Recompute r);
+const char* to_string(OptimizerSharding s);
+const char* to_string(AttentionKernel k);
+
+struct Parallelism {
+  int tensor = 1;                 // tensor_model_parallel_size
+  int pipeline = 1;               // pipeline_model_parallel_size
+  int virtual_pipeline = 1;       // virtual_pipeline_model_parallel_size (chunks per rank)
+  int context = 1;                // context_parallel_size
+  int expert = 1;                 // expert_model_parallel_size
+  int expert_tensor = 0;          // expert_tensor_parallel_size; 0 = same as tensor
+  int micro_batch = 1;            // micro_batch_size (sequences)
+  bool sequence_parallel = false;
+  Recompute recompute = Recompute::kNone;
+  OptimizerSharding sharding = OptimizerSharding::kZero1;
+  AttentionKernel attention = AttentionKernel::kFlash;
+  bool overlap_grad_reduce = true;   // --overlap-grad-reduce
+  bool overlap_param_gather = true;  // --overlap-param-gather
+  bool tp_comm_overlap = false;      // --tp-comm-overlap
+  bool grad_reduce_in_fp32 = false;  // gradients reduced as fp32 (else bf16/fp16)
+};
+
+struct Cluster {
+  catalog::GpuSpec gpu;
+  int gpus = 0;
+  int gpus_per_node = 8;
+  int scale_up_domain = 8;                   // GPUs sharing NVLink/xGMI
+  core::BytesPerSecond intra_node_bandwidth;  // per GPU per direction
+  core::BytesPerSecond inter_node_bandwidth;  // per GPU per direction
+};
+
+struct TrainingJob {
+  Model model;
+  double tokens = 0;           // tokens to train on
+  int seq_length = 0;          // tokens per sequence
+  int global_batch = 0;        // sequences per optimizer step
+  catalog::Precision precision = catalog::Precision::kBf16;
+  Cluster cluster;
+  Parallelism parallel;
+  catalog::EfficiencyProfile efficiency;
+
+  int data_parallel() const {
+    return cluster.gpus / (parallel.tensor * parallel.pipeline * parallel.context);
+  }
+  int expert_tensor() const {
+    return parallel.expert_tensor > 0 ? parallel.expert_tensor : parallel.tensor;
+  }
+  // Expert data parallel size under MoE parallel folding: world = ETP * EP * EDP * PP.
+  int expert_data_parallel() const {
+    return cluster.gpus / (expert_tensor() * parallel.expert * parallel.pipeline);
+  }
+  // Micro-batches per step per pipeline: B / (DP * b).
+  int micro_batches() const { return global_batch / (data_parallel() * parallel.micro_batch); }
+  double steps() const { return tokens / (static_cast<double>(global_batch) * seq_length); }
+};
+
+// Checks that the parallel sizes divide GPUs, layers, heads, sequence and batch, and that the
+// sizes are positive. On failure: kInvalidInput naming the key and listing values that would work.
+// Non-fatal oddities (sequence_parallel with TP 1, ...) are appended to `warnings`.
+core::Status validate(const TrainingJob& job, std::vector<std::string>* warnings);
+
+// Divisors of n, ascending.
+std::vector<int> divisors(int n);
+
+}  // namespace aicost::workload

@@ -1,0 +1,101 @@
+#include "aicost/catalog/catalog.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "aicost/core/suggest.h"
+
+namespace aicost::catalog {
+
+std::string normalize_name(std::string_view name) {
+  std::string out;
+  out.reserve(name.size());
+  for (char c : name) {
+    if (c == '_' || c == ' ') c = '-';
+    out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  }
+  return out;
+}
+
+namespace {
+
+template <class T>
+const std::vector<std::string>* aliases_of(const T& e) {
+  if constexpr (requires { e.aliases; }) {
+    return &e.aliases;
+  } else {
+    return nullptr;
+  }
+}
+
+template <class T>
+std::string key_of(const T& e) {
+  if constexpr (requires { e.generation; } && !requires { e.id; }) {
+    return e.generation;
+  } else {
+    return e.id;
+  }
+}
+
+template <class T>
+void add_or_replace(std::vector<T>& list, T entry) {
+  const std::string key = normalize_name(key_of(entry));
+  for (auto& e : list) {
+    if (normalize_name(key_of(e)) == key) {
+      e = std::move(entry);
+      return;
+    }
+  }
+  list.push_back(std::move(entry));
+}
+
+template <class T>
+core::Result<const T*> find(const std::vector<T>& list, std::string_view name, const char* what) {
+  const std::string key = normalize_name(name);
+  for (const auto& e : list) {
+    if (normalize_name(key_of(e)) == key) return &e;
+  }
+  for (const auto& e : list) {
+    if (const auto* aliases = aliases_of(e)) {
+      for (const auto& a : *aliases) {
+        if (normalize_name(a) == key) return &e;
+      }
+    }
+  }
+  std::vector<std::string> ids;
+  for (const auto& e : list) ids.push_back(key_of(e));
+  std::string message = std::string("unknown ") + what + " '" + std::string(name) + "'." +
+                        core::did_you_mean(name, ids);
+  message += " Run 'aicost catalog " + std::string(what) + "s' to list them.";
+  return core::make_error(core::ErrorCode::kNotFound, message);
+}
+
+}  // namespace
+
+void Catalog::add(GpuSpec gpu) { add_or_replace(gpus_, std::move(gpu)); }
+void Catalog::add(EfficiencyProfile p) { add_or_replace(efficiencies_, std::move(p)); }
+void Catalog::add(Instance i) { add_or_replace(instances_, std::move(i)); }
+void Catalog::add(StoragePrice p) { add_or_replace(storage_, std::move(p)); }
+void Catalog::add(NetworkPrice p) { add_or_replace(network_, std::move(p)); }
+void Catalog::add(ModelSpec m) { add_or_replace(models_, std::move(m)); }
+
+core::Result<const GpuSpec*> Catalog::gpu(std::string_view n) const {
+  return find(gpus_, n, "gpu");
+}
+core::Result<const EfficiencyProfile*> Catalog::efficiency(std::string_view g) const {
+  return find(efficiencies_, g, "efficiency profile");
+}
+core::Result<const Instance*> Catalog::instance(std::string_view n) const {
+  return find(instances_, n, "instance");
+}
+core::Result<const StoragePrice*> Catalog::storage(std::string_view n) const {
+  return find(storage_, n, "storage price");
+}
+core::Result<const NetworkPrice*> Catalog::network(std::string_view n) const {
+  return find(network_, n, "network price");
+}
+core::Result<const ModelSpec*> Catalog::model(std::string_view n) const {
+  return find(models_, n, "model");
+}
+
+}  // namespace aicost::catalog

@@ -1,0 +1,260 @@
+#include "aicost/config/catalog_loader.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+#include "yaml_source.h"
+
+namespace aicost::config {
+
+// Defined in the generated embedded_data.cc.
+const std::vector<std::pair<std::string_view, std::string_view>>& embedded_files();
+
+using core::ErrorCode;
+using core::UnitKind;
+
+namespace {
+
+core::Status read_provenance(MapReader& r, catalog::Provenance& p) {
+  TRY_ASSIGN(p.source, r.string("source"));
+  TRY_ASSIGN(p.date, r.string("date"));
+  TRY_ASSIGN(p.version, r.string("version"));
+  TRY_ASSIGN(p.note, r.string("note"));
+  // How the original source spells the entry (kept for traceability, not used).
+  r.accept("gpu_type");
+  r.accept("listed_as");
+  if (p.source.empty()) {
+    return r.source().error(r.self().Mark(), "entry in '" + r.path() + "' has no 'source'");
+  }
+  return {};
+}
+
+core::Result<std::vector<std::string>> string_list(MapReader& r, const std::string& key) {
+  std::vector<std::string> out;
+  auto n = r.node(key);
+  if (!n || n.IsNull()) return out;
+  if (!n.IsSequence()) return r.source().error(n.Mark(), "'" + key + "' must be a list");
+  for (const auto& e : n) out.push_back(e.Scalar());
+  return out;
+}
+
+core::Status read_gpu(MapReader& r, catalog::Catalog& cat) {
+  catalog::GpuSpec g;
+  TRY_ASSIGN(g.id, r.string("id"));
+  TRY_ASSIGN(g.name, r.string("name"));
+  auto aliases = string_list(r, "aliases");
+  if (!aliases) return aliases.error();
+  g.aliases = *aliases;
+  TRY_ASSIGN(g.vendor, r.string("vendor"));
+  TRY_ASSIGN(g.generation, r.string("generation"));
+  double v = 0;
+  TRY_ASSIGN(v, r.quantity("memory", UnitKind::kBytes));
+  g.memory = core::Bytes(v);
+  v = 0;
+  TRY_ASSIGN(v, r.quantity("memory_bandwidth", UnitKind::kBandwidth));
+  g.memory_bandwidth = core::BytesPerSecond(v);
+  v = 0;
+  TRY_ASSIGN(v, r.quantity("scale_up_bandwidth", UnitKind::kBandwidth));
+  g.scale_up_bandwidth = core::BytesPerSecond(v);
+  v = 0;
+  TRY_ASSIGN(v, r.quantity("scale_out_bandwidth", UnitKind::kBandwidth));
+  g.scale_out_bandwidth = core::BytesPerSecond(v);
+  v = 0;
+  TRY_ASSIGN(v, r.quantity("tdp", UnitKind::kPower));
+  g.tdp = core::Watts(v);
+  TRY_ASSIGN(g.scale_up_domain, r.integer("scale_up_domain"));
+  TRY_ASSIGN(g.gpus_per_node, r.integer("gpus_per_node"));
+  if (auto peaks = r.node("peak_dense")) {
+    MapReader pr(peaks, r.path() + ".peak_dense", r.source());
+    for (int i = 0; i < catalog::kPrecisionCount; ++i) {
+      const auto p = static_cast<catalog::Precision>(i);
+      double f = 0;
+      TRY_ASSIGN(f, pr.quantity(catalog::to_string(p), UnitKind::kFlopsRate));
+      g.peak_dense[i] = core::FlopsPerSecond(f);
+    }
+    AICOST_TRY_STATUS(pr.finish());
+  }
+  AICOST_TRY_STATUS(read_provenance(r, g.provenance));
+  if (g.id.empty() || g.memory.value() <= 0 || g.memory_bandwidth.value() <= 0 ||
+      (!g.peak(catalog::Precision::kBf16) && !g.peak(catalog::Precision::kFp16))) {
+    return r.source().error(r.self().Mark(),
+                            "GPU entry needs id, memory, memory_bandwidth and a bf16 or fp16 peak");
+  }
+  cat.add(std::move(g));
+  return {};
+}
+
+core::Status read_efficiency(MapReader& r, catalog::Catalog& cat) {
+  catalog::EfficiencyProfile e;
+  TRY_ASSIGN(e.generation, r.string("generation"));
+  const std::pair<const char*, double*> ratios[] = {
+      {"gemm_max", &e.gemm_max},
+      {"fp8_gemm_relative", &e.fp8_gemm_relative},
+      {"attention_flash", &e.attention_flash},
+      {"attention_unfused", &e.attention_unfused},
+      {"memory_bound", &e.memory_bound},
+      {"scale_up_bus", &e.scale_up_bus},
+      {"scale_out_bus", &e.scale_out_bus},
+      {"all_to_all_bus", &e.all_to_all_bus},
+      {"tp_overlap", &e.tp_overlap},
+      {"dp_overlap", &e.dp_overlap}};
+  for (const auto& [key, field] : ratios) TRY_ASSIGN(*field, r.quantity(key, UnitKind::kPercent));
+  TRY_ASSIGN(e.gemm_half_dim, r.quantity("gemm_half_dim", UnitKind::kCount));
+  TRY_ASSIGN(e.elementwise_bytes_per_hidden,
+             r.quantity("elementwise_bytes_per_hidden", UnitKind::kBytes));
+  TRY_ASSIGN(e.optimizer_bytes_per_param, r.quantity("optimizer_bytes_per_param", UnitKind::kBytes));
+  double latency = 0;
+  TRY_ASSIGN(latency, r.quantity("collective_latency", UnitKind::kDuration));
+  if (latency > 0) e.collective_latency = core::Seconds(latency);
+  AICOST_TRY_STATUS(read_provenance(r, e.provenance));
+  cat.add(std::move(e));
+  return {};
+}
+
+core::Status read_instance(MapReader& r, catalog::Catalog& cat) {
+  catalog::Instance in;
+  TRY_ASSIGN(in.id, r.string("id"));
+  TRY_ASSIGN(in.name, r.string("name"));
+  TRY_ASSIGN(in.provider, r.string("provider"));
+  TRY_ASSIGN(in.gpu, r.string("gpu"));
+  TRY_ASSIGN(in.gpus, r.integer("gpus"));
+  TRY_ASSIGN(in.region, r.string("region"));
+  if (auto prices = r.node("prices")) {
+    MapReader pr(prices, r.path() + ".prices", r.source());
+    for (int i = 0; i < catalog::kPricingModeCount; ++i) {
+      double p = 0;
+      TRY_ASSIGN(p, pr.quantity(catalog::to_string(static_cast<catalog::PricingMode>(i)),
+                                UnitKind::kMoneyRate));
+      in.prices[i] = core::UsdPerSecond(p);
+    }
+    AICOST_TRY_STATUS(pr.finish());
+  }
+  AICOST_TRY_STATUS(read_provenance(r, in.provenance));
+  if (in.id.empty() || in.gpus <= 0) {
+    return r.source().error(r.self().Mark(), "instance entry needs id and gpus >= 1");
+  }
+  cat.add(std::move(in));
+  return {};
+}
+
+core::Status read_storage(MapReader& r, catalog::Catalog& cat) {
+  catalog::StoragePrice s;
+  TRY_ASSIGN(s.id, r.string("id"));
+  TRY_ASSIGN(s.provider, r.string("provider"));
+  TRY_ASSIGN(s.name, r.string("name"));
+  TRY_ASSIGN(s.tier, r.string("tier"));
+  TRY_ASSIGN(s.region, r.string("region"));
+  double p = 0;
+  TRY_ASSIGN(p, r.quantity("price", UnitKind::kStoragePrice));
+  s.price = core::UsdPerByteSecond(p);
+  AICOST_TRY_STATUS(read_provenance(r, s.provenance));
+  cat.add(std::move(s));
+  return {};
+}
+
+core::Status read_network(MapReader& r, catalog::Catalog& cat) {
+  catalog::NetworkPrice n;
+  TRY_ASSIGN(n.id, r.string("id"));
+  TRY_ASSIGN(n.provider, r.string("provider"));
+  TRY_ASSIGN(n.name, r.string("name"));
+  TRY_ASSIGN(n.kind, r.string("kind"));
+  TRY_ASSIGN(n.region, r.string("region"));
+  double p = 0;
+  TRY_ASSIGN(p, r.quantity("price", UnitKind::kTransferPrice));
+  n.price = core::UsdPerByte(p);
+  AICOST_TRY_STATUS(read_provenance(r, n.provenance));
+  cat.add(std::move(n));
+  return {};
+}
+
+}  // namespace
+
+// Shared with plan.cc: the architecture keys of a model preset or an inline model.
+core::Status read_model_fields(MapReader& r, catalog::ModelSpec& m);
+
+namespace {
+
+core::Status read_model(MapReader& r, catalog::Catalog& cat) {
+  catalog::ModelSpec m;
+  TRY_ASSIGN(m.id, r.string("id"));
+  TRY_ASSIGN(m.name, r.string("name"));
+  auto aliases = string_list(r, "aliases");
+  if (!aliases) return aliases.error();
+  m.aliases = *aliases;
+  AICOST_TRY_STATUS(read_model_fields(r, m));
+  TRY_ASSIGN(m.published_params, r.quantity("params", UnitKind::kCount));
+  TRY_ASSIGN(m.published_active_params, r.quantity("active_params", UnitKind::kCount));
+  AICOST_TRY_STATUS(read_provenance(r, m.provenance));
+  cat.add(std::move(m));
+  return {};
+}
+
+template <class Fn>
+core::Status read_section(const YAML::Node& root, const char* key, const Source& src,
+                          catalog::Catalog& cat, Fn fn) {
+  const YAML::Node list = root[key];
+  if (!list) return {};
+  if (!list.IsSequence()) return src.error(list.Mark(), std::string("'") + key + "' must be a list");
+  int i = 0;
+  for (const auto& entry : list) {
+    MapReader r(entry, std::string(key) + "[" + std::to_string(i++) + "]", src);
+    if (!entry.IsMap()) return r.not_a_map();
+    AICOST_TRY_STATUS(fn(r, cat));
+    AICOST_TRY_STATUS(r.finish());
+  }
+  return {};
+}
+
+}  // namespace
+
+core::Status add_catalog_text(std::string_view text, const std::string& origin,
+                              catalog::Catalog& cat) {
+  const std::string owned(text);
+  const Source src = Source::from_text(origin, owned);
+  auto root = parse_yaml(src, owned);
+  if (!root) return root.error();
+  MapReader top(*root, "", src);
+  if (!top.valid()) return top.not_a_map();
+  for (const char* k : {"gpus", "efficiency", "instances", "storage", "network", "models"}) {
+    top.accept(k);
+  }
+  AICOST_TRY_STATUS(top.finish());
+  AICOST_TRY_STATUS(read_section(*root, "gpus", src, cat, read_gpu));
+  AICOST_TRY_STATUS(read_section(*root, "efficiency", src, cat, read_efficiency));
+  AICOST_TRY_STATUS(read_section(*root, "instances", src, cat, read_instance));
+  AICOST_TRY_STATUS(read_section(*root, "storage", src, cat, read_storage));
+  AICOST_TRY_STATUS(read_section(*root, "network", src, cat, read_network));
+  AICOST_TRY_STATUS(read_section(*root, "models", src, cat, read_model));
+  return {};
+}
+
+core::Result<std::string> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return core::make_error(ErrorCode::kIo, std::string("cannot read file: ") + std::strerror(errno),
+                            path);
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+core::Status add_catalog_file(const std::string& path, catalog::Catalog& cat) {
+  auto text = read_file(path);
+  if (!text) return text.error();
+  return add_catalog_text(*text, path, cat);
+}
+
+core::Result<catalog::Catalog> load_builtin_catalog() {
+  catalog::Catalog cat;
+  for (const auto& [name, text] : embedded_files()) {
+    AICOST_TRY_STATUS(add_catalog_text(text, "<builtin>/data/" + std::string(name), cat));
+  }
+  return cat;
+}
+
+}  // namespace aicost::config

@@ -1,0 +1,244 @@
+#include "plan_sections.h"
+
+#include <algorithm>
+
+#include "aicost/core/text.h"
+
+namespace aicost::config {
+
+using core::UnitKind;
+
+namespace {
+
+core::Error at(MapReader& r, const std::string& key, const std::string& message,
+               core::ErrorCode code = core::ErrorCode::kInvalidInput) {
+  return r.source().error(r.node(key).Mark(), message, code);
+}
+
+// Megatron-Core names are canonical; other tools' spellings are accepted with a warning.
+void aliases(MapReader& r, std::initializer_list<std::pair<const char*, const char*>> pairs,
+             std::vector<std::string>& warnings) {
+  for (const auto& [alias, key] : pairs) {
+    r.alias(alias, key);
+    if (r.self().IsMap() && r.self()[alias]) {
+      warnings.push_back(std::string("parallelism.") + alias + " read as " + key);
+    }
+  }
+}
+
+template <class Enum, size_t N>
+core::Status choice(MapReader& r, const std::string& key,
+                    const std::array<std::pair<const char*, Enum>, N>& options, Enum& out) {
+  std::optional<std::string> v;
+  TRY_ASSIGN(v, r.string(key));
+  if (!v) return {};
+  std::string list;
+  for (const auto& [name, value] : options) {
+    if (catalog::normalize_name(*v) == name) {
+      out = value;
+      return {};
+    }
+    list += (list.empty() ? "" : ", ") + std::string(name);
+  }
+  return at(r, key, key + " must be one of " + list + ", got '" + *v + "'");
+}
+
+}  // namespace
+
+core::Status read_training(MapReader& r, workload::TrainingJob& job) {
+  if (!r.self().IsMap()) return r.not_a_map();
+  r.alias("global_batch", "global_batch_size");
+  r.alias("seq_len", "seq_length");
+  TRY_ASSIGN(job.tokens, r.quantity("tokens", UnitKind::kCount));
+  TRY_ASSIGN(job.seq_length, r.integer("seq_length"));
+  TRY_ASSIGN(job.global_batch, r.integer("global_batch_size"));
+  if (job.seq_length == 0) job.seq_length = job.model.spec().seq_length;
+  for (const char* key : {"tokens", "seq_length", "global_batch_size"}) {
+    if (!r.has(key) && !(std::string(key) == "seq_length" && job.seq_length > 0)) {
+      return r.source().error(r.self().Mark(), std::string("training.") + key + " is required");
+    }
+  }
+  std::optional<std::string> precision;
+  TRY_ASSIGN(precision, r.string("precision"));
+  if (precision) {
+    auto p = catalog::precision_from_string(*precision);
+    if (!p || (*p != catalog::Precision::kBf16 && *p != catalog::Precision::kFp16 &&
+               *p != catalog::Precision::kFp8)) {
+      return at(r, "precision", "precision must be bf16, fp16 or fp8, got '" + *precision + "'");
+    }
+    job.precision = *p;
+  }
+  return r.finish();
+}
+
+core::Status read_cluster(MapReader& r, const catalog::Catalog& cat, workload::TrainingJob& job) {
+  if (!r.self().IsMap()) return r.not_a_map();
+  std::optional<std::string> gpu;
+  TRY_ASSIGN(gpu, r.string("gpu"));
+  if (!gpu) return r.source().error(r.self().Mark(), "cluster.gpu is required, e.g. h100-sxm-80gb");
+  auto spec = cat.gpu(*gpu);
+  if (!spec) return at(r, "gpu", spec.error().message, spec.error().code);
+  auto& c = job.cluster;
+  c.gpu = **spec;
+  c.gpus_per_node = c.gpu.gpus_per_node;
+  c.scale_up_domain = c.gpu.scale_up_domain;
+  c.intra_node_bandwidth = c.gpu.scale_up_bandwidth;
+  c.inter_node_bandwidth = c.gpu.scale_out_bandwidth;
+  TRY_ASSIGN(c.gpus, r.integer("gpus"));
+  if (!r.has("gpus")) return r.source().error(r.self().Mark(), "cluster.gpus is required");
+  TRY_ASSIGN(c.gpus_per_node, r.integer("gpus_per_node"));
+  r.alias("nvlink_domain", "scale_up_domain");
+  TRY_ASSIGN(c.scale_up_domain, r.integer("scale_up_domain"));
+  double bw = 0;
+  TRY_ASSIGN(bw, r.quantity("intra_node_bandwidth", UnitKind::kBandwidth));
+  if (bw > 0) c.intra_node_bandwidth = core::BytesPerSecond(bw);
+  bw = 0;
+  TRY_ASSIGN(bw, r.quantity("inter_node_bandwidth", UnitKind::kBandwidth));
+  if (bw > 0) c.inter_node_bandwidth = core::BytesPerSecond(bw);
+  if (c.gpus_per_node < 1) return at(r, "gpus_per_node", "gpus_per_node must be >= 1");
+  if (c.scale_up_domain < 1) return at(r, "scale_up_domain", "scale_up_domain must be >= 1");
+  return r.finish();
+}
+
+core::Status read_parallelism(MapReader& r, workload::TrainingJob& job,
+                              std::vector<std::string>& warnings) {
+  if (r.self().IsNull()) return {};
+  if (!r.self().IsMap()) return r.not_a_map();
+  aliases(r,
+          {{"tp", "tensor_model_parallel_size"},
+           {"pp", "pipeline_model_parallel_size"},
+           {"vpp", "virtual_pipeline_model_parallel_size"},
+           {"cp", "context_parallel_size"},
+           {"ep", "expert_model_parallel_size"},
+           {"etp", "expert_tensor_parallel_size"},
+           {"tensor_parallel_size", "tensor_model_parallel_size"},
+           {"pipeline_parallel_size", "pipeline_model_parallel_size"},
+           {"tensor_parallel_degree", "tensor_model_parallel_size"},
+           {"pipeline_parallel_degree", "pipeline_model_parallel_size"},
+           {"context_parallel_degree", "context_parallel_size"},
+           {"expert_parallel_degree", "expert_model_parallel_size"},
+           {"train_micro_batch_size_per_gpu", "micro_batch_size"},
+           {"activations_checkpoint_granularity", "recompute_granularity"}},
+          warnings);
+  auto& p = job.parallel;
+  TRY_ASSIGN(p.tensor, r.integer("tensor_model_parallel_size"));
+  TRY_ASSIGN(p.pipeline, r.integer("pipeline_model_parallel_size"));
+  TRY_ASSIGN(p.virtual_pipeline, r.integer("virtual_pipeline_model_parallel_size"));
+  TRY_ASSIGN(p.context, r.integer("context_parallel_size"));
+  TRY_ASSIGN(p.expert, r.integer("expert_model_parallel_size"));
+  TRY_ASSIGN(p.expert_tensor, r.integer("expert_tensor_parallel_size"));
+  TRY_ASSIGN(p.micro_batch, r.integer("micro_batch_size"));
+  TRY_ASSIGN(p.sequence_parallel, r.boolean("sequence_parallel"));
+  TRY_ASSIGN(p.overlap_grad_reduce, r.boolean("overlap_grad_reduce"));
+  TRY_ASSIGN(p.overlap_param_gather, r.boolean("overlap_param_gather"));
+  TRY_ASSIGN(p.tp_comm_overlap, r.boolean("tp_comm_overlap"));
+  TRY_ASSIGN(p.grad_reduce_in_fp32, r.boolean("grad_reduce_in_fp32"));
+  using workload::Recompute;
+  if (r.has("recompute_granularity") && r.node("recompute_granularity").IsNull()) {
+    p.recompute = Recompute::kNone;  // NeMo writes `null` for none
+  } else {
+    AICOST_TRY_STATUS(choice(r, "recompute_granularity",
+                             std::array{std::pair{"none", Recompute::kNone},
+                                        std::pair{"selective", Recompute::kSelective},
+                                        std::pair{"full", Recompute::kFull}},
+                             p.recompute));
+  }
+  using workload::OptimizerSharding;
+  std::optional<bool> distributed;
+  TRY_ASSIGN(distributed, r.boolean("use_distributed_optimizer"));
+  if (distributed) p.sharding = *distributed ? OptimizerSharding::kZero1 : OptimizerSharding::kNone;
+  AICOST_TRY_STATUS(choice(r, "optimizer_sharding",
+                           std::array{std::pair{"none", OptimizerSharding::kNone},
+                                      std::pair{"zero1", OptimizerSharding::kZero1},
+                                      std::pair{"zero2", OptimizerSharding::kZero2},
+                                      std::pair{"zero3", OptimizerSharding::kZero3}},
+                           p.sharding));
+  AICOST_TRY_STATUS(choice(r, "data_parallel_sharding_strategy",
+                           std::array{std::pair{"no-shard", OptimizerSharding::kNone},
+                                      std::pair{"optim", OptimizerSharding::kZero1},
+                                      std::pair{"optim-grads", OptimizerSharding::kZero2},
+                                      std::pair{"optim-grads-params", OptimizerSharding::kZero3}},
+                           p.sharding));
+  using workload::AttentionKernel;
+  AICOST_TRY_STATUS(choice(r, "attention_backend",
+                           std::array{std::pair{"flash", AttentionKernel::kFlash},
+                                      std::pair{"fused", AttentionKernel::kFlash},
+                                      std::pair{"auto", AttentionKernel::kFlash},
+                                      std::pair{"unfused", AttentionKernel::kUnfused},
+                                      std::pair{"local", AttentionKernel::kUnfused}},
+                           p.attention));
+  std::optional<int> dp;
+  TRY_ASSIGN(dp, r.integer("data_parallel_size"));
+  AICOST_TRY_STATUS(r.finish());
+  const int model_parallel = std::max(1, p.tensor * p.pipeline * p.context);
+  if (dp && job.cluster.gpus % model_parallel == 0 && *dp != job.cluster.gpus / model_parallel) {
+    return at(r, "data_parallel_size",
+              "data_parallel_size is derived (gpus / (TP x PP x CP) = " +
+                  std::to_string(job.cluster.gpus / model_parallel) + "), but the plan says " +
+                  std::to_string(*dp) + "; remove it or fix cluster.gpus");
+  }
+  return {};
+}
+
+core::Status read_pricing(MapReader& r, const catalog::Catalog& cat,
+                          const workload::TrainingJob& job, costing::ComputePricing& out,
+                          std::vector<std::string>& warnings) {
+  if (!r.self().IsNull() && !r.self().IsMap()) return r.not_a_map();
+  double gpu_hour = 0;
+  TRY_ASSIGN(gpu_hour, r.quantity("gpu_hour", UnitKind::kMoneyRate));
+  std::optional<std::string> instance, mode;
+  TRY_ASSIGN(instance, r.string("instance"));
+  TRY_ASSIGN(mode, r.string("mode"));
+  AICOST_TRY_STATUS(r.finish());
+  if (mode) {
+    auto m = catalog::pricing_mode_from_string(*mode);
+    if (!m) {
+      return at(r, "mode", "pricing.mode must be on-demand, spot, reserved-1y or reserved-3y");
+    }
+    out.mode = *m;
+  }
+  if (gpu_hour > 0 && instance) {
+    return at(r, "instance", "give either pricing.gpu_hour or pricing.instance, not both");
+  }
+  if (gpu_hour > 0) {
+    out.per_gpu = core::UsdPerSecond(gpu_hour);
+    out.basis = core::sprintf("%.2f USD/GPU-h (plan)", core::per_hour(out.per_gpu));
+    return {};
+  }
+  const catalog::Instance* chosen = nullptr;
+  if (instance) {
+    auto i = cat.instance(*instance);
+    if (!i) return at(r, "instance", i.error().message, i.error().code);
+    chosen = *i;
+    if (catalog::normalize_name(chosen->gpu) != catalog::normalize_name(job.cluster.gpu.id)) {
+      return at(r, "instance", "instance " + chosen->id + " has " + chosen->gpu +
+                                   " GPUs but cluster.gpu is " + job.cluster.gpu.id);
+    }
+    if (!chosen->price(out.mode)) {
+      return at(r, "instance", "instance " + chosen->id + " has no published " +
+                                   catalog::to_string(out.mode) + " price in the catalog");
+    }
+  } else {
+    // No price given: the cheapest catalogued instance with this GPU under the mode.
+    for (const auto& i : cat.instances()) {
+      if (catalog::normalize_name(i.gpu) != catalog::normalize_name(job.cluster.gpu.id)) continue;
+      auto p = i.price(out.mode);
+      if (p && (!chosen || *p / i.gpus < *chosen->price(out.mode) / chosen->gpus)) chosen = &i;
+    }
+    if (!chosen) {
+      return r.source().error(r.self().Mark(),
+                              "no pricing given and no catalogued " +
+                                  std::string(catalog::to_string(out.mode)) + " instance has " +
+                                  job.cluster.gpu.id + "; add pricing.gpu_hour, e.g. 2.50USD/h");
+    }
+    warnings.push_back("no pricing in the plan: using the cheapest catalogued " +
+                       std::string(catalog::to_string(out.mode)) + " instance, " + chosen->id);
+  }
+  const core::UsdPerSecond price = *chosen->price(out.mode);
+  out.per_gpu = price / chosen->gpus;
+  out.basis = core::sprintf("%s %s %.2f USD/h / %d GPUs", chosen->id.c_str(),
+                            catalog::to_string(out.mode), core::per_hour(price), chosen->gpus);
+  return {};
+}
+
+}  // namespace aicost::config

@@ -1,0 +1,31 @@
+// Private to config: readers of the plan's sections (plan_sections.cc).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "aicost/catalog/catalog.h"
+#include "aicost/costing/cost_inputs.h"
+#include "aicost/workload/training_job.h"
+#include "yaml_source.h"
+
+namespace aicost::config {
+
+core::Status read_training(MapReader& r, workload::TrainingJob& job);
+core::Status read_cluster(MapReader& r, const catalog::Catalog& cat, workload::TrainingJob& job);
+core::Status read_parallelism(MapReader& r, workload::TrainingJob& job,
+                              std::vector<std::string>& warnings);
+core::Status read_pricing(MapReader& r, const catalog::Catalog& cat,
+                          const workload::TrainingJob& job, costing::ComputePricing& out,
+                          std::vector<std::string>& warnings);
+core::Status read_storage(MapReader& r, const catalog::Catalog& cat, const std::string& provider,
+                          const workload::TrainingJob& job, costing::StorageInputs& out,
+                          std::vector<std::string>& warnings);
+core::Status read_network(MapReader& r, const catalog::Catalog& cat, const std::string& provider,
+                          costing::NetworkInputs& out);
+core::Status read_operations(MapReader& r, costing::OperationsInputs& out);
+// database, monitoring and security are top-level keys.
+core::Status read_services(MapReader& top, costing::ServicesInputs& out);
+core::Status read_reliability(MapReader& r, costing::ReliabilityInputs& out);
+
+}  // namespace aicost::config

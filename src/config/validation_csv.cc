@@ -1,0 +1,245 @@
+#include "aicost/config/validation_csv.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <regex>
+
+#include "aicost/config/catalog_loader.h"
+#include "aicost/config/csv.h"
+#include "aicost/perf/flops.h"
+
+namespace aicost::config {
+
+namespace {
+
+using Row = std::map<std::string, std::string>;
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+// Lower-case letters and digits only, for matching model names.
+std::string squash(const std::string& s) {
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c)) out.push_back(static_cast<char>(std::tolower(c)));
+  }
+  return out;
+}
+
+double number(const Row& r, const std::string& col, double fallback = 0) {
+  auto it = r.find(col);
+  if (it == r.end() || it->second.empty()) return fallback;
+  try {
+    return std::stod(it->second);
+  } catch (...) {
+    return fallback;
+  }
+}
+
+std::optional<double> find_number(const std::string& text, const std::string& pattern) {
+  std::smatch m;
+  if (std::regex_search(text, m, std::regex(pattern, std::regex::icase))) return std::stod(m[1]);
+  return std::nullopt;
+}
+
+// The preset whose name or alias appears in the row name (longest match wins).
+const catalog::ModelSpec* preset_for(const std::string& name, const catalog::Catalog& cat) {
+  const std::string row = squash(name);
+  const catalog::ModelSpec* best = nullptr;
+  size_t best_len = 0;
+  for (const auto& m : cat.models()) {
+    std::vector<std::string> names = m.aliases;
+    names.push_back(m.name);
+    for (const auto& n : names) {
+      const std::string key = squash(n);
+      if (key.size() > best_len && key.size() >= 5 && row.find(key) != std::string::npos) {
+        best = &m;
+        best_len = key.size();
+      }
+    }
+  }
+  return best;
+}
+
+struct Built {
+  std::optional<ValidationCase> value;
+  std::string skip;
+};
+
+Built build(const Row& r, int line, const catalog::Catalog& cat) {
+  Built out;
+  const std::string name = r.at("name");
+  const std::string notes = r.count("notes") ? r.at("notes") : "";
+  const std::string source = r.count("source") ? r.at("source") : "";
+  if (notes.find("MEASURED") == std::string::npos) {
+    out.skip = "not a MEASURED row";
+    return out;
+  }
+  const double tflops = number(r, "achieved_tflops_per_gpu");
+  const double mfu = number(r, "mfu_percent");
+  if (tflops <= 0 && mfu <= 0) {
+    out.skip = "no throughput or MFU";
+    return out;
+  }
+  const int gpus = static_cast<int>(number(r, "num_gpus"));
+  const int tp = static_cast<int>(number(r, "tp"));
+  const int pp = static_cast<int>(number(r, "pp"));
+  if (gpus <= 0 || tp <= 0 || pp <= 0) {
+    out.skip = "parallel layout not published (tp/pp/num_gpus)";
+    return out;
+  }
+  // Model: a preset named in the row (carries GQA, SwiGLU, MoE), else a classic GPT from columns.
+  catalog::ModelSpec spec;
+  if (const auto* p = preset_for(name, cat)) {
+    spec = *p;
+  } else {
+    spec.id = "csv-row";
+    spec.num_layers = static_cast<int>(number(r, "layers"));
+    spec.hidden_size = static_cast<int>(number(r, "hidden"));
+    spec.num_attention_heads = static_cast<int>(number(r, "heads"));
+    spec.ffn_hidden_size = static_cast<int>(number(r, "ffn_hidden", 4.0 * spec.hidden_size));
+    spec.vocab_size = static_cast<int>(find_number(notes, R"(vocab (\d+))").value_or(51200));
+    spec.activation = catalog::Activation::kGelu;
+    spec.learned_position_embeddings = true;
+    spec.hidden_dropout = true;
+  }
+  spec.name = name;
+  auto model = workload::Model::create(spec);
+  if (!model) {
+    out.skip = "model: " + model.error().message;
+    return out;
+  }
+  workload::TrainingJob job;
+  job.model = *model;
+  job.seq_length = static_cast<int>(number(r, "seq_len"));
+  const std::string batch = r.at("global_batch_tokens_or_sequences");
+  const double batch_value = std::stod(batch);
+  job.global_batch = batch.find("tok") != std::string::npos
+                         ? static_cast<int>(batch_value * (batch.find('M') != std::string::npos ? 1e6 : 1) /
+                                            job.seq_length)
+                         : static_cast<int>(batch_value);
+  job.tokens = 1e9;
+  // GPU: the text before any parenthesis, then the whole cell.
+  std::string gpu = r.at("gpu_type");
+  auto g = cat.gpu(gpu.substr(0, gpu.find(" (")));
+  if (!g) g = cat.gpu(gpu);
+  if (!g) {
+    out.skip = "unknown GPU '" + gpu + "'";
+    return out;
+  }
+  job.cluster.gpu = **g;
+  job.cluster.gpus = gpus;
+  job.cluster.gpus_per_node = job.cluster.gpu.gpus_per_node;
+  job.cluster.scale_up_domain = job.cluster.gpu.scale_up_domain;
+  job.cluster.intra_node_bandwidth = job.cluster.gpu.scale_up_bandwidth;
+  job.cluster.inter_node_bandwidth = job.cluster.gpu.scale_out_bandwidth;
+  auto eff = cat.efficiency(job.cluster.gpu.generation);
+  if (!eff) {
+    out.skip = "no efficiency profile for " + job.cluster.gpu.generation;
+    return out;
+  }
+  job.efficiency = **eff;
+
+  auto& p = job.parallel;
+  p.tensor = tp;
+  p.pipeline = pp;
+  p.context = std::max(1, static_cast<int>(number(r, "cp", 1)));
+  p.expert = std::max(1, static_cast<int>(number(r, "ep", 1)));
+  p.micro_batch = std::max(1, static_cast<int>(number(r, "micro_batch", 1)));
+  p.virtual_pipeline =
+      static_cast<int>(find_number(notes, R"((?:\bVP=|\bv=|Interleaving v=)(\d+))").value_or(1));
+  if (auto etp = find_number(notes, R"(ETP=(\d+))")) p.expert_tensor = static_cast<int>(*etp);
+  const std::string rc = lower(r.count("recompute") ? r.at("recompute") : "");
+  p.recompute = rc == "full"        ? workload::Recompute::kFull
+                : rc == "selective" ? workload::Recompute::kSelective
+                                    : workload::Recompute::kNone;
+  const std::string prec = lower(r.at("precision"));
+  job.precision = prec.find("fp8") != std::string::npos   ? catalog::Precision::kFp8
+                  : prec.rfind("fp16 mixed", 0) == 0 ? catalog::Precision::kFp16
+                                                          : catalog::Precision::kBf16;
+  // Era of the software: SC'21 (2021) and Korthikanti (2022) Megatron had no flash attention,
+  // no distributed optimizer and no communication overlap; SC'21 had no sequence parallelism.
+  const bool era_2021 = source.find("Narayanan et al. 2021") != std::string::npos;
+  const bool era_2022 = source.find("Korthikanti") != std::string::npos;
+  if (era_2021 || era_2022) {
+    p.attention = workload::AttentionKernel::kUnfused;
+    p.sharding = workload::OptimizerSharding::kNone;
+    p.overlap_grad_reduce = false;
+    p.overlap_param_gather = false;
+    p.sequence_parallel = era_2022 && notes.find("no SP") == std::string::npos && tp > 1;
+  } else {
+    p.sequence_parallel = tp > 1;
+    p.tp_comm_overlap = source.find("dgxc-benchmarking") != std::string::npos ||
+                        notes.find("--tp-comm-overlap") != std::string::npos;
+  }
+  std::vector<std::string> ignored;
+  if (auto v = workload::validate(job, &ignored); !v) {
+    out.skip = "invalid layout: " + v.error().message;
+    return out;
+  }
+  // Measured tokens/s/GPU, from the most direct figure the row has.
+  const double tokens_per_step = static_cast<double>(job.global_batch) * job.seq_length;
+  ValidationCase c{name, line, job, 0, ""};
+  if (auto t = find_number(notes, R"((?:step|iteration) time ([0-9.]+) ?s)")) {
+    c.measured_tokens_per_s_per_gpu = tokens_per_step / *t / gpus;
+    c.measured_from = "step time " + std::to_string(*t).substr(0, 6) + " s";
+  } else if (auto th = find_number(notes, R"(throughput ([0-9.]+) tokens/s/GPU)")) {
+    c.measured_tokens_per_s_per_gpu = *th;
+    c.measured_from = "throughput tokens/s/GPU";
+  } else if (tflops > 0) {
+    // Megatron's logged TFLOP/s: 72 B s L h^2 (1 + s/6h + V/12hL) (identical to Megatron-LM's
+    // num_floating_point_operations of 2024 for a GPT with f = 4h and MHA).
+    c.measured_tokens_per_s_per_gpu =
+        tflops * 1e12 / perf::korthikanti_model_flops_per_token(job.model, job.seq_length);
+    c.measured_from = "TFLOP/s (72Bslh^2 convention)";
+  } else {
+    out.skip = "MFU without step time or FLOP convention";
+    return out;
+  }
+  out.value = std::move(c);
+  return out;
+}
+
+}  // namespace
+
+core::Result<ValidationSet> load_validation_csv(const std::string& path,
+                                                const catalog::Catalog& cat) {
+  auto text = read_file(path);
+  if (!text) return text.error();
+  ValidationSet set;
+  std::vector<std::string> header;
+  const char* required[] = {"name", "gpu_type", "num_gpus", "tp", "pp", "seq_len",
+                            "global_batch_tokens_or_sequences", "precision", "notes"};
+  auto st = read_csv(*text, path, [&](const std::vector<std::string>& fields, int line) -> core::Status {
+    if (header.empty()) {
+      header = fields;
+      for (const char* col : required) {
+        if (std::find(header.begin(), header.end(), col) == header.end()) {
+          return core::make_error(core::ErrorCode::kInvalidInput,
+                                  std::string("missing column '") + col + "'", path + ":1");
+        }
+      }
+      return {};
+    }
+    Row row;
+    for (size_t i = 0; i < header.size() && i < fields.size(); ++i) row[header[i]] = fields[i];
+    try {
+      Built b = build(row, line, cat);
+      if (b.value) {
+        set.cases.push_back(std::move(*b.value));
+      } else {
+        set.skipped.push_back(row["name"] + ": " + b.skip);
+      }
+    } catch (const std::exception& e) {
+      set.skipped.push_back(row["name"] + ": unreadable row (" + e.what() + ")");
+    }
+    return {};
+  });
+  if (!st) return st.error();
+  return set;
+}
+
+}  // namespace aicost::config

@@ -1,0 +1,142 @@
+#include "yaml_source.h"
+
+#include <sstream>
+
+#include "aicost/core/suggest.h"
+
+namespace aicost::config {
+
+using core::ErrorCode;
+
+Source Source::from_text(std::string name, const std::string& text) {
+  Source s;
+  s.name = std::move(name);
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) s.lines.push_back(line);
+  return s;
+}
+
+std::string Source::where(const YAML::Mark& mark) const {
+  if (mark.is_null()) return name;
+  return name + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
+}
+
+std::string Source::excerpt(const YAML::Mark& mark) const {
+  if (mark.is_null() || mark.line < 0 || static_cast<size_t>(mark.line) >= lines.size()) return "";
+  return "\n    " + lines[mark.line] + "\n    " + std::string(mark.column, ' ') + "^";
+}
+
+core::Error Source::error(const YAML::Mark& mark, std::string message, ErrorCode code) const {
+  return core::make_error(code, message + excerpt(mark), where(mark));
+}
+
+core::Result<YAML::Node> parse_yaml(const Source& source, const std::string& text) {
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    return source.error(e.mark, "malformed YAML: " + e.msg, ErrorCode::kParse);
+  } catch (const YAML::Exception& e) {
+    return source.error(e.mark, std::string("malformed YAML: ") + e.what(), ErrorCode::kParse);
+  }
+}
+
+MapReader::MapReader(const YAML::Node& node, std::string path, const Source& source)
+    : node_(node), path_(std::move(path)), source_(source) {}
+
+core::Error MapReader::not_a_map() const {
+  return source_.error(node_.Mark(), "'" + path_ + "' must be a mapping of keys to values");
+}
+
+void MapReader::alias(const std::string& alias, const std::string& key) {
+  aliases_.emplace_back(alias, key);
+  known_.insert(alias);
+}
+
+std::optional<std::pair<std::string, YAML::Node>> MapReader::find(const std::string& key) {
+  known_.insert(key);
+  if (!node_.IsMap()) return std::nullopt;
+  if (auto n = node_[key]) return std::pair{key, n};
+  for (const auto& [a, k] : aliases_) {
+    if (k == key) {
+      if (auto n = node_[a]) return std::pair{a, n};
+    }
+  }
+  return std::nullopt;
+}
+
+bool MapReader::has(const std::string& key) { return find(key).has_value(); }
+
+YAML::Node MapReader::node(const std::string& key) {
+  auto f = find(key);
+  return f ? f->second : YAML::Node();
+}
+
+core::Error MapReader::bad(const YAML::Node& n, const std::string& key,
+                           const std::string& why) const {
+  const std::string full = path_.empty() ? key : path_ + "." + key;
+  return source_.error(n.Mark(), "'" + full + "' " + why);
+}
+
+core::Result<std::optional<std::string>> MapReader::string(const std::string& key) {
+  auto f = find(key);
+  if (!f || f->second.IsNull()) return std::optional<std::string>();
+  if (!f->second.IsScalar()) return bad(f->second, f->first, "must be a single value");
+  return std::optional<std::string>(f->second.Scalar());
+}
+
+core::Result<std::optional<int>> MapReader::integer(const std::string& key) {
+  auto f = find(key);
+  if (!f || f->second.IsNull()) return std::optional<int>();
+  if (!f->second.IsScalar()) return bad(f->second, f->first, "must be a whole number");
+  const std::string& text = f->second.Scalar();
+  size_t used = 0;
+  long v = 0;
+  try {
+    v = std::stol(text, &used);
+  } catch (...) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size()) {
+    return bad(f->second, f->first, "must be a whole number, got '" + text + "'");
+  }
+  if (v < 0) return bad(f->second, f->first, "must not be negative, got " + text);
+  return std::optional<int>(static_cast<int>(v));
+}
+
+core::Result<std::optional<bool>> MapReader::boolean(const std::string& key) {
+  auto f = find(key);
+  if (!f || f->second.IsNull()) return std::optional<bool>();
+  bool v = false;
+  if (!f->second.IsScalar() || !YAML::convert<bool>::decode(f->second, v)) {
+    return bad(f->second, f->first, "must be true or false");
+  }
+  return std::optional<bool>(v);
+}
+
+core::Result<std::optional<double>> MapReader::quantity(const std::string& key,
+                                                        core::UnitKind kind) {
+  auto f = find(key);
+  if (!f || f->second.IsNull()) return std::optional<double>();
+  if (!f->second.IsScalar()) {
+    return bad(f->second, f->first, std::string("must be ") + core::unit_kind_name(kind));
+  }
+  auto v = core::parse_base_units(f->second.Scalar(), kind);
+  if (!v) return bad(f->second, f->first, v.error().message);
+  return std::optional<double>(*v);
+}
+
+core::Status MapReader::finish() const {
+  if (!node_.IsMap()) return {};
+  std::vector<std::string> known(known_.begin(), known_.end());
+  for (const auto& kv : node_) {
+    const std::string key = kv.first.Scalar();
+    if (known_.count(key)) continue;
+    const std::string where = path_.empty() ? "" : " in '" + path_ + "'";
+    return source_.error(kv.first.Mark(), "unknown key '" + key + "'" + where + "." +
+                                              core::did_you_mean(key, known));
+  }
+  return {};
+}
+
+}  // namespace aicost::config

@@ -1,0 +1,25 @@
+#include "aicost/core/result.h"
+
+namespace aicost::core {
+
+const char* to_string(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::kInvalidInput: return "invalid input";
+    case ErrorCode::kNotFound: return "not found";
+    case ErrorCode::kParse: return "parse error";
+    case ErrorCode::kIo: return "I/O error";
+    case ErrorCode::kInfeasible: return "infeasible";
+    case ErrorCode::kInternal: return "internal error";
+  }
+  return "unknown";
+}
+
+std::string Error::what() const { return context.empty() ? message : context + ": " + message; }
+
+Error Error::with_context(const std::string& outer) const {
+  Error e = *this;
+  e.context = context.empty() ? outer : outer + ": " + context;
+  return e;
+}
+
+}  // namespace aicost::core

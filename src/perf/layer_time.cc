@@ -1,0 +1,181 @@
+#include "layer_time.h"
+
+#include <algorithm>
+
+#include "aicost/perf/comm.h"
+
+namespace aicost::perf {
+
+using catalog::Activation;
+using catalog::Precision;
+using workload::AttentionKernel;
+using workload::Recompute;
+
+namespace {
+
+core::FlopsPerSecond peak_of(const workload::TrainingJob& job, Precision p) {
+  auto v = job.cluster.gpu.peak(p);
+  if (!v) v = job.cluster.gpu.peak(Precision::kBf16);
+  return v ? *v : core::FlopsPerSecond(1);
+}
+
+// Size-dependent GEMM efficiency: narrow matrices leave tiles and waves partly idle.
+double gemm_efficiency(const catalog::EfficiencyProfile& e, double m, double n, double k) {
+  auto s = [&](double x) { return x / (x + e.gemm_half_dim); };
+  return e.gemm_max * s(m) * s(n) * s(k);
+}
+
+core::Seconds memory_time(const workload::TrainingJob& job, double bytes) {
+  return core::Bytes(bytes) / (job.cluster.gpu.memory_bandwidth * job.efficiency.memory_bound);
+}
+
+}  // namespace
+
+core::Seconds gemm_time(const workload::TrainingJob& job, double m, double n, double k) {
+  const auto& e = job.efficiency;
+  double eff = gemm_efficiency(e, m, n, k);
+  Precision p = job.precision;
+  if (p == Precision::kFp8 || p == Precision::kInt8 || p == Precision::kFp4) {
+    if (job.cluster.gpu.peak(p)) {
+      eff *= e.fp8_gemm_relative;
+    } else {
+      p = Precision::kBf16;
+    }
+  }
+  return core::Flops(2 * m * n * k) / (peak_of(job, p) * eff);
+}
+
+LayerTime layer_time(const workload::TrainingJob& job, bool moe_layer) {
+  const auto& m = job.model;
+  const auto& spec = m.spec();
+  const auto& par = job.parallel;
+  const auto& e = job.efficiency;
+  const double t = par.tensor;
+  const double c = par.context;
+  const double s = job.seq_length;
+  const double tokens = par.micro_batch * s / c;  // GEMM rows on this GPU
+  const double h = m.hidden();
+  const double gated = spec.activation == Activation::kSwiglu ? 2.0 : 1.0;
+
+  // --- forward GEMMs and their FLOPs
+  core::Seconds gemm_fwd(0);
+  double gemm_flops = 0;
+  auto gemm = [&](double rows, double n, double k) {
+    gemm_fwd += gemm_time(job, rows, n, k);
+    gemm_flops += 2 * rows * n * k;
+  };
+  double q_width = m.q_width();
+  if (spec.multi_latent_attention) {
+    const double a = m.heads();
+    const double qk = spec.qk_head_dim + spec.qk_pos_emb_head_dim;
+    const double in_macs = (spec.q_lora_rank > 0 ? spec.q_lora_rank * (h + a * qk) : h * a * qk) +
+                           spec.kv_lora_rank * (h + a * (spec.qk_head_dim + spec.v_head_dim)) +
+                           h * spec.qk_pos_emb_head_dim;
+    gemm(tokens, in_macs / h / t, h);
+    q_width = a * spec.v_head_dim;
+  } else {
+    gemm(tokens, (m.q_width() + 2.0 * m.kv_width()) / t, h);
+  }
+  gemm(tokens, h, q_width / t);  // output projection
+  auto mlp = [&](double rows, double f, double shards) {
+    gemm(rows, gated * f / shards, h);
+    gemm(rows, h, f / shards);
+  };
+  double ew_bytes = 0;  // element-wise HBM traffic, forward
+  const double sp = par.sequence_parallel ? t : 1.0;
+  ew_bytes += e.elementwise_bytes_per_hidden * h * tokens / sp;
+  if (moe_layer) {
+    const double k = spec.moe_router_topk;
+    const double experts = spec.num_moe_experts;
+    const double etp = job.expert_tensor();
+    // Balanced routing: each GPU runs k/t of its tokens' expert work; rows per local expert.
+    const double routed = tokens * k / t;
+    const double rows_per_expert = std::max(1.0, routed * par.expert / experts * etp);
+    const double local_experts = experts / par.expert;
+    const core::Seconds before = gemm_fwd;
+    const double flops_before = gemm_flops;
+    mlp(rows_per_expert, spec.moe_ffn_hidden_size, etp);
+    gemm_fwd = before + (gemm_fwd - before) * (local_experts);
+    gemm_flops = flops_before + (gemm_flops - flops_before) * local_experts;
+    if (spec.moe_shared_expert_intermediate_size > 0) {
+      mlp(tokens, spec.moe_shared_expert_intermediate_size, t);
+    }
+    // Router, token permutation and un-permutation.
+    ew_bytes += 2.0 * routed * h * 4 + 2.0 * (gated + 1) * routed * spec.moe_ffn_hidden_size / etp;
+  } else {
+    mlp(tokens, spec.ffn_hidden_size, t);
+    ew_bytes += 2.0 * (gated + 1) * tokens * spec.ffn_hidden_size / t;
+  }
+
+  // --- core attention: causal with flash kernels; full s x s (masked afterwards) when unfused
+  const bool flash = par.attention == AttentionKernel::kFlash;
+  const double attn_flops_fwd =
+      4.0 * q_width / t * s * tokens * (flash ? 0.5 : 1.0) *
+      (spec.multi_latent_attention
+           ? (spec.qk_head_dim + spec.qk_pos_emb_head_dim + spec.v_head_dim) /
+                 (2.0 * spec.v_head_dim)
+           : 1.0);
+  const double attn_eff = flash ? e.attention_flash : e.attention_unfused;
+  const core::Seconds attn_fwd =
+      core::Flops(attn_flops_fwd) / (peak_of(job, Precision::kBf16) * attn_eff);
+  // Flash backward recomputes the scores: ~2.5x forward; unfused backward ~2x.
+  const core::Seconds attn_bwd = attn_fwd * (flash ? 2.5 : 2.0);
+
+  const core::Seconds ew_fwd = memory_time(job, ew_bytes);
+  LayerTime lt;
+  lt.compute = gemm_fwd * 3 + attn_fwd + attn_bwd + ew_fwd * 3;
+  lt.hardware_flops = 3 * (gemm_flops + attn_flops_fwd);
+  if (par.recompute == Recompute::kFull) {
+    lt.recompute = gemm_fwd + attn_fwd + ew_fwd;
+    lt.hardware_flops += gemm_flops + attn_flops_fwd;
+  } else if (par.recompute == Recompute::kSelective) {
+    lt.recompute = attn_fwd;
+    lt.hardware_flops += attn_flops_fwd;
+  }
+
+  // --- TP / SP collectives: 2 per block in forward, 2 in backward, 2 more when recomputing all.
+  const bool mlp_tp = !moe_layer || job.expert_tensor() == par.tensor;
+  const double blocks = mlp_tp ? 2.0 : 1.0;
+  const double collectives = blocks * (par.recompute == Recompute::kFull ? 3.0 : 2.0);
+  const core::Bytes act(tokens * h * 2);
+  if (par.tensor > 1) {
+    const core::Seconds one =
+        collective_time(job, Collective::kAllReduce, Group{par.tensor, 1}, act);
+    lt.tp = one * collectives * (par.tp_comm_overlap ? 1.0 - e.tp_overlap : 1.0);
+  }
+  // --- CP: ring passes K and V chunks (c-1) times; backward twice; hidden behind attention.
+  if (par.context > 1) {
+    const double kv = spec.multi_latent_attention ? q_width : m.kv_width();
+    const core::Bytes chunk(2.0 * tokens * kv / t * 2);
+    const core::Seconds hop =
+        collective_time(job, Collective::kSendRecv, Group{par.context, par.tensor}, chunk);
+    const core::Seconds ring = hop * (c - 1);
+    auto exposed = [](core::Seconds comm, core::Seconds hide) {
+      return comm > hide ? comm - hide : core::Seconds(0);
+    };
+    lt.cp = exposed(ring, attn_fwd) + exposed(ring * 2, attn_bwd);
+  }
+  // --- EP: dispatch + combine all-to-all, forward and backward (+ forward again if full).
+  if (moe_layer && par.expert > 1) {
+    const double k = spec.moe_router_topk;
+    const core::Bytes sent(tokens / t * k * h * 2);
+    const core::Seconds one = collective_time(job, Collective::kAllToAll,
+                                              Group{par.expert, job.expert_tensor()}, sent);
+    lt.ep = one * (par.recompute == Recompute::kFull ? 6.0 : 4.0);
+  }
+  return lt;
+}
+
+LayerTime logits_time(const workload::TrainingJob& job) {
+  const auto& par = job.parallel;
+  const double tokens = par.micro_batch * static_cast<double>(job.seq_length) / par.context;
+  const double v = job.model.vocab();
+  LayerTime lt;
+  // Output GEMM (forward + 2 backward) and an fp32 softmax cross-entropy read/written ~4 times.
+  lt.compute = gemm_time(job, tokens, v / par.tensor, job.model.hidden()) * 3 +
+               memory_time(job, 4.0 * 4 * tokens * v / par.tensor);
+  lt.hardware_flops = 6.0 * tokens * v / par.tensor * job.model.hidden();
+  return lt;
+}
+
+}  // namespace aicost::perf

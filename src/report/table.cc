@@ -1,0 +1,235 @@
+#include "aicost/report/table.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <string_view>
+
+namespace aicost::report {
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Column count: the widest of the header and every row, so ragged input still renders.
+std::size_t column_count(const Table& t) {
+  std::size_t n = t.header.size();
+  for (const auto& r : t.rows) n = std::max(n, r.size());
+  return n;
+}
+
+const std::string& cell(const std::vector<std::string>& row, std::size_t i) {
+  static const std::string kEmpty;
+  return i < row.size() ? row[i] : kEmpty;
+}
+
+bool right(const Table& t, std::size_t i) { return i < t.right_align.size() && t.right_align[i]; }
+
+// A cell may carry a newline (a long driver); in a one-line-per-row format it becomes a space.
+std::string one_line(const std::string& s) {
+  std::string out = s;
+  for (char& c : out) {
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  }
+  return out;
+}
+
+void pad(std::string& out, const std::string& text, std::size_t width, bool align_right) {
+  const std::size_t w = display_width(text);
+  const std::string fill(width > w ? width - w : 0, ' ');
+  out += align_right ? fill + text : text + fill;
+}
+
+void trim_right(std::string& line) {
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+}
+
+std::string render_text(const Table& t) {
+  const std::size_t n = column_count(t);
+  std::vector<std::size_t> width(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    width[i] = display_width(one_line(cell(t.header, i)));
+    for (const auto& r : t.rows) width[i] = std::max(width[i], display_width(one_line(cell(r, i))));
+  }
+  std::string out;
+  if (!t.title.empty()) out += t.title + "\n";
+  auto line = [&](const std::vector<std::string>& r) {
+    std::string l;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i > 0) l += "  ";
+      pad(l, one_line(cell(r, i)), width[i], right(t, i));
+    }
+    trim_right(l);
+    out += l + "\n";
+  };
+  if (!t.header.empty()) {
+    line(t.header);
+    std::string u;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i > 0) u += "  ";
+      u += std::string(width[i], '-');
+    }
+    out += u + "\n";
+  }
+  for (const auto& r : t.rows) line(r);
+  return out;
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string render_csv(const Table& t) {
+  const std::size_t n = column_count(t);
+  std::string out;
+  auto line = [&](const std::vector<std::string>& r) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i > 0) out += ',';
+      out += csv_field(cell(r, i));
+    }
+    out += '\n';
+  };
+  if (!t.header.empty()) line(t.header);
+  for (const auto& r : t.rows) line(r);
+  return out;
+}
+
+std::string md_cell(const std::string& s) {
+  std::string out;
+  for (char c : one_line(s)) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string render_markdown(const Table& t) {
+  const std::size_t n = column_count(t);
+  std::string out;
+  if (!t.title.empty()) out += "### " + t.title + "\n\n";
+  auto line = [&](const std::vector<std::string>& r) {
+    out += '|';
+    for (std::size_t i = 0; i < n; ++i) out += " " + md_cell(cell(r, i)) + " |";
+    out += '\n';
+  };
+  line(t.header);
+  out += '|';
+  for (std::size_t i = 0; i < n; ++i) out += right(t, i) ? " --: |" : " --- |";
+  out += '\n';
+  for (const auto& r : t.rows) line(r);
+  return out;
+}
+
+// A plain number: what strtod accepts in full, without spaces, grouping or a unit.
+std::optional<nlohmann::ordered_json> as_number(const std::string& s) {
+  if (s.empty() || s.find_first_of(" ,_") != std::string::npos) return std::nullopt;
+  if (s.find_first_of(".eE") == std::string::npos) {
+    std::int64_t v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec == std::errc() && end == s.data() + s.size()) return nlohmann::ordered_json(v);
+  }
+  char* end = nullptr;
+  const double d = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size() || !std::isfinite(d)) return std::nullopt;
+  // strtod also takes hex and "inf"; only decimal digits count as a plain number.
+  if (s.find_first_of("xXnNiI") != std::string::npos) return std::nullopt;
+  return nlohmann::ordered_json(d);
+}
+
+std::string render_json(const Table& t) {
+  const std::size_t n = column_count(t);
+  auto rows = nlohmann::ordered_json::array();
+  for (const auto& r : t.rows) {
+    nlohmann::ordered_json obj = nlohmann::ordered_json::object();
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::string key = i < t.header.size() ? t.header[i] : "column_" + std::to_string(i + 1);
+      const std::string& v = cell(r, i);
+      if (v.empty()) {
+        obj[key] = nullptr;
+      } else if (auto num = right(t, i) ? as_number(v) : std::nullopt) {
+        obj[key] = *num;
+      } else {
+        obj[key] = v;
+      }
+    }
+    rows.push_back(std::move(obj));
+  }
+  return rows.dump(2) + "\n";
+}
+
+}  // namespace
+
+std::optional<Format> format_from_string(std::string_view name) {
+  const std::string n = lower(name);
+  if (n == "table") return Format::kTable;
+  if (n == "json") return Format::kJson;
+  if (n == "csv") return Format::kCsv;
+  if (n == "markdown" || n == "md") return Format::kMarkdown;
+  return std::nullopt;
+}
+
+const char* to_string(Format f) {
+  switch (f) {
+    case Format::kTable:
+      return "table";
+    case Format::kJson:
+      return "json";
+    case Format::kCsv:
+      return "csv";
+    case Format::kMarkdown:
+      return "markdown";
+  }
+  return "?";
+}
+
+std::size_t display_width(const std::string& text) {
+  std::size_t n = 0;
+  for (unsigned char c : text) {
+    if ((c & 0xC0) != 0x80) ++n;  // count lead bytes, not UTF-8 continuation bytes
+  }
+  return n;
+}
+
+std::string indent(const std::string& text, std::size_t spaces) {
+  const std::string pad(spaces, ' ');
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    if (end > start) out += pad + text.substr(start, end - start);
+    if (end < text.size()) out += '\n';
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string render(const Table& table, Format format) {
+  switch (format) {
+    case Format::kTable:
+      return render_text(table);
+    case Format::kCsv:
+      return render_csv(table);
+    case Format::kMarkdown:
+      return render_markdown(table);
+    case Format::kJson:
+      return render_json(table);
+  }
+  return render_text(table);
+}
+
+}  // namespace aicost::report
