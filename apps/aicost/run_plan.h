@@ -17,7 +17,7 @@ struct PlanRun {
   costing::CostEstimate cost;
   std::vector<std::string> warnings;
   report::EstimateView view() const {
-    return report::EstimateView{plan.name, &plan.job, &perf, &cost, warnings};
+    return report::EstimateView{plan.name, &plan.job, &perf, &cost, warnings, &plan.cost};
   }
 };
 

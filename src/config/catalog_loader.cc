@@ -110,6 +110,12 @@ core::Status read_efficiency(MapReader& r, catalog::Catalog& cat) {
   double latency = 0;
   TRY_ASSIGN(latency, r.quantity("collective_latency", UnitKind::kDuration));
   if (latency > 0) e.collective_latency = core::Seconds(latency);
+  double overhead = 0;
+  TRY_ASSIGN(overhead, r.quantity("layer_overhead", UnitKind::kDuration));
+  e.layer_overhead = core::Seconds(overhead);
+  overhead = 0;
+  TRY_ASSIGN(overhead, r.quantity("step_overhead", UnitKind::kDuration));
+  e.step_overhead = core::Seconds(overhead);
   AICOST_TRY_STATUS(read_provenance(r, e.provenance));
   cat.add(std::move(e));
   return {};

@@ -39,9 +39,11 @@ double number(const Row& r, const std::string& col, double fallback = 0) {
   }
 }
 
-std::optional<double> find_number(const std::string& text, const std::string& pattern) {
+std::optional<double> find_number(const std::string& text, const std::string& pattern,
+                                  bool ignore_case = true) {
   std::smatch m;
-  if (std::regex_search(text, m, std::regex(pattern, std::regex::icase))) return std::stod(m[1]);
+  const auto flags = ignore_case ? std::regex::icase : std::regex::ECMAScript;
+  if (std::regex_search(text, m, std::regex(pattern, flags))) return std::stod(m[1]);
   return std::nullopt;
 }
 
@@ -149,8 +151,7 @@ Built build(const Row& r, int line, const catalog::Catalog& cat) {
   p.context = std::max(1, static_cast<int>(number(r, "cp", 1)));
   p.expert = std::max(1, static_cast<int>(number(r, "ep", 1)));
   p.micro_batch = std::max(1, static_cast<int>(number(r, "micro_batch", 1)));
-  p.virtual_pipeline =
-      static_cast<int>(find_number(notes, R"((?:\bVP=|\bv=|Interleaving v=)(\d+))").value_or(1));
+  p.virtual_pipeline = static_cast<int>(find_number(notes, R"((?:\bVP=|Interleaving v=)(\d+))", false).value_or(1));
   if (auto etp = find_number(notes, R"(ETP=(\d+))")) p.expert_tensor = static_cast<int>(*etp);
   const std::string rc = lower(r.count("recompute") ? r.at("recompute") : "");
   p.recompute = rc == "full"        ? workload::Recompute::kFull

@@ -58,7 +58,7 @@ core::Result<TrainingEstimate> estimate_training(const workload::TrainingJob& jo
   const double mb = job.micro_batches();
   const double p = par.pipeline;
   const double v = par.virtual_pipeline;
-  const double layers_per_stage = static_cast<double>(m.layers()) / p;
+  const double layers_per_stage = job.layers_per_stage();
   const double moe_share = static_cast<double>(m.moe_layers()) / m.layers();
 
   const LayerTime dense = layer_time(job, false);
@@ -104,7 +104,8 @@ core::Result<TrainingEstimate> estimate_training(const workload::TrainingJob& jo
     opt_params = lp.dense / (job.data_parallel() * par.context) + lp.expert / job.expert_data_parallel();
   }
   st.optimizer = core::Bytes(opt_params * job.efficiency.optimizer_bytes_per_param) /
-                 (job.cluster.gpu.memory_bandwidth * job.efficiency.memory_bound);
+                 (job.cluster.gpu.memory_bandwidth * job.efficiency.memory_bound) +
+                 job.efficiency.step_overhead;
 
   est.step_time = st.total();
   est.tokens_per_step = static_cast<double>(job.global_batch) * job.seq_length;

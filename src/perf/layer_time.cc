@@ -123,7 +123,7 @@ LayerTime layer_time(const workload::TrainingJob& job, bool moe_layer) {
 
   const core::Seconds ew_fwd = memory_time(job, ew_bytes);
   LayerTime lt;
-  lt.compute = gemm_fwd * 3 + attn_fwd + attn_bwd + ew_fwd * 3;
+  lt.compute = gemm_fwd * 3 + attn_fwd + attn_bwd + ew_fwd * 3 + e.layer_overhead;
   lt.hardware_flops = 3 * (gemm_flops + attn_flops_fwd);
   if (par.recompute == Recompute::kFull) {
     lt.recompute = gemm_fwd + attn_fwd + ew_fwd;

@@ -59,7 +59,7 @@ double activation_bytes_per_layer(const workload::TrainingJob& job, bool moe_lay
 LocalParams local_params(const workload::TrainingJob& job) {
   const auto& m = job.model;
   const auto& p = job.parallel;
-  const double per_stage = 1.0 / p.pipeline;
+  const double per_stage = static_cast<double>(job.layers_per_stage()) / m.layers();
   const double router = static_cast<double>(m.hidden()) * m.spec().num_moe_experts;
   LocalParams lp;
   lp.dense = (m.layers() * m.attention_params() + m.dense_layers() * m.dense_mlp_params() +
@@ -95,7 +95,7 @@ MemoryBreakdown estimate_memory(const workload::TrainingJob& job) {
 
   // 1F1B: the first stage keeps min(m, p) micro-batches of L/p layers in flight (≈ L layers);
   // interleaving adds (p-1)/(p v) (Korthikanti §4.2.3; training-model.md §3.3).
-  const double layers_per_stage = static_cast<double>(m.layers()) / p.pipeline;
+  const double layers_per_stage = job.layers_per_stage();
   const double moe_share = static_cast<double>(m.moe_layers()) / m.layers();
   const double per_layer = (1 - moe_share) * activation_bytes_per_layer(job, false) +
                            moe_share * activation_bytes_per_layer(job, true);

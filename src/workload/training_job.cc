@@ -108,11 +108,26 @@ core::Status validate(const TrainingJob& job, std::vector<std::string>* warnings
     return not_dividing("tensor_model_parallel_size", p.tensor, "num_query_groups", m.kv_heads(),
                         dividing(m.kv_heads(), powers));
   }
-  if (m.layers() % p.pipeline != 0) {
-    return not_dividing("pipeline_model_parallel_size", p.pipeline, "num_layers", m.layers(),
+  if (p.pipeline > m.layers()) {
+    return make_error(ErrorCode::kInvalidInput,
+                      "pipeline_model_parallel_size " + to_string(p.pipeline) +
+                          " is larger than num_layers " + to_string(m.layers()),
+                      "parallelism.pipeline_model_parallel_size");
+  }
+  const bool uneven = m.layers() % p.pipeline != 0;
+  if (uneven && p.virtual_pipeline > 1) {
+    return not_dividing("pipeline_model_parallel_size", p.pipeline,
+                        "num_layers (required with virtual pipeline stages)", m.layers(),
                         divisors(m.layers()));
   }
-  if ((m.layers() / p.pipeline) % p.virtual_pipeline != 0) {
+  if (uneven && warnings) {
+    warnings->push_back("num_layers " + to_string(m.layers()) + " is not a multiple of "
+                        "pipeline_model_parallel_size " + to_string(p.pipeline) +
+                        ": the slowest stage holds " +
+                        to_string((m.layers() + p.pipeline - 1) / p.pipeline) +
+                        " layers (Megatron: decoder_first/last_pipeline_num_layers)");
+  }
+  if (!uneven && (m.layers() / p.pipeline) % p.virtual_pipeline != 0) {
     return not_dividing("virtual_pipeline_model_parallel_size", p.virtual_pipeline,
                         "layers per pipeline stage", m.layers() / p.pipeline,
                         divisors(m.layers() / p.pipeline));

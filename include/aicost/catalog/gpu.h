@@ -60,6 +60,13 @@ struct EfficiencyProfile {
   // All-to-all across nodes reaches this share of the ring bus bandwidth (many small messages).
   double all_to_all_bus = 0.6;
   core::Seconds collective_latency{20e-6};
+  // Fixed time per transformer layer per micro-batch (forward + backward): kernel launches,
+  // synchronisation and small ops that do not scale with the layer's size. It is what makes
+  // small models reach a lower share of peak than large ones on the same GPU.
+  core::Seconds layer_overhead{0};
+  // Fixed time per optimizer step: optimizer and grad-norm kernels over many tensors, loss
+  // reduction, scheduling and logging on the host. Matters when a step has few micro-batches.
+  core::Seconds step_overhead{0};
   // Fraction of TP communication hidden behind GEMMs with tp_comm_overlap on.
   double tp_overlap = 0.7;
   // Fraction of DP gradient reduction / parameter gathering hidden with overlap flags on

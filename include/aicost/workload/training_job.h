@@ -74,6 +74,10 @@ struct TrainingJob {
   }
   // Micro-batches per step per pipeline: B / (DP * b).
   int micro_batches() const { return global_batch / (data_parallel() * parallel.micro_batch); }
+  // Layers on the most loaded pipeline stage (stages are uneven when p does not divide L).
+  int layers_per_stage() const {
+    return (model.layers() + parallel.pipeline - 1) / parallel.pipeline;
+  }
   double steps() const { return tokens / (static_cast<double>(global_batch) * seq_length); }
 };
 
