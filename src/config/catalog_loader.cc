@@ -101,6 +101,7 @@ core::Status read_efficiency(MapReader& r, catalog::Catalog& cat) {
       {"scale_out_bus", &e.scale_out_bus},
       {"all_to_all_bus", &e.all_to_all_bus},
       {"tp_overlap", &e.tp_overlap},
+      {"ep_overlap", &e.ep_overlap},
       {"dp_overlap", &e.dp_overlap}};
   for (const auto& [key, field] : ratios) TRY_ASSIGN(*field, r.quantity(key, UnitKind::kPercent));
   TRY_ASSIGN(e.gemm_half_dim, r.quantity("gemm_half_dim", UnitKind::kCount));

@@ -132,6 +132,8 @@ core::Status read_parallelism(MapReader& r, workload::TrainingJob& job,
   TRY_ASSIGN(p.overlap_grad_reduce, r.boolean("overlap_grad_reduce"));
   TRY_ASSIGN(p.overlap_param_gather, r.boolean("overlap_param_gather"));
   TRY_ASSIGN(p.tp_comm_overlap, r.boolean("tp_comm_overlap"));
+  r.alias("overlap_moe_expert_parallel_comm", "ep_comm_overlap");
+  TRY_ASSIGN(p.ep_comm_overlap, r.boolean("ep_comm_overlap"));
   TRY_ASSIGN(p.grad_reduce_in_fp32, r.boolean("grad_reduce_in_fp32"));
   using workload::Recompute;
   if (r.has("recompute_granularity") && r.node("recompute_granularity").IsNull()) {

@@ -158,10 +158,16 @@ LayerTime layer_time(const workload::TrainingJob& job, bool moe_layer) {
   // --- EP: dispatch + combine all-to-all, forward and backward (+ forward again if full).
   if (moe_layer && par.expert > 1) {
     const double k = spec.moe_router_topk;
-    const core::Bytes sent(tokens / t * k * h * 2);
-    const core::Seconds one = collective_time(job, Collective::kAllToAll,
-                                              Group{par.expert, job.expert_tensor()}, sent);
-    lt.ep = one * (par.recompute == Recompute::kFull ? 6.0 : 4.0);
+    // FP8 training dispatches tokens in fp8 (1 byte) and combines in bf16 (DeepSeek-V3 §3.3);
+    // otherwise both directions carry 16-bit activations.
+    const double dispatch_bytes = job.precision == Precision::kFp8 ? 1.0 : 2.0;
+    const core::Bytes sent(tokens / t * k * h);
+    const Group ep{par.expert, job.expert_tensor()};
+    const core::Seconds dispatch = collective_time(job, Collective::kAllToAll, ep, sent * dispatch_bytes);
+    const core::Seconds combine = collective_time(job, Collective::kAllToAll, ep, sent * 2.0);
+    // Forward and backward each dispatch and combine once (+ forward again under full recompute).
+    lt.ep = (dispatch + combine) * (par.recompute == Recompute::kFull ? 3.0 : 2.0) *
+            (par.ep_comm_overlap ? 1.0 - e.ep_overlap : 1.0);
   }
   return lt;
 }

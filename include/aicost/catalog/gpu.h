@@ -69,6 +69,9 @@ struct EfficiencyProfile {
   core::Seconds step_overhead{0};
   // Fraction of TP communication hidden behind GEMMs with tp_comm_overlap on.
   double tp_overlap = 0.7;
+  // Fraction of expert all-to-all hidden behind other micro-batches' compute with
+  // ep_comm_overlap on (DeepSeek-V3 report §3.2.1: DualPipe hides nearly all of it).
+  double ep_overlap = 0.8;
   // Fraction of DP gradient reduction / parameter gathering hidden with overlap flags on
   // (the last bucket of each step is always exposed).
   double dp_overlap = 0.8;

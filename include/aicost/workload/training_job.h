@@ -40,6 +40,7 @@ struct Parallelism {
   bool overlap_grad_reduce = true;   // --overlap-grad-reduce
   bool overlap_param_gather = true;  // --overlap-param-gather
   bool tp_comm_overlap = false;      // --tp-comm-overlap
+  bool ep_comm_overlap = false;      // --overlap-moe-expert-parallel-comm (DeepSeek DualPipe-like)
   bool grad_reduce_in_fp32 = false;  // gradients reduced as fp32 (else bf16/fp16)
 };
 

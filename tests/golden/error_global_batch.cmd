@@ -1,0 +1,2 @@
+estimate tests/plans/bad_global_batch.yaml
+exit 2

@@ -1,0 +1,2 @@
+estimate tests/plans/bad_hf_config.yaml
+exit 2

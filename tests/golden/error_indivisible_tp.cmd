@@ -1,0 +1,2 @@
+estimate tests/plans/bad_indivisible_tp.yaml
+exit 2

@@ -1,0 +1,2 @@
+estimate tests/plans/bad_unknown_gpu.yaml -o json
+exit 2

@@ -1,0 +1,2 @@
+estimate tests/plans/bad_malformed.yaml
+exit 2

@@ -1,0 +1,2 @@
+estimate tests/plans/does-not-exist.yaml
+exit 1

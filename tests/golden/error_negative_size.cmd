@@ -1,0 +1,2 @@
+estimate tests/plans/bad_negative_size.yaml
+exit 2

@@ -1,0 +1,2 @@
+estimate tests/plans/bad_unitless_number.yaml
+exit 2

@@ -1,0 +1,2 @@
+estimate tests/plans/bad_unknown_gpu.yaml
+exit 2

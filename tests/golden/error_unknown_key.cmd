@@ -1,0 +1,2 @@
+estimate tests/plans/bad_unknown_key.yaml
+exit 2

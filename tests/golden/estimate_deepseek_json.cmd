@@ -1,0 +1,1 @@
+estimate examples/deepseek-v3-h800.yaml -o json

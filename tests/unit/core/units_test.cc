@@ -1,0 +1,198 @@
+#include "aicost/core/units.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "aicost/core/text.h"
+
+// Expected values are the unit definitions in include/aicost/core/units.h and quantity.h:
+// SI prefixes are powers of 1000, IEC prefixes powers of 1024, lower-case b is a bit (1/8 B),
+// a month is 730 h. Every expectation below is derived by hand from those definitions.
+
+namespace aicost::core {
+namespace {
+
+constexpr double kRel = 1e-12;  // parse results are one multiplication: exact up to rounding
+
+void expect_rel(double actual, double expected) {
+  EXPECT_NEAR(actual, expected, std::fabs(expected) * kRel) << "expected " << expected;
+}
+
+TEST(ParseBytes, IecGibIsPowerOfTwo) {
+  // 80 GiB = 80 * 2^30 = 85,899,345,920 B.
+  auto r = parse_bytes("80GiB");
+  ASSERT_TRUE(r) << r.error().what();
+  expect_rel(r->value(), 80.0 * 1073741824.0);
+}
+
+TEST(ParseBytes, SiGbIsPowerOfTen) {
+  // 80 GB = 80 * 1e9 = 8e10 B.
+  auto r = parse_bytes("80GB");
+  ASSERT_TRUE(r) << r.error().what();
+  expect_rel(r->value(), 8e10);
+}
+
+TEST(ParseBytes, FractionalTerabytes) {
+  // 1.5 TB = 1.5e12 B.
+  auto r = parse_bytes("1.5TB");
+  ASSERT_TRUE(r) << r.error().what();
+  expect_rel(r->value(), 1.5e12);
+}
+
+TEST(ParseBandwidth, LowerCaseBIsBits) {
+  // 400 Gb/s = 400e9 bit/s / 8 = 5e10 B/s.
+  auto r = parse_bandwidth("400Gb/s");
+  ASSERT_TRUE(r) << r.error().what();
+  expect_rel(r->value(), 5e10);
+}
+
+TEST(ParseBandwidth, UpperCaseBIsBytes) {
+  // 900 GB/s = 9e11 B/s.
+  auto r = parse_bandwidth("900GB/s");
+  ASSERT_TRUE(r) << r.error().what();
+  expect_rel(r->value(), 9e11);
+}
+
+TEST(ParseFlopsRate, TeraFlops) {
+  // 989 TFLOP/s = 9.89e14 FLOP/s.
+  auto r = parse_flops_rate("989TFLOP/s");
+  ASSERT_TRUE(r) << r.error().what();
+  expect_rel(r->value(), 9.89e14);
+}
+
+TEST(ParseDuration, Minutes) {
+  // 30 min = 1800 s.
+  auto r = parse_duration("30min");
+  ASSERT_TRUE(r) << r.error().what();
+  expect_rel(r->value(), 1800.0);
+}
+
+TEST(ParseDuration, Hours) {
+  // 2 h = 7200 s.
+  auto r = parse_duration("2h");
+  ASSERT_TRUE(r) << r.error().what();
+  expect_rel(r->value(), 7200.0);
+}
+
+TEST(ParseDuration, MonthIs730Hours) {
+  // 1 month = 730 h = 730 * 3600 = 2,628,000 s.
+  auto r = parse_duration("1month");
+  ASSERT_TRUE(r) << r.error().what();
+  expect_rel(r->value(), 2628000.0);
+}
+
+TEST(ParseMoneyRate, HourlyRateStoredPerSecond) {
+  // 2.49 USD/h = 2.49 / 3600 USD/s.
+  auto r = parse_money_rate("2.49USD/h");
+  ASSERT_TRUE(r) << r.error().what();
+  expect_rel(r->value(), 2.49 / 3600.0);
+}
+
+TEST(ParseMoneyRate, MonthlyRateUses730Hours) {
+  // 150 USD/month = 150 / (730 * 3600) USD/s.
+  auto r = parse_money_rate("150USD/month");
+  ASSERT_TRUE(r) << r.error().what();
+  expect_rel(r->value(), 150.0 / 2628000.0);
+}
+
+TEST(ParseStoragePrice, PerGbMonth) {
+  // 0.023 USD/GB-month = 0.023 / (1e9 B * 2,628,000 s) USD/(B*s).
+  auto r = parse_storage_price("0.023USD/GB-month");
+  ASSERT_TRUE(r) << r.error().what();
+  expect_rel(r->value(), 0.023 / (1e9 * 2628000.0));
+}
+
+TEST(ParseTransferPrice, PerGb) {
+  // 0.09 USD/GB = 9e-11 USD/B.
+  auto r = parse_transfer_price("0.09USD/GB");
+  ASSERT_TRUE(r) << r.error().what();
+  expect_rel(r->value(), 0.09 / 1e9);
+}
+
+TEST(ParseCount, BillionSuffix) {
+  // 300B = 300 * 1e9 = 3e11 (B = billion for counts, not bytes).
+  auto r = parse_count("300B");
+  ASSERT_TRUE(r) << r.error().what();
+  expect_rel(*r, 3e11);
+}
+
+TEST(ParseCount, TrillionSuffix) {
+  // 15T = 1.5e13.
+  auto r = parse_count("15T");
+  ASSERT_TRUE(r) << r.error().what();
+  expect_rel(*r, 1.5e13);
+}
+
+TEST(ParseCount, PlainNumber) {
+  auto r = parse_count("42");
+  ASSERT_TRUE(r) << r.error().what();
+  EXPECT_DOUBLE_EQ(*r, 42.0);
+}
+
+TEST(ParsePercent, TwentyPercentIsPointTwo) {
+  auto r = parse_percent("20%");
+  ASSERT_TRUE(r) << r.error().what();
+  EXPECT_NEAR(*r, 0.2, 1e-15);
+}
+
+TEST(ParseBytesError, UnitlessNumberAsksForUnit) {
+  auto r = parse_bytes("80");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::kInvalidInput);
+  EXPECT_NE(r.error().what().find("GiB"), std::string::npos) << r.error().what();
+  EXPECT_NE(r.error().what().find("unit"), std::string::npos) << r.error().what();
+}
+
+TEST(ParseBytesError, MiscasedUnitSuggestsGiB) {
+  auto r = parse_bytes("80Gib");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::kInvalidInput);
+  EXPECT_NE(r.error().what().find("'GiB'"), std::string::npos) << r.error().what();
+}
+
+TEST(ParseBytesError, NegativeRejected) {
+  auto r = parse_bytes("-5GB");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::kInvalidInput);
+  EXPECT_NE(r.error().what().find("negative"), std::string::npos) << r.error().what();
+}
+
+TEST(ParseBytesError, BitsAreNotBytes) {
+  // "Gb" is gigabits; a size in bytes must not silently accept it as GB.
+  auto r = parse_bytes("80Gb");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::kInvalidInput);
+}
+
+TEST(ParseBytesError, EmptyString) {
+  auto r = parse_bytes("");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::kInvalidInput);
+  EXPECT_NE(r.error().what().find("empty"), std::string::npos) << r.error().what();
+}
+
+TEST(FormatCount, SiSuffixes) {
+  // 3e11 = 300 billion -> "300B"; 1.5e13 = 15 trillion -> "15T"; below 1000 no suffix.
+  EXPECT_EQ(format_count(3e11), "300B");
+  EXPECT_EQ(format_count(1.5e13), "15T");
+  EXPECT_EQ(format_count(42), "42");
+}
+
+TEST(GroupDigits, RoundsAndGroupsThousands) {
+  // 1234567.8 rounds to 1234568 and groups as 1,234,568.
+  EXPECT_EQ(group_digits(1234567.8), "1,234,568");
+  EXPECT_EQ(group_digits(999), "999");
+  EXPECT_EQ(group_digits(-1000), "-1,000");
+}
+
+TEST(FormatBytes, SiUnits) {
+  // 2.45e12 B = 2.45 TB (3 significant digits); under 1000 B printed as whole bytes.
+  EXPECT_EQ(format_bytes(2.45e12), "2.45 TB");
+  EXPECT_EQ(format_bytes(512), "512 B");
+  EXPECT_EQ(format_bytes(8e10), "80 GB");
+}
+
+}  // namespace
+}  // namespace aicost::core

@@ -1,0 +1,105 @@
+#include "aicost/perf/estimate.h"
+
+#include <gtest/gtest.h>
+
+#include "perf_fixture.h"
+
+// Structural properties of the step model (training-model.md §4, §2, §6).
+
+namespace aicost::perf {
+namespace {
+
+// 1 node of 8 A100, TP 1, PP 4 -> DP 2. No TP/CP/EP traffic. Tiny vocabulary so the last-stage
+// output layer is negligible next to 8 transformer layers per stage (a pure 1F1B pipeline).
+workload::TrainingJob pipeline_job(int virtual_stages, int global_batch) {
+  auto j = testing::make_job(testing::classic_gpt(32, 4096, 32, 128), "a100-sxm4-80gb", 8, 2048,
+                             global_batch);
+  j.parallel.pipeline = 4;
+  j.parallel.virtual_pipeline = virtual_stages;
+  j.parallel.tensor = 1;
+  return j;
+}
+
+TrainingEstimate estimate(const workload::TrainingJob& j) {
+  std::vector<std::string> w;
+  auto st = workload::validate(j, &w);
+  EXPECT_TRUE(st) << (st ? "" : st.error().what());
+  auto e = estimate_training(j);
+  EXPECT_TRUE(e) << (e ? "" : e.error().what());
+  return e ? *e : TrainingEstimate{};
+}
+
+TEST(Estimate, BubbleIsPMinusOneMicroBatchSlots) {
+  // m = B/(d b) = 64/2 = 32 micro-batches; bubble = (p-1) x one stage's micro-batch time
+  // = (p-1)/m x (compute + recompute) when the logits are negligible: 3/32 of compute.
+  const auto e = estimate(pipeline_job(1, 64));
+  const double m = 32, p = 4;
+  const double expected = (p - 1) / m * (e.step.compute + e.step.recompute).value();
+  EXPECT_NEAR(e.step.bubble.value(), expected, 0.01 * expected);
+}
+
+TEST(Estimate, InterleavingTwoChunksHalvesBubble) {
+  // (p-1)/v: v = 2 gives half the bubble of v = 1, all else equal.
+  const auto e1 = estimate(pipeline_job(1, 64));
+  const auto e2 = estimate(pipeline_job(2, 64));
+  EXPECT_NEAR(e2.step.bubble.value(), e1.step.bubble.value() / 2, 1e-9 * e1.step.bubble.value());
+  EXPECT_NEAR(e2.step.compute.value(), e1.step.compute.value(), 1e-9 * e1.step.compute.value());
+}
+
+TEST(Estimate, DoublingGlobalBatchHalvesBubbleShareOfCompute) {
+  // Bubble is fixed at (p-1) slots while compute grows with m: bubble/compute = (p-1)/m halves.
+  const auto e1 = estimate(pipeline_job(1, 64));
+  const auto e2 = estimate(pipeline_job(1, 128));
+  const double r1 = e1.step.bubble / e1.step.compute;
+  const double r2 = e2.step.bubble / e2.step.compute;
+  EXPECT_NEAR(r2, r1 / 2, 1e-9 * r1);
+  // And as a share of the step it falls by roughly half ((p-1)/(m+p-1): 3/35 -> 3/67).
+  EXPECT_NEAR((e2.step.bubble / e2.step_time) / (e1.step.bubble / e1.step_time), 35.0 / 67.0,
+              0.05);
+}
+
+TEST(Estimate, MfuIsModelFlopsRateOverPeak) {
+  // MFU = model_flops_per_token * tokens/s/GPU / peak (bf16 A100 peak 312 TFLOP/s).
+  const auto e = estimate(pipeline_job(1, 64));
+  EXPECT_NEAR(e.peak_per_gpu.value(), 312e12, 1.0);
+  const double expected = e.model_flops_per_token * e.tokens_per_s_per_gpu / 312e12;
+  EXPECT_NEAR(e.mfu, expected, 1e-12 * expected);
+  EXPECT_GT(e.mfu, 0.0);
+  EXPECT_LT(e.mfu, 1.0);
+}
+
+TEST(Estimate, TokensPerSecondIsBatchOverStepTime) {
+  // tokens/step = B s = 64 * 2048; tokens/s/GPU = that / step_time / 8.
+  const auto e = estimate(pipeline_job(1, 64));
+  EXPECT_DOUBLE_EQ(e.tokens_per_step, 64.0 * 2048);
+  EXPECT_NEAR(e.tokens_per_s_per_gpu, 64.0 * 2048 / e.step_time.value() / 8,
+              1e-12 * e.tokens_per_s_per_gpu);
+}
+
+TEST(Estimate, GpuHoursAreStepsTimesStepTimeTimesGpus) {
+  // steps = D / (B s) = 1e12 / (64 * 2048); gpu_hours = steps * step_time * 8 / 3600.
+  const auto e = estimate(pipeline_job(1, 64));
+  const double steps = 1e12 / (64.0 * 2048);
+  EXPECT_NEAR(e.steps, steps, 1e-9 * steps);
+  const double expected = steps * e.step_time.value() * 8 / 3600;
+  EXPECT_NEAR(e.gpu_hours, expected, 1e-12 * expected);
+}
+
+TEST(Estimate, StepTimeIsSumOfBreakdown) {
+  const auto e = estimate(pipeline_job(1, 64));
+  EXPECT_NEAR(e.step_time.value(), e.step.total().value(), 1e-15);
+}
+
+TEST(Estimate, Fp8OnGpuWithoutFp8PeakIsAnError) {
+  // The A100 catalog entry has no fp8 peak.
+  auto j = pipeline_job(1, 64);
+  j.precision = catalog::Precision::kFp8;
+  auto e = estimate_training(j);
+  ASSERT_FALSE(e);
+  EXPECT_EQ(e.error().code, core::ErrorCode::kInvalidInput);
+  EXPECT_EQ(e.error().context, "training.precision");
+  EXPECT_NE(e.error().message.find("fp8"), std::string::npos) << e.error().what();
+}
+
+}  // namespace
+}  // namespace aicost::perf
