@@ -101,10 +101,9 @@ core::Result<Plan> parse_plan(const std::string& text, const std::string& origin
 
   MapReader pricing = section("pricing");
   AICOST_TRY_STATUS(read_pricing(pricing, cat, job, plan.cost.compute, plan.warnings));
-  std::string provider = "aws";
-  if (auto inst = pricing.self()["instance"]) {
-    provider = catalog::normalize_name(inst.Scalar().substr(0, inst.Scalar().find('/')));
-  }
+  // Storage and network are priced at the compute's provider (AWS when only gpu_hour is given).
+  const std::string provider =
+      plan.cost.compute.provider.empty() ? "aws" : plan.cost.compute.provider;
   MapReader storage = section("storage");
   AICOST_TRY_STATUS(read_storage(storage, cat, provider, job, plan.cost.storage, plan.warnings));
   MapReader network = section("network");

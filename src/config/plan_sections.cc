@@ -118,7 +118,8 @@ core::Status read_parallelism(MapReader& r, workload::TrainingJob& job,
            {"context_parallel_degree", "context_parallel_size"},
            {"expert_parallel_degree", "expert_model_parallel_size"},
            {"train_micro_batch_size_per_gpu", "micro_batch_size"},
-           {"activations_checkpoint_granularity", "recompute_granularity"}},
+           {"activations_checkpoint_granularity", "recompute_granularity"},
+           {"overlap_moe_expert_parallel_comm", "ep_comm_overlap"}},
           warnings);
   auto& p = job.parallel;
   TRY_ASSIGN(p.tensor, r.integer("tensor_model_parallel_size"));
@@ -132,7 +133,6 @@ core::Status read_parallelism(MapReader& r, workload::TrainingJob& job,
   TRY_ASSIGN(p.overlap_grad_reduce, r.boolean("overlap_grad_reduce"));
   TRY_ASSIGN(p.overlap_param_gather, r.boolean("overlap_param_gather"));
   TRY_ASSIGN(p.tp_comm_overlap, r.boolean("tp_comm_overlap"));
-  r.alias("overlap_moe_expert_parallel_comm", "ep_comm_overlap");
   TRY_ASSIGN(p.ep_comm_overlap, r.boolean("ep_comm_overlap"));
   TRY_ASSIGN(p.grad_reduce_in_fp32, r.boolean("grad_reduce_in_fp32"));
   using workload::Recompute;
@@ -203,6 +203,7 @@ core::Status read_pricing(MapReader& r, const catalog::Catalog& cat,
     return at(r, "instance", "give either pricing.gpu_hour or pricing.instance, not both");
   }
   if (gpu_hour > 0) {
+    if (mode) warnings.push_back("pricing.mode is ignored when pricing.gpu_hour is given");
     out.per_gpu = core::UsdPerSecond(gpu_hour);
     out.basis = core::sprintf("%.2f USD/GPU-h (plan)", core::per_hour(out.per_gpu));
     return {};
@@ -236,6 +237,7 @@ core::Status read_pricing(MapReader& r, const catalog::Catalog& cat,
     warnings.push_back("no pricing in the plan: using the cheapest catalogued " +
                        std::string(catalog::to_string(out.mode)) + " instance, " + chosen->id);
   }
+  out.provider = catalog::normalize_name(chosen->provider);
   const core::UsdPerSecond price = *chosen->price(out.mode);
   out.per_gpu = price / chosen->gpus;
   out.basis = core::sprintf("%s %s %.2f USD/h / %d GPUs", chosen->id.c_str(),

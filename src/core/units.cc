@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "aicost/core/suggest.h"
 
@@ -213,16 +214,15 @@ Result<double> parse_percent(std::string_view t) { return parse_base_units(t, Un
 
 std::string format_count(double count) {
   static const struct { double f; const char* s; } kSuffix[] = {
-      {1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "K"}};
+      {1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "K"}, {1, ""}};
+  char buf[64];
   for (const auto& s : kSuffix) {
-    if (count >= s.f) {
-      char buf[64];
-      std::snprintf(buf, sizeof buf, "%.4g%s", count / s.f, s.s);
-      return buf;
+    // Pick the suffix after rounding to 4 significant digits, so 999,999 prints as "1M".
+    std::snprintf(buf, sizeof buf, "%.4g", count / s.f);
+    if (std::strtod(buf, nullptr) >= 1 || s.f == 1) {
+      return std::string(buf) + s.s;
     }
   }
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.4g", count);
   return buf;
 }
 

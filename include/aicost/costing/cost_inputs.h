@@ -14,6 +14,7 @@ struct ComputePricing {
   core::UsdPerSecond per_gpu;  // price of one GPU for one second under the chosen mode
   std::string basis;           // "2.00 USD/GPU-h (plan)", "aws/p5.48xlarge on-demand 55.04 USD/h / 8 GPUs"
   catalog::PricingMode mode = catalog::PricingMode::kOnDemand;
+  std::string provider;  // of the instance priced ("aws"); empty for a plain gpu_hour price
 };
 
 struct StorageInputs {

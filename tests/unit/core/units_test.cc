@@ -180,6 +180,14 @@ TEST(FormatCount, SiSuffixes) {
   EXPECT_EQ(format_count(42), "42");
 }
 
+// BUG (src/core/units.cc format_count): the suffix is chosen before "%.4g" rounds, so 999,999
+// (= 999.999K, which rounds to 1000 at 4 significant digits) prints as "1000K" instead of "1M";
+// likewise 999,950. Enable once the suffix is picked after rounding.
+TEST(FormatCount, RoundsUpIntoNextSuffix) {
+  EXPECT_EQ(format_count(999999), "1M");
+  EXPECT_EQ(format_count(999950), "1M");
+}
+
 TEST(GroupDigits, RoundsAndGroupsThousands) {
   // 1234567.8 rounds to 1234568 and groups as 1,234,568.
   EXPECT_EQ(group_digits(1234567.8), "1,234,568");

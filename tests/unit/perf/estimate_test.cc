@@ -29,7 +29,7 @@ TrainingEstimate estimate(const workload::TrainingJob& j) {
   return e ? *e : TrainingEstimate{};
 }
 
-TEST(Estimate, BubbleIsPMinusOneMicroBatchSlots) {
+TEST(StepEstimate, BubbleIsPMinusOneMicroBatchSlots) {
   // m = B/(d b) = 64/2 = 32 micro-batches; bubble = (p-1) x one stage's micro-batch time
   // = (p-1)/m x (compute + recompute) when the logits are negligible: 3/32 of compute.
   const auto e = estimate(pipeline_job(1, 64));
@@ -38,7 +38,7 @@ TEST(Estimate, BubbleIsPMinusOneMicroBatchSlots) {
   EXPECT_NEAR(e.step.bubble.value(), expected, 0.01 * expected);
 }
 
-TEST(Estimate, InterleavingTwoChunksHalvesBubble) {
+TEST(StepEstimate, InterleavingTwoChunksHalvesBubble) {
   // (p-1)/v: v = 2 gives half the bubble of v = 1, all else equal.
   const auto e1 = estimate(pipeline_job(1, 64));
   const auto e2 = estimate(pipeline_job(2, 64));
@@ -46,7 +46,7 @@ TEST(Estimate, InterleavingTwoChunksHalvesBubble) {
   EXPECT_NEAR(e2.step.compute.value(), e1.step.compute.value(), 1e-9 * e1.step.compute.value());
 }
 
-TEST(Estimate, DoublingGlobalBatchHalvesBubbleShareOfCompute) {
+TEST(StepEstimate, DoublingGlobalBatchHalvesBubbleShareOfCompute) {
   // Bubble is fixed at (p-1) slots while compute grows with m: bubble/compute = (p-1)/m halves.
   const auto e1 = estimate(pipeline_job(1, 64));
   const auto e2 = estimate(pipeline_job(1, 128));
@@ -58,7 +58,7 @@ TEST(Estimate, DoublingGlobalBatchHalvesBubbleShareOfCompute) {
               0.05);
 }
 
-TEST(Estimate, MfuIsModelFlopsRateOverPeak) {
+TEST(StepEstimate, MfuIsModelFlopsRateOverPeak) {
   // MFU = model_flops_per_token * tokens/s/GPU / peak (bf16 A100 peak 312 TFLOP/s).
   const auto e = estimate(pipeline_job(1, 64));
   EXPECT_NEAR(e.peak_per_gpu.value(), 312e12, 1.0);
@@ -68,7 +68,7 @@ TEST(Estimate, MfuIsModelFlopsRateOverPeak) {
   EXPECT_LT(e.mfu, 1.0);
 }
 
-TEST(Estimate, TokensPerSecondIsBatchOverStepTime) {
+TEST(StepEstimate, TokensPerSecondIsBatchOverStepTime) {
   // tokens/step = B s = 64 * 2048; tokens/s/GPU = that / step_time / 8.
   const auto e = estimate(pipeline_job(1, 64));
   EXPECT_DOUBLE_EQ(e.tokens_per_step, 64.0 * 2048);
@@ -76,7 +76,7 @@ TEST(Estimate, TokensPerSecondIsBatchOverStepTime) {
               1e-12 * e.tokens_per_s_per_gpu);
 }
 
-TEST(Estimate, GpuHoursAreStepsTimesStepTimeTimesGpus) {
+TEST(StepEstimate, GpuHoursAreStepsTimesStepTimeTimesGpus) {
   // steps = D / (B s) = 1e12 / (64 * 2048); gpu_hours = steps * step_time * 8 / 3600.
   const auto e = estimate(pipeline_job(1, 64));
   const double steps = 1e12 / (64.0 * 2048);
@@ -85,12 +85,12 @@ TEST(Estimate, GpuHoursAreStepsTimesStepTimeTimesGpus) {
   EXPECT_NEAR(e.gpu_hours, expected, 1e-12 * expected);
 }
 
-TEST(Estimate, StepTimeIsSumOfBreakdown) {
+TEST(StepEstimate, StepTimeIsSumOfBreakdown) {
   const auto e = estimate(pipeline_job(1, 64));
   EXPECT_NEAR(e.step_time.value(), e.step.total().value(), 1e-15);
 }
 
-TEST(Estimate, Fp8OnGpuWithoutFp8PeakIsAnError) {
+TEST(StepEstimate, Fp8OnGpuWithoutFp8PeakIsAnError) {
   // The A100 catalog entry has no fp8 peak.
   auto j = pipeline_job(1, 64);
   j.precision = catalog::Precision::kFp8;

@@ -1,0 +1,174 @@
+#include "aicost/costing/cost_model.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+// Failure model (Young 1974; expected-value form in cost_model.h) and the cost roll-up, on a
+// hand-built job and TrainingEstimate so every input is explicit.
+
+namespace aicost::costing {
+namespace {
+
+constexpr double kGpus = 1000;
+constexpr double kComputeHours = 1000;  // failure-free wall hours
+constexpr double kTokens = 1e12;
+
+workload::TrainingJob job() {
+  catalog::ModelSpec s;
+  s.id = "tiny";
+  s.num_layers = 2;
+  s.hidden_size = 64;
+  s.num_attention_heads = 4;
+  s.ffn_hidden_size = 256;
+  s.vocab_size = 100;
+  workload::TrainingJob j;
+  auto m = workload::Model::create(s);
+  EXPECT_TRUE(m);
+  if (m) j.model = *m;
+  j.cluster.gpus = static_cast<int>(kGpus);
+  j.tokens = kTokens;
+  j.seq_length = 1024;
+  j.global_batch = 1000;
+  return j;
+}
+
+perf::TrainingEstimate perf_estimate() {
+  perf::TrainingEstimate e;
+  e.compute_time = core::hours(kComputeHours);
+  e.gpu_hours = kComputeHours * kGpus;
+  return e;
+}
+
+CostInputs inputs() {
+  CostInputs in;
+  in.compute.per_gpu = core::usd_per_hour(2.0);
+  in.compute.basis = "2.00 USD/GPU-h (test)";
+  in.reliability.interruptions_per_gpu_hour = 1e-5;
+  in.reliability.restart_time = core::seconds(600);
+  in.storage.checkpoint_size = core::Bytes(1e12);                 // 1 TB
+  in.storage.checkpoint_write_bandwidth = core::gb_per_s(10);    // -> 100 s per save
+  in.storage.checkpoints_retained = 5;
+  in.storage.checkpoint_price = core::usd_per_gb_month(0.02);
+  in.storage.dataset = core::Bytes(2e12);
+  in.storage.dataset_price = core::usd_per_gb_month(0.023);
+  in.network.egress = core::gb(1000);
+  in.network.egress_price = core::usd_per_gb(0.09);
+  in.operations.engineers = 2;
+  in.operations.engineer_rate = core::UsdPerSecond(20000.0 / core::kSecondsPerMonth);
+  in.services.database = core::UsdPerSecond(500.0 / core::kSecondsPerMonth);
+  in.services.monitoring_per_gpu = core::UsdPerSecond(1.0 / core::kSecondsPerMonth);
+  in.contingency = 0.10;
+  return in;
+}
+
+const CostLine* line(const CostEstimate& c, const std::string& category) {
+  for (const auto& l : c.lines) {
+    if (l.category == category) return &l;
+  }
+  ADD_FAILURE() << "no cost line " << category;
+  return nullptr;
+}
+
+TEST(FailureOverhead, JobMtbfIsInverseOfFleetRate) {
+  // 1e-5 interruptions/GPU-h x 1000 GPUs = 0.01/h -> MTBF 100 h.
+  const auto f = failure_overhead(job(), perf_estimate(), inputs());
+  EXPECT_NEAR(core::in_hours(f.job_mtbf), 100.0, 1e-9);
+}
+
+TEST(FailureOverhead, YoungIntervalWhenNotGiven) {
+  // delta = 1e12 B / 1e10 B/s = 100 s; M = 360,000 s; tau = sqrt(2 * 100 * 360000) = 8485.28 s.
+  const auto f = failure_overhead(job(), perf_estimate(), inputs());
+  EXPECT_NEAR(f.checkpoint_blocking.value(), 100.0, 1e-9);
+  EXPECT_NEAR(f.checkpoint_interval.value(), std::sqrt(2 * 100.0 * 360000.0), 1e-6);
+}
+
+TEST(FailureOverhead, GivenIntervalIsKept) {
+  auto in = inputs();
+  in.storage.checkpoint_interval = core::seconds(1800);
+  const auto f = failure_overhead(job(), perf_estimate(), in);
+  EXPECT_DOUBLE_EQ(f.checkpoint_interval.value(), 1800.0);
+}
+
+TEST(FailureOverhead, ExpectedValueClosedForm) {
+  // W = 3.6e6 s; saves = W / tau; C = delta W / tau.
+  // wall = (W + C) / (1 - (tau/2 + R)/M); n = wall / M; lost = n tau / 2; restarts = n R.
+  const double W = 3.6e6, delta = 100, M = 360000, R = 600;
+  const double tau = std::sqrt(2 * delta * M);
+  const double C = delta * W / tau;
+  const double wall = (W + C) / (1 - (tau / 2 + R) / M);
+  const double n = wall / M;
+  const auto f = failure_overhead(job(), perf_estimate(), inputs());
+  EXPECT_NEAR(f.checkpoint_time.value(), C, 1e-9 * C);
+  EXPECT_NEAR(f.expected_interruptions, n, 1e-9 * n);
+  EXPECT_NEAR(f.lost_work.value(), n * tau / 2, 1e-6);
+  EXPECT_NEAR(f.restart_time.value(), n * R, 1e-6);
+  // The overhead closes the loop: W + C + lost + restarts = wall.
+  EXPECT_NEAR((core::Seconds(W) + f.total()).value(), wall, 1e-6 * wall);
+  EXPECT_NEAR(f.goodput, W / wall, 1e-9);
+}
+
+TEST(CostModel, LinesSumToTotal) {
+  const auto c = estimate_cost(job(), perf_estimate(), inputs());
+  double sum = 0;
+  for (const auto& l : c.lines) sum += l.amount.value();
+  EXPECT_NEAR(c.total.value(), sum, 1e-9 * sum);
+  EXPECT_NEAR((c.fixed + c.elastic).value(), c.total.value(), 1e-9 * sum);
+}
+
+TEST(CostModel, ComputeLineIsGpuHoursTimesPrice) {
+  // 1000 h x 1000 GPUs x 2 USD/GPU-h = 2,000,000 USD.
+  const auto c = estimate_cost(job(), perf_estimate(), inputs());
+  const auto* l = line(c, "compute");
+  ASSERT_NE(l, nullptr);
+  EXPECT_NEAR(l->amount.value(), 2.0e6, 1e-6);
+}
+
+TEST(CostModel, FailuresLineIsOverheadTimesFleetRate) {
+  const auto c = estimate_cost(job(), perf_estimate(), inputs());
+  const auto* l = line(c, "failures");
+  ASSERT_NE(l, nullptr);
+  const double expected = core::in_hours(c.failures.total()) * kGpus * 2.0;
+  EXPECT_NEAR(l->amount.value(), expected, 1e-9 * expected);
+}
+
+TEST(CostModel, ContingencyIsShareOfSubtotal) {
+  const auto c = estimate_cost(job(), perf_estimate(), inputs());
+  double subtotal = 0;
+  for (const auto& l : c.lines) {
+    if (l.category != "contingency") subtotal += l.amount.value();
+  }
+  const auto* l = line(c, "contingency");
+  ASSERT_NE(l, nullptr);
+  EXPECT_NEAR(l->amount.value(), 0.10 * subtotal, 1e-9 * subtotal);
+}
+
+TEST(CostModel, PerMillionTokens) {
+  const auto c = estimate_cost(job(), perf_estimate(), inputs());
+  EXPECT_NEAR(c.per_million_tokens.value(), c.total.value() / kTokens * 1e6,
+              1e-12 * c.total.value());
+}
+
+TEST(CostModel, PeakStorageCountsRetainedCheckpoints) {
+  // wall / tau ~ 430 saves > 5 retained -> dataset 2 TB + 5 x 1 TB, no logs: 7e12 B.
+  const auto c = estimate_cost(job(), perf_estimate(), inputs());
+  EXPECT_NEAR(c.peak_storage.value(), 2e12 + 5 * 1e12, 1.0);
+}
+
+TEST(CostModel, NetworkLineIsBytesTimesPrice) {
+  // 1000 GB x 0.09 USD/GB = 90 USD.
+  const auto c = estimate_cost(job(), perf_estimate(), inputs());
+  const auto* l = line(c, "network");
+  ASSERT_NE(l, nullptr);
+  EXPECT_NEAR(l->amount.value(), 90.0, 1e-9);
+}
+
+TEST(CostModel, GpuHoursIncludeFailureOverhead) {
+  const auto c = estimate_cost(job(), perf_estimate(), inputs());
+  const double wall_h = kComputeHours + core::in_hours(c.failures.total());
+  EXPECT_NEAR(c.gpu_hours, wall_h * kGpus, 1e-9 * wall_h * kGpus);
+}
+
+}  // namespace
+}  // namespace aicost::costing
