@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+
+#include "rounding.h"
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -20,19 +22,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-double cents(double usd) { return std::round(usd * 100) / 100; }
-
-// Six significant digits, as in the estimate JSON.
-double sig(double x) {
-  if (x == 0 || !std::isfinite(x)) return x;
-  const int e = 5 - static_cast<int>(std::floor(std::log10(std::fabs(x))));
-  if (e >= 0) {
-    const double m = std::pow(10.0, e);
-    return std::round(x * m) / m;
-  }
-  const double m = std::pow(10.0, -e);
-  return std::round(x / m) * m;
-}
 
 // ---- inputs ----------------------------------------------------------------------------------
 

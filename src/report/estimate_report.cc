@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+
+#include "rounding.h"
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -19,20 +21,6 @@ namespace {
 using Json = nlohmann::ordered_json;
 using costing::CostNature;
 
-double cents(double usd) { return std::round(usd * 100) / 100; }
-
-// Six significant digits: the model is not more precise, and golden files stay readable.
-double sig(double x) {
-  if (x == 0 || !std::isfinite(x)) return x;
-  const int e = 5 - static_cast<int>(std::floor(std::log10(std::fabs(x))));
-  // Scale by an exact power of ten (multiply or divide) so the result is the nearest double.
-  if (e >= 0) {
-    const double m = std::pow(10.0, e);
-    return std::round(x * m) / m;
-  }
-  const double m = std::pow(10.0, -e);
-  return std::round(x / m) * m;
-}
 
 double share(double part, double whole) { return whole != 0 ? part / whole : 0.0; }
 
