@@ -66,7 +66,10 @@ core::Result<const T*> find(const std::vector<T>& list, std::string_view name, c
   for (const auto& e : list) ids.push_back(key_of(e));
   std::string message = std::string("unknown ") + what + " '" + std::string(name) + "'." +
                         core::did_you_mean(name, ids);
-  message += " Run 'aicost catalog " + std::string(what) + "s' to list them.";
+  const std::string kind(what);
+  if (kind == "gpu" || kind == "instance" || kind == "model") {
+    message += " Run 'aicost catalog " + kind + "s' to list them.";
+  }
   return core::make_error(core::ErrorCode::kNotFound, message);
 }
 

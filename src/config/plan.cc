@@ -34,7 +34,12 @@ core::Result<workload::Model> read_model(MapReader& r, const catalog::Catalog& c
     std::filesystem::path p(*hf);
     if (p.is_relative()) p = std::filesystem::path(base_dir) / p;
     auto m = load_hf_config(p.string(), &plan.warnings);
-    if (!m) return m.error().with_context(r.source().where(r.node("hf_config").Mark()));
+    if (!m) {
+      // The JSON file's own position leads; the plan line that named it follows.
+      core::Error e = m.error();
+      e.message += "\n  (model.hf_config at " + r.source().where(r.node("hf_config").Mark()) + ")";
+      return e;
+    }
     spec = *m;
   } else {
     spec.id = "inline";

@@ -240,8 +240,9 @@ core::Status read_pricing(MapReader& r, const catalog::Catalog& cat,
   out.provider = catalog::normalize_name(chosen->provider);
   const core::UsdPerSecond price = *chosen->price(out.mode);
   out.per_gpu = price / chosen->gpus;
-  out.basis = core::sprintf("%s %s %.2f USD/h / %d GPUs", chosen->id.c_str(),
-                            catalog::to_string(out.mode), core::per_hour(price), chosen->gpus);
+  out.basis = core::sprintf("%s %s %.2f USD/h", chosen->id.c_str(), catalog::to_string(out.mode),
+                            core::per_hour(price)) +
+              (chosen->gpus == 1 ? std::string(" per GPU") : core::sprintf(" / %d GPUs", chosen->gpus));
   return {};
 }
 

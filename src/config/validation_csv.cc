@@ -172,6 +172,8 @@ Built build(const Row& r, int line, const catalog::Catalog& cat) {
     p.overlap_param_gather = false;
     p.sequence_parallel = era_2022 && notes.find("no SP") == std::string::npos && tp > 1;
   } else {
+    // Megatron-Core and NeMo recipes run the distributed optimizer with overlapped reduction.
+    p.sharding = workload::OptimizerSharding::kZero1;
     p.sequence_parallel = tp > 1;
     p.tp_comm_overlap = source.find("dgxc-benchmarking") != std::string::npos ||
                         notes.find("--tp-comm-overlap") != std::string::npos;

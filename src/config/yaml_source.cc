@@ -31,10 +31,51 @@ core::Error Source::error(const YAML::Mark& mark, std::string message, ErrorCode
   return core::make_error(code, message + excerpt(mark), where(mark));
 }
 
+namespace {
+
+// yaml-cpp reports an unclosed flow collection where it gave up; the user needs the opener.
+// Returns the mark of the last '[' or '{' before `until` that is not closed, outside quotes and
+// comments, or a null mark.
+YAML::Mark unclosed_opener(const Source& source, const YAML::Mark& until) {
+  std::vector<YAML::Mark> open;
+  for (int l = 0; l <= until.line && l < static_cast<int>(source.lines.size()); ++l) {
+    const std::string& line = source.lines[l];
+    char quote = 0;
+    for (int c = 0; c < static_cast<int>(line.size()); ++c) {
+      if (l == until.line && c >= until.column) break;
+      const char ch = line[c];
+      if (quote) {
+        if (ch == quote) quote = 0;
+      } else if (ch == '"' || ch == '\'') {
+        quote = ch;
+      } else if (ch == '#') {
+        break;
+      } else if (ch == '[' || ch == '{') {
+        YAML::Mark m;
+        m.line = l;
+        m.column = c;
+        open.push_back(m);
+      } else if ((ch == ']' || ch == '}') && !open.empty()) {
+        open.pop_back();
+      }
+    }
+  }
+  return open.empty() ? YAML::Mark::null_mark() : open.back();
+}
+
+}  // namespace
+
 core::Result<YAML::Node> parse_yaml(const Source& source, const std::string& text) {
   try {
     return YAML::Load(text);
   } catch (const YAML::ParserException& e) {
+    if (e.msg.find("flow not found") != std::string::npos) {
+      const YAML::Mark opener = unclosed_opener(source, e.mark);
+      if (!opener.is_null()) {
+        return source.error(opener, "malformed YAML: this bracket is never closed",
+                            ErrorCode::kParse);
+      }
+    }
     return source.error(e.mark, "malformed YAML: " + e.msg, ErrorCode::kParse);
   } catch (const YAML::Exception& e) {
     return source.error(e.mark, std::string("malformed YAML: ") + e.what(), ErrorCode::kParse);

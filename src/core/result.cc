@@ -14,6 +14,18 @@ const char* to_string(ErrorCode code) {
   return "unknown";
 }
 
+const char* code_name(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::kInvalidInput: return "invalid_input";
+    case ErrorCode::kNotFound: return "not_found";
+    case ErrorCode::kParse: return "parse_error";
+    case ErrorCode::kIo: return "io_error";
+    case ErrorCode::kInfeasible: return "infeasible";
+    case ErrorCode::kInternal: return "internal_error";
+  }
+  return "unknown";
+}
+
 std::string Error::what() const { return context.empty() ? message : context + ": " + message; }
 
 Error Error::with_context(const std::string& outer) const {

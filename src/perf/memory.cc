@@ -66,7 +66,7 @@ LocalParams local_params(const workload::TrainingJob& job) {
               m.moe_layers() * (m.shared_expert_params() + router)) *
                  per_stage / p.tensor +
              m.embedding_params() / p.tensor;
-  if (p.pipeline == 1) lp.dense += m.output_params() / p.tensor;
+  if (p.pipeline == 1) lp.dense += m.output_params() / p.tensor + m.hidden() /* final norm */;
   lp.expert = m.params_experts() * per_stage / (job.expert_tensor() * p.expert);
   return lp;
 }

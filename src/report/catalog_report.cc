@@ -1,5 +1,6 @@
 #include "aicost/report/catalog_report.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 #include <optional>
@@ -93,16 +94,37 @@ Table model_table(const catalog::Catalog& catalog) {
   return t;
 }
 
+namespace {
+
+// Sources are long citations: a terminal table shows their start; the other formats keep all.
+std::string render_catalog(Table t, Format f) {
+  constexpr size_t kShown = 48;
+  if (f == Format::kTable) {
+    const auto col = std::find(t.header.begin(), t.header.end(), "source") - t.header.begin();
+    for (auto& row : t.rows) {
+      if (static_cast<size_t>(col) < row.size() && display_width(row[col]) > kShown) {
+        std::string& cell = row[col];
+        size_t cut = kShown - 3;
+        while (cut > 0 && (static_cast<unsigned char>(cell[cut]) & 0xC0) == 0x80) --cut;
+        cell = cell.substr(0, cut) + "...";
+      }
+    }
+  }
+  return render(t, f);
+}
+
+}  // namespace
+
 std::string render_gpus(const catalog::Catalog& catalog, Format f) {
-  return render(gpu_table(catalog), f);
+  return render_catalog(gpu_table(catalog), f);
 }
 
 std::string render_instances(const catalog::Catalog& catalog, Format f) {
-  return render(instance_table(catalog), f);
+  return render_catalog(instance_table(catalog), f);
 }
 
 std::string render_models(const catalog::Catalog& catalog, Format f) {
-  return render(model_table(catalog), f);
+  return render_catalog(model_table(catalog), f);
 }
 
 }  // namespace aicost::report

@@ -18,6 +18,8 @@ enum class ErrorCode {
 };
 
 const char* to_string(ErrorCode code);
+// Stable snake_case name for machine-readable output: "invalid_input", "not_found", ...
+const char* code_name(ErrorCode code);
 
 // message: one sentence saying what is wrong and what to do about it.
 // context: where (file:line:col, key path, or the offending value); may be empty.

@@ -2,6 +2,7 @@
 // Rank order is Megatron's tp-cp-(ep)-dp-pp: TP innermost (inside an NVLink domain), PP outermost.
 #pragma once
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,7 @@ struct Parallelism {
   int micro_batch = 1;            // micro_batch_size (sequences)
   bool sequence_parallel = false;
   Recompute recompute = Recompute::kNone;
-  OptimizerSharding sharding = OptimizerSharding::kZero1;
+  OptimizerSharding sharding = OptimizerSharding::kNone;  // Megatron default: plain DDP
   AttentionKernel attention = AttentionKernel::kFlash;
   bool overlap_grad_reduce = true;   // --overlap-grad-reduce
   bool overlap_param_gather = true;  // --overlap-param-gather
@@ -79,7 +80,10 @@ struct TrainingJob {
   int layers_per_stage() const {
     return (model.layers() + parallel.pipeline - 1) / parallel.pipeline;
   }
-  double steps() const { return tokens / (static_cast<double>(global_batch) * seq_length); }
+  // Whole optimizer steps needed to see `tokens` (the last step is a full batch).
+  double steps() const {
+    return std::ceil(tokens / (static_cast<double>(global_batch) * seq_length));
+  }
 };
 
 // Checks that the parallel sizes divide GPUs, layers, heads, sequence and batch, and that the

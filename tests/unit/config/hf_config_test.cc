@@ -180,7 +180,8 @@ TEST(HfConfig, MalformedJsonReportsLineAndColumnWithCaret) {
   const core::Error e = parse_error_of("{\n  \"hidden_size\": 64\n  \"vocab_size\": 100\n}\n");
   EXPECT_EQ(e.code, ErrorCode::kParse);
   EXPECT_EQ(e.context, "cfg.json:3:3");
-  EXPECT_NE(e.message.find("line 3, column 3"), std::string::npos) << e.message;
+  EXPECT_EQ(e.message.rfind("malformed JSON: ", 0), 0u) << e.message;
+  EXPECT_NE(e.message.find("is a ',' missing before it?"), std::string::npos) << e.message;
   EXPECT_NE(e.message.find("\n      \"vocab_size\": 100\n      ^"), std::string::npos) << e.message;
 }
 

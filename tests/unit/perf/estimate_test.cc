@@ -77,10 +77,11 @@ TEST(StepEstimate, TokensPerSecondIsBatchOverStepTime) {
 }
 
 TEST(StepEstimate, GpuHoursAreStepsTimesStepTimeTimesGpus) {
-  // steps = D / (B s) = 1e12 / (64 * 2048); gpu_hours = steps * step_time * 8 / 3600.
+  // steps = ceil(D / (B s)) = ceil(1e12 / 131072) = ceil(7629394.53) = 7629395 whole steps;
+  // gpu_hours = steps * step_time * 8 / 3600.
   const auto e = estimate(pipeline_job(1, 64));
-  const double steps = 1e12 / (64.0 * 2048);
-  EXPECT_NEAR(e.steps, steps, 1e-9 * steps);
+  const double steps = 7629395;
+  EXPECT_EQ(e.steps, steps);
   const double expected = steps * e.step_time.value() * 8 / 3600;
   EXPECT_NEAR(e.gpu_hours, expected, 1e-12 * expected);
 }
