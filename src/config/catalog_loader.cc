@@ -51,30 +51,18 @@ core::Status read_gpu(MapReader& r, catalog::Catalog& cat) {
   g.aliases = *aliases;
   TRY_ASSIGN(g.vendor, r.string("vendor"));
   TRY_ASSIGN(g.generation, r.string("generation"));
-  double v = 0;
-  TRY_ASSIGN(v, r.quantity("memory", UnitKind::kBytes));
-  g.memory = core::Bytes(v);
-  v = 0;
-  TRY_ASSIGN(v, r.quantity("memory_bandwidth", UnitKind::kBandwidth));
-  g.memory_bandwidth = core::BytesPerSecond(v);
-  v = 0;
-  TRY_ASSIGN(v, r.quantity("scale_up_bandwidth", UnitKind::kBandwidth));
-  g.scale_up_bandwidth = core::BytesPerSecond(v);
-  v = 0;
-  TRY_ASSIGN(v, r.quantity("scale_out_bandwidth", UnitKind::kBandwidth));
-  g.scale_out_bandwidth = core::BytesPerSecond(v);
-  v = 0;
-  TRY_ASSIGN(v, r.quantity("tdp", UnitKind::kPower));
-  g.tdp = core::Watts(v);
+  AICOST_TRY_STATUS(r.read("memory", UnitKind::kBytes, g.memory));
+  AICOST_TRY_STATUS(r.read("memory_bandwidth", UnitKind::kBandwidth, g.memory_bandwidth));
+  AICOST_TRY_STATUS(r.read("scale_up_bandwidth", UnitKind::kBandwidth, g.scale_up_bandwidth));
+  AICOST_TRY_STATUS(r.read("scale_out_bandwidth", UnitKind::kBandwidth, g.scale_out_bandwidth));
+  AICOST_TRY_STATUS(r.read("tdp", UnitKind::kPower, g.tdp));
   TRY_ASSIGN(g.scale_up_domain, r.integer("scale_up_domain"));
   TRY_ASSIGN(g.gpus_per_node, r.integer("gpus_per_node"));
   if (auto peaks = r.node("peak_dense")) {
     MapReader pr(peaks, r.path() + ".peak_dense", r.source());
     for (int i = 0; i < catalog::kPrecisionCount; ++i) {
       const auto p = static_cast<catalog::Precision>(i);
-      double f = 0;
-      TRY_ASSIGN(f, pr.quantity(catalog::to_string(p), UnitKind::kFlopsRate));
-      g.peak_dense[i] = core::FlopsPerSecond(f);
+      AICOST_TRY_STATUS(pr.read(catalog::to_string(p), UnitKind::kFlopsRate, g.peak_dense[i]));
     }
     AICOST_TRY_STATUS(pr.finish());
   }
@@ -108,15 +96,9 @@ core::Status read_efficiency(MapReader& r, catalog::Catalog& cat) {
   TRY_ASSIGN(e.elementwise_bytes_per_hidden,
              r.quantity("elementwise_bytes_per_hidden", UnitKind::kBytes));
   TRY_ASSIGN(e.optimizer_bytes_per_param, r.quantity("optimizer_bytes_per_param", UnitKind::kBytes));
-  double latency = 0;
-  TRY_ASSIGN(latency, r.quantity("collective_latency", UnitKind::kDuration));
-  if (latency > 0) e.collective_latency = core::Seconds(latency);
-  double overhead = 0;
-  TRY_ASSIGN(overhead, r.quantity("layer_overhead", UnitKind::kDuration));
-  e.layer_overhead = core::Seconds(overhead);
-  overhead = 0;
-  TRY_ASSIGN(overhead, r.quantity("step_overhead", UnitKind::kDuration));
-  e.step_overhead = core::Seconds(overhead);
+  AICOST_TRY_STATUS(r.read("collective_latency", UnitKind::kDuration, e.collective_latency));
+  AICOST_TRY_STATUS(r.read("layer_overhead", UnitKind::kDuration, e.layer_overhead));
+  AICOST_TRY_STATUS(r.read("step_overhead", UnitKind::kDuration, e.step_overhead));
   AICOST_TRY_STATUS(read_provenance(r, e.provenance));
   cat.add(std::move(e));
   return {};
@@ -133,10 +115,8 @@ core::Status read_instance(MapReader& r, catalog::Catalog& cat) {
   if (auto prices = r.node("prices")) {
     MapReader pr(prices, r.path() + ".prices", r.source());
     for (int i = 0; i < catalog::kPricingModeCount; ++i) {
-      double p = 0;
-      TRY_ASSIGN(p, pr.quantity(catalog::to_string(static_cast<catalog::PricingMode>(i)),
-                                UnitKind::kMoneyRate));
-      in.prices[i] = core::UsdPerSecond(p);
+      AICOST_TRY_STATUS(pr.read(catalog::to_string(static_cast<catalog::PricingMode>(i)),
+                                UnitKind::kMoneyRate, in.prices[i]));
     }
     AICOST_TRY_STATUS(pr.finish());
   }
@@ -155,9 +135,7 @@ core::Status read_storage(MapReader& r, catalog::Catalog& cat) {
   TRY_ASSIGN(s.name, r.string("name"));
   TRY_ASSIGN(s.tier, r.string("tier"));
   TRY_ASSIGN(s.region, r.string("region"));
-  double p = 0;
-  TRY_ASSIGN(p, r.quantity("price", UnitKind::kStoragePrice));
-  s.price = core::UsdPerByteSecond(p);
+  AICOST_TRY_STATUS(r.read("price", UnitKind::kStoragePrice, s.price));
   AICOST_TRY_STATUS(read_provenance(r, s.provenance));
   cat.add(std::move(s));
   return {};
@@ -170,9 +148,7 @@ core::Status read_network(MapReader& r, catalog::Catalog& cat) {
   TRY_ASSIGN(n.name, r.string("name"));
   TRY_ASSIGN(n.kind, r.string("kind"));
   TRY_ASSIGN(n.region, r.string("region"));
-  double p = 0;
-  TRY_ASSIGN(p, r.quantity("price", UnitKind::kTransferPrice));
-  n.price = core::UsdPerByte(p);
+  AICOST_TRY_STATUS(r.read("price", UnitKind::kTransferPrice, n.price));
   AICOST_TRY_STATUS(read_provenance(r, n.provenance));
   cat.add(std::move(n));
   return {};

@@ -75,28 +75,15 @@ core::Status read_storage(MapReader& r, const catalog::Catalog& cat, const std::
   s.checkpoint_write_bandwidth = core::gb_per_s(100);
   s.logs_per_day = core::gb(5);
   s.log_retention = core::days(30);
-  double v = -1;
-  TRY_ASSIGN(v, r.quantity("dataset_size", UnitKind::kBytes));
-  if (v >= 0) s.dataset = core::Bytes(v);
-  v = -1;
-  TRY_ASSIGN(v, r.quantity("checkpoint_size", UnitKind::kBytes));
-  if (v >= 0) s.checkpoint_size = core::Bytes(v);
-  v = -1;
-  TRY_ASSIGN(v, r.quantity("checkpoint_interval", UnitKind::kDuration));
-  if (v == 0) return r.source().error(r.node("checkpoint_interval").Mark(), "checkpoint_interval must be > 0");
-  if (v > 0) s.checkpoint_interval = core::Seconds(v);
+  AICOST_TRY_STATUS(r.read("dataset_size", UnitKind::kBytes, s.dataset));
+  AICOST_TRY_STATUS(r.read("checkpoint_size", UnitKind::kBytes, s.checkpoint_size));
+  AICOST_TRY_STATUS(r.read("checkpoint_interval", UnitKind::kDuration, s.checkpoint_interval, true));
   TRY_ASSIGN(s.checkpoints_retained, r.integer("checkpoints_retained"));
-  v = -1;
-  TRY_ASSIGN(v, r.quantity("checkpoint_write_bandwidth", UnitKind::kBandwidth));
-  if (v == 0) return r.source().error(r.node("checkpoint_write_bandwidth").Mark(), "checkpoint_write_bandwidth must be > 0");
-  if (v > 0) s.checkpoint_write_bandwidth = core::BytesPerSecond(v);
+  AICOST_TRY_STATUS(r.read("checkpoint_write_bandwidth", UnitKind::kBandwidth,
+                           s.checkpoint_write_bandwidth, true));
   TRY_ASSIGN(s.async_checkpoint, r.boolean("async_checkpoint"));
-  v = -1;
-  TRY_ASSIGN(v, r.quantity("logs_per_day", UnitKind::kBytes));
-  if (v >= 0) s.logs_per_day = core::Bytes(v);
-  v = -1;
-  TRY_ASSIGN(v, r.quantity("log_retention", UnitKind::kDuration));
-  if (v >= 0) s.log_retention = core::Seconds(v);
+  AICOST_TRY_STATUS(r.read("logs_per_day", UnitKind::kBytes, s.logs_per_day));
+  AICOST_TRY_STATUS(r.read("log_retention", UnitKind::kDuration, s.log_retention));
   AICOST_TRY_STATUS(storage_price(r, cat, provider, "dataset", s.dataset_price, s.tier_note));
   AICOST_TRY_STATUS(storage_price(r, cat, provider, "checkpoint", s.checkpoint_price, s.tier_note));
   AICOST_TRY_STATUS(storage_price(r, cat, provider, "log", s.log_price, s.tier_note));
@@ -109,65 +96,43 @@ core::Status read_storage(MapReader& r, const catalog::Catalog& cat, const std::
 core::Status read_network(MapReader& r, const catalog::Catalog& cat, const std::string& provider,
                           costing::NetworkInputs& n) {
   if (!r.self().IsNull() && !r.self().IsMap()) return r.not_a_map();
-  double v = 0;
-  TRY_ASSIGN(v, r.quantity("egress", UnitKind::kBytes));
-  n.egress = core::Bytes(v);
-  v = 0;
-  TRY_ASSIGN(v, r.quantity("cross_region", UnitKind::kBytes));
-  n.cross_region = core::Bytes(v);
+  AICOST_TRY_STATUS(r.read("egress", UnitKind::kBytes, n.egress));
+  AICOST_TRY_STATUS(r.read("cross_region", UnitKind::kBytes, n.cross_region));
   if (const auto* p = network_price(cat, provider, "internet-egress")) n.egress_price = p->price;
   if (const auto* p = network_price(cat, provider, "inter-region")) n.cross_region_price = p->price;
-  v = -1;
-  TRY_ASSIGN(v, r.quantity("egress_price", UnitKind::kTransferPrice));
-  if (v >= 0) n.egress_price = core::UsdPerByte(v);
-  v = -1;
-  TRY_ASSIGN(v, r.quantity("cross_region_price", UnitKind::kTransferPrice));
-  if (v >= 0) n.cross_region_price = core::UsdPerByte(v);
+  AICOST_TRY_STATUS(r.read("egress_price", UnitKind::kTransferPrice, n.egress_price));
+  AICOST_TRY_STATUS(r.read("cross_region_price", UnitKind::kTransferPrice, n.cross_region_price));
   return r.finish();
 }
 
 core::Status read_operations(MapReader& r, costing::OperationsInputs& o) {
   if (!r.self().IsNull() && !r.self().IsMap()) return r.not_a_map();
   TRY_ASSIGN(o.engineers, r.quantity("engineers", UnitKind::kCount));
-  double v = 0;
-  TRY_ASSIGN(v, r.quantity("engineer_cost", UnitKind::kMoneyRate));
-  o.engineer_rate = core::UsdPerSecond(v);
-  if (o.engineers > 0 && v == 0) {
+  AICOST_TRY_STATUS(r.read("engineer_cost", UnitKind::kMoneyRate, o.engineer_rate));
+  if (o.engineers > 0 && o.engineer_rate.value() == 0) {
     return r.source().error(r.node("engineers").Mark(),
                             "operations.engineers needs operations.engineer_cost, e.g. 20000USD/month");
   }
-  v = 0;
-  TRY_ASSIGN(v, r.quantity("on_call", UnitKind::kMoneyRate));
-  o.on_call = core::UsdPerSecond(v);
+  AICOST_TRY_STATUS(r.read("on_call", UnitKind::kMoneyRate, o.on_call));
   return r.finish();
 }
 
 core::Status read_services(MapReader& top, costing::ServicesInputs& s) {
-  double v = 0;
-  TRY_ASSIGN(v, top.quantity("database", UnitKind::kMoneyRate));
-  s.database = core::UsdPerSecond(v);
-  v = 0;
-  TRY_ASSIGN(v, top.quantity("security", UnitKind::kMoneyRate));
-  s.security = core::UsdPerSecond(v);
+  AICOST_TRY_STATUS(top.read("database", UnitKind::kMoneyRate, s.database));
+  AICOST_TRY_STATUS(top.read("security", UnitKind::kMoneyRate, s.security));
   MapReader m(top.node("monitoring"), "monitoring", top.source());
   if (!m.self().IsNull() && !m.self().IsMap()) return m.not_a_map();
-  v = 0;
-  TRY_ASSIGN(v, m.quantity("fixed", UnitKind::kMoneyRate));
-  s.monitoring = core::UsdPerSecond(v);
-  v = 0;
-  TRY_ASSIGN(v, m.quantity("per_gpu", UnitKind::kMoneyRate));
-  s.monitoring_per_gpu = core::UsdPerSecond(v);
+  AICOST_TRY_STATUS(m.read("fixed", UnitKind::kMoneyRate, s.monitoring));
+  AICOST_TRY_STATUS(m.read("per_gpu", UnitKind::kMoneyRate, s.monitoring_per_gpu));
   return m.finish();
 }
 
 core::Status read_reliability(MapReader& r, costing::ReliabilityInputs& rel) {
   if (!r.self().IsNull() && !r.self().IsMap()) return r.not_a_map();
-  double v = 0;
-  TRY_ASSIGN(v, r.quantity("gpu_mtbf", UnitKind::kDuration));
-  if (v > 0) rel.interruptions_per_gpu_hour = core::kSecondsPerHour / v;
-  v = 0;
-  TRY_ASSIGN(v, r.quantity("restart_time", UnitKind::kDuration));
-  if (v > 0) rel.restart_time = core::Seconds(v);
+  core::Seconds mtbf(0);
+  AICOST_TRY_STATUS(r.read("gpu_mtbf", UnitKind::kDuration, mtbf, true));
+  if (mtbf.value() > 0) rel.interruptions_per_gpu_hour = core::kSecondsPerHour / mtbf.value();
+  AICOST_TRY_STATUS(r.read("restart_time", UnitKind::kDuration, rel.restart_time));
   return r.finish();
 }
 

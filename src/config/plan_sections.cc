@@ -89,12 +89,8 @@ core::Status read_cluster(MapReader& r, const catalog::Catalog& cat, workload::T
   TRY_ASSIGN(c.gpus_per_node, r.integer("gpus_per_node"));
   r.alias("nvlink_domain", "scale_up_domain");
   TRY_ASSIGN(c.scale_up_domain, r.integer("scale_up_domain"));
-  double bw = 0;
-  TRY_ASSIGN(bw, r.quantity("intra_node_bandwidth", UnitKind::kBandwidth));
-  if (bw > 0) c.intra_node_bandwidth = core::BytesPerSecond(bw);
-  bw = 0;
-  TRY_ASSIGN(bw, r.quantity("inter_node_bandwidth", UnitKind::kBandwidth));
-  if (bw > 0) c.inter_node_bandwidth = core::BytesPerSecond(bw);
+  AICOST_TRY_STATUS(r.read("intra_node_bandwidth", UnitKind::kBandwidth, c.intra_node_bandwidth, true));
+  AICOST_TRY_STATUS(r.read("inter_node_bandwidth", UnitKind::kBandwidth, c.inter_node_bandwidth, true));
   if (c.gpus_per_node < 1) return at(r, "gpus_per_node", "gpus_per_node must be >= 1");
   if (c.scale_up_domain < 1) return at(r, "scale_up_domain", "scale_up_domain must be >= 1");
   return r.finish();

@@ -59,6 +59,19 @@ class MapReader {
   // A quantity with its unit, in base units (core::parse_base_units); a bare number is an error
   // that says which unit to add, except for kCount where plain numbers are counts.
   core::Result<std::optional<double>> quantity(const std::string& key, core::UnitKind kind);
+  // Reads a quantity into a strong-typed field, leaving it unchanged when the key is absent.
+  // With `positive`, a given value of 0 is an error (an interval, a bandwidth, an MTBF).
+  template <class Q>
+  core::Status read(const std::string& key, core::UnitKind kind, Q& field, bool positive = false) {
+    auto v = quantity(key, kind);
+    if (!v) return v.error();
+    if (!*v) return {};
+    if (positive && **v <= 0) {
+      return source_.error(node(key).Mark(), "'" + key + "' must be greater than 0");
+    }
+    field = Q(**v);
+    return {};
+  }
   // Mark a key as known without reading it (for keys another reader handles).
   void accept(const std::string& key) { known_.insert(key); }
   // Accept `alias` as another spelling of `key`; reading `key` then also finds `alias`.
