@@ -5,6 +5,7 @@
 #include <string>
 
 #include "aicost/config/catalog_loader.h"
+#include "test_support.h"
 
 // parse_plan on inline YAML: the documented shape is accepted, aliases warn, prices come from the
 // plan or the catalog, and every input error names file:line:col.
@@ -14,14 +15,7 @@ namespace {
 
 using core::ErrorCode;
 
-const catalog::Catalog& builtin() {
-  static const catalog::Catalog cat = [] {
-    auto c = load_builtin_catalog();
-    EXPECT_TRUE(c.has_value()) << (c ? "" : c.error().what());
-    return *c;
-  }();
-  return cat;
-}
+const catalog::Catalog& builtin() { return testing::builtin_catalog(); }
 
 core::Result<Plan> parse(const std::string& yaml, const std::string& base_dir = ".") {
   return parse_plan(yaml, "plan.yaml", base_dir, builtin());

@@ -1,4 +1,5 @@
 #include "aicost/costing/cost_model.h"
+#include "test_support.h"
 
 #include <gtest/gtest.h>
 
@@ -16,13 +17,7 @@ constexpr double kComputeHours = 1000;  // failure-free wall hours
 constexpr double kTokens = 1e12;
 
 workload::TrainingJob job() {
-  catalog::ModelSpec s;
-  s.id = "tiny";
-  s.num_layers = 2;
-  s.hidden_size = 64;
-  s.num_attention_heads = 4;
-  s.ffn_hidden_size = 256;
-  s.vocab_size = 100;
+  const catalog::ModelSpec s = testing::dense_spec(2, 64, 4, 256, 100);
   workload::TrainingJob j;
   auto m = workload::Model::create(s);
   EXPECT_TRUE(m);

@@ -1,4 +1,5 @@
 #include "aicost/perf/flops.h"
+#include "test_support.h"
 
 #include <gtest/gtest.h>
 
@@ -11,17 +12,7 @@ namespace {
 
 using workload::Model;
 
-catalog::ModelSpec classic_gpt(int layers, int hidden, int heads, int vocab) {
-  catalog::ModelSpec s;
-  s.id = "classic";
-  s.num_layers = layers;
-  s.hidden_size = hidden;
-  s.num_attention_heads = heads;
-  s.ffn_hidden_size = 4 * hidden;
-  s.vocab_size = vocab;
-  s.activation = catalog::Activation::kGelu;
-  return s;
-}
+using testing::classic_gpt;
 
 Model make(const catalog::ModelSpec& s) {
   auto m = Model::create(s);

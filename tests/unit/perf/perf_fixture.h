@@ -8,31 +8,13 @@
 #include "aicost/catalog/catalog.h"
 #include "aicost/config/catalog_loader.h"
 #include "aicost/workload/training_job.h"
+#include "test_support.h"
 
 namespace aicost::perf::testing {
 
-inline const catalog::Catalog& builtin() {
-  static const catalog::Catalog c = [] {
-    auto r = config::load_builtin_catalog();
-    EXPECT_TRUE(r) << (r ? "" : r.error().what());
-    return r ? *r : catalog::Catalog{};
-  }();
-  return c;
-}
+inline const catalog::Catalog& builtin() { return aicost::testing::builtin_catalog(); }
 
-// Classic GPT block of Korthikanti et al. 2022: MHA, GeLU, f = 4h, dropout.
-inline catalog::ModelSpec classic_gpt(int layers, int hidden, int heads, int vocab = 51200) {
-  catalog::ModelSpec s;
-  s.id = "classic";
-  s.num_layers = layers;
-  s.hidden_size = hidden;
-  s.num_attention_heads = heads;
-  s.ffn_hidden_size = 4 * hidden;
-  s.vocab_size = vocab;
-  s.activation = catalog::Activation::kGelu;
-  s.hidden_dropout = true;
-  return s;
-}
+using aicost::testing::classic_gpt;
 
 // A job on `gpus` GPUs of `gpu_id` with the GPU's own link bandwidths and its generation's
 // efficiency profile.

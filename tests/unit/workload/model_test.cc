@@ -7,6 +7,7 @@
 
 #include "aicost/catalog/catalog.h"
 #include "aicost/config/catalog_loader.h"
+#include "test_support.h"
 
 // Parameter counts: hand formulas of training-model.md §1.3 (attention h(q+2kv)+qh, gated MLP 3hf,
 // embeddings V*h, untied output V*h) and the published counts stored with each preset.
@@ -14,14 +15,7 @@
 namespace aicost::workload {
 namespace {
 
-const catalog::Catalog& builtin() {
-  static const catalog::Catalog c = [] {
-    auto r = config::load_builtin_catalog();
-    EXPECT_TRUE(r) << (r ? "" : r.error().what());
-    return r ? *r : catalog::Catalog{};
-  }();
-  return c;
-}
+const catalog::Catalog& builtin() { return testing::builtin_catalog(); }
 
 Model preset(const std::string& id) {
   auto spec = builtin().model(id);
@@ -89,16 +83,7 @@ TEST(ModelParams, DeepSeekV3ActiveParams) {
   EXPECT_EQ(m.moe_layers(), 58);
 }
 
-catalog::ModelSpec tiny() {
-  catalog::ModelSpec s;
-  s.id = "tiny";
-  s.num_layers = 2;
-  s.hidden_size = 64;
-  s.num_attention_heads = 4;
-  s.ffn_hidden_size = 256;
-  s.vocab_size = 100;
-  return s;
-}
+catalog::ModelSpec tiny() { return testing::dense_spec(2, 64, 4, 256, 100); }
 
 TEST(ModelCreate, ZeroLayersRejected) {
   auto s = tiny();

@@ -1,4 +1,5 @@
 #include "aicost/workload/training_job.h"
+#include "test_support.h"
 
 #include <gtest/gtest.h>
 
@@ -11,16 +12,7 @@
 namespace aicost::workload {
 namespace {
 
-catalog::ModelSpec dense_spec() {
-  catalog::ModelSpec s;
-  s.id = "test-dense";
-  s.num_layers = 8;
-  s.hidden_size = 1024;
-  s.num_attention_heads = 16;
-  s.ffn_hidden_size = 4096;
-  s.vocab_size = 32000;
-  return s;
-}
+catalog::ModelSpec dense_spec() { return testing::dense_spec(8, 1024, 16, 4096, 32000); }
 
 TrainingJob job_with(catalog::ModelSpec spec) {
   TrainingJob j;
