@@ -21,6 +21,16 @@ core::Result<Plan> parse(const std::string& yaml, const std::string& base_dir = 
   return parse_plan(yaml, "plan.yaml", base_dir, builtin());
 }
 
+// The plan failed with `code` at `context` (file:line:col), and the message mentions `fragment`.
+void expect_error(const core::Result<Plan>& plan, ErrorCode code, const std::string& context,
+                  const std::string& fragment) {
+  ASSERT_FALSE(plan.has_value());
+  EXPECT_EQ(plan.error().code, code);
+  EXPECT_EQ(plan.error().context, context);
+  EXPECT_NE(plan.error().message.find(fragment), std::string::npos) << plan.error().message;
+}
+
+
 bool has_warning(const Plan& plan, const std::string& fragment) {
   for (const auto& w : plan.warnings) {
     if (w.find(fragment) != std::string::npos) return true;
@@ -256,36 +266,22 @@ cluster:
   gpu: h100-sxm-80
   gpus: 8
 )");
-  ASSERT_FALSE(plan.has_value());
-  EXPECT_EQ(plan.error().code, ErrorCode::kNotFound);
-  EXPECT_EQ(plan.error().context, "plan.yaml:8:8");
-  EXPECT_NE(plan.error().message.find("h100-sxm-80gb"), std::string::npos) << plan.error().message;
+  expect_error(plan, ErrorCode::kNotFound, "plan.yaml:8:8", "h100-sxm-80gb");
 }
 
 TEST(ParsePlanErrors, UnitlessBandwidthAsksForUnit) {
   auto plan = parse(base_plan_with("storage:\n  checkpoint_write_bandwidth: 100\n"));
-  ASSERT_FALSE(plan.has_value());
-  EXPECT_EQ(plan.error().code, ErrorCode::kInvalidInput);
-  EXPECT_EQ(plan.error().context, "plan.yaml:13:31");
-  EXPECT_NE(plan.error().message.find("no unit"), std::string::npos) << plan.error().message;
+  expect_error(plan, ErrorCode::kInvalidInput, "plan.yaml:13:31", "no unit");
 }
 
 TEST(ParsePlanErrors, NegativeSizeIsInvalid) {
   auto plan = parse(base_plan_with("storage:\n  dataset_size: -5TB\n"));
-  ASSERT_FALSE(plan.has_value());
-  EXPECT_EQ(plan.error().code, ErrorCode::kInvalidInput);
-  EXPECT_EQ(plan.error().context, "plan.yaml:13:17");
-  EXPECT_NE(plan.error().message.find("negative"), std::string::npos) << plan.error().message;
+  expect_error(plan, ErrorCode::kInvalidInput, "plan.yaml:13:17", "negative");
 }
 
 TEST(ParsePlanErrors, UnknownKeyOffersDidYouMean) {
   auto plan = parse(base_plan_with("parallelism:\n  tensor_model_paralel_size: 8\n"));
-  ASSERT_FALSE(plan.has_value());
-  EXPECT_EQ(plan.error().code, ErrorCode::kInvalidInput);
-  EXPECT_EQ(plan.error().context, "plan.yaml:13:3");
-  EXPECT_NE(plan.error().message.find("Did you mean 'tensor_model_parallel_size'"),
-            std::string::npos)
-      << plan.error().message;
+  expect_error(plan, ErrorCode::kInvalidInput, "plan.yaml:13:3", "Did you mean 'tensor_model_parallel_size'");
 }
 
 TEST(ParsePlanErrors, IndivisibleTensorParallelListsValues) {
