@@ -115,11 +115,6 @@ core::Status validate(const TrainingJob& job, std::vector<std::string>* warnings
                       "parallelism.pipeline_model_parallel_size");
   }
   const bool uneven = m.layers() % p.pipeline != 0;
-  if (uneven && p.virtual_pipeline > 1) {
-    return not_dividing("pipeline_model_parallel_size", p.pipeline,
-                        "num_layers (required with virtual pipeline stages)", m.layers(),
-                        divisors(m.layers()));
-  }
   if (uneven && warnings) {
     warnings->push_back("num_layers " + to_string(m.layers()) + " is not a multiple of "
                         "pipeline_model_parallel_size " + to_string(p.pipeline) +
