@@ -38,5 +38,6 @@ Command estimate_command();
 Command diff_command();
 Command catalog_command();
 Command validate_command();
+Command search_command();
 
 }  // namespace aicost::app

@@ -65,8 +65,16 @@ core::Result<Plan> parse_plan(const std::string& text, const std::string& origin
   const Source src = Source::from_text(origin, text);
   auto root = parse_yaml(src, text);
   if (!root) return root.error();
+  return parse_plan_root(*root, src, base_dir, cat);
+}
+
+core::Result<Plan> parse_plan_root(const YAML::Node& root_node, const Source& src,
+                                   const std::string& base_dir, const catalog::Catalog& cat) {
+  const std::string& origin = src.name;
+  const YAML::Node* root = &root_node;
   MapReader top(*root, "", src);
   if (!root->IsMap()) return top.not_a_map();
+  top.accept("search");  // read by `aicost search`; an estimate ignores it
 
   Plan plan;
   plan.path = origin;

@@ -200,8 +200,7 @@ core::Status read_pricing(MapReader& r, const catalog::Catalog& cat,
   }
   if (gpu_hour > 0) {
     if (mode) warnings.push_back("pricing.mode is ignored when pricing.gpu_hour is given");
-    out.per_gpu = core::UsdPerSecond(gpu_hour);
-    out.basis = core::sprintf("%.2f USD/GPU-h (plan)", core::per_hour(out.per_gpu));
+    out = gpu_hour_pricing(core::UsdPerSecond(gpu_hour));
     return {};
   }
   const catalog::Instance* chosen = nullptr;
@@ -233,13 +232,30 @@ core::Status read_pricing(MapReader& r, const catalog::Catalog& cat,
     warnings.push_back("no pricing in the plan: using the cheapest catalogued " +
                        std::string(catalog::to_string(out.mode)) + " instance, " + chosen->id);
   }
-  out.provider = catalog::normalize_name(chosen->provider);
-  const core::UsdPerSecond price = *chosen->price(out.mode);
-  out.per_gpu = price / chosen->gpus;
-  out.basis = core::sprintf("%s %s %.2f USD/h", chosen->id.c_str(), catalog::to_string(out.mode),
-                            core::per_hour(price)) +
-              (chosen->gpus == 1 ? std::string(" per GPU") : core::sprintf(" / %d GPUs", chosen->gpus));
+  out = instance_pricing(*chosen, out.mode);
   return {};
+}
+
+costing::ComputePricing gpu_hour_pricing(core::UsdPerSecond per_gpu) {
+  costing::ComputePricing out;
+  out.per_gpu = per_gpu;
+  out.basis = core::sprintf("%.2f USD/GPU-h (plan)", core::per_hour(per_gpu));
+  return out;
+}
+
+costing::ComputePricing instance_pricing(const catalog::Instance& instance,
+                                         catalog::PricingMode mode) {
+  costing::ComputePricing out;
+  out.mode = mode;
+  out.provider = catalog::normalize_name(instance.provider);
+  out.instance = instance.id;
+  const core::UsdPerSecond price = instance.price(mode).value_or(core::UsdPerSecond(0));
+  out.per_gpu = price / instance.gpus;
+  out.basis = core::sprintf("%s %s %.2f USD/h", instance.id.c_str(), catalog::to_string(mode),
+                            core::per_hour(price)) +
+              (instance.gpus == 1 ? std::string(" per GPU")
+                                  : core::sprintf(" / %d GPUs", instance.gpus));
+  return out;
 }
 
 }  // namespace aicost::config

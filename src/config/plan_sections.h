@@ -11,6 +11,11 @@
 
 namespace aicost::config {
 
+struct Plan;
+// parse_plan on an already parsed document; marks in `root` refer to `source`.
+core::Result<Plan> parse_plan_root(const YAML::Node& root, const Source& source,
+                                   const std::string& base_dir, const catalog::Catalog& cat);
+
 core::Status read_training(MapReader& r, workload::TrainingJob& job);
 core::Status read_cluster(MapReader& r, const catalog::Catalog& cat, workload::TrainingJob& job);
 core::Status read_parallelism(MapReader& r, workload::TrainingJob& job,
@@ -18,6 +23,11 @@ core::Status read_parallelism(MapReader& r, workload::TrainingJob& job,
 core::Status read_pricing(MapReader& r, const catalog::Catalog& cat,
                           const workload::TrainingJob& job, costing::ComputePricing& out,
                           std::vector<std::string>& warnings);
+// A plain per-GPU-hour price from the plan.
+costing::ComputePricing gpu_hour_pricing(core::UsdPerSecond per_gpu);
+// The price of one GPU of `instance` under `mode` (0 when unpublished), with its basis text.
+costing::ComputePricing instance_pricing(const catalog::Instance& instance,
+                                         catalog::PricingMode mode);
 core::Status read_storage(MapReader& r, const catalog::Catalog& cat, const std::string& provider,
                           const workload::TrainingJob& job, costing::StorageInputs& out,
                           std::vector<std::string>& warnings);

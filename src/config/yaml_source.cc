@@ -82,6 +82,11 @@ core::Result<YAML::Node> parse_yaml(const Source& source, const std::string& tex
   }
 }
 
+namespace {
+constexpr const char* kSearchOnly =
+    "is a list or a range: only `aicost search` takes those; give one value to estimate";
+}  // namespace
+
 MapReader::MapReader(const YAML::Node& node, std::string path, const Source& source)
     : node_(node), path_(std::move(path)), source_(source) {}
 
@@ -122,6 +127,7 @@ core::Error MapReader::bad(const YAML::Node& n, const std::string& key,
 core::Result<std::optional<std::string>> MapReader::string(const std::string& key) {
   auto f = find(key);
   if (!f || f->second.IsNull()) return std::optional<std::string>();
+  if (f->second.IsSequence()) return bad(f->second, f->first, kSearchOnly);
   if (!f->second.IsScalar()) return bad(f->second, f->first, "must be a single value");
   return std::optional<std::string>(f->second.Scalar());
 }
@@ -129,8 +135,10 @@ core::Result<std::optional<std::string>> MapReader::string(const std::string& ke
 core::Result<std::optional<int>> MapReader::integer(const std::string& key) {
   auto f = find(key);
   if (!f || f->second.IsNull()) return std::optional<int>();
+  if (f->second.IsSequence()) return bad(f->second, f->first, kSearchOnly);
   if (!f->second.IsScalar()) return bad(f->second, f->first, "must be a whole number");
   const std::string& text = f->second.Scalar();
+  if (text.find("..") != std::string::npos) return bad(f->second, f->first, kSearchOnly);
   size_t used = 0;
   long v = 0;
   try {
@@ -149,6 +157,7 @@ core::Result<std::optional<bool>> MapReader::boolean(const std::string& key) {
   auto f = find(key);
   if (!f || f->second.IsNull()) return std::optional<bool>();
   bool v = false;
+  if (f->second.IsSequence()) return bad(f->second, f->first, kSearchOnly);
   if (!f->second.IsScalar() || !YAML::convert<bool>::decode(f->second, v)) {
     return bad(f->second, f->first, "must be true or false");
   }

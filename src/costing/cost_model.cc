@@ -57,7 +57,10 @@ FailureOverhead failure_overhead(const workload::TrainingJob& job,
 }
 
 CostEstimate estimate_cost(const workload::TrainingJob& job, const perf::TrainingEstimate& perf,
-                           const CostInputs& in) {
+                           const CostInputs& in, CostDetail detail) {
+  const bool describe = detail == CostDetail::kFull;
+  // Driver texts cost more than the arithmetic; a search asks for the numbers only.
+#define AICOST_DRIVER(...) (describe ? sprintf(__VA_ARGS__) : std::string())
   CostEstimate c;
   c.failures = failure_overhead(job, perf, in);
   c.wall_time = perf.compute_time + c.failures.total();
@@ -76,12 +79,12 @@ CostEstimate estimate_cost(const workload::TrainingJob& job, const perf::Trainin
   // Compute: failure-free GPU time.
   const UsdPerSecond fleet = in.compute.per_gpu * gpus;
   add("compute", perf.compute_time * fleet,
-      sprintf("%s GPU-h x %s", core::group_digits(perf.gpu_hours).c_str(), in.compute.basis.c_str()),
+      AICOST_DRIVER("%s GPU-h x %s", core::group_digits(perf.gpu_hours).c_str(), in.compute.basis.c_str()),
       CostNature::kElastic, fleet);
   // Failures: checkpoint stalls, lost work and restarts keep every GPU billed.
   const auto& f = c.failures;
   add("failures", f.total() * fleet,
-      sprintf("%.1f expected interruptions (job MTBF %.1f h); checkpoint every %.0f min, %.0f s "
+      AICOST_DRIVER("%.1f expected interruptions (job MTBF %.1f h); checkpoint every %.0f min, %.0f s "
               "stall each; restart %.0f min",
               f.expected_interruptions, core::in_hours(f.job_mtbf),
               f.checkpoint_interval.value() / 60, f.checkpoint_blocking.value(),
@@ -107,7 +110,7 @@ CostEstimate estimate_cost(const workload::TrainingJob& job, const perf::Trainin
                                   ckpt_bytes * s.checkpoint_price.value() +
                                   log_peak * s.log_price.value());
   add("storage", storage_cost,
-      sprintf("dataset %s + %.0f checkpoints x %s + logs %s/day; peak %s; %s",
+      AICOST_DRIVER("dataset %s + %.0f checkpoints x %s + logs %s/day; peak %s; %s",
               core::format_bytes(s.dataset.value()).c_str(), retained,
               core::format_bytes(f.checkpoint_size.value()).c_str(),
               core::format_bytes(s.logs_per_day.value()).c_str(),
@@ -118,7 +121,7 @@ CostEstimate estimate_cost(const workload::TrainingJob& job, const perf::Trainin
   const Usd net(n.egress.value() * n.egress_price.value() +
                 n.cross_region.value() * n.cross_region_price.value());
   add("network", net,
-      sprintf("egress %s + cross-region %s", core::format_bytes(n.egress.value()).c_str(),
+      AICOST_DRIVER("egress %s + cross-region %s", core::format_bytes(n.egress.value()).c_str(),
               core::format_bytes(n.cross_region.value()).c_str()),
       CostNature::kElastic, UsdPerSecond(net.value() / std::max(d, 1.0)));
 
@@ -126,23 +129,23 @@ CostEstimate estimate_cost(const workload::TrainingJob& job, const perf::Trainin
   auto fixed = [&](const char* name, UsdPerSecond rate, std::string driver) {
     add(name, rate * wall, std::move(driver), CostNature::kFixed, rate);
   };
-  fixed("database", sv.database, sprintf("%s/month x %.2f months", money(per_month(sv.database)).c_str(), wall_months));
+  fixed("database", sv.database, AICOST_DRIVER("%s/month x %.2f months", money(per_month(sv.database)).c_str(), wall_months));
   const UsdPerSecond monitoring = sv.monitoring + sv.monitoring_per_gpu * gpus;
   add("monitoring", monitoring * wall,
-      sprintf("%s/month + %s/GPU-month x %.0f GPUs", money(per_month(sv.monitoring)).c_str(),
+      AICOST_DRIVER("%s/month + %s/GPU-month x %.0f GPUs", money(per_month(sv.monitoring)).c_str(),
               core::sprintf("%.2f USD", per_month(sv.monitoring_per_gpu)).c_str(), gpus),
       CostNature::kElastic, monitoring);
-  fixed("security", sv.security, sprintf("%s/month x %.2f months", money(per_month(sv.security)).c_str(), wall_months));
+  fixed("security", sv.security, AICOST_DRIVER("%s/month x %.2f months", money(per_month(sv.security)).c_str(), wall_months));
   const auto& o = in.operations;
   const UsdPerSecond people = o.engineer_rate * o.engineers + o.on_call;
   fixed("operations", people,
-        sprintf("%.1f engineers x %s/month + on-call %s/month", o.engineers,
+        AICOST_DRIVER("%.1f engineers x %s/month + on-call %s/month", o.engineers,
                 money(per_month(o.engineer_rate)).c_str(), money(per_month(o.on_call)).c_str()));
 
   Usd subtotal(0);
   for (const auto& l : c.lines) subtotal += l.amount;
   add("contingency", subtotal * in.contingency,
-      sprintf("%.0f%% of %s", in.contingency * 100, money(subtotal.value()).c_str()),
+      AICOST_DRIVER("%.0f%% of %s", in.contingency * 100, money(subtotal.value()).c_str()),
       CostNature::kFixed, UsdPerSecond(0));
 
   for (const auto& l : c.lines) {
@@ -150,9 +153,10 @@ CostEstimate estimate_cost(const workload::TrainingJob& job, const perf::Trainin
     (l.nature == CostNature::kFixed ? c.fixed : c.elastic) += l.amount;
   }
   c.per_million_tokens = Usd(c.total.value() / job.tokens * 1e6);
-  if (o.engineers == 0 && o.on_call.value() == 0) {
+  if (describe && o.engineers == 0 && o.on_call.value() == 0) {
     c.warnings.push_back("no operations section: people cost is not included");
   }
+#undef AICOST_DRIVER
   return c;
 }
 

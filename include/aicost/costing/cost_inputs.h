@@ -15,6 +15,7 @@ struct ComputePricing {
   std::string basis;           // "2.00 USD/GPU-h (plan)", "aws/p5.48xlarge on-demand 55.04 USD/h / 8 GPUs"
   catalog::PricingMode mode = catalog::PricingMode::kOnDemand;
   std::string provider;  // of the instance priced ("aws"); empty for a plain gpu_hour price
+  std::string instance;  // catalog id of the instance priced; empty for a plain gpu_hour price
 };
 
 struct StorageInputs {

@@ -53,7 +53,11 @@ struct CostEstimate {
 FailureOverhead failure_overhead(const workload::TrainingJob& job,
                                  const perf::TrainingEstimate& perf, const CostInputs& in);
 
+// kFull fills every line's driver text; kTotalsOnly leaves drivers empty (same amounts), for
+// searches that evaluate millions of candidates.
+enum class CostDetail { kFull, kTotalsOnly };
+
 CostEstimate estimate_cost(const workload::TrainingJob& job, const perf::TrainingEstimate& perf,
-                           const CostInputs& in);
+                           const CostInputs& in, CostDetail detail = CostDetail::kFull);
 
 }  // namespace aicost::costing

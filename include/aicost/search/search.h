@@ -1,0 +1,72 @@
+// The search: enumerate valid training layouts over a SearchSpace, estimate each with the same
+// step and cost models as `aicost estimate`, and keep the best under the constraints.
+// Deterministic: the result does not depend on the number of threads (ties are broken by the
+// candidate's key, a total order over its choices). Pruning skips whole sub-spaces only with
+// order-independent bounds (divisibility, a memory lower bound), so it never removes a feasible
+// candidate. Thread-safe to call concurrently on different inputs.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "aicost/costing/cost_model.h"
+#include "aicost/perf/estimate.h"
+#include "aicost/search/space.h"
+
+namespace aicost::search {
+
+// One evaluated configuration: indices into the space plus its headline numbers.
+struct Candidate {
+  int gpu_option = 0;  // index into SearchSpace::gpus
+  int price_option = 0;  // index into GpuOption::prices
+  int gpus = 0;
+  int global_batch = 0;
+  workload::Parallelism parallel;
+  double step_time_s = 0;
+  double wall_days = 0;  // failures included
+  double gpu_hours = 0;  // failures included
+  double cost_usd = 0;   // total of every category
+  double mfu = 0;
+  double memory_gib = 0;
+  // Total order used for ties and for determinism.
+  std::array<int, 14> key() const;
+};
+
+struct SearchOptions {
+  Objective objective = Objective::kCheapest;
+  int top = 10;
+  int threads = 0;  // 0 = all hardware threads
+  bool prune = true;  // memory lower bound per layout (tests turn it off to compare)
+  std::atomic<uint64_t>* progress = nullptr;  // layouts done, updated as the search runs
+};
+
+struct SearchResult {
+  std::vector<Candidate> top;           // best first under the objective
+  std::vector<Candidate> pareto_cost_time;   // no other candidate is both cheaper and faster
+  std::vector<Candidate> pareto_cost_gpus;   // ... both cheaper and on fewer GPUs
+  double enumerated = 0;                // size of the option product (may exceed 2^53: double)
+  uint64_t evaluated = 0;               // candidates run through the step and cost models
+  uint64_t feasible = 0;
+  std::array<double, kRejectionCount> rejected{};
+  uint64_t layouts = 0;                 // (gpu, TP, PP, CP, DP, EP) combinations, for progress
+};
+
+// `base` supplies the model, tokens, sequence and everything the space does not vary;
+// `costs` the non-compute cost inputs (their compute pricing is replaced per candidate).
+SearchResult run_search(const workload::TrainingJob& base, const costing::CostInputs& costs,
+                        const SearchSpace& space, const Constraints& constraints,
+                        const SearchOptions& options);
+
+// Number of (gpu, TP, PP, CP, DP, EP) layouts the search will visit (for a progress bar).
+uint64_t count_layouts(const workload::TrainingJob& base, const SearchSpace& space);
+
+// Rebuilds the full TrainingJob and CostInputs of a candidate (for reports and --emit-plan).
+workload::TrainingJob job_of(const workload::TrainingJob& base, const SearchSpace& space,
+                             const Candidate& c);
+costing::CostInputs costs_of(const costing::CostInputs& costs, const SearchSpace& space,
+                             const Candidate& c);
+
+}  // namespace aicost::search

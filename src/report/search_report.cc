@@ -1,0 +1,183 @@
+#include "aicost/report/search_report.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "aicost/core/text.h"
+#include "aicost/report/table.h"
+#include "rounding.h"
+
+namespace aicost::report {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+using search::Candidate;
+
+std::string layout(const Candidate& c) {
+  const auto& p = c.parallel;
+  return fmt::format("TP{} PP{} VPP{} CP{} EP{} DP{}", p.tensor, p.pipeline, p.virtual_pipeline,
+                     p.context, p.expert, c.gpus / (p.tensor * p.pipeline * p.context));
+}
+
+const costing::ComputePricing& price_of(const SearchView& v, const Candidate& c) {
+  return v.space->gpus[c.gpu_option].prices[c.price_option];
+}
+
+Table candidates(const SearchView& v, const std::vector<Candidate>& list, const std::string& title) {
+  Table t;
+  t.title = title;
+  t.header = {"#", "gpu", "gpus", "layout", "mbs", "recompute", "sp", "optimizer", "batch",
+              "days", "gpu_hours", "mfu_pct", "mem_gib", "cost_usd", "price"};
+  t.right_align = {true, false, true, false, true, false, false, false, true,
+                   true, true, true, true, true, false};
+  int rank = 0;
+  for (const auto& c : list) {
+    const auto& p = c.parallel;
+    t.rows.push_back({std::to_string(++rank), v.space->gpus[c.gpu_option].gpu.id,
+                      std::to_string(c.gpus), layout(c), std::to_string(p.micro_batch),
+                      workload::to_string(p.recompute), p.sequence_parallel ? "on" : "off",
+                      workload::to_string(p.sharding), std::to_string(c.global_batch),
+                      fmt::format("{:.1f}", c.wall_days), core::group_digits(c.gpu_hours),
+                      fmt::format("{:.1f}", c.mfu * 100), fmt::format("{:.1f}", c.memory_gib),
+                      core::group_digits(c.cost_usd), price_of(v, c).basis});
+  }
+  return t;
+}
+
+Json candidate_json(const SearchView& v, const Candidate& c, const costing::CostEstimate* cost) {
+  const auto& p = c.parallel;
+  Json j;
+  j["gpu"] = v.space->gpus[c.gpu_option].gpu.id;
+  j["gpus"] = c.gpus;
+  j["price_basis"] = price_of(v, c).basis;
+  j["pricing_mode"] = catalog::to_string(price_of(v, c).mode);
+  j["global_batch_size"] = c.global_batch;
+  j["parallelism"] = {{"tensor_model_parallel_size", p.tensor},
+                      {"pipeline_model_parallel_size", p.pipeline},
+                      {"virtual_pipeline_model_parallel_size", p.virtual_pipeline},
+                      {"context_parallel_size", p.context},
+                      {"expert_model_parallel_size", p.expert},
+                      {"data_parallel_size", c.gpus / (p.tensor * p.pipeline * p.context)},
+                      {"micro_batch_size", p.micro_batch},
+                      {"sequence_parallel", p.sequence_parallel},
+                      {"recompute_granularity", workload::to_string(p.recompute)},
+                      {"optimizer_sharding", workload::to_string(p.sharding)}};
+  j["step_time_s"] = sig(c.step_time_s);
+  j["wall_days"] = sig(c.wall_days);
+  j["gpu_hours"] = sig(c.gpu_hours);
+  j["mfu"] = sig(c.mfu);
+  j["memory_peak_gib"] = sig(c.memory_gib);
+  j["cost_usd"] = cents(c.cost_usd);
+  if (cost) {
+    Json cats = Json::object();
+    for (const auto& l : cost->lines) cats[l.category] = cents(l.amount.value());
+    j["cost_categories"] = cats;
+  }
+  return j;
+}
+
+Json counts_json(const search::SearchResult& r) {
+  Json rejected = Json::object();
+  for (int i = 0; i < search::kRejectionCount; ++i) {
+    rejected[search::to_string(static_cast<search::Rejection>(i))] = r.rejected[i];
+  }
+  return {{"enumerated", r.enumerated},
+          {"evaluated", r.evaluated},
+          {"feasible", r.feasible},
+          {"rejected", rejected}};
+}
+
+std::string render_json(const SearchView& v) {
+  const auto& r = *v.result;
+  Json j;
+  j["schema_version"] = 1;
+  j["plan"] = v.plan_name;
+  j["objective"] = search::to_string(v.objective);
+  Json cons = Json::object();
+  const auto& c = *v.constraints;
+  cons["deadline_days"] = c.deadline_days ? Json(*c.deadline_days) : Json();
+  cons["budget_usd"] = c.budget_usd ? Json(*c.budget_usd) : Json();
+  cons["min_mfu"] = c.min_mfu ? Json(*c.min_mfu) : Json();
+  cons["memory_headroom"] = c.memory_headroom;
+  j["constraints"] = cons;
+  j["counts"] = counts_json(r);
+  j["top"] = Json::array();
+  for (size_t i = 0; i < r.top.size(); ++i) {
+    j["top"].push_back(candidate_json(v, r.top[i], i < v.top_costs.size() ? &v.top_costs[i] : nullptr));
+  }
+  j["pareto_cost_time"] = Json::array();
+  for (const auto& p : r.pareto_cost_time) j["pareto_cost_time"].push_back(candidate_json(v, p, nullptr));
+  j["pareto_cost_gpus"] = Json::array();
+  for (const auto& p : r.pareto_cost_gpus) j["pareto_cost_gpus"].push_back(candidate_json(v, p, nullptr));
+  j["notes"] = v.notes;
+  return j.dump(2) + "\n";
+}
+
+std::string render_csv(const SearchView& v) {
+  const auto& r = *v.result;
+  Table all = candidates(v, {}, "");
+  all.header.insert(all.header.begin(), "set");
+  auto add = [&](const char* set, const std::vector<Candidate>& list) {
+    const Table t = candidates(v, list, "");
+    for (auto row : t.rows) {
+      row.insert(row.begin(), set);
+      // CSV carries plain numbers: no digit grouping.
+      row[11] = fmt::format("{:.0f}", list[std::stoi(row[1]) - 1].gpu_hours);
+      row[14] = fmt::format("{:.2f}", list[std::stoi(row[1]) - 1].cost_usd);
+      all.rows.push_back(std::move(row));
+    }
+  };
+  add("top", r.top);
+  add("pareto_cost_time", r.pareto_cost_time);
+  add("pareto_cost_gpus", r.pareto_cost_gpus);
+  return render(all, Format::kCsv);
+}
+
+}  // namespace
+
+std::string render_search(const SearchView& v, Format f) {
+  if (f == Format::kJson) return render_json(v);
+  if (f == Format::kCsv) return render_csv(v);
+  const auto& r = *v.result;
+  std::string out;
+  out += fmt::format("aicost search: {} (objective: {})\n", v.plan_name, search::to_string(v.objective));
+  Table counts;
+  counts.title = "Candidates";
+  counts.header = {"", "count"};
+  counts.right_align = {false, true};
+  counts.rows.push_back({"enumerated", core::group_digits(r.enumerated)});
+  for (int i = 0; i < search::kRejectionCount; ++i) {
+    counts.rows.push_back({std::string("rejected: ") + search::to_string(static_cast<search::Rejection>(i)),
+                           core::group_digits(r.rejected[i])});
+  }
+  counts.rows.push_back({"feasible", core::group_digits(static_cast<double>(r.feasible))});
+  out += "\n" + render(counts, f);
+  if (r.top.empty()) {
+    out += "\nNo plan meets the constraints.\n";
+  } else {
+    out += "\n" + render(candidates(v, r.top, "Top plans"), f);
+    const auto& best = v.top_costs.empty() ? nullptr : &v.top_costs.front();
+    if (best) {
+      Table cats;
+      cats.title = "Cost of the best plan by category";
+      cats.header = {"category", "usd", "share"};
+      cats.right_align = {false, true, true};
+      for (const auto& l : best->lines) {
+        cats.rows.push_back({l.category, core::group_digits(l.amount.value()),
+                             fmt::format("{:.1f} %", best->total.value() > 0 ? l.amount.value() / best->total.value() * 100 : 0)});
+      }
+      out += "\n" + render(cats, f);
+    }
+    out += "\n" + render(candidates(v, r.pareto_cost_time, "Pareto front: cost vs wall days"), f);
+    out += "\n" + render(candidates(v, r.pareto_cost_gpus, "Pareto front: cost vs GPU count"), f);
+  }
+  if (!v.notes.empty()) {
+    out += "\n";
+    for (const auto& n : v.notes) out += "note: " + n + "\n";
+  }
+  return out;
+}
+
+}  // namespace aicost::report

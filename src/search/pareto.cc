@@ -1,0 +1,67 @@
+#include "pareto.h"
+
+#include <algorithm>
+
+namespace aicost::search {
+
+bool better(const Candidate& a, const Candidate& b, Objective objective) {
+  auto by = [&](double x, double y, double x2, double y2) {
+    if (x != y) return x < y;
+    if (x2 != y2) return x2 < y2;
+    return a.key() < b.key();
+  };
+  switch (objective) {
+    case Objective::kCheapest: return by(a.cost_usd, b.cost_usd, a.wall_days, b.wall_days);
+    case Objective::kFastest: return by(a.wall_days, b.wall_days, a.cost_usd, b.cost_usd);
+    case Objective::kBestMfu: return by(-a.mfu, -b.mfu, a.cost_usd, b.cost_usd);
+  }
+  return a.key() < b.key();
+}
+
+void TopK::insert(const Candidate& c) {
+  if (k_ <= 0) return;
+  if (static_cast<int>(items_.size()) == k_ && !better(c, items_.back(), objective_)) return;
+  auto at = std::upper_bound(items_.begin(), items_.end(), c, [&](const Candidate& x, const Candidate& y) {
+    return better(x, y, objective_);
+  });
+  items_.insert(at, c);
+  if (static_cast<int>(items_.size()) > k_) items_.pop_back();
+}
+
+void TopK::merge(const TopK& other) {
+  for (const auto& c : other.items_) insert(c);
+}
+
+double ParetoFront::metric(const Candidate& c) const {
+  return second_ == Metric::kWallDays ? c.wall_days : static_cast<double>(c.gpus);
+}
+
+bool ParetoFront::dominates(const Candidate& a, const Candidate& b) const {
+  const double ma = metric(a), mb = metric(b);
+  if (a.cost_usd > b.cost_usd || ma > mb) return false;
+  return a.cost_usd < b.cost_usd || ma < mb || a.key() < b.key();
+}
+
+void ParetoFront::insert(const Candidate& c) {
+  for (const auto& p : points_) {
+    if (dominates(p, c)) return;
+  }
+  std::erase_if(points_, [&](const Candidate& p) { return dominates(c, p); });
+  points_.push_back(c);
+}
+
+void ParetoFront::merge(const ParetoFront& other) {
+  for (const auto& c : other.points_) insert(c);
+}
+
+std::vector<Candidate> ParetoFront::sorted() const {
+  std::vector<Candidate> out = points_;
+  std::sort(out.begin(), out.end(), [&](const Candidate& a, const Candidate& b) {
+    if (a.cost_usd != b.cost_usd) return a.cost_usd < b.cost_usd;
+    if (metric(a) != metric(b)) return metric(a) < metric(b);
+    return a.key() < b.key();
+  });
+  return out;
+}
+
+}  // namespace aicost::search

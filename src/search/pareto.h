@@ -1,0 +1,47 @@
+// Private to search: best-k lists and Pareto fronts that give the same answer whatever the order
+// candidates arrive in (ties are broken by Candidate::key()).
+#pragma once
+
+#include <vector>
+
+#include "aicost/search/search.h"
+
+namespace aicost::search {
+
+// a before b under the objective; a strict total order.
+bool better(const Candidate& a, const Candidate& b, Objective objective);
+
+// The `k` best candidates, best first.
+class TopK {
+ public:
+  TopK(int k, Objective objective) : k_(k), objective_(objective) {}
+  void insert(const Candidate& c);
+  void merge(const TopK& other);
+  const std::vector<Candidate>& items() const { return items_; }
+
+ private:
+  int k_;
+  Objective objective_;
+  std::vector<Candidate> items_;
+};
+
+// Candidates that no other candidate dominates in (cost, second metric); lower is better in both.
+// Dominance: a <= b in both metrics and a is smaller in one of them or in key() — a strict
+// partial order, so the front is the same set whatever the insertion order.
+class ParetoFront {
+ public:
+  enum class Metric { kWallDays, kGpus };
+  explicit ParetoFront(Metric second) : second_(second) {}
+  void insert(const Candidate& c);
+  void merge(const ParetoFront& other);
+  // Sorted by cost, then the second metric.
+  std::vector<Candidate> sorted() const;
+
+ private:
+  bool dominates(const Candidate& a, const Candidate& b) const;
+  double metric(const Candidate& c) const;
+  Metric second_;
+  std::vector<Candidate> points_;
+};
+
+}  // namespace aicost::search

@@ -1,0 +1,360 @@
+#include "aicost/search/search.h"
+
+#include <algorithm>
+#include <thread>
+
+#include "aicost/perf/memory.h"
+#include "options.h"
+#include "pareto.h"
+
+namespace aicost::search {
+
+using workload::OptimizerSharding;
+using workload::Recompute;
+
+const char* to_string(Objective o) {
+  switch (o) {
+    case Objective::kCheapest: return "cheapest";
+    case Objective::kFastest: return "fastest";
+    case Objective::kBestMfu: return "best-mfu";
+  }
+  return "?";
+}
+
+const char* to_string(Rejection r) {
+  switch (r) {
+    case Rejection::kDoesNotDivide: return "does not divide";
+    case Rejection::kGpuCount: return "GPU count not allowed";
+    case Rejection::kOutOfMemory: return "out of memory";
+    case Rejection::kMissesDeadline: return "misses deadline";
+    case Rejection::kOverBudget: return "over budget";
+    case Rejection::kBelowMfuFloor: return "below MFU floor";
+  }
+  return "?";
+}
+
+std::array<int, 14> Candidate::key() const {
+  const auto& p = parallel;
+  return {gpu_option,           gpus,
+          global_batch,         p.tensor,
+          p.pipeline,           p.virtual_pipeline,
+          p.context,            p.expert,
+          p.micro_batch,        static_cast<int>(p.recompute),
+          p.sequence_parallel,  static_cast<int>(p.sharding),
+          price_option,         0};
+}
+
+namespace {
+
+struct Layout {
+  int gpu, batch, tp, pp, cp, dp, ep;
+  int gpus() const { return tp * pp * cp * dp; }
+};
+
+bool count_allowed(const SearchSpace& s, int n, int gpus_per_node) {
+  if (n < s.min_gpus || n > s.max_gpus) return false;
+  if (!s.gpu_counts.empty() &&
+      std::find(s.gpu_counts.begin(), s.gpu_counts.end(), n) == s.gpu_counts.end()) {
+    return false;
+  }
+  if (!s.whole_nodes) return true;
+  return n < gpus_per_node ? gpus_per_node % n == 0 : n % gpus_per_node == 0;
+}
+
+// TP/PP/CP/EP rules of workload::validate, for option lists a user wrote by hand.
+bool layout_divides(const workload::TrainingJob& base, const Layout& l, int etp) {
+  const auto& m = base.model;
+  if (m.heads() % l.tp != 0) return false;
+  if (!m.spec().multi_latent_attention && m.kv_heads() % l.tp != 0 && l.tp % m.kv_heads() != 0) {
+    return false;
+  }
+  if (l.pp > m.layers() || base.seq_length % l.cp != 0) return false;
+  if (m.is_moe()) {
+    if (m.spec().num_moe_experts % l.ep != 0) return false;
+    if ((l.gpus() / l.pp) % (etp * l.ep) != 0) return false;
+  } else if (l.ep != 1) {
+    return false;
+  }
+  return true;
+}
+
+int aggressiveness(Recompute r) { return static_cast<int>(r); }  // none < selective < full
+int aggressiveness(OptimizerSharding s) { return static_cast<int>(s); }
+
+struct Partial {
+  explicit Partial(const SearchOptions& o)
+      : top(o.top, o.objective),
+        cost_time(ParetoFront::Metric::kWallDays),
+        cost_gpus(ParetoFront::Metric::kGpus) {}
+  TopK top;
+  ParetoFront cost_time, cost_gpus;
+  std::array<double, kRejectionCount> rejected{};
+  uint64_t evaluated = 0, feasible = 0;
+};
+
+class Searcher {
+ public:
+  Searcher(const workload::TrainingJob& base, const costing::CostInputs& costs,
+           const SearchSpace& space, const Constraints& constraints, const SearchOptions& options)
+      : base_(base), space_(space), constraints_(constraints), options_(options),
+        dims_(resolve(base, space)) {
+    for (size_t g = 0; g < space.gpus.size(); ++g) {
+      workload::TrainingJob j = base;
+      set_gpu(j, space.gpus[g]);
+      jobs_.push_back(std::move(j));
+      std::vector<costing::CostInputs> per_price;
+      for (const auto& price : space.gpus[g].prices) {
+        costing::CostInputs c = costs;
+        c.compute = price;
+        per_price.push_back(std::move(c));
+      }
+      costs_.push_back(std::move(per_price));
+    }
+  }
+
+  static void set_gpu(workload::TrainingJob& j, const GpuOption& g) {
+    j.cluster.gpu = g.gpu;
+    j.cluster.gpus_per_node = g.gpu.gpus_per_node;
+    j.cluster.scale_up_domain = g.gpu.scale_up_domain;
+    j.cluster.intra_node_bandwidth = g.gpu.scale_up_bandwidth;
+    j.cluster.inter_node_bandwidth = g.gpu.scale_out_bandwidth;
+    j.efficiency = g.efficiency;
+  }
+
+  // Candidates below one layout: (vpp, mbs, sp, recompute, sharding, price).
+  double inner_size(const Layout& l) const {
+    return static_cast<double>(virtual_pipeline_options(base_, space_, l.pp).size()) *
+           dims_.micro_batch.size() * dims_.sequence_parallel.size() * dims_.recompute.size() *
+           dims_.sharding.size() * space_.gpus[l.gpu].prices.size();
+  }
+
+  // Enumerates layouts, counting the combinations that fail divisibility or the GPU count.
+  std::vector<Layout> layouts(std::array<double, kRejectionCount>& rejected, double& enumerated) {
+    std::vector<Layout> out;
+    for (int g = 0; g < static_cast<int>(space_.gpus.size()); ++g) {
+      const int per_node = space_.gpus[g].gpu.gpus_per_node;
+      for (int b = 0; b < static_cast<int>(space_.global_batches.size()); ++b) {
+        for (int tp : dims_.tensor)
+          for (int pp : dims_.pipeline)
+            for (int cp : dims_.context)
+              for (int dp : workload::divisors(space_.global_batches[b]))
+                for (int ep : dims_.expert) {
+                  const Layout l{g, b, tp, pp, cp, dp, ep};
+                  const double size = inner_size(l);
+                  enumerated += size;
+                  const int etp = base_.parallel.expert_tensor > 0 ? base_.parallel.expert_tensor : tp;
+                  if (!layout_divides(base_, l, etp)) {
+                    rejected[static_cast<int>(Rejection::kDoesNotDivide)] += size;
+                  } else if (!count_allowed(space_, l.gpus(), per_node)) {
+                    rejected[static_cast<int>(Rejection::kGpuCount)] += size;
+                  } else {
+                    out.push_back(l);
+                  }
+                }
+      }
+    }
+    return out;
+  }
+
+  void evaluate(const Layout& l, workload::TrainingJob& job, Partial& out) const {
+    const int batch = space_.global_batches[l.batch];
+    job.global_batch = batch;
+    job.cluster.gpus = l.gpus();
+    auto& p = job.parallel;
+    p.tensor = l.tp;
+    p.pipeline = l.pp;
+    p.context = l.cp;
+    p.expert = l.ep;
+    const auto& prices = costs_[l.gpu];
+    const double per_combo = static_cast<double>(dims_.recompute.size() * dims_.sharding.size() *
+                                                 prices.size());
+    // Valid options per dimension (their validity is independent of each other).
+    std::vector<int> vpps, mbss;
+    std::vector<bool> sps;
+    const auto vpp_all = virtual_pipeline_options(base_, space_, l.pp);
+    for (int v : vpp_all) {
+      if (valid_virtual_pipeline(base_, l.pp, v)) vpps.push_back(v);
+    }
+    for (int b : dims_.micro_batch) {
+      if (b > 0 && batch % (l.dp * b) == 0) mbss.push_back(b);
+    }
+    for (bool s : dims_.sequence_parallel) {
+      if (!s || l.tp > 1) sps.push_back(s);
+    }
+    const double valid = static_cast<double>(vpps.size() * mbss.size() * sps.size());
+    const double all = static_cast<double>(vpp_all.size() * dims_.micro_batch.size() *
+                                           dims_.sequence_parallel.size());
+    out.rejected[static_cast<int>(Rejection::kDoesNotDivide)] += (all - valid) * per_combo;
+    if (valid == 0) return;
+
+    const double capacity = job.cluster.gpu.memory.value() * (1 - constraints_.memory_headroom);
+    auto fits = [&](const workload::TrainingJob& j) {
+      return perf::estimate_memory(j).total().value() <= capacity;
+    };
+    if (options_.prune) {
+      // Memory lower bound of the whole layout: the smallest micro-batch, SP on where allowed,
+      // the most aggressive recompute and sharding listed, and the best virtual pipeline size
+      // (interleaving is not monotone in memory, so each is tried).
+      p.micro_batch = *std::min_element(mbss.begin(), mbss.end());
+      p.sequence_parallel = std::find(sps.begin(), sps.end(), true) != sps.end();
+      p.recompute = *std::max_element(dims_.recompute.begin(), dims_.recompute.end(),
+                                      [](auto a, auto b) { return aggressiveness(a) < aggressiveness(b); });
+      p.sharding = *std::max_element(dims_.sharding.begin(), dims_.sharding.end(),
+                                     [](auto a, auto b) { return aggressiveness(a) < aggressiveness(b); });
+      bool any = false;
+      for (int v : vpps) {
+        p.virtual_pipeline = v;
+        if (fits(job)) {
+          any = true;
+          break;
+        }
+      }
+      if (!any) {
+        out.rejected[static_cast<int>(Rejection::kOutOfMemory)] += valid * per_combo;
+        return;
+      }
+    }
+    for (int v : vpps)
+      for (int b : mbss)
+        for (bool s : sps)
+          for (Recompute r : dims_.recompute)
+            for (OptimizerSharding z : dims_.sharding) {
+              p.virtual_pipeline = v;
+              p.micro_batch = b;
+              p.sequence_parallel = s;
+              p.recompute = r;
+              p.sharding = z;
+              if (!fits(job)) {
+                out.rejected[static_cast<int>(Rejection::kOutOfMemory)] += prices.size();
+                continue;
+              }
+              auto est = perf::estimate_training(job);
+              if (!est) continue;  // no peak for the precision: not reachable for listed GPUs
+              for (size_t k = 0; k < prices.size(); ++k) {
+                ++out.evaluated;
+                const auto cost =
+                    costing::estimate_cost(job, *est, prices[k], costing::CostDetail::kTotalsOnly);
+                Candidate c;
+                c.gpu_option = l.gpu;
+                c.price_option = static_cast<int>(k);
+                c.gpus = l.gpus();
+                c.global_batch = batch;
+                c.parallel = p;
+                c.step_time_s = est->step_time.value();
+                c.wall_days = core::in_days(cost.wall_time);
+                c.gpu_hours = cost.gpu_hours;
+                c.cost_usd = cost.total.value();
+                c.mfu = est->mfu;
+                c.memory_gib = core::in_gib(est->memory.total());
+                if (auto why = reject(c)) {
+                  out.rejected[static_cast<int>(*why)] += 1;
+                  continue;
+                }
+                ++out.feasible;
+                out.top.insert(c);
+                out.cost_time.insert(c);
+                out.cost_gpus.insert(c);
+              }
+            }
+  }
+
+  std::optional<Rejection> reject(const Candidate& c) const {
+    if (constraints_.deadline_days && c.wall_days > *constraints_.deadline_days) {
+      return Rejection::kMissesDeadline;
+    }
+    if (constraints_.budget_usd && c.cost_usd > *constraints_.budget_usd) {
+      return Rejection::kOverBudget;
+    }
+    if (constraints_.min_mfu && c.mfu < *constraints_.min_mfu) return Rejection::kBelowMfuFloor;
+    return std::nullopt;
+  }
+
+  const workload::TrainingJob& job_for(int gpu) const { return jobs_[gpu]; }
+
+ private:
+  const workload::TrainingJob& base_;
+  const SearchSpace& space_;
+  const Constraints& constraints_;
+  const SearchOptions& options_;
+  Dimensions dims_;
+  std::vector<workload::TrainingJob> jobs_;                 // base per GPU option
+  std::vector<std::vector<costing::CostInputs>> costs_;     // per GPU option and price
+};
+
+}  // namespace
+
+uint64_t count_layouts(const workload::TrainingJob& base, const SearchSpace& space) {
+  Searcher s(base, costing::CostInputs{}, space, Constraints{}, SearchOptions{});
+  std::array<double, kRejectionCount> rejected{};
+  double enumerated = 0;
+  return s.layouts(rejected, enumerated).size();
+}
+
+SearchResult run_search(const workload::TrainingJob& base, const costing::CostInputs& costs,
+                        const SearchSpace& space, const Constraints& constraints,
+                        const SearchOptions& options) {
+  Searcher searcher(base, costs, space, constraints, options);
+  SearchResult result;
+  const std::vector<Layout> layouts = searcher.layouts(result.rejected, result.enumerated);
+  result.layouts = layouts.size();
+
+  int threads = options.threads > 0 ? options.threads
+                                    : static_cast<int>(std::thread::hardware_concurrency());
+  threads = std::max(1, std::min<int>(threads, static_cast<int>(layouts.size())));
+  std::vector<Partial> partials(threads, Partial(options));
+  std::atomic<size_t> next{0};
+  auto work = [&](int t) {
+    Partial& out = partials[t];
+    std::vector<workload::TrainingJob> jobs;  // one mutable copy per GPU option
+    for (size_t g = 0; g < space.gpus.size(); ++g) jobs.push_back(searcher.job_for(static_cast<int>(g)));
+    for (size_t i = next++; i < layouts.size(); i = next++) {
+      searcher.evaluate(layouts[i], jobs[layouts[i].gpu], out);
+      if (options.progress) options.progress->fetch_add(1, std::memory_order_relaxed);
+    }
+  };
+  if (threads == 1) {
+    work(0);
+  } else {
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t) pool.emplace_back(work, t);
+    for (auto& th : pool) th.join();
+  }
+  Partial total(options);
+  for (const auto& p : partials) {
+    total.top.merge(p.top);
+    total.cost_time.merge(p.cost_time);
+    total.cost_gpus.merge(p.cost_gpus);
+    for (int r = 0; r < kRejectionCount; ++r) result.rejected[r] += p.rejected[r];
+    result.evaluated += p.evaluated;
+    result.feasible += p.feasible;
+  }
+  result.top = total.top.items();
+  result.pareto_cost_time = total.cost_time.sorted();
+  result.pareto_cost_gpus = total.cost_gpus.sorted();
+  return result;
+}
+
+workload::TrainingJob job_of(const workload::TrainingJob& base, const SearchSpace& space,
+                             const Candidate& c) {
+  workload::TrainingJob j = base;
+  const auto& g = space.gpus[c.gpu_option];
+  j.cluster.gpu = g.gpu;
+  j.cluster.gpus_per_node = g.gpu.gpus_per_node;
+  j.cluster.scale_up_domain = g.gpu.scale_up_domain;
+  j.cluster.intra_node_bandwidth = g.gpu.scale_up_bandwidth;
+  j.cluster.inter_node_bandwidth = g.gpu.scale_out_bandwidth;
+  j.efficiency = g.efficiency;
+  j.cluster.gpus = c.gpus;
+  j.global_batch = c.global_batch;
+  j.parallel = c.parallel;
+  return j;
+}
+
+costing::CostInputs costs_of(const costing::CostInputs& costs, const SearchSpace& space,
+                             const Candidate& c) {
+  costing::CostInputs in = costs;
+  in.compute = space.gpus[c.gpu_option].prices[c.price_option];
+  return in;
+}
+
+}  // namespace aicost::search
