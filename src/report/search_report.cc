@@ -25,7 +25,13 @@ const costing::ComputePricing& price_of(const SearchView& v, const Candidate& c)
   return v.space->gpus[c.gpu_option].prices[c.price_option];
 }
 
-Table candidates(const SearchView& v, const std::vector<Candidate>& list, const std::string& title) {
+// `plain`: numbers for programs (no digit grouping, full precision), else for people.
+Table candidates(const SearchView& v, const std::vector<Candidate>& list, const std::string& title,
+                 bool plain = false) {
+  auto number = [&](double x, int decimals) {
+    return plain ? fmt::format("{:.6g}", x) : fmt::format("{:.{}f}", x, decimals);
+  };
+  auto grouped = [&](double x) { return plain ? fmt::format("{:.2f}", x) : core::group_digits(x); };
   Table t;
   t.title = title;
   t.header = {"#", "gpu", "gpus", "layout", "mbs", "recompute", "sp", "optimizer", "batch",
@@ -39,9 +45,8 @@ Table candidates(const SearchView& v, const std::vector<Candidate>& list, const 
                       std::to_string(c.gpus), layout(c), std::to_string(p.micro_batch),
                       workload::to_string(p.recompute), p.sequence_parallel ? "on" : "off",
                       workload::to_string(p.sharding), std::to_string(c.global_batch),
-                      fmt::format("{:.1f}", c.wall_days), core::group_digits(c.gpu_hours),
-                      fmt::format("{:.1f}", c.mfu * 100), fmt::format("{:.1f}", c.memory_gib),
-                      core::group_digits(c.cost_usd), price_of(v, c).basis});
+                      number(c.wall_days, 1), grouped(c.gpu_hours), number(c.mfu * 100, 1),
+                      number(c.memory_gib, 1), grouped(c.cost_usd), price_of(v, c).basis});
   }
   return t;
 }
@@ -120,12 +125,8 @@ std::string render_csv(const SearchView& v) {
   Table all = candidates(v, {}, "");
   all.header.insert(all.header.begin(), "set");
   auto add = [&](const char* set, const std::vector<Candidate>& list) {
-    const Table t = candidates(v, list, "");
-    for (auto row : t.rows) {
+    for (auto row : candidates(v, list, "", true).rows) {
       row.insert(row.begin(), set);
-      // CSV carries plain numbers: no digit grouping.
-      row[11] = fmt::format("{:.0f}", list[std::stoi(row[1]) - 1].gpu_hours);
-      row[14] = fmt::format("{:.2f}", list[std::stoi(row[1]) - 1].cost_usd);
       all.rows.push_back(std::move(row));
     }
   };

@@ -41,7 +41,9 @@ struct Constraints {
   std::optional<double> deadline_days;  // wall-clock, failures included
   std::optional<double> budget_usd;     // total cost, all categories
   std::optional<double> min_mfu;        // 0..1
-  double memory_headroom = 0;           // share of GPU memory kept free, 0..1
+  // Share of GPU memory kept free, 0..1. A search defaults to 5 %: a plan at 99 % of memory is
+  // one allocator spike from failing, and the estimate's own overhead margin is small.
+  double memory_headroom = 0.05;
 };
 
 // Why a candidate was not kept. kDoesNotDivide counts combinations of the option lists that

@@ -1,0 +1,1 @@
+search examples/search-llama3-70b-90days.yaml

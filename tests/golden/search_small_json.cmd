@@ -1,0 +1,1 @@
+search tests/plans/search_small.yaml -o json
