@@ -284,7 +284,10 @@ class Searcher {
 }  // namespace
 
 uint64_t count_layouts(const workload::TrainingJob& base, const SearchSpace& space) {
-  Searcher s(base, costing::CostInputs{}, space, Constraints{}, SearchOptions{});
+  const costing::CostInputs costs;
+  const Constraints constraints;
+  const SearchOptions options;
+  Searcher s(base, costs, space, constraints, options);  // holds references: keep them alive
   std::array<double, kRejectionCount> rejected{};
   double enumerated = 0;
   return s.layouts(rejected, enumerated).size();
