@@ -51,7 +51,7 @@ core::Result<std::string> emit_plan(const SearchRequest& req, const search::Cand
   root["parallelism"] = par;
   YAML::Node pricing(YAML::NodeType::Map);
   if (price.instance.empty()) {
-    pricing["gpu_hour"] = core::sprintf("%.6gUSD/h", core::per_hour(price.per_gpu));
+    pricing["gpu_hour"] = core::sprintf("%.10gUSD/h", core::per_hour(price.per_gpu));
   } else {
     pricing["instance"] = price.instance;
     pricing["mode"] = catalog::to_string(price.mode);

@@ -174,7 +174,8 @@ core::Result<SearchRequest> load_search_plan(const std::string& path,
   req.text = *text;
   const std::string dir = std::filesystem::path(path).parent_path().string();
   req.base_dir = dir.empty() ? "." : dir;
-  YAML::Node root = YAML::Clone(*parsed);
+  // Edited in place (not cloned): yaml-cpp clones lose the source positions errors point at.
+  YAML::Node root = *parsed;
   YAML::Node cluster = section(root, "cluster");
   YAML::Node training = section(root, "training");
   YAML::Node parallel = section(root, "parallelism");

@@ -78,9 +78,6 @@ bool layout_divides(const workload::TrainingJob& base, const Layout& l, int etp)
   return true;
 }
 
-int aggressiveness(Recompute r) { return static_cast<int>(r); }  // none < selective < full
-int aggressiveness(OptimizerSharding s) { return static_cast<int>(s); }
-
 struct Partial {
   explicit Partial(const SearchOptions& o)
       : top(o.top, o.objective),
@@ -192,22 +189,26 @@ class Searcher {
       return perf::estimate_memory(j).total().value() <= capacity;
     };
     if (options_.prune) {
-      // Memory lower bound of the whole layout: the smallest micro-batch, SP on where allowed,
-      // the most aggressive recompute and sharding listed, and the best virtual pipeline size
-      // (interleaving is not monotone in memory, so each is tried).
+      // Memory lower bound of the whole layout: the smallest micro-batch, SP on where allowed
+      // and the most aggressive sharding listed (memory only grows as these relax); virtual
+      // pipeline size and recompute mode are not monotone in memory (interleaving adds in-flight
+      // activations; full recompute needs one layer's full activations while it recomputes),
+      // so each of their combinations is tried.
       p.micro_batch = *std::min_element(mbss.begin(), mbss.end());
       p.sequence_parallel = std::find(sps.begin(), sps.end(), true) != sps.end();
-      p.recompute = *std::max_element(dims_.recompute.begin(), dims_.recompute.end(),
-                                      [](auto a, auto b) { return aggressiveness(a) < aggressiveness(b); });
       p.sharding = *std::max_element(dims_.sharding.begin(), dims_.sharding.end(),
-                                     [](auto a, auto b) { return aggressiveness(a) < aggressiveness(b); });
+                                     [](auto a, auto b) { return static_cast<int>(a) < static_cast<int>(b); });
       bool any = false;
       for (int v : vpps) {
-        p.virtual_pipeline = v;
-        if (fits(job)) {
-          any = true;
-          break;
+        for (Recompute r : dims_.recompute) {
+          p.virtual_pipeline = v;
+          p.recompute = r;
+          if (fits(job)) {
+            any = true;
+            break;
+          }
         }
+        if (any) break;
       }
       if (!any) {
         out.rejected[static_cast<int>(Rejection::kOutOfMemory)] += valid * per_combo;
