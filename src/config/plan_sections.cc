@@ -79,11 +79,7 @@ core::Status read_cluster(MapReader& r, const catalog::Catalog& cat, workload::T
   auto spec = cat.gpu(*gpu);
   if (!spec) return at(r, "gpu", spec.error().message, spec.error().code);
   auto& c = job.cluster;
-  c.gpu = **spec;
-  c.gpus_per_node = c.gpu.gpus_per_node;
-  c.scale_up_domain = c.gpu.scale_up_domain;
-  c.intra_node_bandwidth = c.gpu.scale_up_bandwidth;
-  c.inter_node_bandwidth = c.gpu.scale_out_bandwidth;
+  c = workload::Cluster::of(**spec, 0);
   TRY_ASSIGN(c.gpus, r.integer("gpus"));
   if (!r.has("gpus")) return r.source().error(r.self().Mark(), "cluster.gpus is required");
   TRY_ASSIGN(c.gpus_per_node, r.integer("gpus_per_node"));

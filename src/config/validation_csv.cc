@@ -132,12 +132,7 @@ Built build(const Row& r, int line, const catalog::Catalog& cat) {
     out.skip = "unknown GPU '" + gpu + "'";
     return out;
   }
-  job.cluster.gpu = **g;
-  job.cluster.gpus = gpus;
-  job.cluster.gpus_per_node = job.cluster.gpu.gpus_per_node;
-  job.cluster.scale_up_domain = job.cluster.gpu.scale_up_domain;
-  job.cluster.intra_node_bandwidth = job.cluster.gpu.scale_up_bandwidth;
-  job.cluster.inter_node_bandwidth = job.cluster.gpu.scale_out_bandwidth;
+  job.cluster = workload::Cluster::of(**g, gpus);
   auto eff = cat.efficiency(job.cluster.gpu.generation);
   if (!eff) {
     out.skip = "no efficiency profile for " + job.cluster.gpu.generation;

@@ -46,6 +46,15 @@ std::array<int, 14> Candidate::key() const {
 
 namespace {
 
+// The base job on another GPU type. The plan's own cluster settings (node size, bandwidths) are
+// kept for the GPU it names; other types get their reference system's.
+workload::TrainingJob with_gpu(const workload::TrainingJob& base, const GpuOption& g) {
+  workload::TrainingJob j = base;
+  if (g.gpu.id != base.cluster.gpu.id) j.cluster = workload::Cluster::of(g.gpu, 0);
+  j.efficiency = g.efficiency;
+  return j;
+}
+
 struct Layout {
   int gpu, batch, tp, pp, cp, dp, ep;
   int gpus() const { return tp * pp * cp * dp; }
@@ -96,9 +105,7 @@ class Searcher {
       : base_(base), space_(space), constraints_(constraints), options_(options),
         dims_(resolve(base, space)) {
     for (size_t g = 0; g < space.gpus.size(); ++g) {
-      workload::TrainingJob j = base;
-      set_gpu(j, space.gpus[g]);
-      jobs_.push_back(std::move(j));
+      jobs_.push_back(with_gpu(base, space.gpus[g]));
       std::vector<costing::CostInputs> per_price;
       for (const auto& price : space.gpus[g].prices) {
         costing::CostInputs c = costs;
@@ -109,14 +116,6 @@ class Searcher {
     }
   }
 
-  static void set_gpu(workload::TrainingJob& j, const GpuOption& g) {
-    j.cluster.gpu = g.gpu;
-    j.cluster.gpus_per_node = g.gpu.gpus_per_node;
-    j.cluster.scale_up_domain = g.gpu.scale_up_domain;
-    j.cluster.intra_node_bandwidth = g.gpu.scale_up_bandwidth;
-    j.cluster.inter_node_bandwidth = g.gpu.scale_out_bandwidth;
-    j.efficiency = g.efficiency;
-  }
 
   // Candidates below one layout: (vpp, mbs, sp, recompute, sharding, price).
   double inner_size(const Layout& l) const {
@@ -340,14 +339,7 @@ SearchResult run_search(const workload::TrainingJob& base, const costing::CostIn
 
 workload::TrainingJob job_of(const workload::TrainingJob& base, const SearchSpace& space,
                              const Candidate& c) {
-  workload::TrainingJob j = base;
-  const auto& g = space.gpus[c.gpu_option];
-  j.cluster.gpu = g.gpu;
-  j.cluster.gpus_per_node = g.gpu.gpus_per_node;
-  j.cluster.scale_up_domain = g.gpu.scale_up_domain;
-  j.cluster.intra_node_bandwidth = g.gpu.scale_up_bandwidth;
-  j.cluster.inter_node_bandwidth = g.gpu.scale_out_bandwidth;
-  j.efficiency = g.efficiency;
+  workload::TrainingJob j = with_gpu(base, space.gpus[c.gpu_option]);
   j.cluster.gpus = c.gpus;
   j.global_batch = c.global_batch;
   j.parallel = c.parallel;

@@ -52,6 +52,16 @@ struct Cluster {
   int scale_up_domain = 8;                   // GPUs sharing NVLink/xGMI
   core::BytesPerSecond intra_node_bandwidth;  // per GPU per direction
   core::BytesPerSecond inter_node_bandwidth;  // per GPU per direction
+
+  // `gpus` of `gpu` with the node size, NVLink domain and bandwidths of its reference system.
+  static Cluster of(const catalog::GpuSpec& gpu, int gpus) {
+    return Cluster{gpu,
+                   gpus,
+                   gpu.gpus_per_node,
+                   gpu.scale_up_domain,
+                   gpu.scale_up_bandwidth,
+                   gpu.scale_out_bandwidth};
+  }
 };
 
 struct TrainingJob {

@@ -65,9 +65,8 @@ Case small_case() {
   c.space.min_gpus = kMinGpus;
   c.space.max_gpus = kMaxGpus;
   c.space.global_batches = {kBatch};
-  // Base cluster fields the space overrides per candidate (a valid placeholder).
-  c.base.cluster.gpu = c.space.gpus[0].gpu;
-  c.base.cluster.gpus = 8;
+  // The base runs on the first GPU option's reference system, as a plan file would set it.
+  c.base.cluster = workload::Cluster::of(c.space.gpus[0].gpu, 8);
   c.base.efficiency = c.space.gpus[0].efficiency;
   return c;
 }
@@ -117,13 +116,8 @@ Naive brute_force(const Case& c, const Constraints& k) {
                       if (n < kMinGpus || n > kMaxGpus || n % 8 != 0) continue;
                       if (sp && tp == 1) continue;
                       workload::TrainingJob j = c.base;
-                      j.cluster.gpu = opt.gpu;
-                      j.cluster.gpus_per_node = opt.gpu.gpus_per_node;
-                      j.cluster.scale_up_domain = opt.gpu.scale_up_domain;
-                      j.cluster.intra_node_bandwidth = opt.gpu.scale_up_bandwidth;
-                      j.cluster.inter_node_bandwidth = opt.gpu.scale_out_bandwidth;
+                      j.cluster = workload::Cluster::of(opt.gpu, n);
                       j.efficiency = opt.efficiency;
-                      j.cluster.gpus = n;
                       j.global_batch = kBatch;
                       j.parallel.tensor = tp;
                       j.parallel.pipeline = pp;
