@@ -1,0 +1,69 @@
+// What interrupts a training job, how often, and what an interrupt costs to recover from.
+// Rates are per GPU-hour of the job so they scale with its size; a cause also says how many
+// nodes it takes out (0 for software faults, 1 for a GPU or host fault, more for a switch) and
+// how long those nodes stay in repair. Figures and sources: data/reliability.yaml.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "aicost/catalog/provenance.h"
+#include "aicost/core/quantity.h"
+
+namespace aicost::reliability {
+
+enum class Distribution { kExponential, kWeibull };
+
+struct FailureCause {
+  std::string name;                 // "gpu", "hbm", "host", "network", "software", ...
+  double per_gpu_hour = 0;          // interrupts per GPU-hour of the job
+  int nodes_lost = 1;               // nodes that go to repair per interrupt
+  core::Seconds repair_time{2 * 86400.0};  // until a lost node is back in the pool
+  catalog::Provenance provenance;
+};
+
+struct FailureModel {
+  std::vector<FailureCause> causes;
+  // Interrupt inter-arrival times: exponential (memoryless), or Weibull with this shape
+  // (k < 1: decreasing hazard, bursts; Schroeder & Gibson 2006 measured 0.7-0.8). The mean is
+  // kept at 1 / total rate either way.
+  Distribution distribution = Distribution::kExponential;
+  double weibull_shape = 0.78;
+  // Planned maintenance: interrupts per day of wall time, each taken at a checkpoint (no work
+  // lost) and followed by `maintenance_downtime` plus a restart.
+  double maintenance_per_day = 0;
+  core::Seconds maintenance_downtime{0};
+
+  // Interrupts per second for a job on `gpus` GPUs.
+  double job_rate(int gpus) const;
+  // Share of interrupts from each cause (same order as `causes`).
+  std::vector<double> cause_shares() const;
+};
+
+// The checkpoint: size of the training state, save and load bandwidth of the storage tier.
+struct CheckpointModel {
+  core::Bytes size;
+  core::BytesPerSecond write_bandwidth;  // aggregate
+  core::BytesPerSecond read_bandwidth;   // aggregate
+  bool async = false;       // save in the background: only the device-to-host copy blocks
+  double async_blocking_share = 0.1;  // of the write time
+  core::Seconds write_time() const { return size / write_bandwidth; }
+  core::Seconds blocking() const { return async ? write_time() * async_blocking_share : write_time(); }
+  core::Seconds read_time() const { return size / read_bandwidth; }
+};
+
+// A restart after an interrupt, as the sum of its parts (reliability-model.md §5).
+struct RestartModel {
+  core::Seconds detection{120};     // fault noticed (NCCL timeouts are ~10 min; health checks faster)
+  core::Seconds rescheduling{180};  // replacement nodes allocated, job relaunched
+  core::Seconds initialisation{120};  // process groups, communicators, compile/warm-up
+  core::Seconds total(const CheckpointModel& ckpt) const {
+    return detection + rescheduling + initialisation + ckpt.read_time();
+  }
+};
+
+// Bytes of a checkpoint per parameter by optimizer state: bf16 weights (2) + fp32 master (4)
+// + Adam m, v (8) = 14 (reliability-model.md §4.1).
+inline constexpr double kCheckpointBytesPerParam = 14.0;
+
+}  // namespace aicost::reliability
