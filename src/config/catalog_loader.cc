@@ -202,7 +202,9 @@ core::Status add_catalog_text(std::string_view text, const std::string& origin,
   if (!root) return root.error();
   MapReader top(*root, "", src);
   if (!top.valid()) return top.not_a_map();
-  for (const char* k : {"gpus", "efficiency", "instances", "storage", "network", "models"}) {
+  // failure_model is read by the plan reader (reliability.cc), not the catalog.
+  for (const char* k : {"gpus", "efficiency", "instances", "storage", "network", "models",
+                        "failure_model"}) {
     top.accept(k);
   }
   AICOST_TRY_STATUS(top.finish());

@@ -127,13 +127,5 @@ core::Status read_services(MapReader& top, costing::ServicesInputs& s) {
   return m.finish();
 }
 
-core::Status read_reliability(MapReader& r, costing::ReliabilityInputs& rel) {
-  if (!r.self().IsNull() && !r.self().IsMap()) return r.not_a_map();
-  core::Seconds mtbf(0);
-  AICOST_TRY_STATUS(r.read("gpu_mtbf", UnitKind::kDuration, mtbf, true));
-  if (mtbf.value() > 0) rel.interruptions_per_gpu_hour = core::kSecondsPerHour / mtbf.value();
-  AICOST_TRY_STATUS(r.read("restart_time", UnitKind::kDuration, rel.restart_time));
-  return r.finish();
-}
 
 }  // namespace aicost::config

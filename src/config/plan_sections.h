@@ -36,6 +36,8 @@ core::Status read_network(MapReader& r, const catalog::Catalog& cat, const std::
 core::Status read_operations(MapReader& r, costing::OperationsInputs& out);
 // database, monitoring and security are top-level keys.
 core::Status read_services(MapReader& top, costing::ServicesInputs& out);
-core::Status read_reliability(MapReader& r, costing::ReliabilityInputs& out);
+core::Status read_reliability(MapReader& r, costing::ReliabilityInputs& out);  // reliability.cc
+// The shipped failure model (data/reliability.yaml).
+core::Result<reliability::FailureModel> default_failure_model();
 
 }  // namespace aicost::config

@@ -4,6 +4,9 @@
 #include <cmath>
 
 #include "aicost/core/text.h"
+#include "aicost/reliability/closed_form.h"
+
+#include <limits>
 
 namespace aicost::costing {
 
@@ -15,8 +18,6 @@ using core::UsdPerSecond;
 
 namespace {
 
-// Megatron distributed checkpoints hold bf16 weights (2) + fp32 master weights (4) + Adam m, v (8).
-constexpr double kCheckpointBytesPerParam = 14.0;
 
 double per_month(UsdPerSecond r) { return r.value() * core::kSecondsPerMonth; }
 
@@ -24,35 +25,66 @@ std::string money(double usd) { return core::group_digits(usd, 0) + " USD"; }
 
 }  // namespace
 
+namespace {
+
+// The exact optimum solves a Lambert-W equation; a search asks for the same (delta, M) for every
+// candidate of a layout, so each thread remembers its last answer.
+Seconds optimal_interval(Seconds delta, Seconds mtbf) {
+  thread_local double last_delta = -1, last_mtbf = -1, last_tau = 0;
+  if (delta.value() != last_delta || mtbf.value() != last_mtbf) {
+    last_delta = delta.value();
+    last_mtbf = mtbf.value();
+    last_tau = reliability::optimal_interval_exact(delta, mtbf).value();
+  }
+  return Seconds(last_tau);
+}
+
+}  // namespace
+
+reliability::CheckpointModel checkpoint_model(const workload::TrainingJob& job,
+                                             const CostInputs& in) {
+  reliability::CheckpointModel ck;
+  ck.size = in.storage.checkpoint_size.value() > 0
+                ? in.storage.checkpoint_size
+                : Bytes(job.model.params_total() * reliability::kCheckpointBytesPerParam);
+  ck.write_bandwidth = in.storage.checkpoint_write_bandwidth;
+  ck.read_bandwidth = in.reliability.checkpoint_read_bandwidth.value() > 0
+                          ? in.reliability.checkpoint_read_bandwidth
+                          : in.storage.checkpoint_write_bandwidth;
+  ck.async = in.storage.async_checkpoint;
+  return ck;
+}
+
 FailureOverhead failure_overhead(const workload::TrainingJob& job,
                                  const perf::TrainingEstimate& perf, const CostInputs& in) {
   FailureOverhead f;
-  f.checkpoint_size = in.storage.checkpoint_size.value() > 0
-                          ? in.storage.checkpoint_size
-                          : Bytes(job.model.params_total() * kCheckpointBytesPerParam);
-  const Seconds write = f.checkpoint_size / in.storage.checkpoint_write_bandwidth;
-  // Asynchronous saves block only while the GPU state is copied to host memory (~1/10 of a write).
-  f.checkpoint_blocking = in.storage.async_checkpoint ? write * 0.1 : write;
-  const double rate = in.reliability.interruptions_per_gpu_hour * job.cluster.gpus;  // per hour
-  f.job_mtbf = rate > 0 ? core::hours(1.0 / rate) : Seconds(1e300);
-  // Young (1974): tau = sqrt(2 delta M), the first-order optimum.
+  const reliability::CheckpointModel ck = checkpoint_model(job, in);
+  f.checkpoint_size = ck.size;
+  f.checkpoint_blocking = ck.blocking();
+  const Seconds restart = in.reliability.restart.total(ck);
+  const double rate = in.reliability.failures.job_rate(job.cluster.gpus);
+  f.job_mtbf = Seconds(rate > 0 ? 1 / rate : std::numeric_limits<double>::infinity());
+  const bool failures = rate > 0;
+  // The plan's interval, else the exact minimiser of Daly's expected wall time (the reliability
+  // command also shows the cost-optimal one, which weighs checkpoint storage too).
   f.checkpoint_interval =
-      in.storage.checkpoint_interval.value() > 0
-          ? in.storage.checkpoint_interval
-          : Seconds(std::sqrt(2 * f.checkpoint_blocking.value() * f.job_mtbf.value()));
-  const Seconds work = perf.compute_time;
-  const double saves = work / f.checkpoint_interval;
-  f.checkpoint_time = f.checkpoint_blocking * saves;
-  // Interruptions arrive over the whole wall time; each loses half an interval of work on average
-  // and costs a restart. Solve wall = work + saves + n (tau/2 + R), n = wall / M.
-  const double per_failure = (f.checkpoint_interval * 0.5 + in.reliability.restart_time).value();
-  const double mtbf = f.job_mtbf.value();
-  const double base = (work + f.checkpoint_time).value();
-  const double wall = per_failure < mtbf ? base / (1 - per_failure / mtbf) : base * 10;
-  f.expected_interruptions = wall / mtbf;
-  f.lost_work = f.checkpoint_interval * 0.5 * f.expected_interruptions;
-  f.restart_time = in.reliability.restart_time * f.expected_interruptions;
-  f.goodput = work.value() / (work + f.total()).value();
+      in.storage.checkpoint_interval.value() > 0 ? in.storage.checkpoint_interval
+      : failures ? optimal_interval(f.checkpoint_blocking, f.job_mtbf)
+                 : perf.compute_time;
+  f.restart_per_interrupt = restart;
+  const auto l = reliability::expected_losses(perf.compute_time, f.checkpoint_interval,
+                                              f.checkpoint_blocking, restart, f.job_mtbf);
+  f.checkpoint_time = l.checkpoints;
+  f.lost_work = l.lost_work;
+  f.restart_time = l.restarts;
+  f.expected_interruptions = l.interruptions;
+  // Planned maintenance, taken at a checkpoint: no work lost, a restart (and downtime) each.
+  const auto& fm = in.reliability.failures;
+  if (fm.maintenance_per_day > 0) {
+    const double windows = core::in_days(l.wall()) * fm.maintenance_per_day;
+    f.maintenance = (fm.maintenance_downtime + restart) * windows;
+  }
+  f.goodput = perf.compute_time.value() / (perf.compute_time + f.total()).value();
   return f;
 }
 
@@ -85,11 +117,19 @@ CostEstimate estimate_cost(const workload::TrainingJob& job, const perf::Trainin
   const auto& f = c.failures;
   add("failures", f.total() * fleet,
       AICOST_DRIVER("%.1f expected interruptions (job MTBF %.1f h); checkpoint every %.0f min, %.0f s "
-              "stall each; restart %.0f min",
+              "stall each; restart %.0f min; %.1f h of planned maintenance",
               f.expected_interruptions, core::in_hours(f.job_mtbf),
               f.checkpoint_interval.value() / 60, f.checkpoint_blocking.value(),
-              in.reliability.restart_time.value() / 60),
+              f.restart_per_interrupt.value() / 60, core::in_hours(f.maintenance)),
       CostNature::kElastic, fleet);
+  // Spare nodes held for the whole run so that failed nodes are replaced at once.
+  const double spare_gpus =
+      static_cast<double>(in.reliability.spare_nodes) * job.cluster.gpus_per_node;
+  const UsdPerSecond spare_rate = in.compute.per_gpu * spare_gpus;
+  add("spares", spare_rate * wall,
+      AICOST_DRIVER("%d spare nodes (%.0f GPUs) held for the whole run", in.reliability.spare_nodes,
+                    spare_gpus),
+      CostNature::kElastic, spare_rate);
 
   // Storage: dataset for the whole run; checkpoints at full retention (peak) after ramp-up;
   // logs growing until their retention caps them.

@@ -121,6 +121,7 @@ Json build_json(const EstimateView& v) {
                       {"checkpoint_stall_h", sig(core::in_hours(f.checkpoint_time))},
                       {"lost_work_h", sig(core::in_hours(f.lost_work))},
                       {"restart_h", sig(core::in_hours(f.restart_time))},
+                      {"maintenance_h", sig(core::in_hours(f.maintenance))},
                       {"overhead_h", sig(core::in_hours(f.total()))}};
   Json cost;
   cost["currency"] = "USD";
@@ -247,7 +248,10 @@ std::vector<Section> build_sections(const EstimateView& v) {
       {"checkpoint stall", fmt::format("{:.1f} s per save", f.checkpoint_blocking.value())},
       {"checkpoint size", core::format_bytes(f.checkpoint_size.value())},
       {"expected interruptions", fmt::format("{:.1f}", f.expected_interruptions)},
-      {"failure overhead", fmt::format("{:.1f} h", core::in_hours(f.total()))},
+      {"failure overhead", fmt::format("{:.1f} h (lost work {:.1f}, restarts {:.1f}, saves {:.1f}, maintenance {:.1f})",
+                                       core::in_hours(f.total()), core::in_hours(f.lost_work),
+                                       core::in_hours(f.restart_time), core::in_hours(f.checkpoint_time),
+                                       core::in_hours(f.maintenance))},
       {"goodput", pct(f.goodput)},
   }));
   out.push_back(std::move(rel));

@@ -7,6 +7,7 @@
 
 #include "aicost/catalog/instance.h"
 #include "aicost/core/quantity.h"
+#include "aicost/reliability/failure_model.h"
 
 namespace aicost::costing {
 
@@ -53,12 +54,18 @@ struct ServicesInputs {
   core::UsdPerSecond security;          // fixed part (scanning, audit, key management)
 };
 
-// Expected-value failure model for estimate (the reliability module refines it).
+// Interrupts, restarts and spares (reliability module). The plan reader fills `failures` from
+// data/reliability.yaml; the default here is one cause at Llama 3 405B's rate, 419 unexpected
+// interrupts in 54 days on 16,384 H100 (Dubey et al. 2024 §3.3.4) = 1.97e-5 per GPU-hour.
 struct ReliabilityInputs {
-  // Unexpected interruptions per GPU-hour. Default: Llama 3 405B pre-training, 419 in 54 days on
-  // 16,384 H100 (Dubey et al. 2024 §3.3.4) = 1.97e-5.
-  double interruptions_per_gpu_hour = 419.0 / (16384.0 * 54 * 24);
-  core::Seconds restart_time{600};  // detect, reschedule, initialise, reload
+  reliability::FailureModel failures = [] {
+    reliability::FailureModel m;
+    m.causes.push_back({"all", 419.0 / (16384.0 * 54 * 24), 1, core::Seconds(2 * 86400.0), {}});
+    return m;
+  }();
+  reliability::RestartModel restart;
+  core::BytesPerSecond checkpoint_read_bandwidth;  // 0: as fast as the write bandwidth
+  int spare_nodes = 0;  // paid for the whole run
 };
 
 struct CostInputs {

@@ -23,17 +23,20 @@ struct CostLine {
   core::UsdPerSecond peak_rate;     // highest instantaneous rate (storage peaks at full retention)
 };
 
-// Expected effect of interruptions and checkpoints on a run (Young 1974; Daly 2006 first order).
+// Expected effect of interruptions and checkpoints on a run: Daly's (2006) exact model for
+// Poisson interrupts, at the plan's interval or the time-optimal one (reliability module).
 struct FailureOverhead {
   core::Seconds job_mtbf;
   core::Seconds checkpoint_interval;
   core::Seconds checkpoint_blocking;  // per save
+  core::Seconds restart_per_interrupt;
   core::Bytes checkpoint_size;
   double expected_interruptions = 0;
   core::Seconds checkpoint_time;  // total stall on saves
   core::Seconds lost_work;        // recomputed work after interruptions
   core::Seconds restart_time;     // total restart time
-  core::Seconds total() const { return checkpoint_time + lost_work + restart_time; }
+  core::Seconds maintenance;      // planned maintenance windows (restart + downtime each)
+  core::Seconds total() const { return checkpoint_time + lost_work + restart_time + maintenance; }
   double goodput = 1;             // failure-free time / wall time
 };
 
@@ -49,6 +52,10 @@ struct CostEstimate {
   core::Bytes peak_storage;
   std::vector<std::string> warnings;
 };
+
+// The checkpoint of this job: the plan's size or 14 B/param of training state, and bandwidths.
+reliability::CheckpointModel checkpoint_model(const workload::TrainingJob& job,
+                                             const CostInputs& in);
 
 FailureOverhead failure_overhead(const workload::TrainingJob& job,
                                  const perf::TrainingEstimate& perf, const CostInputs& in);

@@ -4,6 +4,7 @@
 // how long those nodes stay in repair. Figures and sources: data/reliability.yaml.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,7 +58,9 @@ struct RestartModel {
   core::Seconds detection{120};     // fault noticed (NCCL timeouts are ~10 min; health checks faster)
   core::Seconds rescheduling{180};  // replacement nodes allocated, job relaunched
   core::Seconds initialisation{120};  // process groups, communicators, compile/warm-up
+  std::optional<core::Seconds> fixed_total;  // the plan's restart_time, overriding the parts
   core::Seconds total(const CheckpointModel& ckpt) const {
+    if (fixed_total) return *fixed_total;
     return detection + rescheduling + initialisation + ckpt.read_time();
   }
 };

@@ -40,8 +40,8 @@ CostInputs inputs() {
   CostInputs in;
   in.compute.per_gpu = core::usd_per_hour(2.0);
   in.compute.basis = "2.00 USD/GPU-h (test)";
-  in.reliability.interruptions_per_gpu_hour = 1e-5;
-  in.reliability.restart_time = core::seconds(600);
+  in.reliability.failures.causes = {{"all", 1e-5, 1, core::days(2), {}}};
+  in.reliability.restart.fixed_total = core::seconds(600);
   in.storage.checkpoint_size = core::Bytes(1e12);                 // 1 TB
   in.storage.checkpoint_write_bandwidth = core::gb_per_s(10);    // -> 100 s per save
   in.storage.checkpoints_retained = 5;
@@ -72,11 +72,15 @@ TEST(FailureOverhead, JobMtbfIsInverseOfFleetRate) {
   EXPECT_NEAR(core::in_hours(f.job_mtbf), 100.0, 1e-9);
 }
 
-TEST(FailureOverhead, YoungIntervalWhenNotGiven) {
-  // delta = 1e12 B / 1e10 B/s = 100 s; M = 360,000 s; tau = sqrt(2 * 100 * 360000) = 8485.28 s.
+TEST(FailureOverhead, TimeOptimalIntervalWhenNotGiven) {
+  // delta = 1e12 B / 1e10 B/s = 100 s; M = 360,000 s. The exact optimum of Daly's model is
+  // M (1 + W0(-e^{-(1 + delta/M)})); Daly's series sqrt(2 delta M)(1 + sqrt(x)/3 + x/9) - delta,
+  // x = delta / 2M, approximates it to O(x^{3/2}): 8485.28 * (1 + 0.003928 + 0.0000154) - 100.
   const auto f = failure_overhead(job(), perf_estimate(), inputs());
   EXPECT_NEAR(f.checkpoint_blocking.value(), 100.0, 1e-9);
-  EXPECT_NEAR(f.checkpoint_interval.value(), std::sqrt(2 * 100.0 * 360000.0), 1e-6);
+  const double x = 100.0 / (2 * 360000.0);
+  const double series = std::sqrt(2 * 100.0 * 360000.0) * (1 + std::sqrt(x) / 3 + x / 9) - 100;
+  EXPECT_NEAR(f.checkpoint_interval.value(), series, 0.5);
 }
 
 TEST(FailureOverhead, GivenIntervalIsKept) {
@@ -86,22 +90,23 @@ TEST(FailureOverhead, GivenIntervalIsKept) {
   EXPECT_DOUBLE_EQ(f.checkpoint_interval.value(), 1800.0);
 }
 
-TEST(FailureOverhead, ExpectedValueClosedForm) {
-  // W = 3.6e6 s; saves = W / tau; C = delta W / tau.
-  // wall = (W + C) / (1 - (tau/2 + R)/M); n = wall / M; lost = n tau / 2; restarts = n R.
-  const double W = 3.6e6, delta = 100, M = 360000, R = 600;
-  const double tau = std::sqrt(2 * delta * M);
-  const double C = delta * W / tau;
-  const double wall = (W + C) / (1 - (tau / 2 + R) / M);
-  const double n = wall / M;
-  const auto f = failure_overhead(job(), perf_estimate(), inputs());
-  EXPECT_NEAR(f.checkpoint_time.value(), C, 1e-9 * C);
-  EXPECT_NEAR(f.expected_interruptions, n, 1e-9 * n);
-  EXPECT_NEAR(f.lost_work.value(), n * tau / 2, 1e-6);
-  EXPECT_NEAR(f.restart_time.value(), n * R, 1e-6);
-  // The overhead closes the loop: W + C + lost + restarts = wall.
-  EXPECT_NEAR((core::Seconds(W) + f.total()).value(), wall, 1e-6 * wall);
-  EXPECT_NEAR(f.goodput, W / wall, 1e-9);
+TEST(FailureOverhead, ExpectedValueFollowsDalysModel) {
+  // W = 3.6e6 s of work in segments of tau + delta (the last without a save); each segment of
+  // length L takes M e^{R/M} (e^{L/M} - 1) on average under Poisson interrupts (Daly 2006).
+  const double W = 3.6e6, delta = 100, M = 360000, R = 600, tau = 1800;
+  auto in = inputs();
+  in.storage.checkpoint_interval = core::seconds(tau);
+  const double segments = W / tau;  // 2000, exactly
+  auto seg = [&](double L) { return M * std::exp(R / M) * std::expm1(L / M); };
+  const double wall = (segments - 1) * seg(tau + delta) + seg(tau);
+  const auto f = failure_overhead(job(), perf_estimate(), in);
+  EXPECT_NEAR(f.checkpoint_time.value(), (segments - 1) * delta, 1e-9);
+  EXPECT_NEAR((core::Seconds(W) + f.total()).value(), wall, 1e-9 * wall);
+  // Interrupts arrive at 1/M over the whole wall time.
+  EXPECT_NEAR(f.expected_interruptions, wall / M, 1e-9 * wall / M);
+  // Each interrupt starts one restart attempt of expected length E[min(Exp(M), R)].
+  EXPECT_NEAR(f.restart_time.value(), wall / M * M * -std::expm1(-R / M), 1e-6);
+  EXPECT_NEAR(f.goodput, W / wall, 1e-12);
 }
 
 TEST(CostModel, LinesSumToTotal) {
