@@ -2,6 +2,7 @@
 
 #include "aicost/report/diff_report.h"
 #include "commands.h"
+#include "progress.h"
 #include "run_plan.h"
 
 namespace aicost::app {
@@ -11,18 +12,41 @@ Command estimate_command() {
           [](CLI::App& sub, const GlobalOptions& g) -> std::function<int()> {
             auto plan = std::make_shared<std::string>();
             auto allow_oom = std::make_shared<bool>(false);
+            auto runs = std::make_shared<int>(0);
+            auto seed = std::make_shared<uint64_t>(1);
             sub.add_option("plan", *plan, "plan file (YAML)")->required();
             sub.add_flag("--allow-oom", *allow_oom,
                          "estimate a plan even when it does not fit in GPU memory");
+            sub.add_option("--simulate", *runs,
+                           "add Monte-Carlo bands (P10/P50/P90) of wall time and cost from N runs");
+            sub.add_option("--seed", *seed, "seed of --simulate")->capture_default_str();
             sub.footer("Example: aicost estimate examples/gpt3-175b-a100.yaml -o json");
-            return [plan, allow_oom, &g] {
+            return [plan, allow_oom, runs, seed, &g] {
               auto fmt = output_format(g);
               if (!fmt) return report_error(fmt.error(), g);
               auto cat = load_catalog(g);
               if (!cat) return report_error(cat.error(), g);
               auto run = run_plan(*plan, *cat, *allow_oom);
               if (!run) return report_error(run.error(), g);
-              std::cout << report::render_estimate(run->view(), *fmt);
+              auto view = run->view();
+              std::optional<reliability::SimulationResult> sim;
+              if (*runs > 0) {
+                const auto inputs =
+                    costing::reliability_inputs(run->plan.job, run->perf, run->plan.cost);
+                reliability::SimulationOptions opts;
+                opts.runs = *runs;
+                opts.seed = *seed;
+                std::atomic<uint64_t> done{0};
+                opts.progress = &done;
+                Progress bar("simulating", done, static_cast<uint64_t>(*runs));
+                sim = reliability::simulate(
+                    reliability::simulation_spec(inputs, run->cost.failures.checkpoint_interval,
+                                                 run->plan.cost.reliability.spare_nodes),
+                    opts);
+                view.simulation = &*sim;
+                view.simulation_seed = *seed;
+              }
+              std::cout << report::render_estimate(view, *fmt);
               return 0;
             };
           }};

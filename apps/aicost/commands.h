@@ -39,5 +39,6 @@ Command diff_command();
 Command catalog_command();
 Command validate_command();
 Command search_command();
+Command reliability_command();
 
 }  // namespace aicost::app

@@ -55,6 +55,22 @@ reliability::CheckpointModel checkpoint_model(const workload::TrainingJob& job,
   return ck;
 }
 
+reliability::RunInputs reliability_inputs(const workload::TrainingJob& job,
+                                          const perf::TrainingEstimate& perf, const CostInputs& in) {
+  reliability::RunInputs r;
+  r.work = perf.compute_time;
+  r.gpus = job.cluster.gpus;
+  r.gpus_per_node = job.cluster.gpus_per_node;
+  r.failures = in.reliability.failures;
+  r.checkpoint = checkpoint_model(job, in);
+  r.restart = in.reliability.restart;
+  if (in.storage.checkpoint_interval.value() > 0) r.interval = in.storage.checkpoint_interval;
+  r.fleet_rate = in.compute.per_gpu * static_cast<double>(job.cluster.gpus);
+  r.storage_price = in.storage.checkpoint_price;
+  r.checkpoints_retained = in.storage.checkpoints_retained;
+  return r;
+}
+
 FailureOverhead failure_overhead(const workload::TrainingJob& job,
                                  const perf::TrainingEstimate& perf, const CostInputs& in) {
   FailureOverhead f;
@@ -123,12 +139,11 @@ CostEstimate estimate_cost(const workload::TrainingJob& job, const perf::Trainin
               f.restart_per_interrupt.value() / 60, core::in_hours(f.maintenance)),
       CostNature::kElastic, fleet);
   // Spare nodes held for the whole run so that failed nodes are replaced at once.
-  const double spare_gpus =
-      static_cast<double>(in.reliability.spare_nodes) * job.cluster.gpus_per_node;
+  const int spare_nodes = std::max(0, in.reliability.spare_nodes);
+  const double spare_gpus = static_cast<double>(spare_nodes) * job.cluster.gpus_per_node;
   const UsdPerSecond spare_rate = in.compute.per_gpu * spare_gpus;
   add("spares", spare_rate * wall,
-      AICOST_DRIVER("%d spare nodes (%.0f GPUs) held for the whole run", in.reliability.spare_nodes,
-                    spare_gpus),
+      AICOST_DRIVER("%d spare nodes (%.0f GPUs) held for the whole run", spare_nodes, spare_gpus),
       CostNature::kElastic, spare_rate);
 
   // Storage: dataset for the whole run; checkpoints at full retention (peak) after ramp-up;

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "aicost/core/rng.h"
+#include "aicost/reliability/analysis.h"
 
 namespace aicost::reliability {
 
@@ -172,6 +173,19 @@ class Run {
 };
 
 }  // namespace
+
+SimulationSpec simulation_spec(const RunInputs& in, core::Seconds interval, int spare_nodes) {
+  SimulationSpec s;
+  s.work = in.work;
+  s.interval = interval;
+  s.blocking = in.checkpoint.blocking();
+  s.restart = in.restart.total(in.checkpoint);
+  s.gpus = in.gpus;
+  s.gpus_per_node = in.gpus_per_node;
+  s.failures = in.failures;
+  s.spare_nodes = spare_nodes;
+  return s;
+}
 
 SimulationResult simulate(const SimulationSpec& spec, const SimulationOptions& options) {
   const int runs = std::max(0, options.runs);

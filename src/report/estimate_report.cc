@@ -123,6 +123,23 @@ Json build_json(const EstimateView& v) {
                       {"restart_h", sig(core::in_hours(f.restart_time))},
                       {"maintenance_h", sig(core::in_hours(f.maintenance))},
                       {"overhead_h", sig(core::in_hours(f.total()))}};
+  if (v.simulation) {
+    const auto& s = *v.simulation;
+    // Scale the run's wall-time bands to GPU-hours and money at the estimate's own rates.
+    const double gpu_hours_per_s = c.gpu_hours / c.wall_time.value();
+    const double usd_per_s = c.total.value() / c.wall_time.value();
+    auto band = [](const reliability::Summary& x, double scale) {
+      return Json{{"mean", sig(x.mean * scale)}, {"p10", sig(x.p10 * scale)},
+                  {"p50", sig(x.p50 * scale)}, {"p90", sig(x.p90 * scale)}};
+    };
+    j["reliability"]["simulation"] = {{"runs", s.runs},
+                                      {"seed", v.simulation_seed},
+                                      {"wall_days", band(s.wall_s, 1 / core::kSecondsPerDay)},
+                                      {"gpu_hours", band(s.wall_s, gpu_hours_per_s)},
+                                      {"total_usd", band(s.wall_s, usd_per_s)},
+                                      {"ettr", band(s.ettr, 1)},
+                                      {"interruptions", band(s.interruptions, 1)}};
+  }
   Json cost;
   cost["currency"] = "USD";
   cost["total_usd"] = cents(c.total.value());
@@ -254,6 +271,24 @@ std::vector<Section> build_sections(const EstimateView& v) {
                                        core::in_hours(f.maintenance))},
       {"goodput", pct(f.goodput)},
   }));
+  if (v.simulation) {
+    const auto& s = *v.simulation;
+    const double gpu_hours_per_s = c.gpu_hours / c.wall_time.value();
+    const double usd_per_s = c.total.value() / c.wall_time.value();
+    Table bands{{"simulated", "mean", "p10", "p50", "p90"}, {}, {false, true, true, true, true},
+                fmt::format("Monte Carlo: {} runs, seed {}", s.runs, v.simulation_seed)};
+    auto row = [&](const char* name, const reliability::Summary& x, double scale, bool money) {
+      auto n = [&](double y) {
+        return money ? core::group_digits(y * scale) : fmt::format("{:.2f}", y * scale);
+      };
+      bands.rows.push_back({name, n(x.mean), n(x.p10), n(x.p50), n(x.p90)});
+    };
+    row("wall days", s.wall_s, 1 / core::kSecondsPerDay, false);
+    row("GPU-hours", s.wall_s, gpu_hours_per_s, true);
+    row("total USD", s.wall_s, usd_per_s, true);
+    row("ETTR", s.ettr, 1, false);
+    rel.tables.push_back(std::move(bands));
+  }
   out.push_back(std::move(rel));
 
   Section cost{"Cost", {}, {}};

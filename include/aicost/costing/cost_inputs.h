@@ -65,7 +65,9 @@ struct ReliabilityInputs {
   }();
   reliability::RestartModel restart;
   core::BytesPerSecond checkpoint_read_bandwidth;  // 0: as fast as the write bandwidth
-  int spare_nodes = 0;  // paid for the whole run
+  // Spare nodes held (and paid) for the whole run; -1: replacements come from a pool the job
+  // does not pay for, and are always available.
+  int spare_nodes = -1;
 };
 
 struct CostInputs {

@@ -8,6 +8,7 @@
 #include "aicost/core/quantity.h"
 #include "aicost/costing/cost_inputs.h"
 #include "aicost/perf/estimate.h"
+#include "aicost/reliability/analysis.h"
 #include "aicost/workload/training_job.h"
 
 namespace aicost::costing {
@@ -56,6 +57,11 @@ struct CostEstimate {
 // The checkpoint of this job: the plan's size or 14 B/param of training state, and bandwidths.
 reliability::CheckpointModel checkpoint_model(const workload::TrainingJob& job,
                                              const CostInputs& in);
+
+// The reliability model's view of this run: work, GPUs, failure model, checkpoint, restart and
+// the money rates that weigh checkpoint intervals and spares.
+reliability::RunInputs reliability_inputs(const workload::TrainingJob& job,
+                                          const perf::TrainingEstimate& perf, const CostInputs& in);
 
 FailureOverhead failure_overhead(const workload::TrainingJob& job,
                                  const perf::TrainingEstimate& perf, const CostInputs& in);

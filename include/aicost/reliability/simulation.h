@@ -57,6 +57,10 @@ struct SimulationResult {
 
 SimulationResult simulate(const SimulationSpec& spec, const SimulationOptions& options);
 
+struct RunInputs;
+// The simulation of a run checkpointed every `interval`, with `spare_nodes` (-1: no limit).
+SimulationSpec simulation_spec(const RunInputs& in, core::Seconds interval, int spare_nodes);
+
 // Mean, standard deviation and P10/P50/P90 (linear interpolation) of `values` (sorted here).
 Summary summarize(std::vector<double> values);
 

@@ -10,6 +10,7 @@
 #include "aicost/costing/cost_inputs.h"
 #include "aicost/costing/cost_model.h"
 #include "aicost/perf/estimate.h"
+#include "aicost/reliability/simulation.h"
 #include "aicost/report/format.h"
 #include "aicost/workload/training_job.h"
 
@@ -32,6 +33,9 @@ struct EstimateView {
   const costing::CostEstimate* cost = nullptr;
   std::vector<std::string> warnings;
   const costing::CostInputs* inputs = nullptr;
+  // Monte-Carlo bands of wall time, GPU-hours and cost (`aicost estimate --simulate N`).
+  const reliability::SimulationResult* simulation = nullptr;
+  uint64_t simulation_seed = 0;
 };
 
 // The warnings a report shows: v.warnings, then perf->warnings, then cost->warnings, each text
