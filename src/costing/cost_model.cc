@@ -73,34 +73,25 @@ reliability::RunInputs reliability_inputs(const workload::TrainingJob& job,
 
 FailureOverhead failure_overhead(const workload::TrainingJob& job,
                                  const perf::TrainingEstimate& perf, const CostInputs& in) {
+  const reliability::RunInputs r = reliability_inputs(job, perf, in);
   FailureOverhead f;
-  const reliability::CheckpointModel ck = checkpoint_model(job, in);
-  f.checkpoint_size = ck.size;
-  f.checkpoint_blocking = ck.blocking();
-  const Seconds restart = in.reliability.restart.total(ck);
-  const double rate = in.reliability.failures.job_rate(job.cluster.gpus);
+  f.checkpoint_size = r.checkpoint.size;
+  f.checkpoint_blocking = r.checkpoint.blocking();
+  f.restart_per_interrupt = r.restart.total(r.checkpoint);
+  const double rate = r.failures.job_rate(r.gpus);
   f.job_mtbf = Seconds(rate > 0 ? 1 / rate : std::numeric_limits<double>::infinity());
-  const bool failures = rate > 0;
   // The plan's interval, else the exact minimiser of Daly's expected wall time (the reliability
   // command also shows the cost-optimal one, which weighs checkpoint storage too).
-  f.checkpoint_interval =
-      in.storage.checkpoint_interval.value() > 0 ? in.storage.checkpoint_interval
-      : failures ? optimal_interval(f.checkpoint_blocking, f.job_mtbf)
-                 : perf.compute_time;
-  f.restart_per_interrupt = restart;
-  const auto l = reliability::expected_losses(perf.compute_time, f.checkpoint_interval,
-                                              f.checkpoint_blocking, restart, f.job_mtbf);
+  f.checkpoint_interval = r.interval ? *r.interval
+                          : rate > 0 ? optimal_interval(f.checkpoint_blocking, f.job_mtbf)
+                                     : perf.compute_time;
+  const auto l = reliability::losses_at(r, f.checkpoint_interval);
   f.checkpoint_time = l.checkpoints;
   f.lost_work = l.lost_work;
   f.restart_time = l.restarts;
+  f.maintenance = l.maintenance;
   f.expected_interruptions = l.interruptions;
-  // Planned maintenance, taken at a checkpoint: no work lost, a restart (and downtime) each.
-  const auto& fm = in.reliability.failures;
-  if (fm.maintenance_per_day > 0) {
-    const double windows = core::in_days(l.wall()) * fm.maintenance_per_day;
-    f.maintenance = (fm.maintenance_downtime + restart) * windows;
-  }
-  f.goodput = perf.compute_time.value() / (perf.compute_time + f.total()).value();
+  f.goodput = l.ettr();
   return f;
 }
 

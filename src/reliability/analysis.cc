@@ -42,8 +42,15 @@ double golden_min(F f, double lo, double hi) {
 }  // namespace
 
 LossBreakdown losses_at(const RunInputs& in, Seconds tau) {
-  return expected_losses(in.work, tau, in.checkpoint.blocking(), in.restart.total(in.checkpoint),
-                         mtbf_of(in));
+  const Seconds restart = in.restart.total(in.checkpoint);
+  LossBreakdown l = expected_losses(in.work, tau, in.checkpoint.blocking(), restart, mtbf_of(in));
+  // Planned maintenance, taken at a checkpoint: no work lost, a restart (and downtime) each,
+  // at its rate over the wall time without it.
+  const auto& f = in.failures;
+  if (f.maintenance_per_day > 0) {
+    l.maintenance = (f.maintenance_downtime + restart) * (core::in_days(l.wall()) * f.maintenance_per_day);
+  }
+  return l;
 }
 
 double storage_usd_at(const RunInputs& in, Seconds tau, Seconds wall) {

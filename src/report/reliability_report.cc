@@ -73,7 +73,7 @@ std::vector<std::string> assumptions(const ReliabilityView& v) {
   out.push_back("failed nodes return after each cause's repair time (exponential in the simulation)");
   if (in.failures.maintenance_per_day > 0) {
     out.push_back(fmt::format("planned maintenance every {:.1f} h, taken at a checkpoint, {:.0f} min "
-                              "down + a restart (simulation only)",
+                              "down + a restart",
                               24 / in.failures.maintenance_per_day,
                               in.failures.maintenance_downtime.value() / 60));
   }

@@ -41,8 +41,9 @@ struct LossBreakdown {
   core::Seconds checkpoints;  // blocking saves that completed
   core::Seconds lost_work;    // compute and saves redone after interrupts
   core::Seconds restarts;     // restart time, including restarts that were interrupted
+  core::Seconds maintenance;  // planned windows (set by analysis.h's losses_at)
   double interruptions = 0;   // expected count
-  core::Seconds wall() const { return work + checkpoints + lost_work + restarts; }
+  core::Seconds wall() const { return work + checkpoints + lost_work + restarts + maintenance; }
   double ettr() const { return work.value() / wall().value(); }
 };
 
