@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "aicost/catalog/catalog.h"
 #include "aicost/catalog/model_spec.h"
 #include "aicost/config/catalog_loader.h"
@@ -38,6 +40,22 @@ inline catalog::ModelSpec classic_gpt(int layers, int hidden, int heads, int voc
   s.id = "classic";
   s.hidden_dropout = true;
   return s;
+}
+
+// A complete small plan (GPT-3 175B shape, 8 H100, a plain price); tests append sections to it.
+inline std::string minimal_plan_yaml() {
+  return R"(model:
+  preset: gpt3-175b
+training:
+  tokens: 1B
+  seq_length: 2048
+  global_batch_size: 64
+cluster:
+  gpu: h100-sxm-80gb
+  gpus: 8
+pricing:
+  gpu_hour: 2.00USD/h
+)";
 }
 
 }  // namespace aicost::testing

@@ -241,18 +241,7 @@ cluster:
 // --- error paths: code, and file:line:col of the offending value -------------------------------
 
 std::string base_plan_with(const std::string& extra) {
-  return std::string(R"(model:
-  preset: gpt3-175b
-training:
-  tokens: 1B
-  seq_length: 2048
-  global_batch_size: 64
-cluster:
-  gpu: h100-sxm-80gb
-  gpus: 8
-pricing:
-  gpu_hour: 2.00USD/h
-)") + extra;
+  return testing::minimal_plan_yaml() + extra;
 }
 
 TEST(ParsePlanErrors, UnknownGpuIsNotFoundWithSuggestion) {

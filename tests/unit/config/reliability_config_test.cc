@@ -7,21 +7,9 @@
 namespace aicost::config {
 namespace {
 
-const std::string kPlan = R"(model:
-  preset: gpt3-175b
-training:
-  tokens: 1B
-  seq_length: 2048
-  global_batch_size: 64
-cluster:
-  gpu: h100-sxm-80gb
-  gpus: 8
-pricing:
-  gpu_hour: 2.00USD/h
-)";
 
 core::Result<Plan> parse(const std::string& extra) {
-  return parse_plan(kPlan + extra, "plan.yaml", ".", testing::builtin_catalog());
+  return parse_plan(testing::minimal_plan_yaml() + extra, "plan.yaml", ".", testing::builtin_catalog());
 }
 
 double total_per_gpu_hour(const reliability::FailureModel& m) {
