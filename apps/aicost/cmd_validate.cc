@@ -1,5 +1,6 @@
 #include <iostream>
 
+#include "aicost/config/inference_csv.h"
 #include "aicost/config/validation_csv.h"
 #include "aicost/perf/accuracy.h"
 #include "aicost/perf/estimate.h"
@@ -13,8 +14,8 @@ Command validate_command() {
           [](CLI::App& sub, const GlobalOptions& g) -> std::function<int()> {
             auto csv = std::make_shared<std::string>();
             sub.add_option("csv", *csv,
-                           "CSV of measured runs with the columns of training-dev.csv "
-                           "(docs/VALIDATION.md)")
+                           "CSV of measured training runs (columns of training-dev.csv) or serving "
+                           "measurements (columns of inference-dev.csv); docs/VALIDATION.md")
                 ->required();
             sub.footer("Example: aicost validate ../shared/validation/training-dev.csv");
             return [csv, &g] {
@@ -22,6 +23,19 @@ Command validate_command() {
               if (!fmt) return report_error(fmt.error(), g);
               auto cat = load_catalog(g);
               if (!cat) return report_error(cat.error(), g);
+              if (config::is_inference_csv(*csv)) {
+                auto set = config::load_inference_csv(*csv, *cat);
+                if (!set) return report_error(set.error(), g);
+                std::vector<perf::AccuracyCase> cases;
+                for (const auto& m : set->cases) {
+                  const auto metric = serving::to_string(m.metric);
+                  cases.push_back({m.name + " (" + metric + ")",
+                                   m.replica.gpu.generation + "/" + metric, m.measured,
+                                   serving::predict(m)});
+                }
+                std::cout << report::render_accuracy(cases, set->skipped, *fmt);
+                return 0;
+              }
               auto set = config::load_validation_csv(*csv, *cat);
               if (!set) return report_error(set.error(), g);
               std::vector<perf::AccuracyCase> cases;

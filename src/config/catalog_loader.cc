@@ -90,7 +90,9 @@ core::Status read_efficiency(MapReader& r, catalog::Catalog& cat) {
       {"all_to_all_bus", &e.all_to_all_bus},
       {"tp_overlap", &e.tp_overlap},
       {"ep_overlap", &e.ep_overlap},
-      {"dp_overlap", &e.dp_overlap}};
+      {"dp_overlap", &e.dp_overlap},
+      {"serving_prefill_mfu", &e.serving_prefill_mfu},
+      {"serving_decode_bandwidth", &e.serving_decode_bandwidth}};
   for (const auto& [key, field] : ratios) TRY_ASSIGN(*field, r.quantity(key, UnitKind::kPercent));
   TRY_ASSIGN(e.gemm_half_dim, r.quantity("gemm_half_dim", UnitKind::kCount));
   TRY_ASSIGN(e.elementwise_bytes_per_hidden,
@@ -99,6 +101,8 @@ core::Status read_efficiency(MapReader& r, catalog::Catalog& cat) {
   AICOST_TRY_STATUS(r.read("collective_latency", UnitKind::kDuration, e.collective_latency));
   AICOST_TRY_STATUS(r.read("layer_overhead", UnitKind::kDuration, e.layer_overhead));
   AICOST_TRY_STATUS(r.read("step_overhead", UnitKind::kDuration, e.step_overhead));
+  AICOST_TRY_STATUS(r.read("serving_layer_overhead", UnitKind::kDuration, e.serving_layer_overhead));
+  TRY_ASSIGN(e.serving_prefill_half_tokens, r.quantity("serving_prefill_half_tokens", UnitKind::kCount));
   AICOST_TRY_STATUS(read_provenance(r, e.provenance));
   cat.add(std::move(e));
   return {};

@@ -8,63 +8,11 @@
 #include "aicost/config/catalog_loader.h"
 #include "aicost/config/csv.h"
 #include "aicost/perf/flops.h"
+#include "validation_rows.h"
 
 namespace aicost::config {
 
 namespace {
-
-using Row = std::map<std::string, std::string>;
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
-// Lower-case letters and digits only, for matching model names.
-std::string squash(const std::string& s) {
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c)) out.push_back(static_cast<char>(std::tolower(c)));
-  }
-  return out;
-}
-
-double number(const Row& r, const std::string& col, double fallback = 0) {
-  auto it = r.find(col);
-  if (it == r.end() || it->second.empty()) return fallback;
-  try {
-    return std::stod(it->second);
-  } catch (...) {
-    return fallback;
-  }
-}
-
-std::optional<double> find_number(const std::string& text, const std::string& pattern,
-                                  bool ignore_case = true) {
-  std::smatch m;
-  const auto flags = ignore_case ? std::regex::icase : std::regex::ECMAScript;
-  if (std::regex_search(text, m, std::regex(pattern, flags))) return std::stod(m[1]);
-  return std::nullopt;
-}
-
-// The preset whose name or alias appears in the row name (longest match wins).
-const catalog::ModelSpec* preset_for(const std::string& name, const catalog::Catalog& cat) {
-  const std::string row = squash(name);
-  const catalog::ModelSpec* best = nullptr;
-  size_t best_len = 0;
-  for (const auto& m : cat.models()) {
-    std::vector<std::string> names = m.aliases;
-    names.push_back(m.name);
-    for (const auto& n : names) {
-      const std::string key = squash(n);
-      if (key.size() > best_len && key.size() >= 5 && row.find(key) != std::string::npos) {
-        best = &m;
-        best_len = key.size();
-      }
-    }
-  }
-  return best;
-}
 
 struct Built {
   std::optional<ValidationCase> value;
@@ -203,39 +151,47 @@ Built build(const Row& r, int line, const catalog::Catalog& cat) {
 
 }  // namespace
 
-core::Result<ValidationSet> load_validation_csv(const std::string& path,
-                                                const catalog::Catalog& cat) {
+core::Status read_table(const std::string& path, const std::vector<std::string>& required,
+                        const std::function<void(const Row&, int)>& on_row) {
   auto text = read_file(path);
   if (!text) return text.error();
-  ValidationSet set;
   std::vector<std::string> header;
-  const char* required[] = {"name", "gpu_type", "num_gpus", "tp", "pp", "seq_len",
-                            "global_batch_tokens_or_sequences", "precision", "notes"};
-  auto st = read_csv(*text, path, [&](const std::vector<std::string>& fields, int line) -> core::Status {
+  return read_csv(*text, path, [&](const std::vector<std::string>& fields, int line) -> core::Status {
     if (header.empty()) {
       header = fields;
-      for (const char* col : required) {
+      for (const auto& col : required) {
         if (std::find(header.begin(), header.end(), col) == header.end()) {
           return core::make_error(core::ErrorCode::kInvalidInput,
-                                  std::string("missing column '") + col + "'", path + ":1");
+                                  "missing column '" + col + "'", path + ":1");
         }
       }
       return {};
     }
     Row row;
-    for (size_t i = 0; i < header.size() && i < fields.size(); ++i) row[header[i]] = fields[i];
-    try {
-      Built b = build(row, line, cat);
-      if (b.value) {
-        set.cases.push_back(std::move(*b.value));
-      } else {
-        set.skipped.push_back(row["name"] + ": " + b.skip);
-      }
-    } catch (const std::exception& e) {
-      set.skipped.push_back(row["name"] + ": unreadable row (" + e.what() + ")");
-    }
+    for (size_t i = 0; i < header.size(); ++i) row[header[i]] = i < fields.size() ? fields[i] : "";
+    on_row(row, line);
     return {};
   });
+}
+
+core::Result<ValidationSet> load_validation_csv(const std::string& path,
+                                                const catalog::Catalog& cat) {
+  ValidationSet set;
+  auto st = read_table(path,
+                       {"name", "gpu_type", "num_gpus", "tp", "pp", "seq_len",
+                        "global_batch_tokens_or_sequences", "precision", "notes"},
+                       [&](const Row& row, int line) {
+                         try {
+                           Built b = build(row, line, cat);
+                           if (b.value) {
+                             set.cases.push_back(std::move(*b.value));
+                           } else {
+                             set.skipped.push_back(row.at("name") + ": " + b.skip);
+                           }
+                         } catch (const std::exception& e) {
+                           set.skipped.push_back(row.at("name") + ": unreadable row (" + e.what() + ")");
+                         }
+                       });
   if (!st) return st.error();
   return set;
 }

@@ -35,7 +35,7 @@ const std::vector<UnitEntry>& table(UnitKind kind) {
       {"GFLOPS", 1e9},    {"TFLOPS", 1e12},  {"PFLOPS", 1e15},  {"TOP/s", 1e12},
       {"POP/s", 1e15}};
   static const std::vector<UnitEntry> duration = {
-      {"ms", 1e-3},  {"s", 1},         {"min", 60},         {"h", kHour},
+      {"us", 1e-6},  {"ms", 1e-3},  {"s", 1},         {"min", 60},         {"h", kHour},
       {"d", 86400},  {"w", 7 * 86400}, {"month", kSecondsPerMonth}};
   static const std::vector<UnitEntry> money = {{"USD", 1}};
   static const std::vector<UnitEntry> money_rate = {

@@ -13,7 +13,7 @@ namespace aicost::report {
 std::string render_accuracy(const std::vector<perf::AccuracyCase>& cases,
                             const std::vector<std::string>& skipped, Format format) {
   Table rows;
-  rows.title = "Per-GPU throughput, measured vs predicted (tokens/s/GPU)";
+  rows.title = "Measured vs predicted (training: tokens/s per GPU; serving: tokens/s or seconds)";
   rows.header = {"run", "generation", "measured", "predicted", "error_pct"};
   rows.right_align = {false, false, true, true, true};
   std::map<std::string, std::vector<perf::AccuracyCase>> groups;

@@ -78,6 +78,14 @@ struct EfficiencyProfile {
   // HBM bytes per parameter of the Adam update on its local shard: read fp32 master, m, v, grad
   // and write master, m, v and the 16-bit copy (30), plus grad-norm and zeroing passes.
   double optimizer_bytes_per_param = 34;
+  // Serving (inference-model.md §1.12): prefill reaches serving_prefill_mfu of the dense peak
+  // of its precision on long prompts (half of it at serving_prefill_half_tokens tokens); decode
+  // streams weights and KV at serving_decode_bandwidth of HBM; each decode step pays
+  // serving_layer_overhead per layer (kernel launches, norms, sampling not hidden by graphs).
+  double serving_prefill_mfu = 0.5;
+  double serving_prefill_half_tokens = 256;
+  double serving_decode_bandwidth = 0.75;
+  core::Seconds serving_layer_overhead{20e-6};
   Provenance provenance;
 };
 

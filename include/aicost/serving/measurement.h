@@ -1,0 +1,34 @@
+// A published serving measurement and the replica model's prediction of it, for validation.
+#pragma once
+
+#include <string>
+
+#include "aicost/serving/replica.h"
+
+namespace aicost::serving {
+
+enum class Metric {
+  kThroughput,  // output tokens/s of the whole replica
+  kTtft,        // seconds to the first token, one request
+  kTpot,        // seconds per output token (e2e / output, prefill included, as the source derives)
+};
+const char* to_string(Metric m);
+
+struct Measurement {
+  std::string name;
+  Metric metric = Metric::kThroughput;
+  Replica replica;
+  double batch = 1;       // concurrent sequences; ignored when max_load
+  bool max_load = false;  // offline "all requests queued": the engine fills its KV cache
+  double input = 0, output = 0;
+  double measured = 0;    // tokens/s or seconds
+};
+
+// The largest batch an engine runs offline: as many sequences as the KV cache holds at full
+// length, capped by the engine's own limit (TensorRT-LLM and vLLM default to at most 2,048 and
+// 1,024 running sequences).
+double max_load_batch(const Replica& r, double input, double output, double cap = 2048);
+
+double predict(const Measurement& m);
+
+}  // namespace aicost::serving

@@ -1,0 +1,57 @@
+// One serving replica: a model on `tensor_parallel` GPUs, its memory budget and how long prefill
+// and decode steps take (../shared/reference/inference-model.md §1). Prefill is compute-bound at
+// a calibrated share of the dense peak; a decode step reads the weights (the experts a batch
+// touches, for MoE) and the batch's KV cache at a calibrated share of HBM bandwidth, plus two TP
+// all-reduces and a fixed overhead per layer. One calibration per GPU generation
+// (catalog::EfficiencyProfile serving_* fields). Pure functions; thread-safe.
+#pragma once
+
+#include "aicost/catalog/gpu.h"
+#include "aicost/catalog/precision.h"
+#include "aicost/core/quantity.h"
+#include "aicost/core/result.h"
+#include "aicost/workload/model.h"
+
+namespace aicost::serving {
+
+struct Replica {
+  workload::Model model;
+  catalog::GpuSpec gpu;
+  catalog::EfficiencyProfile efficiency;
+  int tensor_parallel = 1;
+  catalog::Precision weights = catalog::Precision::kBf16;   // storage and GEMM precision
+  catalog::Precision kv_cache = catalog::Precision::kBf16;
+  double memory_utilization = 0.9;  // share of HBM the engine may use (vLLM default)
+  core::Bytes workspace{2.0 * 1024 * 1024 * 1024};  // activations, CUDA graphs, per GPU
+};
+
+// KV-cache bytes per token for the whole model: 2 L g d_h bytes (GQA), or
+// L (kv_lora_rank + qk_rope_head_dim) bytes for multi-latent attention (DeepSeek-V2/V3).
+core::Bytes kv_bytes_per_token(const workload::Model& model, catalog::Precision kv);
+
+// Bytes of weights on one GPU of the replica.
+core::Bytes weight_bytes_per_gpu(const Replica& r);
+
+// KV-cache tokens the replica can hold (0 when the weights alone do not fit).
+double kv_capacity_tokens(const Replica& r);
+
+// Time to prefill `tokens` prompt tokens of sequences of `seq` tokens (batch = tokens / seq).
+core::Seconds prefill_time(const Replica& r, double tokens, double seq);
+
+// One decode step of `batch` sequences whose contexts average `context` tokens.
+core::Seconds decode_step_time(const Replica& r, double batch, double context);
+
+// A static batch of `batch` requests of `input` prompt and `output` generated tokens, run to
+// completion: prefill all, then `output` decode steps.
+struct BatchResult {
+  core::Seconds prefill;
+  core::Seconds decode;
+  double output_tokens_per_s = 0;  // batch x output / (prefill + decode)
+  double tpot_s = 0;               // mean decode step
+};
+BatchResult run_batch(const Replica& r, double batch, double input, double output);
+
+// Checks that the weights fit and that `precision` runs on the GPU.
+core::Status check(const Replica& r);
+
+}  // namespace aicost::serving

@@ -1,0 +1,84 @@
+#include "aicost/config/inference_csv.h"
+
+#include "aicost/config/catalog_loader.h"
+#include "validation_rows.h"
+
+namespace aicost::config {
+
+namespace {
+
+std::optional<std::string> build(const Row& r, const catalog::Catalog& cat,
+                                 std::vector<serving::Measurement>& out) {
+  const auto* preset = preset_for(r.at("model"), cat);
+  if (!preset) return "no catalog preset matches model '" + r.at("model") + "'";
+  auto model = workload::Model::create(*preset);
+  if (!model) return "model: " + model.error().message;
+  std::string gpu_name = r.at("gpu_type");
+  auto gpu = cat.gpu(gpu_name.substr(0, gpu_name.find(" (")));
+  if (!gpu) return "unknown GPU '" + gpu_name + "'";
+  auto eff = cat.efficiency((*gpu)->generation);
+  if (!eff) return "no efficiency profile for " + (*gpu)->generation;
+  serving::Replica rep;
+  rep.model = *model;
+  rep.gpu = **gpu;
+  rep.efficiency = **eff;
+  rep.tensor_parallel = std::max(1, static_cast<int>(number(r, "tp", 1)));
+  const std::string prec = lower(r.at("precision"));
+  rep.weights = prec.rfind("fp8", 0) == 0    ? catalog::Precision::kFp8
+                : prec.rfind("fp16", 0) == 0 ? catalog::Precision::kFp16
+                                             : catalog::Precision::kBf16;
+  rep.kv_cache = rep.weights;
+  const std::string batch = lower(r.at("batch_or_concurrency"));
+  const bool max_load = batch.find("max load") != std::string::npos;
+  const auto b = find_number(batch, R"(batch (\d+))");
+  if (!max_load && !b) return "batch not understood: '" + r.at("batch_or_concurrency") + "'";
+  const double input = number(r, "input_tokens"), output = number(r, "output_tokens");
+  auto add = [&](serving::Metric metric, double measured) {
+    if (measured <= 0) return;
+    serving::Measurement m;
+    m.name = r.at("name");
+    m.metric = metric;
+    m.replica = rep;
+    m.batch = b.value_or(1);
+    m.max_load = max_load;
+    m.input = input;
+    m.output = output;
+    m.measured = measured;
+    out.push_back(std::move(m));
+  };
+  add(serving::Metric::kThroughput, number(r, "throughput_tokens_per_s"));
+  add(serving::Metric::kTtft, number(r, "ttft_ms") / 1000);
+  add(serving::Metric::kTpot, number(r, "tpot_ms") / 1000);
+  return std::nullopt;
+}
+
+}  // namespace
+
+core::Result<InferenceSet> load_inference_csv(const std::string& path,
+                                              const catalog::Catalog& cat) {
+  InferenceSet set;
+  auto st = read_table(path,
+                       {"name", "model", "gpu_type", "tp", "precision", "input_tokens",
+                        "output_tokens", "batch_or_concurrency", "throughput_tokens_per_s",
+                        "ttft_ms", "tpot_ms"},
+                       [&](const Row& row, int) {
+                         try {
+                           if (auto why = build(row, cat, set.cases)) {
+                             set.skipped.push_back(row.at("name") + ": " + *why);
+                           }
+                         } catch (const std::exception& e) {
+                           set.skipped.push_back(row.at("name") + ": unreadable row (" + e.what() + ")");
+                         }
+                       });
+  if (!st) return st.error();
+  return set;
+}
+
+bool is_inference_csv(const std::string& path) {
+  auto text = read_file(path);
+  if (!text) return false;
+  const std::string first = text->substr(0, text->find('\n'));
+  return first.find("ttft_ms") != std::string::npos;
+}
+
+}  // namespace aicost::config

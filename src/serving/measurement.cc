@@ -1,0 +1,36 @@
+#include "aicost/serving/measurement.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace aicost::serving {
+
+const char* to_string(Metric m) {
+  switch (m) {
+    case Metric::kThroughput: return "throughput";
+    case Metric::kTtft: return "ttft";
+    case Metric::kTpot: return "tpot";
+  }
+  return "?";
+}
+
+double max_load_batch(const Replica& r, double input, double output, double cap) {
+  return std::clamp(std::floor(kv_capacity_tokens(r) / (input + output)), 1.0, cap);
+}
+
+double predict(const Measurement& m) {
+  const double batch = m.max_load ? max_load_batch(m.replica, m.input, m.output) : m.batch;
+  switch (m.metric) {
+    case Metric::kThroughput:
+      return run_batch(m.replica, batch, m.input, m.output).output_tokens_per_s;
+    case Metric::kTtft:
+      return prefill_time(m.replica, batch * m.input, m.input).value();
+    case Metric::kTpot: {
+      const auto b = run_batch(m.replica, batch, m.input, m.output);
+      return (b.prefill + b.decode).value() / m.output;
+    }
+  }
+  return 0;
+}
+
+}  // namespace aicost::serving

@@ -1,0 +1,125 @@
+#include "aicost/serving/replica.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace aicost::serving {
+
+using catalog::Precision;
+using core::Bytes;
+using core::Seconds;
+
+namespace {
+
+core::FlopsPerSecond peak(const Replica& r) {
+  if (auto p = r.gpu.peak(r.weights)) return *p;
+  if (auto p = r.gpu.peak(Precision::kBf16)) return *p;
+  return core::FlopsPerSecond(r.gpu.peak(Precision::kFp16).value_or(core::FlopsPerSecond(1)).value());
+}
+
+// Low-precision GEMMs reach a smaller share of their (higher) peak.
+double gemm_share(const Replica& r) {
+  const bool low = r.weights == Precision::kFp8 || r.weights == Precision::kInt8 ||
+                   r.weights == Precision::kFp4;
+  return r.efficiency.serving_prefill_mfu * (low ? r.efficiency.fp8_gemm_relative : 1.0);
+}
+
+// KV heads each GPU holds: GQA heads split over TP and replicated once TP exceeds them; the MLA
+// latent is replicated on every rank.
+double kv_shards(const Replica& r) {
+  if (r.model.spec().multi_latent_attention) return 1;
+  return std::min<double>(r.tensor_parallel, r.model.kv_heads());
+}
+
+// Two all-reduces per layer (attention and MLP outputs) of `tokens` x hidden 16-bit values.
+Seconds tp_comm(const Replica& r, double tokens) {
+  if (r.tensor_parallel <= 1) return Seconds(0);
+  const double t = r.tensor_parallel;
+  const Bytes msg(tokens * r.model.hidden() * 2);
+  const core::BytesPerSecond bw = r.gpu.scale_up_bandwidth * r.efficiency.scale_up_bus;
+  const Seconds one = r.efficiency.collective_latency * 2 + msg * (2 * (t - 1) / t) / bw;
+  return one * (2.0 * r.model.layers());
+}
+
+double active_params(const workload::Model& m) { return m.params_active(); }
+
+}  // namespace
+
+Bytes kv_bytes_per_token(const workload::Model& m, Precision kv) {
+  const double b = catalog::bytes_per_element(kv);
+  const auto& s = m.spec();
+  if (s.multi_latent_attention) {
+    return Bytes(static_cast<double>(m.layers()) * (s.kv_lora_rank + s.qk_pos_emb_head_dim) * b);
+  }
+  return Bytes(2.0 * m.layers() * m.kv_heads() * m.head_dim() * b);
+}
+
+Bytes weight_bytes_per_gpu(const Replica& r) {
+  return Bytes(r.model.params_total() * catalog::bytes_per_element(r.weights) / r.tensor_parallel);
+}
+
+double kv_capacity_tokens(const Replica& r) {
+  const double free = r.gpu.memory.value() * r.memory_utilization -
+                      weight_bytes_per_gpu(r).value() - r.workspace.value();
+  if (free <= 0) return 0;
+  const double per_token_per_gpu = kv_bytes_per_token(r.model, r.kv_cache).value() / kv_shards(r);
+  return free / per_token_per_gpu;
+}
+
+Seconds prefill_time(const Replica& r, double tokens, double seq) {
+  const auto& m = r.model;
+  // Forward FLOPs: 2 per active parameter per token, plus causal attention 2 q s per token and
+  // layer (training-model.md §1.3, forward only).
+  const double flops = 2 * active_params(m) * tokens +
+                       2.0 * m.layers() * m.q_width() * seq * tokens;
+  const double share = gemm_share(r) * tokens / (tokens + r.efficiency.serving_prefill_half_tokens);
+  const Seconds compute = core::Flops(flops) / (peak(r) * (share * r.tensor_parallel));
+  return compute + tp_comm(r, tokens) + r.efficiency.serving_layer_overhead * m.layers();
+}
+
+Seconds decode_step_time(const Replica& r, double batch, double context) {
+  const auto& m = r.model;
+  double weights = m.params_total();
+  if (m.is_moe()) {
+    // A batch touches E (1 - (1 - k/E)^b) distinct experts per MoE layer; the others stay unread.
+    const double e = m.spec().num_moe_experts, k = m.spec().moe_router_topk;
+    const double touched = e * (1 - std::pow(1 - k / e, batch));
+    weights -= m.params_experts() * (1 - touched / e);
+  }
+  const double bytes = weights * catalog::bytes_per_element(r.weights) / r.tensor_parallel +
+                       batch * context * kv_bytes_per_token(m, r.kv_cache).value() / kv_shards(r);
+  const Seconds memory = Bytes(bytes) / (r.gpu.memory_bandwidth * r.efficiency.serving_decode_bandwidth);
+  const Seconds compute =
+      core::Flops(2 * active_params(m) * batch) / (peak(r) * (gemm_share(r) * r.tensor_parallel));
+  return std::max(memory, compute) + tp_comm(r, batch) +
+         r.efficiency.serving_layer_overhead * m.layers();
+}
+
+BatchResult run_batch(const Replica& r, double batch, double input, double output) {
+  BatchResult b;
+  b.prefill = prefill_time(r, batch * input, input);
+  // The context grows by one token per step: the mean context over the steps is exact for a
+  // step time linear in context.
+  b.decode = decode_step_time(r, batch, input + (output + 1) / 2) * output;
+  b.tpot_s = output > 0 ? b.decode.value() / output : 0;
+  b.output_tokens_per_s = batch * output / (b.prefill + b.decode).value();
+  return b;
+}
+
+core::Status check(const Replica& r) {
+  if (!r.gpu.peak(r.weights) && r.weights != Precision::kInt8 && r.weights != Precision::kFp4) {
+    return core::make_error(core::ErrorCode::kInvalidInput,
+                            r.gpu.id + " has no " + catalog::to_string(r.weights) + " tensor cores");
+  }
+  if (kv_capacity_tokens(r) <= 0) {
+    return core::make_error(
+        core::ErrorCode::kInfeasible,
+        "the weights (" + std::to_string(weight_bytes_per_gpu(r).value() / 1e9) +
+            " GB per GPU) do not fit on " + r.gpu.id + " with tensor parallel " +
+            std::to_string(r.tensor_parallel));
+  }
+  return {};
+}
+
+}  // namespace aicost::serving

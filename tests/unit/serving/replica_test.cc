@@ -1,0 +1,83 @@
+// The serving replica model in closed form (../shared/reference/inference-model.md §1).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "aicost/serving/replica.h"
+#include "test_support.h"
+
+namespace aicost::serving {
+namespace {
+
+using catalog::Precision;
+
+workload::Model preset(const char* id) {
+  auto spec = testing::builtin_catalog().model(id);
+  EXPECT_TRUE(spec) << id;
+  auto m = workload::Model::create(**spec);
+  EXPECT_TRUE(m) << id;
+  return *m;
+}
+
+constexpr double kKiB = 1024;
+
+// 2 L g d_h bytes: Llama-2/3-70B 2 x 80 x 8 x 128 x 2 B = 320 KiB; 160 KiB with an fp8 cache.
+TEST(KvCache, Llama3_70bIs320KiBPerToken) {
+  EXPECT_DOUBLE_EQ(kv_bytes_per_token(preset("llama3-70b"), Precision::kBf16).value(), 320 * kKiB);
+  EXPECT_DOUBLE_EQ(kv_bytes_per_token(preset("llama3-70b"), Precision::kFp8).value(), 160 * kKiB);
+}
+
+// Mixtral-8x7B: 2 x 32 x 8 x 128 x 2 B = 128 KiB; Llama-2-7B (MHA): 2 x 32 x 32 x 128 x 2 = 512 KiB.
+TEST(KvCache, MixtralAndLlama2_7b) {
+  EXPECT_DOUBLE_EQ(kv_bytes_per_token(preset("mixtral-8x7b"), Precision::kBf16).value(), 128 * kKiB);
+  EXPECT_DOUBLE_EQ(kv_bytes_per_token(preset("llama2-7b"), Precision::kBf16).value(), 512 * kKiB);
+}
+
+// MLA caches the latent: 61 x (512 + 64) x 2 B = 70,272 B = 68.6 KiB, not 2 x 61 x 128 x 128 x 2.
+TEST(KvCache, DeepSeekV3CachesTheLatent) {
+  EXPECT_DOUBLE_EQ(kv_bytes_per_token(preset("deepseek-v3"), Precision::kBf16).value(),
+                   61.0 * (512 + 64) * 2);
+}
+
+Replica llama70b_h100(int tp) {
+  Replica r;
+  r.model = preset("llama3-70b");
+  r.gpu = **testing::builtin_catalog().gpu("h100-sxm-80gb");
+  r.efficiency = **testing::builtin_catalog().efficiency("hopper");
+  r.tensor_parallel = tp;
+  return r;
+}
+
+// 70.6B bf16 parameters = 141 GB: they do not fit on one 80 GiB H100, they do on two.
+TEST(Capacity, WeightsDecideWhetherAReplicaFits) {
+  EXPECT_FALSE(check(llama70b_h100(1)));
+  ASSERT_TRUE(check(llama70b_h100(2)));
+  // TP 2: per GPU 0.9 x 80 GiB - 70.6 GB - 2 GiB workspace free; KV heads split over 2 ranks
+  // (160 KiB per token per GPU).
+  const auto r = llama70b_h100(2);
+  const double free = 0.9 * 80 * std::pow(1024.0, 3) - r.model.params_total() - 2 * std::pow(1024.0, 3);
+  EXPECT_NEAR(kv_capacity_tokens(r), free / (160 * kKiB), 1);
+}
+
+// A decode step at batch 1 reads every weight once: at least weights / (HBM x share).
+TEST(Decode, Batch1IsBoundByReadingTheWeights) {
+  auto r = llama70b_h100(2);
+  const double floor = r.model.params_total() * 2 / 2 /
+                       (r.gpu.memory_bandwidth.value() * r.efficiency.serving_decode_bandwidth);
+  const double step = decode_step_time(r, 1, 100).value();
+  EXPECT_GE(step, floor);
+  EXPECT_LT(step, floor * 1.2);  // KV of 100 tokens and two all-reduces per layer are small
+}
+
+// Static batch: throughput = batch x output / (prefill + output decode steps).
+TEST(Batch, ThroughputIsTokensOverTime) {
+  const auto r = llama70b_h100(2);
+  const auto b = run_batch(r, 64, 512, 256);
+  EXPECT_NEAR(b.output_tokens_per_s, 64.0 * 256 / (b.prefill + b.decode).value(), 1e-9);
+  EXPECT_NEAR(b.tpot_s * 256, b.decode.value(), 1e-12);
+  // Larger batches raise throughput while decode stays memory-bound.
+  EXPECT_GT(run_batch(r, 128, 512, 256).output_tokens_per_s, b.output_tokens_per_s);
+}
+
+}  // namespace
+}  // namespace aicost::serving
