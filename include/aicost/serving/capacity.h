@@ -1,0 +1,69 @@
+// A replica under load and the cheapest deployment that meets a latency SLA.
+// Load model (continuous batching, inference-model.md §1.4-1.10): at arrival rate lambda a
+// replica holds n concurrent sequences with n = lambda x (prefill + output x step(n)) (Little);
+// prefills share the steps, stretching each by 1 / (1 - lambda x prefill); queueing for one of
+// `max_batch` slots follows Erlang C (M/M/c), so tails rise sharply as the replica saturates.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "aicost/core/quantity.h"
+#include "aicost/serving/replica.h"
+
+namespace aicost::serving {
+
+struct Traffic {
+  double requests_per_s = 0;
+  double input_tokens = 0;   // mean prompt length
+  double output_tokens = 0;  // mean generated length
+};
+
+struct Sla {
+  double ttft_s = 0;       // time to first token at `percentile`; 0 = no target
+  double tpot_s = 0;       // time per output token; 0 = no target
+  double percentile = 0.9;
+};
+
+struct LoadPoint {
+  bool saturated = false;   // arrivals exceed what the replica can serve
+  double concurrency = 0;   // sequences in flight
+  double step_s = 0;        // decode step, prefill interference included (= TPOT)
+  double ttft_p50_s = 0, ttft_tail_s = 0;  // tail at the SLA percentile
+  double e2e_s = 0;         // mean request latency
+};
+
+// The replica with at most `max_batch` running sequences at `requests_per_s`.
+LoadPoint at_load(const Replica& r, int max_batch, const Traffic& per_replica, double percentile);
+
+// The highest request rate one replica sustains within the SLA (0 if even a trickle misses it).
+double max_rate_within_sla(const Replica& r, int max_batch, const Traffic& t, const Sla& sla);
+
+// Erlang C: probability that an arrival waits, c servers at offered load a = lambda / mu (< c).
+double erlang_c(int servers, double offered_load);
+
+struct DeploymentOption {
+  Replica replica;  // GPU, TP, precision
+  double price_per_gpu_hour = 0;
+  std::string price_basis;
+};
+
+struct Deployment {
+  int option = -1;         // index into the options
+  int max_batch = 0;
+  int replicas = 0;
+  double rate_per_replica = 0;
+  double monthly_usd = 0;  // replicas x GPUs x price x 730 h
+  double usd_per_million_output_tokens = 0;
+  double usd_per_million_tokens = 0;  // input and output together
+  LoadPoint load;          // of one replica at its share of the traffic
+};
+
+// The cheapest option x batch limit x replica count meeting the SLA at `traffic`; nullopt when
+// none does. `batches` are the batch limits to try.
+std::optional<Deployment> cheapest_deployment(const std::vector<DeploymentOption>& options,
+                                              const std::vector<int>& batches,
+                                              const Traffic& traffic, const Sla& sla);
+
+}  // namespace aicost::serving

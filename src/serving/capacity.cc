@@ -1,0 +1,126 @@
+#include "aicost/serving/capacity.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace aicost::serving {
+
+double erlang_c(int c, double a) {
+  if (a >= c) return 1;
+  // Erlang B by the stable recurrence, then C = B / (1 - (a/c)(1 - B)).
+  double b = 1;
+  for (int k = 1; k <= c; ++k) b = a * b / (k + a * b);
+  const double rho = a / c;
+  return b / (1 - rho * (1 - b));
+}
+
+LoadPoint at_load(const Replica& r, int max_batch, const Traffic& t, double percentile) {
+  LoadPoint p;
+  const double prefill = prefill_time(r, t.input_tokens, t.input_tokens).value();
+  const double lambda = t.requests_per_s;
+  const double prefill_share = lambda * prefill;  // fraction of time spent prefilling
+  if (prefill_share >= 1) {
+    p.saturated = true;
+    return p;
+  }
+  // Fixed point of Little's law n = lambda (prefill + output step(n)), n <= max_batch.
+  double n = std::min<double>(max_batch, std::max(1.0, lambda * prefill));
+  double step = 0;
+  for (int i = 0; i < 50; ++i) {
+    step = decode_step_time(r, std::max(1.0, n), t.input_tokens + t.output_tokens / 2).value() /
+           (1 - prefill_share);
+    const double next = lambda * (prefill + t.output_tokens * step);
+    if (std::fabs(next - n) < 1e-6 * std::max(1.0, n)) {
+      n = next;
+      break;
+    }
+    n = 0.5 * n + 0.5 * next;
+  }
+  p.concurrency = n;
+  p.step_s = step;
+  const double service = prefill + t.output_tokens * step;  // time a request holds a slot
+  const double offered = lambda * service;
+  if (n > max_batch || offered >= max_batch) {
+    p.saturated = true;
+    return p;
+  }
+  // M/M/c wait for a slot: P(wait > x) = C exp(-(c mu - lambda) x).
+  const double mu = 1 / service;
+  const double wait_prob = erlang_c(max_batch, offered);
+  const double drain = max_batch * mu - lambda;
+  auto wait_quantile = [&](double q) {
+    return wait_prob <= 1 - q ? 0.0 : std::log(wait_prob / (1 - q)) / drain;
+  };
+  p.ttft_p50_s = prefill + wait_quantile(0.5);
+  p.ttft_tail_s = prefill + wait_quantile(percentile);
+  p.e2e_s = wait_prob / drain + service;
+  return p;
+}
+
+namespace {
+
+bool meets(const LoadPoint& p, const Sla& s) {
+  if (p.saturated) return false;
+  if (s.ttft_s > 0 && p.ttft_tail_s > s.ttft_s) return false;
+  if (s.tpot_s > 0 && p.step_s > s.tpot_s) return false;
+  return true;
+}
+
+}  // namespace
+
+double max_rate_within_sla(const Replica& r, int max_batch, const Traffic& t, const Sla& sla) {
+  Traffic probe = t;
+  probe.requests_per_s = 1e-6;
+  if (!meets(at_load(r, max_batch, probe, sla.percentile), sla)) return 0;
+  // Bisection on the rate: latency grows with load.
+  double lo = 1e-6, hi = 1;
+  for (probe.requests_per_s = hi; meets(at_load(r, max_batch, probe, sla.percentile), sla);
+       probe.requests_per_s = hi) {
+    lo = hi;
+    hi *= 2;
+    if (hi > 1e7) return lo;
+  }
+  for (int i = 0; i < 60 && hi - lo > 1e-4 * lo; ++i) {
+    probe.requests_per_s = (lo + hi) / 2;
+    (meets(at_load(r, max_batch, probe, sla.percentile), sla) ? lo : hi) = probe.requests_per_s;
+  }
+  return lo;
+}
+
+std::optional<Deployment> cheapest_deployment(const std::vector<DeploymentOption>& options,
+                                              const std::vector<int>& batches,
+                                              const Traffic& traffic, const Sla& sla) {
+  std::optional<Deployment> best;
+  for (size_t o = 0; o < options.size(); ++o) {
+    const auto& opt = options[o];
+    if (!check(opt.replica)) continue;
+    for (int b : batches) {
+      // The KV cache must hold the batch at full length.
+      if (kv_capacity_tokens(opt.replica) < b * (traffic.input_tokens + traffic.output_tokens)) continue;
+      const double rate = max_rate_within_sla(opt.replica, b, traffic, sla);
+      if (rate <= 0) continue;
+      Deployment d;
+      d.option = static_cast<int>(o);
+      d.max_batch = b;
+      d.replicas = std::max(1, static_cast<int>(std::ceil(traffic.requests_per_s / rate)));
+      d.rate_per_replica = traffic.requests_per_s / d.replicas;
+      d.monthly_usd = d.replicas * opt.replica.tensor_parallel * opt.price_per_gpu_hour *
+                      core::kHoursPerMonth;
+      const double per_month = traffic.requests_per_s * core::kSecondsPerMonth;
+      d.usd_per_million_output_tokens = d.monthly_usd / (per_month * traffic.output_tokens) * 1e6;
+      d.usd_per_million_tokens =
+          d.monthly_usd / (per_month * (traffic.input_tokens + traffic.output_tokens)) * 1e6;
+      Traffic share = traffic;
+      share.requests_per_s = d.rate_per_replica;
+      d.load = at_load(opt.replica, b, share, sla.percentile);
+      // Cheapest first; ties to fewer replicas, then the earlier option and smaller batch.
+      if (!best || d.monthly_usd < best->monthly_usd ||
+          (d.monthly_usd == best->monthly_usd && d.replicas < best->replicas)) {
+        best = d;
+      }
+    }
+  }
+  return best;
+}
+
+}  // namespace aicost::serving

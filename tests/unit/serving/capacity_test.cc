@@ -1,0 +1,97 @@
+// Load, SLA and capacity of serving replicas.
+#include <gtest/gtest.h>
+
+#include "aicost/serving/capacity.h"
+#include "test_support.h"
+
+namespace aicost::serving {
+namespace {
+
+Replica llama8b(const char* gpu, catalog::Precision p = catalog::Precision::kBf16) {
+  Replica r;
+  r.model = *workload::Model::create(**testing::builtin_catalog().model("llama3.1-8b"));
+  r.gpu = **testing::builtin_catalog().gpu(gpu);
+  r.efficiency = **testing::builtin_catalog().efficiency(r.gpu.generation);
+  r.weights = r.kv_cache = p;
+  return r;
+}
+
+const Traffic kChat{0, 1000, 250};
+
+// M/M/1: the probability of waiting is the utilisation; M/M/2 at a = 1: 1/3 (textbook value).
+TEST(ErlangC, TextbookValues) {
+  EXPECT_NEAR(erlang_c(1, 0.7), 0.7, 1e-12);
+  EXPECT_NEAR(erlang_c(2, 1.0), 1.0 / 3, 1e-12);
+  EXPECT_EQ(erlang_c(4, 4.0), 1.0);
+}
+
+TEST(Load, ATrickleSeesBareLatencies) {
+  const auto r = llama8b("h100-sxm-80gb");
+  Traffic t = kChat;
+  t.requests_per_s = 1e-4;
+  const auto p = at_load(r, 64, t, 0.9);
+  ASSERT_FALSE(p.saturated);
+  EXPECT_NEAR(p.ttft_tail_s, prefill_time(r, 1000, 1000).value(), 1e-9);
+  EXPECT_NEAR(p.step_s, decode_step_time(r, 1, 1125).value(), 1e-6);
+}
+
+TEST(Load, TailsRiseTowardsSaturationThenSaturate) {
+  const auto r = llama8b("h100-sxm-80gb");
+  Traffic t = kChat;
+  double previous = 0;
+  bool saturated = false;
+  for (double rate = 1; rate < 400 && !saturated; rate *= 1.5) {
+    t.requests_per_s = rate;
+    const auto p = at_load(r, 64, t, 0.9);
+    saturated = p.saturated;
+    if (!saturated) {
+      EXPECT_GE(p.ttft_tail_s, previous) << rate;
+      previous = p.ttft_tail_s;
+    }
+  }
+  EXPECT_TRUE(saturated);
+}
+
+TEST(Sla, MaxRateIsTheEdge) {
+  const auto r = llama8b("h100-sxm-80gb");
+  const Sla sla{0.5, 0.05, 0.9};
+  const double rate = max_rate_within_sla(r, 64, kChat, sla);
+  ASSERT_GT(rate, 0);
+  Traffic t = kChat;
+  t.requests_per_s = rate;
+  const auto at = at_load(r, 64, t, 0.9);
+  EXPECT_FALSE(at.saturated);
+  EXPECT_LE(at.ttft_tail_s, sla.ttft_s);
+  EXPECT_LE(at.step_s, sla.tpot_s);
+  t.requests_per_s = rate * 1.05;
+  const auto over = at_load(r, 64, t, 0.9);
+  EXPECT_TRUE(over.saturated || over.ttft_tail_s > sla.ttft_s || over.step_s > sla.tpot_s);
+}
+
+// A TTFT target below the bare prefill time cannot be met by any number of replicas.
+TEST(Sla, UnreachableTargetHasNoRate) {
+  const auto r = llama8b("h100-sxm-80gb");
+  EXPECT_EQ(max_rate_within_sla(r, 64, kChat, Sla{1e-4, 0, 0.9}), 0);
+}
+
+TEST(Capacity, PicksTheCheaperOptionAndScalesReplicas) {
+  std::vector<DeploymentOption> options = {{llama8b("h100-sxm-80gb"), 3.0, "h100"},
+                                           {llama8b("h100-sxm-80gb"), 2.0, "same GPU, cheaper"}};
+  Traffic t = kChat;
+  t.requests_per_s = 50;
+  const Sla sla{1.0, 0.05, 0.9};
+  const auto d = cheapest_deployment(options, {16, 32, 64, 128}, t, sla);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->option, 1);
+  EXPECT_FALSE(d->load.saturated);
+  // Monthly cost = replicas x 1 GPU x 2 USD/h x 730 h.
+  EXPECT_DOUBLE_EQ(d->monthly_usd, d->replicas * 2.0 * 730);
+  t.requests_per_s = 200;
+  const auto bigger = cheapest_deployment(options, {16, 32, 64, 128}, t, sla);
+  ASSERT_TRUE(bigger);
+  EXPECT_GE(bigger->replicas, 3 * d->replicas);
+  EXPECT_FALSE(cheapest_deployment(options, {16}, t, Sla{1e-4, 0, 0.9}));
+}
+
+}  // namespace
+}  // namespace aicost::serving
