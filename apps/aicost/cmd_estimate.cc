@@ -1,11 +1,45 @@
 #include <iostream>
 
+#include "aicost/config/serving_plan.h"
 #include "aicost/report/diff_report.h"
+#include "aicost/report/serving_report.h"
 #include "commands.h"
 #include "progress.h"
 #include "run_plan.h"
 
 namespace aicost::app {
+
+namespace {
+
+// A serving plan: the cheapest deployment, every option's best, the SLA-cost matrix.
+int estimate_serving(const std::string& path, const catalog::Catalog& cat, report::Format fmt,
+                     const GlobalOptions& g) {
+  auto plan = config::load_serving_plan(path, cat);
+  if (!plan) return report_error(plan.error(), g);
+  report::ServingView view;
+  view.plan_name = plan->name;
+  view.options = &plan->options;
+  view.traffic = &plan->traffic;
+  view.sla = &plan->sla;
+  view.per_option = serving::per_option(plan->options, plan->batches, plan->traffic, plan->sla);
+  for (const auto& d : view.per_option) {
+    if (d && (!view.best || d->monthly_usd < view.best->monthly_usd)) view.best = d;
+  }
+  if (!view.best) {
+    view.unreachable = serving::explain_unreachable(plan->options, plan->batches, plan->traffic, plan->sla);
+  }
+  // What a tighter or looser SLA and more or less traffic cost.
+  const double ttft = plan->sla.ttft_s > 0 ? plan->sla.ttft_s : 1.0;
+  const double rate = plan->traffic.requests_per_s;
+  view.matrix = serving::sla_cost_matrix(plan->options, plan->batches, plan->traffic, plan->sla,
+                                         {ttft / 4, ttft / 2, ttft, ttft * 2},
+                                         {rate / 4, rate / 2, rate, rate * 2, rate * 4});
+  view.notes = plan->notes;
+  std::cout << report::render_serving(view, fmt);
+  return view.best ? 0 : 1;
+}
+
+}  // namespace
 
 Command estimate_command() {
   return {"estimate", "time, MFU, memory and cost of a training plan",
@@ -26,6 +60,7 @@ Command estimate_command() {
               if (!fmt) return report_error(fmt.error(), g);
               auto cat = load_catalog(g);
               if (!cat) return report_error(cat.error(), g);
+              if (config::is_serving_plan(*plan)) return estimate_serving(*plan, *cat, *fmt, g);
               auto run = run_plan(*plan, *cat, *allow_oom);
               if (!run) return report_error(run.error(), g);
               auto view = run->view();

@@ -87,40 +87,123 @@ double max_rate_within_sla(const Replica& r, int max_batch, const Traffic& t, co
   return lo;
 }
 
+namespace {
+
+// The cheapest batch limit and replica count for one option; ties go to fewer replicas, then
+// the smaller batch (the earlier in `batches`).
+std::optional<Deployment> best_for_option(const DeploymentOption& opt, int index,
+                                          const std::vector<int>& batches, const Traffic& traffic,
+                                          const Sla& sla) {
+  std::optional<Deployment> best;
+  if (!check(opt.replica)) return best;
+  for (int b : batches) {
+    // The KV cache must hold the batch at full length.
+    if (kv_capacity_tokens(opt.replica) < b * (traffic.input_tokens + traffic.output_tokens)) continue;
+    const double rate = max_rate_within_sla(opt.replica, b, traffic, sla);
+    if (rate <= 0) continue;
+    Deployment d;
+    d.option = index;
+    d.max_batch = b;
+    d.replicas = std::max(1, static_cast<int>(std::ceil(traffic.requests_per_s / rate)));
+    d.rate_per_replica = traffic.requests_per_s / d.replicas;
+    d.monthly_usd =
+        d.replicas * opt.replica.tensor_parallel * opt.price_per_gpu_hour * core::kHoursPerMonth;
+    const double per_month = traffic.requests_per_s * core::kSecondsPerMonth;
+    d.usd_per_million_output_tokens = d.monthly_usd / (per_month * traffic.output_tokens) * 1e6;
+    d.usd_per_million_tokens =
+        d.monthly_usd / (per_month * (traffic.input_tokens + traffic.output_tokens)) * 1e6;
+    Traffic share = traffic;
+    share.requests_per_s = d.rate_per_replica;
+    d.load = at_load(opt.replica, b, share, sla.percentile);
+    if (!best || d.monthly_usd < best->monthly_usd ||
+        (d.monthly_usd == best->monthly_usd && d.replicas < best->replicas)) {
+      best = d;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+std::vector<std::optional<Deployment>> per_option(const std::vector<DeploymentOption>& options,
+                                                  const std::vector<int>& batches,
+                                                  const Traffic& traffic, const Sla& sla) {
+  std::vector<std::optional<Deployment>> out;
+  for (size_t o = 0; o < options.size(); ++o) {
+    out.push_back(best_for_option(options[o], static_cast<int>(o), batches, traffic, sla));
+  }
+  return out;
+}
+
 std::optional<Deployment> cheapest_deployment(const std::vector<DeploymentOption>& options,
                                               const std::vector<int>& batches,
                                               const Traffic& traffic, const Sla& sla) {
   std::optional<Deployment> best;
-  for (size_t o = 0; o < options.size(); ++o) {
-    const auto& opt = options[o];
-    if (!check(opt.replica)) continue;
-    for (int b : batches) {
-      // The KV cache must hold the batch at full length.
-      if (kv_capacity_tokens(opt.replica) < b * (traffic.input_tokens + traffic.output_tokens)) continue;
-      const double rate = max_rate_within_sla(opt.replica, b, traffic, sla);
-      if (rate <= 0) continue;
-      Deployment d;
-      d.option = static_cast<int>(o);
-      d.max_batch = b;
-      d.replicas = std::max(1, static_cast<int>(std::ceil(traffic.requests_per_s / rate)));
-      d.rate_per_replica = traffic.requests_per_s / d.replicas;
-      d.monthly_usd = d.replicas * opt.replica.tensor_parallel * opt.price_per_gpu_hour *
-                      core::kHoursPerMonth;
-      const double per_month = traffic.requests_per_s * core::kSecondsPerMonth;
-      d.usd_per_million_output_tokens = d.monthly_usd / (per_month * traffic.output_tokens) * 1e6;
-      d.usd_per_million_tokens =
-          d.monthly_usd / (per_month * (traffic.input_tokens + traffic.output_tokens)) * 1e6;
-      Traffic share = traffic;
-      share.requests_per_s = d.rate_per_replica;
-      d.load = at_load(opt.replica, b, share, sla.percentile);
-      // Cheapest first; ties to fewer replicas, then the earlier option and smaller batch.
-      if (!best || d.monthly_usd < best->monthly_usd ||
-          (d.monthly_usd == best->monthly_usd && d.replicas < best->replicas)) {
-        best = d;
-      }
+  for (const auto& d : per_option(options, batches, traffic, sla)) {
+    if (d && (!best || d->monthly_usd < best->monthly_usd ||
+              (d->monthly_usd == best->monthly_usd && d->replicas < best->replicas))) {
+      best = d;
     }
   }
   return best;
+}
+
+SlaCostMatrix sla_cost_matrix(const std::vector<DeploymentOption>& options,
+                              const std::vector<int>& batches, const Traffic& traffic,
+                              const Sla& sla, const std::vector<double>& ttft_targets_s,
+                              const std::vector<double>& rates) {
+  SlaCostMatrix m{ttft_targets_s, rates, {}};
+  for (double ttft : ttft_targets_s) {
+    std::vector<std::optional<double>> row;
+    for (double rate : rates) {
+      Traffic t = traffic;
+      t.requests_per_s = rate;
+      Sla s = sla;
+      s.ttft_s = ttft;
+      const auto d = cheapest_deployment(options, batches, t, s);
+      row.push_back(d ? std::optional<double>(d->monthly_usd) : std::nullopt);
+    }
+    m.monthly_usd.push_back(std::move(row));
+  }
+  return m;
+}
+
+std::string explain_unreachable(const std::vector<DeploymentOption>& options,
+                                const std::vector<int>& batches, const Traffic& traffic,
+                                const Sla& sla) {
+  if (cheapest_deployment(options, batches, traffic, sla)) return "";
+  double best_ttft = 1e300, best_tpot = 1e300;
+  bool fits = false;
+  for (const auto& o : options) {
+    if (!check(o.replica)) continue;
+    fits = true;
+    best_ttft = std::min(best_ttft, prefill_time(o.replica, traffic.input_tokens, traffic.input_tokens).value());
+    best_tpot = std::min(best_tpot, decode_step_time(o.replica, 1, traffic.input_tokens).value());
+  }
+  if (!fits) return "the model fits on none of the options";
+  std::string why;
+  auto ms = [](double s) { return std::to_string(static_cast<long>(std::round(s * 1000))) + " ms"; };
+  auto how_far = [](double got, double target) {
+    const double r = got / target;
+    return r >= 2 ? std::to_string(static_cast<long>(std::round(r))) + " times"
+                  : std::to_string(static_cast<long>(std::round(r * 100 - 100))) + " % over";
+  };
+  if (sla.ttft_s > 0 && best_ttft > sla.ttft_s) {
+    why += "the fastest option prefills a " + std::to_string(static_cast<long>(traffic.input_tokens)) +
+           "-token prompt in " + ms(best_ttft) + ", " + how_far(best_ttft, sla.ttft_s) +
+           " the TTFT target of " + ms(sla.ttft_s) +
+           "; a larger tensor_parallel_size, fp8 weights or a faster GPU would shorten it";
+  }
+  if (sla.tpot_s > 0 && best_tpot > sla.tpot_s) {
+    if (!why.empty()) why += "; ";
+    why += "even one sequence decodes at " + ms(best_tpot) + " per token, " +
+           how_far(best_tpot, sla.tpot_s) + " the TPOT target of " + ms(sla.tpot_s) + "; more tensor parallelism or higher-bandwidth GPUs would reach it";
+  }
+  if (why.empty()) {
+    why = "each option meets the targets only unloaded; at any useful rate queueing pushes the "
+          "tail over them. Relax the percentile or the targets, or allow larger batches";
+  }
+  return why;
 }
 
 }  // namespace aicost::serving

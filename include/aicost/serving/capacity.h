@@ -66,4 +66,26 @@ std::optional<Deployment> cheapest_deployment(const std::vector<DeploymentOption
                                               const std::vector<int>& batches,
                                               const Traffic& traffic, const Sla& sla);
 
+// The cheapest deployment per option (nullopt when the option cannot meet the SLA or fit).
+std::vector<std::optional<Deployment>> per_option(const std::vector<DeploymentOption>& options,
+                                                  const std::vector<int>& batches,
+                                                  const Traffic& traffic, const Sla& sla);
+
+// Rows: TTFT targets; columns: request rates; cells: cheapest monthly cost (nullopt: none).
+struct SlaCostMatrix {
+  std::vector<double> ttft_targets_s;
+  std::vector<double> rates;
+  std::vector<std::vector<std::optional<double>>> monthly_usd;
+};
+SlaCostMatrix sla_cost_matrix(const std::vector<DeploymentOption>& options,
+                              const std::vector<int>& batches, const Traffic& traffic,
+                              const Sla& sla, const std::vector<double>& ttft_targets_s,
+                              const std::vector<double>& rates);
+
+// Why no option meets the SLA: the best TTFT and TPOT any option reaches with no queueing,
+// against the targets, and what would close the gap. Empty when some option meets it.
+std::string explain_unreachable(const std::vector<DeploymentOption>& options,
+                                const std::vector<int>& batches, const Traffic& traffic,
+                                const Sla& sla);
+
 }  // namespace aicost::serving

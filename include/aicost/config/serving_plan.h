@@ -1,0 +1,31 @@
+// A serving plan: a model, the GPUs, tensor-parallel sizes, precisions and batch limits to
+// consider, the traffic and the latency SLA (docs/SERVING.md). `aicost estimate` recognises it by
+// its `serving:` section.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "aicost/catalog/catalog.h"
+#include "aicost/core/result.h"
+#include "aicost/serving/capacity.h"
+
+namespace aicost::config {
+
+struct ServingPlan {
+  std::string name;
+  std::vector<serving::DeploymentOption> options;  // GPU x TP x precision, with prices
+  std::vector<int> batches;                        // max running sequences to try
+  serving::Traffic traffic;
+  serving::Sla sla;
+  std::vector<std::string> notes;
+};
+
+// Whether the YAML file has a top-level `serving:` section (false if unreadable).
+bool is_serving_plan(const std::string& path);
+
+// Errors as for load_plan (file:line:col, did-you-mean); kInfeasible when the model fits on no
+// listed GPU at any listed tensor-parallel size.
+core::Result<ServingPlan> load_serving_plan(const std::string& path, const catalog::Catalog& cat);
+
+}  // namespace aicost::config

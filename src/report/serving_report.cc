@@ -1,0 +1,150 @@
+#include "aicost/report/serving_report.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "aicost/core/text.h"
+#include "aicost/report/table.h"
+#include "rounding.h"
+
+namespace aicost::report {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string option_name(const serving::DeploymentOption& o) {
+  return fmt::format("{} TP{} {}", o.replica.gpu.id, o.replica.tensor_parallel,
+                     catalog::to_string(o.replica.weights));
+}
+
+Json deployment_json(const ServingView& v, const serving::Deployment& d) {
+  const auto& o = (*v.options)[d.option];
+  return {{"gpu", o.replica.gpu.id},
+          {"tensor_parallel_size", o.replica.tensor_parallel},
+          {"precision", catalog::to_string(o.replica.weights)},
+          {"kv_cache_precision", catalog::to_string(o.replica.kv_cache)},
+          {"max_batch", d.max_batch},
+          {"replicas", d.replicas},
+          {"gpus", d.replicas * o.replica.tensor_parallel},
+          {"price_basis", o.price_basis},
+          {"requests_per_s_per_replica", sig(d.rate_per_replica)},
+          {"concurrency_per_replica", sig(d.load.concurrency)},
+          {"ttft_p50_s", sig(d.load.ttft_p50_s)},
+          {"ttft_tail_s", sig(d.load.ttft_tail_s)},
+          {"tpot_s", sig(d.load.step_s)},
+          {"e2e_mean_s", sig(d.load.e2e_s)},
+          {"output_tokens_per_s", sig(v.traffic->requests_per_s * v.traffic->output_tokens)},
+          {"monthly_usd", cents(d.monthly_usd)},
+          {"usd_per_million_output_tokens", cents(d.usd_per_million_output_tokens * 100) / 100},
+          {"usd_per_million_tokens", cents(d.usd_per_million_tokens * 100) / 100}};
+}
+
+std::string render_json(const ServingView& v) {
+  Json j;
+  j["schema_version"] = 1;
+  j["plan"] = v.plan_name;
+  j["traffic"] = {{"requests_per_s", v.traffic->requests_per_s},
+                  {"input_tokens", v.traffic->input_tokens},
+                  {"output_tokens", v.traffic->output_tokens}};
+  j["sla"] = {{"ttft_s", v.sla->ttft_s}, {"tpot_s", v.sla->tpot_s}, {"percentile", v.sla->percentile}};
+  j["serving"] = v.best ? deployment_json(v, *v.best) : Json();
+  Json options = Json::array();
+  for (size_t i = 0; i < v.per_option.size(); ++i) {
+    Json o = {{"option", option_name((*v.options)[i])}};
+    if (v.per_option[i]) {
+      o["deployment"] = deployment_json(v, *v.per_option[i]);
+    } else {
+      o["deployment"] = nullptr;
+    }
+    options.push_back(o);
+  }
+  j["options"] = options;
+  Json m = Json::array();
+  for (size_t r = 0; r < v.matrix.ttft_targets_s.size(); ++r) {
+    Json row = {{"ttft_s", v.matrix.ttft_targets_s[r]}};
+    Json cells = Json::array();
+    for (size_t c = 0; c < v.matrix.rates.size(); ++c) {
+      const auto& x = v.matrix.monthly_usd[r][c];
+      cells.push_back({{"requests_per_s", v.matrix.rates[c]}, {"monthly_usd", x ? Json(cents(*x)) : Json()}});
+    }
+    row["cells"] = cells;
+    m.push_back(row);
+  }
+  j["sla_cost_matrix"] = m;
+  j["unreachable"] = v.unreachable.empty() ? Json() : Json(v.unreachable);
+  j["notes"] = v.notes;
+  return j.dump(2) + "\n";
+}
+
+}  // namespace
+
+std::string render_serving(const ServingView& v, Format f) {
+  if (f == Format::kJson) return render_json(v);
+  Table opts;
+  opts.title = "Options (cheapest batch limit and replica count each)";
+  opts.header = {"option", "max_batch", "replicas", "gpus", "ttft_tail_ms", "tpot_ms", "monthly_usd",
+                 "usd_per_1m_out"};
+  opts.right_align = {false, true, true, true, true, true, true, true};
+  for (size_t i = 0; i < v.per_option.size(); ++i) {
+    const auto& o = (*v.options)[i];
+    const auto& d = v.per_option[i];
+    if (!d) {
+      const auto fits = serving::check(o.replica);
+      const std::string why = fits ? "misses SLA"
+                              : fits.error().code == core::ErrorCode::kInfeasible
+                                  ? "does not fit"
+                                  : std::string("no ") + catalog::to_string(o.replica.weights);
+      opts.rows.push_back({option_name(o), "", "", "", "", "", why, ""});
+      continue;
+    }
+    opts.rows.push_back({option_name(o), std::to_string(d->max_batch), std::to_string(d->replicas),
+                         std::to_string(d->replicas * o.replica.tensor_parallel),
+                         fmt::format("{:.0f}", d->load.ttft_tail_s * 1000), fmt::format("{:.1f}", d->load.step_s * 1000),
+                         core::group_digits(d->monthly_usd), fmt::format("{:.2f}", d->usd_per_million_output_tokens)});
+  }
+  if (f == Format::kCsv) return render(opts, f);
+  std::string out = fmt::format(
+      "aicost estimate (serving): {}\n  traffic  {:.4g} requests/s, {:.0f} input + {:.0f} output tokens\n"
+      "  SLA      TTFT {} and TPOT {} at P{:.0f}\n",
+      v.plan_name, v.traffic->requests_per_s, v.traffic->input_tokens, v.traffic->output_tokens,
+      v.sla->ttft_s > 0 ? fmt::format("<= {:.0f} ms", v.sla->ttft_s * 1000) : "any",
+      v.sla->tpot_s > 0 ? fmt::format("<= {:.0f} ms", v.sla->tpot_s * 1000) : "any", v.sla->percentile * 100);
+  if (v.best) {
+    const auto& d = *v.best;
+    const auto& o = (*v.options)[d.option];
+    Table t;
+    t.title = "Cheapest deployment";
+    t.header = {"", "value"};
+    t.rows = {{"deployment", fmt::format("{} replicas x {} (max batch {})", d.replicas, option_name(o), d.max_batch)},
+              {"GPUs", std::to_string(d.replicas * o.replica.tensor_parallel)},
+              {"per replica", fmt::format("{:.3g} requests/s, {:.1f} sequences in flight", d.rate_per_replica, d.load.concurrency)},
+              {"TTFT", fmt::format("P50 {:.0f} ms, P{:.0f} {:.0f} ms", d.load.ttft_p50_s * 1000, v.sla->percentile * 100, d.load.ttft_tail_s * 1000)},
+              {"TPOT", fmt::format("{:.1f} ms", d.load.step_s * 1000)},
+              {"mean end-to-end", fmt::format("{:.2f} s", d.load.e2e_s)},
+              {"monthly cost", core::group_digits(d.monthly_usd) + " USD (730 h)"},
+              {"per 1M output tokens", fmt::format("{:.2f} USD", d.usd_per_million_output_tokens)},
+              {"per 1M tokens (in + out)", fmt::format("{:.2f} USD", d.usd_per_million_tokens)},
+              {"price", o.price_basis}};
+    out += "\n" + render(t, f);
+  } else {
+    out += "\nNo deployment meets the SLA: " + v.unreachable + "\n";
+  }
+  out += "\n" + render(opts, f);
+  Table m;
+  m.title = "Cheapest monthly cost (USD) by TTFT target (rows) and load (columns)";
+  m.header = {"ttft"};
+  for (double r : v.matrix.rates) m.header.push_back(fmt::format("{:.4g} req/s", r));
+  m.right_align.assign(m.header.size(), true);
+  for (size_t r = 0; r < v.matrix.ttft_targets_s.size(); ++r) {
+    std::vector<std::string> row{fmt::format("{:.0f} ms", v.matrix.ttft_targets_s[r] * 1000)};
+    for (const auto& x : v.matrix.monthly_usd[r]) row.push_back(x ? core::group_digits(*x) : "-");
+    m.rows.push_back(row);
+  }
+  out += "\n" + render(m, f);
+  for (const auto& n : v.notes) out += "note: " + n + "\n";
+  return out;
+}
+
+}  // namespace aicost::report

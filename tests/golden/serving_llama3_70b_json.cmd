@@ -1,0 +1,1 @@
+estimate examples/serving-llama3-70b-chat.yaml -o json

@@ -1,0 +1,2 @@
+estimate tests/plans/serving_unreachable.yaml
+exit 1
