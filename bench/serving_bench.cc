@@ -6,6 +6,7 @@
 #include "aicost/config/serving_plan.h"
 #include "aicost/config/catalog_loader.h"
 #include "aicost/serving/capacity.h"
+#include "aicost/serving/traffic.h"
 
 namespace {
 
@@ -31,3 +32,25 @@ void BM_ServingCapacitySearch(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(BM_ServingCapacitySearch)->Unit(benchmark::kMillisecond);
+
+namespace {
+
+// A 30-day, one-minute traffic simulation with a reactive policy (target < 50 ms).
+void BM_TrafficSimulation30Days(benchmark::State& state) {
+  aicost::serving::SyntheticTraffic t;
+  t.days = 30;
+  t.mean_rps = 20;
+  t.spikes = {{17, 5.0}};
+  const auto series = aicost::serving::synthetic(t);
+  aicost::serving::Policy p;
+  for (auto _ : state) {
+    auto r = aicost::serving::simulate_policy(series, 4.0, 5.4, p);
+    benchmark::DoNotOptimize(r.monthly_usd);
+  }
+  state.counters["minutes/s"] = benchmark::Counter(
+      static_cast<double>(series.rps.size()) * state.iterations(), benchmark::Counter::kIsRate);
+}
+
+}  // namespace
+
+BENCHMARK(BM_TrafficSimulation30Days)->Unit(benchmark::kMillisecond);

@@ -1,3 +1,4 @@
+#include <fstream>
 #include <iostream>
 
 #include "aicost/config/serving_plan.h"
@@ -13,7 +14,7 @@ namespace {
 
 // A serving plan: the cheapest deployment, every option's best, the SLA-cost matrix.
 int estimate_serving(const std::string& path, const catalog::Catalog& cat, report::Format fmt,
-                     const GlobalOptions& g) {
+                     const GlobalOptions& g, const std::string& replicas_csv) {
   auto plan = config::load_serving_plan(path, cat);
   if (!plan) return report_error(plan.error(), g);
   report::ServingView view;
@@ -35,6 +36,21 @@ int estimate_serving(const std::string& path, const catalog::Catalog& cat, repor
                                          {ttft / 4, ttft / 2, ttft, ttft * 2},
                                          {rate / 4, rate / 2, rate, rate * 2, rate * 4});
   view.notes = plan->notes;
+  if (view.best && !plan->series.rps.empty()) {
+    const auto& o = plan->options[view.best->option];
+    view.replica_capacity_rps =
+        serving::max_rate_within_sla(o.replica, view.best->max_batch, plan->traffic, plan->sla);
+    const double replica_usd_per_hour = o.price_per_gpu_hour * o.replica.tensor_parallel;
+    for (const auto& p : plan->policies) {
+      view.policies.push_back(serving::simulate_policy(plan->series, view.replica_capacity_rps,
+                                                       replica_usd_per_hour, p));
+    }
+    if (!replicas_csv.empty()) {
+      std::ofstream out(replicas_csv);
+      out << report::render_replicas_csv(view, plan->series.rps);
+      if (!out) return report_error(core::make_error(core::ErrorCode::kIo, "cannot write file", replicas_csv), g);
+    }
+  }
   std::cout << report::render_serving(view, fmt);
   return view.best ? 0 : 1;
 }
@@ -48,19 +64,24 @@ Command estimate_command() {
             auto allow_oom = std::make_shared<bool>(false);
             auto runs = std::make_shared<int>(0);
             auto seed = std::make_shared<uint64_t>(1);
+            auto replicas_csv = std::make_shared<std::string>();
             sub.add_option("plan", *plan, "plan file (YAML)")->required();
             sub.add_flag("--allow-oom", *allow_oom,
                          "estimate a plan even when it does not fit in GPU memory");
             sub.add_option("--simulate", *runs,
                            "add Monte-Carlo bands (P10/P50/P90) of wall time and cost from N runs");
             sub.add_option("--seed", *seed, "seed of --simulate")->capture_default_str();
+            sub.add_option("--replicas-csv", *replicas_csv,
+                           "serving plans: write replicas per minute of each scaling policy (CSV)");
             sub.footer("Example: aicost estimate examples/gpt3-175b-a100.yaml -o json");
-            return [plan, allow_oom, runs, seed, &g] {
+            return [plan, allow_oom, runs, seed, replicas_csv, &g] {
               auto fmt = output_format(g);
               if (!fmt) return report_error(fmt.error(), g);
               auto cat = load_catalog(g);
               if (!cat) return report_error(cat.error(), g);
-              if (config::is_serving_plan(*plan)) return estimate_serving(*plan, *cat, *fmt, g);
+              if (config::is_serving_plan(*plan)) {
+                return estimate_serving(*plan, *cat, *fmt, g, *replicas_csv);
+              }
               auto run = run_plan(*plan, *cat, *allow_oom);
               if (!run) return report_error(run.error(), g);
               auto view = run->view();

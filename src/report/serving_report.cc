@@ -74,6 +74,17 @@ std::string render_json(const ServingView& v) {
   }
   j["sla_cost_matrix"] = m;
   j["unreachable"] = v.unreachable.empty() ? Json() : Json(v.unreachable);
+  Json policies = Json::array();
+  for (const auto& p : v.policies) {
+    policies.push_back({{"policy", p.name},
+                        {"monthly_usd", cents(p.monthly_usd)},
+                        {"idle_share", sig(p.idle_share)},
+                        {"over_sla_share", sig(p.over_sla_share)},
+                        {"mean_replicas", sig(p.mean_replicas)},
+                        {"peak_replicas", p.peak_replicas}});
+  }
+  j["policies"] = policies;
+  j["replica_capacity_rps"] = sig(v.replica_capacity_rps);
   j["notes"] = v.notes;
   return j.dump(2) + "\n";
 }
@@ -143,8 +154,33 @@ std::string render_serving(const ServingView& v, Format f) {
     m.rows.push_back(row);
   }
   out += "\n" + render(m, f);
+  if (!v.policies.empty()) {
+    Table t;
+    t.title = fmt::format("Scaling policies over the traffic profile (one replica serves {:.3g} requests/s within the SLA)",
+                          v.replica_capacity_rps);
+    t.header = {"policy", "monthly_usd", "idle_pct", "over_sla_pct", "mean_replicas", "peak_replicas"};
+    t.right_align = {false, true, true, true, true, true};
+    for (const auto& p : v.policies) {
+      t.rows.push_back({p.name, core::group_digits(p.monthly_usd), fmt::format("{:.1f}", p.idle_share * 100),
+                        fmt::format("{:.2f}", p.over_sla_share * 100), fmt::format("{:.1f}", p.mean_replicas),
+                        std::to_string(p.peak_replicas)});
+    }
+    out += "\n" + render(t, f);
+  }
   for (const auto& n : v.notes) out += "note: " + n + "\n";
   return out;
+}
+
+std::string render_replicas_csv(const ServingView& v, const std::vector<double>& rps) {
+  Table t;
+  t.header = {"minute", "requests_per_s"};
+  for (const auto& p : v.policies) t.header.push_back(p.name);
+  for (size_t m = 0; m < rps.size(); ++m) {
+    std::vector<std::string> row{std::to_string(m), fmt::format("{:.4g}", rps[m])};
+    for (const auto& p : v.policies) row.push_back(m < p.replicas.size() ? std::to_string(p.replicas[m]) : "");
+    t.rows.push_back(std::move(row));
+  }
+  return render(t, Format::kCsv);
 }
 
 }  // namespace aicost::report

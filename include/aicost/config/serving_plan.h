@@ -9,6 +9,7 @@
 #include "aicost/catalog/catalog.h"
 #include "aicost/core/result.h"
 #include "aicost/serving/capacity.h"
+#include "aicost/serving/traffic.h"
 
 namespace aicost::config {
 
@@ -18,6 +19,10 @@ struct ServingPlan {
   std::vector<int> batches;                        // max running sequences to try
   serving::Traffic traffic;
   serving::Sla sla;
+  // Traffic over time (serving.traffic_profile: synthetic, or a CSV of requests/s per minute)
+  // and the policies to simulate over it (serving.autoscaling); empty when not given.
+  serving::TrafficSeries series;
+  std::vector<serving::Policy> policies;
   std::vector<std::string> notes;
 };
 

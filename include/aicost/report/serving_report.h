@@ -8,6 +8,7 @@
 
 #include "aicost/report/format.h"
 #include "aicost/serving/capacity.h"
+#include "aicost/serving/traffic.h"
 
 namespace aicost::report {
 
@@ -20,8 +21,14 @@ struct ServingView {
   std::vector<std::optional<serving::Deployment>> per_option;
   serving::SlaCostMatrix matrix;
   std::string unreachable;  // why nothing meets the SLA, when nothing does
+  // Scaling policies simulated over the traffic profile, for the cheapest deployment's replica.
+  std::vector<serving::PolicyResult> policies;
+  double replica_capacity_rps = 0;
   std::vector<std::string> notes;
 };
+
+// minute, requests/s, then the paid replicas of each policy: a CSV for plotting.
+std::string render_replicas_csv(const ServingView& view, const std::vector<double>& rps);
 
 std::string render_serving(const ServingView& view, Format format);
 
