@@ -10,9 +10,7 @@
 
 namespace aicost::app {
 
-namespace {
-
-// A serving plan: the cheapest deployment, every option's best, the SLA-cost matrix.
+// A serving plan: the cheapest deployment, every option's best, the SLA-cost matrix, policies.
 int estimate_serving(const std::string& path, const catalog::Catalog& cat, report::Format fmt,
                      const GlobalOptions& g, const std::string& replicas_csv) {
   auto plan = config::load_serving_plan(path, cat);
@@ -54,8 +52,6 @@ int estimate_serving(const std::string& path, const catalog::Catalog& cat, repor
   std::cout << report::render_serving(view, fmt);
   return view.best ? 0 : 1;
 }
-
-}  // namespace
 
 Command estimate_command() {
   return {"estimate", "time, MFU, memory and cost of a training plan",

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "aicost/config/search_plan.h"
+#include "aicost/config/serving_plan.h"
 #include "aicost/report/search_report.h"
 #include "commands.h"
 #include "progress.h"
@@ -47,6 +48,9 @@ Command search_command() {
               if (!fmt) return report_error(fmt.error(), g);
               auto cat = load_catalog(g);
               if (!cat) return report_error(cat.error(), g);
+              if (config::is_serving_plan(a->plan)) {
+                return estimate_serving(a->plan, *cat, *fmt, g, "");
+              }
               auto req = config::load_search_plan(a->plan, *cat);
               if (!req) return report_error(req.error(), g);
               search::SearchOptions opts;

@@ -34,6 +34,10 @@ struct Command {
   std::function<std::function<int()>(CLI::App& sub, const GlobalOptions& g)> setup;
 };
 
+// `aicost estimate` and `aicost search` on a serving plan (the capacity search is the same).
+int estimate_serving(const std::string& path, const catalog::Catalog& cat, report::Format fmt,
+                     const GlobalOptions& g, const std::string& replicas_csv);
+
 Command estimate_command();
 Command diff_command();
 Command catalog_command();
