@@ -1,0 +1,94 @@
+// Serving plans: options, traffic, SLA, profiles, and their errors.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "aicost/config/serving_plan.h"
+#include "test_support.h"
+
+namespace aicost::config {
+namespace {
+
+std::string write(const std::string& name, const std::string& text) {
+  const auto dir = std::filesystem::temp_directory_path() / "aicost_serving_plan_test";
+  std::filesystem::create_directories(dir);
+  const auto path = (dir / name).string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+const std::string kPlan = R"(name: t
+model:
+  preset: llama3.1-8b
+serving:
+  gpu: [h100-sxm-80gb, a100-sxm4-80gb]
+  tensor_parallel_size: [1, 2]
+  precision: [bf16, fp8]
+  input_tokens: 500
+  output_tokens: 100
+  requests_per_s: 4
+  sla:
+    ttft: 300ms
+    tpot: 40ms
+    percentile: 99%
+pricing:
+  gpu_hour: 2USD/h
+)";
+
+TEST(ServingPlan, OptionsAreGpuTimesPrecisionTimesTp) {
+  const auto path = write("ok.yaml", kPlan);
+  EXPECT_TRUE(is_serving_plan(path));
+  auto plan = load_serving_plan(path, testing::builtin_catalog());
+  ASSERT_TRUE(plan) << plan.error().what();
+  EXPECT_EQ(plan->options.size(), 2u * 2 * 2);
+  EXPECT_DOUBLE_EQ(plan->sla.ttft_s, 0.3);
+  EXPECT_DOUBLE_EQ(plan->sla.percentile, 0.99);
+  EXPECT_DOUBLE_EQ(plan->traffic.requests_per_s, 4);
+  EXPECT_EQ(plan->batches, (std::vector<int>{8, 16, 32, 64, 128, 256}));
+  EXPECT_TRUE(plan->series.rps.empty());
+}
+
+TEST(ServingPlan, MissingTrafficIsNamed) {
+  std::string text = kPlan;
+  text.erase(text.find("  requests_per_s: 4\n"), std::string("  requests_per_s: 4\n").size());
+  auto plan = load_serving_plan(write("missing.yaml", text), testing::builtin_catalog());
+  ASSERT_FALSE(plan);
+  EXPECT_NE(plan.error().message.find("serving.requests_per_s is required"), std::string::npos);
+}
+
+TEST(ServingPlan, UnknownGpuSuggests) {
+  std::string text = kPlan;
+  text.replace(text.find("a100-sxm4-80gb"), 14, "a100-sxm4-80");
+  auto plan = load_serving_plan(write("gpu.yaml", text), testing::builtin_catalog());
+  ASSERT_FALSE(plan);
+  EXPECT_NE(plan.error().message.find("a100-sxm4-80gb"), std::string::npos) << plan.error().message;
+}
+
+TEST(ServingPlan, CsvTrafficReadsOneRatePerMinute) {
+  write("traffic.csv", "minute,rps\n0,1.5\n1,2.5\n2,3\n");
+  std::string text = kPlan;
+  text.insert(text.find("  sla:"), "  traffic_profile:\n    csv: traffic.csv\n");
+  auto plan = load_serving_plan(write("csv.yaml", text), testing::builtin_catalog());
+  ASSERT_TRUE(plan) << plan.error().what();
+  EXPECT_EQ(plan->series.rps, (std::vector<double>{1.5, 2.5, 3}));
+  EXPECT_EQ(plan->policies.size(), 5u);
+}
+
+TEST(ServingPlan, BadTrafficValueNamesTheLine) {
+  write("bad.csv", "rps\n1\n-2\n");
+  std::string text = kPlan;
+  text.insert(text.find("  sla:"), "  traffic_profile:\n    csv: bad.csv\n");
+  auto plan = load_serving_plan(write("badcsv.yaml", text), testing::builtin_catalog());
+  ASSERT_FALSE(plan);
+  EXPECT_NE(plan.error().context.find("bad.csv:3"), std::string::npos) << plan.error().context;
+}
+
+TEST(ServingPlan, PercentileMustBeAShare) {
+  std::string text = kPlan;
+  text.replace(text.find("99%"), 3, "100%");
+  EXPECT_FALSE(load_serving_plan(write("pct.yaml", text), testing::builtin_catalog()));
+}
+
+}  // namespace
+}  // namespace aicost::config
