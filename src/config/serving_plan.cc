@@ -201,6 +201,7 @@ core::Result<ServingPlan> load_serving_plan(const std::string& path, const catal
   TRY_ASSIGN(plan.traffic.input_tokens, s.quantity("input_tokens", UnitKind::kCount));
   TRY_ASSIGN(plan.traffic.output_tokens, s.quantity("output_tokens", UnitKind::kCount));
   TRY_ASSIGN(plan.traffic.requests_per_s, s.quantity("requests_per_s", UnitKind::kCount));
+  TRY_ASSIGN(plan.traffic.prefix_cache_hit, s.quantity("prefix_cache_hit", UnitKind::kPercent));
   for (const char* k : {"input_tokens", "output_tokens", "requests_per_s"}) {
     if (!s.has(k)) return src.error(s.self().Mark(), std::string("serving.") + k + " is required");
   }
@@ -212,6 +213,9 @@ core::Result<ServingPlan> load_serving_plan(const std::string& path, const catal
   v = 0;
   TRY_ASSIGN(v, sla.quantity("tpot", UnitKind::kDuration));
   plan.sla.tpot_s = v;
+  v = 0;
+  TRY_ASSIGN(v, sla.quantity("e2e", UnitKind::kDuration));
+  plan.sla.e2e_s = v;
   TRY_ASSIGN(plan.sla.percentile, sla.quantity("percentile", UnitKind::kPercent));
   if (plan.sla.percentile <= 0 || plan.sla.percentile >= 1) {
     return src.error(sla.node("percentile").Mark(), "percentile must be between 0 % and 100 %");

@@ -35,6 +35,7 @@ Json deployment_json(const ServingView& v, const serving::Deployment& d) {
           {"ttft_tail_s", sig(d.load.ttft_tail_s)},
           {"tpot_s", sig(d.load.step_s)},
           {"e2e_mean_s", sig(d.load.e2e_s)},
+          {"e2e_tail_s", sig(d.load.e2e_tail_s)},
           {"output_tokens_per_s", sig(v.traffic->requests_per_s * v.traffic->output_tokens)},
           {"monthly_usd", cents(d.monthly_usd)},
           {"usd_per_million_output_tokens", cents(d.usd_per_million_output_tokens * 100) / 100},
@@ -48,7 +49,8 @@ std::string render_json(const ServingView& v) {
   j["traffic"] = {{"requests_per_s", v.traffic->requests_per_s},
                   {"input_tokens", v.traffic->input_tokens},
                   {"output_tokens", v.traffic->output_tokens}};
-  j["sla"] = {{"ttft_s", v.sla->ttft_s}, {"tpot_s", v.sla->tpot_s}, {"percentile", v.sla->percentile}};
+  j["sla"] = {{"ttft_s", v.sla->ttft_s}, {"tpot_s", v.sla->tpot_s}, {"e2e_s", v.sla->e2e_s},
+              {"percentile", v.sla->percentile}};
   j["serving"] = v.best ? deployment_json(v, *v.best) : Json();
   Json options = Json::array();
   for (size_t i = 0; i < v.per_option.size(); ++i) {
@@ -133,7 +135,8 @@ std::string render_serving(const ServingView& v, Format f) {
               {"per replica", fmt::format("{:.3g} requests/s, {:.1f} sequences in flight", d.rate_per_replica, d.load.concurrency)},
               {"TTFT", fmt::format("P50 {:.0f} ms, P{:.0f} {:.0f} ms", d.load.ttft_p50_s * 1000, v.sla->percentile * 100, d.load.ttft_tail_s * 1000)},
               {"TPOT", fmt::format("{:.1f} ms", d.load.step_s * 1000)},
-              {"mean end-to-end", fmt::format("{:.2f} s", d.load.e2e_s)},
+              {"end-to-end", fmt::format("mean {:.2f} s, P{:.0f} {:.2f} s", d.load.e2e_s,
+                                         v.sla->percentile * 100, d.load.e2e_tail_s)},
               {"monthly cost", core::group_digits(d.monthly_usd) + " USD (730 h)"},
               {"per 1M output tokens", fmt::format("{:.2f} USD", d.usd_per_million_output_tokens)},
               {"per 1M tokens (in + out)", fmt::format("{:.2f} USD", d.usd_per_million_tokens)},

@@ -16,7 +16,8 @@ double erlang_c(int c, double a) {
 
 LoadPoint at_load(const Replica& r, int max_batch, const Traffic& t, double percentile) {
   LoadPoint p;
-  const double prefill = prefill_time(r, t.input_tokens, t.input_tokens).value();
+  const double prefill =
+      prefill_time(r, t.input_tokens * (1 - t.prefix_cache_hit), t.input_tokens).value();
   const double lambda = t.requests_per_s;
   const double prefill_share = lambda * prefill;  // fraction of time spent prefilling
   if (prefill_share >= 1) {
@@ -54,6 +55,7 @@ LoadPoint at_load(const Replica& r, int max_batch, const Traffic& t, double perc
   p.ttft_p50_s = prefill + wait_quantile(0.5);
   p.ttft_tail_s = prefill + wait_quantile(percentile);
   p.e2e_s = wait_prob / drain + service;
+  p.e2e_tail_s = p.ttft_tail_s + t.output_tokens * step;
   return p;
 }
 
@@ -63,6 +65,7 @@ bool meets(const LoadPoint& p, const Sla& s) {
   if (p.saturated) return false;
   if (s.ttft_s > 0 && p.ttft_tail_s > s.ttft_s) return false;
   if (s.tpot_s > 0 && p.step_s > s.tpot_s) return false;
+  if (s.e2e_s > 0 && p.e2e_tail_s > s.e2e_s) return false;
   return true;
 }
 

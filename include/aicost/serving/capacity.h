@@ -18,12 +18,16 @@ struct Traffic {
   double requests_per_s = 0;
   double input_tokens = 0;   // mean prompt length
   double output_tokens = 0;  // mean generated length
+  // Share of prompt tokens found in the prefix cache: their prefill is skipped (their KV still
+  // occupies the cache). inference-model.md §1.9.
+  double prefix_cache_hit = 0;
 };
 
 struct Sla {
   double ttft_s = 0;       // time to first token at `percentile`; 0 = no target
   double tpot_s = 0;       // time per output token; 0 = no target
   double percentile = 0.9;
+  double e2e_s = 0;        // whole request at `percentile` (TTFT tail + output x TPOT); 0 = none
 };
 
 struct LoadPoint {
@@ -32,6 +36,7 @@ struct LoadPoint {
   double step_s = 0;        // decode step, prefill interference included (= TPOT)
   double ttft_p50_s = 0, ttft_tail_s = 0;  // tail at the SLA percentile
   double e2e_s = 0;         // mean request latency
+  double e2e_tail_s = 0;    // TTFT tail + output x step
 };
 
 // The replica with at most `max_batch` running sequences at `requests_per_s`.

@@ -95,3 +95,31 @@ TEST(Capacity, PicksTheCheaperOptionAndScalesReplicas) {
 
 }  // namespace
 }  // namespace aicost::serving
+
+namespace aicost::serving {
+namespace {
+
+// A prefix-cache hit of h skips h of the prompt's prefill: the bare TTFT is the prefill of
+// (1 - h) x input tokens.
+TEST(Load, PrefixCacheHitsShortenPrefill) {
+  const auto r = llama8b("h100-sxm-80gb");
+  Traffic t = kChat;
+  t.requests_per_s = 1e-4;
+  t.prefix_cache_hit = 0.75;
+  const auto p = at_load(r, 64, t, 0.9);
+  EXPECT_NEAR(p.ttft_tail_s, prefill_time(r, 250, 1000).value(), 1e-9);
+}
+
+// The end-to-end tail is the TTFT tail plus output x TPOT; a target below it is missed.
+TEST(Sla, EndToEndTargetIsChecked) {
+  const auto r = llama8b("h100-sxm-80gb");
+  Traffic t = kChat;
+  t.requests_per_s = 1e-4;
+  const auto p = at_load(r, 64, t, 0.9);
+  EXPECT_NEAR(p.e2e_tail_s, p.ttft_tail_s + 250 * p.step_s, 1e-12);
+  EXPECT_EQ(max_rate_within_sla(r, 64, kChat, Sla{0, 0, 0.9, p.e2e_tail_s * 0.9}), 0);
+  EXPECT_GT(max_rate_within_sla(r, 64, kChat, Sla{0, 0, 0.9, p.e2e_tail_s * 2}), 0);
+}
+
+}  // namespace
+}  // namespace aicost::serving
