@@ -38,8 +38,9 @@ Json deployment_json(const ServingView& v, const serving::Deployment& d) {
           {"e2e_tail_s", sig(d.load.e2e_tail_s)},
           {"output_tokens_per_s", sig(v.traffic->requests_per_s * v.traffic->output_tokens)},
           {"monthly_usd", cents(d.monthly_usd)},
-          {"usd_per_million_output_tokens", cents(d.usd_per_million_output_tokens * 100) / 100},
-          {"usd_per_million_tokens", cents(d.usd_per_million_tokens * 100) / 100}};
+          {"usd_per_million_input_tokens", sig(d.usd_per_million_input_tokens)},
+          {"usd_per_million_output_tokens", sig(d.usd_per_million_output_tokens)},
+          {"usd_per_million_tokens", sig(d.usd_per_million_tokens)}};
 }
 
 std::string render_json(const ServingView& v) {
@@ -138,7 +139,8 @@ std::string render_serving(const ServingView& v, Format f) {
               {"end-to-end", fmt::format("mean {:.2f} s, P{:.0f} {:.2f} s", d.load.e2e_s,
                                          v.sla->percentile * 100, d.load.e2e_tail_s)},
               {"monthly cost", core::group_digits(d.monthly_usd) + " USD (730 h)"},
-              {"per 1M output tokens", fmt::format("{:.2f} USD", d.usd_per_million_output_tokens)},
+              {"per 1M input tokens", fmt::format("{:.3f} USD (prefill's share of the time)", d.usd_per_million_input_tokens)},
+              {"per 1M output tokens", fmt::format("{:.2f} USD (decode and idle time)", d.usd_per_million_output_tokens)},
               {"per 1M tokens (in + out)", fmt::format("{:.2f} USD", d.usd_per_million_tokens)},
               {"price", o.price_basis}};
     out += "\n" + render(t, f);

@@ -112,7 +112,14 @@ std::optional<Deployment> best_for_option(const DeploymentOption& opt, int index
     d.monthly_usd =
         d.replicas * opt.replica.tensor_parallel * opt.price_per_gpu_hour * core::kHoursPerMonth;
     const double per_month = traffic.requests_per_s * core::kSecondsPerMonth;
-    d.usd_per_million_output_tokens = d.monthly_usd / (per_month * traffic.output_tokens) * 1e6;
+    const double prefill =
+        prefill_time(opt.replica, traffic.input_tokens * (1 - traffic.prefix_cache_hit),
+                     traffic.input_tokens).value();
+    const double input_share = std::min(1.0, d.rate_per_replica * prefill);
+    d.usd_per_million_input_tokens =
+        d.monthly_usd * input_share / (per_month * traffic.input_tokens) * 1e6;
+    d.usd_per_million_output_tokens =
+        d.monthly_usd * (1 - input_share) / (per_month * traffic.output_tokens) * 1e6;
     d.usd_per_million_tokens =
         d.monthly_usd / (per_month * (traffic.input_tokens + traffic.output_tokens)) * 1e6;
     Traffic share = traffic;

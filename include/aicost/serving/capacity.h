@@ -60,8 +60,11 @@ struct Deployment {
   int replicas = 0;
   double rate_per_replica = 0;
   double monthly_usd = 0;  // replicas x GPUs x price x 730 h
+  // Prices per token as an API price sheet quotes them: the replica's cost split by the share of
+  // its time spent prefilling (input) and decoding or idle (output).
+  double usd_per_million_input_tokens = 0;
   double usd_per_million_output_tokens = 0;
-  double usd_per_million_tokens = 0;  // input and output together
+  double usd_per_million_tokens = 0;  // input and output together, blended
   LoadPoint load;          // of one replica at its share of the traffic
 };
 
