@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "estimate_parts.h"
 #include "rounding.h"
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -22,166 +23,6 @@ using Json = nlohmann::ordered_json;
 using costing::CostNature;
 
 
-double share(double part, double whole) { return whole != 0 ? part / whole : 0.0; }
-
-const char* nature_name(CostNature n) { return n == CostNature::kFixed ? "fixed" : "elastic"; }
-
-// Parts of a step in the order they are shown, with their JSON names.
-std::vector<std::pair<const char*, core::Seconds>> step_parts(const perf::StepBreakdown& s) {
-  return {{"compute", s.compute}, {"recompute", s.recompute}, {"tp_comm", s.tp_comm},
-          {"cp_comm", s.cp_comm}, {"ep_comm", s.ep_comm},     {"pp_comm", s.pp_comm},
-          {"bubble", s.bubble},   {"dp_comm", s.dp_comm},     {"optimizer", s.optimizer}};
-}
-
-std::vector<std::pair<const char*, core::Bytes>> memory_parts(const perf::MemoryBreakdown& m) {
-  return {{"weights", m.weights},         {"gradients", m.gradients}, {"optimizer", m.optimizer},
-          {"activations", m.activations}, {"logits", m.logits},       {"overhead", m.overhead}};
-}
-
-// 175e9 -> "175.0B", 350e6 -> "350.0M", smaller counts with grouped digits.
-std::string count(double n) {
-  if (n >= 1e9) return fmt::format("{:.1f}B", n / 1e9);
-  if (n >= 1e6) return fmt::format("{:.1f}M", n / 1e6);
-  return core::group_digits(n);
-}
-
-std::string pct(double ratio) { return fmt::format("{:.1f} %", ratio * 100); }
-std::string on_off(bool b) { return b ? "on" : "off"; }
-
-Json build_json(const EstimateView& v) {
-  const auto& job = *v.job;
-  const auto& p = *v.perf;
-  const auto& c = *v.cost;
-  const auto& par = job.parallel;
-  const auto& f = c.failures;
-  Json j;
-  j["schema_version"] = kEstimateSchemaVersion;
-  j["plan"] = v.plan_name;
-  j["model"] = {{"id", job.model.spec().id},
-                {"params", std::llround(job.model.params_total())},
-                {"active_params", std::llround(job.model.params_active())},
-                {"layers", job.model.layers()},
-                {"hidden", job.model.hidden()}};
-  j["cluster"] = {{"gpu", job.cluster.gpu.id},
-                  {"gpus", job.cluster.gpus},
-                  {"gpus_per_node", job.cluster.gpus_per_node}};
-  j["parallelism"] = {{"tensor_model_parallel_size", par.tensor},
-                      {"pipeline_model_parallel_size", par.pipeline},
-                      {"virtual_pipeline_model_parallel_size", par.virtual_pipeline},
-                      {"context_parallel_size", par.context},
-                      {"expert_model_parallel_size", par.expert},
-                      {"expert_tensor_parallel_size", job.expert_tensor()},
-                      {"data_parallel_size", job.data_parallel()},
-                      {"micro_batch_size", par.micro_batch},
-                      {"micro_batches", job.micro_batches()},
-                      {"sequence_parallel", par.sequence_parallel},
-                      {"recompute_granularity", workload::to_string(par.recompute)},
-                      {"optimizer_sharding", workload::to_string(par.sharding)}};
-  j["workload"] = {{"tokens", std::llround(job.tokens)},
-                   {"seq_length", job.seq_length},
-                   {"global_batch_size", job.global_batch},
-                   {"tokens_per_step", std::llround(p.tokens_per_step)},
-                   {"precision", catalog::to_string(job.precision)},
-                   {"attention_kernel", workload::to_string(par.attention)}};
-  Json t;
-  t["step_time_s"] = sig(p.step_time.value());
-  Json parts = Json::object();
-  for (const auto& [name, s] : step_parts(p.step)) parts[name] = sig(s.value());
-  t["step_breakdown_s"] = parts;
-  t["tokens_per_s"] = sig(p.tokens_per_s);
-  t["tokens_per_s_per_gpu"] = sig(p.tokens_per_s_per_gpu);
-  t["model_flops_per_token"] = sig(p.model_flops_per_token);
-  t["hardware_flops_per_token"] = sig(p.hardware_flops_per_token);
-  t["mfu"] = sig(p.mfu);
-  t["hfu"] = sig(p.hfu);
-  t["flop_convention"] = kFlopConvention;
-  t["peak_precision"] = catalog::to_string(p.peak_precision);
-  t["peak_tflops_per_gpu"] = sig(p.peak_per_gpu.value() / 1e12);
-  t["tflops_per_gpu"] = sig(p.model_flops_per_gpu.value() / 1e12);
-  t["steps"] = sig(p.steps);
-  t["compute_days"] = sig(core::in_days(p.compute_time));
-  t["wall_days"] = sig(core::in_days(c.wall_time));
-  t["compute_gpu_hours"] = sig(p.gpu_hours);
-  t["gpu_hours"] = sig(c.gpu_hours);
-  t["goodput"] = sig(f.goodput);
-  Json mem = Json::object();
-  for (const auto& [name, b] : memory_parts(p.memory)) {
-    mem[std::string(name) + "_gib"] = sig(core::in_gib(b));
-  }
-  mem["peak_gib"] = sig(core::in_gib(p.memory.total()));
-  mem["capacity_gib"] = sig(core::in_gib(p.memory.capacity));
-  mem["fits"] = p.memory.fits();
-  t["memory"] = mem;
-  j["training"] = t;
-  j["reliability"] = {{"job_mtbf_h", sig(core::in_hours(f.job_mtbf))},
-                      {"checkpoint_interval_min", sig(f.checkpoint_interval.value() / 60)},
-                      {"checkpoint_blocking_s", sig(f.checkpoint_blocking.value())},
-                      {"checkpoint_size_gb", sig(f.checkpoint_size.value() / core::kGB)},
-                      {"expected_interruptions", sig(f.expected_interruptions)},
-                      {"checkpoint_stall_h", sig(core::in_hours(f.checkpoint_time))},
-                      {"lost_work_h", sig(core::in_hours(f.lost_work))},
-                      {"restart_h", sig(core::in_hours(f.restart_time))},
-                      {"maintenance_h", sig(core::in_hours(f.maintenance))},
-                      {"overhead_h", sig(core::in_hours(f.total()))}};
-  if (v.simulation) {
-    const auto& s = *v.simulation;
-    // Scale the run's wall-time bands to GPU-hours and money at the estimate's own rates.
-    const double gpu_hours_per_s = c.gpu_hours / c.wall_time.value();
-    const double usd_per_s = c.total.value() / c.wall_time.value();
-    auto band = [](const reliability::Summary& x, double scale) {
-      return Json{{"mean", sig(x.mean * scale)}, {"p10", sig(x.p10 * scale)},
-                  {"p50", sig(x.p50 * scale)}, {"p90", sig(x.p90 * scale)}};
-    };
-    j["reliability"]["simulation"] = {{"runs", s.runs},
-                                      {"seed", v.simulation_seed},
-                                      {"wall_days", band(s.wall_s, 1 / core::kSecondsPerDay)},
-                                      {"gpu_hours", band(s.wall_s, gpu_hours_per_s)},
-                                      {"total_usd", band(s.wall_s, usd_per_s)},
-                                      {"ettr", band(s.ettr, 1)},
-                                      {"interruptions", band(s.interruptions, 1)}};
-  }
-  Json cost;
-  cost["currency"] = "USD";
-  cost["total_usd"] = cents(c.total.value());
-  cost["per_million_tokens_usd"] = cents(c.per_million_tokens.value());
-  cost["fixed_usd"] = cents(c.fixed.value());
-  cost["elastic_usd"] = cents(c.elastic.value());
-  cost["peak_storage_gb"] = sig(c.peak_storage.value() / core::kGB);
-  if (v.inputs != nullptr) {
-    cost["price_basis"] = v.inputs->compute.basis;
-    cost["pricing_mode"] = catalog::to_string(v.inputs->compute.mode);
-    cost["price_per_gpu_hour_usd"] = sig(core::per_hour(v.inputs->compute.per_gpu));
-  } else {
-    cost["price_basis"] = nullptr;
-    cost["pricing_mode"] = nullptr;
-    cost["price_per_gpu_hour_usd"] = nullptr;
-  }
-  Json categories = Json::object();
-  for (const auto& l : c.lines) {
-    const double before =
-        categories.contains(l.category) ? categories[l.category].get<double>() : 0;
-    categories[l.category] = cents(before + l.amount.value());
-  }
-  cost["categories"] = categories;
-  Json lines = Json::array();
-  for (const auto& l : c.lines) {
-    lines.push_back(
-        {{"category", l.category},
-         {"usd", cents(l.amount.value())},
-         {"share", sig(share(l.amount.value(), c.total.value()))},
-         {"nature", nature_name(l.nature)},
-         {"driver", l.driver},
-         {"average_usd_per_month", cents(l.average_rate.value() * core::kSecondsPerMonth)},
-         {"peak_usd_per_month", cents(l.peak_rate.value() * core::kSecondsPerMonth)}});
-  }
-  cost["lines"] = lines;
-  j["cost"] = cost;
-  j["warnings"] = collect_warnings(v);
-  return j;
-}
-
-// A titled block: tables (the first may be a key/value list without a header in text form) and
-// notes under them.
 struct Section {
   std::string title;
   std::vector<Table> tables;
@@ -351,7 +192,7 @@ std::string header_block(const EstimateView& v, Format f) {
 }
 
 std::string render_csv(const EstimateView& v) {
-  const Json j = build_json(v);
+  const Json j = Json::parse(render_estimate_json(v));  // the same figures as -o json
   Table t{{"record", "name", "value", "unit", "share", "nature", "detail"}, {}, {}, ""};
   auto num = [](const Json& x) { return x.is_null() ? std::string() : x.dump(); };
   auto text = [](const Json& x) { return x.is_string() ? x.get<std::string>() : x.dump(); };
@@ -406,11 +247,6 @@ std::vector<std::string> collect_warnings(const EstimateView& v) {
   if (v.perf != nullptr) add(v.perf->warnings);
   if (v.cost != nullptr) add(v.cost->warnings);
   return out;
-}
-
-std::string render_estimate_json(const EstimateView& v) {
-  if (v.job == nullptr || v.perf == nullptr || v.cost == nullptr) return "";
-  return build_json(v).dump(2) + "\n";
 }
 
 std::string render_estimate(const EstimateView& v, Format f) {

@@ -1,0 +1,43 @@
+// Private to report: helpers shared by the estimate's text and JSON renderers.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "aicost/costing/cost_model.h"
+#include "aicost/perf/estimate.h"
+#include "aicost/core/text.h"
+
+namespace aicost::report {
+
+inline double share(double part, double whole) { return whole != 0 ? part / whole : 0.0; }
+
+inline const char* nature_name(costing::CostNature n) { return n == costing::CostNature::kFixed ? "fixed" : "elastic"; }
+
+// Parts of a step in the order they are shown, with their JSON names.
+inline std::vector<std::pair<const char*, core::Seconds>> step_parts(const perf::StepBreakdown& s) {
+  return {{"compute", s.compute}, {"recompute", s.recompute}, {"tp_comm", s.tp_comm},
+          {"cp_comm", s.cp_comm}, {"ep_comm", s.ep_comm},     {"pp_comm", s.pp_comm},
+          {"bubble", s.bubble},   {"dp_comm", s.dp_comm},     {"optimizer", s.optimizer}};
+}
+
+inline std::vector<std::pair<const char*, core::Bytes>> memory_parts(const perf::MemoryBreakdown& m) {
+  return {{"weights", m.weights},         {"gradients", m.gradients}, {"optimizer", m.optimizer},
+          {"activations", m.activations}, {"logits", m.logits},       {"overhead", m.overhead}};
+}
+
+// 175e9 -> "175.0B", 350e6 -> "350.0M", smaller counts with grouped digits.
+inline std::string count(double n) {
+  if (n >= 1e9) return fmt::format("{:.1f}B", n / 1e9);
+  if (n >= 1e6) return fmt::format("{:.1f}M", n / 1e6);
+  return core::group_digits(n);
+}
+
+inline std::string pct(double ratio) { return fmt::format("{:.1f} %", ratio * 100); }
+inline std::string on_off(bool b) { return b ? "on" : "off"; }
+
+
+}  // namespace aicost::report
