@@ -79,17 +79,11 @@ core::Result<std::vector<int>> ints(const Source& src, const Choice& c, const st
     return out;
   }
   for (const auto& s : c.items) {
-    size_t used = 0;
-    int v = 0;
-    try {
-      v = std::stoi(s, &used);
-    } catch (...) {
-      used = 0;
-    }
-    if (used != s.size() || v < 1) {
+    const auto v = positive_int(s);
+    if (!v) {
       return src.error(c.node.Mark(), "'" + key + "' must be whole numbers >= 1, got '" + s + "'");
     }
-    out.push_back(v);
+    out.push_back(*v);
   }
   return out;
 }

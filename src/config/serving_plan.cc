@@ -32,17 +32,12 @@ std::vector<std::string> items(const YAML::Node& n) {
 core::Result<std::vector<int>> ints(MapReader& r, const std::string& key) {
   std::vector<int> out;
   for (const auto& s : items(r.node(key))) {
-    size_t used = 0;
-    int v = 0;
-    try {
-      v = std::stoi(s, &used);
-    } catch (...) {
-      used = 0;
+    const auto v = positive_int(s);
+    if (!v) {
+      return r.source().error(r.node(key).Mark(),
+                              "'" + key + "' must be whole numbers >= 1, got '" + s + "'");
     }
-    if (used != s.size() || v < 1) {
-      return r.source().error(r.node(key).Mark(), "'" + key + "' must be whole numbers >= 1");
-    }
-    out.push_back(v);
+    out.push_back(*v);
   }
   return out;
 }

@@ -65,6 +65,18 @@ YAML::Mark unclosed_opener(const Source& source, const YAML::Mark& until) {
 
 }  // namespace
 
+std::optional<int> positive_int(const std::string& text) {
+  size_t used = 0;
+  int v = 0;
+  try {
+    v = std::stoi(text, &used);
+  } catch (...) {
+    return std::nullopt;
+  }
+  if (used != text.size() || v < 1) return std::nullopt;
+  return v;
+}
+
 core::Result<YAML::Node> parse_yaml(const Source& source, const std::string& text) {
   try {
     return YAML::Load(text);

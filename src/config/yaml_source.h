@@ -35,6 +35,9 @@ struct Source {
                     core::ErrorCode code = core::ErrorCode::kInvalidInput) const;
 };
 
+// A whole number >= 1 written as `text` (no sign, no fraction), else nullopt.
+std::optional<int> positive_int(const std::string& text);
+
 // Parses YAML text; a syntax error becomes kParse with file:line:col and a caret.
 core::Result<YAML::Node> parse_yaml(const Source& source, const std::string& text);
 
