@@ -73,19 +73,23 @@ reliability::RunInputs reliability_inputs(const workload::TrainingJob& job,
 
 FailureOverhead failure_overhead(const workload::TrainingJob& job,
                                  const perf::TrainingEstimate& perf, const CostInputs& in) {
-  const reliability::RunInputs r = reliability_inputs(job, perf, in);
+  // By reference, not through reliability_inputs: a search calls this for every candidate.
+  const auto& failures = in.reliability.failures;
+  const reliability::CheckpointModel ck = checkpoint_model(job, in);
   FailureOverhead f;
-  f.checkpoint_size = r.checkpoint.size;
-  f.checkpoint_blocking = r.checkpoint.blocking();
-  f.restart_per_interrupt = r.restart.total(r.checkpoint);
-  const double rate = r.failures.job_rate(r.gpus);
+  f.checkpoint_size = ck.size;
+  f.checkpoint_blocking = ck.blocking();
+  f.restart_per_interrupt = in.reliability.restart.total(ck);
+  const double rate = failures.job_rate(job.cluster.gpus);
   f.job_mtbf = Seconds(rate > 0 ? 1 / rate : std::numeric_limits<double>::infinity());
   // The plan's interval, else the exact minimiser of Daly's expected wall time (the reliability
   // command also shows the cost-optimal one, which weighs checkpoint storage too).
-  f.checkpoint_interval = r.interval ? *r.interval
+  f.checkpoint_interval = in.storage.checkpoint_interval.value() > 0
+                              ? in.storage.checkpoint_interval
                           : rate > 0 ? optimal_interval(f.checkpoint_blocking, f.job_mtbf)
                                      : perf.compute_time;
-  const auto l = reliability::losses_at(r, f.checkpoint_interval);
+  const auto l = reliability::run_losses(perf.compute_time, job.cluster.gpus, failures, ck,
+                                         in.reliability.restart, f.checkpoint_interval);
   f.checkpoint_time = l.checkpoints;
   f.lost_work = l.lost_work;
   f.restart_time = l.restarts;

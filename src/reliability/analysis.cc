@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace aicost::reliability {
 
@@ -41,16 +42,23 @@ double golden_min(F f, double lo, double hi) {
 
 }  // namespace
 
-LossBreakdown losses_at(const RunInputs& in, Seconds tau) {
-  const Seconds restart = in.restart.total(in.checkpoint);
-  LossBreakdown l = expected_losses(in.work, tau, in.checkpoint.blocking(), restart, mtbf_of(in));
+LossBreakdown run_losses(Seconds work, int gpus, const FailureModel& f,
+                         const CheckpointModel& checkpoint, const RestartModel& restart_model,
+                         Seconds tau) {
+  const Seconds restart = restart_model.total(checkpoint);
+  const double rate = f.job_rate(gpus);
+  const Seconds mtbf(rate > 0 ? 1 / rate : std::numeric_limits<double>::infinity());
+  LossBreakdown l = expected_losses(work, tau, checkpoint.blocking(), restart, mtbf);
   // Planned maintenance, taken at a checkpoint: no work lost, a restart (and downtime) each,
   // at its rate over the wall time without it.
-  const auto& f = in.failures;
   if (f.maintenance_per_day > 0) {
     l.maintenance = (f.maintenance_downtime + restart) * (core::in_days(l.wall()) * f.maintenance_per_day);
   }
   return l;
+}
+
+LossBreakdown losses_at(const RunInputs& in, Seconds tau) {
+  return run_losses(in.work, in.gpus, in.failures, in.checkpoint, in.restart, tau);
 }
 
 double storage_usd_at(const RunInputs& in, Seconds tau, Seconds wall) {

@@ -52,6 +52,12 @@ struct Analysis {
 // `with_levers`: also fill Analysis::levers (each lever is one more analysis).
 Analysis analyze(const RunInputs& in, bool with_levers = true);
 
+// Expected losses of `work` on `gpus` GPUs checkpointed every `tau` (Daly's model) plus planned
+// maintenance, each a restart (and downtime) taken at a checkpoint.
+LossBreakdown run_losses(core::Seconds work, int gpus, const FailureModel& failures,
+                         const CheckpointModel& checkpoint, const RestartModel& restart,
+                         core::Seconds tau);
+
 // Expected wall time and money of the run checkpointed every `tau` (closed form).
 LossBreakdown losses_at(const RunInputs& in, core::Seconds tau);
 double storage_usd_at(const RunInputs& in, core::Seconds tau, core::Seconds wall);
