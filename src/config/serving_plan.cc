@@ -193,8 +193,24 @@ core::Result<ServingPlan> load_serving_plan(const std::string& path, const catal
   auto batches = ints(s, "max_batch");
   if (!batches) return batches.error();
   plan.batches = batches->empty() ? std::vector<int>{8, 16, 32, 64, 128, 256} : *batches;
-  TRY_ASSIGN(plan.traffic.input_tokens, s.quantity("input_tokens", UnitKind::kCount));
-  TRY_ASSIGN(plan.traffic.output_tokens, s.quantity("output_tokens", UnitKind::kCount));
+  // A length is a mean, or {mean, p90} of a log-normal distribution.
+  auto length = [&](const char* key, double& mean, double& p90) -> core::Status {
+    auto n = s.node(key);
+    if (n && n.IsMap()) {
+      MapReader l(n, std::string("serving.") + key, src);
+      TRY_ASSIGN(mean, l.quantity("mean", UnitKind::kCount));
+      TRY_ASSIGN(p90, l.quantity("p90", UnitKind::kCount));
+      if (p90 > 0 && p90 < mean) {
+        return src.error(l.node("p90").Mark(), std::string(key) + ".p90 must be at least the mean");
+      }
+      return l.finish();
+    }
+    TRY_ASSIGN(mean, s.quantity(key, UnitKind::kCount));
+    return {};
+  };
+  double input_p90 = 0, output_p90 = 0;
+  AICOST_TRY_STATUS(length("input_tokens", plan.traffic.input_tokens, input_p90));
+  AICOST_TRY_STATUS(length("output_tokens", plan.traffic.output_tokens, output_p90));
   TRY_ASSIGN(plan.traffic.requests_per_s, s.quantity("requests_per_s", UnitKind::kCount));
   TRY_ASSIGN(plan.traffic.prefix_cache_hit, s.quantity("prefix_cache_hit", UnitKind::kPercent));
   for (const char* k : {"input_tokens", "output_tokens", "requests_per_s"}) {
@@ -216,6 +232,14 @@ core::Result<ServingPlan> load_serving_plan(const std::string& path, const catal
     return src.error(sla.node("percentile").Mark(), "percentile must be between 0 % and 100 %");
   }
   AICOST_TRY_STATUS(sla.finish());
+  if (input_p90 > 0) {
+    plan.traffic.input_tail_tokens =
+        serving::lognormal_quantile(plan.traffic.input_tokens, input_p90, plan.sla.percentile);
+  }
+  if (output_p90 > 0) {
+    plan.traffic.output_tail_tokens =
+        serving::lognormal_quantile(plan.traffic.output_tokens, output_p90, plan.sla.percentile);
+  }
   AICOST_TRY_STATUS(read_profile(s, std::filesystem::path(path).parent_path().string(), plan));
   AICOST_TRY_STATUS(s.finish());
 

@@ -18,6 +18,11 @@ struct Traffic {
   double requests_per_s = 0;
   double input_tokens = 0;   // mean prompt length
   double output_tokens = 0;  // mean generated length
+  // Lengths at the SLA percentile (0: every request has the mean length). A TTFT tail is the
+  // prefill of a tail-length prompt plus the queueing tail (a conservative sum); the KV cache
+  // must hold a full batch of tail-length sequences.
+  double input_tail_tokens = 0;
+  double output_tail_tokens = 0;
   // Share of prompt tokens found in the prefix cache: their prefill is skipped (their KV still
   // occupies the cache). inference-model.md §1.9.
   double prefix_cache_hit = 0;
@@ -44,6 +49,12 @@ LoadPoint at_load(const Replica& r, int max_batch, const Traffic& per_replica, d
 
 // The highest request rate one replica sustains within the SLA (0 if even a trickle misses it).
 double max_rate_within_sla(const Replica& r, int max_batch, const Traffic& t, const Sla& sla);
+
+// Lengths drawn from a log-normal with this mean and 90th percentile: the value at quantile q.
+// The 90th percentile must be at least the mean (else the mean is returned). A log-normal's p90
+// is at most e^{z90^2/2} = 2.27 x its mean; beyond that the mean is read as the median so that
+// the p90 still holds.
+double lognormal_quantile(double mean, double p90, double q);
 
 // Erlang C: probability that an arrival waits, c servers at offered load a = lambda / mu (< c).
 double erlang_c(int servers, double offered_load);

@@ -84,6 +84,18 @@ TEST(ServingPlan, BadTrafficValueNamesTheLine) {
   EXPECT_NE(plan.error().context.find("bad.csv:3"), std::string::npos) << plan.error().context;
 }
 
+TEST(ServingPlan, LengthDistributionsSetTailsAtTheSlaPercentile) {
+  std::string text = kPlan;
+  text.replace(text.find("  input_tokens: 500\n"), std::string("  input_tokens: 500\n").size(),
+               "  input_tokens: {mean: 500, p90: 1500}\n");
+  text.replace(text.find("99%"), 3, "90%");
+  auto plan = load_serving_plan(write("dist.yaml", text), testing::builtin_catalog());
+  ASSERT_TRUE(plan) << plan.error().what();
+  EXPECT_DOUBLE_EQ(plan->traffic.input_tokens, 500);
+  EXPECT_NEAR(plan->traffic.input_tail_tokens, 1500, 1e-6);  // the p90 at a P90 SLA
+  EXPECT_EQ(plan->traffic.output_tail_tokens, 0);
+}
+
 TEST(ServingPlan, PercentileMustBeAShare) {
   std::string text = kPlan;
   text.replace(text.find("99%"), 3, "100%");

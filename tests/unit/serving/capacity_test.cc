@@ -1,6 +1,8 @@
 // Load, SLA and capacity of serving replicas.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "aicost/serving/capacity.h"
 #include "test_support.h"
 
@@ -119,6 +121,43 @@ TEST(Sla, EndToEndTargetIsChecked) {
   EXPECT_NEAR(p.e2e_tail_s, p.ttft_tail_s + 250 * p.step_s, 1e-12);
   EXPECT_EQ(max_rate_within_sla(r, 64, kChat, Sla{0, 0, 0.9, p.e2e_tail_s * 0.9}), 0);
   EXPECT_GT(max_rate_within_sla(r, 64, kChat, Sla{0, 0, 0.9, p.e2e_tail_s * 2}), 0);
+}
+
+}  // namespace
+}  // namespace aicost::serving
+
+namespace aicost::serving {
+namespace {
+
+// The log-normal fitted to (mean, p90) returns the p90 at q = 0.9 and a median below the mean;
+// exp(mu + sigma^2 / 2) = mean: with median m and p90 p, sigma = ln(p/m) / 1.28155 and the mean
+// is m exp(sigma^2 / 2).
+TEST(Lengths, LognormalMatchesItsMeanAndP90) {
+  EXPECT_NEAR(lognormal_quantile(1000, 2000, 0.9), 2000, 1e-6);
+  const double median = lognormal_quantile(1000, 2000, 0.5);
+  EXPECT_LT(median, 1000);
+  const double sigma = std::log(2000 / median) / 1.2815515655446004;
+  EXPECT_NEAR(median * std::exp(sigma * sigma / 2), 1000, 1e-6);
+  EXPECT_EQ(lognormal_quantile(1000, 500, 0.9), 1000);  // p90 below the mean: no spread
+}
+
+// p90 = 3 x mean is beyond any log-normal (at most e^{1.28155^2 / 2} = 2.27 x): the mean is read
+// as the median, so the median is 1000 and the p90 still 3000.
+TEST(Lengths, HeavierTailsKeepTheP90) {
+  EXPECT_NEAR(lognormal_quantile(1000, 3000, 0.9), 3000, 1e-6);
+  EXPECT_NEAR(lognormal_quantile(1000, 3000, 0.5), 1000, 1e-6);
+}
+
+TEST(Load, LongTailPromptsRaiseTheTtftTail) {
+  const auto r = llama8b("h100-sxm-80gb");
+  Traffic t = kChat;
+  t.requests_per_s = 1e-4;
+  const auto even = at_load(r, 64, t, 0.9);
+  t.input_tail_tokens = 4000;
+  const auto spread = at_load(r, 64, t, 0.9);
+  EXPECT_NEAR(spread.ttft_tail_s, prefill_time(r, 4000, 4000).value(), 1e-9);
+  EXPECT_GT(spread.ttft_tail_s, even.ttft_tail_s);
+  EXPECT_EQ(spread.ttft_p50_s, even.ttft_p50_s);
 }
 
 }  // namespace
