@@ -20,8 +20,17 @@ build: configure
 run: build
 	$(BUILD)/apps/aicost/aicost estimate $(EXAMPLE)
 
+# The PostgreSQL half of the store tests runs against a throwaway server (unix socket only) in a
+# fresh folder under /tmp (short socket paths, and reachable by the `postgres` user when run as
+# root from a private checkout); it is stopped and removed however ctest ends, or on Ctrl-C.
+PG_TEST_SERVER = scripts/pg-test-server.sh
+
 test: build
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	@pgdir=$$(mktemp -d /tmp/aicost-pg.XXXXXX) || exit 1; \
+	trap '$(PG_TEST_SERVER) stop "$$pgdir"' EXIT; trap 'exit 130' INT TERM; \
+	url=$$($(PG_TEST_SERVER) start "$$pgdir") || exit 1; \
+	echo "test: PostgreSQL at $$url"; \
+	AICOST_TEST_PG_URL="$$url" AICOST_TEST_PG_REQUIRED=1 ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
 bench: build
 	$(BUILD)/bench/aicost_bench --benchmark_counters_tabular=true

@@ -44,5 +44,6 @@ Command catalog_command();
 Command validate_command();
 Command search_command();
 Command reliability_command();
+Command ledger_command();
 
 }  // namespace aicost::app

@@ -1,4 +1,4 @@
-// RFC 4180 CSV reading on libcsv (streaming; fields may hold quoted commas and newlines).
+// RFC 4180 CSV of a whole text in memory (core::CsvStream; fields may hold quoted commas and newlines).
 #pragma once
 
 #include <functional>

@@ -1,0 +1,195 @@
+// `aicost ledger ingest|report|sources|validate`: the cost ledger (docs/LEDGER.md).
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include "aicost/billing/ingest.h"
+#include "aicost/ledger/report.h"
+#include "aicost/report/ledger_report.h"
+#include "aicost/store/open.h"
+#include "commands.h"
+
+namespace aicost::app {
+namespace {
+
+struct LedgerOptions {
+  std::string db;
+  std::vector<std::string> files;
+  std::string format = "auto";
+  bool replace = false;
+  std::string by, from, to, granularity = "total";
+  std::size_t top = 0;
+  std::vector<std::string> filters, aliases;
+};
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t");
+  return b == std::string::npos ? std::string() : s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (std::size_t comma; (comma = s.find(',', start)) != std::string::npos; start = comma + 1)
+    out.push_back(trim(s.substr(start, comma - start)));
+  out.push_back(trim(s.substr(start)));
+  return out;
+}
+
+core::Result<ledger::Day> parse_day(const std::string& text, const char* option) {
+  int y = 0;
+  unsigned m = 0, d = 1;
+  char tail = 0;
+  const int n = std::sscanf(text.c_str(), "%4d-%2u-%2u%c", &y, &m, &d, &tail);
+  if ((n != 2 && n != 3) || m < 1 || m > 12 || d < 1 || d > 31)
+    return core::make_error(core::ErrorCode::kInvalidInput,
+                            "'" + text + "' is not a date; write YYYY-MM-DD (or YYYY-MM for the 1st)", option);
+  return ledger::days_from_civil(y, m, d);
+}
+
+core::Result<std::unique_ptr<ledger::Store>> open(const LedgerOptions& o) {
+  auto s = store::open_store(o.db);
+  if (!s) return s.error().with_context("--db " + store::redact(o.db));
+  return s;
+}
+
+core::Result<ledger::ReportRequest> request_of(const LedgerOptions& o) {
+  ledger::ReportRequest r;
+  for (const auto& name : split_commas(o.by)) {
+    if (name.empty()) continue;
+    auto k = ledger::parse_group_key(name);
+    if (!k) return k.error().with_context("--by");
+    r.by.push_back(*k);
+  }
+  auto g = ledger::parse_granularity(o.granularity);
+  if (!g) return g.error().with_context("--granularity");
+  r.granularity = *g;
+  if (!o.from.empty()) {
+    auto d = parse_day(o.from, "--from");
+    if (!d) return d.error();
+    r.from = *d;
+  }
+  if (!o.to.empty()) {
+    auto d = parse_day(o.to, "--to");
+    if (!d) return d.error();
+    r.to = *d;
+  }
+  if (r.from && r.to && *r.to <= *r.from)
+    return core::make_error(core::ErrorCode::kInvalidInput, "--to must be after --from (--to is the first day left out)");
+  r.top = o.top;
+  for (const auto& f : o.filters) {
+    const auto eq = f.find('=');
+    if (eq == std::string::npos)
+      return core::make_error(core::ErrorCode::kInvalidInput, "write a filter as DIMENSION=VALUE, e.g. tag:team=ml", f);
+    auto k = ledger::parse_group_key(trim(f.substr(0, eq)));
+    if (!k) return k.error().with_context("--filter");
+    r.filters.push_back({*k, f.substr(eq + 1)});
+  }
+  for (const auto& a : o.aliases) {
+    const auto eq = a.find('=');
+    if (eq == std::string::npos)
+      return core::make_error(core::ErrorCode::kInvalidInput, "write an alias as KEY=OTHER[,OTHER...], e.g. team=owner,squad", a);
+    auto& list = r.aliases[ledger::canonical_tag_key(a.substr(0, eq))];
+    for (const auto& other : split_commas(a.substr(eq + 1)))
+      if (!other.empty()) list.push_back(ledger::canonical_tag_key(other));
+  }
+  return r;
+}
+
+int run_ingest(const LedgerOptions& o, const GlobalOptions& g, report::Format fmt) {
+  auto format = billing::parse_format(o.format);
+  if (!format) return report_error(format.error().with_context("--format"), g);
+  auto store = open(o);
+  if (!store) return report_error(store.error(), g);
+  billing::IngestOptions opts;
+  opts.format = *format;
+  opts.replace = o.replace;
+  int status = 0;
+  for (const auto& file : o.files) {
+    auto r = billing::ingest_file(**store, file, opts);
+    if (!r) {
+      status = std::max(status, report_error(r.error(), g));
+      continue;
+    }
+    std::cout << report::render_ingest(file, *r, fmt);
+  }
+  return status;
+}
+
+}  // namespace
+
+Command ledger_command() {
+  return {"ledger", "the cost ledger: load billing exports and GPU telemetry, attribute the spend",
+          [](CLI::App& sub, const GlobalOptions& g) -> std::function<int()> {
+            auto o = std::make_shared<LedgerOptions>();
+            o->db = store::default_db();
+            sub.add_option("--db", o->db,
+                           "the ledger: a SQLite file, or postgresql://user@host/db (also $AICOST_DB)")
+                ->capture_default_str();
+            sub.require_subcommand(1);
+            sub.fallthrough();
+            auto chosen = std::make_shared<std::function<int()>>();
+            auto on = [chosen](CLI::App* app, std::function<int()> run) { app->callback([chosen, run] { *chosen = run; }); };
+
+            auto* ingest = sub.add_subcommand("ingest", "load billing exports (FOCUS, AWS CUR, Azure, GCP, OCI) and dcgm-exporter telemetry");
+            ingest->add_option("files", o->files, "files to load; each is one transaction, and a file loaded before is skipped")->required();
+            ingest->add_option("--format", o->format, "auto, focus, aws-cur, azure, gcp, oci, dcgm-prometheus, dcgm-csv")->capture_default_str();
+            ingest->add_flag("--replace", o->replace, "a path loaded before with other bytes: swap the new content in");
+            on(ingest, [o, &g] {
+              auto fmt = output_format(g);
+              return fmt ? run_ingest(*o, g, *fmt) : report_error(fmt.error(), g);
+            });
+
+            auto* rep = sub.add_subcommand("report", "cost by dimensions and tags over time");
+            rep->add_option("--by", o->by, "comma-separated: provider, service, region, resource, sub_account, charge_category, pricing_category, ... or tag:KEY");
+            rep->add_option("--from", o->from, "first day included, YYYY-MM-DD");
+            rep->add_option("--to", o->to, "first day left out, YYYY-MM-DD");
+            rep->add_option("--granularity", o->granularity, "total, day, week (ISO, from Monday) or month")->capture_default_str();
+            rep->add_option("--top", o->top, "keep the N groups with the most effective cost; fold the rest into (other)");
+            rep->add_option("--filter", o->filters, "DIMENSION=VALUE, repeatable (tag:env= selects untagged rows)");
+            rep->add_option("--alias", o->aliases, "tag keys that mean the same: team=owner,squad (repeatable)");
+            rep->footer("Example: aicost ledger report --by tag:team,service --from 2024-09-01 --to 2024-10-01 --granularity week");
+            on(rep, [o, &g] {
+              auto fmt = output_format(g);
+              if (!fmt) return report_error(fmt.error(), g);
+              auto req = request_of(*o);
+              if (!req) return report_error(req.error(), g);
+              auto store = open(*o);
+              if (!store) return report_error(store.error(), g);
+              auto r = ledger::run_report(**store, *req);
+              if (!r) return report_error(r.error(), g);
+              std::cout << report::render_ledger_report(*r, *fmt);
+              return 0;
+            });
+
+            auto* sources = sub.add_subcommand("sources", "what is loaded: files, formats, rows, totals");
+            on(sources, [o, &g] {
+              auto fmt = output_format(g);
+              if (!fmt) return report_error(fmt.error(), g);
+              auto store = open(*o);
+              if (!store) return report_error(store.error(), g);
+              auto list = (*store)->sources();
+              if (!list) return report_error(list.error(), g);
+              std::cout << report::render_sources(*list, *fmt);
+              return 0;
+            });
+
+            auto* validate = sub.add_subcommand("validate", "check a billing export against FOCUS and print what fails (exit 1 if anything does)");
+            validate->add_option("file", o->files, "the export to check")->required()->expected(1);
+            validate->add_option("--format", o->format, "as for ingest")->capture_default_str();
+            on(validate, [o, &g] {
+              auto fmt = output_format(g);
+              if (!fmt) return report_error(fmt.error(), g);
+              auto format = billing::parse_format(o->format);
+              if (!format) return report_error(format.error().with_context("--format"), g);
+              auto v = billing::validate_file(o->files.front(), *format);
+              if (!v) return report_error(v.error(), g);
+              bool failed = false;
+              std::cout << report::render_validation(o->files.front(), *v, *fmt, failed);
+              return failed ? 1 : 0;
+            });
+            return [chosen] { return *chosen ? (*chosen)() : 2; };
+          }};
+}
+
+}  // namespace aicost::app

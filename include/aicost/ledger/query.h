@@ -1,0 +1,81 @@
+// What a cost report asks of the ledger: dimensions to group by, a day range, filters.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "aicost/core/amount.h"
+#include "aicost/core/result.h"
+#include "aicost/ledger/charge.h"
+
+namespace aicost::ledger {
+
+// The FOCUS dimensions a report can group or filter by. The store maps each to a fixed column;
+// user text never reaches SQL except as a bound value.
+enum class Dimension {
+  kProvider,
+  kBillingAccount,
+  kSubAccount,
+  kService,
+  kServiceCategory,
+  kRegion,
+  kResource,
+  kResourceName,
+  kResourceType,
+  kSku,
+  kChargeCategory,
+  kChargeFrequency,
+  kPricingCategory,
+  kCommitmentStatus,
+  kCurrency,
+  kTag,  // a tag key, canonical (canonical_tag_key)
+};
+
+struct GroupKey {
+  Dimension dim = Dimension::kService;
+  std::string tag_key;  // for kTag
+  friend bool operator==(const GroupKey&, const GroupKey&) = default;
+};
+
+// "service", "sub_account", "tag:team", ... with did-you-mean on a typo.
+core::Result<GroupKey> parse_group_key(std::string_view text);
+std::string group_key_name(const GroupKey& k);  // the inverse: "service", "tag:team"
+// Every name parse_group_key accepts (for help texts and suggestions).
+std::vector<std::string> dimension_names();
+// Dimensions kept in the daily rollup (all but resource, resource name and SKU).
+bool in_rollup(Dimension d);
+
+struct Filter {
+  GroupKey key;
+  std::string value;  // exact match; for a tag, "" selects rows without that tag
+};
+
+// The store's side of a report: sums grouped by day (optional), plain dimensions and tag set.
+struct AggregateQuery {
+  std::vector<Dimension> dims;   // plain (non-tag) dimensions
+  bool by_day = false;
+  std::optional<Day> from, to;   // inclusive first day, exclusive last day
+  std::vector<Filter> filters;   // plain dimensions only; tags are filtered after resolution
+  bool by_tagset = false;        // also group by tag set (to resolve tag keys afterwards)
+};
+
+struct Sums {
+  core::WideNanos billed = 0, effective = 0, list = 0, contracted = 0;
+  double gpu_hours = 0;
+  std::int64_t rows = 0;
+  Sums& operator+=(const Sums& o);
+};
+
+struct AggregateRow {
+  Day day = 0;                      // when by_day; else 0
+  std::vector<std::string> values;  // one per AggregateQuery::dims
+  std::string currency;
+  std::int64_t tagset = 0;          // when by_tagset; 0 = no tags
+  Sums sums;
+};
+
+}  // namespace aicost::ledger

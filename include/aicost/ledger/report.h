@@ -1,0 +1,63 @@
+// Attribution: cost by dimensions and tags over periods, top-N, untagged share.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "aicost/core/result.h"
+#include "aicost/ledger/query.h"
+#include "aicost/ledger/store.h"
+
+namespace aicost::ledger {
+
+enum class Granularity { kTotal, kDay, kWeek, kMonth };
+core::Result<Granularity> parse_granularity(std::string_view text);  // total|day|week|month
+// "2024-09-01", ISO week "2024-W36" (Monday start), "2024-09"; "" for kTotal.
+std::string period_label(Granularity g, Day d);
+
+inline constexpr const char* kUntagged = "(untagged)";
+inline constexpr const char* kOther = "(other)";
+
+struct ReportRequest {
+  std::vector<GroupKey> by;
+  Granularity granularity = Granularity::kTotal;
+  std::optional<Day> from, to;  // [from, to)
+  std::vector<Filter> filters;
+  std::size_t top = 0;  // keep the N groups with the most effective cost; fold the rest into (other)
+  // Canonical tag key -> further canonical keys that mean the same ("team" <- "owner", "squad").
+  // The first key present on a row wins.
+  std::map<std::string, std::vector<std::string>> aliases;
+};
+
+struct ReportLine {
+  std::string period;
+  std::vector<std::string> values;  // one per ReportRequest::by
+  std::string currency;
+  Sums sums;
+};
+
+struct UntaggedShare {
+  std::string tag_key;
+  std::string currency;
+  double share = 0;  // of the effective cost of Usage and Purchase charges (credits and taxes carry no tags)
+  core::WideNanos untagged_effective = 0;
+};
+
+struct Report {
+  ReportRequest request;
+  std::vector<ReportLine> lines;   // period ascending, then effective cost descending
+  std::vector<ReportLine> totals;  // one per currency
+  std::vector<UntaggedShare> untagged;  // one per tag key grouped by and currency
+};
+
+// The store query a request needs.
+AggregateQuery aggregate_query(const ReportRequest& r);
+// Resolves tags, applies tag filters, rolls days into periods, ranks and folds (pure).
+Report build_report(const ReportRequest& r, const std::vector<AggregateRow>& rows,
+                    const std::map<std::int64_t, std::vector<Tag>>& tagsets);
+core::Result<Report> run_report(Store& store, const ReportRequest& r);
+
+}  // namespace aicost::ledger

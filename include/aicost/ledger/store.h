@@ -1,0 +1,70 @@
+// The ledger's storage, behind one interface with two backends (SQLite, PostgreSQL) and one schema.
+// Domain code sees only this; the SQL lives in src/store.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "aicost/core/result.h"
+#include "aicost/ledger/charge.h"
+#include "aicost/ledger/query.h"
+#include "aicost/ledger/telemetry.h"
+
+namespace aicost::ledger {
+
+struct SourceFile {
+  std::string path;    // as given on the command line, made absolute
+  std::string sha256;  // of the bytes; the identity of a load
+  std::int64_t bytes = 0;
+  std::string format;  // "focus-1.0", "aws-cur", "azure-ea", "dcgm-prometheus", ...
+};
+
+struct CurrencyTotal {
+  std::string currency;
+  core::WideNanos billed = 0, effective = 0;
+};
+
+struct SourceRecord {
+  std::int64_t id = 0;
+  SourceFile file;
+  std::string loaded_at;  // ISO 8601 UTC
+  std::int64_t rows = 0;  // charges or telemetry samples loaded
+  std::int64_t rejected = 0;  // rows not loaded (their issues say why)
+  std::int64_t warnings = 0;
+  std::vector<CurrencyTotal> totals;
+};
+
+// One ingest is one transaction: begin_source, any number of add_* calls, then commit_source.
+// Nothing is visible to readers before the commit; a crash before it leaves the ledger as it was.
+class Store {
+ public:
+  virtual ~Store() = default;
+  virtual std::string backend() const = 0;  // "sqlite" or "postgresql"
+  virtual int schema_version() const = 0;
+
+  // The source already loaded with these bytes, if any (a re-ingest is a no-op).
+  virtual core::Result<std::optional<SourceRecord>> find_source(const std::string& sha256) = 0;
+  // Sources loaded from `path` (with other bytes: a re-export of the same file).
+  virtual core::Result<std::vector<SourceRecord>> sources_at(const std::string& path) = 0;
+
+  // Opens the transaction. `replace` lists sources to delete within it (a re-export swapped in).
+  virtual core::Status begin_source(const SourceFile& file, const std::vector<std::int64_t>& replace) = 0;
+  virtual core::Status add_charges(std::span<const Charge> rows) = 0;
+  virtual core::Status add_samples(std::span<const GpuSample> samples) = 0;
+  virtual core::Status add_issues(std::span<const RowIssue> issues) = 0;
+  // `format` is what the reader found ("focus-1.2", ...); `rejected` the rows it could not load.
+  virtual core::Result<SourceRecord> commit_source(const std::string& format, std::int64_t rejected) = 0;
+  virtual void rollback() noexcept = 0;
+
+  virtual core::Result<std::vector<SourceRecord>> sources() = 0;
+  virtual core::Result<std::vector<RowIssue>> issues(std::int64_t source_id, std::int64_t limit) = 0;
+  virtual core::Result<std::vector<AggregateRow>> aggregate(const AggregateQuery& q) = 0;
+  // Tag sets by id, for resolving AggregateRow::tagset.
+  virtual core::Result<std::map<std::int64_t, std::vector<Tag>>> tagsets() = 0;
+};
+
+}  // namespace aicost::ledger

@@ -1,0 +1,22 @@
+// Renderers of the ledger's answers: ingest results, loaded sources, attribution reports and
+// conformance findings. Money prints with two decimals for people and exactly (every digit to
+// 1e-9) in JSON and CSV (docs/LEDGER.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "aicost/billing/ingest.h"
+#include "aicost/ledger/report.h"
+#include "aicost/ledger/store.h"
+#include "aicost/report/format.h"
+
+namespace aicost::report {
+
+std::string render_ingest(const std::string& path, const billing::IngestResult& r, Format f);
+std::string render_sources(const std::vector<ledger::SourceRecord>& sources, Format f);
+std::string render_ledger_report(const ledger::Report& r, Format f);
+// `failed`: set when the file breaks any rule (rows rejected or FOCUS requirements not met).
+std::string render_validation(const std::string& path, const billing::Validation& v, Format f, bool& failed);
+
+}  // namespace aicost::report

@@ -1,0 +1,291 @@
+// FOCUS 1.0 / 1.1 / 1.2 cost-and-usage CSV (../shared/reference/finops.md §1).
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include "aicost/core/suggest.h"
+#include "values.h"
+
+namespace aicost::billing {
+namespace {
+
+// Columns by the version that introduced them (FOCUS_Spec v1.0, v1.1, v1.2 column tables).
+constexpr std::array kFocus10 = {
+    "AvailabilityZone", "BilledCost", "BillingAccountId", "BillingAccountName", "BillingCurrency",
+    "BillingPeriodEnd", "BillingPeriodStart", "ChargeCategory", "ChargeClass", "ChargeDescription",
+    "ChargeFrequency", "ChargePeriodEnd", "ChargePeriodStart", "CommitmentDiscountCategory",
+    "CommitmentDiscountId", "CommitmentDiscountName", "CommitmentDiscountStatus", "CommitmentDiscountType",
+    "ConsumedQuantity", "ConsumedUnit", "ContractedCost", "ContractedUnitPrice", "EffectiveCost",
+    "InvoiceIssuerName", "ListCost", "ListUnitPrice", "PricingCategory", "PricingQuantity", "PricingUnit",
+    "ProviderName", "PublisherName", "RegionId", "RegionName", "ResourceId", "ResourceName", "ResourceType",
+    "ServiceCategory", "ServiceName", "SkuId", "SkuPriceId", "SubAccountId", "SubAccountName", "Tags"};
+constexpr std::array kFocus11 = {"CapacityReservationId", "CapacityReservationStatus", "CommitmentDiscountQuantity",
+                                 "CommitmentDiscountUnit", "ServiceSubcategory", "SkuMeter", "SkuPriceDetails"};
+constexpr std::array kFocus12 = {"BillingAccountType", "InvoiceId", "PricingCurrency",
+                                 "PricingCurrencyContractedUnitPrice", "PricingCurrencyEffectiveCost",
+                                 "PricingCurrencyListUnitPrice", "SubAccountType"};
+// Mandatory in every version (the M column of finops.md §1.2).
+constexpr std::array kMandatory = {"BilledCost", "BillingAccountId", "BillingAccountName", "BillingCurrency",
+                                   "BillingPeriodEnd", "BillingPeriodStart", "ChargeCategory", "ChargeClass",
+                                   "ChargeDescription", "ChargePeriodEnd", "ChargePeriodStart", "ContractedCost",
+                                   "EffectiveCost", "InvoiceIssuerName", "ListCost", "PricingQuantity",
+                                   "PricingUnit", "ProviderName", "PublisherName", "ServiceCategory",
+                                   "ServiceName"};
+constexpr std::array kChargeCategories = {"Usage", "Purchase", "Tax", "Credit", "Adjustment"};
+constexpr std::array kChargeFrequencies = {"One-Time", "Recurring", "Usage-Based"};
+constexpr std::array kPricingCategories = {"Standard", "Dynamic", "Committed", "Other"};
+
+template <std::size_t N>
+bool one_of(std::string_view v, const std::array<const char*, N>& set) {
+  return std::any_of(set.begin(), set.end(), [&](const char* s) { return v == s; });
+}
+
+bool hours_unit(std::string_view u) {
+  std::string s(u);
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s == "hours" || s == "hour" || s == "hrs" || s == "hr" || s == "h" || s == "instance-hours";
+}
+
+const char* form_name(DateForm f) {
+  switch (f) {
+    case DateForm::kNoZone: return "without T and Z";
+    case DateForm::kOffset: return "with a UTC offset";
+    case DateForm::kDateOnly: return "as a date without time";
+    case DateForm::kUsDate: return "as M/D/YYYY";
+    case DateForm::kIso: return "ISO 8601";
+  }
+  return "";
+}
+
+class FocusDialect final : public CsvDialect {
+ public:
+  core::Status header(const std::vector<std::string_view>& names, IssueLog& log) override {
+    Columns cols(names);
+    auto col = [&](const char* n) { return cols.find({n}); };
+    billed_ = col("BilledCost");
+    start_ = col("ChargePeriodStart");
+    if (billed_ < 0 || start_ < 0)
+      return core::make_error(core::ErrorCode::kInvalidInput,
+                              std::string("not a FOCUS cost-and-usage file: no ") +
+                                  (billed_ < 0 ? "BilledCost" : "ChargePeriodStart") + " column");
+    end_ = col("ChargePeriodEnd");
+    billing_start_ = col("BillingPeriodStart");
+    currency_ = col("BillingCurrency");
+    effective_ = col("EffectiveCost");
+    list_ = col("ListCost");
+    contracted_ = col("ContractedCost");
+    provider_ = col("ProviderName");
+    billing_account_ = col("BillingAccountId");
+    billing_account_name_ = col("BillingAccountName");
+    sub_account_ = col("SubAccountId");
+    sub_account_name_ = col("SubAccountName");
+    service_ = col("ServiceName");
+    service_category_ = col("ServiceCategory");
+    region_ = col("RegionId");
+    resource_ = col("ResourceId");
+    resource_name_ = col("ResourceName");
+    resource_type_ = col("ResourceType");
+    sku_ = col("SkuId");
+    charge_category_ = col("ChargeCategory");
+    charge_class_ = col("ChargeClass");
+    charge_frequency_ = col("ChargeFrequency");
+    pricing_category_ = col("PricingCategory");
+    commitment_id_ = col("CommitmentDiscountId");
+    commitment_status_ = col("CommitmentDiscountStatus");
+    pricing_unit_ = col("PricingUnit");
+    consumed_unit_ = col("ConsumedUnit");
+    description_ = col("ChargeDescription");
+    pricing_quantity_ = col("PricingQuantity");
+    consumed_quantity_ = col("ConsumedQuantity");
+    tags_ = col("Tags");
+    sku_details_ = col("SkuPriceDetails");
+    gpu_hours_ = col("x_GpuHours");
+
+    // Version: the newest whose additions are present.
+    auto any_of_set = [&](const auto& set) {
+      return std::any_of(set.begin(), set.end(), [&](const char* n) { return col(n) >= 0; });
+    };
+    version_ = any_of_set(kFocus12) ? "focus-1.2" : any_of_set(kFocus11) ? "focus-1.1" : "focus-1.0";
+
+    std::vector<std::string> known;
+    for (auto n : kFocus10) known.emplace_back(n);
+    for (auto n : kFocus11) known.emplace_back(n);
+    for (auto n : kFocus12) known.emplace_back(n);
+    std::string missing;
+    for (auto n : kMandatory)
+      if (col(n) < 0) missing += std::string(missing.empty() ? "" : ", ") + n;
+    if (!missing.empty()) log.note("", "mandatory FOCUS columns missing: " + missing);
+    if (currency_ < 0) log.note("BillingCurrency", "no BillingCurrency column; amounts are stored under XXX (ISO 4217: no currency)");
+    if (effective_ < 0) log.note("EffectiveCost", "no EffectiveCost column; EffectiveCost taken as BilledCost");
+    if (list_ < 0) log.note("ListCost", "no ListCost column; ListCost taken as BilledCost");
+    for (const auto& n : cols.names()) {
+      if (n.empty() || n.rfind("x_", 0) == 0) continue;
+      if (std::find(known.begin(), known.end(), n) != known.end()) continue;
+      auto exact_ci = std::find_if(known.begin(), known.end(), [&](const std::string& k) {
+        return core::edit_distance(k, n) == 0;
+      });
+      if (exact_ci != known.end()) {
+        log.note(n, "column '" + n + "' differs in case from FOCUS '" + *exact_ci + "'; read as it");
+        continue;
+      }
+      log.note(n, "column '" + n + "' is not a FOCUS " + version_.substr(6) +
+                      " column and has no x_ prefix; ignored." + core::did_you_mean(n, known));
+    }
+    return {};
+  }
+
+  bool row(const CsvRecord& r, ledger::Charge& c, IssueLog& log, std::int64_t& rounded) override {
+    c.line = r.line;
+    DateForm form = DateForm::kIso;
+    const auto start_text = cell(r, start_);
+    auto start = parse_datetime(start_text, &form);
+    if (!start) {
+      log.error(r.line, "ChargePeriodStart",
+                is_null(start_text) ? "ChargePeriodStart is null; the row has no time"
+                                    : "'" + std::string(start_text.substr(0, 40)) + "' is not a date-time");
+      return false;
+    }
+    note_form(r.line, "ChargePeriodStart", form, start_text, log);
+    c.period_start = *start;
+    c.period_end = *start;
+    if (end_ >= 0) {
+      const auto t = cell(r, end_);
+      if (auto e = parse_datetime(t, &form)) {
+        c.period_end = *e;
+        note_form(r.line, "ChargePeriodEnd", form, t, log);
+      } else {
+        log.warn(r.line, "ChargePeriodEnd", "'" + std::string(t.substr(0, 40)) + "' is not a date-time; taken as ChargePeriodStart");
+      }
+    }
+    c.billing_period_start = *start;
+    if (billing_start_ >= 0) {
+      if (auto b = parse_datetime(cell(r, billing_start_))) c.billing_period_start = *b;
+    }
+
+    const auto billed = amount_cell(r, billed_, "BilledCost", log, rounded);
+    if (!billed.value) {
+      log.error(r.line, "BilledCost",
+                billed.null ? "BilledCost is null; FOCUS requires a value"
+                            : "'" + billed.text + "' is not a decimal number");
+      return false;
+    }
+    c.billed = *billed.value;
+    c.effective = other_cost(r, effective_, "EffectiveCost", c.billed, log, rounded);
+    c.list = other_cost(r, list_, "ListCost", c.billed, log, rounded);
+    c.contracted.reset();
+    if (contracted_ >= 0) {
+      const auto v = amount_cell(r, contracted_, "ContractedCost", log, rounded);
+      if (v.value) c.contracted = v.value;
+      else if (v.null) log.warn_repeated(r.line, "ContractedCost", "null", "ContractedCost is null; FOCUS requires a value; left empty");
+      else log.warn(r.line, "ContractedCost", "'" + v.text + "' is not a decimal number; left empty");
+    }
+
+    assign(c.currency, r, currency_);
+    if (c.currency.empty()) {
+      c.currency = "XXX";
+      if (currency_ >= 0) log.warn_repeated(r.line, "BillingCurrency", "null", "BillingCurrency is null; stored under XXX");
+    } else if (c.currency.size() != 3 ||
+               !std::all_of(c.currency.begin(), c.currency.end(), [](char ch) { return ch >= 'A' && ch <= 'Z'; })) {
+      log.warn_repeated(r.line, "BillingCurrency", "format", "'" + c.currency + "' is not an ISO 4217 code");
+    }
+    assign(c.provider, r, provider_);
+    assign(c.billing_account_id, r, billing_account_);
+    assign(c.billing_account_name, r, billing_account_name_);
+    assign(c.sub_account_id, r, sub_account_);
+    assign(c.sub_account_name, r, sub_account_name_);
+    assign(c.service_name, r, service_);
+    assign(c.service_category, r, service_category_);
+    assign(c.region_id, r, region_);
+    assign(c.resource_id, r, resource_);
+    assign(c.resource_name, r, resource_name_);
+    assign(c.resource_type, r, resource_type_);
+    assign(c.sku_id, r, sku_);
+    assign(c.charge_category, r, charge_category_);
+    assign(c.charge_class, r, charge_class_);
+    assign(c.charge_frequency, r, charge_frequency_);
+    assign(c.pricing_category, r, pricing_category_);
+    assign(c.commitment_discount_id, r, commitment_id_);
+    assign(c.commitment_discount_status, r, commitment_status_);
+    assign(c.pricing_unit, r, pricing_unit_);
+    assign(c.consumed_unit, r, consumed_unit_);
+    assign(c.charge_description, r, description_);
+    check_enum(r.line, "ChargeCategory", c.charge_category, kChargeCategories, log);
+    check_enum(r.line, "ChargeFrequency", c.charge_frequency, kChargeFrequencies, log);
+    check_enum(r.line, "PricingCategory", c.pricing_category, kPricingCategories, log);
+    c.pricing_quantity = quantity_cell(r, pricing_quantity_, "PricingQuantity", log);
+    c.consumed_quantity = quantity_cell(r, consumed_quantity_, "ConsumedQuantity", log);
+
+    tags_reader_.read(r, tags_, "Tags", c.tags, log);
+    c.gpu_hours = gpu_hours(r, c, log);
+    return true;
+  }
+
+  std::string version() const override { return version_; }
+
+ private:
+  static void assign(std::string& out, const CsvRecord& r, int i) {
+    const auto v = cell(r, i);
+    if (is_null(v)) out.clear();
+    else out.assign(v);
+  }
+
+  std::int64_t other_cost(const CsvRecord& r, int i, const char* name, std::int64_t billed, IssueLog& log,
+                          std::int64_t& rounded) {
+    if (i < 0) return billed;
+    const auto v = amount_cell(r, i, name, log, rounded);
+    if (v.value) return *v.value;
+    if (v.null) log.warn_repeated(r.line, name, "null", std::string(name) + " is null; taken as BilledCost");
+    else log.warn(r.line, name, "'" + v.text + "' is not a decimal number; taken as BilledCost");
+    return billed;
+  }
+
+  static void note_form(std::int64_t line, const char* column, DateForm form, std::string_view text, IssueLog& log) {
+    if (form == DateForm::kIso) return;
+    log.warn_repeated(line, column, form_name(form), [&] {
+      return "'" + std::string(text) + "' is not ISO 8601 'YYYY-MM-DDTHH:mm:ssZ' (written " + form_name(form) +
+             "); read as UTC";
+    });
+  }
+
+  template <std::size_t N>
+  static void check_enum(std::int64_t line, const char* column, const std::string& v,
+                         const std::array<const char*, N>& allowed, IssueLog& log) {
+    if (v.empty() || one_of(v, allowed)) return;
+    log.warn_repeated(line, column, "value:" + v, "'" + v + "' is not a FOCUS " + column + " value");
+  }
+
+  double gpu_hours(const CsvRecord& r, const ledger::Charge& c, IssueLog& log) {
+    if (gpu_hours_ >= 0) {
+      if (auto q = quantity_cell(r, gpu_hours_, "x_GpuHours", log)) return *q;
+    }
+    const auto details = cell(r, sku_details_);
+    if (is_null(details)) return 0;
+    auto parsed = parse_tag_object(details);
+    if (!parsed) return 0;
+    for (const auto& t : parsed->tags) {
+      if (t.key != "GpuCount") continue;
+      char* end = nullptr;
+      const double gpus = std::strtod(t.value.c_str(), &end);
+      if (end == t.value.c_str()) return 0;
+      if (c.consumed_quantity && hours_unit(c.consumed_unit)) return gpus * *c.consumed_quantity;
+      if (c.pricing_quantity && hours_unit(c.pricing_unit)) return gpus * *c.pricing_quantity;
+    }
+    return 0;
+  }
+
+  int billed_ = -1, start_ = -1, end_ = -1, billing_start_ = -1, currency_ = -1, effective_ = -1, list_ = -1,
+      contracted_ = -1, provider_ = -1, billing_account_ = -1, billing_account_name_ = -1, sub_account_ = -1,
+      sub_account_name_ = -1, service_ = -1, service_category_ = -1, region_ = -1, resource_ = -1,
+      resource_name_ = -1, resource_type_ = -1, sku_ = -1, charge_category_ = -1, charge_class_ = -1,
+      charge_frequency_ = -1, pricing_category_ = -1, commitment_id_ = -1, commitment_status_ = -1,
+      pricing_unit_ = -1, consumed_unit_ = -1, description_ = -1, pricing_quantity_ = -1,
+      consumed_quantity_ = -1, tags_ = -1, sku_details_ = -1, gpu_hours_ = -1;
+  std::string version_ = "focus-1.0";
+  TagReader tags_reader_;
+};
+
+}  // namespace
+
+std::unique_ptr<CsvDialect> make_focus_dialect() { return std::make_unique<FocusDialect>(); }
+
+}  // namespace aicost::billing

@@ -1,0 +1,253 @@
+// GCP BigQuery billing export flattened to CSV (nested fields as dotted columns, arrays of structs
+// as Python-repr or JSON lists), mapped to FOCUS by the focus_converters recipe
+// (../shared/data/billing-samples/focus-converters/conversion_rules_gcp.csv; finops.md §1.6, §10).
+#include <cctype>
+
+#include "aicost/core/amount.h"
+#include "values.h"
+
+namespace aicost::billing {
+namespace {
+
+// One struct of a list: field → scalar text ("" for None/null).
+using Struct = std::vector<std::pair<std::string, std::string>>;
+
+// A list of flat structs as BigQuery-to-CSV tools write it: Python repr
+// ([{'key': 'team', 'value': 'ml'}], None, True) or JSON ([{"key": "team", "value": "ml"}], null).
+// nullopt when it is neither, or a field is itself a list or struct.
+class ListReader {
+ public:
+  explicit ListReader(std::string_view s) : s_(s) {}
+
+  std::optional<std::vector<Struct>> read() {
+    std::vector<Struct> out;
+    if (!eat('[')) return std::nullopt;
+    if (eat(']')) return end() ? std::optional(out) : std::nullopt;
+    do {
+      if (!eat('{')) return std::nullopt;
+      Struct st;
+      if (!eat('}')) {
+        do {
+          std::string key, value;
+          if (!quoted(key) || !eat(':') || !scalar(value)) return std::nullopt;
+          st.emplace_back(std::move(key), std::move(value));
+        } while (eat(','));
+        if (!eat('}')) return std::nullopt;
+      }
+      out.push_back(std::move(st));
+    } while (eat(','));
+    if (!eat(']') || !end()) return std::nullopt;
+    return out;
+  }
+
+ private:
+  void space() {
+    while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+  }
+  bool eat(char c) {
+    space();
+    if (pos_ < s_.size() && s_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  bool end() {
+    space();
+    return pos_ == s_.size();
+  }
+  bool quoted(std::string& out) {
+    space();
+    if (pos_ >= s_.size() || (s_[pos_] != '\'' && s_[pos_] != '"')) return false;
+    const char q = s_[pos_++];
+    while (pos_ < s_.size() && s_[pos_] != q) {
+      char c = s_[pos_++];
+      if (c == '\\' && pos_ < s_.size()) {
+        c = s_[pos_++];
+        c = c == 'n' ? '\n' : c == 't' ? '\t' : c;
+      }
+      out += c;
+    }
+    return pos_++ < s_.size();
+  }
+  bool scalar(std::string& out) {
+    space();
+    if (pos_ < s_.size() && (s_[pos_] == '\'' || s_[pos_] == '"')) return quoted(out);
+    const auto start = pos_;
+    while (pos_ < s_.size() && s_[pos_] != ',' && s_[pos_] != '}' && s_[pos_] != '[' &&
+           s_[pos_] != '{')
+      ++pos_;
+    auto v = s_.substr(start, pos_ - start);
+    while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
+    if (v.empty()) return false;
+    if (v != "None" && v != "null") out = v;
+    return true;
+  }
+
+  std::string_view s_;
+  std::size_t pos_ = 0;
+};
+
+const std::string* field(const Struct& st, std::string_view name) {
+  for (const auto& [k, v] : st)
+    if (k == name) return &v;
+  return nullptr;
+}
+
+// cost_type → ChargeCategory; credits are FOCUS Credit rows (the recipe writes Adjustment).
+const char* charge_category(std::string_view t) {
+  if (t == "tax") return "Tax";
+  if (t == "credit") return "Credit";
+  if (t == "adjustment" || t == "rounding_error") return "Adjustment";
+  return "Usage";
+}
+
+// invoice.month (YYYYMM) starts at midnight Pacific time (recipe: America/Los_Angeles): UTC-7 for
+// April to November (DST covers the 1st of those months), UTC-8 otherwise.
+std::optional<ledger::UnixSeconds> invoice_month(std::string_view m) {
+  if (m.size() != 6) return std::nullopt;
+  const auto t =
+      parse_datetime(std::string(m.substr(0, 4)) + "-" + std::string(m.substr(4, 2)) + "-01");
+  if (!t) return std::nullopt;
+  const int month = (m[4] - '0') * 10 + (m[5] - '0');
+  return *t + (month >= 4 && month <= 11 ? 7 : 8) * 3600;
+}
+
+class GcpDialect final : public CsvDialect {
+ public:
+  core::Status header(const std::vector<std::string_view>& names, IssueLog& log) override {
+    Columns cols(names);
+    cost_ = cols.find({"cost"});
+    start_ = cols.find({"usage_start_time"});
+    if (cost_ < 0 || start_ < 0)
+      return core::make_error(
+          core::ErrorCode::kInvalidInput,
+          std::string("not a GCP billing export: no ") +
+              (cost_ < 0 ? (start_ < 0 ? "cost and no usage_start_time" : "cost")
+                         : "usage_start_time") +
+              " column");
+    end_ = cols.find({"usage_end_time"});
+    currency_ = cols.find({"currency"});
+    list_ = cols.find({"cost_at_list"});
+    credits_ = cols.find({"credits"});
+    invoice_ = cols.find({"invoice.month"});
+    account_ = cols.find({"billing_account_id"});
+    project_ = cols.find({"project.id"});
+    project_name_ = cols.find({"project.name"});
+    service_ = cols.find({"service.description"});
+    sku_ = cols.find({"sku.id"});
+    sku_description_ = cols.find({"sku.description"});
+    region_ = cols.find({"location.region"});
+    location_ = cols.find({"location.location"});
+    resource_ = cols.find({"resource.global_name"});
+    resource_name_ = cols.find({"resource.name"});
+    cost_type_ = cols.find({"cost_type"});
+    usage_ = cols.find({"usage.amount"});
+    usage_unit_ = cols.find({"usage.unit"});
+    pricing_ = cols.find({"usage.amount_in_pricing_units"});
+    pricing_unit_ = cols.find({"usage.pricing_unit"});
+    labels_ = cols.find({"labels"});
+    if (currency_ < 0) log.note("currency", "no currency column; amounts are stored under XXX");
+    return {};
+  }
+
+  bool row(const CsvRecord& r, ledger::Charge& c, IssueLog& log, std::int64_t& rounded) override {
+    c = ledger::Charge{};
+    c.line = r.line;
+    const auto start_text = cell(r, start_);
+    const auto start = parse_datetime(start_text);
+    if (!start) {
+      log.error(r.line, "usage_start_time",
+                is_null(start_text)
+                    ? "usage_start_time is null; the row has no time"
+                    : "'" + std::string(start_text.substr(0, 40)) + "' is not a date-time");
+      return false;
+    }
+    c.period_start = *start;
+    c.period_end = parse_datetime(cell(r, end_)).value_or(*start);
+    c.billing_period_start = invoice_month(cell(r, invoice_)).value_or(month_start(*start));
+
+    const auto cost = required_cost(r, cost_, "cost", log, rounded);
+    if (!cost) return false;
+    c.billed = *cost;
+    c.list = cost_or(r, list_, "cost_at_list", c.billed, "cost", log, rounded);
+    // `cost` is before credits (free tier, committed-use and sustained-use discounts, promotions);
+    // the credits' amounts are negative, so EffectiveCost = cost + Σ credits.amount. The recipe
+    // also clamps the sum at 0, which only hid float noise; exact sums need no clamp.
+    c.effective = c.billed + credits(r, log);
+    c.currency = currency_cell(r, currency_, "currency", log);
+    c.provider = "Google Cloud";
+    c.billing_account_id = text_cell(r, account_);
+    c.sub_account_id = text_cell(r, project_);
+    c.sub_account_name = text_cell(r, project_name_);
+    c.service_name = text_cell(r, service_);
+    c.sku_id = text_cell(r, sku_);
+    c.charge_description = text_cell(r, sku_description_);
+    c.region_id = text_cell(r, region_);
+    if (c.region_id.empty()) c.region_id = text_cell(r, location_);
+    c.resource_id = text_cell(r, resource_);
+    c.resource_name = text_cell(r, resource_name_);
+    c.charge_category = charge_category(cell(r, cost_type_));
+    c.consumed_unit = text_cell(r, usage_unit_);
+    c.consumed_quantity = quantity_cell(r, usage_, "usage.amount", log);
+    c.pricing_unit = text_cell(r, pricing_unit_);
+    c.pricing_quantity = quantity_cell(r, pricing_, "usage.amount_in_pricing_units", log);
+    if (c.charge_category == std::string_view("Usage")) c.charge_frequency = "Usage-Based";
+    labels(r, c, log);
+    // GPU SKUs ("Nvidia Tesla A100 GPU running in Americas") are priced per GPU-hour.
+    if (c.charge_description.find("GPU running") != std::string::npos && c.pricing_unit == "hour" &&
+        c.pricing_quantity)
+      c.gpu_hours = *c.pricing_quantity;
+    return true;
+  }
+
+  std::string version() const override { return "gcp"; }
+
+ private:
+  std::int64_t credits(const CsvRecord& r, IssueLog& log) {
+    const auto text = cell(r, credits_);
+    if (is_null(text)) return 0;
+    auto list = ListReader(text).read();
+    std::int64_t sum = 0;
+    bool ok = list.has_value();
+    for (const auto& st : list.value_or(std::vector<Struct>{})) {
+      const auto* amount = field(st, "amount");
+      const auto a = amount ? core::parse_amount(*amount) : std::nullopt;
+      ok = ok && a;
+      if (a) sum += a->nanos;
+    }
+    if (ok) return sum;
+    log.warn(r.line, "credits",
+             "credits is not a list of {amount: ...} ('" + std::string(text.substr(0, 40)) +
+                 "'); EffectiveCost taken as the cost");
+    return 0;
+  }
+
+  void labels(const CsvRecord& r, ledger::Charge& c, IssueLog& log) {
+    const auto text = cell(r, labels_);
+    if (is_null(text)) return;
+    auto list = ListReader(text).read();
+    if (list) {
+      for (const auto& st : *list) {
+        const auto *key = field(st, "key"), *value = field(st, "value");
+        if (key) c.tags.push_back({*key, value ? *value : std::string()});
+      }
+      return;
+    }
+    log.warn(r.line, "labels",
+             "labels is not a list of {key, value} ('" + std::string(text.substr(0, 40)) +
+                 "'); the row is loaded unlabelled");
+  }
+
+  int cost_ = -1, start_ = -1, end_ = -1, currency_ = -1, list_ = -1, credits_ = -1, invoice_ = -1,
+      account_ = -1, project_ = -1, project_name_ = -1, service_ = -1, sku_ = -1,
+      sku_description_ = -1, region_ = -1, location_ = -1, resource_ = -1, resource_name_ = -1,
+      cost_type_ = -1, usage_ = -1, usage_unit_ = -1, pricing_ = -1, pricing_unit_ = -1,
+      labels_ = -1;
+};
+
+}  // namespace
+
+std::unique_ptr<CsvDialect> make_gcp_dialect() { return std::make_unique<GcpDialect>(); }
+
+}  // namespace aicost::billing

@@ -1,0 +1,94 @@
+// Oracle Cloud (OCI) cost report CSV, mapped to FOCUS by the focus_converters recipe
+// (../shared/data/billing-samples/focus-converters/conversion_rules_oci.csv; finops.md §1.6, §10).
+#include "values.h"
+
+namespace aicost::billing {
+namespace {
+
+class OciDialect final : public CsvDialect {
+ public:
+  core::Status header(const std::vector<std::string_view>& names, IssueLog& log) override {
+    Columns cols(names);
+    cost_ = cols.find({"cost/myCost"});
+    start_ = cols.find({"lineItem/intervalUsageStart"});
+    if (cost_ < 0 || start_ < 0)
+      return core::make_error(
+          core::ErrorCode::kInvalidInput,
+          std::string("not an OCI cost report: no ") +
+              (cost_ < 0
+                   ? (start_ < 0 ? "cost/myCost and no lineItem/intervalUsageStart" : "cost/myCost")
+                   : "lineItem/intervalUsageStart") +
+              " column");
+    end_ = cols.find({"lineItem/intervalUsageEnd"});
+    currency_ = cols.find({"cost/currencyCode"});
+    subscription_ = cols.find({"cost/subscriptionId"});
+    tenant_ = cols.find({"lineItem/tenantId"});
+    service_ = cols.find({"product/service"});
+    region_ = cols.find({"product/region"});
+    resource_ = cols.find({"product/resourceId"});
+    sku_ = cols.find({"cost/productSku"});
+    description_ = cols.find({"product/Description"});
+    quantity_ = cols.find({"usage/billedQuantity"});
+    unit_ = cols.find({"cost/skuUnitDescription"});
+    correction_ = cols.find({"lineItem/isCorrection"});
+    tags_ = tag_columns(cols, "tags/");
+    if (currency_ < 0)
+      log.note("cost/currencyCode", "no cost/currencyCode column; amounts are stored under XXX");
+    return {};
+  }
+
+  bool row(const CsvRecord& r, ledger::Charge& c, IssueLog& log, std::int64_t& rounded) override {
+    c = ledger::Charge{};
+    c.line = r.line;
+    const auto start_text = cell(r, start_);
+    const auto start = parse_datetime(start_text);
+    if (!start) {
+      log.error(r.line, "lineItem/intervalUsageStart",
+                is_null(start_text)
+                    ? "lineItem/intervalUsageStart is null; the row has no time"
+                    : "'" + std::string(start_text.substr(0, 40)) + "' is not a date-time");
+      return false;
+    }
+    c.period_start = *start;
+    c.period_end = parse_datetime(cell(r, end_)).value_or(*start);
+    c.billing_period_start = month_start(*start);
+
+    const auto cost = required_cost(r, cost_, "cost/myCost", log, rounded);
+    if (!cost) return false;
+    // cost/myCost is the customer's cost after their rates; the report has no public price, so
+    // ListCost is that cost too.
+    c.billed = c.effective = c.list = *cost;
+    c.currency = currency_cell(r, currency_, "cost/currencyCode", log);
+    c.provider = "Oracle";
+    c.billing_account_id = text_cell(r, subscription_);
+    c.sub_account_id = text_cell(r, tenant_);
+    c.service_name = text_cell(r, service_);
+    c.region_id = text_cell(r, region_);
+    c.resource_id = text_cell(r, resource_);
+    c.sku_id = text_cell(r, sku_);
+    c.charge_description = text_cell(r, description_);
+    const bool correction = cell(r, correction_) == "true";
+    c.charge_category = correction ? "Adjustment" : "Usage";
+    if (!correction) c.charge_frequency = "Usage-Based";
+    c.pricing_unit = text_cell(r, unit_);
+    c.pricing_quantity = quantity_cell(r, quantity_, "usage/billedQuantity", log);
+    c.consumed_unit = c.pricing_unit;
+    c.consumed_quantity = c.pricing_quantity;
+    add_tag_cells(r, tags_, c.tags);
+    return true;
+  }
+
+  std::string version() const override { return "oci"; }
+
+ private:
+  int cost_ = -1, start_ = -1, end_ = -1, currency_ = -1, subscription_ = -1, tenant_ = -1,
+      service_ = -1, region_ = -1, resource_ = -1, sku_ = -1, description_ = -1, quantity_ = -1,
+      unit_ = -1, correction_ = -1;
+  std::vector<std::pair<int, std::string>> tags_;
+};
+
+}  // namespace
+
+std::unique_ptr<CsvDialect> make_oci_dialect() { return std::make_unique<OciDialect>(); }
+
+}  // namespace aicost::billing

@@ -1,0 +1,207 @@
+// Cell parsing shared by the billing readers: nulls, datetimes, amounts, tag objects, and the
+// issue log that turns what cannot be read into RowIssues (repeated ones summarised).
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "aicost/core/csv.h"
+#include "aicost/billing/reader.h"
+#include "aicost/ledger/charge.h"
+
+namespace aicost::billing {
+
+using core::CsvRecord;
+using core::CsvStream;
+
+// FOCUS null: empty, or the literal NULL/null that real exports write.
+bool is_null(std::string_view v);
+
+enum class DateForm {
+  kIso,        // 2024-09-01T00:00:00Z (FOCUS)
+  kNoZone,     // 2024-09-01 00:00:00 or 2024-09-01T00:00:00 (read as UTC)
+  kOffset,     // 2024-09-01T02:00:00+02:00 (converted to UTC)
+  kDateOnly,   // 2024-09-01
+  kUsDate,     // 9/1/2024, 09/01/2024 (Azure) or 4/1/25, read as month/day/year (20YY)
+};
+// Seconds since the epoch, and which form the text used.
+std::optional<ledger::UnixSeconds> parse_datetime(std::string_view v, DateForm* form = nullptr);
+
+// A JSON object of scalars ({"team": "ml", "x": true}); values other than strings become their
+// JSON text. `braceless` is set when the text only parsed once wrapped in {} (Azure). Nested
+// values are skipped and named in `skipped`.
+struct ParsedTags {
+  std::vector<ledger::Tag> tags;
+  bool braceless = false;
+  std::vector<std::string> skipped;
+};
+std::optional<ParsedTags> parse_tag_object(std::string_view v);
+
+class IssueLog {
+ public:
+  // The row is not loaded.
+  void error(std::int64_t line, std::string_view column, std::string message);
+  // Loaded, with a caveat about this cell.
+  void warn(std::int64_t line, std::string_view column, std::string message);
+  // The same caveat on many rows: one issue at the end, with the first line and the count.
+  // `make_message` runs only the first time (this sits on the per-row path).
+  template <std::invocable MakeMessage>
+  void warn_repeated(std::int64_t line, std::string_view column, std::string_view kind, MakeMessage&& make_message) {
+    key_.assign(column);
+    key_.push_back('\x1f');
+    key_.append(kind);
+    if (auto it = repeated_.find(key_); it != repeated_.end()) {
+      ++it->second.count;
+      return;
+    }
+    repeated_.emplace(key_, Repeated{line, 1, std::string(column), std::string(make_message())});
+  }
+  void warn_repeated(std::int64_t line, std::string_view column, std::string_view kind, std::string message) {
+    warn_repeated(line, column, kind, [&] { return std::move(message); });
+  }
+  // A file-level note (line 1: the header).
+  void note(std::string_view column, std::string message) { warn(1, column, std::move(message)); }
+  void flush(const Sink& sink);
+  std::int64_t errors() const { return errors_; }
+
+ private:
+  struct Repeated {
+    std::int64_t first_line = 0;
+    std::int64_t count = 0;
+    std::string column, message;
+  };
+  std::vector<ledger::RowIssue> pending_;
+  std::map<std::string, Repeated> repeated_;  // by "column\x1fkind"
+  std::string key_;  // scratch
+  std::int64_t errors_ = 0;
+};
+
+// One CSV export dialect: the header sets up column positions, then each record maps to a Charge.
+class CsvDialect {
+ public:
+  virtual ~CsvDialect() = default;
+  // kParse/kInvalidInput when the file cannot be this format (a required column is missing).
+  virtual core::Status header(const std::vector<std::string_view>& names, IssueLog& log) = 0;
+  // false: the row is rejected (an error issue says why).
+  virtual bool row(const CsvRecord& rec, ledger::Charge& out, IssueLog& log, std::int64_t& rounded) = 0;
+  virtual std::string version() const = 0;
+};
+
+std::unique_ptr<CsvDialect> make_focus_dialect();
+std::unique_ptr<CsvDialect> make_aws_cur_dialect();
+std::unique_ptr<CsvDialect> make_azure_dialect();
+std::unique_ptr<CsvDialect> make_gcp_dialect();
+std::unique_ptr<CsvDialect> make_oci_dialect();
+
+// Header lookup for dialects: exact name first, then case-insensitive.
+class Columns {
+ public:
+  explicit Columns(const std::vector<std::string_view>& names);
+  // Index of the first of `names` present; -1 if none.
+  int find(std::initializer_list<std::string_view> names) const;
+  const std::vector<std::string>& names() const { return names_; }
+
+ private:
+  std::vector<std::string> names_;
+};
+
+// Cell `i` of a record, or "" when i < 0 or the record is short.
+inline std::string_view cell(const CsvRecord& r, int i) {
+  return i >= 0 && static_cast<std::size_t>(i) < r.fields.size() ? r.fields[static_cast<std::size_t>(i)]
+                                                                    : std::string_view{};
+}
+
+// An amount cell. Rounding below 1e-9 is noted in the log; what a null or unreadable value means
+// is the dialect's call.
+struct AmountCell {
+  std::optional<std::int64_t> value;
+  bool null = false;
+  bool bad = false;  // present but not a decimal number
+  std::string text;  // the cell, for messages (first 40 bytes)
+};
+AmountCell amount_cell(const CsvRecord& r, int i, std::string_view column, IssueLog& log, std::int64_t& rounded);
+std::optional<double> quantity_cell(const CsvRecord& r, int i, std::string_view column, IssueLog& log);
+
+
+// Small helpers shared by the dialects (aws_cur.cc, azure.cc, gcp.cc, oci.cc; read_tags fits focus.cc too).
+
+// A text cell; "" for a null.
+inline std::string text_cell(const CsvRecord& r, int i) {
+  const auto v = cell(r, i);
+  return is_null(v) ? std::string() : std::string(v);
+}
+
+// The cost in column i, or an error issue (the caller rejects the row) when it is null or unreadable.
+inline std::optional<std::int64_t> required_cost(const CsvRecord& r, int i, std::string_view column, IssueLog& log,
+                                                 std::int64_t& rounded) {
+  auto v = amount_cell(r, i, column, log, rounded);
+  if (!v.value)
+    log.error(r.line, column,
+              v.null ? std::string(column) + " is null; the row has no cost" : "'" + v.text + "' is not a decimal number");
+  return v.value;
+}
+
+// The cost in column i; `fallback` (named in the issue) when the column is absent, null or unreadable.
+inline std::int64_t cost_or(const CsvRecord& r, int i, std::string_view column, std::int64_t fallback,
+                            std::string_view fallback_name, IssueLog& log, std::int64_t& rounded) {
+  if (i < 0) return fallback;
+  auto v = amount_cell(r, i, column, log, rounded);
+  if (v.value) return *v.value;
+  if (v.null) return fallback;
+  log.warn(r.line, column, "'" + v.text + "' is not a decimal number; taken as " + std::string(fallback_name));
+  return fallback;
+}
+
+// The ISO 4217 code in column i; XXX (no currency) when the column is absent or the cell null.
+inline std::string currency_cell(const CsvRecord& r, int i, std::string_view column, IssueLog& log) {
+  auto c = text_cell(r, i);
+  if (!c.empty()) return c;
+  if (i >= 0) log.warn_repeated(r.line, column, "null", std::string(column) + " is null; stored under XXX");
+  return "XXX";
+}
+
+// Columns named <prefix><key> (AWS resourceTags/user:team, OCI tags/ns.key): index and key.
+inline std::vector<std::pair<int, std::string>> tag_columns(const Columns& cols, std::string_view prefix) {
+  std::vector<std::pair<int, std::string>> out;
+  for (std::size_t i = 0; i < cols.names().size(); ++i) {
+    const auto& n = cols.names()[i];
+    if (n.size() > prefix.size() && n.compare(0, prefix.size(), prefix) == 0)
+      out.emplace_back(static_cast<int>(i), n.substr(prefix.size()));
+  }
+  return out;
+}
+// A tag for every non-null cell of those columns.
+inline void add_tag_cells(const CsvRecord& r, const std::vector<std::pair<int, std::string>>& tag_cols,
+                          std::vector<ledger::Tag>& tags) {
+  for (const auto& [i, key] : tag_cols)
+    if (auto v = text_cell(r, i); !v.empty()) tags.push_back({key, std::move(v)});
+}
+
+// Reads a Tags cell holding a JSON object (FOCUS, Azure); braces the export left out and nested
+// values (skipped) are noted; a cell that is no object leaves the row untagged, with a warning.
+// Exports repeat the same few tag texts on millions of rows, so parses are cached by text.
+class TagReader {
+ public:
+  void read(const CsvRecord& r, int i, std::string_view column, std::vector<ledger::Tag>& tags, IssueLog& log);
+
+ private:
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, std::optional<ParsedTags>, Hash, std::equal_to<>> cache_;
+};
+
+// 00:00 UTC on the first day of the month holding t (billing periods when the export has none).
+inline ledger::UnixSeconds month_start(ledger::UnixSeconds t) {
+  return parse_datetime(ledger::day_text(ledger::day_of(t)).substr(0, 8) + "01").value_or(t);
+}
+
+}  // namespace aicost::billing

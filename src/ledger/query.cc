@@ -1,0 +1,96 @@
+#include "aicost/ledger/query.h"
+
+#include <array>
+#include <utility>
+
+#include "aicost/core/suggest.h"
+
+namespace aicost::ledger {
+namespace {
+
+struct Name {
+  const char* name;
+  Dimension dim;
+};
+
+// The first name of each dimension is the one reports print; the rest are accepted spellings.
+constexpr std::array kNames{
+    Name{"provider", Dimension::kProvider},
+    Name{"billing_account", Dimension::kBillingAccount},
+    Name{"sub_account", Dimension::kSubAccount},
+    Name{"account", Dimension::kSubAccount},
+    Name{"service", Dimension::kService},
+    Name{"service_category", Dimension::kServiceCategory},
+    Name{"region", Dimension::kRegion},
+    Name{"resource", Dimension::kResource},
+    Name{"resource_name", Dimension::kResourceName},
+    Name{"resource_type", Dimension::kResourceType},
+    Name{"sku", Dimension::kSku},
+    Name{"charge_category", Dimension::kChargeCategory},
+    Name{"charge_frequency", Dimension::kChargeFrequency},
+    Name{"pricing_category", Dimension::kPricingCategory},
+    Name{"commitment_status", Dimension::kCommitmentStatus},
+    Name{"currency", Dimension::kCurrency},
+};
+
+}  // namespace
+
+Sums& Sums::operator+=(const Sums& o) {
+  billed += o.billed;
+  effective += o.effective;
+  list += o.list;
+  contracted += o.contracted;
+  gpu_hours += o.gpu_hours;
+  rows += o.rows;
+  return *this;
+}
+
+std::vector<std::string> dimension_names() {
+  std::vector<std::string> out;
+  for (const auto& n : kNames) out.emplace_back(n.name);
+  out.emplace_back("tag:KEY");
+  return out;
+}
+
+core::Result<GroupKey> parse_group_key(std::string_view text) {
+  if (text.substr(0, 4) == "tag:") {
+    const auto key = canonical_tag_key(text.substr(4));
+    if (key.empty())
+      return core::make_error(core::ErrorCode::kInvalidInput, "a tag dimension needs a key, as in tag:team",
+                              std::string(text));
+    return GroupKey{Dimension::kTag, key};
+  }
+  // FOCUS column names work too: "ServiceName" -> "service_name" -> service.
+  std::string name = canonical_tag_key(text);
+  static const std::array<std::pair<const char*, const char*>, 9> kFocus{{
+      {"provider_name", "provider"},       {"service_name", "service"},
+      {"region_id", "region"},             {"resource_id", "resource"},
+      {"sub_account_id", "sub_account"},   {"billing_account_id", "billing_account"},
+      {"sku_id", "sku"},                   {"commitment_discount_status", "commitment_status"},
+      {"billing_currency", "currency"},
+  }};
+  for (const auto& [focus, ours] : kFocus)
+    if (name == focus) name = ours;
+  for (const auto& n : kNames)
+    if (name == n.name) return GroupKey{n.dim, {}};
+  return core::make_error(core::ErrorCode::kInvalidInput,
+                          "unknown dimension '" + std::string(text) + "'." +
+                              core::did_you_mean(text, dimension_names()) +
+                              " Dimensions: provider, billing_account, sub_account, service, service_category, "
+                              "region, resource, resource_name, resource_type, sku, charge_category, "
+                              "charge_frequency, pricing_category, commitment_status, currency, tag:KEY",
+                          std::string(text));
+}
+
+std::string group_key_name(const GroupKey& k) {
+  if (k.dim == Dimension::kTag) return "tag:" + k.tag_key;
+  for (const auto& n : kNames)
+    if (n.dim == k.dim) return n.name;
+  return "?";
+}
+
+bool in_rollup(Dimension d) {
+  return d != Dimension::kResource && d != Dimension::kResourceName && d != Dimension::kSku;
+}
+
+}  // namespace aicost::ledger

@@ -1,0 +1,168 @@
+#include "aicost/ledger/report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <tuple>
+
+namespace aicost::ledger {
+namespace {
+
+// Group key inside a report: period, values, currency.
+using LineKey = std::tuple<std::string, std::vector<std::string>, std::string>;
+
+const std::string* tag_value(const std::vector<Tag>& tags, const std::string& key,
+                             const std::map<std::string, std::vector<std::string>>& aliases) {
+  auto find = [&](const std::string& k) -> const std::string* {
+    for (const auto& t : tags)
+      if (t.key == k) return &t.value;
+    return nullptr;
+  };
+  if (const auto* v = find(key)) return v;
+  if (auto it = aliases.find(key); it != aliases.end())
+    for (const auto& alias : it->second)
+      if (const auto* v = find(alias)) return v;
+  return nullptr;
+}
+
+}  // namespace
+
+core::Result<Granularity> parse_granularity(std::string_view text) {
+  if (text == "total" || text.empty()) return Granularity::kTotal;
+  if (text == "day" || text == "daily") return Granularity::kDay;
+  if (text == "week" || text == "weekly") return Granularity::kWeek;
+  if (text == "month" || text == "monthly") return Granularity::kMonth;
+  return core::make_error(core::ErrorCode::kInvalidInput,
+                          "unknown granularity '" + std::string(text) + "'; use total, day, week or month");
+}
+
+std::string period_label(Granularity g, Day d) {
+  switch (g) {
+    case Granularity::kTotal: return {};
+    case Granularity::kDay: return day_text(d);
+    case Granularity::kMonth: return day_text(d).substr(0, 7);
+    case Granularity::kWeek: {
+      const int weekday = ((d + 3) % 7 + 7) % 7;  // Monday = 0; 1970-01-01 was a Thursday
+      const Day thursday = d - weekday + 3;        // the ISO year is the year of the week's Thursday
+      const int year = std::stoi(day_text(thursday).substr(0, 4));
+      const int week = (thursday - days_from_civil(year, 1, 1)) / 7 + 1;
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%04d-W%02d", year, week);
+      return buf;
+    }
+  }
+  return {};
+}
+
+AggregateQuery aggregate_query(const ReportRequest& r) {
+  AggregateQuery q;
+  for (const auto& k : r.by) {
+    if (k.dim == Dimension::kTag) q.by_tagset = true;
+    else if (std::find(q.dims.begin(), q.dims.end(), k.dim) == q.dims.end()) q.dims.push_back(k.dim);
+  }
+  for (const auto& f : r.filters) {
+    if (f.key.dim == Dimension::kTag) q.by_tagset = true;
+    else q.filters.push_back(f);
+  }
+  // The untagged share counts taggable spend only (Usage and Purchase), so the category rides along.
+  if (q.by_tagset && std::find(q.dims.begin(), q.dims.end(), Dimension::kChargeCategory) == q.dims.end())
+    q.dims.push_back(Dimension::kChargeCategory);
+  q.by_day = r.granularity != Granularity::kTotal;
+  q.from = r.from;
+  q.to = r.to;
+  return q;
+}
+
+Report build_report(const ReportRequest& r, const std::vector<AggregateRow>& rows,
+                    const std::map<std::int64_t, std::vector<Tag>>& tagsets) {
+  const AggregateQuery q = aggregate_query(r);
+  static const std::vector<Tag> kNoTags;
+  std::map<LineKey, Sums> lines;
+  std::map<std::pair<std::string, std::string>, std::pair<core::WideNanos, core::WideNanos>> untagged;
+  std::map<std::string, Sums> totals;
+
+  const auto category_pos = static_cast<std::size_t>(
+      std::find(q.dims.begin(), q.dims.end(), Dimension::kChargeCategory) - q.dims.begin());
+  std::vector<std::string> values(r.by.size());
+  for (const auto& row : rows) {
+    const bool taggable = category_pos >= row.values.size() || row.values[category_pos].empty() ||
+                          row.values[category_pos] == "Usage" || row.values[category_pos] == "Purchase";
+    const auto it = tagsets.find(row.tagset);
+    const auto& tags = it == tagsets.end() ? kNoTags : it->second;
+    bool keep = true;
+    for (const auto& f : r.filters) {
+      if (f.key.dim != Dimension::kTag) continue;
+      const auto* v = tag_value(tags, f.key.tag_key, r.aliases);
+      keep &= v ? *v == f.value : f.value.empty();
+    }
+    if (!keep) continue;
+    for (std::size_t i = 0; i < r.by.size(); ++i) {
+      const auto& k = r.by[i];
+      if (k.dim == Dimension::kTag) {
+        const auto* v = tag_value(tags, k.tag_key, r.aliases);
+        values[i] = v && !v->empty() ? *v : kUntagged;
+        if (taggable) {
+          auto& u = untagged[{k.tag_key, row.currency}];
+          u.second += row.sums.effective;
+          if (!v || v->empty()) u.first += row.sums.effective;
+        }
+      } else {
+        const auto pos = std::find(q.dims.begin(), q.dims.end(), k.dim) - q.dims.begin();
+        values[i] = row.values[static_cast<std::size_t>(pos)];
+      }
+    }
+    lines[{period_label(r.granularity, row.day), values, row.currency}] += row.sums;
+    totals[row.currency] += row.sums;
+  }
+
+  // Top-N groups by effective cost over all periods; the rest fold into (other).
+  if (r.top > 0) {
+    std::map<std::pair<std::vector<std::string>, std::string>, core::WideNanos> by_group;
+    for (const auto& [key, sums] : lines) by_group[{std::get<1>(key), std::get<2>(key)}] += sums.effective;
+    std::vector<std::pair<core::WideNanos, std::pair<std::vector<std::string>, std::string>>> ranked;
+    for (const auto& [g, eff] : by_group) ranked.emplace_back(eff, g);
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    if (ranked.size() > r.top) {
+      std::map<std::pair<std::vector<std::string>, std::string>, bool> kept;
+      for (std::size_t i = 0; i < r.top; ++i) kept[ranked[i].second] = true;
+      std::map<LineKey, Sums> folded;
+      const std::vector<std::string> other(r.by.size(), kOther);
+      for (const auto& [key, sums] : lines) {
+        const bool is_kept = kept.count({std::get<1>(key), std::get<2>(key)}) > 0;
+        folded[{std::get<0>(key), is_kept ? std::get<1>(key) : other, std::get<2>(key)}] += sums;
+      }
+      lines = std::move(folded);
+    }
+  }
+
+  Report out;
+  out.request = r;
+  for (const auto& [key, sums] : lines)
+    out.lines.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), sums});
+  std::stable_sort(out.lines.begin(), out.lines.end(), [](const ReportLine& a, const ReportLine& b) {
+    if (a.period != b.period) return a.period < b.period;
+    const bool a_other = !a.values.empty() && a.values.front() == kOther;
+    const bool b_other = !b.values.empty() && b.values.front() == kOther;
+    if (a_other != b_other) return b_other;  // (other) last in its period
+    return a.sums.effective > b.sums.effective;
+  });
+  for (const auto& [currency, sums] : totals) out.totals.push_back({"", {}, currency, sums});
+  for (const auto& [key, u] : untagged) {
+    const double share = u.second != 0 ? static_cast<double>(u.first) / static_cast<double>(u.second) : 0.0;
+    out.untagged.push_back({key.first, key.second, share, u.first});
+  }
+  return out;
+}
+
+core::Result<Report> run_report(Store& store, const ReportRequest& r) {
+  auto rows = store.aggregate(aggregate_query(r));
+  if (!rows) return rows.error();
+  std::map<std::int64_t, std::vector<Tag>> tagsets;
+  if (aggregate_query(r).by_tagset) {
+    auto t = store.tagsets();
+    if (!t) return t.error();
+    tagsets = std::move(*t);
+  }
+  return build_report(r, *rows, tagsets);
+}
+
+}  // namespace aicost::ledger

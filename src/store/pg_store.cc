@@ -1,0 +1,645 @@
+// PostgreSQL backend: libpq, one transaction per ingested file, bulk rows through COPY (text format).
+// Money columns are BIGINT nano-units; their SUMs come back as NUMERIC text and are parsed exactly.
+#include <libpq-fe.h>
+
+#include <charconv>
+#include <chrono>
+#include <ctime>
+#include <memory>
+#include <set>
+#include <unordered_map>
+
+#include "aicost/ledger/rollup.h"
+#include "aicost/store/open.h"
+#include "schema.h"
+#include "sqlite_store.h"
+
+namespace aicost::store {
+namespace {
+
+using core::ErrorCode;
+using core::make_error;
+
+struct ClearResult {
+  void operator()(PGresult* r) const { PQclear(r); }
+};
+using PgResult = std::unique_ptr<PGresult, ClearResult>;
+
+constexpr std::size_t kCopyFlushBytes = 1 << 20;
+// Serialises migrations of every ledger in a database (pg_advisory_xact_lock key, "aicost" in ASCII).
+constexpr const char* kMigrationLock = "107105267708788";
+
+std::string now_iso() {
+  const auto t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+// libpq messages span lines ("...failed: ...\n\tIs the server running...?"); one line reads better.
+std::string one_line(const char* msg) {
+  std::string out;
+  for (const char* p = msg ? msg : ""; *p; ++p) {
+    const bool space = *p == '\n' || *p == '\t' || *p == '\r';
+    if (space && (out.empty() || out.back() == ' ')) continue;
+    out += space ? ' ' : *p;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+// Replaces every occurrence of the URL's password (userinfo or ?password=) in `text` with ***.
+std::string scrub(std::string text, const std::string& url) {
+  std::vector<std::string> secrets;
+  const auto scheme = url.find("://");
+  const auto at = scheme == std::string::npos ? std::string::npos : url.find('@', scheme + 3);
+  const auto colon = scheme == std::string::npos ? std::string::npos : url.find(':', scheme + 3);
+  if (at != std::string::npos && colon != std::string::npos && colon < at) secrets.push_back(url.substr(colon + 1, at - colon - 1));
+  if (PQconninfoOption* opts = PQconninfoParse(url.c_str(), nullptr)) {
+    for (auto* o = opts; o->keyword; ++o)
+      if (std::string(o->keyword) == "password" && o->val && *o->val) secrets.emplace_back(o->val);
+    PQconninfoFree(opts);
+  }
+  for (const auto& s : secrets) {
+    if (s.empty()) continue;
+    for (auto pos = text.find(s); pos != std::string::npos; pos = text.find(s, pos + 3)) text.replace(pos, s.size(), "***");
+  }
+  return text;
+}
+
+// Exact parse of an integer NUMERIC ("-123456789012345678901") into 128 bits; false on anything else.
+bool parse_wide(std::string_view s, core::WideNanos& out) {
+  constexpr core::WideNanos kMax = ((core::WideNanos{1} << 126) - 1) + (core::WideNanos{1} << 126);
+  constexpr core::WideNanos kMin = -kMax - 1;
+  std::size_t i = 0;
+  const bool negative = !s.empty() && s[0] == '-';
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) ++i;
+  if (i == s.size()) return false;
+  core::WideNanos v = 0;  // accumulated as a negative number so that kMin itself parses
+  for (; i < s.size(); ++i) {
+    if (s[i] < '0' || s[i] > '9') return false;
+    const int d = s[i] - '0';
+    if (v < kMin / 10) return false;
+    v *= 10;
+    if (v < kMin + d) return false;
+    v -= d;
+  }
+  if (!negative && v == kMin) return false;
+  out = negative ? v : -v;
+  return true;
+}
+
+// Typed reads of one cell of a text-format result; false when the text does not parse. NULL reads
+// as 0 / "" (SUM over no rows).
+bool cell(const PGresult* r, int row, int col, std::string& out) {
+  out.assign(PQgetvalue(r, row, col), static_cast<std::size_t>(PQgetlength(r, row, col)));
+  return true;
+}
+template <class Int>
+bool cell(const PGresult* r, int row, int col, Int& out) {
+  if (PQgetisnull(r, row, col)) return (out = 0, true);
+  const char* p = PQgetvalue(r, row, col);
+  const char* end = p + PQgetlength(r, row, col);
+  const auto [ptr, ec] = std::from_chars(p, end, out);
+  return ec == std::errc() && ptr == end;
+}
+bool cell(const PGresult* r, int row, int col, double& out) {
+  if (PQgetisnull(r, row, col)) return (out = 0, true);
+  const char* p = PQgetvalue(r, row, col);
+  const char* end = p + PQgetlength(r, row, col);
+  const auto [ptr, ec] = std::from_chars(p, end, out);
+  return ec == std::errc() && ptr == end;
+}
+bool wide_cell(const PGresult* r, int row, int col, core::WideNanos& out) {
+  if (PQgetisnull(r, row, col)) return (out = 0, true);
+  return parse_wide({PQgetvalue(r, row, col), static_cast<std::size_t>(PQgetlength(r, row, col))}, out);
+}
+
+// Rows of a COPY ... FROM STDIN in text format: tab between fields, newline after a row, \N for NULL.
+class CopyRows {
+ public:
+  void i64(std::int64_t v) {
+    char b[24];
+    s_.append(b, std::to_chars(b, b + sizeof b, v).ptr);
+    s_ += '\t';
+  }
+  void real(double v) {
+    char b[32];  // shortest text that reads back to the same double
+    s_.append(b, std::to_chars(b, b + sizeof b, v).ptr);
+    s_ += '\t';
+  }
+  void text(std::string_view v) {
+    std::size_t from = 0;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      const char c = v[i];
+      const char* esc = c == '\\' ? "\\\\" : c == '\t' ? "\\t" : c == '\n' ? "\\n" : c == '\r' ? "\\r" : nullptr;
+      if (!esc) continue;
+      s_.append(v.data() + from, i - from);
+      s_ += esc;
+      from = i + 1;
+    }
+    s_.append(v.data() + from, v.size() - from);
+    s_ += '\t';
+  }
+  void null() { s_ += "\\N\t"; }
+  void end_row() { s_.back() = '\n'; }
+  std::string& data() { return s_; }
+
+ private:
+  std::string s_;
+};
+
+// Appends `v` to the elements of a text[] literal ("{...}" without the braces): quoted, with " and
+// \ escaped, so any text (commas, braces, "NULL") stays one value.
+void array_add(std::string& out, std::string_view v) {
+  if (!out.empty()) out += ',';
+  out += '"';
+  for (char c : v) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  out += '"';
+}
+
+class PgStore final : public ledger::Store {
+ public:
+  PgStore(PGconn* conn, const std::string& url) : conn_(conn), url_(url), where_(scrub(redact(url), url)) {}
+  ~PgStore() override {
+    rollback();
+    PQfinish(conn_);
+  }
+
+  core::Status init() {
+    // The library never prints: drop libpq's notices ("relation ... already exists, skipping").
+    PQsetNoticeProcessor(conn_, [](void*, const char*) {}, nullptr);
+    if (PQsetClientEncoding(conn_, "UTF8") != 0) return error("setting the client encoding to UTF8", nullptr);
+    // Doubles (gpu_hours) in their shortest exact text, as servers before 12 do not by default.
+    if (auto r = run("configuring the session", "SET extra_float_digits = 3"); !r) return r.error();
+    auto current = applied_version();
+    if (!current) return current.error();
+    if (*current < latest_schema_version()) {
+      if (auto s = migrate(); !s) return s;
+      current = applied_version();
+      if (!current) return current.error();
+    }
+    if (*current > latest_schema_version())
+      return make_error(ErrorCode::kInvalidInput,
+                        "the ledger was written by a newer aicost (schema " + std::to_string(*current) +
+                            ", this one knows " + std::to_string(latest_schema_version()) + "); upgrade aicost",
+                        where_);
+    version_ = *current;
+    return {};
+  }
+
+  std::string backend() const override { return "postgresql"; }
+  int schema_version() const override { return version_; }
+
+  core::Result<std::optional<ledger::SourceRecord>> find_source(const std::string& sha256) override {
+    auto all = select_sources("WHERE s.sha256 = $1", sha256);
+    if (!all) return all.error();
+    if (all->empty()) return std::optional<ledger::SourceRecord>{};
+    return std::optional<ledger::SourceRecord>(all->front());
+  }
+  core::Result<std::vector<ledger::SourceRecord>> sources_at(const std::string& path) override {
+    return select_sources("WHERE s.path = $1", path);
+  }
+  core::Result<std::vector<ledger::SourceRecord>> sources() override { return select_sources("", ""); }
+
+  core::Status begin_source(const ledger::SourceFile& file, const std::vector<std::int64_t>& replace) override {
+    if (in_tx_) return make_error(ErrorCode::kInternal, "begin_source inside an open ingest");
+    if (auto r = run("starting the ingest transaction", "BEGIN"); !r) return r.error();
+    in_tx_ = true;
+    // One writer at a time, like SQLite's BEGIN IMMEDIATE; readers are not blocked.
+    if (auto r = run("locking the ledger for writing", "LOCK TABLE sources IN SHARE ROW EXCLUSIVE MODE"); !r)
+      return fail(r.error());
+    for (auto id : replace) {
+      for (const char* table : {"charges", "charge_daily", "gpu_samples", "row_issues", "sources"}) {
+        const std::string sql = std::string("DELETE FROM ") + table +
+                                (std::string(table) == "sources" ? " WHERE id = $1" : " WHERE source_id = $1");
+        if (auto r = run("deleting a replaced source", sql, {std::to_string(id)}); !r) return fail(r.error());
+      }
+    }
+    auto ins = run("recording the source",
+                   "INSERT INTO sources (path, sha256, bytes, format, loaded_at) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+                   {file.path, file.sha256, std::to_string(file.bytes), file.format, now_iso()});
+    if (!ins) return fail(ins.error());
+    if (PQntuples(ins->get()) != 1 || !cell(ins->get(), 0, 0, source_id_)) return fail(unexpected("recording the source"));
+    rows_ = 0;
+    warnings_ = 0;
+    rollup_.clear();
+    if (auto s = load_tagsets(); !s) return fail(s.error());
+    return {};
+  }
+
+  core::Status add_charges(std::span<const ledger::Charge> rows) override {
+    if (!in_tx_) return make_error(ErrorCode::kInternal, "add_charges outside an ingest");
+    // Tag sets first: no other statement can run on the connection while a COPY is open.
+    std::vector<std::int64_t> tagsets;
+    if (auto s = intern_tagsets(rows, tagsets); !s) return fail(s.error());
+    auto s = copy_in("inserting charges", "charges", rows.size(), [&](std::size_t k, CopyRows& out) {
+      const auto& c = rows[k];
+      out.i64(source_id_);
+      out.i64(c.line);
+      out.i64(ledger::day_of(c.period_start));
+      out.i64(c.period_start);
+      out.i64(c.period_end);
+      out.i64(c.billing_period_start);
+      out.text(c.currency);
+      out.i64(c.billed);
+      out.i64(c.effective);
+      out.i64(c.list);
+      if (c.contracted) out.i64(*c.contracted); else out.null();
+      for (const std::string* v : {&c.provider, &c.billing_account_id, &c.billing_account_name, &c.sub_account_id,
+                                   &c.sub_account_name, &c.service_name, &c.service_category, &c.region_id,
+                                   &c.resource_id, &c.resource_name, &c.resource_type, &c.sku_id,
+                                   &c.charge_category, &c.charge_class, &c.charge_frequency, &c.pricing_category,
+                                   &c.commitment_discount_id, &c.commitment_discount_status, &c.pricing_unit,
+                                   &c.consumed_unit, &c.charge_description})
+        out.text(*v);
+      if (c.pricing_quantity) out.real(*c.pricing_quantity); else out.null();
+      if (c.consumed_quantity) out.real(*c.consumed_quantity); else out.null();
+      out.real(c.gpu_hours);
+      out.i64(tagsets[k]);
+      out.end_row();
+    });
+    if (!s) return fail(s.error());
+    for (std::size_t k = 0; k < rows.size(); ++k) rollup_.add(rows[k], tagsets[k]);
+    rows_ += static_cast<std::int64_t>(rows.size());
+    return {};
+  }
+
+  core::Status add_samples(std::span<const ledger::GpuSample> samples) override {
+    if (!in_tx_) return make_error(ErrorCode::kInternal, "add_samples outside an ingest");
+    auto s = copy_in("inserting GPU samples", "gpu_samples", samples.size(), [&](std::size_t k, CopyRows& out) {
+      const auto& g = samples[k];
+      out.i64(source_id_);
+      out.i64(g.line);
+      out.i64(g.time);
+      out.text(ledger::gpu_metric_name(g.metric));
+      out.real(g.value);
+      for (const std::string* v : {&g.host, &g.gpu, &g.uuid, &g.model_name, &g.ns, &g.pod, &g.container, &g.job})
+        out.text(*v);
+      out.end_row();
+    });
+    if (!s) return fail(s.error());
+    rows_ += static_cast<std::int64_t>(samples.size());
+    return {};
+  }
+
+  core::Status add_issues(std::span<const ledger::RowIssue> issues) override {
+    if (!in_tx_) return make_error(ErrorCode::kInternal, "add_issues outside an ingest");
+    auto s = copy_in("recording row issues", "row_issues", issues.size(), [&](std::size_t k, CopyRows& out) {
+      const auto& r = issues[k];
+      out.i64(source_id_);
+      out.i64(r.line);
+      out.text(r.column);
+      out.text(r.severity == ledger::RowIssue::Severity::kError ? "error" : "warning");
+      out.text(r.message);
+      out.end_row();
+    });
+    if (!s) return fail(s.error());
+    for (const auto& r : issues) warnings_ += r.severity == ledger::RowIssue::Severity::kWarning;
+    return {};
+  }
+
+  core::Result<ledger::SourceRecord> commit_source(const std::string& format, std::int64_t rejected) override {
+    if (!in_tx_) return make_error(ErrorCode::kInternal, "commit_source outside an ingest");
+    const auto daily = rollup_.rows();
+    for (const auto& r : daily)
+      for (auto v : {r.sums.billed, r.sums.effective, r.sums.list, r.sums.contracted})
+        if (v > INT64_MAX || v < INT64_MIN)
+          return fail(make_error(ErrorCode::kInvalidInput, "a day's cost in one group exceeds 9.2e9 currency units; the ledger cannot hold it exactly"));
+    auto s = copy_in("inserting the daily rollup", "charge_daily", daily.size(), [&](std::size_t k, CopyRows& out) {
+      const auto& r = daily[k];
+      out.i64(source_id_);
+      out.i64(r.day);
+      for (const auto& v : r.values) out.text(v);
+      out.i64(r.tagset);
+      for (auto v : {r.sums.billed, r.sums.effective, r.sums.list, r.sums.contracted}) out.i64(static_cast<std::int64_t>(v));
+      out.real(r.sums.gpu_hours);
+      out.i64(r.sums.rows);
+      out.end_row();
+    });
+    if (!s) return fail(s.error());
+    if (auto r = run("closing the source", "UPDATE sources SET rows = $1, rejected = $2, warnings = $3, format = $4 WHERE id = $5",
+                     {std::to_string(rows_), std::to_string(rejected), std::to_string(warnings_), format,
+                      std::to_string(source_id_)});
+        !r)
+      return fail(r.error());
+    if (auto r = run("committing the ingest", "COMMIT"); !r) return fail(r.error());
+    in_tx_ = false;
+    auto rec = select_sources("WHERE s.id = $1", std::to_string(source_id_));
+    if (!rec) return rec.error();
+    if (rec->empty()) return make_error(ErrorCode::kInternal, "the committed source vanished");
+    return rec->front();
+  }
+
+  void rollback() noexcept override {
+    if (!in_tx_) return;
+    in_tx_ = false;
+    tagset_ids_.clear();
+    tagsets_loaded_ = false;
+    rollup_.clear();
+    if (PQstatus(conn_) != CONNECTION_OK) return;  // the server ends a lost session's transaction itself
+    if (PQtransactionStatus(conn_) == PQTRANS_ACTIVE) {  // a COPY left open: abort it first
+      PQputCopyEnd(conn_, "rolled back");
+      while (PGresult* r = PQgetResult(conn_)) PQclear(r);
+    }
+    PQclear(PQexec(conn_, "ROLLBACK"));
+  }
+
+  core::Result<std::vector<ledger::RowIssue>> issues(std::int64_t source_id, std::int64_t limit) override {
+    // SQLite reads a negative LIMIT as none; PostgreSQL refuses it.
+    auto r = limit < 0 ? run("reading row issues", "SELECT line, column_name, severity, message FROM row_issues "
+                                                   "WHERE source_id = $1 ORDER BY line", {std::to_string(source_id)})
+                       : run("reading row issues", "SELECT line, column_name, severity, message FROM row_issues "
+                                                   "WHERE source_id = $1 ORDER BY line LIMIT $2",
+                             {std::to_string(source_id), std::to_string(limit)});
+    if (!r) return r.error();
+    std::vector<ledger::RowIssue> out;
+    bool ok = true;
+    std::string severity;
+    for (int row = 0; row < PQntuples(r->get()); ++row) {
+      ledger::RowIssue issue;
+      ok &= cell(r->get(), row, 0, issue.line) && cell(r->get(), row, 1, issue.column) &&
+            cell(r->get(), row, 2, severity) && cell(r->get(), row, 3, issue.message);
+      issue.severity = severity == "error" ? ledger::RowIssue::Severity::kError : ledger::RowIssue::Severity::kWarning;
+      out.push_back(std::move(issue));
+    }
+    if (!ok) return unexpected("reading row issues");
+    return out;
+  }
+
+  core::Result<std::vector<ledger::AggregateRow>> aggregate(const ledger::AggregateQuery& q) override {
+    const auto a = aggregate_sql(q, Dialect::kPostgres);
+    auto r = run("aggregating charges", a.sql, a.params);
+    if (!r) return r.error();
+    const PGresult* res = r->get();
+    std::vector<ledger::AggregateRow> out;
+    bool ok = true;
+    for (int row = 0; row < PQntuples(res); ++row) {
+      ledger::AggregateRow a_row;
+      int i = 0;
+      if (q.by_day) ok &= cell(res, row, i++, a_row.day);
+      a_row.values.resize(q.dims.size());
+      for (auto& v : a_row.values) ok &= cell(res, row, i++, v);
+      ok &= cell(res, row, i++, a_row.currency);
+      if (q.by_tagset) ok &= cell(res, row, i++, a_row.tagset);
+      auto& s = a_row.sums;
+      ok &= wide_cell(res, row, i++, s.billed) && wide_cell(res, row, i++, s.effective) &&
+            wide_cell(res, row, i++, s.list) && wide_cell(res, row, i++, s.contracted) &&
+            cell(res, row, i++, s.gpu_hours) && cell(res, row, i++, s.rows);
+      out.push_back(std::move(a_row));
+    }
+    if (!ok) return unexpected("aggregating charges");
+    return out;
+  }
+
+  core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> tagsets() override {
+    // Byte order, as SQLite sorts, whatever the database's collation.
+    auto r = run("reading tag sets",
+                 "SELECT tagset_id, key, value FROM tagset_tags ORDER BY tagset_id, key COLLATE \"C\", value COLLATE \"C\"");
+    if (!r) return r.error();
+    std::map<std::int64_t, std::vector<ledger::Tag>> out;
+    bool ok = true;
+    for (int row = 0; row < PQntuples(r->get()); ++row) {
+      std::int64_t id = 0;
+      ledger::Tag t;
+      ok &= cell(r->get(), row, 0, id) && cell(r->get(), row, 1, t.key) && cell(r->get(), row, 2, t.value);
+      out[id].push_back(std::move(t));
+    }
+    if (!ok) return unexpected("reading tag sets");
+    return out;
+  }
+
+ private:
+  // One statement; every value a text parameter. Ok only for a command or a row set.
+  core::Result<PgResult> run(const char* what, const std::string& sql, const std::vector<std::string>& params = {}) {
+    std::vector<const char*> values;
+    for (const auto& p : params) {
+      if (p.find('\0') != std::string::npos)
+        return make_error(ErrorCode::kInvalidInput, std::string("a value contains a NUL byte, which PostgreSQL text cannot hold, while ") + what, where_);
+      values.push_back(p.c_str());
+    }
+    PgResult r(PQexecParams(conn_, sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr,
+                            nullptr, 0));
+    const auto st = r ? PQresultStatus(r.get()) : PGRES_FATAL_ERROR;
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) return error(what, r.get());
+    return r;
+  }
+
+  // COPY `table` FROM STDIN, `n` rows written by `write(k, rows)`, sent in ~1 MiB pieces.
+  template <class Write>
+  core::Status copy_in(const char* what, const char* table, std::size_t n, Write&& write) {
+    if (n == 0) return {};
+    PgResult start(PQexec(conn_, (std::string("COPY ") + table + " FROM STDIN").c_str()));
+    if (!start || PQresultStatus(start.get()) != PGRES_COPY_IN) return error(what, start.get());
+    CopyRows rows;
+    for (std::size_t k = 0; k < n; ++k) {
+      write(k, rows);
+      if (rows.data().size() >= kCopyFlushBytes || k + 1 == n) {
+        if (PQputCopyData(conn_, rows.data().data(), static_cast<int>(rows.data().size())) != 1)
+          return error(what, nullptr);  // rollback() ends the COPY
+        rows.data().clear();
+      }
+    }
+    if (PQputCopyEnd(conn_, nullptr) != 1) return error(what, nullptr);
+    core::Status status;
+    while (PGresult* raw = PQgetResult(conn_)) {
+      PgResult r(raw);
+      if (status && PQresultStatus(raw) != PGRES_COMMAND_OK) status = error(what, raw);
+    }
+    return status;
+  }
+
+  core::Error error(const std::string& what, const PGresult* r) const {
+    const bool lost = PQstatus(conn_) != CONNECTION_OK;
+    const char* state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
+    const std::string sqlstate = state ? state : "";
+    const char* primary = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
+    std::string msg = one_line(primary ? primary : PQerrorMessage(conn_));
+    if (msg.empty()) msg = "no answer from the server";
+    // Connection (08), resources (53), operator intervention (57), system (58): the server's side.
+    const std::string cls = sqlstate.substr(0, 2);
+    ErrorCode code = ErrorCode::kInternal;
+    if (lost || cls == "08" || cls == "53" || cls == "57" || cls == "58") code = ErrorCode::kIo;
+    else if (cls == "22") code = ErrorCode::kInvalidInput;  // data exception: a value PostgreSQL cannot store
+    std::string text = "PostgreSQL failed " + what + ": " + msg;
+    if (!sqlstate.empty()) text += " (SQLSTATE " + sqlstate + ")";
+    if (code == ErrorCode::kIo) text += "; check that the server is running and reachable";
+    return make_error(code, scrub(text, url_), where_);
+  }
+  core::Error unexpected(const std::string& what) const {
+    return make_error(ErrorCode::kInternal, "PostgreSQL returned a value of an unexpected form while " + what, where_);
+  }
+  core::Error fail(const core::Error& e) {
+    rollback();
+    return e;
+  }
+
+  core::Result<int> applied_version() {
+    auto exists = run("reading the schema version", "SELECT to_regclass('schema_migrations') IS NOT NULL");
+    if (!exists) return exists.error();
+    if (std::string(PQgetvalue(exists->get(), 0, 0)) != "t") return 0;
+    auto r = run("reading the schema version", "SELECT COALESCE(MAX(version), 0) FROM schema_migrations");
+    if (!r) return r.error();
+    int v = 0;
+    if (PQntuples(r->get()) != 1 || !cell(r->get(), 0, 0, v)) return unexpected("reading the schema version");
+    return v;
+  }
+
+  // All pending migrations in one transaction (PostgreSQL's DDL is transactional), under a lock so
+  // two processes opening a new ledger at once do not both create it.
+  core::Status migrate() {
+    if (auto r = run("starting the migration", "BEGIN"); !r) return r.error();
+    in_tx_ = true;
+    if (auto r = run("locking for the migration", "SELECT pg_advisory_xact_lock($1)", {kMigrationLock}); !r)
+      return fail(r.error());
+    if (auto r = run("creating schema_migrations", "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER "
+                                                   "PRIMARY KEY, applied_at TEXT NOT NULL)");
+        !r)
+      return fail(r.error());
+    auto current = applied_version();
+    if (!current) return fail(current.error());
+    for (const auto& m : migrations(Dialect::kPostgres)) {
+      if (m.version <= *current) continue;
+      // Several statements, no values: the simple-query protocol takes them in one call.
+      PgResult r(PQexec(conn_, m.sql.c_str()));
+      if (!r || PQresultStatus(r.get()) != PGRES_COMMAND_OK)
+        return fail(error("applying migration " + std::to_string(m.version), r.get()));
+      if (auto ins = run("recording a migration", "INSERT INTO schema_migrations VALUES ($1, $2)",
+                         {std::to_string(m.version), now_iso()});
+          !ins)
+        return fail(ins.error());
+    }
+    if (auto r = run("committing the migration", "COMMIT"); !r) return fail(r.error());
+    in_tx_ = false;
+    return {};
+  }
+
+  core::Status load_tagsets() {
+    if (tagsets_loaded_) return {};
+    auto r = run("reading tag sets", "SELECT id, canonical FROM tagsets");
+    if (!r) return r.error();
+    for (int row = 0; row < PQntuples(r->get()); ++row) {
+      std::int64_t id = 0;
+      if (!cell(r->get(), row, 0, id)) return unexpected("reading tag sets");
+      tagset_ids_[PQgetvalue(r->get(), row, 1)] = id;
+    }
+    tagsets_loaded_ = true;
+    return {};
+  }
+
+  // The tag set id of every row. Sets not seen before are stored in one statement whose values are
+  // four array parameters: one round trip per set, or a VALUES list of thousands of parameters,
+  // cost more than the FOCUS sample's 1000 rows. ON CONFLICT finds a set another connection
+  // stored after the cache was loaded.
+  core::Status intern_tagsets(std::span<const ledger::Charge> rows, std::vector<std::int64_t>& ids) {
+    ids.assign(rows.size(), 0);
+    std::vector<std::string> canonical(rows.size());
+    std::unordered_map<std::string, const std::vector<ledger::Tag>*> fresh;
+    std::string sets, set_of_tag, keys, values;  // array literals
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      if (rows[k].tags.empty()) continue;
+      canonical[k] = ledger::tagset_text(rows[k].tags);
+      if (tagset_ids_.count(canonical[k]) || !fresh.emplace(canonical[k], &rows[k].tags).second) continue;
+      array_add(sets, canonical[k]);  // first seen first, as SQLite numbers them
+      std::set<std::pair<std::string, std::string>> pairs;  // canonical keys can collide ("Team", "team")
+      for (const auto& t : rows[k].tags) pairs.emplace(ledger::canonical_tag_key(t.key), t.value);
+      for (const auto& [key, value] : pairs) {
+        array_add(set_of_tag, canonical[k]);
+        array_add(keys, key);
+        array_add(values, value);
+      }
+    }
+    if (!fresh.empty()) {
+      auto r = run("inserting tag sets",
+                   "WITH s AS (INSERT INTO tagsets (canonical) SELECT c FROM unnest($1::text[]) WITH ORDINALITY "
+                   "AS u (c, n) ORDER BY n ON CONFLICT (canonical) DO UPDATE SET canonical = EXCLUDED.canonical "
+                   "RETURNING id, canonical), t AS (INSERT INTO tagset_tags SELECT s.id, v.key, v.value FROM s "
+                   "JOIN unnest($2::text[], $3::text[], $4::text[]) AS v (canonical, key, value) USING (canonical) "
+                   "ON CONFLICT DO NOTHING) SELECT id, canonical FROM s",
+                   {"{" + sets + "}", "{" + set_of_tag + "}", "{" + keys + "}", "{" + values + "}"});
+      if (!r) return r.error();
+      for (int row = 0; row < PQntuples(r->get()); ++row) {
+        std::int64_t id = 0;
+        if (!cell(r->get(), row, 0, id)) return unexpected("inserting tag sets");
+        tagset_ids_[PQgetvalue(r->get(), row, 1)] = id;
+      }
+    }
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      if (rows[k].tags.empty()) continue;
+      const auto it = tagset_ids_.find(canonical[k]);
+      if (it == tagset_ids_.end()) return unexpected("inserting tag sets");
+      ids[k] = it->second;
+    }
+    return {};
+  }
+
+  // Sources and their per-currency totals in one statement, hence one snapshot.
+  core::Result<std::vector<ledger::SourceRecord>> select_sources(const std::string& where, const std::string& arg) {
+    auto r = run("reading sources",
+                 "SELECT s.id, s.path, s.sha256, s.bytes, s.format, s.loaded_at, s.rows, s.rejected, s.warnings, "
+                 "t.currency, t.billed, t.effective FROM sources s LEFT JOIN LATERAL (SELECT currency, SUM(billed) "
+                 "AS billed, SUM(effective) AS effective FROM charge_daily d WHERE d.source_id = s.id GROUP BY "
+                 "currency) t ON true " + where + " ORDER BY s.id, t.currency COLLATE \"C\"",
+                 where.empty() ? std::vector<std::string>{} : std::vector<std::string>{arg});
+    if (!r) return r.error();
+    const PGresult* res = r->get();
+    std::vector<ledger::SourceRecord> out;
+    bool ok = true;
+    for (int row = 0; row < PQntuples(res); ++row) {
+      std::int64_t id = 0;
+      ok &= cell(res, row, 0, id);
+      if (out.empty() || out.back().id != id) {
+        ledger::SourceRecord s;
+        s.id = id;
+        ok &= cell(res, row, 1, s.file.path) && cell(res, row, 2, s.file.sha256) && cell(res, row, 3, s.file.bytes) &&
+              cell(res, row, 4, s.file.format) && cell(res, row, 5, s.loaded_at) && cell(res, row, 6, s.rows) &&
+              cell(res, row, 7, s.rejected) && cell(res, row, 8, s.warnings);
+        out.push_back(std::move(s));
+      }
+      if (PQgetisnull(res, row, 9)) continue;  // no charges
+      ledger::CurrencyTotal t;
+      ok &= cell(res, row, 9, t.currency) && wide_cell(res, row, 10, t.billed) && wide_cell(res, row, 11, t.effective);
+      out.back().totals.push_back(std::move(t));
+    }
+    if (!ok) return unexpected("reading sources");
+    return out;
+  }
+
+  PGconn* conn_;
+  std::string url_;    // for scrubbing its password out of messages
+  std::string where_;  // the URL, password hidden: the context of every error
+  int version_ = 0;
+  bool in_tx_ = false;
+  std::int64_t source_id_ = 0, rows_ = 0, warnings_ = 0;
+  std::unordered_map<std::string, std::int64_t> tagset_ids_;
+  bool tagsets_loaded_ = false;
+  ledger::DailyRollup rollup_;
+};
+
+}  // namespace
+
+core::Result<std::unique_ptr<ledger::Store>> open_postgres(const std::string& url) {
+  const std::string where = scrub(redact(url), url);
+  PGconn* conn = PQconnectdb(url.c_str());
+  if (!conn) return make_error(ErrorCode::kIo, "cannot connect to PostgreSQL: out of memory", where);
+  if (PQstatus(conn) != CONNECTION_OK) {
+    const std::string msg = one_line(PQerrorMessage(conn));
+    PQfinish(conn);
+    return make_error(ErrorCode::kIo,
+                      scrub("cannot connect to PostgreSQL: " + msg +
+                                "; check that the server is running and that the URL's host, port, database, user "
+                                "and password are right",
+                            url),
+                      where);
+  }
+  auto store = std::make_unique<PgStore>(conn, url);
+  if (auto s = store->init(); !s) return s.error();
+  return std::unique_ptr<ledger::Store>(std::move(store));
+}
+
+}  // namespace aicost::store

@@ -1,0 +1,14 @@
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "aicost/core/result.h"
+#include "aicost/ledger/store.h"
+
+namespace aicost::store {
+
+core::Result<std::unique_ptr<ledger::Store>> open_sqlite(const std::string& path);
+core::Result<std::unique_ptr<ledger::Store>> open_postgres(const std::string& url);
+
+}  // namespace aicost::store

@@ -1,0 +1,484 @@
+// The native billing dialects (AWS CUR, Azure, GCP, OCI) against the public samples in
+// ../shared/data/billing-samples/: detection, no rejected rows, and per-currency BilledCost totals
+// that match a sum computed here independently of the reader.
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "aicost/billing/reader.h"
+
+namespace aicost::billing {
+namespace {
+
+__extension__ typedef __int128 Wide;  // exact sums at 1e-18
+
+std::string sample(const std::string& rel) {
+  return std::string(AICOST_SOURCE_DIR) + "/../shared/data/billing-samples/" + rel;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// RFC 4180 by hand: quoted fields, doubled quotes, newlines inside quotes, CRLF, a UTF-8 BOM.
+std::vector<std::vector<std::string>> parse_csv(std::string text) {
+  if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
+  std::vector<std::vector<std::string>> rows(1);
+  std::string field;
+  bool quoted = false, any = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (quoted) {
+      if (ch == '"' && i + 1 < text.size() && text[i + 1] == '"')
+        field += '"', ++i;
+      else if (ch == '"')
+        quoted = false;
+      else
+        field += ch;
+    } else if (ch == '"') {
+      quoted = any = true;
+    } else if (ch == ',') {
+      rows.back().push_back(std::move(field)), field.clear();
+    } else if (ch == '\n' || ch == '\r') {
+      if (ch == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+      rows.back().push_back(std::move(field)), field.clear();
+      rows.emplace_back();
+      any = false;
+    } else {
+      field += ch, any = true;
+    }
+  }
+  if (any || !field.empty()) rows.back().push_back(std::move(field));
+  if (rows.back().empty()) rows.pop_back();
+  return rows;
+}
+
+// "12.5", "-5e-06", "6.266090E-12" as an integer count of 1e-18; digits below that are dropped
+// (at most 1e-18 per row, far inside the comparison's tolerance).
+Wide atto(const std::string& s) {
+  std::size_t i = 0;
+  bool negative = false;
+  if (i < s.size() && (s[i] == '-' || s[i] == '+')) negative = s[i++] == '-';
+  std::string digits;
+  int point = -1;
+  for (; i < s.size() && s[i] != 'e' && s[i] != 'E'; ++i) {
+    if (s[i] == '.')
+      point = static_cast<int>(digits.size());
+    else
+      digits += s[i];
+  }
+  int exponent = i < s.size() ? std::stoi(s.substr(i + 1)) : 0;
+  if (point < 0) point = static_cast<int>(digits.size());
+  // value = 0.digits × 10^(point + exponent); scaled by 1e18, keep the digits above 1e-18.
+  const int whole = point + exponent + 18;
+  Wide v = 0;
+  for (int k = 0; k < whole; ++k)
+    v = v * 10 +
+        (k < static_cast<int>(digits.size()) ? digits[static_cast<std::size_t>(k)] - '0' : 0);
+  return negative ? -v : v;
+}
+
+struct Expected {
+  std::map<std::string, Wide> by_currency;  // 1e-18 units
+  std::int64_t rows = 0;
+};
+
+// BilledCost as the first non-empty of `cost_columns`, per value of `currency_column` ("" → XXX).
+Expected expected_totals(const std::string& path, const std::vector<std::string>& cost_columns,
+                         const std::string& currency_column) {
+  const auto rows = parse_csv(slurp(path));
+  Expected e;
+  if (rows.empty()) return e;
+  auto index = [&](const std::string& name) {
+    for (std::size_t i = 0; i < rows[0].size(); ++i)
+      if (rows[0][i] == name) return static_cast<int>(i);
+    return -1;
+  };
+  const int currency = currency_column.empty() ? -1 : index(currency_column);
+  EXPECT_TRUE(currency_column.empty() || currency >= 0) << currency_column;
+  for (std::size_t r = 1; r < rows.size(); ++r) {
+    const auto& row = rows[r];
+    auto at = [&](int i) {
+      return i >= 0 && static_cast<std::size_t>(i) < row.size() ? row[static_cast<std::size_t>(i)]
+                                                                : std::string();
+    };
+    std::string cost;
+    for (const auto& c : cost_columns)
+      if (cost.empty()) cost = at(index(c));
+    const std::string cur = currency < 0 ? "XXX" : at(currency);
+    e.by_currency[cur] += atto(cost);
+    ++e.rows;
+  }
+  return e;
+}
+
+struct Collected {
+  std::vector<ledger::Charge> charges;
+  std::vector<ledger::RowIssue> issues;
+  Sink sink() {
+    Sink s;
+    s.charge = [this](ledger::Charge&& c) {
+      charges.push_back(std::move(c));
+      return core::Status{};
+    };
+    s.issue = [this](ledger::RowIssue&& i) { issues.push_back(std::move(i)); };
+    return s;
+  }
+  std::string errors() const {
+    std::string out;
+    for (const auto& i : issues)
+      if (i.severity == ledger::RowIssue::Severity::kError)
+        out += std::to_string(i.line) + " " + i.column + ": " + i.message + "\n";
+    return out;
+  }
+};
+
+const std::string* tag(const ledger::Charge& c, const std::string& key) {
+  for (const auto& t : c.tags)
+    if (t.key == key) return &t.value;
+  return nullptr;
+}
+
+struct Export {
+  const char* file;
+  Format format;
+  std::vector<std::string> cost_columns;
+  const char* currency_column;
+};
+
+class NativeExport : public ::testing::TestWithParam<Export> {};
+
+TEST_P(NativeExport, DetectsLoadsEveryRowAndBillsTheExactTotal) {
+  const auto& p = GetParam();
+  const auto path = sample(p.file);
+  Collected got;
+  auto sink = got.sink();
+  auto summary = read_file(path, Format::kAuto, sink);
+  ASSERT_TRUE(summary) << summary.error().what();
+  EXPECT_EQ(summary->format, p.format);
+  EXPECT_EQ(summary->rejected, 0) << got.errors();
+
+  const auto want = expected_totals(path, p.cost_columns, p.currency_column);
+  ASSERT_GT(want.rows, 0);
+  EXPECT_EQ(summary->loaded, want.rows);
+  std::map<std::string, Wide> billed;
+  for (const auto& c : got.charges) {
+    billed[c.currency] += static_cast<Wide>(c.billed) * 1'000'000'000;
+    EXPECT_GE(c.period_end, c.period_start) << "line " << c.line;
+    EXPECT_FALSE(c.provider.empty());
+    EXPECT_FALSE(c.charge_category.empty()) << "line " << c.line;
+  }
+  ASSERT_EQ(billed.size(), want.by_currency.size());
+  // Each row rounds to 1e-9 at most half a unit: rows × 0.5e-9 in 1e-18 units.
+  const Wide tolerance = static_cast<Wide>(want.rows) * 500'000'000;
+  for (const auto& [currency, total] : want.by_currency) {
+    ASSERT_TRUE(billed.count(currency)) << currency;
+    const Wide diff = billed[currency] - total;
+    EXPECT_LE(diff < 0 ? -diff : diff, tolerance)
+        << currency << ": read " << static_cast<double>(billed[currency]) * 1e-18 << ", summed "
+        << static_cast<double>(total) * 1e-18;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Samples, NativeExport,
+    ::testing::Values(
+        Export{"focus-converters/aws_cur_legacy_sample-anonymous-aws-export-dataset.csv",
+               Format::kAwsCur,
+               {"lineItem/NetUnblendedCost", "lineItem/UnblendedCost"},
+               "lineItem/CurrencyCode"},
+        Export{"koku/aws_test_cur.csv",
+               Format::kAwsCur,
+               {"lineItem/NetUnblendedCost", "lineItem/UnblendedCost"},
+               "lineItem/CurrencyCode"},
+        Export{"focus-converters/azure_ea_sample-anonymous-ea-export-dataset.csv",
+               Format::kAzure,
+               {"CostInBillingCurrency"},
+               "BillingCurrencyCode"},
+        Export{"microsoft-finops-toolkit/EA_ActualCost_Small.csv",
+               Format::kAzure,
+               {"Cost"},
+               "BillingCurrency"},
+        Export{"microsoft-finops-toolkit/EA_AmortizedCost_Small.csv",
+               Format::kAzure,
+               {"Cost"},
+               "BillingCurrency"},
+        Export{"koku/azure_version_2.csv",
+               Format::kAzure,
+               {"CostInBillingCurrency"},
+               "BillingCurrencyCode"},
+        Export{"koku/azure_costreport_legacy.csv", Format::kAzure, {"PreTaxCost"}, "Currency"},
+        Export{"opencost/azure_billingexport_values_Template.csv",
+               Format::kAzure,
+               {"costinbillingcurrency"},
+               ""},
+        Export{"opencost/azure_billingexport_values_VirtualMachine.csv",
+               Format::kAzure,
+               {"costinbillingcurrency"},
+               ""},
+        Export{"opencost/azure_billingexport_values_MissingBrackets.csv",
+               Format::kAzure,
+               {"costinbillingcurrency"},
+               ""},
+        Export{"koku/gcp_billing_export_202011_2020-11-08_2020-11-11.csv",
+               Format::kGcp,
+               {"cost"},
+               "currency"},
+        Export{"koku/gcp_billing_export_2022-08-01_5.csv", Format::kGcp, {"cost"}, "currency"},
+        Export{"focus-converters/oci_reports_cost-csv_0000000030000269.csv",
+               Format::kOci,
+               {"cost/myCost"},
+               "cost/currencyCode"}),
+    [](const ::testing::TestParamInfo<Export>& info) {
+      std::string name = info.param.file;
+      name = name.substr(name.find('/') + 1);
+      for (auto& ch : name)
+        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+      return name;
+    });
+
+// The six header dialects opencost collected (EA, MCA camelCase, pay-as-you-go, BOM, German,
+// mixed).
+TEST(AzureHeaders, EveryOpencostHeaderSetIsAzureAndAccepted) {
+  for (const char* set : {"BOM", "Enterprise", "EnterpriseCamel", "German", "PayAsYouGo", "YA"}) {
+    const auto text =
+        slurp(sample(std::string("opencost/azure_billingexport_headersets_") + set + ".csv"));
+    const auto header = text.substr(0, text.find('\n') + 1);
+    EXPECT_EQ(detect_format(header), Format::kAzure) << set;
+    Collected got;
+    auto sink = got.sink();
+    auto summary = read_text(header, set, Format::kAuto, sink);
+    ASSERT_TRUE(summary) << set << ": " << summary.error().what();
+    EXPECT_EQ(summary->format, Format::kAzure) << set;
+  }
+}
+
+TEST(AzureHeaders, GermanHeadersAreReadByTheEnglishNameInParentheses) {
+  Collected got;
+  auto sink = got.sink();
+  auto summary =
+      read_file(sample("opencost/azure_billingexport_headersets_German.csv"), Format::kAuto, sink);
+  ASSERT_TRUE(summary) << summary.error().what();
+  ASSERT_EQ(got.charges.size(), 1u) << got.errors();
+  const auto& c = got.charges[0];
+  EXPECT_EQ(c.billed, 75'000'000);  // PreTaxCost (PreTaxCost) 0.075
+  EXPECT_EQ(c.currency, "USD");
+  EXPECT_EQ(c.sub_account_id,
+            "11111111-12ab-34dc-56ef-123456abcdef");  // Abonnement-GUID (SubscriptionGuid)
+  EXPECT_EQ(c.region_id, "US East");                  // Ressourcenstandort (ResourceLocation)
+  EXPECT_EQ(c.resource_type, "Microsoft.Network/loadBalancers");
+  EXPECT_EQ(c.pricing_unit, "100 Hours");  // Maßeinheit (UnitOfMeasure)
+  EXPECT_EQ(c.period_end - c.period_start, 86400);
+}
+
+TEST(AzureHeaders, TheBomHeaderSetRowWithoutACostIsRejectedNamingTheColumn) {
+  // The BOM header set carries a placeholder row with only a date: nothing to bill, so an error.
+  Collected got;
+  auto sink = got.sink();
+  auto summary =
+      read_file(sample("opencost/azure_billingexport_headersets_BOM.csv"), Format::kAuto, sink);
+  ASSERT_TRUE(summary) << summary.error().what();
+  EXPECT_EQ(summary->rejected, 1);
+  EXPECT_NE(got.errors().find("PreTaxCost is null"), std::string::npos) << got.errors();
+}
+
+TEST(AzureValues, BracelessTagsAreReadAndNoted) {
+  Collected got;
+  auto sink = got.sink();
+  ASSERT_TRUE(read_file(sample("opencost/azure_billingexport_values_MissingBrackets.csv"),
+                        Format::kAuto, sink));
+  ASSERT_EQ(got.charges.size(), 1u);
+  const auto& c = got.charges[0];
+  ASSERT_NE(tag(c, "creationSource"), nullptr);
+  EXPECT_EQ(*tag(c, "creationSource"), "aks-aks-nodepool1-12345678-vmss");
+  EXPECT_EQ(c.billed, 4'000'000'000);
+  EXPECT_EQ(c.list, 5'000'000'000);  // paygcostinbillingcurrency
+  EXPECT_EQ(c.currency, "XXX");
+  bool noted = false;
+  for (const auto& i : got.issues)
+    noted |= i.column == "Tags" && i.message.find("outer braces") != std::string::npos;
+  EXPECT_TRUE(noted);
+
+  Collected ea;
+  auto ea_sink = ea.sink();
+  ASSERT_TRUE(read_file(sample("focus-converters/azure_ea_sample-anonymous-ea-export-dataset.csv"),
+                        Format::kAuto, ea_sink));
+  ASSERT_FALSE(ea.charges.empty());
+  ASSERT_NE(tag(ea.charges[0], "tagB"), nullptr);
+  EXPECT_EQ(*tag(ea.charges[0], "tagB"), "valueB");
+  EXPECT_EQ(ea.charges[0].provider, "Microsoft");
+  EXPECT_EQ(ea.charges[0].currency, "CAD");
+}
+
+TEST(AzureValues, AmortisedViewMapsCommitmentsAndListPrice) {
+  Collected got;
+  auto sink = got.sink();
+  ASSERT_TRUE(read_file(sample("microsoft-finops-toolkit/EA_AmortizedCost_Small.csv"),
+                        Format::kAuto, sink));
+  ASSERT_GE(got.charges.size(), 2u);
+  const auto& ri = got.charges[0];  // Reservation usage, 8 × 0.061644, PayGPrice 0
+  EXPECT_EQ(ri.billed, 493'152'000);
+  EXPECT_EQ(ri.effective, ri.billed);
+  EXPECT_EQ(ri.list, ri.billed);  // a zero pay-as-you-go price says nothing
+  EXPECT_EQ(ri.pricing_category, "Committed");
+  EXPECT_EQ(ri.commitment_discount_status, "Used");
+  EXPECT_NE(ri.commitment_discount_id.find("Microsoft.Capacity"), std::string::npos);
+  const auto& sp = got.charges[1];  // SavingsPlan usage: PayGPrice 0.0416 × 0.32085564
+  EXPECT_EQ(sp.list, 13'347'595);   // 0.013347594624 rounded to 1e-9
+  EXPECT_EQ(sp.charge_category, "Usage");
+  EXPECT_EQ(sp.charge_frequency, "Usage-Based");
+  EXPECT_EQ(got.charges[2].pricing_category, "Standard");
+}
+
+TEST(AwsCur, ResourceTagColumnsBecomeTags) {
+  const std::string csv =
+      "identity/TimeInterval,lineItem/LineItemType,lineItem/UsageStartDate,lineItem/UsageEndDate,"
+      "lineItem/UnblendedCost,lineItem/CurrencyCode,resourceTags/user:team,resourceTags/"
+      "aws:createdBy,"
+      "resourceTags/user:cost-center\n"
+      "2024-01-01T00:00:00Z/"
+      "2024-01-02T00:00:00Z,Usage,2024-01-01T00:00:00Z,2024-01-01T01:00:00Z,1.5,USD,ml,"
+      "IAMUser:abc,\n";
+  Collected got;
+  auto sink = got.sink();
+  auto summary = read_text(csv, "cur.csv", Format::kAuto, sink);
+  ASSERT_TRUE(summary) << summary.error().what();
+  EXPECT_EQ(summary->format, Format::kAwsCur);
+  ASSERT_EQ(got.charges.size(), 1u) << got.errors();
+  const auto& c = got.charges[0];
+  ASSERT_EQ(c.tags.size(), 2u);  // the empty cost-center cell is no tag
+  EXPECT_EQ(*tag(c, "team"), "ml");
+  EXPECT_EQ(*tag(c, "aws:createdBy"), "IAMUser:abc");
+  EXPECT_EQ(c.period_end - c.period_start, 3600);
+}
+
+TEST(AwsCur, LineItemTypesMapToFocusAndEffectiveCost) {
+  const std::string csv =
+      "lineItem/LineItemType,lineItem/UsageStartDate,lineItem/UsageEndDate,lineItem/UnblendedCost,"
+      "lineItem/NetUnblendedCost,lineItem/CurrencyCode,reservation/EffectiveCost,reservation/"
+      "ReservationARN,"
+      "savingsPlan/SavingsPlanEffectiveCost,savingsPlan/SavingsPlanARN,pricing/publicOnDemandCost,"
+      "lineItem/UsageType,lineItem/UsageAmount,pricing/unit,product/gpu\n"
+      "DiscountedUsage,2024-01-01T00:00:00Z,2024-01-01T01:00:00Z,0,,USD,20.5,arn:ri,,,32.77,USE1-"
+      "BoxUsage:p4d.24xlarge,2,Hrs,8\n"
+      "SavingsPlanCoveredUsage,2024-01-01T00:00:00Z,2024-01-01T01:00:00Z,10,,USD,,,6.25,arn:sp,10,"
+      "USE1-BoxUsage:m5.large,1,Hrs,\n"
+      "SavingsPlanNegation,2024-01-01T00:00:00Z,2024-01-01T01:00:00Z,-10,,USD,,,,arn:sp,,,,,\n"
+      "Tax,2024-01-01T00:00:00Z,2024-02-01T00:00:00Z,3,,USD,,,,,,,,,\n"
+      "Credit,2024-01-01T00:00:00Z,2024-02-01T00:00:00Z,-4,,USD,,,,,,,,,\n"
+      "Usage,2024-01-01T00:00:00Z,2024-01-01T01:00:00Z,5,4.5,USD,,,,,,USE1-SpotUsage:g5.xlarge,1,"
+      "Hrs,1\n";
+  Collected got;
+  auto sink = got.sink();
+  auto summary = read_text(csv, "cur.csv", Format::kAwsCur, sink);
+  ASSERT_TRUE(summary) << summary.error().what();
+  ASSERT_EQ(got.charges.size(), 6u) << got.errors();
+  const auto& ri = got.charges[0];
+  EXPECT_EQ(ri.charge_category, "Usage");
+  EXPECT_EQ(ri.effective, 20'500'000'000);
+  EXPECT_EQ(ri.list, 32'770'000'000);
+  EXPECT_EQ(ri.pricing_category, "Committed");
+  EXPECT_EQ(ri.commitment_discount_id, "arn:ri");
+  EXPECT_EQ(ri.commitment_discount_status, "Used");
+  EXPECT_DOUBLE_EQ(ri.gpu_hours, 16.0);
+  EXPECT_EQ(got.charges[1].effective, 6'250'000'000);
+  EXPECT_EQ(got.charges[1].commitment_discount_id, "arn:sp");
+  EXPECT_DOUBLE_EQ(got.charges[1].gpu_hours, 0.0);
+  EXPECT_EQ(got.charges[2].effective, 0);
+  EXPECT_EQ(got.charges[2].charge_category, "Adjustment");
+  EXPECT_EQ(got.charges[3].charge_category, "Tax");
+  EXPECT_EQ(got.charges[4].charge_category, "Credit");
+  const auto& spot = got.charges[5];
+  EXPECT_EQ(spot.billed, 4'500'000'000);  // NetUnblendedCost when present
+  EXPECT_EQ(spot.effective, spot.billed);
+  EXPECT_EQ(spot.list, spot.billed);
+  EXPECT_EQ(spot.pricing_category, "Dynamic");
+  EXPECT_DOUBLE_EQ(spot.gpu_hours, 1.0);
+}
+
+TEST(Oci, TagColumnsBecomeNamespacedTags) {
+  Collected got;
+  auto sink = got.sink();
+  ASSERT_TRUE(read_file(sample("focus-converters/oci_reports_cost-csv_0000000030000269.csv"),
+                        Format::kAuto, sink));
+  ASSERT_FALSE(got.charges.empty());
+  const auto& c = got.charges[0];
+  ASSERT_NE(tag(c, "Oracle-Tags.CreatedBy"), nullptr);
+  EXPECT_EQ(*tag(c, "Oracle-Tags.CreatedBy"), "default/phil.newman@oracle.com");
+  EXPECT_EQ(*tag(c, "Valtest.Cat"), "boots");
+  EXPECT_EQ(c.provider, "Oracle");
+  EXPECT_EQ(c.service_name, "DATABASE");
+  EXPECT_EQ(c.region_id, "us-sanjose-1");
+  EXPECT_EQ(c.period_end - c.period_start, 3600);
+  EXPECT_TRUE(got.charges[1].tags.empty());
+}
+
+TEST(Gcp, CreditsAndLabels) {
+  Collected got;
+  auto sink = got.sink();
+  ASSERT_TRUE(read_file(sample("koku/gcp_billing_export_202011_2020-11-08_2020-11-11.csv"),
+                        Format::kAuto, sink));
+  ASSERT_FALSE(got.charges.empty());
+  const auto& c = got.charges[0];
+  EXPECT_EQ(c.billed, 5'000);  // 5e-06
+  EXPECT_EQ(c.effective, 0);   // cost + FreeTrial credit of -5e-06
+  EXPECT_EQ(c.provider, "Google Cloud");
+  EXPECT_EQ(c.service_name, "Security Command Center");
+  EXPECT_EQ(c.sub_account_id, "billing-example-00000");
+  bool labelled = false;
+  for (const auto& ch : got.charges)
+    if (const auto* v = tag(ch, "goog-resource-type")) labelled |= v->rfind("bigquery_", 0) == 0;
+  EXPECT_TRUE(labelled);
+
+  const std::string json_labels =
+      "billing_account_id,service.description,sku.description,usage_start_time,usage_end_time,cost,"
+      "currency,"
+      "credits,labels,usage.amount_in_pricing_units,usage.pricing_unit\n"
+      "A,Compute Engine,Nvidia Tesla A100 GPU running in "
+      "Americas,2024-01-01T00:00:00Z,2024-01-01T01:00:00Z,2.93,USD,"
+      "\"[{\"\"name\"\": \"\"CUD\"\", \"\"amount\"\": -1.5}]\",\"[{\"\"key\"\": \"\"team\"\", "
+      "\"\"value\"\": \"\"ml\"\"}]\",2,hour\n";
+  Collected gpu;
+  auto gpu_sink = gpu.sink();
+  auto summary = read_text(json_labels, "gcp.csv", Format::kAuto, gpu_sink);
+  ASSERT_TRUE(summary) << summary.error().what();
+  ASSERT_EQ(gpu.charges.size(), 1u) << gpu.errors();
+  EXPECT_EQ(gpu.charges[0].effective, 1'430'000'000);
+  EXPECT_EQ(*tag(gpu.charges[0], "team"), "ml");
+  EXPECT_DOUBLE_EQ(gpu.charges[0].gpu_hours, 2.0);
+}
+
+TEST(NativeHeaders, AMissingCostColumnIsAClearError) {
+  struct Case {
+    const char* header;
+    Format format;
+    const char* names;
+  };
+  for (const auto& k : {
+           Case{"lineItem/LineItemType,lineItem/UsageStartDate,lineItem/CurrencyCode\n",
+                Format::kAuto, "lineItem/UnblendedCost"},
+           Case{"SubscriptionId,Date,MeterCategory,BillingCurrencyCode\n", Format::kAuto,
+                "CostInBillingCurrency"},
+           Case{"SubscriptionId,MeterCategory,CostInBillingCurrency\n", Format::kAuto, "Date"},
+           Case{"usage_start_time,service.description,currency\n", Format::kAuto, "cost"},
+           Case{"lineItem/intervalUsageStart,cost/currencyCode\n", Format::kOci, "cost/myCost"},
+       }) {
+    Collected got;
+    auto sink = got.sink();
+    auto summary = read_text(k.header, "x.csv", k.format, sink);
+    ASSERT_FALSE(summary) << k.header;
+    EXPECT_EQ(summary.error().code, core::ErrorCode::kInvalidInput);
+    EXPECT_NE(summary.error().what().find(k.names), std::string::npos) << summary.error().what();
+  }
+}
+
+}  // namespace
+}  // namespace aicost::billing

@@ -1,0 +1,165 @@
+// Attribution logic on hand-built aggregates: periods, tags and aliases, top-N, untagged share.
+#include "aicost/ledger/report.h"
+
+#include <gtest/gtest.h>
+
+#include "aicost/ledger/rollup.h"
+
+namespace aicost::ledger {
+namespace {
+
+constexpr core::WideNanos kUnit = 1'000'000'000;
+
+AggregateRow row(Day day, std::vector<std::string> values, std::int64_t tagset, core::WideNanos effective,
+                 std::string currency = "USD") {
+  AggregateRow r;
+  r.day = day;
+  r.values = std::move(values);
+  r.currency = std::move(currency);
+  r.tagset = tagset;
+  r.sums.billed = r.sums.effective = r.sums.list = effective;
+  r.sums.rows = 1;
+  return r;
+}
+
+TEST(LedgerText, CanonicalTagKeys) {
+  EXPECT_EQ(canonical_tag_key("Team"), "team");
+  EXPECT_EQ(canonical_tag_key("TEAM"), "team");
+  EXPECT_EQ(canonical_tag_key("team "), "team");
+  EXPECT_EQ(canonical_tag_key("cost-center"), "cost_center");
+  EXPECT_EQ(canonical_tag_key("Cost Center"), "cost_center");
+  EXPECT_EQ(canonical_tag_key("CostCenter"), "cost_center");
+  EXPECT_EQ(canonical_tag_key("costCenter"), "cost_center");
+  EXPECT_EQ(canonical_tag_key("GPU"), "gpu");
+  EXPECT_EQ(canonical_tag_key("aks-managed-poolName"), "aks_managed_pool_name");
+}
+
+TEST(LedgerText, TagsetTextIsOrderIndependentAndEscaped) {
+  EXPECT_EQ(tagset_text({{"b", "2"}, {"A", "1"}}), tagset_text({{"a", "1"}, {"B", "2"}}));
+  EXPECT_EQ(tagset_text({{"k", "say \"hi\""}}), R"({"k":"say \"hi\""})");
+  EXPECT_EQ(tagset_text({}), "");
+}
+
+TEST(LedgerText, DaysAndPeriods) {
+  EXPECT_EQ(days_from_civil(1970, 1, 1), 0);
+  EXPECT_EQ(days_from_civil(2024, 9, 1), 19967);
+  EXPECT_EQ(day_text(19967), "2024-09-01");
+  EXPECT_EQ(day_of(-1), -1);  // 1969-12-31T23:59:59
+  EXPECT_EQ(day_of(86399), 0);
+  EXPECT_EQ(period_label(Granularity::kMonth, 19967), "2024-09");
+  // ISO weeks: 2024-09-01 is a Sunday, still week 35; 2021-01-03 belongs to 2020-W53.
+  EXPECT_EQ(period_label(Granularity::kWeek, days_from_civil(2024, 9, 1)), "2024-W35");
+  EXPECT_EQ(period_label(Granularity::kWeek, days_from_civil(2024, 9, 2)), "2024-W36");
+  EXPECT_EQ(period_label(Granularity::kWeek, days_from_civil(2021, 1, 3)), "2020-W53");
+  EXPECT_EQ(period_label(Granularity::kWeek, days_from_civil(2024, 12, 30)), "2025-W01");
+}
+
+TEST(LedgerQuery, GroupKeysParseWithSuggestions) {
+  EXPECT_EQ(parse_group_key("service")->dim, Dimension::kService);
+  EXPECT_EQ(parse_group_key("ServiceName")->dim, Dimension::kService);
+  auto tag = parse_group_key("tag:Team");
+  ASSERT_TRUE(tag);
+  EXPECT_EQ(tag->tag_key, "team");
+  auto bad = parse_group_key("servce");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("Did you mean 'service'"), std::string::npos) << bad.error().message;
+  EXPECT_FALSE(parse_group_key("tag:"));
+}
+
+TEST(LedgerReport, TagValuesAliasesAndUntagged) {
+  ReportRequest r;
+  r.by = {{Dimension::kTag, "team"}};
+  r.aliases["team"] = {"owner"};
+  const std::map<std::int64_t, std::vector<Tag>> tagsets{
+      {1, {{"team", "ml"}}}, {2, {{"owner", "ml"}}}, {3, {{"env", "dev"}}}};
+  // aggregate_query adds charge_category for the untagged share.
+  const auto q = aggregate_query(r);
+  ASSERT_EQ(q.dims.size(), 1u);
+  EXPECT_EQ(q.dims[0], Dimension::kChargeCategory);
+  EXPECT_TRUE(q.by_tagset);
+  const std::vector<AggregateRow> rows{row(0, {"Usage"}, 1, 3 * kUnit), row(0, {"Usage"}, 2, 2 * kUnit),
+                                       row(0, {"Usage"}, 3, 5 * kUnit), row(0, {"Usage"}, 0, 10 * kUnit),
+                                       row(0, {"Credit"}, 0, -4 * kUnit)};
+  const auto rep = build_report(r, rows, tagsets);
+  ASSERT_EQ(rep.lines.size(), 2u);
+  EXPECT_EQ(rep.lines[0].values[0], kUntagged);  // 5 + 10 - 4 = 11 > 5
+  EXPECT_EQ(rep.lines[0].sums.effective, 11 * kUnit);
+  EXPECT_EQ(rep.lines[1].values[0], "ml");  // team and owner read as one
+  EXPECT_EQ(rep.lines[1].sums.effective, 5 * kUnit);
+  ASSERT_EQ(rep.untagged.size(), 1u);
+  // Taggable spend only: 15 of 20 (the credit is not taggable).
+  EXPECT_DOUBLE_EQ(rep.untagged[0].share, 0.75);
+  ASSERT_EQ(rep.totals.size(), 1u);
+  EXPECT_EQ(rep.totals[0].sums.effective, 16 * kUnit);
+}
+
+TEST(LedgerReport, TopNFoldsTheRestIntoOtherAndKeepsTotals) {
+  ReportRequest r;
+  r.by = {{Dimension::kService, {}}};
+  r.granularity = Granularity::kMonth;
+  r.top = 2;
+  const Day sep = days_from_civil(2024, 9, 3), oct = days_from_civil(2024, 10, 3);
+  const std::vector<AggregateRow> rows{row(sep, {"a"}, 0, 1 * kUnit), row(sep, {"b"}, 0, 5 * kUnit),
+                                       row(sep, {"c"}, 0, 4 * kUnit), row(oct, {"a"}, 0, 2 * kUnit),
+                                       row(oct, {"c"}, 0, 1 * kUnit)};
+  const auto rep = build_report(r, rows, {});
+  // b (5) and c (5) are the top two; a folds into (other) in both months.
+  ASSERT_EQ(rep.lines.size(), 5u);
+  EXPECT_EQ(rep.lines[0].period, "2024-09");
+  EXPECT_EQ(rep.lines[0].values[0], "b");
+  EXPECT_EQ(rep.lines[1].values[0], "c");
+  EXPECT_EQ(rep.lines[2].values[0], kOther);
+  EXPECT_EQ(rep.lines[3].period, "2024-10");
+  EXPECT_EQ(rep.lines[3].values[0], "c");
+  EXPECT_EQ(rep.lines[4].values[0], kOther);
+  EXPECT_EQ(rep.lines[4].sums.effective, 2 * kUnit);
+  EXPECT_EQ(rep.totals[0].sums.effective, 13 * kUnit);
+}
+
+TEST(LedgerReport, CurrenciesNeverMix) {
+  ReportRequest r;
+  r.by = {{Dimension::kService, {}}};
+  const auto rep = build_report(r, {row(0, {"a"}, 0, kUnit, "USD"), row(0, {"a"}, 0, kUnit, "EUR")}, {});
+  ASSERT_EQ(rep.lines.size(), 2u);
+  ASSERT_EQ(rep.totals.size(), 2u);
+  EXPECT_EQ(rep.totals[0].currency, "EUR");
+  EXPECT_EQ(rep.totals[1].currency, "USD");
+}
+
+TEST(LedgerReport, TagFiltersSelectAndEmptySelectsUntagged) {
+  ReportRequest r;
+  r.filters = {{{Dimension::kTag, "team"}, ""}};
+  const std::map<std::int64_t, std::vector<Tag>> tagsets{{1, {{"team", "ml"}}}};
+  const auto rep = build_report(r, {row(0, {}, 1, kUnit), row(0, {}, 0, 7 * kUnit)}, tagsets);
+  ASSERT_EQ(rep.totals.size(), 1u);
+  EXPECT_EQ(rep.totals[0].sums.effective, 7 * kUnit);
+}
+
+TEST(DailyRollup, SumsPerDayDimensionsAndTagset) {
+  DailyRollup roll;
+  Charge c;
+  c.period_start = 86400 * 10 + 5;
+  c.currency = "USD";
+  c.service_name = "EC2";
+  c.billed = 3;
+  c.effective = 2;
+  c.contracted = 4;
+  roll.add(c, 7);
+  roll.add(c, 7);
+  c.service_name = "S3";
+  roll.add(c, 7);
+  c.period_start += 86400;
+  roll.add(c, 0);
+  const auto rows = roll.rows();
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].day, 10);
+  EXPECT_EQ(rows[0].sums.rows + rows[1].sums.rows, 3);
+  EXPECT_EQ(rows[2].day, 11);
+  EXPECT_EQ(rows[2].tagset, 0);
+  core::WideNanos billed = 0;
+  for (const auto& r : rows) billed += r.sums.billed;
+  EXPECT_EQ(billed, 12);
+}
+
+}  // namespace
+}  // namespace aicost::ledger

@@ -1,0 +1,23 @@
+// One store test suite, two backends: SQLite (a temporary file) and PostgreSQL (the server that
+// `make test` starts, named by $AICOST_TEST_PG_URL; each test gets its own schema).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "aicost/ledger/store.h"
+
+namespace aicost::testing {
+
+struct FreshStore {
+  std::unique_ptr<ledger::Store> store;
+  std::string db;           // what --db would say, to reopen it
+  std::string skip_reason;  // set when the backend is unavailable here
+};
+
+// An empty store. PostgreSQL without $AICOST_TEST_PG_URL is skipped, unless
+// $AICOST_TEST_PG_REQUIRED=1 (set by `make test`), where it fails.
+FreshStore fresh_store(const std::string& backend);
+FreshStore fresh_postgres_store();  // pg_backend.cc
+
+}  // namespace aicost::testing

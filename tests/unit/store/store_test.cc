@@ -1,0 +1,233 @@
+// The ledger store contract, run against every backend (SQLite and PostgreSQL).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "aicost/billing/ingest.h"
+#include "aicost/ledger/report.h"
+#include "aicost/store/open.h"
+#include "backends.h"
+#include "ledger_test_support.h"
+
+namespace aicost {
+namespace {
+
+using billing::IngestResult;
+using testing::independent_sum;
+using testing::samples_dir;
+
+const std::string kFocusSample = samples_dir() + "focus-sample-data/focus_sample.csv";
+
+class StoreTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    fresh_ = testing::fresh_store(GetParam());
+    if (!fresh_.skip_reason.empty()) {
+      if (const char* req = std::getenv("AICOST_TEST_PG_REQUIRED"); req && std::string(req) == "1")
+        FAIL() << "PostgreSQL is required here: " << fresh_.skip_reason;
+      GTEST_SKIP() << fresh_.skip_reason;
+    }
+    ASSERT_TRUE(fresh_.store);
+  }
+  ledger::Store& store() { return *fresh_.store; }
+
+  IngestResult ingest(const std::string& path, bool replace = false) {
+    billing::IngestOptions o;
+    o.replace = replace;
+    auto r = billing::ingest_file(store(), path, o);
+    EXPECT_TRUE(r) << (r ? "" : r.error().what());
+    return r ? *r : IngestResult{};
+  }
+
+  // Totals per currency over everything loaded, through the report path.
+  std::map<std::string, ledger::Sums> totals() {
+    ledger::ReportRequest req;
+    auto rep = ledger::run_report(store(), req);
+    EXPECT_TRUE(rep) << (rep ? "" : rep.error().what());
+    std::map<std::string, ledger::Sums> out;
+    if (rep)
+      for (const auto& t : rep->totals) out[t.currency] = t.sums;
+    return out;
+  }
+
+  std::string temp_copy(const std::string& from, const std::string& name, const std::string& append = "") {
+    const auto dir = std::filesystem::path(::testing::TempDir()) / ("aicost-src-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const auto to = dir / (GetParam() + "-" + name);
+    std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing);
+    // The shared samples are read-only; the copy must take appends.
+    std::filesystem::permissions(to, std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
+    if (!append.empty()) std::ofstream(to, std::ios::app) << append;
+    return to.string();
+  }
+
+  testing::FreshStore fresh_;
+};
+
+TEST_P(StoreTest, FreshStoreIsAtTheLatestSchema) {
+  EXPECT_EQ(store().schema_version(), 1);
+  auto sources = store().sources();
+  ASSERT_TRUE(sources);
+  EXPECT_TRUE(sources->empty());
+}
+
+TEST_P(StoreTest, FocusSampleTotalsEqualAnIndependentSum) {
+  const auto r = ingest(kFocusSample);
+  EXPECT_EQ(r.outcome, IngestResult::Outcome::kLoaded);
+  EXPECT_EQ(r.record.rows, 1000);
+  EXPECT_EQ(r.record.rejected, 0);
+  EXPECT_EQ(r.record.file.format, "focus-1.0");
+  const auto billed = independent_sum(kFocusSample, "BilledCost", "BillingCurrency");
+  const auto effective = independent_sum(kFocusSample, "EffectiveCost", "BillingCurrency");
+  const auto t = totals();
+  ASSERT_EQ(t.size(), billed.size());
+  for (const auto& [currency, atto] : billed) {
+    ASSERT_TRUE(t.count(currency)) << currency;
+    // Each value is exact to 1e-9 after half-even rounding; 1000 rows bound the difference.
+    EXPECT_NEAR(static_cast<double>(t.at(currency).billed), testing::atto_to_nanos(atto), 1000 * 0.5) << currency;
+    EXPECT_NEAR(static_cast<double>(t.at(currency).effective), testing::atto_to_nanos(effective.at(currency)),
+                1000 * 0.5);
+    EXPECT_EQ(t.at(currency).rows, 1000);
+  }
+}
+
+TEST_P(StoreTest, ReingestingTheSameBytesIsANoOp) {
+  const auto first = ingest(kFocusSample);
+  const auto before = totals();
+  const auto again = ingest(temp_copy(kFocusSample, "same-bytes.csv"));  // other path, same bytes
+  EXPECT_EQ(again.outcome, IngestResult::Outcome::kAlreadyLoaded);
+  EXPECT_EQ(again.record.id, first.record.id);
+  const auto after = totals();
+  ASSERT_EQ(after.size(), before.size());
+  for (const auto& [c, s] : before) EXPECT_EQ(after.at(c).billed, s.billed);
+  auto sources = store().sources();
+  ASSERT_TRUE(sources);
+  EXPECT_EQ(sources->size(), 1u);
+}
+
+TEST_P(StoreTest, ChangedFileAtTheSamePathNeedsReplace) {
+  const auto path = temp_copy(kFocusSample, "changing.csv");
+  ingest(path);
+  const auto before = totals();
+  // The export is re-delivered with one more row.
+  const auto rows = testing::naive_csv(kFocusSample);
+  std::ofstream(path, std::ios::app) << "\n";  // a blank line alone does not change the totals
+  billing::IngestOptions o;
+  auto refused = billing::ingest_file(store(), path, o);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("--replace"), std::string::npos) << refused.error().what();
+  EXPECT_EQ(totals().begin()->second.billed, before.begin()->second.billed);
+  const auto swapped = ingest(path, /*replace=*/true);
+  EXPECT_EQ(swapped.outcome, IngestResult::Outcome::kReplaced);
+  EXPECT_EQ(swapped.replaced.size(), 1u);
+  auto sources = store().sources();
+  ASSERT_TRUE(sources);
+  EXPECT_EQ(sources->size(), 1u);
+  EXPECT_EQ(totals().begin()->second.billed, before.begin()->second.billed);
+  (void)rows;
+}
+
+TEST_P(StoreTest, RolledBackIngestLeavesNothing) {
+  ledger::SourceFile f{"/tmp/x.csv", std::string(64, 'a'), 10, "focus-1.2"};
+  ASSERT_TRUE(store().begin_source(f, {}));
+  ledger::Charge c;
+  c.period_start = 86400 * 20000;
+  c.currency = "USD";
+  c.billed = c.effective = c.list = 5;
+  c.tags = {{"team", "ml"}};
+  ASSERT_TRUE(store().add_charges(std::vector<ledger::Charge>{c}));
+  store().rollback();
+  EXPECT_TRUE(totals().empty());
+  auto sources = store().sources();
+  ASSERT_TRUE(sources);
+  EXPECT_TRUE(sources->empty());
+  auto tagsets = store().tagsets();
+  ASSERT_TRUE(tagsets);
+  EXPECT_TRUE(tagsets->empty());
+}
+
+TEST_P(StoreTest, RollupAndRawScanAgree) {
+  ingest(kFocusSample);
+  // By service from the rollup, and by (service, resource) from the raw charges, summed by service.
+  ledger::AggregateQuery rolled;
+  rolled.dims = {ledger::Dimension::kService};
+  rolled.by_day = true;
+  ledger::AggregateQuery raw = rolled;
+  raw.dims.push_back(ledger::Dimension::kResource);
+  auto a = store().aggregate(rolled);
+  auto b = store().aggregate(raw);
+  ASSERT_TRUE(a && b);
+  std::map<std::tuple<ledger::Day, std::string, std::string>, ledger::Sums> from_raw, from_rollup;
+  for (const auto& r : *a) from_rollup[{r.day, r.values[0], r.currency}] += r.sums;
+  for (const auto& r : *b) from_raw[{r.day, r.values[0], r.currency}] += r.sums;
+  ASSERT_EQ(from_raw.size(), from_rollup.size());
+  for (const auto& [k, s] : from_rollup) {
+    EXPECT_EQ(s.billed, from_raw.at(k).billed);
+    EXPECT_EQ(s.effective, from_raw.at(k).effective);
+    EXPECT_EQ(s.rows, from_raw.at(k).rows);
+  }
+}
+
+TEST_P(StoreTest, ReportByTagAndDayAddsUpAndShowsTheUntaggedShare) {
+  ingest(kFocusSample);
+  ledger::ReportRequest req;
+  req.by = {*ledger::parse_group_key("tag:environment")};
+  req.granularity = ledger::Granularity::kDay;
+  auto rep = ledger::run_report(store(), req);
+  ASSERT_TRUE(rep) << rep.error().what();
+  core::WideNanos sum = 0;
+  bool saw_untagged = false, saw_dev = false;
+  for (const auto& l : rep->lines) {
+    sum += l.sums.billed;
+    saw_untagged |= l.values[0] == ledger::kUntagged;
+    saw_dev |= l.values[0] == "dev";
+  }
+  EXPECT_TRUE(saw_untagged);
+  EXPECT_TRUE(saw_dev);
+  ASSERT_EQ(rep->totals.size(), 1u);
+  EXPECT_EQ(sum, rep->totals[0].sums.billed);
+  ASSERT_EQ(rep->untagged.size(), 1u);
+  // 711 of 1000 rows carry Tags; the untagged share of cost is strictly between 0 and 1.
+  EXPECT_GT(rep->untagged[0].share, 0.0);
+  EXPECT_LT(rep->untagged[0].share, 1.0);
+}
+
+TEST_P(StoreTest, FilterValuesAreBoundNeverSpliced) {
+  ingest(kFocusSample);
+  ledger::AggregateQuery q;
+  q.dims = {ledger::Dimension::kProvider};
+  q.filters = {{{ledger::Dimension::kProvider, {}}, "AWS' OR '1'='1"}};
+  auto rows = store().aggregate(q);
+  ASSERT_TRUE(rows) << rows.error().what();
+  EXPECT_TRUE(rows->empty());
+  q.filters = {{{ledger::Dimension::kProvider, {}}, "AWS"}};
+  rows = store().aggregate(q);
+  ASSERT_TRUE(rows);
+  ASSERT_EQ(rows->size(), 1u);
+  EXPECT_EQ(rows->front().sums.rows, 942);  // the sample's AWS rows
+  // A tag key with quotes is only ever a value to match.
+  ledger::ReportRequest req;
+  req.by = {{ledger::Dimension::kTag, "x'); DROP TABLE charges; --"}};
+  auto rep = ledger::run_report(store(), req);
+  ASSERT_TRUE(rep);
+  EXPECT_EQ(totals().begin()->second.rows, 1000);
+}
+
+TEST_P(StoreTest, ReopeningKeepsTheLedger) {
+  ingest(kFocusSample);
+  const auto before = totals();
+  fresh_.store.reset();
+  auto reopened = store::open_store(fresh_.db);
+  ASSERT_TRUE(reopened) << reopened.error().what();
+  fresh_.store = std::move(*reopened);
+  EXPECT_EQ(store().schema_version(), 1);
+  EXPECT_EQ(totals().begin()->second.billed, before.begin()->second.billed);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, StoreTest, ::testing::Values("sqlite", "postgresql"),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
+}  // namespace aicost
