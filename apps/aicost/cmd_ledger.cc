@@ -20,6 +20,7 @@ struct LedgerOptions {
   std::string by, from, to, granularity = "total";
   std::size_t top = 0;
   std::vector<std::string> filters, aliases;
+  bool useful = false;
 };
 
 std::string trim(const std::string& s) {
@@ -77,6 +78,7 @@ core::Result<ledger::ReportRequest> request_of(const LedgerOptions& o) {
   if (r.from && r.to && *r.to <= *r.from)
     return core::make_error(core::ErrorCode::kInvalidInput, "--to must be after --from (--to is the first day left out)");
   r.top = o.top;
+  r.useful = o.useful;
   for (const auto& f : o.filters) {
     const auto eq = f.find('=');
     if (eq == std::string::npos)
@@ -148,6 +150,8 @@ Command ledger_command() {
             rep->add_option("--top", o->top, "keep the N groups with the most effective cost; fold the rest into (other)");
             rep->add_option("--filter", o->filters, "DIMENSION=VALUE, repeatable (tag:env= selects untagged rows)");
             rep->add_option("--alias", o->aliases, "tag keys that mean the same: team=owner,squad (repeatable)");
+            rep->add_flag("--useful", o->useful,
+                          "join loaded GPU telemetry: the share of GPU-hours the GPUs were busy (useful_pct)");
             rep->footer("Example: aicost ledger report --by tag:team,service --from 2024-09-01 --to 2024-10-01 --granularity week");
             on(rep, [o, &g] {
               auto fmt = output_format(g);

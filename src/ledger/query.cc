@@ -42,6 +42,8 @@ Sums& Sums::operator+=(const Sums& o) {
   contracted += o.contracted;
   gpu_hours += o.gpu_hours;
   rows += o.rows;
+  observed_gpu_hours += o.observed_gpu_hours;
+  useful_gpu_hours += o.useful_gpu_hours;
   return *this;
 }
 

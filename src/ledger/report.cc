@@ -153,9 +153,72 @@ Report build_report(const ReportRequest& r, const std::vector<AggregateRow>& row
   return out;
 }
 
+std::optional<double> host_activity(const std::vector<HostActivity>& activity, const std::string& host, Day day) {
+  // activity is sorted by host, day, metric (the store's ORDER BY).
+  std::optional<double> best;
+  int best_rank = 99;
+  auto rank = [](GpuMetric m) { return m == GpuMetric::kSmActive ? 0 : m == GpuMetric::kGrEngineActive ? 1 : 2; };
+  auto it = std::lower_bound(activity.begin(), activity.end(), std::make_pair(std::string_view(host), day),
+                             [](const HostActivity& a, const std::pair<std::string_view, Day>& k) {
+                               return std::make_pair(std::string_view(a.host), a.day) < k;
+                             });
+  for (; it != activity.end() && it->host == host && it->day == day; ++it) {
+    if (rank(it->metric) < best_rank) {
+      best_rank = rank(it->metric);
+      best = std::clamp(it->mean, 0.0, 1.0);
+    }
+  }
+  return best;
+}
+
+namespace {
+
+// Charges with GPU-hours, by resource, carrying only observed and useful GPU-hours; build_report
+// adds them to the same lines as the cost rows.
+core::Result<std::vector<AggregateRow>> useful_rows(Store& store, const ReportRequest& r) {
+  auto activity = store.gpu_activity(r.from, r.to);
+  if (!activity) return activity.error();
+  std::sort(activity->begin(), activity->end(), [](const HostActivity& a, const HostActivity& b) {
+    return std::tie(a.host, a.day) < std::tie(b.host, b.day);
+  });
+  AggregateQuery q = aggregate_query(r);
+  const std::size_t keep = q.dims.size();
+  q.dims.push_back(Dimension::kResource);
+  q.dims.push_back(Dimension::kResourceName);
+  q.by_day = true;
+  q.gpu_rows_only = true;
+  auto rows = store.aggregate(q);
+  if (!rows) return rows.error();
+  std::vector<AggregateRow> out;
+  for (auto& row : *rows) {
+    const std::string& id = row.values[keep];
+    const std::string& name = row.values[keep + 1];
+    std::optional<double> busy;
+    for (const std::string& host : {name, id, id.substr(id.find_last_of('/') + 1)})
+      if (!host.empty() && !busy) busy = host_activity(*activity, host, row.day);
+    if (!busy) continue;
+    AggregateRow u;
+    u.day = row.day;
+    u.values.assign(row.values.begin(), row.values.begin() + static_cast<std::ptrdiff_t>(keep));
+    u.currency = row.currency;
+    u.tagset = row.tagset;
+    u.sums.observed_gpu_hours = row.sums.gpu_hours;
+    u.sums.useful_gpu_hours = row.sums.gpu_hours * *busy;
+    out.push_back(std::move(u));
+  }
+  return out;
+}
+
+}  // namespace
+
 core::Result<Report> run_report(Store& store, const ReportRequest& r) {
   auto rows = store.aggregate(aggregate_query(r));
   if (!rows) return rows.error();
+  if (r.useful) {
+    auto extra = useful_rows(store, r);
+    if (!extra) return extra.error();
+    rows->insert(rows->end(), extra->begin(), extra->end());
+  }
   std::map<std::int64_t, std::vector<Tag>> tagsets;
   if (aggregate_query(r).by_tagset) {
     auto t = store.tagsets();

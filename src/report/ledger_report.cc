@@ -135,13 +135,17 @@ std::string render_ledger_report(const ledger::Report& r, Format f) {
     auto line_json = [&](const ledger::ReportLine& l) {
       Json j;
       if (req.granularity != ledger::Granularity::kTotal) j["period"] = l.period;
-      for (std::size_t i = 0; i < dims.size(); ++i) j[dims[i]] = l.values[i];
+      for (std::size_t i = 0; i < dims.size() && i < l.values.size(); ++i) j[dims[i]] = l.values[i];  // totals have none
       j["currency"] = l.currency;
       j["billed"] = exact(l.sums.billed);
       j["effective"] = exact(l.sums.effective);
       j["list"] = exact(l.sums.list);
       j["contracted"] = exact(l.sums.contracted);
       j["gpu_hours"] = l.sums.gpu_hours;
+      if (req.useful) {
+        j["observed_gpu_hours"] = l.sums.observed_gpu_hours;
+        j["useful_gpu_hours"] = l.sums.useful_gpu_hours;
+      }
       j["rows"] = l.sums.rows;
       return j;
     };
@@ -177,12 +181,15 @@ std::string render_ledger_report(const ledger::Report& r, Format f) {
   for (const auto& d : dims) t.header.push_back(d);
   for (const char* h : {"currency", "billed", "effective", "list", "gpu_hours", "per_gpu_hour", "rows", "share_pct"})
     t.header.push_back(h);
+  if (req.useful) t.header.push_back("useful_pct");
+  const std::size_t numbers = req.useful ? 8 : 7;
   t.right_align.assign(t.header.size(), true);
-  for (std::size_t i = 0; i < t.header.size() - 7; ++i) t.right_align[i] = false;
+  for (std::size_t i = 0; i < t.header.size() - numbers; ++i) t.right_align[i] = false;
   auto row = [&](const ledger::ReportLine& l, bool total) {
     std::vector<std::string> cells;
     if (req.granularity != ledger::Granularity::kTotal) cells.push_back(total ? "total" : l.period);
-    for (std::size_t i = 0; i < dims.size(); ++i) cells.push_back(total ? (i == 0 && cells.empty() ? "total" : "") : l.values[i]);
+    for (std::size_t i = 0; i < dims.size(); ++i)
+      cells.push_back(total ? (i == 0 && cells.empty() ? "total" : "") : l.values[i]);
     cells.push_back(l.currency);
     cells.push_back(money(l.sums.billed, f));
     cells.push_back(money(l.sums.effective, f));
@@ -191,13 +198,20 @@ std::string render_ledger_report(const ledger::Report& r, Format f) {
     cells.push_back(per_gpu_hour(l.sums));
     cells.push_back(std::to_string(l.sums.rows));
     cells.push_back(fmt::format("{:.1f}", share(l)));
+    if (req.useful)
+      cells.push_back(l.sums.observed_gpu_hours > 0
+                          ? fmt::format("{:.1f}", 100.0 * l.sums.useful_gpu_hours / l.sums.observed_gpu_hours)
+                          : "");
     t.rows.push_back(std::move(cells));
   };
   for (const auto& l : r.lines) row(l, false);
   if (f == Format::kCsv) return render(t, f);
-  if (t.header.size() > 8)
+  if (t.header.size() > numbers + 1)
     for (const auto& l : r.totals) row(l, true);
   std::string out = render(t, f);
+  if (req.useful)
+    out += "useful_pct: GPU-hours weighted by the hosts' mean SM_ACTIVE (else GR_ENGINE_ACTIVE, else GPU_UTIL) that day,\n"
+           "  over the GPU-hours whose resource has telemetry; empty where none has\n";
   for (const auto& u : r.untagged)
     out += fmt::format("untagged {}: {:.1f} % of {} Usage and Purchase effective cost ({} {})\n", u.tag_key,
                        100.0 * u.share, u.currency, u.currency, people(u.untagged_effective));

@@ -397,6 +397,27 @@ class PgStore final : public ledger::Store {
     return out;
   }
 
+  core::Result<std::vector<ledger::HostActivity>> gpu_activity(std::optional<ledger::Day> from,
+                                                               std::optional<ledger::Day> to) override {
+    const auto a = gpu_activity_sql(from, to, Dialect::kPostgres);
+    auto r = run("reading GPU activity", a.sql, a.params);
+    if (!r) return r.error();
+    std::vector<ledger::HostActivity> out;
+    bool ok = true;
+    for (int row = 0; row < PQntuples(r->get()); ++row) {
+      ledger::HostActivity h;
+      std::string metric;
+      ok &= cell(r->get(), row, 0, h.host) && cell(r->get(), row, 1, h.day) && cell(r->get(), row, 2, metric) &&
+            cell(r->get(), row, 3, h.mean) && cell(r->get(), row, 4, h.samples);
+      const auto m = ledger::gpu_metric_from_name(metric);
+      if (!m) continue;
+      h.metric = *m;
+      out.push_back(std::move(h));
+    }
+    if (!ok) return unexpected("reading GPU activity");
+    return out;
+  }
+
   core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> tagsets() override {
     // Byte order, as SQLite sorts, whatever the database's collation.
     auto r = run("reading tag sets",

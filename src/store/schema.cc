@@ -157,6 +157,7 @@ const char* dimension_column(ledger::Dimension d) {
 AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d) {
   bool rollup = true;
   for (auto dim : q.dims) rollup &= ledger::in_rollup(dim);
+  rollup &= !q.gpu_rows_only;
   for (const auto& f : q.filters) rollup &= ledger::in_rollup(f.key.dim);
   AggregateSql out;
   auto param = [&](std::string value) {
@@ -177,8 +178,26 @@ AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d) {
   auto add_where = [&](const std::string& cond) { where += (where.empty() ? " WHERE " : " AND ") + cond; };
   if (q.from) add_where("day >= " + param(std::to_string(*q.from)));
   if (q.to) add_where("day < " + param(std::to_string(*q.to)));
+  if (q.gpu_rows_only) add_where("gpu_hours > 0");
   for (const auto& f : q.filters) add_where(std::string(dimension_column(f.key.dim)) + " = " + param(f.value));
   out.sql += where + " GROUP BY " + group + " ORDER BY " + group;
+  return out;
+}
+
+AggregateSql gpu_activity_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to, Dialect d) {
+  AggregateSql out;
+  auto param = [&](std::string value) {
+    out.params.push_back(std::move(value));
+    return d == Dialect::kSqlite ? std::string("?") : "$" + std::to_string(out.params.size());
+  };
+  const std::string day = d == Dialect::kSqlite ? "(time / 86400)" : "div(time, 86400)";
+  out.sql = "SELECT host, " + day + " AS d, metric, AVG(value), COUNT(*) FROM gpu_samples WHERE metric IN (" +
+            param(ledger::gpu_metric_name(ledger::GpuMetric::kSmActive)) + ", " +
+            param(ledger::gpu_metric_name(ledger::GpuMetric::kGrEngineActive)) + ", " +
+            param(ledger::gpu_metric_name(ledger::GpuMetric::kGpuUtil)) + ")";
+  if (from) out.sql += " AND time >= " + param(std::to_string(static_cast<std::int64_t>(*from) * 86400));
+  if (to) out.sql += " AND time < " + param(std::to_string(static_cast<std::int64_t>(*to) * 86400));
+  out.sql += " GROUP BY host, d, metric ORDER BY host, d, metric";
   return out;
 }
 

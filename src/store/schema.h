@@ -2,10 +2,12 @@
 // transaction; `schema_migrations` records which ran.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "aicost/ledger/query.h"
+#include "aicost/ledger/telemetry.h"
 
 namespace aicost::store {
 
@@ -30,5 +32,7 @@ struct AggregateSql {
   std::vector<std::string> params;
 };
 AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d);
+// Columns out: host, day, metric, mean value, samples.
+AggregateSql gpu_activity_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to, Dialect d);
 
 }  // namespace aicost::store

@@ -319,6 +319,25 @@ class SqliteStore final : public ledger::Store {
     return out;
   }
 
+  core::Result<std::vector<ledger::HostActivity>> gpu_activity(std::optional<ledger::Day> from,
+                                                               std::optional<ledger::Day> to) override {
+    const auto a = gpu_activity_sql(from, to, Dialect::kSqlite);
+    core::Status st;
+    Stmt s(db_, a.sql, st);
+    if (!st) return st.error();
+    for (std::size_t i = 0; i < a.params.size(); ++i) s.text(static_cast<int>(i + 1), a.params[i]);
+    std::vector<ledger::HostActivity> out;
+    int rc;
+    while ((rc = sqlite3_step(s.get())) == SQLITE_ROW) {
+      const auto metric = ledger::gpu_metric_from_name(column_text(s.get(), 2));
+      if (!metric) continue;
+      out.push_back({column_text(s.get(), 0), sqlite3_column_int(s.get(), 1), *metric,
+                     sqlite3_column_double(s.get(), 3), sqlite3_column_int64(s.get(), 4)});
+    }
+    if (rc != SQLITE_DONE) return error("reading GPU activity");
+    return out;
+  }
+
   core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> tagsets() override {
     core::Status st;
     Stmt q(db_, "SELECT tagset_id, key, value FROM tagset_tags ORDER BY tagset_id, key, value", st);

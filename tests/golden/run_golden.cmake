@@ -2,14 +2,35 @@
 # optional second line is "exit N" (default 0). stdout must equal <case>.out and, when present,
 # stderr must equal <case>.err. With AICOST_UPDATE_GOLDEN=1 in the environment the files are
 # rewritten instead (review the diff before committing).
+# Further lines "setup ARGS" run aicost first (each must exit 0; output ignored), e.g. to load a
+# ledger. "@TMP@" in any line is a folder emptied for this case.
 file(STRINGS ${CASE} lines)
+string(REGEX REPLACE "\\.cmd$" "" case_name ${CASE})
+get_filename_component(case_name ${case_name} NAME)
+set(tmp ${TMP}/${case_name})
+file(REMOVE_RECURSE ${tmp})
+file(MAKE_DIRECTORY ${tmp})
 list(GET lines 0 args_line)
+string(REPLACE "@TMP@" "${tmp}" args_line "${args_line}")
 separate_arguments(args UNIX_COMMAND "${args_line}")
 set(expected_exit 0)
 list(LENGTH lines n)
 if(n GREATER 1)
-  list(GET lines 1 exit_line)
-  string(REGEX REPLACE "^exit +" "" expected_exit "${exit_line}")
+  list(SUBLIST lines 1 -1 rest)
+  foreach(line ${rest})
+    string(REPLACE "@TMP@" "${tmp}" line "${line}")
+    if(line MATCHES "^exit +")
+      string(REGEX REPLACE "^exit +" "" expected_exit "${line}")
+    elseif(line MATCHES "^setup +")
+      string(REGEX REPLACE "^setup +" "" setup_line "${line}")
+      separate_arguments(setup_args UNIX_COMMAND "${setup_line}")
+      execute_process(COMMAND ${AICOST} ${setup_args} WORKING_DIRECTORY ${SOURCE_DIR}
+                      OUTPUT_QUIET ERROR_VARIABLE setup_err RESULT_VARIABLE setup_rc)
+      if(NOT setup_rc EQUAL 0)
+        message(FATAL_ERROR "setup failed (${setup_rc}): ${setup_line}\n${setup_err}")
+      endif()
+    endif()
+  endforeach()
 endif()
 execute_process(COMMAND ${AICOST} ${args} WORKING_DIRECTORY ${SOURCE_DIR}
                 OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)

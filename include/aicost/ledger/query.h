@@ -61,12 +61,16 @@ struct AggregateQuery {
   std::optional<Day> from, to;   // inclusive first day, exclusive last day
   std::vector<Filter> filters;   // plain dimensions only; tags are filtered after resolution
   bool by_tagset = false;        // also group by tag set (to resolve tag keys afterwards)
+  bool gpu_rows_only = false;    // only charges with GPU-hours (reads the raw charges)
 };
 
 struct Sums {
   core::WideNanos billed = 0, effective = 0, list = 0, contracted = 0;
   double gpu_hours = 0;
   std::int64_t rows = 0;
+  // GPU-hours whose host has telemetry that day, and those weighted by how busy the GPUs were
+  // (filled by run_report when asked for the useful share).
+  double observed_gpu_hours = 0, useful_gpu_hours = 0;
   Sums& operator+=(const Sums& o);
 };
 

@@ -30,6 +30,10 @@ struct ReportRequest {
   // Canonical tag key -> further canonical keys that mean the same ("team" <- "owner", "squad").
   // The first key present on a row wins.
   std::map<std::string, std::vector<std::string>> aliases;
+  // Join GPU telemetry: GPU-hours of charges whose resource (name, id or the id's last path part)
+  // is a telemetry host are weighted by that host's mean activity that day (SM_ACTIVE, else
+  // GR_ENGINE_ACTIVE, else GPU_UTIL, which reads busy on a hung job).
+  bool useful = false;
 };
 
 struct ReportLine {
@@ -55,6 +59,9 @@ struct Report {
 
 // The store query a request needs.
 AggregateQuery aggregate_query(const ReportRequest& r);
+// The activity to credit a day's GPU-hours on `host` with: the best metric present (nullopt if none).
+std::optional<double> host_activity(const std::vector<HostActivity>& activity, const std::string& host, Day day);
+
 // Resolves tags, applies tag filters, rolls days into periods, ranks and folds (pure).
 Report build_report(const ReportRequest& r, const std::vector<AggregateRow>& rows,
                     const std::map<std::int64_t, std::vector<Tag>>& tagsets);

@@ -38,6 +38,15 @@ struct SourceRecord {
   std::vector<CurrencyTotal> totals;
 };
 
+// Mean activity of one host's GPUs on one day, by metric (fractions 0..1).
+struct HostActivity {
+  std::string host;
+  Day day = 0;
+  GpuMetric metric = GpuMetric::kGpuUtil;
+  double mean = 0;
+  std::int64_t samples = 0;
+};
+
 // One ingest is one transaction: begin_source, any number of add_* calls, then commit_source.
 // Nothing is visible to readers before the commit; a crash before it leaves the ledger as it was.
 class Store {
@@ -63,6 +72,8 @@ class Store {
   virtual core::Result<std::vector<SourceRecord>> sources() = 0;
   virtual core::Result<std::vector<RowIssue>> issues(std::int64_t source_id, std::int64_t limit) = 0;
   virtual core::Result<std::vector<AggregateRow>> aggregate(const AggregateQuery& q) = 0;
+  // Per host and day: mean SM_ACTIVE, GR_ENGINE_ACTIVE and GPU_UTIL over the samples loaded.
+  virtual core::Result<std::vector<HostActivity>> gpu_activity(std::optional<Day> from, std::optional<Day> to) = 0;
   // Tag sets by id, for resolving AggregateRow::tagset.
   virtual core::Result<std::map<std::int64_t, std::vector<Tag>>> tagsets() = 0;
 };

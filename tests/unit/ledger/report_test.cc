@@ -135,6 +135,19 @@ TEST(LedgerReport, TagFiltersSelectAndEmptySelectsUntagged) {
   EXPECT_EQ(rep.totals[0].sums.effective, 7 * kUnit);
 }
 
+TEST(LedgerReport, HostActivityPrefersSmActiveThenEngineThenUtil) {
+  const std::vector<HostActivity> a{{"h1", 5, GpuMetric::kGpuUtil, 1.0, 4},
+                                    {"h1", 5, GpuMetric::kGrEngineActive, 0.4, 4},
+                                    {"h1", 5, GpuMetric::kSmActive, 0.1, 4},
+                                    {"h1", 6, GpuMetric::kGpuUtil, 0.9, 4},
+                                    {"h2", 5, GpuMetric::kGrEngineActive, 1.7, 4}};
+  EXPECT_DOUBLE_EQ(*host_activity(a, "h1", 5), 0.1);
+  EXPECT_DOUBLE_EQ(*host_activity(a, "h1", 6), 0.9);
+  EXPECT_DOUBLE_EQ(*host_activity(a, "h2", 5), 1.0);  // MIG can read above 1; clamped
+  EXPECT_FALSE(host_activity(a, "h1", 7));
+  EXPECT_FALSE(host_activity(a, "h3", 5));
+}
+
 TEST(DailyRollup, SumsPerDayDimensionsAndTagset) {
   DailyRollup roll;
   Charge c;

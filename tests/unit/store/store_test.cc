@@ -226,6 +226,31 @@ TEST_P(StoreTest, ReopeningKeepsTheLedger) {
   EXPECT_EQ(totals().begin()->second.billed, before.begin()->second.billed);
 }
 
+TEST_P(StoreTest, UsefulShareJoinsTelemetryByHostAndDay) {
+  const std::string dir = std::string(AICOST_SOURCE_DIR) + "/examples/ledger/";
+  ingest(dir + "focus-ai-lab-2025-06.csv");
+  const auto samples = ingest(dir + "dcgm-ai-lab-2025-06-03.prom");
+  EXPECT_EQ(samples.record.rows, 384);  // 6 hosts x 8 GPUs x 4 scrapes x 2 metrics
+  ledger::ReportRequest req;
+  req.by = {*ledger::parse_group_key("resource_name")};
+  req.from = ledger::days_from_civil(2025, 6, 3);
+  req.to = *req.from + 1;
+  req.useful = true;
+  auto rep = ledger::run_report(store(), req);
+  ASSERT_TRUE(rep) << rep.error().what();
+  std::map<std::string, ledger::Sums> by;
+  for (const auto& l : rep->lines) by[l.values[0]] = l.sums;
+  // The dev box reads GPU_UTIL 100 on a hung GPU, but SM_ACTIVE 0: nothing useful.
+  EXPECT_DOUBLE_EQ(by.at("i-dev9").observed_gpu_hours, 64.0);
+  EXPECT_DOUBLE_EQ(by.at("i-dev9").useful_gpu_hours, 0.0);
+  // Training hosts near 0.8 SM_ACTIVE; the serving host has GR_ENGINE_ACTIVE only (~0.35).
+  EXPECT_NEAR(by.at("i-train0").useful_gpu_hours / by.at("i-train0").observed_gpu_hours, 0.82, 0.03);
+  EXPECT_NEAR(by.at("i-serve0").useful_gpu_hours / by.at("i-serve0").observed_gpu_hours, 0.35, 0.03);
+  // No telemetry for the second serving host: nothing observed, and its cost is still there.
+  EXPECT_DOUBLE_EQ(by.at("i-serve1").observed_gpu_hours, 0.0);
+  EXPECT_GT(by.at("i-serve1").effective, 0);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, StoreTest, ::testing::Values("sqlite", "postgresql"),
                          [](const auto& info) { return info.param; });
 

@@ -1,0 +1,2 @@
+ledger report --db @TMP@/l.db --by servce
+exit 2

@@ -1,0 +1,2 @@
+ledger validate ../shared/data/billing-samples/focus-sample-data/focus_sample.csv
+exit 1
