@@ -1,2 +1,2 @@
-ledger report --db @TMP@/l.db --by servce
+ledger report --db {tmp}/l.db --by servce
 exit 2

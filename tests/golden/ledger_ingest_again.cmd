@@ -1,2 +1,2 @@
-ledger ingest --db @TMP@/l.db examples/ledger/focus-ai-lab-2025-06.csv
-setup ledger ingest --db @TMP@/l.db examples/ledger/focus-ai-lab-2025-06.csv
+ledger ingest --db {tmp}/l.db examples/ledger/focus-ai-lab-2025-06.csv
+setup ledger ingest --db {tmp}/l.db examples/ledger/focus-ai-lab-2025-06.csv

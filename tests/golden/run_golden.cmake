@@ -3,7 +3,7 @@
 # stderr must equal <case>.err. With AICOST_UPDATE_GOLDEN=1 in the environment the files are
 # rewritten instead (review the diff before committing).
 # Further lines "setup ARGS" run aicost first (each must exit 0; output ignored), e.g. to load a
-# ledger. "@TMP@" in any line is a folder emptied for this case.
+# ledger. "{tmp}" in any line is a folder emptied for this case.
 file(STRINGS ${CASE} lines)
 string(REGEX REPLACE "\\.cmd$" "" case_name ${CASE})
 get_filename_component(case_name ${case_name} NAME)
@@ -11,14 +11,14 @@ set(tmp ${TMP}/${case_name})
 file(REMOVE_RECURSE ${tmp})
 file(MAKE_DIRECTORY ${tmp})
 list(GET lines 0 args_line)
-string(REPLACE "@TMP@" "${tmp}" args_line "${args_line}")
+string(REPLACE "{tmp}" "${tmp}" args_line "${args_line}")
 separate_arguments(args UNIX_COMMAND "${args_line}")
 set(expected_exit 0)
 list(LENGTH lines n)
 if(n GREATER 1)
   list(SUBLIST lines 1 -1 rest)
   foreach(line ${rest})
-    string(REPLACE "@TMP@" "${tmp}" line "${line}")
+    string(REPLACE "{tmp}" "${tmp}" line "${line}")
     if(line MATCHES "^exit +")
       string(REGEX REPLACE "^exit +" "" expected_exit "${line}")
     elseif(line MATCHES "^setup +")
