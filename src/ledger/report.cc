@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
+#include <unordered_map>
 #include <tuple>
 
 namespace aicost::ledger {
@@ -76,42 +78,97 @@ Report build_report(const ReportRequest& r, const std::vector<AggregateRow>& row
                     const std::map<std::int64_t, std::vector<Tag>>& tagsets) {
   const AggregateQuery q = aggregate_query(r);
   static const std::vector<Tag> kNoTags;
+  static const std::string kUntaggedText = kUntagged;
   std::map<LineKey, Sums> lines;
-  std::map<std::pair<std::string, std::string>, std::pair<core::WideNanos, core::WideNanos>> untagged;
   std::map<std::string, Sums> totals;
 
   const auto category_pos = static_cast<std::size_t>(
       std::find(q.dims.begin(), q.dims.end(), Dimension::kChargeCategory) - q.dims.begin());
-  std::vector<std::string> values(r.by.size());
-  for (const auto& row : rows) {
-    const bool taggable = category_pos >= row.values.size() || row.values[category_pos].empty() ||
-                          row.values[category_pos] == "Usage" || row.values[category_pos] == "Purchase";
-    const auto it = tagsets.find(row.tagset);
-    const auto& tags = it == tagsets.end() ? kNoTags : it->second;
+  // Where each plain dimension of r.by sits in an aggregate row.
+  std::vector<std::size_t> value_pos(r.by.size(), 0);
+  for (std::size_t i = 0; i < r.by.size(); ++i)
+    if (r.by[i].dim != Dimension::kTag)
+      value_pos[i] = static_cast<std::size_t>(std::find(q.dims.begin(), q.dims.end(), r.by[i].dim) - q.dims.begin());
+
+  // Tag sets resolve once each: do they pass the tag filters, and their value per tag key.
+  struct Resolved {
     bool keep = true;
+    std::vector<const std::string*> values;  // per r.by entry; nullptr = untagged (or not a tag)
+  };
+  std::unordered_map<std::int64_t, Resolved> resolved;
+  auto resolve = [&](std::int64_t tagset) -> const Resolved& {
+    auto [it, fresh] = resolved.try_emplace(tagset);
+    if (!fresh) return it->second;
+    const auto t = tagsets.find(tagset);
+    const auto& tags = t == tagsets.end() ? kNoTags : t->second;
+    auto& out = it->second;
     for (const auto& f : r.filters) {
       if (f.key.dim != Dimension::kTag) continue;
       const auto* v = tag_value(tags, f.key.tag_key, r.aliases);
-      keep &= v ? *v == f.value : f.value.empty();
+      out.keep &= v ? *v == f.value : f.value.empty();
     }
-    if (!keep) continue;
+    out.values.assign(r.by.size(), nullptr);
     for (std::size_t i = 0; i < r.by.size(); ++i) {
-      const auto& k = r.by[i];
-      if (k.dim == Dimension::kTag) {
-        const auto* v = tag_value(tags, k.tag_key, r.aliases);
-        values[i] = v && !v->empty() ? *v : kUntagged;
+      if (r.by[i].dim != Dimension::kTag) continue;
+      const auto* v = tag_value(tags, r.by[i].tag_key, r.aliases);
+      out.values[i] = v && !v->empty() ? v : nullptr;
+    }
+    return out;
+  };
+  std::unordered_map<Day, std::string> labels;
+  auto label = [&](Day d) -> const std::string& {
+    auto [it, fresh] = labels.try_emplace(d);
+    if (fresh) it->second = period_label(r.granularity, d);
+    return it->second;
+  };
+  // Untagged share per (tag key of r.by, currency): untagged and all taggable effective cost.
+  std::map<std::pair<std::size_t, std::string>, std::pair<core::WideNanos, core::WideNanos>> untagged;
+
+  // Lines accumulate in a hash map on a length-prefixed key; ordered afterwards.
+  std::unordered_map<std::string, Sums> accumulated;
+  std::string key;
+  auto append = [&key](std::string_view v) {
+    const auto n = static_cast<std::uint32_t>(v.size());
+    key.append(reinterpret_cast<const char*>(&n), sizeof n);
+    key.append(v);
+  };
+  for (const auto& row : rows) {
+    const auto& res = resolve(row.tagset);
+    if (!res.keep) continue;
+    const bool taggable = category_pos >= row.values.size() || row.values[category_pos].empty() ||
+                          row.values[category_pos] == "Usage" || row.values[category_pos] == "Purchase";
+    key.clear();
+    append(label(row.day));
+    for (std::size_t i = 0; i < r.by.size(); ++i) {
+      if (r.by[i].dim == Dimension::kTag) {
+        append(res.values[i] ? *res.values[i] : kUntaggedText);
         if (taggable) {
-          auto& u = untagged[{k.tag_key, row.currency}];
+          auto& u = untagged[{i, row.currency}];
           u.second += row.sums.effective;
-          if (!v || v->empty()) u.first += row.sums.effective;
+          if (!res.values[i]) u.first += row.sums.effective;
         }
       } else {
-        const auto pos = std::find(q.dims.begin(), q.dims.end(), k.dim) - q.dims.begin();
-        values[i] = row.values[static_cast<std::size_t>(pos)];
+        append(row.values[value_pos[i]]);
       }
     }
-    lines[{period_label(r.granularity, row.day), values, row.currency}] += row.sums;
+    append(row.currency);
+    accumulated[key] += row.sums;
     totals[row.currency] += row.sums;
+  }
+  for (const auto& [k, sums] : accumulated) {
+    // Unpack the length-prefixed key: period, values..., currency.
+    std::vector<std::string> parts;
+    for (std::size_t at = 0; at < k.size();) {
+      std::uint32_t n = 0;
+      std::memcpy(&n, k.data() + at, sizeof n);
+      parts.emplace_back(k.substr(at + sizeof n, n));
+      at += sizeof n + n;
+    }
+    std::string currency = std::move(parts.back());
+    parts.pop_back();
+    std::string period = std::move(parts.front());
+    parts.erase(parts.begin());
+    lines[{std::move(period), std::move(parts), std::move(currency)}] = sums;
   }
 
   // Top-N groups by effective cost over all periods; the rest fold into (other).
@@ -146,9 +203,9 @@ Report build_report(const ReportRequest& r, const std::vector<AggregateRow>& row
     return a.sums.effective > b.sums.effective;
   });
   for (const auto& [currency, sums] : totals) out.totals.push_back({"", {}, currency, sums});
-  for (const auto& [key, u] : untagged) {
+  for (const auto& [k, u] : untagged) {
     const double share = u.second != 0 ? static_cast<double>(u.first) / static_cast<double>(u.second) : 0.0;
-    out.untagged.push_back({key.first, key.second, share, u.first});
+    out.untagged.push_back({r.by[k.first].tag_key, k.second, share, u.first});
   }
   return out;
 }
