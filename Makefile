@@ -1,7 +1,9 @@
 # The two commands a new machine needs: `make run` and `make test`. Both install missing Debian
-# packages first (scripts/install-deps.sh, idempotent) and build in Release.
+# packages first (scripts/install-deps.sh, idempotent) and build in Release. `make test` runs ctest
+# (with a throwaway PostgreSQL server) and then fuzzes every billing reader for FUZZ_SECONDS each.
 BUILD ?= build
 JOBS ?= $(shell nproc)
+FUZZ_SECONDS ?= 10
 EXAMPLE ?= examples/gpt3-175b-a100.yaml
 
 .PHONY: all deps configure build run test bench clean
@@ -31,6 +33,7 @@ test: build
 	url=$$($(PG_TEST_SERVER) start "$$pgdir") || exit 1; \
 	echo "test: PostgreSQL at $$url"; \
 	AICOST_TEST_PG_URL="$$url" AICOST_TEST_PG_REQUIRED=1 ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	scripts/fuzz.sh $(FUZZ_SECONDS)
 
 bench: build
 	$(BUILD)/bench/aicost_bench --benchmark_counters_tabular=true

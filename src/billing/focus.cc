@@ -118,18 +118,25 @@ class FocusDialect final : public CsvDialect {
     if (currency_ < 0) log.note("BillingCurrency", "no BillingCurrency column; amounts are stored under XXX (ISO 4217: no currency)");
     if (effective_ < 0) log.note("EffectiveCost", "no EffectiveCost column; EffectiveCost taken as BilledCost");
     if (list_ < 0) log.note("ListCost", "no ListCost column; ListCost taken as BilledCost");
+    auto iequal = [](std::string_view a, std::string_view b) {
+      return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+             });
+    };
     for (const auto& n : cols.names()) {
       if (n.empty() || n.rfind("x_", 0) == 0) continue;
       if (std::find(known.begin(), known.end(), n) != known.end()) continue;
-      auto exact_ci = std::find_if(known.begin(), known.end(), [&](const std::string& k) {
-        return core::edit_distance(k, n) == 0;
-      });
-      if (exact_ci != known.end()) {
-        log.note(n, "column '" + n + "' differs in case from FOCUS '" + *exact_ci + "'; read as it");
+      auto same_but_case = std::find_if(known.begin(), known.end(), [&](const std::string& k) { return iequal(k, n); });
+      if (same_but_case != known.end()) {
+        log.note(n, "column '" + n + "' differs in case from FOCUS '" + *same_but_case + "'; read as it");
         continue;
       }
-      log.note(n, "column '" + n + "' is not a FOCUS " + version_.substr(6) +
-                      " column and has no x_ prefix; ignored." + core::did_you_mean(n, known));
+      // No FOCUS name is longer than 40 characters: a longer header is no typo of one (and an
+      // edit distance over it would cost seconds on a hostile file).
+      const std::string shown = n.size() > 80 ? n.substr(0, 80) + "..." : n;
+      log.note(shown, "column '" + shown + "' is not a FOCUS " + version_.substr(6) +
+                          " column and has no x_ prefix; ignored." +
+                          (n.size() <= 48 ? core::did_you_mean(n, known) : std::string()));
     }
     return {};
   }

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -41,7 +42,9 @@ class CsvStream {
   std::string origin_;
   CsvRecordFn on_record_;
   std::string buffer_;                // bytes not yet consumed (a partial record)
-  std::vector<std::string> unquoted_;  // per field index: storage for fields with "" escapes
+  // Per field index: storage for fields with "" escapes. A deque, so growing it never moves the
+  // strings that earlier fields of the same record point into (fuzzing found that use-after-free).
+  std::deque<std::string> unquoted_;
   CsvRecord record_;
   std::int64_t line_ = 1;  // line of buffer_[0]
   bool started_ = false;

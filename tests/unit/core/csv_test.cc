@@ -59,6 +59,13 @@ TEST(Csv, LenientWhereRealExportsBend) {
   EXPECT_EQ((*r)[0].fields, (std::vector<std::string>{"a\"b", "cd", "e"}));
 }
 
+TEST(Csv, SeveralEscapedFieldsInOneRecordStayIntact) {
+  // Found by fuzzing: the second escaped field's storage moved the first one's.
+  auto r = parse("\"a\"\"\",\"b\"\"\",\"c\"\"d\"\n");
+  ASSERT_TRUE(r);
+  EXPECT_EQ((*r)[0].fields, (std::vector<std::string>{"a\"", "b\"", "c\"d"}));
+}
+
 TEST(Csv, TrailingCommaAtEndOfFileIsAnEmptyField) {
   auto r = parse("a,b,");
   ASSERT_TRUE(r);
