@@ -91,6 +91,29 @@ std::string group_key_name(const GroupKey& k) {
   return "?";
 }
 
+const std::string& dimension_value(const Charge& c, Dimension d) {
+  static const std::string kEmpty;
+  switch (d) {
+    case Dimension::kProvider: return c.provider;
+    case Dimension::kBillingAccount: return c.billing_account_id;
+    case Dimension::kSubAccount: return c.sub_account_id;
+    case Dimension::kService: return c.service_name;
+    case Dimension::kServiceCategory: return c.service_category;
+    case Dimension::kRegion: return c.region_id;
+    case Dimension::kResource: return c.resource_id;
+    case Dimension::kResourceName: return c.resource_name;
+    case Dimension::kResourceType: return c.resource_type;
+    case Dimension::kSku: return c.sku_id;
+    case Dimension::kChargeCategory: return c.charge_category;
+    case Dimension::kChargeFrequency: return c.charge_frequency;
+    case Dimension::kPricingCategory: return c.pricing_category;
+    case Dimension::kCommitmentStatus: return c.commitment_discount_status;
+    case Dimension::kCurrency: return c.currency;
+    case Dimension::kTag: return kEmpty;
+  }
+  return kEmpty;
+}
+
 bool in_rollup(Dimension d) {
   return d != Dimension::kResource && d != Dimension::kResourceName && d != Dimension::kSku;
 }

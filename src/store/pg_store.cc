@@ -8,11 +8,13 @@
 #include <memory>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
-#include "aicost/ledger/rollup.h"
 #include "aicost/store/open.h"
+#include "id_rollup.h"
 #include "schema.h"
 #include "sqlite_store.h"
+#include "string_ids.h"
 
 namespace aicost::store {
 namespace {
@@ -230,6 +232,7 @@ class PgStore final : public ledger::Store {
     warnings_ = 0;
     rollup_.clear();
     if (auto s = load_tagsets(); !s) return fail(s.error());
+    if (auto s = load_strings(); !s) return fail(s.error());
     return {};
   }
 
@@ -238,7 +241,10 @@ class PgStore final : public ledger::Store {
     // Tag sets first: no other statement can run on the connection while a COPY is open.
     std::vector<std::int64_t> tagsets;
     if (auto s = intern_tagsets(rows, tagsets); !s) return fail(s.error());
-    auto s = copy_in("inserting charges", "charges", rows.size(), [&](std::size_t k, CopyRows& out) {
+    // Then the strings not stored yet, for the same reason.
+    std::vector<ChargeTextIds> ids;
+    if (auto s = intern_strings(rows, ids); !s) return fail(s.error());
+    auto s = copy_in("inserting charges", "charges (" + charge_columns() + ")", rows.size(), [&](std::size_t k, CopyRows& out) {
       const auto& c = rows[k];
       out.i64(source_id_);
       out.i64(c.line);
@@ -246,26 +252,20 @@ class PgStore final : public ledger::Store {
       out.i64(c.period_start);
       out.i64(c.period_end);
       out.i64(c.billing_period_start);
-      out.text(c.currency);
       out.i64(c.billed);
       out.i64(c.effective);
       out.i64(c.list);
       if (c.contracted) out.i64(*c.contracted); else out.null();
-      for (const std::string* v : {&c.provider, &c.billing_account_id, &c.billing_account_name, &c.sub_account_id,
-                                   &c.sub_account_name, &c.service_name, &c.service_category, &c.region_id,
-                                   &c.resource_id, &c.resource_name, &c.resource_type, &c.sku_id,
-                                   &c.charge_category, &c.charge_class, &c.charge_frequency, &c.pricing_category,
-                                   &c.commitment_discount_id, &c.commitment_discount_status, &c.pricing_unit,
-                                   &c.consumed_unit, &c.charge_description})
-        out.text(*v);
       if (c.pricing_quantity) out.real(*c.pricing_quantity); else out.null();
       if (c.consumed_quantity) out.real(*c.consumed_quantity); else out.null();
       out.real(c.gpu_hours);
       out.i64(tagsets[k]);
+      out.text(c.resource_id);
+      for (auto id : ids[k]) out.i64(id);
       out.end_row();
     });
     if (!s) return fail(s.error());
-    for (std::size_t k = 0; k < rows.size(); ++k) rollup_.add(rows[k], tagsets[k]);
+    rollup_.add(rows, ids, tagsets);
     rows_ += static_cast<std::int64_t>(rows.size());
     return {};
   }
@@ -311,11 +311,12 @@ class PgStore final : public ledger::Store {
       for (auto v : {r.sums.billed, r.sums.effective, r.sums.list, r.sums.contracted})
         if (v > INT64_MAX || v < INT64_MIN)
           return fail(make_error(ErrorCode::kInvalidInput, "a day's cost in one group exceeds 9.2e9 currency units; the ledger cannot hold it exactly"));
-    auto s = copy_in("inserting the daily rollup", "charge_daily", daily.size(), [&](std::size_t k, CopyRows& out) {
+    auto s = copy_in("inserting the daily rollup", "charge_daily (" + daily_columns() + ")", daily.size(),
+                     [&](std::size_t k, CopyRows& out) {
       const auto& r = daily[k];
       out.i64(source_id_);
       out.i64(r.day);
-      for (const auto& v : r.values) out.text(v);
+      for (auto id : r.ids) out.i64(id);
       out.i64(r.tagset);
       for (auto v : {r.sums.billed, r.sums.effective, r.sums.list, r.sums.contracted}) out.i64(static_cast<std::int64_t>(v));
       out.real(r.sums.gpu_hours);
@@ -341,6 +342,7 @@ class PgStore final : public ledger::Store {
     in_tx_ = false;
     tagset_ids_.clear();
     tagsets_loaded_ = false;
+    strings_.clear();
     rollup_.clear();
     if (PQstatus(conn_) != CONNECTION_OK) return;  // the server ends a lost session's transaction itself
     if (PQtransactionStatus(conn_) == PQTRANS_ACTIVE) {  // a COPY left open: abort it first
@@ -453,9 +455,9 @@ class PgStore final : public ledger::Store {
 
   // COPY `table` FROM STDIN, `n` rows written by `write(k, rows)`, sent in ~1 MiB pieces.
   template <class Write>
-  core::Status copy_in(const char* what, const char* table, std::size_t n, Write&& write) {
+  core::Status copy_in(const char* what, const std::string& table, std::size_t n, Write&& write) {
     if (n == 0) return {};
-    PgResult start(PQexec(conn_, (std::string("COPY ") + table + " FROM STDIN").c_str()));
+    PgResult start(PQexec(conn_, ("COPY " + table + " FROM STDIN").c_str()));
     if (!start || PQresultStatus(start.get()) != PGRES_COPY_IN) return error(what, start.get());
     CopyRows rows;
     for (std::size_t k = 0; k < n; ++k) {
@@ -599,13 +601,58 @@ class PgStore final : public ledger::Store {
     return {};
   }
 
+  // Strings other connections stored since this one last looked: ids only grow, and writers take
+  // turns under the lock that begin_source holds, so those are the ones above the highest seen.
+  core::Status load_strings() {
+    auto r = run("reading strings", "SELECT id, value FROM strings WHERE id > $1", {std::to_string(strings_.max_id())});
+    if (!r) return r.error();
+    for (int row = 0; row < PQntuples(r->get()); ++row) {
+      std::int64_t id = 0;
+      if (!cell(r->get(), row, 0, id)) return unexpected("reading strings");
+      strings_.add({PQgetvalue(r->get(), row, 1), static_cast<std::size_t>(PQgetlength(r->get(), row, 1))}, id);
+    }
+    return {};
+  }
+
+  // The string ids of every row. Strings not seen before are stored in one statement (an array
+  // parameter); ON CONFLICT finds one another connection stored after the cache was loaded.
+  core::Status intern_strings(std::span<const ledger::Charge> rows, std::vector<ChargeTextIds>& ids) {
+    ids.resize(rows.size());
+    std::unordered_set<std::string_view> fresh;  // the new values, each once
+    std::string values;  // array literal
+    std::vector<std::size_t> incomplete;
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      if (strings_.find(rows[k], ids[k])) continue;
+      incomplete.push_back(k);
+      for (std::size_t i = 0; i < kChargeTextCount; ++i) {
+        if (ids[k][i] != StringIds::kUnknown) continue;
+        const std::string& v = rows[k].*kChargeText[i].field;
+        if (fresh.insert(v).second) array_add(values, v);
+      }
+    }
+    if (incomplete.empty()) return {};
+    auto r = run("inserting strings",
+                 "INSERT INTO strings (value) SELECT v FROM unnest($1::text[]) WITH ORDINALITY AS u (v, n) ORDER BY n "
+                 "ON CONFLICT (value) DO UPDATE SET value = EXCLUDED.value RETURNING id, value",
+                 {"{" + values + "}"});
+    if (!r) return r.error();
+    for (int row = 0; row < PQntuples(r->get()); ++row) {
+      std::int64_t id = 0;
+      if (!cell(r->get(), row, 0, id)) return unexpected("inserting strings");
+      strings_.add({PQgetvalue(r->get(), row, 1), static_cast<std::size_t>(PQgetlength(r->get(), row, 1))}, id);
+    }
+    for (auto k : incomplete)
+      if (!strings_.find(rows[k], ids[k])) return unexpected("inserting strings");
+    return {};
+  }
+
   // Sources and their per-currency totals in one statement, hence one snapshot.
   core::Result<std::vector<ledger::SourceRecord>> select_sources(const std::string& where, const std::string& arg) {
     auto r = run("reading sources",
                  "SELECT s.id, s.path, s.sha256, s.bytes, s.format, s.loaded_at, s.rows, s.rejected, s.warnings, "
-                 "t.currency, t.billed, t.effective FROM sources s LEFT JOIN LATERAL (SELECT currency, SUM(billed) "
-                 "AS billed, SUM(effective) AS effective FROM charge_daily d WHERE d.source_id = s.id GROUP BY "
-                 "currency) t ON true " + where + " ORDER BY s.id, t.currency COLLATE \"C\"",
+                 "t.currency, t.billed, t.effective FROM sources s LEFT JOIN LATERAL (SELECT c.value AS currency, "
+                 "SUM(d.billed) AS billed, SUM(d.effective) AS effective FROM charge_daily d JOIN strings c ON c.id = "
+                 "d.currency_sid WHERE d.source_id = s.id GROUP BY c.value) t ON true " + where + " ORDER BY s.id, t.currency COLLATE \"C\"",
                  where.empty() ? std::vector<std::string>{} : std::vector<std::string>{arg});
     if (!r) return r.error();
     const PGresult* res = r->get();
@@ -639,7 +686,8 @@ class PgStore final : public ledger::Store {
   std::int64_t source_id_ = 0, rows_ = 0, warnings_ = 0;
   std::unordered_map<std::string, std::int64_t> tagset_ids_;
   bool tagsets_loaded_ = false;
-  ledger::DailyRollup rollup_;
+  StringIds strings_;
+  IdRollup rollup_;
 };
 
 }  // namespace

@@ -27,6 +27,16 @@ CREATE TABLE tagset_tags (
   value TEXT NOT NULL,
   PRIMARY KEY (tagset_id, key, value)
 );
+-- Every distinct value of the *_sid columns' text, once. Never deleted (a replaced source's
+-- strings stay), so ids only grow and a store can refresh its cache with `id > last seen`.
+CREATE TABLE strings (
+  id {ID},
+  value TEXT NOT NULL UNIQUE
+);
+-- Each *_sid column is the id of its text in `strings` (no REFERENCES: 21 lookups per row would
+-- cost more than the row). resource_id stays text: it takes about as many values as there are
+-- resources, up to one per row, where a dictionary costs more than it saves. charges_text shows
+-- the text.
 CREATE TABLE charges (
   source_id BIGINT NOT NULL REFERENCES sources (id),
   line BIGINT NOT NULL,
@@ -34,53 +44,55 @@ CREATE TABLE charges (
   period_start BIGINT NOT NULL,
   period_end BIGINT NOT NULL,
   billing_period_start BIGINT NOT NULL,
-  currency TEXT NOT NULL,
   billed BIGINT NOT NULL,
   effective BIGINT NOT NULL,
   list BIGINT NOT NULL,
   contracted BIGINT,
-  provider TEXT NOT NULL,
-  billing_account_id TEXT NOT NULL,
-  billing_account_name TEXT NOT NULL,
-  sub_account_id TEXT NOT NULL,
-  sub_account_name TEXT NOT NULL,
-  service_name TEXT NOT NULL,
-  service_category TEXT NOT NULL,
-  region_id TEXT NOT NULL,
-  resource_id TEXT NOT NULL,
-  resource_name TEXT NOT NULL,
-  resource_type TEXT NOT NULL,
-  sku_id TEXT NOT NULL,
-  charge_category TEXT NOT NULL,
-  charge_class TEXT NOT NULL,
-  charge_frequency TEXT NOT NULL,
-  pricing_category TEXT NOT NULL,
-  commitment_discount_id TEXT NOT NULL,
-  commitment_discount_status TEXT NOT NULL,
-  pricing_unit TEXT NOT NULL,
-  consumed_unit TEXT NOT NULL,
-  charge_description TEXT NOT NULL,
   pricing_quantity DOUBLE PRECISION,
   consumed_quantity DOUBLE PRECISION,
   gpu_hours DOUBLE PRECISION NOT NULL,
-  tagset_id BIGINT NOT NULL
+  tagset_id BIGINT NOT NULL,
+  resource_id TEXT NOT NULL,
+  currency_sid BIGINT NOT NULL,
+  provider_sid BIGINT NOT NULL,
+  billing_account_id_sid BIGINT NOT NULL,
+  billing_account_name_sid BIGINT NOT NULL,
+  sub_account_id_sid BIGINT NOT NULL,
+  sub_account_name_sid BIGINT NOT NULL,
+  service_name_sid BIGINT NOT NULL,
+  service_category_sid BIGINT NOT NULL,
+  region_id_sid BIGINT NOT NULL,
+  resource_name_sid BIGINT NOT NULL,
+  resource_type_sid BIGINT NOT NULL,
+  sku_id_sid BIGINT NOT NULL,
+  charge_category_sid BIGINT NOT NULL,
+  charge_class_sid BIGINT NOT NULL,
+  charge_frequency_sid BIGINT NOT NULL,
+  pricing_category_sid BIGINT NOT NULL,
+  commitment_discount_id_sid BIGINT NOT NULL,
+  commitment_discount_status_sid BIGINT NOT NULL,
+  pricing_unit_sid BIGINT NOT NULL,
+  consumed_unit_sid BIGINT NOT NULL,
+  charge_description_sid BIGINT NOT NULL
 );
 CREATE INDEX charges_source ON charges (source_id);
+{CHARGES_TEXT};
+-- The daily rollup (ledger/rollup.h), dimensions as ids like charges.
 CREATE TABLE charge_daily (
   source_id BIGINT NOT NULL REFERENCES sources (id),
   day INTEGER NOT NULL,
-  provider TEXT NOT NULL,
-  billing_account_id TEXT NOT NULL,
-  sub_account_id TEXT NOT NULL,
-  service_name TEXT NOT NULL,
-  service_category TEXT NOT NULL,
-  region_id TEXT NOT NULL,
-  resource_type TEXT NOT NULL,
-  charge_category TEXT NOT NULL,
-  charge_frequency TEXT NOT NULL,
-  pricing_category TEXT NOT NULL,
-  commitment_discount_status TEXT NOT NULL,
-  currency TEXT NOT NULL,
+  provider_sid BIGINT NOT NULL,
+  billing_account_id_sid BIGINT NOT NULL,
+  sub_account_id_sid BIGINT NOT NULL,
+  service_name_sid BIGINT NOT NULL,
+  service_category_sid BIGINT NOT NULL,
+  region_id_sid BIGINT NOT NULL,
+  resource_type_sid BIGINT NOT NULL,
+  charge_category_sid BIGINT NOT NULL,
+  charge_frequency_sid BIGINT NOT NULL,
+  pricing_category_sid BIGINT NOT NULL,
+  commitment_discount_status_sid BIGINT NOT NULL,
+  currency_sid BIGINT NOT NULL,
   tagset_id BIGINT NOT NULL,
   billed BIGINT NOT NULL,
   effective BIGINT NOT NULL,
@@ -124,63 +136,174 @@ std::string substitute(std::string sql, const std::string& from, const std::stri
   return sql;
 }
 
+// "provider" for "provider_sid".
+std::string text_name(const char* sid_column) {
+  std::string name = sid_column;
+  return name.substr(0, name.size() - 4);
+}
+
+// charges with every string id resolved, columns in the table's order under their text names.
+std::string charges_text_view() {
+  std::string select = "source_id, line, day, period_start, period_end, billing_period_start, billed, effective, "
+                       "list, contracted, pricing_quantity, consumed_quantity, gpu_hours, tagset_id, resource_id";
+  std::string from = " FROM charges c";
+  for (std::size_t i = 0; i < kChargeText.size(); ++i) {
+    const std::string t = "t" + std::to_string(i);
+    select += ", " + t + ".value AS " + text_name(kChargeText[i].column);
+    from += " JOIN strings " + t + " ON " + t + ".id = c." + kChargeText[i].column;
+  }
+  return "CREATE VIEW charges_text AS SELECT " + select + from;
+}
+
 }  // namespace
+
+using ledger::Charge;
+const std::array<TextColumn, kChargeTextCount> kChargeText = {{
+    {"currency_sid", &Charge::currency},
+    {"provider_sid", &Charge::provider},
+    {"billing_account_id_sid", &Charge::billing_account_id},
+    {"billing_account_name_sid", &Charge::billing_account_name},
+    {"sub_account_id_sid", &Charge::sub_account_id},
+    {"sub_account_name_sid", &Charge::sub_account_name},
+    {"service_name_sid", &Charge::service_name},
+    {"service_category_sid", &Charge::service_category},
+    {"region_id_sid", &Charge::region_id},
+    {"resource_name_sid", &Charge::resource_name},
+    {"resource_type_sid", &Charge::resource_type},
+    {"sku_id_sid", &Charge::sku_id},
+    {"charge_category_sid", &Charge::charge_category},
+    {"charge_class_sid", &Charge::charge_class},
+    {"charge_frequency_sid", &Charge::charge_frequency},
+    {"pricing_category_sid", &Charge::pricing_category},
+    {"commitment_discount_id_sid", &Charge::commitment_discount_id},
+    {"commitment_discount_status_sid", &Charge::commitment_discount_status},
+    {"pricing_unit_sid", &Charge::pricing_unit},
+    {"consumed_unit_sid", &Charge::consumed_unit},
+    {"charge_description_sid", &Charge::charge_description},
+}};
 
 std::vector<Migration> migrations(Dialect d) {
   const std::string id = d == Dialect::kSqlite ? "INTEGER PRIMARY KEY" : "BIGSERIAL PRIMARY KEY";
-  return {{1, substitute(kSchemaV1, "{ID}", id)}};
+  return {{1, substitute(substitute(kSchemaV1, "{ID}", id), "{CHARGES_TEXT}", charges_text_view())}};
 }
 
 const char* dimension_column(ledger::Dimension d) {
   using ledger::Dimension;
   switch (d) {
-    case Dimension::kProvider: return "provider";
-    case Dimension::kBillingAccount: return "billing_account_id";
-    case Dimension::kSubAccount: return "sub_account_id";
-    case Dimension::kService: return "service_name";
-    case Dimension::kServiceCategory: return "service_category";
-    case Dimension::kRegion: return "region_id";
+    case Dimension::kProvider: return "provider_sid";
+    case Dimension::kBillingAccount: return "billing_account_id_sid";
+    case Dimension::kSubAccount: return "sub_account_id_sid";
+    case Dimension::kService: return "service_name_sid";
+    case Dimension::kServiceCategory: return "service_category_sid";
+    case Dimension::kRegion: return "region_id_sid";
     case Dimension::kResource: return "resource_id";
-    case Dimension::kResourceName: return "resource_name";
-    case Dimension::kResourceType: return "resource_type";
-    case Dimension::kSku: return "sku_id";
-    case Dimension::kChargeCategory: return "charge_category";
-    case Dimension::kChargeFrequency: return "charge_frequency";
-    case Dimension::kPricingCategory: return "pricing_category";
-    case Dimension::kCommitmentStatus: return "commitment_discount_status";
-    case Dimension::kCurrency: return "currency";
+    case Dimension::kResourceName: return "resource_name_sid";
+    case Dimension::kResourceType: return "resource_type_sid";
+    case Dimension::kSku: return "sku_id_sid";
+    case Dimension::kChargeCategory: return "charge_category_sid";
+    case Dimension::kChargeFrequency: return "charge_frequency_sid";
+    case Dimension::kPricingCategory: return "pricing_category_sid";
+    case Dimension::kCommitmentStatus: return "commitment_discount_status_sid";
+    case Dimension::kCurrency: return "currency_sid";
     case Dimension::kTag: return nullptr;
   }
   return nullptr;
 }
 
+bool dimension_encoded(ledger::Dimension d) { return d != ledger::Dimension::kResource; }
+
+std::size_t text_slot(ledger::Dimension d) {
+  const char* column = dimension_column(d);
+  for (std::size_t i = 0; column && i < kChargeText.size(); ++i)
+    if (std::string_view(kChargeText[i].column) == column) return i;
+  return kChargeText.size();
+}
+
+std::string charge_columns() {
+  std::string out = "source_id, line, day, period_start, period_end, billing_period_start, billed, effective, list, "
+                    "contracted, pricing_quantity, consumed_quantity, gpu_hours, tagset_id, resource_id";
+  for (const auto& t : kChargeText) out += std::string(", ") + t.column;
+  return out;
+}
+
+std::string daily_columns() {
+  std::string out = "source_id, day";
+  for (auto dim : ledger::kRollupDims) out += std::string(", ") + dimension_column(dim);
+  return out + ", tagset_id, billed, effective, list, contracted, gpu_hours, rows";
+}
+
+// Two shapes, by how many groups there will be. Few (no resource_id among the dimensions):
+// grouped by ids in a subquery, then each group's ids resolved to text, so the join runs once per
+// group and the grouping compares integers. About one per row (by resource_id): each row's ids
+// resolved first, then grouped by text, which spares SQLite materialising a million groups before
+// the join (measured: 1.7 s against 2.2 s by service and day; 2.4 s against 3.8 s by resource,
+// over 1M rows). A filter looks its value's id up once either way (no id: no rows match).
 AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d) {
   bool rollup = true;
   for (auto dim : q.dims) rollup &= ledger::in_rollup(dim);
   rollup &= !q.gpu_rows_only;
   for (const auto& f : q.filters) rollup &= ledger::in_rollup(f.key.dim);
+  bool join_first = false;
+  for (auto dim : q.dims) join_first |= !dimension_encoded(dim);
   AggregateSql out;
   auto param = [&](std::string value) {
     out.params.push_back(std::move(value));
     return d == Dialect::kSqlite ? std::string("?") : "$" + std::to_string(out.params.size());
   };
-  std::string group;
-  auto add_group = [&](const std::string& col) { group += (group.empty() ? "" : ", ") + col; };
-  if (q.by_day) add_group("day");
-  for (auto dim : q.dims) add_group(dimension_column(dim));
-  add_group("currency");
-  if (q.by_tagset) add_group("tagset_id");
+  // inner: the grouped SELECT's keys; group: its GROUP BY; outer: the keys out (text); joins: of
+  // strings, onto the rows (join_first) or onto the groups `g`.
+  std::string inner, group, outer, joins;
+  auto add = [](std::string& list, const std::string& item) { list += (list.empty() ? "" : ", ") + item; };
+  const std::string g = join_first ? "" : "g.";
+  auto add_plain = [&](const std::string& column) {
+    add(inner, column);
+    add(group, column);
+    add(outer, g + column);
+  };
+  if (q.by_day) add_plain("day");
+  std::vector<ledger::Dimension> dims = q.dims;
+  dims.push_back(ledger::Dimension::kCurrency);
+  for (std::size_t k = 0; k < dims.size(); ++k) {
+    const std::string column = dimension_column(dims[k]), key = "k" + std::to_string(k), text = "s" + std::to_string(k);
+    if (!dimension_encoded(dims[k])) {
+      add(inner, column + " AS " + key);
+      add(group, column);
+      add(outer, g + key);
+    } else if (join_first) {
+      add(inner, text + ".value AS " + key);
+      add(group, text + ".value");
+      add(outer, key);
+      joins += " JOIN strings " + text + " ON " + text + ".id = " + column;
+    } else {
+      add(inner, column + " AS " + key);
+      add(group, column);
+      add(outer, text + ".value");
+      joins += " JOIN strings " + text + " ON " + text + ".id = g." + key;
+    }
+  }
+  if (q.by_tagset) add_plain("tagset_id");
   const std::string rows = rollup ? "SUM(rows)" : "COUNT(*)";
   const std::string contracted = rollup ? "SUM(contracted)" : "SUM(COALESCE(contracted, 0))";
-  out.sql = "SELECT " + group + ", SUM(billed), SUM(effective), SUM(list), " + contracted +
-            ", SUM(gpu_hours), " + rows + " FROM " + (rollup ? "charge_daily" : "charges");
   std::string where;
   auto add_where = [&](const std::string& cond) { where += (where.empty() ? " WHERE " : " AND ") + cond; };
   if (q.from) add_where("day >= " + param(std::to_string(*q.from)));
   if (q.to) add_where("day < " + param(std::to_string(*q.to)));
   if (q.gpu_rows_only) add_where("gpu_hours > 0");
-  for (const auto& f : q.filters) add_where(std::string(dimension_column(f.key.dim)) + " = " + param(f.value));
-  out.sql += where + " GROUP BY " + group + " ORDER BY " + group;
+  for (const auto& f : q.filters)
+    add_where(std::string(dimension_column(f.key.dim)) + " = " +
+              (dimension_encoded(f.key.dim) ? "(SELECT id FROM strings WHERE value = " + param(f.value) + ")"
+                                            : param(f.value)));
+  const std::string sums = "SUM(billed) AS billed, SUM(effective) AS effective, SUM(list) AS list, " + contracted +
+                           " AS contracted, SUM(gpu_hours) AS gpu_hours, " + rows + " AS n";
+  const std::string table = rollup ? "charge_daily" : "charges";
+  if (join_first) {
+    out.sql = "SELECT " + inner + ", " + sums + " FROM " + table + joins + where + " GROUP BY " + group +
+              " ORDER BY " + outer;
+  } else {
+    out.sql = "SELECT " + outer + ", g.billed, g.effective, g.list, g.contracted, g.gpu_hours, g.n FROM (SELECT " +
+              inner + ", " + sums + " FROM " + table + where + " GROUP BY " + group + ") g" + joins + " ORDER BY " +
+              outer;
+  }
   return out;
 }
 

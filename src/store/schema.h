@@ -1,12 +1,22 @@
 // The ledger schema, shared by both backends: versioned migrations, applied in order, each in a
 // transaction; `schema_migrations` records which ran.
+//
+// The text columns of `charges` and `charge_daily` are dictionary-encoded: each `<name>_sid`
+// column holds the id of its value in `strings` (id <-> value is one-to-one, so grouping by ids
+// groups by text). All but `resource_id`, which takes about as many values as there are
+// resources, up to one per row, where a dictionary costs more than it saves. `charges_text` is a
+// view with every id resolved, for people reading the ledger.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "aicost/ledger/charge.h"
 #include "aicost/ledger/query.h"
+#include "aicost/ledger/rollup.h"
 #include "aicost/ledger/telemetry.h"
 
 namespace aicost::store {
@@ -21,12 +31,41 @@ struct Migration {
 std::vector<Migration> migrations(Dialect d);
 inline int latest_schema_version() { return 1; }
 
-// The column a dimension lives in (same name in `charges` and `charge_daily`).
+// A dictionary-encoded text column of `charges` and the Charge field it stores.
+struct TextColumn {
+  const char* column;  // "provider_sid"
+  std::string ledger::Charge::*field;
+};
+inline constexpr std::size_t kChargeTextCount = 21;
+extern const std::array<TextColumn, kChargeTextCount> kChargeText;
+// The string ids of one charge, in kChargeText order.
+using ChargeTextIds = std::array<std::int64_t, kChargeTextCount>;
+// The ids of a rollup row's dimensions, in ledger::kRollupDims order.
+using RollupIds = std::array<std::int64_t, ledger::kRollupDimCount>;
+
+// The column a plain dimension lives in (same name in `charges` and `charge_daily`):
+// "provider_sid", or "resource_id" (text).
 const char* dimension_column(ledger::Dimension d);
+// Whether that column holds string ids.
+bool dimension_encoded(ledger::Dimension d);
+// Its position in kChargeText; kChargeTextCount for resource_id.
+std::size_t text_slot(ledger::Dimension d);
+
+// Column lists, in the order the stores write them (the INSERT and COPY column lists):
+// `charges`: source_id, line, day, period_start, period_end, billing_period_start, billed,
+//   effective, list, contracted, pricing_quantity, consumed_quantity, gpu_hours, tagset_id,
+//   resource_id, then kChargeText;
+// `charge_daily`: source_id, day, kRollupDims, tagset_id, billed, effective, list, contracted,
+//   gpu_hours, rows.
+inline constexpr int kChargeColumnCount = 15 + static_cast<int>(kChargeTextCount);
+inline constexpr int kDailyColumnCount = 9 + static_cast<int>(ledger::kRollupDimCount);
+std::string charge_columns();
+std::string daily_columns();
 
 // The SELECT behind Store::aggregate. Columns out: [day,] one per dims, currency, [tagset_id,]
-// billed, effective, list, contracted, gpu_hours, rows. Only fixed column names are spliced in;
-// every value is a parameter (`?` for SQLite, `$n` for PostgreSQL), listed in `params`.
+// billed, effective, list, contracted, gpu_hours, rows; dimension values as text. Only fixed
+// column names are spliced in; every value is a parameter (`?` for SQLite, `$n` for PostgreSQL),
+// listed in `params`.
 struct AggregateSql {
   std::string sql;
   std::vector<std::string> params;

@@ -1,21 +1,32 @@
-// SQLite backend: one file, WAL journal, one transaction per ingested file.
+// SQLite backend: one file, rollback journal, one transaction per ingested file.
 #include "sqlite_store.h"
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <unordered_map>
 
 #include "aicost/core/amount.h"
-#include "aicost/ledger/rollup.h"
+#include "id_rollup.h"
+#include "raw_tagsets.h"
 #include "schema.h"
+#include "sqlite_feed.h"
+#include "string_ids.h"
 
 namespace aicost::store {
 namespace {
 
 using core::ErrorCode;
 using core::make_error;
+
+// Where the currency's id sits in a rollup row's ids.
+constexpr std::size_t kCurrencySlot = [] {
+  std::size_t i = 0;
+  while (ledger::kRollupDims[i] != ledger::Dimension::kCurrency) ++i;
+  return i;
+}();
 
 class Stmt {
  public:
@@ -32,7 +43,7 @@ class Stmt {
   }
   sqlite3_stmt* get() const { return s_; }
 
-  void text(int i, const std::string& v) { sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC); }
+  void text(int i, std::string_view v) { sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC); }
   void i64(int i, std::int64_t v) { sqlite3_bind_int64(s_, i, v); }
   void real(int i, double v) { sqlite3_bind_double(s_, i, v); }
   void null(int i) { sqlite3_bind_null(s_, i); }
@@ -56,6 +67,69 @@ std::string column_text(sqlite3_stmt* s, int i) {
            : std::string();
 }
 
+// The rows the feeds (sqlite_feed.h) hand to SQLite, and their columns in charge_columns(),
+// daily_columns() and (id, value) order.
+struct ChargeRows {
+  std::int64_t source_id;
+  const ledger::Charge* charges;
+  const std::int64_t* tagsets;
+  const ChargeTextIds* ids;
+};
+void charge_column(const void* rows, std::size_t k, int column, sqlite3_context* out) {
+  const auto& b = *static_cast<const ChargeRows*>(rows);
+  const auto& c = b.charges[k];
+  constexpr int kFirstText = kChargeColumnCount - static_cast<int>(kChargeTextCount);
+  if (column >= kFirstText) return sqlite3_result_int64(out, b.ids[k][static_cast<std::size_t>(column - kFirstText)]);
+  switch (column) {
+    case 0: return sqlite3_result_int64(out, b.source_id);
+    case 1: return sqlite3_result_int64(out, c.line);
+    case 2: return sqlite3_result_int64(out, ledger::day_of(c.period_start));
+    case 3: return sqlite3_result_int64(out, c.period_start);
+    case 4: return sqlite3_result_int64(out, c.period_end);
+    case 5: return sqlite3_result_int64(out, c.billing_period_start);
+    case 6: return sqlite3_result_int64(out, c.billed);
+    case 7: return sqlite3_result_int64(out, c.effective);
+    case 8: return sqlite3_result_int64(out, c.list);
+    case 9: return c.contracted ? sqlite3_result_int64(out, *c.contracted) : sqlite3_result_null(out);
+    case 10: return c.pricing_quantity ? sqlite3_result_double(out, *c.pricing_quantity) : sqlite3_result_null(out);
+    case 11: return c.consumed_quantity ? sqlite3_result_double(out, *c.consumed_quantity) : sqlite3_result_null(out);
+    case 12: return sqlite3_result_double(out, c.gpu_hours);
+    case 13: return sqlite3_result_int64(out, b.tagsets[k]);
+    case 14: return sqlite3_result_text(out, c.resource_id.data(), static_cast<int>(c.resource_id.size()), SQLITE_STATIC);
+    default: return sqlite3_result_null(out);
+  }
+}
+
+struct DailyRows {
+  std::int64_t source_id;
+  const IdRollupRow* rows;
+};
+void daily_column(const void* rows, std::size_t k, int column, sqlite3_context* out) {
+  const auto& b = *static_cast<const DailyRows*>(rows);
+  const auto& r = b.rows[k];
+  constexpr int kDims = static_cast<int>(ledger::kRollupDimCount);
+  if (column == 0) return sqlite3_result_int64(out, b.source_id);
+  if (column == 1) return sqlite3_result_int64(out, r.day);
+  if (column < 2 + kDims) return sqlite3_result_int64(out, r.ids[static_cast<std::size_t>(column - 2)]);
+  switch (column - 2 - kDims) {  // the sums fit 64 bits: commit_source checked
+    case 0: return sqlite3_result_int64(out, r.tagset);
+    case 1: return sqlite3_result_int64(out, static_cast<std::int64_t>(r.sums.billed));
+    case 2: return sqlite3_result_int64(out, static_cast<std::int64_t>(r.sums.effective));
+    case 3: return sqlite3_result_int64(out, static_cast<std::int64_t>(r.sums.list));
+    case 4: return sqlite3_result_int64(out, static_cast<std::int64_t>(r.sums.contracted));
+    case 5: return sqlite3_result_double(out, r.sums.gpu_hours);
+    case 6: return sqlite3_result_int64(out, r.sums.rows);
+    default: return sqlite3_result_null(out);
+  }
+}
+
+using NewString = std::pair<std::int64_t, std::string_view>;
+void string_column(const void* rows, std::size_t k, int column, sqlite3_context* out) {
+  const auto& s = static_cast<const NewString*>(rows)[k];
+  if (column == 0) return sqlite3_result_int64(out, s.first);
+  sqlite3_result_text(out, s.second.data(), static_cast<int>(s.second.size()), SQLITE_STATIC);
+}
+
 class SqliteStore final : public ledger::Store {
  public:
   explicit SqliteStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
@@ -73,6 +147,8 @@ class SqliteStore final : public ledger::Store {
                       "PRAGMA busy_timeout=10000; PRAGMA cache_size=-65536;");
         !s)
       return s;
+    for (auto* feed : {&charge_feed_, &daily_feed_, &string_feed_})
+      if (auto s = feed->attach(db_); !s) return s;
     if (auto s = exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, "
                       "applied_at TEXT NOT NULL)");
         !s)
@@ -134,57 +210,44 @@ class SqliteStore final : public ledger::Store {
     core::Status st;
     Stmt ins(db_, "INSERT INTO sources (path, sha256, bytes, format, loaded_at) VALUES (?, ?, ?, ?, ?)", st);
     if (!st) return fail(st);
-    const std::string loaded_at = now_iso();
+    record_ = {};
+    record_.file = file;
+    record_.loaded_at = now_iso();
     ins.text(1, file.path);
     ins.text(2, file.sha256);
     ins.i64(3, file.bytes);
     ins.text(4, file.format);
-    ins.text(5, loaded_at);
+    ins.text(5, record_.loaded_at);
     if (sqlite3_step(ins.get()) != SQLITE_DONE) return fail(error("recording the source"));
-    source_id_ = sqlite3_last_insert_rowid(db_);
+    source_id_ = record_.id = sqlite3_last_insert_rowid(db_);
     rows_ = 0;
     warnings_ = 0;
     rollup_.clear();
     if (auto s = load_tagsets(); !s) return fail(s);
+    if (auto s = load_strings(); !s) return fail(s);
     return {};
   }
 
   core::Status add_charges(std::span<const ledger::Charge> rows) override {
     if (!in_tx_) return make_error(ErrorCode::kInternal, "add_charges outside an ingest");
-    auto* s = statement("charge",
-                        "INSERT INTO charges VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    if (!s) return fail(error("preparing the charge insert"));
-    for (const auto& c : rows) {
-      auto tagset = tagset_id(c.tags);
+    // Ids first (tag sets and strings new to the ledger are stored on the way), then the rollup
+    // over the whole batch, then the rows in one statement.
+    tagsets_.resize(rows.size());
+    ids_.resize(rows.size());
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      prefetch_ahead(rows, k);
+      auto tagset = tagset_id(rows[k].tags);
       if (!tagset) return fail(tagset.error());
-      int i = 0;
-      s->i64(++i, source_id_);
-      s->i64(++i, c.line);
-      s->i64(++i, ledger::day_of(c.period_start));
-      s->i64(++i, c.period_start);
-      s->i64(++i, c.period_end);
-      s->i64(++i, c.billing_period_start);
-      s->text(++i, c.currency);
-      s->i64(++i, c.billed);
-      s->i64(++i, c.effective);
-      s->i64(++i, c.list);
-      if (c.contracted) s->i64(++i, *c.contracted); else s->null(++i);
-      for (const std::string* v : {&c.provider, &c.billing_account_id, &c.billing_account_name, &c.sub_account_id,
-                                   &c.sub_account_name, &c.service_name, &c.service_category, &c.region_id,
-                                   &c.resource_id, &c.resource_name, &c.resource_type, &c.sku_id,
-                                   &c.charge_category, &c.charge_class, &c.charge_frequency, &c.pricing_category,
-                                   &c.commitment_discount_id, &c.commitment_discount_status, &c.pricing_unit,
-                                   &c.consumed_unit, &c.charge_description})
-        s->text(++i, *v);
-      if (c.pricing_quantity) s->real(++i, *c.pricing_quantity); else s->null(++i);
-      if (c.consumed_quantity) s->real(++i, *c.consumed_quantity); else s->null(++i);
-      s->real(++i, c.gpu_hours);
-      s->i64(++i, *tagset);
-      if (sqlite3_step(s->get()) != SQLITE_DONE) return fail(error("inserting a charge"));
-      sqlite3_reset(s->get());
-      rollup_.add(c, *tagset);
-      ++rows_;
+      tagsets_[k] = *tagset;
+      if (!strings_.find(rows[k], ids_[k])) intern(rows[k], ids_[k]);
     }
+    auto s = feed(string_feed_, "strings", "id, value", pending_.data(), pending_.size());
+    pending_.clear();
+    if (!s) return fail(s);
+    rollup_.add(rows, std::span(ids_.data(), rows.size()), std::span(tagsets_.data(), rows.size()));
+    const ChargeRows batch{source_id_, rows.data(), tagsets_.data(), ids_.data()};
+    if (auto f = feed(charge_feed_, "charges", charge_columns(), &batch, rows.size()); !f) return fail(f);
+    rows_ += static_cast<std::int64_t>(rows.size());
     return {};
   }
 
@@ -229,23 +292,13 @@ class SqliteStore final : public ledger::Store {
 
   core::Result<ledger::SourceRecord> commit_source(const std::string& format, std::int64_t rejected) override {
     if (!in_tx_) return make_error(ErrorCode::kInternal, "commit_source outside an ingest");
-    auto* s = statement("daily", "INSERT INTO charge_daily VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    if (!s) return fail(error("preparing the rollup insert"));
-    for (const auto& r : rollup_.rows()) {
-      int i = 0;
-      s->i64(++i, source_id_);
-      s->i64(++i, r.day);
-      for (const auto& v : r.values) s->text(++i, v);
-      s->i64(++i, r.tagset);
-      for (auto v : {r.sums.billed, r.sums.effective, r.sums.list, r.sums.contracted}) {
-        if (v > INT64_MAX || v < INT64_MIN) return fail(make_error(ErrorCode::kInvalidInput, "a day's cost in one group exceeds 9.2e9 currency units; the ledger cannot hold it exactly"));
-        s->i64(++i, static_cast<std::int64_t>(v));
-      }
-      s->real(++i, r.sums.gpu_hours);
-      s->i64(++i, r.sums.rows);
-      if (sqlite3_step(s->get()) != SQLITE_DONE) return fail(error("inserting the daily rollup"));
-      sqlite3_reset(s->get());
-    }
+    const auto daily = rollup_.rows();
+    for (const auto& r : daily)
+      for (auto v : {r.sums.billed, r.sums.effective, r.sums.list, r.sums.contracted})
+        if (v > INT64_MAX || v < INT64_MIN)
+          return fail(make_error(ErrorCode::kInvalidInput, "a day's cost in one group exceeds 9.2e9 currency units; the ledger cannot hold it exactly"));
+    const DailyRows batch{source_id_, daily.data()};
+    if (auto s = feed(daily_feed_, "charge_daily", daily_columns(), &batch, daily.size()); !s) return fail(s);
     core::Status st;
     Stmt upd(db_, "UPDATE sources SET rows = ?, rejected = ?, warnings = ?, format = ? WHERE id = ?", st);
     if (!st) return fail(st);
@@ -255,12 +308,32 @@ class SqliteStore final : public ledger::Store {
     upd.text(4, format);
     upd.i64(5, source_id_);
     if (sqlite3_step(upd.get()) != SQLITE_DONE) return fail(error("closing the source"));
+    // The record as committed, from what this ingest wrote (reading it back costs a scan of the
+    // source's rollup): totals per currency, in SQLite's byte order.
+    record_.file.format = format;
+    record_.rows = rows_;
+    record_.rejected = rejected;
+    record_.warnings = warnings_;
+    std::map<std::int64_t, ledger::CurrencyTotal> totals;
+    for (const auto& r : daily) {
+      auto& t = totals[r.ids[kCurrencySlot]];
+      t.billed += r.sums.billed;
+      t.effective += r.sums.effective;
+    }
+    for (auto& [id, t] : totals) {
+      core::Status st;
+      Stmt q(db_, "SELECT value FROM strings WHERE id = ?", st);
+      if (!st) return fail(st);
+      q.i64(1, id);
+      if (sqlite3_step(q.get()) != SQLITE_ROW) return fail(error("reading a currency"));
+      t.currency = column_text(q.get(), 0);
+      record_.totals.push_back(std::move(t));
+    }
+    std::sort(record_.totals.begin(), record_.totals.end(),
+              [](const auto& a, const auto& b) { return a.currency < b.currency; });
     if (auto c = exec("COMMIT"); !c) return fail(c);
     in_tx_ = false;
-    auto rec = select_sources("WHERE id = ?", std::to_string(source_id_));
-    if (!rec) return rec.error();
-    if (rec->empty()) return make_error(ErrorCode::kInternal, "the committed source vanished");
-    return rec->front();
+    return record_;
   }
 
   void rollback() noexcept override {
@@ -269,7 +342,10 @@ class SqliteStore final : public ledger::Store {
     in_tx_ = false;
     tagset_ids_.clear();
     raw_ids_.clear();
-    tagsets_loaded_ = false;
+    max_tagset_ = 0;
+    strings_.clear();
+    pending_.clear();
+    rollup_.clear();
   }
 
   core::Result<std::vector<ledger::RowIssue>> issues(std::int64_t source_id, std::int64_t limit) override {
@@ -375,7 +451,7 @@ class SqliteStore final : public ledger::Store {
     return e;
   }
 
-  Stmt* statement(const std::string& name, const char* sql) {
+  Stmt* statement(const std::string& name, const std::string& sql) {
     auto it = statements_.find(name);
     if (it != statements_.end()) return &it->second;
     core::Status st;
@@ -384,22 +460,91 @@ class SqliteStore final : public ledger::Store {
     return &statements_.emplace(name, std::move(s)).first->second;
   }
 
+  // Tag sets and strings are never deleted and take ids max + 1, so what other connections
+  // committed since the last look has ids above the highest one seen. Called under the write lock.
   core::Status load_tagsets() {
-    if (tagsets_loaded_) return {};
     core::Status st;
-    Stmt q(db_, "SELECT id, canonical FROM tagsets", st);
+    Stmt q(db_, "SELECT id, canonical FROM tagsets WHERE id > ?", st);
     if (!st) return st;
-    while (sqlite3_step(q.get()) == SQLITE_ROW) tagset_ids_[column_text(q.get(), 1)] = sqlite3_column_int64(q.get(), 0);
-    tagsets_loaded_ = true;
+    q.i64(1, max_tagset_);
+    while (sqlite3_step(q.get()) == SQLITE_ROW) {
+      const std::int64_t id = sqlite3_column_int64(q.get(), 0);
+      tagset_ids_[column_text(q.get(), 1)] = id;
+      max_tagset_ = std::max(max_tagset_, id);
+    }
     return {};
+  }
+
+  core::Status load_strings() {
+    core::Status st;
+    Stmt q(db_, "SELECT id, value FROM strings WHERE id > ?", st);
+    if (!st) return st;
+    q.i64(1, strings_.max_id());
+    int rc;
+    while ((rc = sqlite3_step(q.get())) == SQLITE_ROW)
+      strings_.add({reinterpret_cast<const char*>(sqlite3_column_blob(q.get(), 1)),
+                    static_cast<std::size_t>(sqlite3_column_bytes(q.get(), 1))},
+                   sqlite3_column_int64(q.get(), 0));
+    if (rc != SQLITE_DONE) return error("reading strings");
+    return {};
+  }
+
+  // Gives the values of `c` that `ids` lacks the next ids (this connection holds the write lock,
+  // and SQLite would number them max + 1 too); add_charges stores them.
+  void intern(const ledger::Charge& c, ChargeTextIds& ids) {
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      if (ids[i] != StringIds::kUnknown) continue;
+      // An earlier column of this row may have added it: then add() returns its id.
+      const auto added = strings_.add(c.*kChargeText[i].field, strings_.max_id() + 1);
+      ids[i] = added.id;
+      if (added.fresh) pending_.emplace_back(added.id, added.stored);
+    }
+  }
+
+  // The reader filled the batch's rows thousands of rows ago, and their strings lie all over the
+  // heap: reading them is most of the id pass's time. So it asks for the Charge kAhead rows ahead,
+  // and for the bytes of the strings of the one half as far ahead (whose pointers are in the lines
+  // asked for before).
+  static void prefetch_ahead(std::span<const ledger::Charge> rows, std::size_t k) {
+    constexpr std::size_t kAhead = 8;
+    if (k + kAhead < rows.size()) {
+      const char* p = reinterpret_cast<const char*>(&rows[k + kAhead]);
+      for (std::size_t line = 0; line < sizeof(ledger::Charge); line += 64) __builtin_prefetch(p + line);
+    }
+    if (k + kAhead / 2 < rows.size()) {
+      const auto& c = rows[k + kAhead / 2];
+      for (const auto& t : kChargeText) __builtin_prefetch((c.*t.field).data());
+      for (const auto& tag : c.tags) {
+        __builtin_prefetch(tag.key.data());
+        __builtin_prefetch(tag.value.data());
+      }
+    }
+  }
+
+  // Every row `feed` holds, in one statement: binding each value of a row of integers costs about
+  // as much as SQLite's own work on it. OR FAIL: a statement that could stop half way on a UNIQUE
+  // or NOT NULL constraint makes SQLite copy each page it changes to a statement journal first,
+  // thousands of pages for a batch of new strings landing all over the `strings` index (an
+  // error rolls the ingest's transaction back anyway).
+  core::Status feed(SqliteFeed& feed, const char* table, const std::string& columns, const void* rows, std::size_t n) {
+    if (n == 0) return {};
+    Stmt* s = statement(feed.name(), "INSERT OR FAIL INTO " + std::string(table) + " (" + columns +
+                                         ") SELECT * FROM " + feed.name());
+    if (!s) return error(std::string("preparing the insert into ") + table);
+    feed.set_rows(rows, n);
+    const bool done = sqlite3_step(s->get()) == SQLITE_DONE;
+    const auto e = done ? core::Status{} : core::Status(error(std::string("inserting into ") + table));
+    sqlite3_reset(s->get());
+    feed.set_rows(nullptr, 0);
+    return e;
   }
 
   core::Result<std::int64_t> tagset_id(const std::vector<ledger::Tag>& tags) {
     if (tags.empty()) return std::int64_t{0};
-    if (auto it = raw_ids_.find(tags); it != raw_ids_.end()) return it->second;
+    if (const auto id = raw_ids_.find(tags); id != RawTagsets::kUnknown) return id;
     const std::string canonical = ledger::tagset_text(tags);
     if (auto it = tagset_ids_.find(canonical); it != tagset_ids_.end()) {
-      raw_ids_.emplace(tags, it->second);
+      raw_ids_.add(tags, it->second);
       return it->second;
     }
     auto* ins = statement("tagset", "INSERT INTO tagsets (canonical) VALUES (?)");
@@ -409,6 +554,7 @@ class SqliteStore final : public ledger::Store {
     if (sqlite3_step(ins->get()) != SQLITE_DONE) return error("inserting a tag set");
     sqlite3_reset(ins->get());
     const std::int64_t id = sqlite3_last_insert_rowid(db_);
+    max_tagset_ = std::max(max_tagset_, id);
     for (const auto& t : tags) {
       const std::string key = ledger::canonical_tag_key(t.key);
       tag->i64(1, id);
@@ -418,7 +564,7 @@ class SqliteStore final : public ledger::Store {
       sqlite3_reset(tag->get());
     }
     tagset_ids_.emplace(canonical, id);
-    raw_ids_.emplace(tags, id);
+    raw_ids_.add(tags, id);
     return id;
   }
 
@@ -443,7 +589,9 @@ class SqliteStore final : public ledger::Store {
       out.push_back(std::move(r));
     }
     for (auto& r : out) {
-      Stmt t(db_, "SELECT currency, SUM(billed), SUM(effective) FROM charge_daily WHERE source_id = ? GROUP BY currency ORDER BY currency", st);
+      Stmt t(db_, "SELECT s.value, t.billed, t.effective FROM (SELECT currency_sid, SUM(billed) AS billed, "
+                  "SUM(effective) AS effective FROM charge_daily WHERE source_id = ? GROUP BY currency_sid) t "
+                  "JOIN strings s ON s.id = t.currency_sid ORDER BY s.value", st);
       if (!st) return st.error();
       t.i64(1, r.id);
       while (sqlite3_step(t.get()) == SQLITE_ROW)
@@ -457,11 +605,19 @@ class SqliteStore final : public ledger::Store {
   int version_ = 0;
   bool in_tx_ = false;
   std::int64_t source_id_ = 0, rows_ = 0, warnings_ = 0;
+  ledger::SourceRecord record_;  // of the open ingest
   std::unordered_map<std::string, Stmt> statements_;
   std::unordered_map<std::string, std::int64_t> tagset_ids_;  // canonical text -> id
-  std::unordered_map<std::vector<ledger::Tag>, std::int64_t, ledger::TagsHash> raw_ids_;  // as written -> id
-  bool tagsets_loaded_ = false;
-  ledger::DailyRollup rollup_;
+  RawTagsets raw_ids_;  // as written -> id
+  std::int64_t max_tagset_ = 0;  // the highest tag set id in tagset_ids_
+  StringIds strings_;
+  std::vector<NewString> pending_;  // strings to insert (views into strings_)
+  IdRollup rollup_;
+  SqliteFeed charge_feed_{"aicost_charges_feed", kChargeColumnCount, &charge_column};
+  SqliteFeed daily_feed_{"aicost_daily_feed", kDailyColumnCount, &daily_column};
+  SqliteFeed string_feed_{"aicost_strings_feed", 2, &string_column};
+  std::vector<std::int64_t> tagsets_;  // add_charges' scratch: each row's tag set and string ids
+  std::vector<ChargeTextIds> ids_;
 };
 
 }  // namespace

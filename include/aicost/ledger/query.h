@@ -46,6 +46,8 @@ core::Result<GroupKey> parse_group_key(std::string_view text);
 std::string group_key_name(const GroupKey& k);  // the inverse: "service", "tag:team"
 // Every name parse_group_key accepts (for help texts and suggestions).
 std::vector<std::string> dimension_names();
+// The value of a plain dimension on a charge ("" for kTag).
+const std::string& dimension_value(const Charge& c, Dimension d);
 // Dimensions kept in the daily rollup (all but resource, resource name and SKU).
 bool in_rollup(Dimension d);
 

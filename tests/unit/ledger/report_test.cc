@@ -3,7 +3,6 @@
 
 #include <gtest/gtest.h>
 
-#include "aicost/ledger/rollup.h"
 
 namespace aicost::ledger {
 namespace {
@@ -146,32 +145,6 @@ TEST(LedgerReport, HostActivityPrefersSmActiveThenEngineThenUtil) {
   EXPECT_DOUBLE_EQ(*host_activity(a, "h2", 5), 1.0);  // MIG can read above 1; clamped
   EXPECT_FALSE(host_activity(a, "h1", 7));
   EXPECT_FALSE(host_activity(a, "h3", 5));
-}
-
-TEST(DailyRollup, SumsPerDayDimensionsAndTagset) {
-  DailyRollup roll;
-  Charge c;
-  c.period_start = 86400 * 10 + 5;
-  c.currency = "USD";
-  c.service_name = "EC2";
-  c.billed = 3;
-  c.effective = 2;
-  c.contracted = 4;
-  roll.add(c, 7);
-  roll.add(c, 7);
-  c.service_name = "S3";
-  roll.add(c, 7);
-  c.period_start += 86400;
-  roll.add(c, 0);
-  const auto rows = roll.rows();
-  ASSERT_EQ(rows.size(), 3u);
-  EXPECT_EQ(rows[0].day, 10);
-  EXPECT_EQ(rows[0].sums.rows + rows[1].sums.rows, 3);
-  EXPECT_EQ(rows[2].day, 11);
-  EXPECT_EQ(rows[2].tagset, 0);
-  core::WideNanos billed = 0;
-  for (const auto& r : rows) billed += r.sums.billed;
-  EXPECT_EQ(billed, 12);
 }
 
 }  // namespace
