@@ -15,7 +15,7 @@ namespace aicost::billing {
 struct IngestOptions {
   Format format = Format::kAuto;
   bool replace = false;          // swap out earlier loads of the same path with other bytes
-  std::size_t batch = 8192;      // rows handed to the store at a time
+  std::size_t batch = 512;       // rows handed to the store at a time (small: they stay in cache)
   std::size_t keep_issues = 20;  // issues copied into the result for printing
 };
 
