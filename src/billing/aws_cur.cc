@@ -89,7 +89,6 @@ class AwsCurDialect final : public CsvDialect {
   }
 
   bool row(const CsvRecord& r, ledger::Charge& c, IssueLog& log, std::int64_t& rounded) override {
-    c = ledger::Charge{};
     c.line = r.line;
     if (!period(r, c, log)) return false;
     c.billing_period_start = month_start(c.period_start);

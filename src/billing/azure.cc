@@ -99,7 +99,6 @@ class AzureDialect final : public CsvDialect {
   }
 
   bool row(const CsvRecord& r, ledger::Charge& c, IssueLog& log, std::int64_t& rounded) override {
-    c = ledger::Charge{};
     c.line = r.line;
     const auto date_text = cell(r, date_);
     const auto date = parse_datetime(date_text);

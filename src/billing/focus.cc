@@ -144,15 +144,9 @@ class FocusDialect final : public CsvDialect {
   bool row(const CsvRecord& r, ledger::Charge& c, IssueLog& log, std::int64_t& rounded) override {
     c.line = r.line;
     DateForm form = DateForm::kIso;
-    const auto start_text = cell(r, start_);
-    auto start = parse_datetime(start_text, &form);
-    if (!start) {
-      log.error(r.line, "ChargePeriodStart",
-                is_null(start_text) ? "ChargePeriodStart is null; the row has no time"
-                                    : "'" + std::string(start_text.substr(0, 40)) + "' is not a date-time");
-      return false;
-    }
-    note_form(r.line, "ChargePeriodStart", form, start_text, log);
+    const auto start = required_time(r, start_, "ChargePeriodStart", log, &form);
+    if (!start) return false;
+    note_form(r.line, "ChargePeriodStart", form, cell(r, start_), log);
     c.period_start = *start;
     c.period_end = *start;
     if (end_ >= 0) {

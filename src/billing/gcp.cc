@@ -152,17 +152,9 @@ class GcpDialect final : public CsvDialect {
   }
 
   bool row(const CsvRecord& r, ledger::Charge& c, IssueLog& log, std::int64_t& rounded) override {
-    c = ledger::Charge{};
     c.line = r.line;
-    const auto start_text = cell(r, start_);
-    const auto start = parse_datetime(start_text);
-    if (!start) {
-      log.error(r.line, "usage_start_time",
-                is_null(start_text)
-                    ? "usage_start_time is null; the row has no time"
-                    : "'" + std::string(start_text.substr(0, 40)) + "' is not a date-time");
-      return false;
-    }
+    const auto start = required_time(r, start_, "usage_start_time", log);
+    if (!start) return false;
     c.period_start = *start;
     c.period_end = parse_datetime(cell(r, end_)).value_or(*start);
     c.billing_period_start = invoice_month(cell(r, invoice_)).value_or(month_start(*start));

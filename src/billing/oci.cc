@@ -38,17 +38,9 @@ class OciDialect final : public CsvDialect {
   }
 
   bool row(const CsvRecord& r, ledger::Charge& c, IssueLog& log, std::int64_t& rounded) override {
-    c = ledger::Charge{};
     c.line = r.line;
-    const auto start_text = cell(r, start_);
-    const auto start = parse_datetime(start_text);
-    if (!start) {
-      log.error(r.line, "lineItem/intervalUsageStart",
-                is_null(start_text)
-                    ? "lineItem/intervalUsageStart is null; the row has no time"
-                    : "'" + std::string(start_text.substr(0, 40)) + "' is not a date-time");
-      return false;
-    }
+    const auto start = required_time(r, start_, "lineItem/intervalUsageStart", log);
+    if (!start) return false;
     c.period_start = *start;
     c.period_end = parse_datetime(cell(r, end_)).value_or(*start);
     c.billing_period_start = month_start(*start);

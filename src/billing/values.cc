@@ -214,6 +214,17 @@ int Columns::find(std::initializer_list<std::string_view> wanted) const {
   return -1;
 }
 
+std::optional<ledger::UnixSeconds> required_time(const CsvRecord& r, int i, std::string_view column, IssueLog& log,
+                                                 DateForm* form) {
+  const auto text = cell(r, i);
+  const auto t = parse_datetime(text, form);
+  if (!t)
+    log.error(r.line, column,
+              is_null(text) ? std::string(column) + " is null; the row has no time"
+                            : "'" + std::string(text.substr(0, 40)) + "' is not a date-time");
+  return t;
+}
+
 AmountCell amount_cell(const CsvRecord& r, int i, std::string_view column, IssueLog& log, std::int64_t& rounded) {
   AmountCell out;
   auto v = cell(r, i);

@@ -138,6 +138,11 @@ inline std::string text_cell(const CsvRecord& r, int i) {
   return is_null(v) ? std::string() : std::string(v);
 }
 
+// The date-time in column i, or an error issue (the caller rejects the row) when it is null or
+// not a date-time. `form` says how it was written.
+std::optional<ledger::UnixSeconds> required_time(const CsvRecord& r, int i, std::string_view column, IssueLog& log,
+                                                 DateForm* form = nullptr);
+
 // The cost in column i, or an error issue (the caller rejects the row) when it is null or unreadable.
 inline std::optional<std::int64_t> required_cost(const CsvRecord& r, int i, std::string_view column, IssueLog& log,
                                                  std::int64_t& rounded) {

@@ -5,32 +5,13 @@
 #include <filesystem>
 
 #include "aicost/billing/reader.h"
+#include "collected.h"
 #include "ledger_test_support.h"
 
 namespace aicost::billing {
 namespace {
 
 using testing::samples_dir;
-
-struct Collected {
-  std::vector<ledger::Charge> charges;
-  std::vector<ledger::RowIssue> issues;
-  ReadSummary summary;
-  Sink sink() {
-    Sink s;
-    s.charge = [this](ledger::Charge&& c) {
-      charges.push_back(std::move(c));
-      return core::Status{};
-    };
-    s.issue = [this](ledger::RowIssue&& i) { issues.push_back(std::move(i)); };
-    return s;
-  }
-  bool has_issue(std::string_view column, std::string_view text) const {
-    for (const auto& i : issues)
-      if (i.column == column && i.message.find(text) != std::string::npos) return true;
-    return false;
-  }
-};
 
 Collected read(const std::string& path) {
   Collected c;

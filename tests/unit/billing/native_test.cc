@@ -11,79 +11,21 @@
 #include <vector>
 
 #include "aicost/billing/reader.h"
+#include "collected.h"
+#include "ledger_test_support.h"
 
 namespace aicost::billing {
 namespace {
 
-__extension__ typedef __int128 Wide;  // exact sums at 1e-18
+using Wide = testing::Int128;  // exact sums at 1e-18
 
-std::string sample(const std::string& rel) {
-  return std::string(AICOST_SOURCE_DIR) + "/../shared/data/billing-samples/" + rel;
-}
+std::string sample(const std::string& rel) { return testing::samples_dir() + rel; }
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
-}
-
-// RFC 4180 by hand: quoted fields, doubled quotes, newlines inside quotes, CRLF, a UTF-8 BOM.
-std::vector<std::vector<std::string>> parse_csv(std::string text) {
-  if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
-  std::vector<std::vector<std::string>> rows(1);
-  std::string field;
-  bool quoted = false, any = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char ch = text[i];
-    if (quoted) {
-      if (ch == '"' && i + 1 < text.size() && text[i + 1] == '"')
-        field += '"', ++i;
-      else if (ch == '"')
-        quoted = false;
-      else
-        field += ch;
-    } else if (ch == '"') {
-      quoted = any = true;
-    } else if (ch == ',') {
-      rows.back().push_back(std::move(field)), field.clear();
-    } else if (ch == '\n' || ch == '\r') {
-      if (ch == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
-      rows.back().push_back(std::move(field)), field.clear();
-      rows.emplace_back();
-      any = false;
-    } else {
-      field += ch, any = true;
-    }
-  }
-  if (any || !field.empty()) rows.back().push_back(std::move(field));
-  if (rows.back().empty()) rows.pop_back();
-  return rows;
-}
-
-// "12.5", "-5e-06", "6.266090E-12" as an integer count of 1e-18; digits below that are dropped
-// (at most 1e-18 per row, far inside the comparison's tolerance).
-Wide atto(const std::string& s) {
-  std::size_t i = 0;
-  bool negative = false;
-  if (i < s.size() && (s[i] == '-' || s[i] == '+')) negative = s[i++] == '-';
-  std::string digits;
-  int point = -1;
-  for (; i < s.size() && s[i] != 'e' && s[i] != 'E'; ++i) {
-    if (s[i] == '.')
-      point = static_cast<int>(digits.size());
-    else
-      digits += s[i];
-  }
-  int exponent = i < s.size() ? std::stoi(s.substr(i + 1)) : 0;
-  if (point < 0) point = static_cast<int>(digits.size());
-  // value = 0.digits × 10^(point + exponent); scaled by 1e18, keep the digits above 1e-18.
-  const int whole = point + exponent + 18;
-  Wide v = 0;
-  for (int k = 0; k < whole; ++k)
-    v = v * 10 +
-        (k < static_cast<int>(digits.size()) ? digits[static_cast<std::size_t>(k)] - '0' : 0);
-  return negative ? -v : v;
 }
 
 struct Expected {
@@ -94,7 +36,7 @@ struct Expected {
 // BilledCost as the first non-empty of `cost_columns`, per value of `currency_column` ("" → XXX).
 Expected expected_totals(const std::string& path, const std::vector<std::string>& cost_columns,
                          const std::string& currency_column) {
-  const auto rows = parse_csv(slurp(path));
+  const auto rows = testing::naive_csv(path);
   Expected e;
   if (rows.empty()) return e;
   auto index = [&](const std::string& name) {
@@ -114,32 +56,11 @@ Expected expected_totals(const std::string& path, const std::vector<std::string>
     for (const auto& c : cost_columns)
       if (cost.empty()) cost = at(index(c));
     const std::string cur = currency < 0 ? "XXX" : at(currency);
-    e.by_currency[cur] += atto(cost);
+    if (!cost.empty() && cost != "NULL") e.by_currency[cur] += testing::atto(cost);
     ++e.rows;
   }
   return e;
 }
-
-struct Collected {
-  std::vector<ledger::Charge> charges;
-  std::vector<ledger::RowIssue> issues;
-  Sink sink() {
-    Sink s;
-    s.charge = [this](ledger::Charge&& c) {
-      charges.push_back(std::move(c));
-      return core::Status{};
-    };
-    s.issue = [this](ledger::RowIssue&& i) { issues.push_back(std::move(i)); };
-    return s;
-  }
-  std::string errors() const {
-    std::string out;
-    for (const auto& i : issues)
-      if (i.severity == ledger::RowIssue::Severity::kError)
-        out += std::to_string(i.line) + " " + i.column + ": " + i.message + "\n";
-    return out;
-  }
-};
 
 const std::string* tag(const ledger::Charge& c, const std::string& key) {
   for (const auto& t : c.tags)

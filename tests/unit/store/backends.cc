@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <filesystem>
 
 #include "aicost/store/open.h"
@@ -25,6 +26,16 @@ FreshStore fresh_store(const std::string& backend) {
   }
   out.store = std::move(*s);
   return out;
+}
+
+void BackendTest::SetUp() {
+  fresh_ = fresh_store(GetParam());
+  if (!fresh_.skip_reason.empty()) {
+    if (const char* req = std::getenv("AICOST_TEST_PG_REQUIRED"); req && std::string(req) == "1")
+      FAIL() << "PostgreSQL is required here: " << fresh_.skip_reason;
+    GTEST_SKIP() << fresh_.skip_reason;
+  }
+  ASSERT_TRUE(fresh_.store);
 }
 
 }  // namespace aicost::testing

@@ -2,6 +2,8 @@
 // `make test` starts, named by $AICOST_TEST_PG_URL; each test gets its own schema).
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <memory>
 #include <string>
 
@@ -19,5 +21,14 @@ struct FreshStore {
 // $AICOST_TEST_PG_REQUIRED=1 (set by `make test`), where it fails.
 FreshStore fresh_store(const std::string& backend);
 FreshStore fresh_postgres_store();  // pg_backend.cc
+
+// A test run once per backend (parameter "sqlite" or "postgresql"): SetUp gives it a fresh store,
+// or skips it where the backend is unavailable (fails instead when PostgreSQL is required).
+class BackendTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override;
+  ledger::Store& store() { return *fresh_.store; }
+  FreshStore fresh_;
+};
 
 }  // namespace aicost::testing

@@ -39,15 +39,10 @@ void expect_same(const std::map<std::string, ledger::Sums>& a, const std::map<st
   }
 }
 
-class CrashTest : public ::testing::TestWithParam<std::string> {};
+class CrashTest : public testing::BackendTest {};
 
 TEST_P(CrashTest, KilledIngestLeavesTheLedgerAsItWasAndRerunMatchesACleanRun) {
-  auto fresh = testing::fresh_store(GetParam());
-  if (!fresh.skip_reason.empty()) {
-    if (const char* req = std::getenv("AICOST_TEST_PG_REQUIRED"); req && std::string(req) == "1")
-      FAIL() << fresh.skip_reason;
-    GTEST_SKIP() << fresh.skip_reason;
-  }
+  auto& fresh = fresh_;
   billing::IngestOptions opts;
   opts.batch = 100;  // many store round trips, so the kill lands mid-transaction
   ASSERT_TRUE(billing::ingest_file(*fresh.store, kExample, opts));

@@ -95,18 +95,8 @@ std::int64_t scalar(const std::string& db, const std::string& sql) {
   return v;
 }
 
-class DictionaryTest : public ::testing::TestWithParam<std::string> {
+class DictionaryTest : public testing::BackendTest {
  protected:
-  void SetUp() override {
-    fresh_ = testing::fresh_store(GetParam());
-    if (!fresh_.skip_reason.empty()) {
-      if (const char* req = std::getenv("AICOST_TEST_PG_REQUIRED"); req && std::string(req) == "1")
-        FAIL() << "PostgreSQL is required here: " << fresh_.skip_reason;
-      GTEST_SKIP() << fresh_.skip_reason;
-    }
-    ASSERT_TRUE(fresh_.store);
-  }
-
   static void load(ledger::Store& s, const std::string& name, const std::vector<Charge>& rows) {
     ledger::SourceFile f{"/tmp/" + name, std::string(63, 'a') + name, 1, "focus-1.2"};
     ASSERT_TRUE(s.begin_source(f, {}));
@@ -135,7 +125,6 @@ class DictionaryTest : public ::testing::TestWithParam<std::string> {
                   "SELECT (SELECT COUNT(*) FROM charges) - (SELECT COUNT(*) FROM charges_text)");
   }
 
-  testing::FreshStore fresh_;
 };
 
 TEST_P(DictionaryTest, EveryDimensionReadsBackTheTextWritten) {

@@ -20,19 +20,8 @@ using testing::samples_dir;
 
 const std::string kFocusSample = samples_dir() + "focus-sample-data/focus_sample.csv";
 
-class StoreTest : public ::testing::TestWithParam<std::string> {
+class StoreTest : public testing::BackendTest {
  protected:
-  void SetUp() override {
-    fresh_ = testing::fresh_store(GetParam());
-    if (!fresh_.skip_reason.empty()) {
-      if (const char* req = std::getenv("AICOST_TEST_PG_REQUIRED"); req && std::string(req) == "1")
-        FAIL() << "PostgreSQL is required here: " << fresh_.skip_reason;
-      GTEST_SKIP() << fresh_.skip_reason;
-    }
-    ASSERT_TRUE(fresh_.store);
-  }
-  ledger::Store& store() { return *fresh_.store; }
-
   IngestResult ingest(const std::string& path, bool replace = false) {
     billing::IngestOptions o;
     o.replace = replace;
@@ -63,7 +52,6 @@ class StoreTest : public ::testing::TestWithParam<std::string> {
     return to.string();
   }
 
-  testing::FreshStore fresh_;
 };
 
 TEST_P(StoreTest, FreshStoreIsAtTheLatestSchema) {
