@@ -28,14 +28,17 @@ bool valid_date(int y, int m, int d) {
 }
 
 ledger::UnixSeconds to_seconds(int y, int m, int d, int hh, int mm, int ss) {
-  return static_cast<ledger::UnixSeconds>(ledger::days_from_civil(y, static_cast<unsigned>(m), static_cast<unsigned>(d))) *
+  return static_cast<ledger::UnixSeconds>(
+             ledger::days_from_civil(y, static_cast<unsigned>(m), static_cast<unsigned>(d))) *
              86400 +
          hh * 3600 + mm * 60 + ss;
 }
 
 // "HH:MM[:SS[.fff]]" at pos; advances pos.
 bool parse_time(std::string_view s, std::size_t& pos, int& hh, int& mm, int& ss) {
-  if (!digits(s, pos, 2, hh) || pos + 2 >= s.size() || s[pos + 2] != ':' || !digits(s, pos + 3, 2, mm)) return false;
+  if (!digits(s, pos, 2, hh) || pos + 2 >= s.size() || s[pos + 2] != ':' ||
+      !digits(s, pos + 3, 2, mm))
+    return false;
   pos += 5;
   ss = 0;
   if (pos < s.size() && s[pos] == ':') {
@@ -59,7 +62,8 @@ std::optional<ledger::UnixSeconds> parse_datetime(std::string_view s, DateForm* 
   while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
   int y = 0, m = 0, d = 0, hh = 0, mm = 0, ss = 0;
   if (s.size() >= 10 && s[4] == '-' && s[7] == '-') {
-    if (!digits(s, 0, 4, y) || !digits(s, 5, 2, m) || !digits(s, 8, 2, d) || !valid_date(y, m, d)) return std::nullopt;
+    if (!digits(s, 0, 4, y) || !digits(s, 5, 2, m) || !digits(s, 8, 2, d) || !valid_date(y, m, d))
+      return std::nullopt;
     if (s.size() == 10) {
       if (form) *form = DateForm::kDateOnly;
       return to_seconds(y, m, d, 0, 0, 0);
@@ -93,10 +97,12 @@ std::optional<ledger::UnixSeconds> parse_datetime(std::string_view s, DateForm* 
   const auto slash1 = s.find('/');
   if (slash1 == 1 || slash1 == 2) {
     const auto slash2 = s.find('/', slash1 + 1);
-    if (slash2 == std::string_view::npos || slash2 - slash1 - 1 < 1 || slash2 - slash1 - 1 > 2) return std::nullopt;
+    if (slash2 == std::string_view::npos || slash2 - slash1 - 1 < 1 || slash2 - slash1 - 1 > 2)
+      return std::nullopt;
     // Four-digit years, or two-digit ones read as 20YY (the FOCUS SaaS examples write "4/1/25").
     std::size_t year_digits = 0;
-    while (slash2 + 1 + year_digits < s.size() && std::isdigit(static_cast<unsigned char>(s[slash2 + 1 + year_digits])))
+    while (slash2 + 1 + year_digits < s.size() &&
+           std::isdigit(static_cast<unsigned char>(s[slash2 + 1 + year_digits])))
       ++year_digits;
     if ((year_digits != 4 && year_digits != 2) || !digits(s, 0, slash1, m) ||
         !digits(s, slash1 + 1, slash2 - slash1 - 1, d) || !digits(s, slash2 + 1, year_digits, y))
@@ -132,16 +138,20 @@ std::optional<ParsedTags> parse_tag_object(std::string_view v) {
     out.braceless = true;
   }
   for (auto it = j.begin(); it != j.end(); ++it) {
-    if (it->is_string()) out.tags.push_back({it.key(), it->get<std::string>()});
-    else if (it->is_primitive() && !it->is_null()) out.tags.push_back({it.key(), it->dump()});
-    else if (it->is_null()) out.tags.push_back({it.key(), ""});
-    else out.skipped.push_back(it.key());
+    if (it->is_string())
+      out.tags.push_back({it.key(), it->get<std::string>()});
+    else if (it->is_primitive() && !it->is_null())
+      out.tags.push_back({it.key(), it->dump()});
+    else if (it->is_null())
+      out.tags.push_back({it.key(), ""});
+    else
+      out.skipped.push_back(it.key());
   }
   return out;
 }
 
-void TagReader::read(const CsvRecord& r, int i, std::string_view column, std::vector<ledger::Tag>& tags,
-                     IssueLog& log) {
+void TagReader::read(const CsvRecord& r, int i, std::string_view column,
+                     std::vector<ledger::Tag>& tags, IssueLog& log) {
   const auto t = cell(r, i);
   if (is_null(t)) {
     tags.clear();
@@ -156,36 +166,43 @@ void TagReader::read(const CsvRecord& r, int i, std::string_view column, std::ve
   const auto& parsed = it->second;
   if (!parsed) {
     tags.clear();
-    log.warn(r.line, column, std::string(column) + " is not a JSON object ('" + std::string(t.substr(0, 40)) +
-                                 "'); the row is loaded untagged");
+    log.warn(r.line, column,
+             std::string(column) + " is not a JSON object ('" + std::string(t.substr(0, 40)) +
+                 "'); the row is loaded untagged");
     return;
   }
   tags = parsed->tags;
   if (parsed->braceless)
-    log.warn_repeated(r.line, column, "braceless",
-                      std::string(column) + " is a JSON object without its outer braces; read with them");
+    log.warn_repeated(
+        r.line, column, "braceless",
+        std::string(column) + " is a JSON object without its outer braces; read with them");
   for (const auto& k : parsed->skipped)
-    log.warn(r.line, column, "tag '" + k + "' has a nested value (FOCUS allows scalars only); skipped");
+    log.warn(r.line, column,
+             "tag '" + k + "' has a nested value (FOCUS allows scalars only); skipped");
 }
 
 void IssueLog::error(std::int64_t line, std::string_view column, std::string message) {
   ++errors_;
-  pending_.push_back({line, std::string(column), ledger::RowIssue::Severity::kError, std::move(message)});
+  pending_.push_back(
+      {line, std::string(column), ledger::RowIssue::Severity::kError, std::move(message)});
 }
 
 void IssueLog::warn(std::int64_t line, std::string_view column, std::string message) {
-  pending_.push_back({line, std::string(column), ledger::RowIssue::Severity::kWarning, std::move(message)});
+  pending_.push_back(
+      {line, std::string(column), ledger::RowIssue::Severity::kWarning, std::move(message)});
 }
 
 void IssueLog::flush(const Sink& sink) {
   for (auto& [key, r] : repeated_) {
     std::string msg = r.message;
     if (r.count > 1) msg += " (" + std::to_string(r.count) + " rows, the first here)";
-    pending_.push_back({r.first_line, r.column, ledger::RowIssue::Severity::kWarning, std::move(msg)});
+    pending_.push_back(
+        {r.first_line, r.column, ledger::RowIssue::Severity::kWarning, std::move(msg)});
   }
   repeated_.clear();
-  std::stable_sort(pending_.begin(), pending_.end(),
-                   [](const ledger::RowIssue& a, const ledger::RowIssue& b) { return a.line < b.line; });
+  std::stable_sort(
+      pending_.begin(), pending_.end(),
+      [](const ledger::RowIssue& a, const ledger::RowIssue& b) { return a.line < b.line; });
   if (sink.issue)
     for (auto& i : pending_) sink.issue(std::move(i));
   pending_.clear();
@@ -205,7 +222,8 @@ int Columns::find(std::initializer_list<std::string_view> wanted) const {
       if (names_[i] == w) return static_cast<int>(i);
   auto iequal = [](std::string_view a, std::string_view b) {
     return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-             return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+             return std::tolower(static_cast<unsigned char>(x)) ==
+                    std::tolower(static_cast<unsigned char>(y));
            });
   };
   for (auto w : wanted)
@@ -214,8 +232,8 @@ int Columns::find(std::initializer_list<std::string_view> wanted) const {
   return -1;
 }
 
-std::optional<ledger::UnixSeconds> required_time(const CsvRecord& r, int i, std::string_view column, IssueLog& log,
-                                                 DateForm* form) {
+std::optional<ledger::UnixSeconds> required_time(const CsvRecord& r, int i, std::string_view column,
+                                                 IssueLog& log, DateForm* form) {
   const auto text = cell(r, i);
   const auto t = parse_datetime(text, form);
   if (!t)
@@ -225,7 +243,8 @@ std::optional<ledger::UnixSeconds> required_time(const CsvRecord& r, int i, std:
   return t;
 }
 
-AmountCell amount_cell(const CsvRecord& r, int i, std::string_view column, IssueLog& log, std::int64_t& rounded) {
+AmountCell amount_cell(const CsvRecord& r, int i, std::string_view column, IssueLog& log,
+                       std::int64_t& rounded) {
   AmountCell out;
   auto v = cell(r, i);
   while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
@@ -242,14 +261,16 @@ AmountCell amount_cell(const CsvRecord& r, int i, std::string_view column, Issue
   }
   if (a->rounded) {
     ++rounded;
-    log.warn_repeated(r.line, column, "rounded",
-                      [&] { return "'" + out.text + "' has digits below 1e-9; rounded half to even"; });
+    log.warn_repeated(r.line, column, "rounded", [&] {
+      return "'" + out.text + "' has digits below 1e-9; rounded half to even";
+    });
   }
   out.value = a->nanos;
   return out;
 }
 
-std::optional<double> quantity_cell(const CsvRecord& r, int i, std::string_view column, IssueLog& log) {
+std::optional<double> quantity_cell(const CsvRecord& r, int i, std::string_view column,
+                                    IssueLog& log) {
   const auto v = cell(r, i);
   if (is_null(v)) return std::nullopt;
   const std::string s(v);
@@ -260,6 +281,60 @@ std::optional<double> quantity_cell(const CsvRecord& r, int i, std::string_view 
     return std::nullopt;
   }
   return d;
+}
+
+std::string text_cell(const CsvRecord& r, int i) {
+  const auto v = cell(r, i);
+  return is_null(v) ? std::string() : std::string(v);
+}
+
+std::optional<std::int64_t> required_cost(const CsvRecord& r, int i, std::string_view column,
+                                          IssueLog& log, std::int64_t& rounded) {
+  auto v = amount_cell(r, i, column, log, rounded);
+  if (!v.value)
+    log.error(r.line, column,
+              v.null ? std::string(column) + " is null; the row has no cost"
+                     : "'" + v.text + "' is not a decimal number");
+  return v.value;
+}
+
+std::int64_t cost_or(const CsvRecord& r, int i, std::string_view column, std::int64_t fallback,
+                     std::string_view fallback_name, IssueLog& log, std::int64_t& rounded) {
+  if (i < 0) return fallback;
+  auto v = amount_cell(r, i, column, log, rounded);
+  if (v.value) return *v.value;
+  if (v.null) return fallback;
+  log.warn(r.line, column,
+           "'" + v.text + "' is not a decimal number; taken as " + std::string(fallback_name));
+  return fallback;
+}
+
+std::string currency_cell(const CsvRecord& r, int i, std::string_view column, IssueLog& log) {
+  auto c = text_cell(r, i);
+  if (!c.empty()) return c;
+  if (i >= 0)
+    log.warn_repeated(r.line, column, "null", std::string(column) + " is null; stored under XXX");
+  return "XXX";
+}
+
+std::vector<std::pair<int, std::string>> tag_columns(const Columns& cols, std::string_view prefix) {
+  std::vector<std::pair<int, std::string>> out;
+  for (std::size_t i = 0; i < cols.names().size(); ++i) {
+    const auto& n = cols.names()[i];
+    if (n.size() > prefix.size() && n.compare(0, prefix.size(), prefix) == 0)
+      out.emplace_back(static_cast<int>(i), n.substr(prefix.size()));
+  }
+  return out;
+}
+
+void add_tag_cells(const CsvRecord& r, const std::vector<std::pair<int, std::string>>& tag_cols,
+                   std::vector<ledger::Tag>& tags) {
+  for (const auto& [i, key] : tag_cols)
+    if (auto v = text_cell(r, i); !v.empty()) tags.push_back({key, std::move(v)});
+}
+
+ledger::UnixSeconds month_start(ledger::UnixSeconds t) {
+  return parse_datetime(ledger::day_text(ledger::day_of(t)).substr(0, 8) + "01").value_or(t);
 }
 
 }  // namespace aicost::billing

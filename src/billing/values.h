@@ -12,8 +12,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "aicost/core/csv.h"
 #include "aicost/billing/reader.h"
+#include "aicost/core/csv.h"
 #include "aicost/ledger/charge.h"
 
 namespace aicost::billing {
@@ -25,11 +25,11 @@ using core::CsvStream;
 bool is_null(std::string_view v);
 
 enum class DateForm {
-  kIso,        // 2024-09-01T00:00:00Z (FOCUS)
-  kNoZone,     // 2024-09-01 00:00:00 or 2024-09-01T00:00:00 (read as UTC)
-  kOffset,     // 2024-09-01T02:00:00+02:00 (converted to UTC)
-  kDateOnly,   // 2024-09-01
-  kUsDate,     // 9/1/2024, 09/01/2024 (Azure) or 4/1/25, read as month/day/year (20YY)
+  kIso,       // 2024-09-01T00:00:00Z (FOCUS)
+  kNoZone,    // 2024-09-01 00:00:00 or 2024-09-01T00:00:00 (read as UTC)
+  kOffset,    // 2024-09-01T02:00:00+02:00 (converted to UTC)
+  kDateOnly,  // 2024-09-01
+  kUsDate,    // 9/1/2024, 09/01/2024 (Azure) or 4/1/25, read as month/day/year (20YY)
 };
 // Seconds since the epoch, and which form the text used.
 std::optional<ledger::UnixSeconds> parse_datetime(std::string_view v, DateForm* form = nullptr);
@@ -53,7 +53,8 @@ class IssueLog {
   // The same caveat on many rows: one issue at the end, with the first line and the count.
   // `make_message` runs only the first time (this sits on the per-row path).
   template <std::invocable MakeMessage>
-  void warn_repeated(std::int64_t line, std::string_view column, std::string_view kind, MakeMessage&& make_message) {
+  void warn_repeated(std::int64_t line, std::string_view column, std::string_view kind,
+                     MakeMessage&& make_message) {
     key_.assign(column);
     key_.push_back('\x1f');
     key_.append(kind);
@@ -63,7 +64,8 @@ class IssueLog {
     }
     repeated_.emplace(key_, Repeated{line, 1, std::string(column), std::string(make_message())});
   }
-  void warn_repeated(std::int64_t line, std::string_view column, std::string_view kind, std::string message) {
+  void warn_repeated(std::int64_t line, std::string_view column, std::string_view kind,
+                     std::string message) {
     warn_repeated(line, column, kind, [&] { return std::move(message); });
   }
   // A file-level note (line 1: the header).
@@ -79,7 +81,7 @@ class IssueLog {
   };
   std::vector<ledger::RowIssue> pending_;
   std::map<std::string, Repeated> repeated_;  // by "column\x1fkind"
-  std::string key_;  // scratch
+  std::string key_;                           // scratch
   std::int64_t errors_ = 0;
 };
 
@@ -90,7 +92,8 @@ class CsvDialect {
   // kParse/kInvalidInput when the file cannot be this format (a required column is missing).
   virtual core::Status header(const std::vector<std::string_view>& names, IssueLog& log) = 0;
   // false: the row is rejected (an error issue says why).
-  virtual bool row(const CsvRecord& rec, ledger::Charge& out, IssueLog& log, std::int64_t& rounded) = 0;
+  virtual bool row(const CsvRecord& rec, ledger::Charge& out, IssueLog& log,
+                   std::int64_t& rounded) = 0;
   virtual std::string version() const = 0;
 };
 
@@ -114,8 +117,9 @@ class Columns {
 
 // Cell `i` of a record, or "" when i < 0 or the record is short.
 inline std::string_view cell(const CsvRecord& r, int i) {
-  return i >= 0 && static_cast<std::size_t>(i) < r.fields.size() ? r.fields[static_cast<std::size_t>(i)]
-                                                                    : std::string_view{};
+  return i >= 0 && static_cast<std::size_t>(i) < r.fields.size()
+             ? r.fields[static_cast<std::size_t>(i)]
+             : std::string_view{};
 }
 
 // An amount cell. Rounding below 1e-9 is noted in the log; what a null or unreadable value means
@@ -126,75 +130,47 @@ struct AmountCell {
   bool bad = false;  // present but not a decimal number
   std::string text;  // the cell, for messages (first 40 bytes)
 };
-AmountCell amount_cell(const CsvRecord& r, int i, std::string_view column, IssueLog& log, std::int64_t& rounded);
-std::optional<double> quantity_cell(const CsvRecord& r, int i, std::string_view column, IssueLog& log);
+AmountCell amount_cell(const CsvRecord& r, int i, std::string_view column, IssueLog& log,
+                       std::int64_t& rounded);
+std::optional<double> quantity_cell(const CsvRecord& r, int i, std::string_view column,
+                                    IssueLog& log);
 
-
-// Small helpers shared by the dialects (aws_cur.cc, azure.cc, gcp.cc, oci.cc; read_tags fits focus.cc too).
+// Small helpers shared by the dialects.
 
 // A text cell; "" for a null.
-inline std::string text_cell(const CsvRecord& r, int i) {
-  const auto v = cell(r, i);
-  return is_null(v) ? std::string() : std::string(v);
-}
+std::string text_cell(const CsvRecord& r, int i);
 
 // The date-time in column i, or an error issue (the caller rejects the row) when it is null or
 // not a date-time. `form` says how it was written.
-std::optional<ledger::UnixSeconds> required_time(const CsvRecord& r, int i, std::string_view column, IssueLog& log,
-                                                 DateForm* form = nullptr);
+std::optional<ledger::UnixSeconds> required_time(const CsvRecord& r, int i, std::string_view column,
+                                                 IssueLog& log, DateForm* form = nullptr);
 
-// The cost in column i, or an error issue (the caller rejects the row) when it is null or unreadable.
-inline std::optional<std::int64_t> required_cost(const CsvRecord& r, int i, std::string_view column, IssueLog& log,
-                                                 std::int64_t& rounded) {
-  auto v = amount_cell(r, i, column, log, rounded);
-  if (!v.value)
-    log.error(r.line, column,
-              v.null ? std::string(column) + " is null; the row has no cost" : "'" + v.text + "' is not a decimal number");
-  return v.value;
-}
+// The cost in column i, or an error issue (the caller rejects the row) when it is null or
+// unreadable.
+std::optional<std::int64_t> required_cost(const CsvRecord& r, int i, std::string_view column,
+                                          IssueLog& log, std::int64_t& rounded);
 
-// The cost in column i; `fallback` (named in the issue) when the column is absent, null or unreadable.
-inline std::int64_t cost_or(const CsvRecord& r, int i, std::string_view column, std::int64_t fallback,
-                            std::string_view fallback_name, IssueLog& log, std::int64_t& rounded) {
-  if (i < 0) return fallback;
-  auto v = amount_cell(r, i, column, log, rounded);
-  if (v.value) return *v.value;
-  if (v.null) return fallback;
-  log.warn(r.line, column, "'" + v.text + "' is not a decimal number; taken as " + std::string(fallback_name));
-  return fallback;
-}
+// The cost in column i; `fallback` (named in the issue) when the column is absent, null or
+// unreadable.
+std::int64_t cost_or(const CsvRecord& r, int i, std::string_view column, std::int64_t fallback,
+                     std::string_view fallback_name, IssueLog& log, std::int64_t& rounded);
 
 // The ISO 4217 code in column i; XXX (no currency) when the column is absent or the cell null.
-inline std::string currency_cell(const CsvRecord& r, int i, std::string_view column, IssueLog& log) {
-  auto c = text_cell(r, i);
-  if (!c.empty()) return c;
-  if (i >= 0) log.warn_repeated(r.line, column, "null", std::string(column) + " is null; stored under XXX");
-  return "XXX";
-}
+std::string currency_cell(const CsvRecord& r, int i, std::string_view column, IssueLog& log);
 
 // Columns named <prefix><key> (AWS resourceTags/user:team, OCI tags/ns.key): index and key.
-inline std::vector<std::pair<int, std::string>> tag_columns(const Columns& cols, std::string_view prefix) {
-  std::vector<std::pair<int, std::string>> out;
-  for (std::size_t i = 0; i < cols.names().size(); ++i) {
-    const auto& n = cols.names()[i];
-    if (n.size() > prefix.size() && n.compare(0, prefix.size(), prefix) == 0)
-      out.emplace_back(static_cast<int>(i), n.substr(prefix.size()));
-  }
-  return out;
-}
+std::vector<std::pair<int, std::string>> tag_columns(const Columns& cols, std::string_view prefix);
 // A tag for every non-null cell of those columns.
-inline void add_tag_cells(const CsvRecord& r, const std::vector<std::pair<int, std::string>>& tag_cols,
-                          std::vector<ledger::Tag>& tags) {
-  for (const auto& [i, key] : tag_cols)
-    if (auto v = text_cell(r, i); !v.empty()) tags.push_back({key, std::move(v)});
-}
+void add_tag_cells(const CsvRecord& r, const std::vector<std::pair<int, std::string>>& tag_cols,
+                   std::vector<ledger::Tag>& tags);
 
 // Reads a Tags cell holding a JSON object (FOCUS, Azure); braces the export left out and nested
 // values (skipped) are noted; a cell that is no object leaves the row untagged, with a warning.
 // Exports repeat the same few tag texts on millions of rows, so parses are cached by text.
 class TagReader {
  public:
-  void read(const CsvRecord& r, int i, std::string_view column, std::vector<ledger::Tag>& tags, IssueLog& log);
+  void read(const CsvRecord& r, int i, std::string_view column, std::vector<ledger::Tag>& tags,
+            IssueLog& log);
 
  private:
   struct Hash {
@@ -205,8 +181,6 @@ class TagReader {
 };
 
 // 00:00 UTC on the first day of the month holding t (billing periods when the export has none).
-inline ledger::UnixSeconds month_start(ledger::UnixSeconds t) {
-  return parse_datetime(ledger::day_text(ledger::day_of(t)).substr(0, 8) + "01").value_or(t);
-}
+ledger::UnixSeconds month_start(ledger::UnixSeconds t);
 
 }  // namespace aicost::billing
