@@ -114,6 +114,32 @@ const std::string& dimension_value(const Charge& c, Dimension d) {
   return kEmpty;
 }
 
+const std::string* tag_value(const std::vector<Tag>& tags, const TagKey& k) {
+  auto find = [&](const std::string& key) -> const std::string* {
+    for (const auto& t : tags)
+      if (t.key == key && !t.value.empty()) return &t.value;
+    return nullptr;
+  };
+  if (const auto* v = find(k.key)) return v;
+  for (const auto& alias : k.aliases)
+    if (const auto* v = find(alias)) return v;
+  return nullptr;
+}
+
+std::optional<std::vector<std::string>> resolve_tags(const std::vector<Tag>& tags, const AggregateQuery& q) {
+  for (const auto& f : q.tag_filters) {
+    const auto* v = tag_value(tags, f.key);
+    if ((v ? *v : std::string()) != f.value) return std::nullopt;
+  }
+  std::vector<std::string> out;
+  out.reserve(q.tags.size());
+  for (const auto& k : q.tags) {
+    const auto* v = tag_value(tags, k);
+    out.push_back(v ? *v : std::string());
+  }
+  return out;
+}
+
 bool in_rollup(Dimension d) {
   return d != Dimension::kResource && d != Dimension::kResourceName && d != Dimension::kSku;
 }

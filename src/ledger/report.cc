@@ -12,20 +12,6 @@ namespace {
 // Group key inside a report: period, values, currency.
 using LineKey = std::tuple<std::string, std::vector<std::string>, std::string>;
 
-const std::string* tag_value(const std::vector<Tag>& tags, const std::string& key,
-                             const std::map<std::string, std::vector<std::string>>& aliases) {
-  auto find = [&](const std::string& k) -> const std::string* {
-    for (const auto& t : tags)
-      if (t.key == k) return &t.value;
-    return nullptr;
-  };
-  if (const auto* v = find(key)) return v;
-  if (auto it = aliases.find(key); it != aliases.end())
-    for (const auto& alias : it->second)
-      if (const auto* v = find(alias)) return v;
-  return nullptr;
-}
-
 }  // namespace
 
 core::Result<Granularity> parse_granularity(std::string_view text) {
@@ -57,16 +43,21 @@ std::string period_label(Granularity g, Day d) {
 
 AggregateQuery aggregate_query(const ReportRequest& r) {
   AggregateQuery q;
+  auto tag_key = [&r](const std::string& key) {
+    TagKey k{key, {}};
+    if (auto it = r.aliases.find(key); it != r.aliases.end()) k.aliases = it->second;
+    return k;
+  };
   for (const auto& k : r.by) {
-    if (k.dim == Dimension::kTag) q.by_tagset = true;
+    if (k.dim == Dimension::kTag) q.tags.push_back(tag_key(k.tag_key));
     else if (std::find(q.dims.begin(), q.dims.end(), k.dim) == q.dims.end()) q.dims.push_back(k.dim);
   }
   for (const auto& f : r.filters) {
-    if (f.key.dim == Dimension::kTag) q.by_tagset = true;
+    if (f.key.dim == Dimension::kTag) q.tag_filters.push_back({tag_key(f.key.tag_key), f.value});
     else q.filters.push_back(f);
   }
   // The untagged share counts taggable spend only (Usage and Purchase), so the category rides along.
-  if (q.by_tagset && std::find(q.dims.begin(), q.dims.end(), Dimension::kChargeCategory) == q.dims.end())
+  if (!q.tags.empty() && std::find(q.dims.begin(), q.dims.end(), Dimension::kChargeCategory) == q.dims.end())
     q.dims.push_back(Dimension::kChargeCategory);
   q.by_day = r.granularity != Granularity::kTotal;
   q.from = r.from;
@@ -74,47 +65,21 @@ AggregateQuery aggregate_query(const ReportRequest& r) {
   return q;
 }
 
-Report build_report(const ReportRequest& r, const std::vector<AggregateRow>& rows,
-                    const std::map<std::int64_t, std::vector<Tag>>& tagsets) {
+Report build_report(const ReportRequest& r, const std::vector<AggregateRow>& rows) {
   const AggregateQuery q = aggregate_query(r);
-  static const std::vector<Tag> kNoTags;
   static const std::string kUntaggedText = kUntagged;
   std::map<LineKey, Sums> lines;
   std::map<std::string, Sums> totals;
 
   const auto category_pos = static_cast<std::size_t>(
       std::find(q.dims.begin(), q.dims.end(), Dimension::kChargeCategory) - q.dims.begin());
-  // Where each plain dimension of r.by sits in an aggregate row.
+  // Where each entry of r.by sits in an aggregate row: plain dimensions first, then tags in order.
   std::vector<std::size_t> value_pos(r.by.size(), 0);
-  for (std::size_t i = 0; i < r.by.size(); ++i)
-    if (r.by[i].dim != Dimension::kTag)
-      value_pos[i] = static_cast<std::size_t>(std::find(q.dims.begin(), q.dims.end(), r.by[i].dim) - q.dims.begin());
+  for (std::size_t i = 0, tag = 0; i < r.by.size(); ++i)
+    value_pos[i] = r.by[i].dim == Dimension::kTag
+                       ? q.dims.size() + tag++
+                       : static_cast<std::size_t>(std::find(q.dims.begin(), q.dims.end(), r.by[i].dim) - q.dims.begin());
 
-  // Tag sets resolve once each: do they pass the tag filters, and their value per tag key.
-  struct Resolved {
-    bool keep = true;
-    std::vector<const std::string*> values;  // per r.by entry; nullptr = untagged (or not a tag)
-  };
-  std::unordered_map<std::int64_t, Resolved> resolved;
-  auto resolve = [&](std::int64_t tagset) -> const Resolved& {
-    auto [it, fresh] = resolved.try_emplace(tagset);
-    if (!fresh) return it->second;
-    const auto t = tagsets.find(tagset);
-    const auto& tags = t == tagsets.end() ? kNoTags : t->second;
-    auto& out = it->second;
-    for (const auto& f : r.filters) {
-      if (f.key.dim != Dimension::kTag) continue;
-      const auto* v = tag_value(tags, f.key.tag_key, r.aliases);
-      out.keep &= v ? *v == f.value : f.value.empty();
-    }
-    out.values.assign(r.by.size(), nullptr);
-    for (std::size_t i = 0; i < r.by.size(); ++i) {
-      if (r.by[i].dim != Dimension::kTag) continue;
-      const auto* v = tag_value(tags, r.by[i].tag_key, r.aliases);
-      out.values[i] = v && !v->empty() ? v : nullptr;
-    }
-    return out;
-  };
   std::unordered_map<Day, std::string> labels;
   auto label = [&](Day d) -> const std::string& {
     auto [it, fresh] = labels.try_emplace(d);
@@ -133,22 +98,21 @@ Report build_report(const ReportRequest& r, const std::vector<AggregateRow>& row
     key.append(v);
   };
   for (const auto& row : rows) {
-    const auto& res = resolve(row.tagset);
-    if (!res.keep) continue;
-    const bool taggable = category_pos >= row.values.size() || row.values[category_pos].empty() ||
+    const bool taggable = category_pos >= q.dims.size() || row.values[category_pos].empty() ||
                           row.values[category_pos] == "Usage" || row.values[category_pos] == "Purchase";
     key.clear();
     append(label(row.day));
     for (std::size_t i = 0; i < r.by.size(); ++i) {
+      const std::string& value = row.values[value_pos[i]];
       if (r.by[i].dim == Dimension::kTag) {
-        append(res.values[i] ? *res.values[i] : kUntaggedText);
+        append(value.empty() ? kUntaggedText : value);
         if (taggable) {
           auto& u = untagged[{i, row.currency}];
           u.second += row.sums.effective;
-          if (!res.values[i]) u.first += row.sums.effective;
+          if (value.empty()) u.first += row.sums.effective;
         }
       } else {
-        append(row.values[value_pos[i]]);
+        append(value);
       }
     }
     append(row.currency);
@@ -256,9 +220,10 @@ core::Result<std::vector<AggregateRow>> useful_rows(Store& store, const ReportRe
     if (!busy) continue;
     AggregateRow u;
     u.day = row.day;
-    u.values.assign(row.values.begin(), row.values.begin() + static_cast<std::ptrdiff_t>(keep));
+    u.values = row.values;  // the request's dimensions, then resource and name, then tags
+    u.values.erase(u.values.begin() + static_cast<std::ptrdiff_t>(keep),
+                   u.values.begin() + static_cast<std::ptrdiff_t>(keep) + 2);
     u.currency = row.currency;
-    u.tagset = row.tagset;
     u.sums.observed_gpu_hours = row.sums.gpu_hours;
     u.sums.useful_gpu_hours = row.sums.gpu_hours * *busy;
     out.push_back(std::move(u));
@@ -276,13 +241,7 @@ core::Result<Report> run_report(Store& store, const ReportRequest& r) {
     if (!extra) return extra.error();
     rows->insert(rows->end(), extra->begin(), extra->end());
   }
-  std::map<std::int64_t, std::vector<Tag>> tagsets;
-  if (aggregate_query(r).by_tagset) {
-    auto t = store.tagsets();
-    if (!t) return t.error();
-    tagsets = std::move(*t);
-  }
-  return build_report(r, *rows, tagsets);
+  return build_report(r, *rows);
 }
 
 }  // namespace aicost::ledger

@@ -11,6 +11,7 @@
 #include <unordered_set>
 
 #include "aicost/store/open.h"
+#include "group_fold.h"
 #include "id_rollup.h"
 #include "schema.h"
 #include "sqlite_store.h"
@@ -375,28 +376,41 @@ class PgStore final : public ledger::Store {
   }
 
   core::Result<std::vector<ledger::AggregateRow>> aggregate(const ledger::AggregateQuery& q) override {
+    std::map<std::int64_t, std::vector<ledger::Tag>> tags;
+    if (q.reads_tags()) {
+      auto t = tagsets();
+      if (!t) return t.error();
+      tags = std::move(*t);
+    }
+    GroupFold fold(q, tags);
     const auto a = aggregate_sql(q, Dialect::kPostgres);
     auto r = run("aggregating charges", a.sql, a.params);
     if (!r) return r.error();
     const PGresult* res = r->get();
-    std::vector<ledger::AggregateRow> out;
+    std::vector<std::int64_t> cells(q.dims.size() + 1);
+    std::string text;
     bool ok = true;
     for (int row = 0; row < PQntuples(res); ++row) {
-      ledger::AggregateRow a_row;
       int i = 0;
-      if (q.by_day) ok &= cell(res, row, i++, a_row.day);
-      a_row.values.resize(q.dims.size());
-      for (auto& v : a_row.values) ok &= cell(res, row, i++, v);
-      ok &= cell(res, row, i++, a_row.currency);
-      if (q.by_tagset) ok &= cell(res, row, i++, a_row.tagset);
-      auto& s = a_row.sums;
+      ledger::Day day = 0;
+      if (q.by_day) ok &= cell(res, row, i++, day);
+      for (auto& c : cells) {
+        ok &= cell(res, row, i++, text);
+        c = fold.text(text);
+      }
+      std::int64_t tagset = 0;
+      if (q.reads_tags()) ok &= cell(res, row, i++, tagset);
+      ledger::Sums s;
       ok &= wide_cell(res, row, i++, s.billed) && wide_cell(res, row, i++, s.effective) &&
             wide_cell(res, row, i++, s.list) && wide_cell(res, row, i++, s.contracted) &&
             cell(res, row, i++, s.gpu_hours) && cell(res, row, i++, s.rows);
-      out.push_back(std::move(a_row));
+      fold.add(day, cells, tagset, s);
     }
     if (!ok) return unexpected("aggregating charges");
-    return out;
+    // Every cell came as text: nothing to look up.
+    return fold.rows([](std::int64_t id) -> core::Result<std::string> {
+      return core::make_error(core::ErrorCode::kInternal, "unexpected string id " + std::to_string(id));
+    });
   }
 
   core::Result<std::vector<ledger::HostActivity>> gpu_activity(std::optional<ledger::Day> from,

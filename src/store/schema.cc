@@ -155,6 +155,29 @@ std::string charges_text_view() {
   return "CREATE VIEW charges_text AS SELECT " + select + from;
 }
 
+// The WHERE clause of a query's day range and plain filters. A filter looks its value's id up once
+// (no id: no rows match).
+template <class Param>
+std::string where_clause(const ledger::AggregateQuery& q, Param&& param) {
+  std::string where;
+  auto add_where = [&](const std::string& cond) { where += (where.empty() ? " WHERE " : " AND ") + cond; };
+  if (q.from) add_where("day >= " + param(std::to_string(*q.from)));
+  if (q.to) add_where("day < " + param(std::to_string(*q.to)));
+  if (q.gpu_rows_only) add_where("gpu_hours > 0");
+  for (const auto& f : q.filters)
+    add_where(std::string(dimension_column(f.key.dim)) + " = " +
+              (dimension_encoded(f.key.dim) ? "(SELECT id FROM strings WHERE value = " + param(f.value) + ")"
+                                            : param(f.value)));
+  return where;
+}
+
+bool from_rollup(const ledger::AggregateQuery& q) {
+  bool rollup = !q.gpu_rows_only;
+  for (auto dim : q.dims) rollup &= ledger::in_rollup(dim);
+  for (const auto& f : q.filters) rollup &= ledger::in_rollup(f.key.dim);
+  return rollup;
+}
+
 }  // namespace
 
 using ledger::Charge;
@@ -237,12 +260,9 @@ std::string daily_columns() {
 // group and the grouping compares integers. About one per row (by resource_id): each row's ids
 // resolved first, then grouped by text, which spares SQLite materialising a million groups before
 // the join (measured: 1.7 s against 2.2 s by service and day; 2.4 s against 3.8 s by resource,
-// over 1M rows). A filter looks its value's id up once either way (no id: no rows match).
+// over 1M rows).
 AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d) {
-  bool rollup = true;
-  for (auto dim : q.dims) rollup &= ledger::in_rollup(dim);
-  rollup &= !q.gpu_rows_only;
-  for (const auto& f : q.filters) rollup &= ledger::in_rollup(f.key.dim);
+  const bool rollup = from_rollup(q);
   bool join_first = false;
   for (auto dim : q.dims) join_first |= !dimension_encoded(dim);
   AggregateSql out;
@@ -281,18 +301,10 @@ AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d) {
       joins += " JOIN strings " + text + " ON " + text + ".id = g." + key;
     }
   }
-  if (q.by_tagset) add_plain("tagset_id");
+  if (q.reads_tags()) add_plain("tagset_id");
   const std::string rows = rollup ? "SUM(rows)" : "COUNT(*)";
   const std::string contracted = rollup ? "SUM(contracted)" : "SUM(COALESCE(contracted, 0))";
-  std::string where;
-  auto add_where = [&](const std::string& cond) { where += (where.empty() ? " WHERE " : " AND ") + cond; };
-  if (q.from) add_where("day >= " + param(std::to_string(*q.from)));
-  if (q.to) add_where("day < " + param(std::to_string(*q.to)));
-  if (q.gpu_rows_only) add_where("gpu_hours > 0");
-  for (const auto& f : q.filters)
-    add_where(std::string(dimension_column(f.key.dim)) + " = " +
-              (dimension_encoded(f.key.dim) ? "(SELECT id FROM strings WHERE value = " + param(f.value) + ")"
-                                            : param(f.value)));
+  const std::string where = where_clause(q, param);
   const std::string sums = "SUM(billed) AS billed, SUM(effective) AS effective, SUM(list) AS list, " + contracted +
                            " AS contracted, SUM(gpu_hours) AS gpu_hours, " + rows + " AS n";
   const std::string table = rollup ? "charge_daily" : "charges";
@@ -304,6 +316,20 @@ AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d) {
               inner + ", " + sums + " FROM " + table + where + " GROUP BY " + group + ") g" + joins + " ORDER BY " +
               outer;
   }
+  return out;
+}
+
+std::optional<AggregateSql> rollup_scan_sql(const ledger::AggregateQuery& q, Dialect d) {
+  if (!from_rollup(q)) return std::nullopt;
+  AggregateSql out;
+  auto param = [&](std::string value) {
+    out.params.push_back(std::move(value));
+    return d == Dialect::kSqlite ? std::string("?") : "$" + std::to_string(out.params.size());
+  };
+  out.sql = "SELECT day";
+  for (auto dim : q.dims) out.sql += std::string(", ") + dimension_column(dim);
+  out.sql += ", currency_sid, tagset_id, billed, effective, list, contracted, gpu_hours, rows FROM charge_daily" +
+             where_clause(q, param);
   return out;
 }
 

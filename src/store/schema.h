@@ -62,7 +62,8 @@ inline constexpr int kDailyColumnCount = 9 + static_cast<int>(ledger::kRollupDim
 std::string charge_columns();
 std::string daily_columns();
 
-// The SELECT behind Store::aggregate. Columns out: [day,] one per dims, currency, [tagset_id,]
+// The grouped SELECT behind Store::aggregate. Columns out: [day,] one per dims, currency,
+// [tagset_id (when q.reads_tags()),]
 // billed, effective, list, contracted, gpu_hours, rows; dimension values as text. Only fixed
 // column names are spliced in; every value is a parameter (`?` for SQLite, `$n` for PostgreSQL),
 // listed in `params`.
@@ -71,6 +72,11 @@ struct AggregateSql {
   std::vector<std::string> params;
 };
 AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d);
+// The daily rollup's rows for `q` as they are, ids not text, for a store that groups them itself
+// (SQLite: its GROUP BY sorts, where a hash map over the ids is several times faster); nullopt when
+// the rollup cannot answer `q`. Columns out: day, one id per dims, currency_sid, tagset_id, billed,
+// effective, list, contracted, gpu_hours, rows.
+std::optional<AggregateSql> rollup_scan_sql(const ledger::AggregateQuery& q, Dialect d);
 // Columns out: host, day, metric, mean value, samples.
 AggregateSql gpu_activity_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to, Dialect d);
 

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "aicost/core/amount.h"
+#include "group_fold.h"
 #include "id_rollup.h"
 #include "raw_tagsets.h"
 #include "schema.h"
@@ -368,31 +369,48 @@ class SqliteStore final : public ledger::Store {
   }
 
   core::Result<std::vector<ledger::AggregateRow>> aggregate(const ledger::AggregateQuery& q) override {
-    const auto a = aggregate_sql(q, Dialect::kSqlite);
+    std::map<std::int64_t, std::vector<ledger::Tag>> tags;
+    if (q.reads_tags()) {
+      auto t = tagsets();
+      if (!t) return t.error();
+      tags = std::move(*t);
+    }
+    GroupFold fold(q, tags);
+    const auto scan = rollup_scan_sql(q, Dialect::kSqlite);
+    const auto a = scan ? *scan : aggregate_sql(q, Dialect::kSqlite);
     core::Status st;
     Stmt s(db_, a.sql, st);
     if (!st) return st.error();
     for (std::size_t i = 0; i < a.params.size(); ++i) s.text(static_cast<int>(i + 1), a.params[i]);
-    std::vector<ledger::AggregateRow> out;
+    std::vector<std::int64_t> cells(q.dims.size() + 1);
+    const bool read_day = scan || q.by_day;
+    const bool read_tagset = scan || q.reads_tags();
     for (;;) {
       const int rc = sqlite3_step(s.get());
       if (rc == SQLITE_DONE) break;
       if (rc != SQLITE_ROW) return error("aggregating charges");
-      ledger::AggregateRow r;
       int i = 0;
-      if (q.by_day) r.day = sqlite3_column_int(s.get(), i++);
-      for (std::size_t k = 0; k < q.dims.size(); ++k) r.values.push_back(column_text(s.get(), i++));
-      r.currency = column_text(s.get(), i++);
-      if (q.by_tagset) r.tagset = sqlite3_column_int64(s.get(), i++);
-      r.sums.billed = sqlite3_column_int64(s.get(), i++);
-      r.sums.effective = sqlite3_column_int64(s.get(), i++);
-      r.sums.list = sqlite3_column_int64(s.get(), i++);
-      r.sums.contracted = sqlite3_column_int64(s.get(), i++);
-      r.sums.gpu_hours = sqlite3_column_double(s.get(), i++);
-      r.sums.rows = sqlite3_column_int64(s.get(), i++);
-      out.push_back(std::move(r));
+      const ledger::Day day = read_day ? sqlite3_column_int(s.get(), i++) : 0;
+      for (auto& c : cells)
+        c = scan ? sqlite3_column_int64(s.get(), i++) : fold.text(column_text(s.get(), i++));
+      const std::int64_t tagset = read_tagset ? sqlite3_column_int64(s.get(), i++) : 0;
+      ledger::Sums sums;
+      sums.billed = sqlite3_column_int64(s.get(), i++);
+      sums.effective = sqlite3_column_int64(s.get(), i++);
+      sums.list = sqlite3_column_int64(s.get(), i++);
+      sums.contracted = sqlite3_column_int64(s.get(), i++);
+      sums.gpu_hours = sqlite3_column_double(s.get(), i++);
+      sums.rows = sqlite3_column_int64(s.get(), i++);
+      fold.add(q.by_day ? day : 0, cells, tagset, sums);
     }
-    return out;
+    Stmt text(db_, "SELECT value FROM strings WHERE id = ?", st);
+    if (!st) return st.error();
+    return fold.rows([&](std::int64_t id) -> core::Result<std::string> {
+      sqlite3_reset(text.get());
+      text.i64(1, id);
+      if (sqlite3_step(text.get()) != SQLITE_ROW) return error("reading the text of string id " + std::to_string(id));
+      return column_text(text.get(), 0);
+    });
   }
 
   core::Result<std::vector<ledger::HostActivity>> gpu_activity(std::optional<ledger::Day> from,

@@ -56,15 +56,35 @@ struct Filter {
   std::string value;  // exact match; for a tag, "" selects rows without that tag
 };
 
-// The store's side of a report: sums grouped by day (optional), plain dimensions and tag set.
+// A tag key as a query reads it: the canonical key, else the first of its aliases present.
+struct TagKey {
+  std::string key;
+  std::vector<std::string> aliases;  // canonical keys that mean the same ("team" <- "owner")
+  friend bool operator==(const TagKey&, const TagKey&) = default;
+};
+// The value of `k` on a tag set; nullptr when absent or empty (untagged).
+const std::string* tag_value(const std::vector<Tag>& tags, const TagKey& k);
+
+struct TagFilter {
+  TagKey key;
+  std::string value;  // exact match; "" selects rows without the tag
+};
+
+// The store's side of a report: sums grouped by day (optional), plain dimensions and tag values.
 struct AggregateQuery {
   std::vector<Dimension> dims;   // plain (non-tag) dimensions
+  std::vector<TagKey> tags;      // tag keys, grouped by their values ("" = untagged)
   bool by_day = false;
   std::optional<Day> from, to;   // inclusive first day, exclusive last day
-  std::vector<Filter> filters;   // plain dimensions only; tags are filtered after resolution
-  bool by_tagset = false;        // also group by tag set (to resolve tag keys afterwards)
+  std::vector<Filter> filters;   // plain dimensions
+  std::vector<TagFilter> tag_filters;
   bool gpu_rows_only = false;    // only charges with GPU-hours (reads the raw charges)
+  bool reads_tags() const { return !tags.empty() || !tag_filters.empty(); }
 };
+
+// A tag set as `q` sees it: its value per q.tags ("" = untagged), or nullopt when q.tag_filters
+// drop it.
+std::optional<std::vector<std::string>> resolve_tags(const std::vector<Tag>& tags, const AggregateQuery& q);
 
 struct Sums {
   core::WideNanos billed = 0, effective = 0, list = 0, contracted = 0;
@@ -78,9 +98,8 @@ struct Sums {
 
 struct AggregateRow {
   Day day = 0;                      // when by_day; else 0
-  std::vector<std::string> values;  // one per AggregateQuery::dims
+  std::vector<std::string> values;  // one per AggregateQuery::dims, then one per tags ("" = untagged)
   std::string currency;
-  std::int64_t tagset = 0;          // when by_tagset; 0 = no tags
   Sums sums;
 };
 

@@ -62,9 +62,8 @@ AggregateQuery aggregate_query(const ReportRequest& r);
 // The activity to credit a day's GPU-hours on `host` with: the best metric present (nullopt if none).
 std::optional<double> host_activity(const std::vector<HostActivity>& activity, const std::string& host, Day day);
 
-// Resolves tags, applies tag filters, rolls days into periods, ranks and folds (pure).
-Report build_report(const ReportRequest& r, const std::vector<AggregateRow>& rows,
-                    const std::map<std::int64_t, std::vector<Tag>>& tagsets);
+// Rolls days into periods, ranks and folds the store's rows for aggregate_query(r) (pure).
+Report build_report(const ReportRequest& r, const std::vector<AggregateRow>& rows);
 core::Result<Report> run_report(Store& store, const ReportRequest& r);
 
 }  // namespace aicost::ledger

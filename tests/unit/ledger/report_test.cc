@@ -9,13 +9,11 @@ namespace {
 
 constexpr core::WideNanos kUnit = 1'000'000'000;
 
-AggregateRow row(Day day, std::vector<std::string> values, std::int64_t tagset, core::WideNanos effective,
-                 std::string currency = "USD") {
+AggregateRow row(Day day, std::vector<std::string> values, core::WideNanos effective, std::string currency = "USD") {
   AggregateRow r;
   r.day = day;
   r.values = std::move(values);
   r.currency = std::move(currency);
-  r.tagset = tagset;
   r.sums.billed = r.sums.effective = r.sums.list = effective;
   r.sums.rows = 1;
   return r;
@@ -65,25 +63,48 @@ TEST(LedgerQuery, GroupKeysParseWithSuggestions) {
   EXPECT_FALSE(parse_group_key("tag:"));
 }
 
-TEST(LedgerReport, TagValuesAliasesAndUntagged) {
+TEST(LedgerQuery, TagsResolveThroughAliasesAndFilters) {
   ReportRequest r;
   r.by = {{Dimension::kTag, "team"}};
   r.aliases["team"] = {"owner"};
-  const std::map<std::int64_t, std::vector<Tag>> tagsets{
-      {1, {{"team", "ml"}}}, {2, {{"owner", "ml"}}}, {3, {{"env", "dev"}}}};
-  // aggregate_query adds charge_category for the untagged share.
+  r.filters.push_back({GroupKey{Dimension::kTag, "env"}, "prod"});
+  // aggregate_query adds charge_category for the untagged share, and carries the aliases.
   const auto q = aggregate_query(r);
   ASSERT_EQ(q.dims.size(), 1u);
   EXPECT_EQ(q.dims[0], Dimension::kChargeCategory);
-  EXPECT_TRUE(q.by_tagset);
-  const std::vector<AggregateRow> rows{row(0, {"Usage"}, 1, 3 * kUnit), row(0, {"Usage"}, 2, 2 * kUnit),
-                                       row(0, {"Usage"}, 3, 5 * kUnit), row(0, {"Usage"}, 0, 10 * kUnit),
-                                       row(0, {"Credit"}, 0, -4 * kUnit)};
-  const auto rep = build_report(r, rows, tagsets);
+  ASSERT_EQ(q.tags.size(), 1u);
+  EXPECT_EQ(q.tags[0], (TagKey{"team", {"owner"}}));
+  ASSERT_EQ(q.tag_filters.size(), 1u);
+  EXPECT_EQ(resolve_tags({{"team", "ml"}, {"env", "prod"}}, q), std::vector<std::string>{"ml"});
+  EXPECT_EQ(resolve_tags({{"owner", "ml"}, {"env", "prod"}}, q), std::vector<std::string>{"ml"});
+  // The key itself wins over an alias; an empty value counts as absent.
+  EXPECT_EQ(resolve_tags({{"owner", "b"}, {"team", "a"}, {"env", "prod"}}, q), std::vector<std::string>{"a"});
+  EXPECT_EQ(resolve_tags({{"team", ""}, {"owner", "b"}, {"env", "prod"}}, q), std::vector<std::string>{"b"});
+  EXPECT_EQ(resolve_tags({{"env", "prod"}}, q), std::vector<std::string>{""});
+  EXPECT_EQ(resolve_tags({{"team", "ml"}, {"env", "dev"}}, q), std::nullopt);
+  EXPECT_EQ(resolve_tags({{"team", "ml"}}, q), std::nullopt);
+  // A filter on "" selects the tag sets without the tag.
+  ReportRequest untagged;
+  untagged.filters.push_back({GroupKey{Dimension::kTag, "team"}, ""});
+  const auto u = aggregate_query(untagged);
+  EXPECT_TRUE(u.reads_tags());
+  EXPECT_TRUE(u.tags.empty());
+  EXPECT_EQ(resolve_tags({{"env", "dev"}}, u), std::vector<std::string>{});
+  EXPECT_EQ(resolve_tags({{"team", "ml"}}, u), std::nullopt);
+}
+
+TEST(LedgerReport, TagValuesAndUntaggedShare) {
+  ReportRequest r;
+  r.by = {{Dimension::kTag, "team"}};
+  // Rows as the store returns them: charge category, then the team ("" = untagged).
+  const std::vector<AggregateRow> rows{row(0, {"Usage", "ml"}, 3 * kUnit), row(0, {"Usage", "ml"}, 2 * kUnit),
+                                       row(0, {"Usage", ""}, 5 * kUnit), row(0, {"Usage", ""}, 10 * kUnit),
+                                       row(0, {"Credit", ""}, -4 * kUnit)};
+  const auto rep = build_report(r, rows);
   ASSERT_EQ(rep.lines.size(), 2u);
   EXPECT_EQ(rep.lines[0].values[0], kUntagged);  // 5 + 10 - 4 = 11 > 5
   EXPECT_EQ(rep.lines[0].sums.effective, 11 * kUnit);
-  EXPECT_EQ(rep.lines[1].values[0], "ml");  // team and owner read as one
+  EXPECT_EQ(rep.lines[1].values[0], "ml");
   EXPECT_EQ(rep.lines[1].sums.effective, 5 * kUnit);
   ASSERT_EQ(rep.untagged.size(), 1u);
   // Taggable spend only: 15 of 20 (the credit is not taggable).
@@ -98,10 +119,10 @@ TEST(LedgerReport, TopNFoldsTheRestIntoOtherAndKeepsTotals) {
   r.granularity = Granularity::kMonth;
   r.top = 2;
   const Day sep = days_from_civil(2024, 9, 3), oct = days_from_civil(2024, 10, 3);
-  const std::vector<AggregateRow> rows{row(sep, {"a"}, 0, 1 * kUnit), row(sep, {"b"}, 0, 5 * kUnit),
-                                       row(sep, {"c"}, 0, 4 * kUnit), row(oct, {"a"}, 0, 2 * kUnit),
-                                       row(oct, {"c"}, 0, 1 * kUnit)};
-  const auto rep = build_report(r, rows, {});
+  const std::vector<AggregateRow> rows{row(sep, {"a"}, 1 * kUnit), row(sep, {"b"}, 5 * kUnit),
+                                       row(sep, {"c"}, 4 * kUnit), row(oct, {"a"}, 2 * kUnit),
+                                       row(oct, {"c"}, 1 * kUnit)};
+  const auto rep = build_report(r, rows);
   // b (5) and c (5) are the top two; a folds into (other) in both months.
   ASSERT_EQ(rep.lines.size(), 5u);
   EXPECT_EQ(rep.lines[0].period, "2024-09");
@@ -118,20 +139,11 @@ TEST(LedgerReport, TopNFoldsTheRestIntoOtherAndKeepsTotals) {
 TEST(LedgerReport, CurrenciesNeverMix) {
   ReportRequest r;
   r.by = {{Dimension::kService, {}}};
-  const auto rep = build_report(r, {row(0, {"a"}, 0, kUnit, "USD"), row(0, {"a"}, 0, kUnit, "EUR")}, {});
+  const auto rep = build_report(r, {row(0, {"a"}, kUnit, "USD"), row(0, {"a"}, kUnit, "EUR")});
   ASSERT_EQ(rep.lines.size(), 2u);
   ASSERT_EQ(rep.totals.size(), 2u);
   EXPECT_EQ(rep.totals[0].currency, "EUR");
   EXPECT_EQ(rep.totals[1].currency, "USD");
-}
-
-TEST(LedgerReport, TagFiltersSelectAndEmptySelectsUntagged) {
-  ReportRequest r;
-  r.filters = {{{Dimension::kTag, "team"}, ""}};
-  const std::map<std::int64_t, std::vector<Tag>> tagsets{{1, {{"team", "ml"}}}};
-  const auto rep = build_report(r, {row(0, {}, 1, kUnit), row(0, {}, 0, 7 * kUnit)}, tagsets);
-  ASSERT_EQ(rep.totals.size(), 1u);
-  EXPECT_EQ(rep.totals[0].sums.effective, 7 * kUnit);
 }
 
 TEST(LedgerReport, HostActivityPrefersSmActiveThenEngineThenUtil) {

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "aicost/billing/ingest.h"
+#include "aicost/billing/reader.h"
 #include "aicost/ledger/report.h"
 #include "aicost/store/open.h"
 #include "backends.h"
@@ -180,6 +181,52 @@ TEST_P(StoreTest, ReportByTagAndDayAddsUpAndShowsTheUntaggedShare) {
   // 711 of 1000 rows carry Tags; the untagged share of cost is strictly between 0 and 1.
   EXPECT_GT(rep->untagged[0].share, 0.0);
   EXPECT_LT(rep->untagged[0].share, 1.0);
+}
+
+// Tag values resolve per tag set in the store (GroupFold): an alias stands in for a missing key,
+// a tag filter drops whole tag sets, and the rollup and raw-row paths agree with a sum over the
+// reader's own rows.
+TEST_P(StoreTest, TagAliasesAndFiltersMatchAnIndependentSum) {
+  ingest(kFocusSample);
+  std::vector<ledger::Charge> charges;
+  billing::Sink sink;
+  sink.charge = [&](ledger::Charge&& c) {
+    charges.push_back(std::move(c));
+    return core::Status{};
+  };
+  ASSERT_TRUE(billing::read_file(kFocusSample, billing::Format::kFocus, sink));
+  auto find = [](const ledger::Charge& c, const std::string& key) {
+    for (const auto& t : c.tags)
+      if (t.key == key && !t.value.empty()) return t.value;
+    return std::string();
+  };
+  auto env = [&](const ledger::Charge& c) {
+    std::string v = find(c, "environment");
+    if (v.empty()) v = find(c, "env");
+    return v.empty() ? std::string(ledger::kUntagged) : v;
+  };
+  // Filter on the business unit (or its absence, "") whose rows show the most environments.
+  std::map<std::string, std::map<std::string, core::WideNanos>> by_unit;
+  for (const auto& c : charges) by_unit[find(c, "business_unit")][env(c)] += c.effective;
+  std::string unit;
+  std::map<std::string, core::WideNanos> expected;
+  for (const auto& [u, sums] : by_unit)
+    if (sums.size() > expected.size()) unit = u, expected = sums;
+  ASSERT_GE(expected.size(), 2u);
+
+  ledger::ReportRequest req;
+  req.by = {*ledger::parse_group_key("tag:environment")};
+  req.aliases["environment"] = {"env"};
+  req.filters.push_back({*ledger::parse_group_key("tag:business_unit"), unit});
+  for (bool raw : {false, true}) {
+    SCOPED_TRACE(raw ? "raw rows (by resource)" : "daily rollup");
+    if (raw) req.by.push_back({ledger::Dimension::kResource, {}});
+    auto rep = ledger::run_report(store(), req);
+    ASSERT_TRUE(rep) << rep.error().what();
+    std::map<std::string, core::WideNanos> got;
+    for (const auto& l : rep->lines) got[l.values[0]] += l.sums.effective;
+    EXPECT_EQ(got, expected);
+  }
 }
 
 TEST_P(StoreTest, FilterValuesAreBoundNeverSpliced) {
