@@ -192,6 +192,8 @@ Command ledger_command() {
               std::cout << report::render_validation(o->files.front(), *v, *fmt, failed);
               return failed ? 1 : 0;
             });
+            auto* check = sub.add_subcommand("check", "budgets, forecasts and anomalies: alerts printed, sent to a webhook, exported for Prometheus");
+            on(check, setup_ledger_check(check, g, o->db));
             return [chosen] { return *chosen ? (*chosen)() : 2; };
           }};
 }

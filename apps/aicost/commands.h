@@ -19,7 +19,8 @@ struct GlobalOptions {
   std::string output = "table";            // -o
 };
 
-// Exit codes (README "Exit codes"): 0 ok, 1 failure, 2 usage or input error.
+// Exit codes (README "Exit codes"): 0 ok, 1 failure, 2 usage or input error, 3 a budget gate
+// (`aicost ledger check`).
 int exit_code(const core::Error& e);
 // Prints an error to stderr (as JSON when the output format is json) and returns its exit code.
 int report_error(const core::Error& e, const GlobalOptions& g);
@@ -45,5 +46,7 @@ Command validate_command();
 Command search_command();
 Command reliability_command();
 Command ledger_command();
+// `aicost ledger check`: registers its options on `check`; `db` is `aicost ledger --db`.
+std::function<int()> setup_ledger_check(CLI::App* check, const GlobalOptions& g, const std::string& db);
 
 }  // namespace aicost::app

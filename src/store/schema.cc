@@ -130,6 +130,15 @@ CREATE TABLE row_issues (
 CREATE INDEX row_issues_source ON row_issues (source_id, line);
 )SQL";
 
+// Governance: each alert and anomaly goes out once (governance/budget.h alert keys).
+constexpr const char* kSchemaV2 = R"SQL(
+CREATE TABLE alerts_sent (
+  key TEXT PRIMARY KEY,
+  sent_at TEXT NOT NULL,
+  payload TEXT NOT NULL
+);
+)SQL";
+
 std::string substitute(std::string sql, const std::string& from, const std::string& to) {
   for (auto pos = sql.find(from); pos != std::string::npos; pos = sql.find(from, pos + to.size()))
     sql.replace(pos, from.size(), to);
@@ -207,7 +216,7 @@ const std::array<TextColumn, kChargeTextCount> kChargeText = {{
 
 std::vector<Migration> migrations(Dialect d) {
   const std::string id = d == Dialect::kSqlite ? "INTEGER PRIMARY KEY" : "BIGSERIAL PRIMARY KEY";
-  return {{1, substitute(substitute(kSchemaV1, "{ID}", id), "{CHARGES_TEXT}", charges_text_view())}};
+  return {{1, substitute(substitute(kSchemaV1, "{ID}", id), "{CHARGES_TEXT}", charges_text_view())}, {2, kSchemaV2}};
 }
 
 const char* dimension_column(ledger::Dimension d) {

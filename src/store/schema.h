@@ -29,7 +29,7 @@ struct Migration {
 };
 
 std::vector<Migration> migrations(Dialect d);
-inline int latest_schema_version() { return 1; }
+inline int latest_schema_version() { return 2; }
 
 // A dictionary-encoded text column of `charges` and the Charge field it stores.
 struct TextColumn {

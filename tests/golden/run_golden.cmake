@@ -2,8 +2,8 @@
 # optional second line is "exit N" (default 0). stdout must equal <case>.out and, when present,
 # stderr must equal <case>.err. With AICOST_UPDATE_GOLDEN=1 in the environment the files are
 # rewritten instead (review the diff before committing).
-# Further lines "setup ARGS" run aicost first (each must exit 0; output ignored), e.g. to load a
-# ledger. "{tmp}" in any line is a folder emptied for this case.
+# Further lines "setup ARGS" run aicost first (each must exit 0, or N with "setup exit N ARGS";
+# output ignored), e.g. to load a ledger. "{tmp}" in any line is a folder emptied for this case.
 file(STRINGS ${CASE} lines)
 string(REGEX REPLACE "\\.cmd$" "" case_name ${CASE})
 get_filename_component(case_name ${case_name} NAME)
@@ -23,10 +23,15 @@ if(n GREATER 1)
       string(REGEX REPLACE "^exit +" "" expected_exit "${line}")
     elseif(line MATCHES "^setup +")
       string(REGEX REPLACE "^setup +" "" setup_line "${line}")
+      set(setup_exit 0)
+      if(setup_line MATCHES "^exit +([0-9]+) +(.*)$")
+        set(setup_exit ${CMAKE_MATCH_1})
+        set(setup_line "${CMAKE_MATCH_2}")
+      endif()
       separate_arguments(setup_args UNIX_COMMAND "${setup_line}")
       execute_process(COMMAND ${AICOST} ${setup_args} WORKING_DIRECTORY ${SOURCE_DIR}
                       OUTPUT_QUIET ERROR_VARIABLE setup_err RESULT_VARIABLE setup_rc)
-      if(NOT setup_rc EQUAL 0)
+      if(NOT setup_rc EQUAL setup_exit)
         message(FATAL_ERROR "setup failed (${setup_rc}): ${setup_line}\n${setup_err}")
       endif()
     endif()

@@ -47,6 +47,13 @@ struct HostActivity {
   std::int64_t samples = 0;
 };
 
+// An alert or anomaly notice that went out (governance), by its key, so it goes out once.
+struct SentAlert {
+  std::string key;
+  std::string sent_at;  // ISO 8601 UTC
+  std::string payload;  // what was sent (JSON)
+};
+
 // One ingest is one transaction: begin_source, any number of add_* calls, then commit_source.
 // Nothing is visible to readers before the commit; a crash before it leaves the ledger as it was.
 class Store {
@@ -74,8 +81,12 @@ class Store {
   virtual core::Result<std::vector<AggregateRow>> aggregate(const AggregateQuery& q) = 0;
   // Per host and day: mean SM_ACTIVE, GR_ENGINE_ACTIVE and GPU_UTIL over the samples loaded.
   virtual core::Result<std::vector<HostActivity>> gpu_activity(std::optional<Day> from, std::optional<Day> to) = 0;
-  // Tag sets by id, for resolving AggregateRow::tagset.
+  // Every tag set's tags, by id.
   virtual core::Result<std::map<std::int64_t, std::vector<Tag>>> tagsets() = 0;
+
+  // Alerts sent so far, and recording more (one transaction; a key already there is kept as it was).
+  virtual core::Result<std::vector<SentAlert>> sent_alerts() = 0;
+  virtual core::Status record_sent(std::span<const SentAlert> alerts) = 0;
 };
 
 }  // namespace aicost::ledger

@@ -1,5 +1,6 @@
 // The ledger store contract, run against every backend (SQLite and PostgreSQL).
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -56,7 +57,7 @@ class StoreTest : public testing::BackendTest {
 };
 
 TEST_P(StoreTest, FreshStoreIsAtTheLatestSchema) {
-  EXPECT_EQ(store().schema_version(), 1);
+  EXPECT_EQ(store().schema_version(), 2);
   auto sources = store().sources();
   ASSERT_TRUE(sources);
   EXPECT_TRUE(sources->empty());
@@ -257,8 +258,40 @@ TEST_P(StoreTest, ReopeningKeepsTheLedger) {
   auto reopened = store::open_store(fresh_.db);
   ASSERT_TRUE(reopened) << reopened.error().what();
   fresh_.store = std::move(*reopened);
-  EXPECT_EQ(store().schema_version(), 1);
+  EXPECT_EQ(store().schema_version(), 2);
   EXPECT_EQ(totals().begin()->second.billed, before.begin()->second.billed);
+}
+
+// A ledger written at schema 1 (before governance) opens at 2 with its charges, and alerts sent
+// go in once: a key recorded again keeps its first record.
+TEST_P(StoreTest, SchemaOneMigratesAndAlertsAreRecordedOnce) {
+  ingest(kFocusSample);
+  const auto before = totals();
+  if (GetParam() == "sqlite") {
+    fresh_.store.reset();
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(fresh_.db.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "DROP TABLE alerts_sent; DELETE FROM schema_migrations WHERE version = 2", nullptr,
+                           nullptr, nullptr),
+              SQLITE_OK);
+    sqlite3_close(db);
+    auto reopened = store::open_store(fresh_.db);
+    ASSERT_TRUE(reopened) << reopened.error().what();
+    fresh_.store = std::move(*reopened);
+    EXPECT_EQ(store().schema_version(), 2);
+    EXPECT_EQ(totals().begin()->second.billed, before.begin()->second.billed);
+  }
+  const std::vector<ledger::SentAlert> first{{"b|2025-06|actual|red", "2025-06-28T00:00:00Z", "one"},
+                                             {"b|2025-06|actual|yellow", "2025-06-28T00:00:00Z", "two"}};
+  ASSERT_TRUE(store().record_sent(first));
+  const std::vector<ledger::SentAlert> again{{"b|2025-06|actual|red", "2025-06-29T00:00:00Z", "changed"}};
+  ASSERT_TRUE(store().record_sent(again));
+  auto sent = store().sent_alerts();
+  ASSERT_TRUE(sent) << sent.error().what();
+  ASSERT_EQ(sent->size(), 2u);
+  EXPECT_EQ((*sent)[0].key, "b|2025-06|actual|red");
+  EXPECT_EQ((*sent)[0].payload, "one");
+  EXPECT_EQ((*sent)[1].payload, "two");
 }
 
 TEST_P(StoreTest, UsefulShareJoinsTelemetryByHostAndDay) {

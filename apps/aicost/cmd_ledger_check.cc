@@ -1,0 +1,127 @@
+// `aicost ledger check`: budgets, forecasts and anomalies against the ledger; alerts printed, sent
+// to a webhook and remembered in the ledger so each goes out once (docs/GOVERNANCE.md).
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <set>
+
+#include "aicost/config/budgets.h"
+#include "aicost/notify/webhook.h"
+#include "aicost/report/governance_report.h"
+#include "aicost/store/open.h"
+#include "commands.h"
+
+namespace aicost::app {
+namespace {
+
+struct CheckOptions {
+  std::string budgets, as_of, webhook, prometheus;
+  int webhook_attempts = 4;
+  double webhook_timeout_s = 5;
+  bool dry_run = false;
+};
+
+std::string now_iso() {
+  const auto t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+core::Result<ledger::Day> as_of_day(const std::string& text) {
+  if (text.empty()) {
+    const auto now = std::chrono::system_clock::now().time_since_epoch();
+    return static_cast<ledger::Day>(std::chrono::duration_cast<std::chrono::days>(now).count());
+  }
+  int y = 0;
+  unsigned m = 0, d = 0;
+  char tail = 0;
+  if (std::sscanf(text.c_str(), "%4d-%2u-%2u%c", &y, &m, &d, &tail) != 3 || m < 1 || m > 12 || d < 1 || d > 31)
+    return core::make_error(core::ErrorCode::kInvalidInput, "'" + text + "' is not a date; write YYYY-MM-DD", "--as-of");
+  return ledger::days_from_civil(y, m, d);
+}
+
+int run_check(const CheckOptions& o, const std::string& db, const GlobalOptions& g) {
+  auto fmt = output_format(g);
+  if (!fmt) return report_error(fmt.error(), g);
+  auto file = config::load_budgets(o.budgets);
+  if (!file) return report_error(file.error(), g);
+  auto day = as_of_day(o.as_of);
+  if (!day) return report_error(day.error(), g);
+  file->options.as_of = *day;
+  auto store = store::open_store(db);
+  if (!store) return report_error(store.error().with_context("--db " + store::redact(db)), g);
+  auto sent = (*store)->sent_alerts();
+  if (!sent) return report_error(sent.error(), g);
+  std::set<std::string> fired;
+  for (const auto& s : *sent) fired.insert(s.key);
+  auto result = governance::run_check(**store, file->budgets, file->options, fired);
+  if (!result) return report_error(result.error(), g);
+  std::cout << report::render_check(*result, *fmt);
+
+  if (!o.prometheus.empty()) {
+    const std::string text = report::render_prometheus(*result);
+    if (o.prometheus == "-") {
+      std::cout << text;
+    } else {
+      // Written beside and renamed, so a collector never reads half a file.
+      const std::string tmp = o.prometheus + ".tmp";
+      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+      out << text;
+      out.close();
+      if (!out || std::rename(tmp.c_str(), o.prometheus.c_str()) != 0)
+        return report_error(core::make_error(core::ErrorCode::kIo, "could not write the metrics", o.prometheus), g);
+    }
+  }
+
+  // What is new: alerts due and anomalies not sent before.
+  std::vector<ledger::SentAlert> news;
+  const std::string payload = report::check_payload(*result);
+  for (const auto& b : result->budgets)
+    for (const auto& a : b.due)
+      for (const auto& key : a.covers) news.push_back({key, now_iso(), a.message()});
+  for (const auto& a : result->anomalies)
+    if (!a.sent_before) news.push_back({a.key(), now_iso(), a.message()});
+  int status = result->gate_failed ? 3 : 0;
+  if (news.empty() || o.dry_run) return status;
+  if (!o.webhook.empty()) {
+    notify::WebhookOptions w;
+    w.attempts = std::max(1, o.webhook_attempts);
+    w.timeout = std::chrono::milliseconds(static_cast<long>(std::max(0.001, o.webhook_timeout_s) * 1000));
+    if (const char* token = std::getenv("AICOST_WEBHOOK_AUTHORIZATION")) w.headers.push_back({"Authorization", token});
+    auto d = notify::post_json(o.webhook, payload, w);
+    if (!d) return report_error(d.error().with_context("--webhook"), g);
+    if (!d->delivered) {
+      // Not recorded: the next check sends them again.
+      return report_error(core::make_error(core::ErrorCode::kIo,
+                                           "the webhook did not take the alerts after " + std::to_string(d->attempts) +
+                                               " attempts: " + d->error + "; they stay due for the next check",
+                                           "--webhook"),
+                          g);
+    }
+  }
+  if (auto s = (*store)->record_sent(news); !s) return report_error(s.error(), g);
+  return status;
+}
+
+}  // namespace
+
+std::function<int()> setup_ledger_check(CLI::App* check, const GlobalOptions& g, const std::string& db) {
+  auto o = std::make_shared<CheckOptions>();
+  check->add_option("--budgets", o->budgets, "the budget file (YAML, docs/GOVERNANCE.md)")->required();
+  check->add_option("--as-of", o->as_of, "check as of this day, YYYY-MM-DD: spend before it counts (default: today, UTC)");
+  check->add_option("--webhook", o->webhook, "POST new alerts as JSON here (http:// or https://; $AICOST_WEBHOOK_AUTHORIZATION is sent as Authorization)");
+  check->add_option("--webhook-attempts", o->webhook_attempts, "tries before giving up (backoff 0.5 s, doubling)")->capture_default_str();
+  check->add_option("--webhook-timeout", o->webhook_timeout_s, "seconds per attempt")->capture_default_str();
+  check->add_option("--prometheus", o->prometheus, "write budget burn, forecast and anomaly gauges in Prometheus text format to this file ('-': stdout)");
+  check->add_flag("--dry-run", o->dry_run, "print, send nothing, remember nothing");
+  check->footer("Exit status: 0 ok, 3 a budget is at a gating level (red or breached, on actual or forecast spend), "
+                "1 or 2 an error.\nExample: aicost ledger check --budgets examples/governance/budgets.yaml --as-of 2025-06-28");
+  return [o, &g, &db] { return run_check(*o, db, g); };
+}
+
+}  // namespace aicost::app

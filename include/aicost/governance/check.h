@@ -1,0 +1,62 @@
+// `aicost ledger check`: every budget's spend, forecast and alert levels, and the anomalies of the
+// last days with their root causes, read from a ledger through ledger::Store.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "aicost/core/result.h"
+#include "aicost/governance/anomaly.h"
+#include "aicost/governance/budget.h"
+#include "aicost/governance/forecast.h"
+#include "aicost/ledger/store.h"
+
+namespace aicost::governance {
+
+struct CheckOptions {
+  ledger::Day as_of = 0;  // spend on days before as_of counts ("today", exclusive)
+  ForecastOptions forecast;
+  AnomalyOptions anomaly;
+  int anomaly_lookback_days = 7;  // report episodes that touch the last N days before as_of
+  ledger::Dimension root_cause = ledger::Dimension::kService;  // ranked within an anomaly
+  std::map<std::string, std::vector<std::string>> aliases;     // tag key -> keys that mean the same
+};
+
+struct BudgetResult {
+  Budget budget;
+  BudgetStatus status;
+  std::vector<Alert> due;  // not sent before (see run_check's `fired`)
+};
+
+struct AnomalyResult {
+  std::string scope;     // a budget's name, or "ledger" (all spend)
+  std::string currency;
+  Anomaly episode;
+  std::vector<Contribution> causes;  // by CheckOptions::root_cause, largest |delta| first
+  bool sent_before = false;          // its key is in run_check's `fired`
+  std::string key() const;           // once per scope, currency and episode start
+  std::string message() const;
+};
+
+struct CheckResult {
+  ledger::Day as_of = 0;
+  std::vector<BudgetResult> budgets;      // parents first
+  std::vector<AnomalyResult> anomalies;   // scopes in budget order, "ledger" first
+  bool gate_failed = false;               // some budget at a gating level (actual or forecast)
+  std::vector<std::string> warnings;      // e.g. children's amounts exceed their parent's
+};
+
+// `budgets` as resolve_hierarchy returns them. `fired`: keys of alerts and anomalies already sent
+// (Alert::key, AnomalyResult::key); those are left out of `due`, and anomalies already sent are
+// still listed (they are facts) with `sent_before` set.
+core::Result<CheckResult> run_check(ledger::Store& store, const std::vector<Budget>& budgets,
+                                    const CheckOptions& options, const std::set<std::string>& fired);
+
+// The daily spend of a scope in one currency over [from, to), exact per day.
+core::Result<std::vector<std::pair<ledger::Day, core::WideNanos>>> daily_spend(
+    ledger::Store& store, const std::vector<ledger::Filter>& scope, const std::string& currency, CostBasis cost,
+    ledger::Day from, ledger::Day to, const CheckOptions& options);
+
+}  // namespace aicost::governance

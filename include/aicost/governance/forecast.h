@@ -1,0 +1,74 @@
+// End-of-period spend forecasts: how much a budget period will cost in total, with an interval.
+//
+// Two sources of the remaining spend: extrapolation of the daily history (forecast_period: a
+// least-squares linear trend times weekday factors, like the run-rate forecasts of AWS Cost
+// Explorer and OCI, reference/finops.md §3, §5), or a plan that already says what the rest of a run
+// costs (plan_forecast). Pure functions of their arguments; thread-safe; nothing is read from a
+// clock (`today` is passed in).
+#pragma once
+
+#include <string>
+
+#include "aicost/governance/series.h"
+
+namespace aicost::governance {
+
+struct ForecastOptions {
+  // Days before `today` that the model fits (fewer when the history starts later). Values < 1
+  // count as 1. Default 56 = 8 whole weeks, so every weekday is seen 8 times.
+  int history_days = 56;
+  // Central probability of [low, high], clamped to [0, 0.999999]; 0.8 = the 10th to 90th
+  // percentile (AWS Cost Explorer's 80 % prediction interval; Kubecost uses 0.75).
+  double interval = 0.8;
+  // Estimate multiplicative weekday factors (needs >= 14 days of history; otherwise all 1).
+  bool weekly = true;
+};
+
+// Totals for the whole period [period_start, period_end), in currency units.
+struct Forecast {
+  double spent = 0;      // actual spend on the days of the period before `today`
+  double expected = 0;   // spent + remaining
+  double low = 0;        // lower end of the interval on the period total; never below `spent`
+  double high = 0;       // upper end of the interval on the period total
+  double remaining = 0;  // predicted spend on [max(today, period_start), period_end); 0 when over
+  // Slope of the fitted (deseasonalised) trend, currency units per day, per day; 0 unless the
+  // method is "trend" or "trend+weekly". A weekly pattern alone gives ~0 here.
+  double trend_per_day = 0;
+  int history_days_used = 0;  // days of history the model fitted (0 for "plan", "actual", "none")
+  // "trend+weekly", "trend", "mean" (fewer than 7 days of history), "plan" (plan_forecast),
+  // "actual" (the period is over or empty: nothing left to predict), "none" (no history before
+  // `today`: remaining is 0 and the interval collapses to `spent`).
+  std::string method;
+};
+
+// The standard normal quantile Φ⁻¹(p) (Acklam's rational approximation plus one Halley step,
+// accurate to a few ulps in the central region). -inf for p <= 0, +inf for p >= 1, NaN for NaN.
+double normal_quantile(double p);
+
+// Forecast of the total spend of [period_start, period_end) given the actual daily spend in
+// `history` (only days before `today` are read; later entries are ignored).
+//
+// Model, on the last `history_days` days before `today` (from the first day of history if that is
+// later; missing days are zero spend):
+//  * n < 7 days: the mean daily spend, method "mean";
+//  * otherwise y_t = f_{weekday(t)} · (a + b·t) + noise: weekday factors f (when `weekly` and
+//    n >= 14; classical multiplicative decomposition, each weekday's mean ratio to the centred
+//    7-day moving average, normalised to average 1), then a, b by least squares on y_t / f_t.
+//    Method "trend+weekly" or "trend". Each predicted day is clamped at >= 0.
+// Interval: remaining ± z·se with z = normal_quantile(0.5 + interval/2). se assumes independent
+// daily errors (no autocorrelation, which makes it optimistic for sticky spend) with the residual
+// standard deviation of the fit, and adds the uncertainty of the fitted level and trend (the
+// usual OLS prediction variance); it ignores the uncertainty of the weekday factors.
+// today >= period_end: remaining 0, expected = low = high = spent, method "actual".
+Forecast forecast_period(const DailySeries& history, ledger::Day period_start, ledger::Day period_end,
+                         ledger::Day today, const ForecastOptions& options = {});
+
+// Forecast when a plan knows what the rest costs (e.g. a training run with an estimate): remaining
+// = max(plan_remaining, 0) instead of an extrapolation, interval = spent + remaining·(1 ± fraction)
+// (fraction < 0 counts as 0; low never below spent). Spent is read from `history` as in
+// forecast_period. today >= period_end: remaining 0 (nothing more can land in the period).
+// Method "plan".
+Forecast plan_forecast(const DailySeries& history, ledger::Day period_start, ledger::Day period_end,
+                       ledger::Day today, double plan_remaining, double plan_uncertainty_fraction);
+
+}  // namespace aicost::governance

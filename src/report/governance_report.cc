@@ -1,0 +1,203 @@
+#include "aicost/report/governance_report.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include "aicost/core/amount.h"
+#include "aicost/report/table.h"
+
+namespace aicost::report {
+namespace {
+
+using Json = nlohmann::ordered_json;
+namespace gov = aicost::governance;
+
+double units(core::WideNanos n) { return static_cast<double>(n) / static_cast<double>(core::kNanosPerUnit); }
+double cents(double v) { return std::round(v * 100) / 100; }
+
+std::string level_name(const gov::Budget& b, int level) {
+  return level < 0 ? "ok" : b.levels[static_cast<std::size_t>(level)].name;
+}
+
+Json alert_json(const gov::Alert& a) {
+  return Json{{"budget", a.budget}, {"period", a.period},       {"basis", gov::basis_name(a.basis)},
+              {"level", a.level.name}, {"at", a.level.fraction}, {"value", cents(a.value)},
+              {"amount", core::format_amount_exact(a.amount)}, {"currency", a.currency},
+              {"as_of", ledger::day_text(a.as_of)}, {"key", a.key()}, {"message", a.message()}};
+}
+
+Json anomaly_json(const gov::AnomalyResult& a) {
+  Json causes = Json::array();
+  for (const auto& c : a.causes)
+    causes.push_back({{"value", c.value}, {"actual", cents(c.actual)}, {"expected", cents(c.expected)},
+                      {"delta", cents(c.delta)}, {"share", c.share}});
+  return Json{{"scope", a.scope},
+              {"currency", a.currency},
+              {"first_day", ledger::day_text(a.episode.first_day)},
+              {"last_day", ledger::day_text(a.episode.last_day)},
+              {"peak_day", ledger::day_text(a.episode.peak_day)},
+              {"direction", a.episode.increase ? "increase" : "decrease"},
+              {"actual", cents(a.episode.actual)},
+              {"expected", cents(a.episode.expected)},
+              {"impact", cents(a.episode.impact)},
+              {"peak_sigma", a.episode.peak_deviation_sigma},
+              {"new", !a.sent_before},
+              {"key", a.key()},
+              {"message", a.message()},
+              {"causes", causes}};
+}
+
+Json budget_json(const gov::BudgetResult& r) {
+  const auto& b = r.budget;
+  const auto& s = r.status;
+  Json scope = Json::object();
+  for (const auto& f : b.scope) scope[ledger::group_key_name(f.key)] = f.value;
+  Json due = Json::array();
+  for (const auto& a : r.due) due.push_back(alert_json(a));
+  return Json{{"name", b.name},
+              {"parent", b.parent.empty() ? Json() : Json(b.parent)},
+              {"scope", scope},
+              {"period", s.period.label},
+              {"period_start", ledger::day_text(s.period.start)},
+              {"period_end", ledger::day_text(s.period.end)},
+              {"cost", gov::cost_basis_name(b.cost)},
+              {"currency", b.currency},
+              {"amount", core::format_amount_exact(b.amount)},
+              {"spent", core::format_amount_exact(s.spent)},
+              {"used", s.used},
+              {"forecast", {{"expected", cents(s.forecast.expected)},
+                            {"low", cents(s.forecast.low)},
+                            {"high", cents(s.forecast.high)},
+                            {"method", s.forecast.method}}},
+              {"actual_level", level_name(b, s.actual_level)},
+              {"forecast_level", level_name(b, s.forecast_level)},
+              {"gates", s.gates(b)},
+              {"alerts_due", due}};
+}
+
+}  // namespace
+
+std::string check_payload(const gov::CheckResult& r) {
+  Json alerts = Json::array(), anomalies = Json::array();
+  for (const auto& b : r.budgets)
+    for (const auto& a : b.due) alerts.push_back(alert_json(a));
+  for (const auto& a : r.anomalies)
+    if (!a.sent_before) anomalies.push_back(anomaly_json(a));
+  std::string text;
+  for (const auto& a : alerts) text += a["message"].get<std::string>() + "\n";
+  for (const auto& a : anomalies) text += a["message"].get<std::string>() + "\n";
+  // "text" is what Slack, Mattermost and Teams incoming webhooks show.
+  return Json{{"source", "aicost"}, {"as_of", ledger::day_text(r.as_of)}, {"text", text},
+              {"alerts", alerts},   {"anomalies", anomalies}}
+      .dump(2);
+}
+
+std::string render_check(const gov::CheckResult& r, Format f) {
+  if (f == Format::kJson) {
+    Json budgets = Json::array(), anomalies = Json::array();
+    for (const auto& b : r.budgets) budgets.push_back(budget_json(b));
+    for (const auto& a : r.anomalies) anomalies.push_back(anomaly_json(a));
+    return Json{{"schema_version", 1},     {"as_of", ledger::day_text(r.as_of)}, {"gate_failed", r.gate_failed},
+                {"budgets", budgets},      {"anomalies", anomalies},             {"warnings", r.warnings}}
+               .dump(2) +
+           "\n";
+  }
+  Table budgets;
+  budgets.title = "Budgets as of " + ledger::day_text(r.as_of) + " (spend before that day)";
+  budgets.header = {"budget", "period", "spent", "amount", "used", "forecast", "80% interval", "method", "actual", "forecast level"};
+  budgets.right_align = {false, false, true, true, true, true, true, false, false, false};
+  for (const auto& br : r.budgets) {
+    const auto& b = br.budget;
+    const auto& s = br.status;
+    std::string name = b.name;
+    for (const gov::BudgetResult* p = &br; !p->budget.parent.empty();) {
+      name = "  " + name;
+      const auto it = std::find_if(r.budgets.begin(), r.budgets.end(),
+                                   [&](const gov::BudgetResult& x) { return x.budget.name == p->budget.parent; });
+      if (it == r.budgets.end()) break;
+      p = &*it;
+    }
+    budgets.rows.push_back({name, s.period.label, core::format_amount(s.spent, 2) + " " + b.currency,
+                            core::format_amount(b.amount, 2), fmt::format("{:.0f}%", s.used * 100),
+                            fmt::format("{:.2f}", s.forecast.expected),
+                            fmt::format("{:.0f}..{:.0f}", s.forecast.low, s.forecast.high), s.forecast.method,
+                            level_name(b, s.actual_level), level_name(b, s.forecast_level)});
+  }
+  std::string out = render(budgets, f);
+  Table alerts;
+  alerts.title = "Alerts due";
+  alerts.header = {"budget", "basis", "level", "message"};
+  for (const auto& b : r.budgets)
+    for (const auto& a : b.due) alerts.rows.push_back({a.budget, gov::basis_name(a.basis), a.level.name, a.message()});
+  if (!alerts.rows.empty()) out += "\n" + render(alerts, f);
+  Table anomalies;
+  anomalies.title = "Anomalies";
+  anomalies.header = {"scope", "days", "impact", "top cause", "new"};
+  anomalies.right_align = {false, false, true, false, false};
+  for (const auto& a : r.anomalies)
+    anomalies.rows.push_back(
+        {a.scope,
+         ledger::day_text(a.episode.first_day) +
+             (a.episode.last_day != a.episode.first_day ? ".." + ledger::day_text(a.episode.last_day) : ""),
+         fmt::format("{:+.2f} {}", a.episode.impact, a.currency),
+         a.causes.empty() ? "" : fmt::format("{} {:+.2f}", a.causes.front().value, a.causes.front().delta),
+         a.sent_before ? "no" : "yes"});
+  if (!anomalies.rows.empty()) out += "\n" + render(anomalies, f);
+  if (f == Format::kTable) {
+    for (const auto& w : r.warnings) out += "\nwarning: " + w + "\n";
+    out += r.gate_failed ? "\ngate: FAILED (a budget is at a gating level)\n" : "\ngate: ok\n";
+  }
+  return out;
+}
+
+std::string render_prometheus(const gov::CheckResult& r) {
+  auto esc = [](const std::string& v) {
+    std::string out;
+    for (char c : v) {
+      if (c == '\\' || c == '"') out += '\\';
+      if (c == '\n') {
+        out += "\\n";
+        continue;
+      }
+      out += c;
+    }
+    return out;
+  };
+  std::string out;
+  auto family = [&](const char* name, const char* help) {
+    out += fmt::format("# HELP {} {}\n# TYPE {} gauge\n", name, help, name);
+  };
+  auto labels = [&](const gov::BudgetResult& b) {
+    return fmt::format("budget=\"{}\",period=\"{}\",currency=\"{}\"", esc(b.budget.name), esc(b.status.period.label),
+                       esc(b.budget.currency));
+  };
+  family("aicost_budget_amount", "Budget amount for the period, in currency units.");
+  for (const auto& b : r.budgets) out += fmt::format("aicost_budget_amount{{{}}} {:.2f}\n", labels(b), units(b.budget.amount));
+  family("aicost_budget_spent", "Spend in the budget's scope and period so far, in currency units.");
+  for (const auto& b : r.budgets) out += fmt::format("aicost_budget_spent{{{}}} {:.2f}\n", labels(b), units(b.status.spent));
+  family("aicost_budget_used_ratio", "Spent over amount.");
+  for (const auto& b : r.budgets) out += fmt::format("aicost_budget_used_ratio{{{}}} {:.4f}\n", labels(b), b.status.used);
+  family("aicost_budget_forecast", "Forecast of the period's total spend (bound: expected, low, high).");
+  for (const auto& b : r.budgets)
+    for (auto [bound, v] : {std::pair{"expected", b.status.forecast.expected}, std::pair{"low", b.status.forecast.low},
+                            std::pair{"high", b.status.forecast.high}})
+      out += fmt::format("aicost_budget_forecast{{{},bound=\"{}\"}} {:.2f}\n", labels(b), bound, v);
+  family("aicost_budget_level", "Highest alert level reached (index from 1; 0 none), by basis.");
+  for (const auto& b : r.budgets) {
+    out += fmt::format("aicost_budget_level{{{},basis=\"actual\"}} {}\n", labels(b), b.status.actual_level + 1);
+    out += fmt::format("aicost_budget_level{{{},basis=\"forecast\"}} {}\n", labels(b), b.status.forecast_level + 1);
+  }
+  family("aicost_anomaly_impact", "Open anomaly episodes in the look-back window: actual minus expected spend.");
+  for (const auto& a : r.anomalies)
+    out += fmt::format("aicost_anomaly_impact{{scope=\"{}\",currency=\"{}\",first_day=\"{}\"}} {:.2f}\n", esc(a.scope),
+                       esc(a.currency), ledger::day_text(a.episode.first_day), a.episode.impact);
+  family("aicost_check_gate_failed", "1 when a budget is at a gating level.");
+  out += fmt::format("aicost_check_gate_failed {}\n", r.gate_failed ? 1 : 0);
+  return out;
+}
+
+}  // namespace aicost::report

@@ -1,0 +1,65 @@
+// The budget file format, read from the shipped example (docs/GOVERNANCE.md).
+#include "aicost/config/budgets.h"
+
+#include <gtest/gtest.h>
+
+namespace aicost::config {
+namespace {
+
+const std::string kExample = std::string(AICOST_SOURCE_DIR) + "/examples/governance/budgets.yaml";
+
+TEST(BudgetFile, ExampleReadsEveryField) {
+  auto f = load_budgets(kExample);
+  ASSERT_TRUE(f) << f.error().what();
+  ASSERT_EQ(f->budgets.size(), 6u);
+  const auto& org = f->budgets[0];
+  EXPECT_EQ(org.name, "ai-lab");
+  EXPECT_EQ(org.amount, core::WideNanos{240000} * core::kNanosPerUnit);
+  EXPECT_EQ(org.currency, "USD");
+  EXPECT_TRUE(org.scope.empty());
+  EXPECT_EQ(org.levels.size(), 3u);
+  // The run budget comes last (depth 2) with its parent's scope, its plan and an inclusive end.
+  const auto& run = f->budgets.back();
+  EXPECT_EQ(run.name, "atlas-70b-pretrain-r3");
+  EXPECT_EQ(run.period, governance::PeriodKind::kRun);
+  EXPECT_EQ(run.start, ledger::days_from_civil(2025, 6, 16));
+  EXPECT_EQ(run.end, ledger::days_from_civil(2025, 7, 1));
+  ASSERT_EQ(run.scope.size(), 2u);
+  EXPECT_EQ(ledger::group_key_name(run.scope[0].key), "tag:team");
+  EXPECT_EQ(run.scope[1].value, "atlas-70b-pretrain-r3");
+  ASSERT_TRUE(run.plan);
+  EXPECT_NEAR(run.plan->total_cost, 60056.38, 0.01);
+  EXPECT_NEAR(run.plan->gpu_hours, 7929.84, 0.01);
+  EXPECT_GT(run.plan->mfu, 0.3);
+  // Levels: plain percentages take the default names; red (90 %) gates by default.
+  const auto& serve = f->budgets[2];
+  EXPECT_EQ(serve.name, "llm-serve");
+  ASSERT_EQ(serve.levels.size(), 3u);
+  EXPECT_EQ(serve.levels[0].name, "yellow");
+  EXPECT_FALSE(serve.levels[0].gates);
+  EXPECT_TRUE(serve.levels[1].gates);
+  EXPECT_TRUE(serve.levels[2].gates);
+  const auto& o = f->options;
+  EXPECT_EQ(o.anomaly.window_days, 28);
+  EXPECT_DOUBLE_EQ(o.anomaly.relative_threshold, 0.2);
+  EXPECT_DOUBLE_EQ(o.anomaly.k_sigma, 3);
+  EXPECT_DOUBLE_EQ(o.anomaly.min_impact, 500);
+  EXPECT_EQ(o.anomaly_lookback_days, 7);
+  EXPECT_EQ(o.root_cause, ledger::Dimension::kService);
+  EXPECT_EQ(o.forecast.history_days, 56);
+  EXPECT_EQ(o.aliases.at("team"), (std::vector<std::string>{"owner_team", "squad"}));
+}
+
+TEST(BudgetFile, UnknownKeysAreRefusedWithASuggestion) {
+  const std::string path = ::testing::TempDir() + "/budgets-typo.yaml";
+  FILE* f = std::fopen(path.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fputs("budgets:\n  - name: a\n    amount: 10 USD\n    perod: month\n", f);
+  std::fclose(f);
+  auto r = load_budgets(path);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("period"), std::string::npos) << r.error().message;
+}
+
+}  // namespace
+}  // namespace aicost::config

@@ -1,0 +1,238 @@
+// Forecasts on closed-form series (constant, ramp, weekly pattern) and a seeded Monte-Carlo check
+// of the interval's coverage; plus the series helpers (series.h) they stand on.
+#include "aicost/governance/forecast.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <numbers>
+#include <random>
+
+namespace aicost::governance {
+namespace {
+
+using ledger::Day;
+
+// 2024-01-01, a Monday.
+Day monday() { return ledger::days_from_civil(2024, 1, 1); }
+
+// `days` days from monday(), amount f(t) on day t.
+DailySeries make(int days, const std::function<double(int)>& f) {
+  DailySeries s;
+  for (int t = 0; t < days; ++t) s.push_back({monday() + t, f(t)});
+  return s;
+}
+
+// Standard normal draws by Box–Muller from raw mt19937_64 output (std::normal_distribution is not
+// the same on every standard library).
+class Gaussian {
+ public:
+  explicit Gaussian(std::uint64_t seed) : rng_(seed) {}
+  double operator()() {
+    const double u1 = (static_cast<double>(rng_() >> 11) + 1) * 0x1p-53;  // (0, 1]
+    const double u2 = static_cast<double>(rng_() >> 11) * 0x1p-53;
+    return std::sqrt(-2 * std::log(u1)) * std::cos(2 * std::numbers::pi * u2);
+  }
+
+ private:
+  std::mt19937_64 rng_;
+};
+
+TEST(Series, WeekdayOfKnownDates) {
+  EXPECT_EQ(weekday(0), 3);  // 1970-01-01, a Thursday
+  EXPECT_EQ(weekday(-1), 2);
+  EXPECT_EQ(weekday(monday()), 0);
+  EXPECT_EQ(weekday(ledger::days_from_civil(2024, 9, 1)), 6);  // a Sunday
+}
+
+TEST(Series, DenseFillsGapsWithZeroAndSumsDuplicates) {
+  const DailySeries s = {{12, 5}, {10, 1}, {12, 2}, {20, 9}};
+  const DailySeries d = dense(s, 10, 13);
+  ASSERT_EQ(d.size(), 4u);
+  EXPECT_EQ(d[0].day, 10);
+  EXPECT_DOUBLE_EQ(d[0].amount, 1);
+  EXPECT_DOUBLE_EQ(d[1].amount, 0);
+  EXPECT_DOUBLE_EQ(d[2].amount, 7);
+  EXPECT_DOUBLE_EQ(d[3].amount, 0);  // day 20 is outside the range
+  EXPECT_TRUE(dense(s, 5, 4).empty());
+}
+
+TEST(NormalQuantile, MatchesTables) {
+  EXPECT_NEAR(normal_quantile(0.5 + 0.8 / 2), 1.2815515655446004, 1e-9);  // 80 % central interval
+  EXPECT_NEAR(normal_quantile(0.5 + 0.95 / 2), 1.9599639845400540, 1e-9);
+  EXPECT_NEAR(normal_quantile(0.5), 0.0, 1e-12);
+  EXPECT_NEAR(normal_quantile(0.01), -2.3263478740408408, 1e-9);  // lower-tail branch
+  EXPECT_NEAR(normal_quantile(0.999), 3.0902323061678132, 1e-9);  // upper-tail branch
+  EXPECT_NEAR(normal_quantile(0.2), -normal_quantile(0.8), 1e-12);
+  EXPECT_TRUE(std::isinf(normal_quantile(0)) && normal_quantile(0) < 0);
+  EXPECT_TRUE(std::isinf(normal_quantile(1)) && normal_quantile(1) > 0);
+}
+
+// 100/day for 56 days. Period: 10 days spent (1000) + 20 to come at 100 = 3000; no residuals, so
+// the interval has zero width.
+TEST(ForecastPeriod, ConstantSeriesExtrapolatesWithZeroWidthInterval) {
+  const Day today = monday() + 56;
+  const Forecast f = forecast_period(make(56, [](int) { return 100.0; }), today - 10, today + 20, today);
+  EXPECT_EQ(f.method, "trend+weekly");
+  EXPECT_EQ(f.history_days_used, 56);
+  EXPECT_NEAR(f.spent, 1000, 1e-9);
+  EXPECT_NEAR(f.remaining, 2000, 1e-6);
+  EXPECT_NEAR(f.expected, 3000, 1e-6);
+  EXPECT_NEAR(f.low, 3000, 1e-6);
+  EXPECT_NEAR(f.high, 3000, 1e-6);
+}
+
+// y_t = 10 + 2t, t = 0..55; the next 14 days sum to Σ_{t=56}^{69} (10 + 2t) = 140 + 2·875 = 1890.
+// With weekly factors too: the centred moving average of a ramp is the ramp, so all factors are 1.
+TEST(ForecastPeriod, LinearRampExtrapolatesExactly) {
+  const Day today = monday() + 56;
+  const DailySeries ramp = make(56, [](int t) { return 10.0 + 2 * t; });
+  for (bool weekly : {true, false}) {
+    const Forecast f = forecast_period(ramp, today, today + 14, today, {.weekly = weekly});
+    EXPECT_EQ(f.method, weekly ? "trend+weekly" : "trend");
+    EXPECT_NEAR(f.remaining, 1890, 1e-6);
+    EXPECT_NEAR(f.trend_per_day, 2, 1e-9);
+    EXPECT_NEAR(f.high - f.low, 0, 1e-6);
+  }
+}
+
+// Weekdays 100, weekends 20 for 8 weeks: a week costs 5·100 + 2·20 = 540 and a weekend 40. The
+// pattern alone must not read as a trend.
+TEST(ForecastPeriod, WeeklyPatternForecastsWeekAndWeekendWithoutDrift) {
+  const Day today = monday() + 56;
+  const DailySeries s = make(56, [](int t) { return t % 7 < 5 ? 100.0 : 20.0; });
+  const Forecast week = forecast_period(s, today, today + 7, today);
+  EXPECT_NEAR(week.expected, 540, 540 * 0.01);
+  EXPECT_NEAR(week.trend_per_day, 0, 1e-6);
+  const Forecast weekend = forecast_period(s, today + 5, today + 7, today);
+  EXPECT_NEAR(weekend.expected, 40, 40 * 0.01);
+  // Without factors a weekend day is predicted like any other (~540/7 ≈ 77, less a spurious slope
+  // that the pattern's phase puts into a plain linear fit).
+  const Forecast flat = forecast_period(s, today + 5, today + 7, today, {.weekly = false});
+  EXPECT_GT(flat.expected, 100);
+}
+
+// y_t = 100 + 0.5t + 10·N(0,1): history t = 0..55, truth t = 56..83 (28 days). The 80 % interval
+// should hold the true total in ~80 % of trials; with 500 trials the binomial sd is 1.8 points, so
+// 70–90 % is a > 5 sd band. (Without the level and trend uncertainty it would cover ~45 %.)
+TEST(ForecastPeriod, EightyPercentIntervalCoversAboutEightyPercent) {
+  Gaussian noise(20240101);
+  const Day today = monday() + 56;
+  int covered = 0;
+  constexpr int kTrials = 500;
+  for (int trial = 0; trial < kTrials; ++trial) {
+    const DailySeries history = make(56, [&](int t) { return 100 + 0.5 * t + 10 * noise(); });
+    double truth = 0;
+    for (int t = 56; t < 84; ++t) truth += 100 + 0.5 * t + 10 * noise();
+    const Forecast f = forecast_period(history, today, today + 28, today);
+    ASSERT_LT(f.low, f.expected);
+    ASSERT_GT(f.high, f.expected);
+    if (f.low <= truth && truth <= f.high) ++covered;
+  }
+  const double coverage = static_cast<double>(covered) / kTrials;
+  EXPECT_GE(coverage, 0.70);
+  EXPECT_LE(coverage, 0.90);
+}
+
+// 5 days 10..50: mean 30/day, 10 days to come → 300.
+TEST(ForecastPeriod, FewerThanSevenDaysUsesTheMean) {
+  const Day today = monday() + 5;
+  const Forecast f = forecast_period(make(5, [](int t) { return 10.0 * (t + 1); }), today, today + 10, today);
+  EXPECT_EQ(f.method, "mean");
+  EXPECT_EQ(f.history_days_used, 5);
+  EXPECT_NEAR(f.remaining, 300, 1e-9);
+  EXPECT_LT(f.low, 300);
+  EXPECT_GT(f.high, 300);
+}
+
+// Entries on days 0, 2, 4 of 100 and today = day 6: six days, 300 spent → 50/day.
+TEST(ForecastPeriod, MissingDaysCountAsZero) {
+  const DailySeries s = {{monday(), 100}, {monday() + 2, 100}, {monday() + 4, 100}};
+  const Day today = monday() + 6;
+  const Forecast f = forecast_period(s, today, today + 10, today);
+  EXPECT_EQ(f.history_days_used, 6);
+  EXPECT_NEAR(f.remaining, 500, 1e-9);
+}
+
+// 100 days: 1000/day for days 0..43, 100/day after. A 56-day window sees only the 100s.
+TEST(ForecastPeriod, OnlyTheLastHistoryDaysAreFitted) {
+  const Day today = monday() + 100;
+  const DailySeries s = make(100, [](int t) { return t < 44 ? 1000.0 : 100.0; });
+  const Forecast f = forecast_period(s, today, today + 10, today);
+  EXPECT_EQ(f.history_days_used, 56);
+  EXPECT_NEAR(f.remaining, 1000, 1e-6);
+}
+
+// y_t = 100 − 5t for 14 days (t = 0..13): the trend reaches 0 at t = 20 and goes negative after.
+// Days t = 14..33 predict 30 + 25 + 20 + 15 + 10 + 5 + 0 + (clamped zeros) = 105.
+TEST(ForecastPeriod, PredictedDaysAreClampedAtZero) {
+  const Day today = monday() + 14;
+  const DailySeries s = make(14, [](int t) { return 100.0 - 5 * t; });
+  const Forecast f = forecast_period(s, today, today + 20, today, {.weekly = false});
+  EXPECT_NEAR(f.remaining, 105, 1e-6);
+  EXPECT_NEAR(f.trend_per_day, -5, 1e-9);
+}
+
+// Spent 100 in the period so far, then a wide interval: its lower end stops at what is spent.
+TEST(ForecastPeriod, LowNeverBelowSpent) {
+  const Day today = monday() + 3;
+  const DailySeries s = {{monday(), 0}, {monday() + 1, 100}, {monday() + 2, 0}};
+  const Forecast f = forecast_period(s, monday(), today + 2, today, {.interval = 0.95});
+  EXPECT_NEAR(f.spent, 100, 1e-12);
+  EXPECT_DOUBLE_EQ(f.low, f.spent);
+  EXPECT_GT(f.high, f.expected);
+}
+
+TEST(ForecastPeriod, PeriodInTheFutureHasNothingSpent) {
+  const Day today = monday() + 56;
+  const Forecast f = forecast_period(make(56, [](int) { return 100.0; }), today + 7, today + 14, today);
+  EXPECT_EQ(f.spent, 0);
+  EXPECT_NEAR(f.expected, 700, 1e-6);
+}
+
+TEST(ForecastPeriod, PeriodOverIsWhatWasSpent) {
+  const Forecast f =
+      forecast_period(make(56, [](int) { return 100.0; }), monday() + 10, monday() + 40, monday() + 56);
+  EXPECT_EQ(f.method, "actual");
+  EXPECT_NEAR(f.spent, 3000, 1e-9);
+  EXPECT_EQ(f.remaining, 0);
+  EXPECT_EQ(f.expected, f.spent);
+  EXPECT_EQ(f.low, f.spent);
+  EXPECT_EQ(f.high, f.spent);
+}
+
+TEST(ForecastPeriod, EmptyHistoryGivesZeros) {
+  const Forecast f = forecast_period({}, monday(), monday() + 30, monday() + 5);
+  EXPECT_EQ(f.method, "none");
+  EXPECT_EQ(f.history_days_used, 0);
+  EXPECT_EQ(f.spent, 0);
+  EXPECT_EQ(f.expected, 0);
+  EXPECT_EQ(f.low, 0);
+  EXPECT_EQ(f.high, 0);
+  // History that starts only at `today` or later is no history either.
+  EXPECT_EQ(forecast_period({{monday() + 5, 10}}, monday(), monday() + 30, monday() + 5).method, "none");
+}
+
+// 10 days of 100 spent; the plan says 500 more, ±20 % → 1500 in [1400, 1600].
+TEST(PlanForecast, RemainingComesFromThePlan) {
+  const DailySeries s = make(10, [](int) { return 100.0; });
+  const Day start = monday(), end = monday() + 30, today = monday() + 10;
+  const Forecast f = plan_forecast(s, start, end, today, 500, 0.2);
+  EXPECT_EQ(f.method, "plan");
+  EXPECT_NEAR(f.spent, 1000, 1e-9);
+  EXPECT_NEAR(f.remaining, 500, 1e-9);
+  EXPECT_NEAR(f.expected, 1500, 1e-9);
+  EXPECT_NEAR(f.low, 1400, 1e-9);
+  EXPECT_NEAR(f.high, 1600, 1e-9);
+  // ±150 %: the low end stops at what is already spent.
+  const Forecast wide = plan_forecast(s, start, end, today, 500, 1.5);
+  EXPECT_NEAR(wide.low, 1000, 1e-9);
+  EXPECT_NEAR(wide.high, 2250, 1e-9);
+  EXPECT_EQ(plan_forecast(s, start, end, today, -50, 0.2).remaining, 0);
+  EXPECT_EQ(plan_forecast(s, start, start + 5, today, 500, 0.2).expected, 500);  // period over
+}
+
+}  // namespace
+}  // namespace aicost::governance
