@@ -13,6 +13,7 @@
 #include "aicost/store/open.h"
 #include "group_fold.h"
 #include "id_rollup.h"
+#include "sample_rollup.h"
 #include "schema.h"
 #include "sqlite_store.h"
 #include "string_ids.h"
@@ -218,7 +219,7 @@ class PgStore final : public ledger::Store {
     if (auto r = run("locking the ledger for writing", "LOCK TABLE sources IN SHARE ROW EXCLUSIVE MODE"); !r)
       return fail(r.error());
     for (auto id : replace) {
-      for (const char* table : {"charges", "charge_daily", "gpu_samples", "row_issues", "sources"}) {
+      for (const char* table : {"charges", "charge_daily", "gpu_samples", "gpu_hourly", "row_issues", "sources"}) {
         const std::string sql = std::string("DELETE FROM ") + table +
                                 (std::string(table) == "sources" ? " WHERE id = $1" : " WHERE source_id = $1");
         if (auto r = run("deleting a replaced source", sql, {std::to_string(id)}); !r) return fail(r.error());
@@ -232,6 +233,7 @@ class PgStore final : public ledger::Store {
     rows_ = 0;
     warnings_ = 0;
     rollup_.clear();
+    hours_.clear();
     if (auto s = load_tagsets(); !s) return fail(s.error());
     if (auto s = load_strings(); !s) return fail(s.error());
     return {};
@@ -286,6 +288,7 @@ class PgStore final : public ledger::Store {
     });
     if (!s) return fail(s.error());
     rows_ += static_cast<std::int64_t>(samples.size());
+    hours_.add(samples);
     return {};
   }
 
@@ -325,6 +328,20 @@ class PgStore final : public ledger::Store {
       out.end_row();
     });
     if (!s) return fail(s.error());
+    const auto hours = hours_.rows();
+    hours_.clear();
+    s = copy_in("inserting hourly telemetry", "gpu_hourly", hours.size(), [&](std::size_t k, CopyRows& out) {
+      const auto& h = hours[k];
+      out.i64(source_id_);
+      out.i64(h.hour);
+      out.text(h.host);
+      out.text(h.gpu);
+      out.text(ledger::gpu_metric_name(h.metric));
+      out.real(h.sum);
+      out.i64(h.samples);
+      out.end_row();
+    });
+    if (!s) return fail(s.error());
     if (auto r = run("closing the source", "UPDATE sources SET rows = $1, rejected = $2, warnings = $3, format = $4 WHERE id = $5",
                      {std::to_string(rows_), std::to_string(rejected), std::to_string(warnings_), format,
                       std::to_string(source_id_)});
@@ -345,6 +362,7 @@ class PgStore final : public ledger::Store {
     tagsets_loaded_ = false;
     strings_.clear();
     rollup_.clear();
+    hours_.clear();
     if (PQstatus(conn_) != CONNECTION_OK) return;  // the server ends a lost session's transaction itself
     if (PQtransactionStatus(conn_) == PQTRANS_ACTIVE) {  // a COPY left open: abort it first
       PQputCopyEnd(conn_, "rolled back");
@@ -431,6 +449,27 @@ class PgStore final : public ledger::Store {
       out.push_back(std::move(h));
     }
     if (!ok) return unexpected("reading GPU activity");
+    return out;
+  }
+
+  core::Result<std::vector<ledger::GpuHour>> gpu_hours(std::optional<ledger::Day> from,
+                                                       std::optional<ledger::Day> to) override {
+    const auto a = gpu_hours_sql(from, to, Dialect::kPostgres);
+    auto r = run("reading hourly GPU telemetry", a.sql, a.params);
+    if (!r) return r.error();
+    std::vector<ledger::GpuHour> out;
+    bool ok = true;
+    for (int row = 0; row < PQntuples(r->get()); ++row) {
+      ledger::GpuHour h;
+      std::string metric;
+      ok &= cell(r->get(), row, 0, h.host) && cell(r->get(), row, 1, h.gpu) && cell(r->get(), row, 2, h.hour) &&
+            cell(r->get(), row, 3, metric) && cell(r->get(), row, 4, h.sum) && cell(r->get(), row, 5, h.samples);
+      const auto m = ledger::gpu_metric_from_name(metric);
+      if (!m) continue;
+      h.metric = *m;
+      out.push_back(std::move(h));
+    }
+    if (!ok) return unexpected("reading hourly GPU telemetry");
     return out;
   }
 
@@ -730,6 +769,7 @@ class PgStore final : public ledger::Store {
   bool tagsets_loaded_ = false;
   StringIds strings_;
   IdRollup rollup_;
+  SampleRollup hours_;  // this ingest's telemetry by GPU and hour
 };
 
 }  // namespace

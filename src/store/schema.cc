@@ -130,13 +130,28 @@ CREATE TABLE row_issues (
 CREATE INDEX row_issues_source ON row_issues (source_id, line);
 )SQL";
 
-// Governance: each alert and anomaly goes out once (governance/budget.h alert keys).
+// Governance: each alert and anomaly goes out once (governance/budget.h alert keys); telemetry by
+// GPU and hour (store/sample_rollup.h), filled from the samples already loaded.
 constexpr const char* kSchemaV2 = R"SQL(
 CREATE TABLE alerts_sent (
   key TEXT PRIMARY KEY,
   sent_at TEXT NOT NULL,
   payload TEXT NOT NULL
 );
+CREATE TABLE gpu_hourly (
+  source_id BIGINT NOT NULL REFERENCES sources (id),
+  hour BIGINT NOT NULL,
+  host TEXT NOT NULL,
+  gpu TEXT NOT NULL,
+  metric TEXT NOT NULL,
+  value_sum DOUBLE PRECISION NOT NULL,
+  samples BIGINT NOT NULL
+);
+CREATE INDEX gpu_hourly_source ON gpu_hourly (source_id);
+CREATE INDEX gpu_hourly_hour ON gpu_hourly (hour);
+INSERT INTO gpu_hourly
+  SELECT source_id, (time / 3600) * 3600, host, gpu, metric, SUM(value), COUNT(*) FROM gpu_samples
+  GROUP BY source_id, (time / 3600) * 3600, host, gpu, metric;
 )SQL";
 
 std::string substitute(std::string sql, const std::string& from, const std::string& to) {
@@ -342,20 +357,54 @@ std::optional<AggregateSql> rollup_scan_sql(const ledger::AggregateQuery& q, Dia
   return out;
 }
 
+namespace {
+
+// The activity metrics' names as parameters: "metric IN (?, ?, ?)".
+template <class Param>
+std::string activity_metrics(Param&& param) {
+  std::string out = "metric IN (";
+  for (auto m : {ledger::GpuMetric::kSmActive, ledger::GpuMetric::kGrEngineActive, ledger::GpuMetric::kGpuUtil}) {
+    out += out.size() > 11 ? ", " : "";
+    out += param(ledger::gpu_metric_name(m));  // one call per statement: parameters number in order
+  }
+  return out + ")";
+}
+
+template <class Param>
+std::string hour_range(std::optional<ledger::Day> from, std::optional<ledger::Day> to, Param&& param) {
+  std::string out;
+  if (from) out += " AND hour >= " + param(std::to_string(static_cast<std::int64_t>(*from) * 86400));
+  if (to) out += " AND hour < " + param(std::to_string(static_cast<std::int64_t>(*to) * 86400));
+  return out;
+}
+
+}  // namespace
+
 AggregateSql gpu_activity_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to, Dialect d) {
   AggregateSql out;
   auto param = [&](std::string value) {
     out.params.push_back(std::move(value));
     return d == Dialect::kSqlite ? std::string("?") : "$" + std::to_string(out.params.size());
   };
-  const std::string day = d == Dialect::kSqlite ? "(time / 86400)" : "div(time, 86400)";
-  out.sql = "SELECT host, " + day + " AS d, metric, AVG(value), COUNT(*) FROM gpu_samples WHERE metric IN (" +
-            param(ledger::gpu_metric_name(ledger::GpuMetric::kSmActive)) + ", " +
-            param(ledger::gpu_metric_name(ledger::GpuMetric::kGrEngineActive)) + ", " +
-            param(ledger::gpu_metric_name(ledger::GpuMetric::kGpuUtil)) + ")";
-  if (from) out.sql += " AND time >= " + param(std::to_string(static_cast<std::int64_t>(*from) * 86400));
-  if (to) out.sql += " AND time < " + param(std::to_string(static_cast<std::int64_t>(*to) * 86400));
-  out.sql += " GROUP BY host, d, metric ORDER BY host, d, metric";
+  const std::string day = d == Dialect::kSqlite ? "(hour / 86400)" : "div(hour, 86400)";
+  // The parameters are numbered in the order they are made: one statement each.
+  const std::string metrics = activity_metrics(param);
+  const std::string range = hour_range(from, to, param);
+  out.sql = "SELECT host, " + day + " AS d, metric, SUM(value_sum) / SUM(samples), SUM(samples) FROM gpu_hourly WHERE " +
+            metrics + range + " GROUP BY host, d, metric ORDER BY host, d, metric";
+  return out;
+}
+
+AggregateSql gpu_hours_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to, Dialect d) {
+  AggregateSql out;
+  auto param = [&](std::string value) {
+    out.params.push_back(std::move(value));
+    return d == Dialect::kSqlite ? std::string("?") : "$" + std::to_string(out.params.size());
+  };
+  const std::string metrics = activity_metrics(param);
+  const std::string range = hour_range(from, to, param);
+  out.sql = "SELECT host, gpu, hour, metric, SUM(value_sum), SUM(samples) FROM gpu_hourly WHERE " + metrics + range +
+            " GROUP BY host, gpu, hour, metric ORDER BY host, gpu, hour, metric";
   return out;
 }
 

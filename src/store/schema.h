@@ -77,7 +77,9 @@ AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d);
 // the rollup cannot answer `q`. Columns out: day, one id per dims, currency_sid, tagset_id, billed,
 // effective, list, contracted, gpu_hours, rows.
 std::optional<AggregateSql> rollup_scan_sql(const ledger::AggregateQuery& q, Dialect d);
-// Columns out: host, day, metric, mean value, samples.
+// From gpu_hourly. Columns out: host, day, metric, mean value, samples.
 AggregateSql gpu_activity_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to, Dialect d);
+// Columns out: host, gpu, hour, metric, sum, samples (activity metrics only).
+AggregateSql gpu_hours_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to, Dialect d);
 
 }  // namespace aicost::store

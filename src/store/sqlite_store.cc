@@ -12,6 +12,7 @@
 #include "group_fold.h"
 #include "id_rollup.h"
 #include "raw_tagsets.h"
+#include "sample_rollup.h"
 #include "schema.h"
 #include "sqlite_feed.h"
 #include "string_ids.h"
@@ -200,7 +201,7 @@ class SqliteStore final : public ledger::Store {
     if (auto s = exec("BEGIN IMMEDIATE"); !s) return s;
     in_tx_ = true;
     for (auto id : replace) {
-      for (const char* table : {"charges", "charge_daily", "gpu_samples", "row_issues", "sources"}) {
+      for (const char* table : {"charges", "charge_daily", "gpu_samples", "gpu_hourly", "row_issues", "sources"}) {
         core::Status st;
         Stmt del(db_, std::string("DELETE FROM ") + table + (std::string(table) == "sources" ? " WHERE id = ?" : " WHERE source_id = ?"), st);
         if (!st) return fail(st);
@@ -224,6 +225,7 @@ class SqliteStore final : public ledger::Store {
     rows_ = 0;
     warnings_ = 0;
     rollup_.clear();
+    hours_.clear();
     if (auto s = load_tagsets(); !s) return fail(s);
     if (auto s = load_strings(); !s) return fail(s);
     return {};
@@ -270,6 +272,7 @@ class SqliteStore final : public ledger::Store {
       sqlite3_reset(s->get());
       ++rows_;
     }
+    hours_.add(samples);
     return {};
   }
 
@@ -300,6 +303,7 @@ class SqliteStore final : public ledger::Store {
           return fail(make_error(ErrorCode::kInvalidInput, "a day's cost in one group exceeds 9.2e9 currency units; the ledger cannot hold it exactly"));
     const DailyRows batch{source_id_, daily.data()};
     if (auto s = feed(daily_feed_, "charge_daily", daily_columns(), &batch, daily.size()); !s) return fail(s);
+    if (auto s = write_hours(); !s) return fail(s);
     core::Status st;
     Stmt upd(db_, "UPDATE sources SET rows = ?, rejected = ?, warnings = ?, format = ? WHERE id = ?", st);
     if (!st) return fail(st);
@@ -347,6 +351,7 @@ class SqliteStore final : public ledger::Store {
     strings_.clear();
     pending_.clear();
     rollup_.clear();
+    hours_.clear();
   }
 
   core::Result<std::vector<ledger::RowIssue>> issues(std::int64_t source_id, std::int64_t limit) override {
@@ -432,6 +437,25 @@ class SqliteStore final : public ledger::Store {
     return out;
   }
 
+  core::Result<std::vector<ledger::GpuHour>> gpu_hours(std::optional<ledger::Day> from,
+                                                       std::optional<ledger::Day> to) override {
+    const auto a = gpu_hours_sql(from, to, Dialect::kSqlite);
+    core::Status st;
+    Stmt s(db_, a.sql, st);
+    if (!st) return st.error();
+    for (std::size_t i = 0; i < a.params.size(); ++i) s.text(static_cast<int>(i + 1), a.params[i]);
+    std::vector<ledger::GpuHour> out;
+    int rc;
+    while ((rc = sqlite3_step(s.get())) == SQLITE_ROW) {
+      const auto metric = ledger::gpu_metric_from_name(column_text(s.get(), 3));
+      if (!metric) continue;
+      out.push_back({column_text(s.get(), 0), column_text(s.get(), 1), sqlite3_column_int64(s.get(), 2), *metric,
+                     sqlite3_column_double(s.get(), 4), sqlite3_column_int64(s.get(), 5)});
+    }
+    if (rc != SQLITE_DONE) return error("reading hourly GPU telemetry");
+    return out;
+  }
+
   core::Result<std::vector<ledger::SentAlert>> sent_alerts() override {
     core::Status st;
     Stmt q(db_, "SELECT key, sent_at, payload FROM alerts_sent ORDER BY sent_at, key", st);
@@ -509,6 +533,24 @@ class SqliteStore final : public ledger::Store {
     Stmt s(db_, sql, st);
     if (!st) return nullptr;
     return &statements_.emplace(name, std::move(s)).first->second;
+  }
+
+  core::Status write_hours() {
+    auto* s = statement("hour", "INSERT INTO gpu_hourly VALUES (?,?,?,?,?,?,?)");
+    if (!s) return error("preparing the hourly telemetry insert");
+    for (const auto& h : hours_.rows()) {
+      s->i64(1, source_id_);
+      s->i64(2, h.hour);
+      s->text(3, h.host);
+      s->text(4, h.gpu);
+      s->text(5, ledger::gpu_metric_name(h.metric));
+      s->real(6, h.sum);
+      s->i64(7, h.samples);
+      if (sqlite3_step(s->get()) != SQLITE_DONE) return error("inserting hourly telemetry");
+      sqlite3_reset(s->get());
+    }
+    hours_.clear();
+    return {};
   }
 
   // Tag sets and strings are never deleted and take ids max + 1, so what other connections
@@ -664,6 +706,7 @@ class SqliteStore final : public ledger::Store {
   StringIds strings_;
   std::vector<NewString> pending_;  // strings to insert (views into strings_)
   IdRollup rollup_;
+  SampleRollup hours_;  // this ingest's telemetry by GPU and hour
   SqliteFeed charge_feed_{"aicost_charges_feed", kChargeColumnCount, &charge_column};
   SqliteFeed daily_feed_{"aicost_daily_feed", kDailyColumnCount, &daily_column};
   SqliteFeed string_feed_{"aicost_strings_feed", 2, &string_column};

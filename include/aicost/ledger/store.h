@@ -81,6 +81,9 @@ class Store {
   virtual core::Result<std::vector<AggregateRow>> aggregate(const AggregateQuery& q) = 0;
   // Per host and day: mean SM_ACTIVE, GR_ENGINE_ACTIVE and GPU_UTIL over the samples loaded.
   virtual core::Result<std::vector<HostActivity>> gpu_activity(std::optional<Day> from, std::optional<Day> to) = 0;
+  // Per host, GPU and hour: SM_ACTIVE, GR_ENGINE_ACTIVE and GPU_UTIL sums, sorted by host, GPU,
+  // hour and metric; samples of several sources in one hour are summed.
+  virtual core::Result<std::vector<GpuHour>> gpu_hours(std::optional<Day> from, std::optional<Day> to) = 0;
   // Every tag set's tags, by id.
   virtual core::Result<std::map<std::int64_t, std::vector<Tag>>> tagsets() = 0;
 

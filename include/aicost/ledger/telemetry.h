@@ -1,6 +1,7 @@
 // GPU telemetry as dcgm-exporter reports it, one sample per metric, GPU and instant.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,6 +26,16 @@ enum class GpuMetric {
 // "dcgm_gpu_utilization"); nullopt for metrics the ledger does not keep.
 std::optional<GpuMetric> gpu_metric_from_name(std::string_view name);
 const char* gpu_metric_name(GpuMetric m);  // "DCGM_FI_DEV_GPU_UTIL", ...
+
+// One GPU's samples of one metric within one hour (the ledger's `gpu_hourly`, kept at ingest).
+struct GpuHour {
+  std::string host, gpu;
+  UnixSeconds hour = 0;  // the hour's first second
+  GpuMetric metric = GpuMetric::kGpuUtil;
+  double sum = 0;        // of the samples' values
+  std::int64_t samples = 0;
+  double mean() const { return samples > 0 ? sum / static_cast<double>(samples) : 0.0; }
+};
 
 struct GpuSample {
   std::int64_t line = 0;  // where it was read

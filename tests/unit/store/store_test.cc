@@ -266,13 +266,17 @@ TEST_P(StoreTest, ReopeningKeepsTheLedger) {
 // go in once: a key recorded again keeps its first record.
 TEST_P(StoreTest, SchemaOneMigratesAndAlertsAreRecordedOnce) {
   ingest(kFocusSample);
+  ingest(std::string(AICOST_SOURCE_DIR) + "/examples/ledger/dcgm-ai-lab-2025-06-03.prom");
   const auto before = totals();
+  auto hours = store().gpu_hours(std::nullopt, std::nullopt);
+  ASSERT_TRUE(hours) << hours.error().what();
+  EXPECT_EQ(hours->size(), 384u);  // 6 hosts x 8 GPUs x 4 scrapes, 6 h apart x (SM_ACTIVE or GR_ENGINE_ACTIVE, GPU_UTIL)
   if (GetParam() == "sqlite") {
     fresh_.store.reset();
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(fresh_.db.c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(db, "DROP TABLE alerts_sent; DELETE FROM schema_migrations WHERE version = 2", nullptr,
-                           nullptr, nullptr),
+    ASSERT_EQ(sqlite3_exec(db, "DROP TABLE alerts_sent; DROP TABLE gpu_hourly; DELETE FROM schema_migrations WHERE version = 2",
+                           nullptr, nullptr, nullptr),
               SQLITE_OK);
     sqlite3_close(db);
     auto reopened = store::open_store(fresh_.db);
@@ -280,6 +284,16 @@ TEST_P(StoreTest, SchemaOneMigratesAndAlertsAreRecordedOnce) {
     fresh_.store = std::move(*reopened);
     EXPECT_EQ(store().schema_version(), 2);
     EXPECT_EQ(totals().begin()->second.billed, before.begin()->second.billed);
+    // The migration rebuilt the hourly telemetry from the samples.
+    auto migrated = store().gpu_hours(std::nullopt, std::nullopt);
+    ASSERT_TRUE(migrated) << migrated.error().what();
+    ASSERT_EQ(migrated->size(), hours->size());
+    for (std::size_t i = 0; i < hours->size(); ++i) {
+      EXPECT_EQ((*migrated)[i].host, (*hours)[i].host);
+      EXPECT_EQ((*migrated)[i].hour, (*hours)[i].hour);
+      EXPECT_DOUBLE_EQ((*migrated)[i].sum, (*hours)[i].sum);
+      EXPECT_EQ((*migrated)[i].samples, (*hours)[i].samples);
+    }
   }
   const std::vector<ledger::SentAlert> first{{"b|2025-06|actual|red", "2025-06-28T00:00:00Z", "one"},
                                              {"b|2025-06|actual|yellow", "2025-06-28T00:00:00Z", "two"}};
