@@ -86,6 +86,8 @@ int run_check(const CheckOptions& o, const std::string& db, const GlobalOptions&
       for (const auto& key : a.covers) news.push_back({key, now_iso(), a.message()});
   for (const auto& a : result->anomalies)
     if (!a.sent_before) news.push_back({a.key(), now_iso(), a.message()});
+  for (const auto& w : result->waste)
+    if (!w.sent_before) news.push_back({w.key(), now_iso(), w.finding.message});
   int status = result->gate_failed ? 3 : 0;
   if (news.empty() || o.dry_run) return status;
   if (!o.webhook.empty()) {

@@ -178,6 +178,44 @@ core::Status read_options(MapReader& top, gov::CheckOptions& o) {
     }
     AICOST_TRY_STATUS(a.finish());
   }
+  MapReader w(top.node("waste"), "waste", top.source());
+  if (w.self() && !w.self().IsNull()) {
+    if (!w.self().IsMap()) return w.not_a_map();
+    auto& x = o.waste;
+    auto days = [&](const std::string& key, int& out) -> core::Status {
+      auto v = w.quantity(key, UnitKind::kDuration);
+      if (!v) return v.error();
+      if (*v) out = static_cast<int>(std::lround(**v / 86400.0));
+      if (*v && out < 1) return w.source().error(w.node(key).Mark(), "'" + key + "' must be at least 1d");
+      return {};
+    };
+    auto list = [&](const std::string& key, std::vector<std::string>& out) -> core::Status {
+      const YAML::Node n = w.node(key);
+      if (!n || n.IsNull()) return {};
+      if (!n.IsSequence()) return w.source().error(n.Mark(), "'" + key + "' must be a list, as in [team, project]");
+      out.clear();
+      for (const auto& e : n) out.push_back(e.Scalar());
+      return {};
+    };
+    AICOST_TRY_STATUS(days("window", x.window_days));
+    AICOST_TRY_STATUS(days("lookback", x.lookback_days));
+    AICOST_TRY_STATUS(days("ttl", x.ttl.ttl_days));
+    AICOST_TRY_STATUS(days("log_retention", x.logs.retention_days));
+    AICOST_TRY_STATUS(list("required_tags", x.required_tags));
+    AICOST_TRY_STATUS(list("content_tags", x.content_tags));
+    AICOST_TRY_STATUS(list("dev_values", x.ttl.dev_values));
+    TRY_ASSIGN(x.fleet_tag, w.string("fleet_tag"));
+    TRY_ASSIGN(x.idle.idle_below, w.quantity("idle_below", UnitKind::kPercent));
+    auto idle_hours = w.quantity("idle_for", UnitKind::kDuration);
+    if (!idle_hours) return idle_hours.error();
+    if (*idle_hours) x.idle.min_hours = std::max(1, static_cast<int>(std::lround(**idle_hours / 3600.0)));
+    TRY_ASSIGN(x.untagged.max_share, w.quantity("max_untagged", UnitKind::kPercent));
+    TRY_ASSIGN(x.storage.max_monthly_growth, w.quantity("max_storage_growth", UnitKind::kPercent));
+    TRY_ASSIGN(x.commitments.min_unused_share, w.quantity("max_unused_commitment", UnitKind::kPercent));
+    TRY_ASSIGN(x.fleets.low_below, w.quantity("fleet_low_below", UnitKind::kPercent));
+    TRY_ASSIGN(x.fleets.target, w.quantity("fleet_target", UnitKind::kPercent));
+    AICOST_TRY_STATUS(w.finish());
+  }
   MapReader f(top.node("forecast"), "forecast", top.source());
   if (f.self() && !f.self().IsNull()) {
     if (!f.self().IsMap()) return f.not_a_map();

@@ -89,6 +89,10 @@ std::string AnomalyResult::key() const {
   return "anomaly|" + scope + "|" + currency + "|" + ledger::day_text(episode.first_day);
 }
 
+std::string WasteResult::key() const {
+  return std::string("waste|") + waste_kind_name(finding.kind) + "|" + finding.subject + "|" + finding.currency;
+}
+
 std::string AnomalyResult::message() const {
   char text[160];
   std::snprintf(text, sizeof text, "%s %.2f %s (%+.0f%%) against %.2f expected", episode.increase ? "spend" : "drop to",
@@ -172,6 +176,13 @@ core::Result<CheckResult> run_check(ledger::Store& store, const std::vector<Budg
     auto a = scope_anomalies(store, b.name, b.scope, b.currency, b.cost, o, fired);
     if (!a) return a.error();
     out.anomalies.insert(out.anomalies.end(), a->begin(), a->end());
+  }
+  auto waste = find_waste(store, o.waste, o.as_of, o.aliases);
+  if (!waste) return waste.error();
+  for (auto& f : *waste) {
+    WasteResult w{std::move(f), false};
+    w.sent_before = fired.count(w.key()) > 0;
+    out.waste.push_back(std::move(w));
   }
   return out;
 }

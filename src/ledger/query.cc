@@ -30,6 +30,8 @@ constexpr std::array kNames{
     Name{"charge_frequency", Dimension::kChargeFrequency},
     Name{"pricing_category", Dimension::kPricingCategory},
     Name{"commitment_status", Dimension::kCommitmentStatus},
+    Name{"commitment", Dimension::kCommitment},
+    Name{"consumed_unit", Dimension::kConsumedUnit},
     Name{"currency", Dimension::kCurrency},
 };
 
@@ -43,6 +45,7 @@ Sums& Sums::operator+=(const Sums& o) {
   gpu_hours += o.gpu_hours;
   rows += o.rows;
   observed_gpu_hours += o.observed_gpu_hours;
+  consumed_quantity += o.consumed_quantity;
   useful_gpu_hours += o.useful_gpu_hours;
   return *this;
 }
@@ -64,12 +67,12 @@ core::Result<GroupKey> parse_group_key(std::string_view text) {
   }
   // FOCUS column names work too: "ServiceName" -> "service_name" -> service.
   std::string name = canonical_tag_key(text);
-  static const std::array<std::pair<const char*, const char*>, 9> kFocus{{
+  static const std::array<std::pair<const char*, const char*>, 10> kFocus{{
       {"provider_name", "provider"},       {"service_name", "service"},
       {"region_id", "region"},             {"resource_id", "resource"},
       {"sub_account_id", "sub_account"},   {"billing_account_id", "billing_account"},
       {"sku_id", "sku"},                   {"commitment_discount_status", "commitment_status"},
-      {"billing_currency", "currency"},
+      {"billing_currency", "currency"},    {"commitment_discount_id", "commitment"},
   }};
   for (const auto& [focus, ours] : kFocus)
     if (name == focus) name = ours;
@@ -80,7 +83,8 @@ core::Result<GroupKey> parse_group_key(std::string_view text) {
                               core::did_you_mean(text, dimension_names()) +
                               " Dimensions: provider, billing_account, sub_account, service, service_category, "
                               "region, resource, resource_name, resource_type, sku, charge_category, "
-                              "charge_frequency, pricing_category, commitment_status, currency, tag:KEY",
+                              "charge_frequency, pricing_category, commitment_status, commitment, consumed_unit, "
+                              "currency, tag:KEY",
                           std::string(text));
 }
 
@@ -108,6 +112,8 @@ const std::string& dimension_value(const Charge& c, Dimension d) {
     case Dimension::kChargeFrequency: return c.charge_frequency;
     case Dimension::kPricingCategory: return c.pricing_category;
     case Dimension::kCommitmentStatus: return c.commitment_discount_status;
+    case Dimension::kCommitment: return c.commitment_discount_id;
+    case Dimension::kConsumedUnit: return c.consumed_unit;
     case Dimension::kCurrency: return c.currency;
     case Dimension::kTag: return kEmpty;
   }
@@ -141,7 +147,8 @@ std::optional<std::vector<std::string>> resolve_tags(const std::vector<Tag>& tag
 }
 
 bool in_rollup(Dimension d) {
-  return d != Dimension::kResource && d != Dimension::kResourceName && d != Dimension::kSku;
+  return d != Dimension::kResource && d != Dimension::kResourceName && d != Dimension::kSku &&
+         d != Dimension::kCommitment && d != Dimension::kConsumedUnit;
 }
 
 }  // namespace aicost::ledger

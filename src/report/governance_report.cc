@@ -51,6 +51,13 @@ Json anomaly_json(const gov::AnomalyResult& a) {
               {"causes", causes}};
 }
 
+Json waste_json(const gov::WasteResult& w) {
+  const auto& f = w.finding;
+  return Json{{"kind", gov::waste_kind_name(f.kind)}, {"subject", f.subject},   {"currency", f.currency},
+              {"monthly_saving", cents(f.monthly_saving)}, {"message", f.message}, {"evidence", f.evidence},
+              {"new", !w.sent_before},                  {"key", w.key()}};
+}
+
 Json budget_json(const gov::BudgetResult& r) {
   const auto& b = r.budget;
   const auto& s = r.status;
@@ -87,22 +94,27 @@ std::string check_payload(const gov::CheckResult& r) {
     for (const auto& a : b.due) alerts.push_back(alert_json(a));
   for (const auto& a : r.anomalies)
     if (!a.sent_before) anomalies.push_back(anomaly_json(a));
+  Json waste = Json::array();
+  for (const auto& w : r.waste)
+    if (!w.sent_before) waste.push_back(waste_json(w));
   std::string text;
-  for (const auto& a : alerts) text += a["message"].get<std::string>() + "\n";
-  for (const auto& a : anomalies) text += a["message"].get<std::string>() + "\n";
+  for (const auto* list : {&alerts, &anomalies, &waste})
+    for (const auto& a : *list) text += a["message"].get<std::string>() + "\n";
   // "text" is what Slack, Mattermost and Teams incoming webhooks show.
   return Json{{"source", "aicost"}, {"as_of", ledger::day_text(r.as_of)}, {"text", text},
-              {"alerts", alerts},   {"anomalies", anomalies}}
+              {"alerts", alerts},   {"anomalies", anomalies},             {"waste", waste}}
       .dump(2);
 }
 
 std::string render_check(const gov::CheckResult& r, Format f) {
   if (f == Format::kJson) {
-    Json budgets = Json::array(), anomalies = Json::array();
+    Json budgets = Json::array(), anomalies = Json::array(), waste = Json::array();
     for (const auto& b : r.budgets) budgets.push_back(budget_json(b));
     for (const auto& a : r.anomalies) anomalies.push_back(anomaly_json(a));
-    return Json{{"schema_version", 1},     {"as_of", ledger::day_text(r.as_of)}, {"gate_failed", r.gate_failed},
-                {"budgets", budgets},      {"anomalies", anomalies},             {"warnings", r.warnings}}
+    for (const auto& w : r.waste) waste.push_back(waste_json(w));
+    return Json{{"schema_version", 1}, {"as_of", ledger::day_text(r.as_of)}, {"gate_failed", r.gate_failed},
+                {"budgets", budgets},  {"anomalies", anomalies},             {"waste", waste},
+                {"warnings", r.warnings}}
                .dump(2) +
            "\n";
   }
@@ -147,6 +159,15 @@ std::string render_check(const gov::CheckResult& r, Format f) {
          a.causes.empty() ? "" : fmt::format("{} {:+.2f}", a.causes.front().value, a.causes.front().delta),
          a.sent_before ? "no" : "yes"});
   if (!anomalies.rows.empty()) out += "\n" + render(anomalies, f);
+  Table waste;
+  waste.title = "Waste (saving per 30-day month if fixed)";
+  waste.header = {"kind", "subject", "saving", "finding", "new"};
+  waste.right_align = {false, false, true, false, false};
+  for (const auto& w : r.waste)
+    waste.rows.push_back({gov::waste_kind_name(w.finding.kind), w.finding.subject,
+                          fmt::format("{:.2f} {}", w.finding.monthly_saving, w.finding.currency), w.finding.message,
+                          w.sent_before ? "no" : "yes"});
+  if (!waste.rows.empty()) out += "\n" + render(waste, f);
   if (f == Format::kTable) {
     for (const auto& w : r.warnings) out += "\nwarning: " + w + "\n";
     out += r.gate_failed ? "\ngate: FAILED (a budget is at a gating level)\n" : "\ngate: ok\n";
@@ -195,6 +216,11 @@ std::string render_prometheus(const gov::CheckResult& r) {
   for (const auto& a : r.anomalies)
     out += fmt::format("aicost_anomaly_impact{{scope=\"{}\",currency=\"{}\",first_day=\"{}\"}} {:.2f}\n", esc(a.scope),
                        esc(a.currency), ledger::day_text(a.episode.first_day), a.episode.impact);
+  family("aicost_waste_monthly_saving", "What a waste finding would save per 30-day month if fixed.");
+  for (const auto& w : r.waste)
+    out += fmt::format("aicost_waste_monthly_saving{{kind=\"{}\",subject=\"{}\",currency=\"{}\"}} {:.2f}\n",
+                       gov::waste_kind_name(w.finding.kind), esc(w.finding.subject), esc(w.finding.currency),
+                       w.finding.monthly_saving);
   family("aicost_check_gate_failed", "1 when a budget is at a gating level.");
   out += fmt::format("aicost_check_gate_failed {}\n", r.gate_failed ? 1 : 0);
   return out;

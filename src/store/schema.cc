@@ -251,6 +251,8 @@ const char* dimension_column(ledger::Dimension d) {
     case Dimension::kChargeFrequency: return "charge_frequency_sid";
     case Dimension::kPricingCategory: return "pricing_category_sid";
     case Dimension::kCommitmentStatus: return "commitment_discount_status_sid";
+    case Dimension::kCommitment: return "commitment_discount_id_sid";
+    case Dimension::kConsumedUnit: return "consumed_unit_sid";
     case Dimension::kCurrency: return "currency_sid";
     case Dimension::kTag: return nullptr;
   }
@@ -329,14 +331,15 @@ AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d) {
   const std::string rows = rollup ? "SUM(rows)" : "COUNT(*)";
   const std::string contracted = rollup ? "SUM(contracted)" : "SUM(COALESCE(contracted, 0))";
   const std::string where = where_clause(q, param);
+  const std::string quantity = rollup ? "0" : "SUM(COALESCE(consumed_quantity, 0))";
   const std::string sums = "SUM(billed) AS billed, SUM(effective) AS effective, SUM(list) AS list, " + contracted +
-                           " AS contracted, SUM(gpu_hours) AS gpu_hours, " + rows + " AS n";
+                           " AS contracted, SUM(gpu_hours) AS gpu_hours, " + rows + " AS n, " + quantity + " AS q";
   const std::string table = rollup ? "charge_daily" : "charges";
   if (join_first) {
     out.sql = "SELECT " + inner + ", " + sums + " FROM " + table + joins + where + " GROUP BY " + group +
               " ORDER BY " + outer;
   } else {
-    out.sql = "SELECT " + outer + ", g.billed, g.effective, g.list, g.contracted, g.gpu_hours, g.n FROM (SELECT " +
+    out.sql = "SELECT " + outer + ", g.billed, g.effective, g.list, g.contracted, g.gpu_hours, g.n, g.q FROM (SELECT " +
               inner + ", " + sums + " FROM " + table + where + " GROUP BY " + group + ") g" + joins + " ORDER BY " +
               outer;
   }
@@ -352,7 +355,7 @@ std::optional<AggregateSql> rollup_scan_sql(const ledger::AggregateQuery& q, Dia
   };
   out.sql = "SELECT day";
   for (auto dim : q.dims) out.sql += std::string(", ") + dimension_column(dim);
-  out.sql += ", currency_sid, tagset_id, billed, effective, list, contracted, gpu_hours, rows FROM charge_daily" +
+  out.sql += ", currency_sid, tagset_id, billed, effective, list, contracted, gpu_hours, rows, 0 FROM charge_daily" +
              where_clause(q, param);
   return out;
 }

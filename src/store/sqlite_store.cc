@@ -406,6 +406,7 @@ class SqliteStore final : public ledger::Store {
       sums.contracted = sqlite3_column_int64(s.get(), i++);
       sums.gpu_hours = sqlite3_column_double(s.get(), i++);
       sums.rows = sqlite3_column_int64(s.get(), i++);
+      sums.consumed_quantity = sqlite3_column_double(s.get(), i++);
       fold.add(q.by_day ? day : 0, cells, tagset, sums);
     }
     Stmt text(db_, "SELECT value FROM strings WHERE id = ?", st);

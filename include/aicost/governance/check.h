@@ -1,5 +1,6 @@
-// `aicost ledger check`: every budget's spend, forecast and alert levels, and the anomalies of the
-// last days with their root causes, read from a ledger through ledger::Store.
+// `aicost ledger check`: every budget's spend, forecast and alert levels, the anomalies of the
+// last days with their root causes, and the waste findings, read from a ledger through
+// ledger::Store.
 #pragma once
 
 #include <map>
@@ -11,6 +12,7 @@
 #include "aicost/governance/anomaly.h"
 #include "aicost/governance/budget.h"
 #include "aicost/governance/forecast.h"
+#include "aicost/governance/waste_scan.h"
 #include "aicost/ledger/store.h"
 
 namespace aicost::governance {
@@ -22,6 +24,7 @@ struct CheckOptions {
   int anomaly_lookback_days = 7;  // report episodes that touch the last N days before as_of
   ledger::Dimension root_cause = ledger::Dimension::kService;  // ranked within an anomaly
   std::map<std::string, std::vector<std::string>> aliases;     // tag key -> keys that mean the same
+  WasteOptions waste;
 };
 
 struct BudgetResult {
@@ -40,10 +43,17 @@ struct AnomalyResult {
   std::string message() const;
 };
 
+struct WasteResult {
+  WasteFinding finding;
+  bool sent_before = false;  // its key is in run_check's `fired`
+  std::string key() const;   // once per kind, subject and currency
+};
+
 struct CheckResult {
   ledger::Day as_of = 0;
   std::vector<BudgetResult> budgets;      // parents first
   std::vector<AnomalyResult> anomalies;   // scopes in budget order, "ledger" first
+  std::vector<WasteResult> waste;         // largest monthly saving first
   bool gate_failed = false;               // some budget at a gating level (actual or forecast)
   std::vector<std::string> warnings;      // e.g. children's amounts exceed their parent's
 };

@@ -31,6 +31,8 @@ enum class Dimension {
   kChargeFrequency,
   kPricingCategory,
   kCommitmentStatus,
+  kCommitment,    // CommitmentDiscountId
+  kConsumedUnit,
   kCurrency,
   kTag,  // a tag key, canonical (canonical_tag_key)
 };
@@ -48,7 +50,8 @@ std::string group_key_name(const GroupKey& k);  // the inverse: "service", "tag:
 std::vector<std::string> dimension_names();
 // The value of a plain dimension on a charge ("" for kTag).
 const std::string& dimension_value(const Charge& c, Dimension d);
-// Dimensions kept in the daily rollup (all but resource, resource name and SKU).
+// Dimensions kept in the daily rollup (all but resource, resource name, SKU, commitment and
+// consumed unit).
 bool in_rollup(Dimension d);
 
 struct Filter {
@@ -93,6 +96,9 @@ struct Sums {
   // GPU-hours whose host has telemetry that day, and those weighted by how busy the GPUs were
   // (filled by run_report when asked for the useful share).
   double observed_gpu_hours = 0, useful_gpu_hours = 0;
+  // ConsumedQuantity, summed from the raw charges only (the daily rollup mixes units, so a query it
+  // answers reads 0): meaningful grouped by resource or consumed_unit.
+  double consumed_quantity = 0;
   Sums& operator+=(const Sums& o);
 };
 

@@ -136,7 +136,8 @@ TEST_P(DictionaryTest, EveryDimensionReadsBackTheTextWritten) {
                       Dimension::kService, Dimension::kServiceCategory, Dimension::kRegion,
                       Dimension::kResource, Dimension::kResourceName, Dimension::kResourceType,
                       Dimension::kSku, Dimension::kChargeCategory, Dimension::kChargeFrequency,
-                      Dimension::kPricingCategory, Dimension::kCommitmentStatus}) {
+                      Dimension::kPricingCategory, Dimension::kCommitmentStatus, Dimension::kCommitment,
+                      Dimension::kConsumedUnit}) {
     std::map<std::string, core::WideNanos> want;
     for (const auto& c : rows) want[ledger::dimension_value(c, d)] += c.billed;
     EXPECT_EQ(by(*fresh_.store, d), want) << "dimension " << ledger::group_key_name({d, {}});

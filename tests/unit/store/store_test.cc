@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -228,6 +229,30 @@ TEST_P(StoreTest, TagAliasesAndFiltersMatchAnIndependentSum) {
     for (const auto& l : rep->lines) got[l.values[0]] += l.sums.effective;
     EXPECT_EQ(got, expected);
   }
+}
+
+// ConsumedQuantity sums from the raw rows (grouped by unit it means something); the rollup has none.
+TEST_P(StoreTest, ConsumedQuantitySumsByUnitFromRawRows) {
+  ingest(kFocusSample);
+  std::map<std::string, double> expected;
+  billing::Sink sink;
+  sink.charge = [&](ledger::Charge&& c) {
+    expected[c.consumed_unit] += c.consumed_quantity.value_or(0);
+    return core::Status{};
+  };
+  ASSERT_TRUE(billing::read_file(kFocusSample, billing::Format::kFocus, sink));
+  ledger::AggregateQuery q;
+  q.dims = {ledger::Dimension::kConsumedUnit};
+  auto rows = store().aggregate(q);
+  ASSERT_TRUE(rows) << rows.error().what();
+  std::map<std::string, double> got;
+  for (const auto& r : *rows) got[r.values[0]] += r.sums.consumed_quantity;
+  ASSERT_EQ(got.size(), expected.size());
+  for (const auto& [unit, quantity] : expected) EXPECT_NEAR(got[unit], quantity, 1e-6 * (1 + std::abs(quantity))) << unit;
+  q.dims = {ledger::Dimension::kService};  // answered by the rollup
+  rows = store().aggregate(q);
+  ASSERT_TRUE(rows);
+  for (const auto& r : *rows) EXPECT_EQ(r.sums.consumed_quantity, 0.0);
 }
 
 TEST_P(StoreTest, FilterValuesAreBoundNeverSpliced) {

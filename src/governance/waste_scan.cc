@@ -1,0 +1,255 @@
+#include "aicost/governance/waste_scan.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "aicost/ledger/report.h"
+
+namespace aicost::governance {
+namespace {
+
+using ledger::Dimension;
+
+double units(core::WideNanos n) { return static_cast<double>(n) / static_cast<double>(core::kNanosPerUnit); }
+
+bool contains_nocase(const std::string& text, const std::string& part) {
+  return std::search(text.begin(), text.end(), part.begin(), part.end(), [](char a, char b) {
+           return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+         }) != text.end();
+}
+
+// The resource query's columns.
+constexpr Dimension kDims[] = {Dimension::kResource,        Dimension::kResourceName, Dimension::kService,
+                               Dimension::kServiceCategory, Dimension::kResourceType, Dimension::kRegion,
+                               Dimension::kConsumedUnit,    Dimension::kChargeCategory};
+enum Col { kResource, kName, kService, kCategory, kType, kRegion, kUnit, kChargeCategory, kDimCount };
+
+struct Resource {
+  std::string id, name, service, category, type, region, unit, currency;
+  std::map<std::string, std::string> tags;
+  ledger::Day first = 0, last = 0;
+  double window_cost = 0, gpu_hours = 0;
+  int window_days_seen = 0;
+  std::map<ledger::Day, std::pair<double, double>> daily;  // cost, consumed quantity
+};
+
+// Hourly activity per host and GPU, pivoted from the store's rows.
+std::vector<GpuActivityHour> pivot(const std::vector<ledger::GpuHour>& rows) {
+  std::vector<GpuActivityHour> out;
+  for (const auto& r : rows) {
+    if (out.empty() || out.back().host != r.host || out.back().gpu != r.gpu || out.back().hour != r.hour)
+      out.push_back({r.host, r.gpu, r.hour, std::nullopt, std::nullopt, std::nullopt});
+    auto& h = out.back();
+    (r.metric == ledger::GpuMetric::kSmActive         ? h.sm_active
+     : r.metric == ledger::GpuMetric::kGrEngineActive ? h.gr_engine_active
+                                                      : h.gpu_util) = r.mean();
+  }
+  return out;
+}
+
+double activity(const GpuActivityHour& h) {
+  return h.sm_active ? *h.sm_active : h.gr_engine_active ? *h.gr_engine_active : h.gpu_util.value_or(0);
+}
+
+// The telemetry host a resource is: its name, its id, or the id's last path part.
+std::vector<std::string> host_names(const Resource& r) {
+  return {r.name, r.id, r.id.substr(r.id.find_last_of('/') + 1)};
+}
+
+}  // namespace
+
+core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const WasteOptions& o, ledger::Day as_of,
+                                                   const std::map<std::string, std::vector<std::string>>& aliases) {
+  const ledger::Day window_start = as_of - o.window_days;
+  // Charges by resource and day, with the tags the detectors read.
+  std::vector<std::string> tag_keys = o.ttl.env_keys;
+  for (const auto* keys : {&o.required_tags, &o.content_tags}) tag_keys.insert(tag_keys.end(), keys->begin(), keys->end());
+  tag_keys.push_back(o.fleet_tag);
+  ledger::AggregateQuery q;
+  q.dims.assign(std::begin(kDims), std::end(kDims));
+  for (const auto& k : tag_keys) {
+    ledger::TagKey key{ledger::canonical_tag_key(k), {}};
+    if (auto it = aliases.find(key.key); it != aliases.end()) key.aliases = it->second;
+    q.tags.push_back(key);
+  }
+  q.by_day = true;
+  q.from = as_of - std::max(o.lookback_days, o.window_days);
+  q.to = as_of;
+  auto rows = store.aggregate(q);
+  if (!rows) return rows.error();
+
+  std::map<std::pair<std::string, std::string>, Resource> resources;  // by id (or name) and currency
+  std::map<std::pair<std::string, std::string>, UntaggedSpend> untagged;  // by tag key and currency
+  for (const auto& row : *rows) {
+    const auto& v = row.values;
+    const std::string& key = v[kResource].empty() ? v[kName] : v[kResource];
+    auto& r = resources[{key, row.currency}];
+    if (r.first == 0 || row.day < r.first) r.first = row.day;
+    r.last = std::max(r.last, row.day);
+    r.id = v[kResource];
+    r.name = v[kName];
+    r.service = v[kService];
+    r.category = v[kCategory];
+    r.type = v[kType];
+    r.region = v[kRegion];
+    r.unit = v[kUnit];
+    r.currency = row.currency;
+    for (std::size_t t = 0; t < tag_keys.size(); ++t)
+      if (!v[kDimCount + t].empty()) r.tags.emplace(ledger::canonical_tag_key(tag_keys[t]), v[kDimCount + t]);
+    const double cost = units(row.sums.effective);
+    auto& d = r.daily[row.day];
+    d.first += cost;
+    d.second += row.sums.consumed_quantity;
+    if (row.day < window_start) continue;
+    if (d.first == cost) ++r.window_days_seen;  // the day's first row
+    r.window_cost += cost;
+    r.gpu_hours += row.sums.gpu_hours;
+    const bool taggable = v[kChargeCategory] == "Usage" || v[kChargeCategory] == "Purchase";
+    for (std::size_t t = 0; t < o.required_tags.size() && taggable; ++t) {
+      auto& u = untagged[{o.required_tags[t], row.currency}];
+      u.tag_key = o.required_tags[t];
+      u.currency = row.currency;
+      u.window_days = o.window_days;
+      u.taggable += cost;
+      if (v[kDimCount + o.ttl.env_keys.size() + t].empty()) u.untagged += cost;
+    }
+  }
+
+  std::vector<WasteFinding> out;
+  auto add = [&out](std::vector<WasteFinding> f) { out.insert(out.end(), f.begin(), f.end()); };
+
+  // Dev resources past their TTL; untagged spend with its biggest resources.
+  std::vector<ResourceDays> days;
+  for (const auto& [key, r] : resources)
+    days.push_back({r.id.empty() ? r.name : r.id, r.name, r.service, r.currency, r.tags, r.first, r.last, r.window_cost});
+  add(expired_dev_resources(days, as_of, o.ttl));
+  std::vector<UntaggedSpend> spends;
+  for (auto& [key, u] : untagged) {
+    std::vector<std::pair<std::string, double>> top;
+    for (const auto& [rk, r] : resources)
+      if (r.currency == u.currency && !r.tags.count(ledger::canonical_tag_key(u.tag_key)) && r.window_cost > 0)
+        top.push_back({r.id.empty() ? r.service + " (no resource id)" : r.id, r.window_cost});
+    std::sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    if (top.size() > 5) top.resize(5);
+    u.top_untagged = std::move(top);
+    spends.push_back(u);
+  }
+  add(untagged_spend(spends, o.untagged));
+
+  // Storage: growth per bucket, logs kept past retention, content stored twice.
+  std::vector<StorageSeries> storage;
+  std::vector<LogStorage> logs;
+  std::vector<StoredObject> objects;
+  for (const auto& [key, r] : resources) {
+    if (r.daily.empty()) continue;
+    const bool is_log = contains_nocase(r.service, "log") || contains_nocase(r.type, "log");
+    const bool gb_months = contains_nocase(r.unit, "GB") && contains_nocase(r.unit, "Month");
+    if (r.category == "Storage" && !is_log) {
+      StorageSeries s{r.id, r.currency, {}};
+      for (const auto& [day, d] : r.daily) s.daily_cost.push_back({day, d.first});
+      storage.push_back(std::move(s));
+    }
+    // A day's GB-Months times the days of a month is the volume stored that day (30-day month).
+    const auto& [last_day, last] = *r.daily.rbegin();
+    if (is_log && gb_months) {
+      LogStorage l{r.id, r.currency, {}, last.second > 0 ? last.first / last.second : 0.0};
+      for (const auto& [day, d] : r.daily) l.stored_gb.push_back({day, d.second * kDaysPerMonth});
+      logs.push_back(std::move(l));
+    }
+    for (const auto& t : o.content_tags)
+      if (auto it = r.tags.find(ledger::canonical_tag_key(t)); it != r.tags.end() && r.category == "Storage")
+        objects.push_back({r.id, r.service, r.region, r.currency, t + "=" + it->second,
+                           gb_months ? last.second * kDaysPerMonth : 0.0,
+                           r.window_days_seen > 0 ? r.window_cost * kDaysPerMonth / r.window_days_seen : 0.0});
+  }
+  add(storage_growth(storage, o.storage));
+  add(log_retention(logs, o.logs));
+  add(duplicate_storage(objects));
+
+  // Commitments: Used and Unused spend per commitment over the window.
+  ledger::AggregateQuery c;
+  c.dims = {Dimension::kCommitment, Dimension::kCommitmentStatus};
+  c.from = window_start;
+  c.to = as_of;
+  auto commitments = store.aggregate(c);
+  if (!commitments) return commitments.error();
+  std::map<std::pair<std::string, std::string>, CommitmentUse> uses;
+  for (const auto& row : *commitments) {
+    if (row.values[0].empty()) continue;
+    auto& u = uses[{row.values[0], row.currency}];
+    u.commitment_id = row.values[0];
+    u.currency = row.currency;
+    u.window_days = o.window_days;
+    (row.values[1] == "Unused" ? u.unused_cost : u.used_cost) += units(row.sums.effective);
+  }
+  std::vector<CommitmentUse> use_list;
+  for (auto& [k, u] : uses) use_list.push_back(u);
+  add(unused_commitments(use_list, o.commitments));
+
+  // GPUs: idle and hung hours priced by their resource's cost per GPU-hour; fleets by tag.
+  auto hours = store.gpu_hours(as_of - o.idle_lookback_days, as_of);
+  if (!hours) return hours.error();
+  const auto activity_hours = pivot(*hours);
+  std::map<std::string, double> price;
+  std::map<std::string, const Resource*> by_host;
+  std::set<std::string> currencies;
+  for (const auto& [key, r] : resources) {
+    if (r.gpu_hours <= 0) continue;
+    for (const auto& h : host_names(r)) {
+      if (h.empty()) continue;
+      price.emplace(h, r.window_cost / r.gpu_hours);
+      by_host.emplace(h, &r);
+    }
+    currencies.insert(r.currency);
+  }
+  auto idle = idle_gpus(activity_hours, price, currencies.size() == 1 ? *currencies.begin() : "", o.idle);
+  std::map<std::pair<std::string, std::string>, FleetUse> fleets;
+  std::map<std::pair<std::string, std::string>, std::map<ledger::UnixSeconds, std::pair<double, int>>> fleet_hours;
+  for (const auto& [key, r] : resources) {
+    const auto tag = r.tags.find(ledger::canonical_tag_key(o.fleet_tag));
+    if (r.gpu_hours <= 0 || tag == r.tags.end()) continue;
+    auto& f = fleets[{tag->second, r.currency}];
+    f.fleet = o.fleet_tag + "=" + tag->second;
+    f.currency = r.currency;
+    ++f.replicas;
+    f.monthly_cost += r.window_cost * kDaysPerMonth / o.window_days;
+  }
+  for (const auto& h : activity_hours) {
+    const auto it = by_host.find(h.host);
+    if (it == by_host.end()) continue;
+    const auto tag = it->second->tags.find(ledger::canonical_tag_key(o.fleet_tag));
+    if (tag == it->second->tags.end()) continue;
+    auto& slot = fleet_hours[{tag->second, it->second->currency}][h.hour];
+    slot.first += activity(h);
+    ++slot.second;
+  }
+  std::vector<FleetUse> fleet_list;
+  for (auto& [key, f] : fleets) {
+    const auto it = fleet_hours.find(key);
+    if (it == fleet_hours.end() || it->second.empty()) continue;  // no telemetry: no judgement
+    double sum = 0, peak = 0;
+    for (const auto& [hour, a] : it->second) {
+      sum += a.first / a.second;
+      peak = std::max(peak, a.first / a.second);
+    }
+    f.mean_activity = sum / static_cast<double>(it->second.size());
+    f.peak_activity = peak;
+    fleet_list.push_back(f);
+  }
+  const auto low = low_utilisation_fleets(fleet_list, o.fleets);
+  // An idle host of a fleet found too big is the fleet's finding, not another saving on top.
+  std::set<std::string> in_low_fleets;
+  for (const auto& f : low)
+    for (const auto& [host, r] : by_host)
+      if (auto t = r->tags.find(ledger::canonical_tag_key(o.fleet_tag)); t != r->tags.end() &&
+                                                                          o.fleet_tag + "=" + t->second == f.subject)
+        in_low_fleets.insert(host);
+  std::erase_if(idle, [&](const WasteFinding& f) { return f.kind == WasteKind::kIdleGpu && in_low_fleets.count(f.subject); });
+  add(std::move(idle));
+  add(low);
+  sort_findings(out);
+  return out;
+}
+
+}  // namespace aicost::governance

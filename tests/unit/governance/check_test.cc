@@ -1,0 +1,100 @@
+// run_check end to end on the example lab (examples/governance): every waste kind is found, the
+// SageMaker sweep is an anomaly with its cause, and alerts recorded as sent are not due again.
+#include "aicost/governance/check.h"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <set>
+
+#include "aicost/billing/ingest.h"
+#include "aicost/config/budgets.h"
+#include "aicost/store/open.h"
+
+namespace aicost::governance {
+namespace {
+
+const std::string kDir = std::string(AICOST_SOURCE_DIR) + "/examples/governance/";
+
+class ExampleLab : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    db_ = ::testing::TempDir() + "/governance-check-" + std::to_string(::getpid()) + ".db";
+    std::filesystem::remove(db_);
+    auto s = store::open_store(db_);
+    ASSERT_TRUE(s) << s.error().what();
+    store_ = std::move(*s);
+    for (const char* f : {"focus-ai-lab-2025-05-06.csv", "dcgm-ai-lab-2025-06-26.prom"}) {
+      auto r = billing::ingest_file(*store_, kDir + f, {});
+      ASSERT_TRUE(r) << r.error().what();
+    }
+    auto file = config::load_budgets(kDir + "budgets.yaml");
+    ASSERT_TRUE(file) << file.error().what();
+    file_ = std::move(*file);
+    file_.options.as_of = ledger::days_from_civil(2025, 6, 28);
+  }
+  void TearDown() override {
+    store_.reset();
+    std::filesystem::remove(db_);
+  }
+  std::string db_;
+  std::unique_ptr<ledger::Store> store_;
+  config::BudgetFile file_;
+};
+
+TEST_F(ExampleLab, EveryWasteKindIsFound) {
+  auto r = run_check(*store_, file_.budgets, file_.options, {});
+  ASSERT_TRUE(r) << r.error().what();
+  std::set<std::string> kinds;
+  for (const auto& w : r->waste) kinds.insert(waste_kind_name(w.finding.kind));
+  EXPECT_EQ(kinds, (std::set<std::string>{"idle_gpu", "hung_gpu", "expired_dev_resource", "untagged_spend",
+                                          "storage_growth", "log_retention", "duplicate_storage",
+                                          "unused_commitment", "low_utilisation_fleet"}));
+  for (std::size_t i = 1; i < r->waste.size(); ++i)
+    EXPECT_GE(r->waste[i - 1].finding.monthly_saving, r->waste[i].finding.monthly_saving);
+  // The serving hosts idle at night belong to the fleet found too big: one finding, not two savings.
+  for (const auto& w : r->waste) {
+    if (w.finding.kind != WasteKind::kIdleGpu) continue;
+    EXPECT_EQ(w.finding.subject.rfind("i-serve", 0), std::string::npos);
+  }
+}
+
+TEST_F(ExampleLab, TheSweepIsAnAnomalyCausedBySageMaker) {
+  auto r = run_check(*store_, file_.budgets, file_.options, {});
+  ASSERT_TRUE(r) << r.error().what();
+  const AnomalyResult* research = nullptr;
+  for (const auto& a : r->anomalies)
+    if (a.scope == "research") research = &a;
+  ASSERT_NE(research, nullptr);
+  EXPECT_EQ(research->episode.first_day, ledger::days_from_civil(2025, 6, 23));
+  EXPECT_EQ(research->episode.last_day, ledger::days_from_civil(2025, 6, 24));
+  ASSERT_FALSE(research->causes.empty());
+  EXPECT_EQ(research->causes.front().value, "Amazon SageMaker");
+  EXPECT_NEAR(research->causes.front().share, 1.0, 0.01);
+}
+
+TEST_F(ExampleLab, RecordedAlertsAreNotDueAgain) {
+  auto first = run_check(*store_, file_.budgets, file_.options, {});
+  ASSERT_TRUE(first) << first.error().what();
+  EXPECT_TRUE(first->gate_failed);
+  std::set<std::string> fired;
+  std::size_t due = 0;
+  for (const auto& b : first->budgets) {
+    due += b.due.size();
+    for (const auto& a : b.due) fired.insert(a.covers.begin(), a.covers.end());
+  }
+  for (const auto& a : first->anomalies) fired.insert(a.key());
+  for (const auto& w : first->waste) fired.insert(w.key());
+  EXPECT_EQ(due, 8u);  // see tests/golden/ledger_check.out
+  auto second = run_check(*store_, file_.budgets, file_.options, fired);
+  ASSERT_TRUE(second);
+  for (const auto& b : second->budgets) EXPECT_TRUE(b.due.empty()) << b.budget.name;
+  for (const auto& a : second->anomalies) EXPECT_TRUE(a.sent_before);
+  for (const auto& w : second->waste) EXPECT_TRUE(w.sent_before);
+  EXPECT_TRUE(second->gate_failed);  // the gate is the state, not the news
+}
+
+}  // namespace
+}  // namespace aicost::governance
