@@ -143,6 +143,13 @@ core::Result<gov::Budget> read_budget(const YAML::Node& n, const Source& src, co
     if (!line) return src.error(r.node("plan").Mark(), line.error().message);
     b.plan = *line;
   }
+  if (r.has("efficiency_floor")) {
+    auto floor = r.quantity("efficiency_floor", UnitKind::kPercent);
+    if (!floor) return floor.error();
+    if (!b.plan)
+      return src.error(r.node("efficiency_floor").Mark(), "'efficiency_floor' belongs to a run budget with a 'plan'");
+    b.efficiency_floor = **floor;
+  }
   AICOST_TRY_STATUS(read_levels(r, b));
   AICOST_TRY_STATUS(read_scope(r, b));
   AICOST_TRY_STATUS(r.finish());
@@ -254,6 +261,9 @@ core::Result<governance::PlanLine> load_plan_line(const std::string& path) {
   p.gpu_hours = *hours;
   p.wall_days = *days;
   p.mfu = mfu.value_or(0);
+  if (j["cost"].contains("categories") && j["cost"]["categories"].is_object())
+    for (const auto& [name, value] : j["cost"]["categories"].items())
+      if (value.is_number()) p.categories[name] = value.get<double>();
   return p;
 }
 

@@ -1,7 +1,6 @@
 #include "aicost/governance/check.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <map>
 
@@ -132,9 +131,9 @@ core::Result<CheckResult> run_check(ledger::Store& store, const std::vector<Budg
       for (const auto& r : *rows) gpu_hours += r.sums.gpu_hours;
       if (b.plan->gpu_hours > 0 && gpu_hours >= b.plan->gpu_hours) {
         // The run has outgrown its plan: the plan no longer says what is left.
-        out.warnings.push_back("budget '" + b.name + "': the run has used " + std::to_string(std::lround(gpu_hours)) +
-                               " GPU-hours, more than the " + std::to_string(std::lround(b.plan->gpu_hours)) +
-                               " its plan (" + b.plan->source + ") needs; forecasting from its spend instead");
+        out.warnings.push_back("budget '" + b.name +
+                               "': forecast from the spend's trend, since the run has used the GPU-hours its plan "
+                               "needs");
         f = forecast_period(history, p.start, p.end, o.as_of, o.forecast);
       } else {
         const double left = b.plan->gpu_hours > 0 ? 1.0 - gpu_hours / b.plan->gpu_hours : 1.0;
@@ -150,6 +149,12 @@ core::Result<CheckResult> run_check(ledger::Store& store, const std::vector<Budg
     out.gate_failed |= r.status.gates(b);
     if (!b.parent.empty()) child_amounts[b.parent + "|" + period_kind_name(b.period)] += b.amount;
     out.budgets.push_back(std::move(r));
+    if (b.plan) {
+      auto pva = plan_vs_actual(store, b, o.as_of, o.aliases);
+      if (!pva) return pva.error();
+      out.warnings.insert(out.warnings.end(), pva->warnings.begin(), pva->warnings.end());
+      out.plans.push_back(std::move(*pva));
+    }
   }
   for (const auto& r : out.budgets) {
     const auto it = child_amounts.find(r.budget.name + "|" + period_kind_name(r.budget.period));

@@ -58,6 +58,28 @@ Json waste_json(const gov::WasteResult& w) {
               {"new", !w.sent_before},                  {"key", w.key()}};
 }
 
+Json plan_json(const gov::PlanVsActual& p) {
+  Json categories = Json::array();
+  for (const auto& c : p.categories)
+    categories.push_back({{"category", c.category}, {"planned", cents(c.planned)},
+                          {"planned_to_date", cents(c.planned_to_date)}, {"actual", cents(c.actual)},
+                          {"variance", cents(c.variance())}});
+  return Json{{"budget", p.budget},
+              {"plan", p.plan_source},
+              {"currency", p.currency},
+              {"planned_days", p.planned_days},
+              {"elapsed_days", p.elapsed_days},
+              {"planned_cost", cents(p.planned_cost)},
+              {"actual_cost", cents(p.actual_cost)},
+              {"planned_gpu_hours", p.planned_gpu_hours},
+              {"actual_gpu_hours", p.actual_gpu_hours},
+              {"planned_mfu", p.planned_mfu},
+              {"gpu_activity", p.activity ? Json(*p.activity) : Json()},
+              {"efficiency_floor", p.efficiency_floor ? Json(*p.efficiency_floor) : Json()},
+              {"categories", categories},
+              {"warnings", p.warnings}};
+}
+
 Json budget_json(const gov::BudgetResult& r) {
   const auto& b = r.budget;
   const auto& s = r.status;
@@ -108,12 +130,13 @@ std::string check_payload(const gov::CheckResult& r) {
 
 std::string render_check(const gov::CheckResult& r, Format f) {
   if (f == Format::kJson) {
-    Json budgets = Json::array(), anomalies = Json::array(), waste = Json::array();
+    Json budgets = Json::array(), anomalies = Json::array(), waste = Json::array(), plans = Json::array();
     for (const auto& b : r.budgets) budgets.push_back(budget_json(b));
+    for (const auto& p : r.plans) plans.push_back(plan_json(p));
     for (const auto& a : r.anomalies) anomalies.push_back(anomaly_json(a));
     for (const auto& w : r.waste) waste.push_back(waste_json(w));
     return Json{{"schema_version", 1}, {"as_of", ledger::day_text(r.as_of)}, {"gate_failed", r.gate_failed},
-                {"budgets", budgets},  {"anomalies", anomalies},             {"waste", waste},
+                {"budgets", budgets},  {"plans", plans}, {"anomalies", anomalies}, {"waste", waste},
                 {"warnings", r.warnings}}
                .dump(2) +
            "\n";
@@ -140,6 +163,21 @@ std::string render_check(const gov::CheckResult& r, Format f) {
                             level_name(b, s.actual_level), level_name(b, s.forecast_level)});
   }
   std::string out = render(budgets, f);
+  for (const auto& p : r.plans) {
+    Table t;
+    t.title = fmt::format(
+        "Plan against actual: {} ({}): day {:.0f} of {:.1f} planned; GPU-hours {:.0f} of {:.0f}; cost {:.2f} of {:.2f} {}; "
+        "GPU activity {}{}; plan MFU {:.2f}",
+        p.budget, p.plan_source, p.elapsed_days, p.planned_days, p.actual_gpu_hours, p.planned_gpu_hours, p.actual_cost,
+        p.planned_cost, p.currency, p.activity ? fmt::format("{:.2f}", *p.activity) : "not measured",
+        p.efficiency_floor ? fmt::format(" (floor {:.2f})", *p.efficiency_floor) : "", p.planned_mfu);
+    t.header = {"category", "planned", "planned to date", "actual", "variance"};
+    t.right_align = {false, true, true, true, true};
+    for (const auto& c : p.categories)
+      t.rows.push_back({c.category, fmt::format("{:.2f}", c.planned), fmt::format("{:.2f}", c.planned_to_date),
+                        fmt::format("{:.2f}", c.actual), fmt::format("{:+.2f}", c.variance())});
+    out += "\n" + render(t, f);
+  }
   Table alerts;
   alerts.title = "Alerts due";
   alerts.header = {"budget", "basis", "level", "message"};

@@ -4,6 +4,7 @@
 // of the alerts already sent (alert_key) and due_alerts leaves those out.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -39,8 +40,9 @@ struct PlanLine {
   double total_cost = 0;      // currency units, the plan's whole-run cost
   double gpu_hours = 0;       // the plan's GPU-hours (progress = actual / planned GPU-hours)
   double wall_days = 0;       // the plan's duration; a run budget without `end` lasts this long
-  double mfu = 0;             // the plan's model FLOPs utilisation (the efficiency floor's reference)
+  double mfu = 0;             // the plan's model FLOPs utilisation
   double uncertainty = 0.15;  // the plan's remaining cost is taken as +- this fraction
+  std::map<std::string, double> categories;  // cost by category ("compute", "storage", ...), currency units
 };
 
 struct Budget {
@@ -54,6 +56,9 @@ struct Budget {
   CostBasis cost = CostBasis::kEffective;
   std::vector<AlertLevel> levels = default_levels();  // ascending fractions
   std::optional<PlanLine> plan;        // run budgets only
+  // A floor on the run's measured GPU activity (SM_ACTIVE, fraction): below it the run is not
+  // getting the efficiency its plan assumes (plan_actual.h).
+  std::optional<double> efficiency_floor;
   std::string source;                  // "budgets.yaml:12", for messages
 };
 

@@ -12,6 +12,7 @@
 #include "aicost/governance/anomaly.h"
 #include "aicost/governance/budget.h"
 #include "aicost/governance/forecast.h"
+#include "aicost/governance/plan_actual.h"
 #include "aicost/governance/waste_scan.h"
 #include "aicost/ledger/store.h"
 
@@ -54,6 +55,7 @@ struct CheckResult {
   std::vector<BudgetResult> budgets;      // parents first
   std::vector<AnomalyResult> anomalies;   // scopes in budget order, "ledger" first
   std::vector<WasteResult> waste;         // largest monthly saving first
+  std::vector<PlanVsActual> plans;        // run budgets with a plan
   bool gate_failed = false;               // some budget at a gating level (actual or forecast)
   std::vector<std::string> warnings;      // e.g. children's amounts exceed their parent's
 };

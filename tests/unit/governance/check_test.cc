@@ -96,5 +96,37 @@ TEST_F(ExampleLab, RecordedAlertsAreNotDueAgain) {
   EXPECT_TRUE(second->gate_failed);  // the gate is the state, not the news
 }
 
+// The run used 4 p5 (32 GPUs) for 12 days at 55.04 USD/h each: 9216 GPU-hours, 63,406.08 USD of
+// compute, against a plan of 7,930 GPU-hours and 60,056 USD; its GPUs ran at SM_ACTIVE ~0.36
+// against a floor of 0.60.
+TEST_F(ExampleLab, TheRunAgainstItsPlan) {
+  auto r = run_check(*store_, file_.budgets, file_.options, {});
+  ASSERT_TRUE(r) << r.error().what();
+  ASSERT_EQ(r->plans.size(), 1u);
+  const auto& p = r->plans[0];
+  EXPECT_EQ(p.budget, "atlas-70b-pretrain-r3");
+  EXPECT_DOUBLE_EQ(p.actual_gpu_hours, 9216);
+  EXPECT_NEAR(p.planned_gpu_hours, 7929.84, 0.01);
+  EXPECT_NEAR(p.actual_cost, 12 * 4 * 24 * 55.04, 1e-6);
+  EXPECT_DOUBLE_EQ(p.elapsed_days, 12);
+  ASSERT_TRUE(p.activity);
+  EXPECT_NEAR(*p.activity, 0.36, 0.01);
+  ASSERT_FALSE(p.categories.empty());
+  EXPECT_EQ(p.categories[0].category, "compute");
+  EXPECT_NEAR(p.categories[0].variance(), 12 * 4 * 24 * 55.04 - p.categories[0].planned, 1e-6);  // 12 of 10.3 days: all planned
+  bool floor = false;
+  for (const auto& w : p.warnings) floor |= w.find("below the floor 0.60") != std::string::npos;
+  EXPECT_TRUE(floor);
+}
+
+TEST(PlanCategory, FocusServiceCategoriesMapToThePlansCategories) {
+  EXPECT_EQ(plan_category("Compute"), "compute");
+  EXPECT_EQ(plan_category("AI and Machine Learning"), "compute");
+  EXPECT_EQ(plan_category("Storage"), "storage");
+  EXPECT_EQ(plan_category("Networking"), "network");
+  EXPECT_EQ(plan_category("Management and Governance"), "monitoring");
+  EXPECT_EQ(plan_category("Analytics"), "other");
+}
+
 }  // namespace
 }  // namespace aicost::governance
