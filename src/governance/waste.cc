@@ -176,10 +176,11 @@ std::vector<WasteFinding> expired_dev_resources(const std::vector<ResourceDays>&
     WasteFinding f{WasteKind::kExpiredDevResource, r.resource_id, r.currency, r.cost_last_30_days, "", {}};
     if (life < kDaysPerMonth) f.monthly_saving = r.cost_last_30_days * kDaysPerMonth / life;
     const std::string name = r.resource_name.empty() ? r.service : r.resource_name + ", " + r.service;
-    f.message = core::sprintf("%s (%s) tagged %s=%s has charged since %s (%d days, TTL %d) and still did on %s: ",
+    const bool earlier = r.seen_from && r.first_day <= *r.seen_from;
+    f.message = core::sprintf("%s (%s) tagged %s=%s has charged since %s%s (%s%d days, TTL %d) and still did on %s: ",
                               r.resource_id.c_str(), name.c_str(), tag->first.c_str(), tag->second.c_str(),
-                              ledger::day_text(r.first_day).c_str(), life, o.ttl_days,
-                              ledger::day_text(r.last_day).c_str()) +
+                              ledger::day_text(r.first_day).c_str(), earlier ? " or earlier" : "",
+                              earlier ? "at least " : "", life, o.ttl_days, ledger::day_text(r.last_day).c_str()) +
                 money(f.monthly_saving, r.currency) + "/month if deleted";
     f.evidence = {"cost in the last 30 days: " + money(r.cost_last_30_days, r.currency),
                   "first charge " + ledger::day_text(r.first_day) + ", last charge " + ledger::day_text(r.last_day),

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <set>
 
 #include "aicost/ledger/report.h"
@@ -20,18 +21,19 @@ bool contains_nocase(const std::string& text, const std::string& part) {
 }
 
 // The resource query's columns.
-constexpr Dimension kDims[] = {Dimension::kResource,        Dimension::kResourceName, Dimension::kService,
-                               Dimension::kServiceCategory, Dimension::kResourceType, Dimension::kRegion,
-                               Dimension::kConsumedUnit,    Dimension::kChargeCategory};
-enum Col { kResource, kName, kService, kCategory, kType, kRegion, kUnit, kChargeCategory, kDimCount };
+constexpr Dimension kDims[] = {Dimension::kResource,       Dimension::kResourceName,    Dimension::kService,
+                               Dimension::kServiceCategory, Dimension::kResourceType,   Dimension::kRegion,
+                               Dimension::kConsumedUnit,    Dimension::kChargeCategory, Dimension::kCommitment,
+                               Dimension::kCommitmentStatus};
+enum Col { kResource, kName, kService, kCategory, kType, kRegion, kUnit, kChargeCategory, kCommitment, kStatus, kDimCount };
 
 struct Resource {
   std::string id, name, service, category, type, region, unit, currency;
   std::map<std::string, std::string> tags;
-  ledger::Day first = 0, last = 0;
-  double window_cost = 0, gpu_hours = 0;
-  int window_days_seen = 0;
-  std::map<ledger::Day, std::pair<double, double>> daily;  // cost, consumed quantity
+  ledger::Day first = std::numeric_limits<ledger::Day>::max(), last = std::numeric_limits<ledger::Day>::min();
+  double cost = 0, gpu_hours = 0;                          // over the resource query's days
+  std::map<ledger::Day, std::pair<double, double>> daily;  // storage and logs: cost, consumed quantity
+  std::string key() const { return id.empty() ? name : id; }
 };
 
 // Hourly activity per host and GPU, pivoted from the store's rows.
@@ -61,8 +63,10 @@ std::vector<std::string> host_names(const Resource& r) {
 
 core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const WasteOptions& o, ledger::Day as_of,
                                                    const std::map<std::string, std::vector<std::string>>& aliases) {
-  const ledger::Day window_start = as_of - o.window_days;
-  // Charges by resource and day, with the tags the detectors read.
+  // Two reads of the charges: every resource's totals over the window (the TTL's days at least),
+  // then storage and log resources by day over the look-back.
+  const int days = std::max(o.window_days, o.ttl.ttl_days + o.ttl.still_charging_within_days + 1);
+  const double to_month = kDaysPerMonth / days;
   std::vector<std::string> tag_keys = o.ttl.env_keys;
   for (const auto* keys : {&o.required_tags, &o.content_tags}) tag_keys.insert(tag_keys.end(), keys->begin(), keys->end());
   tag_keys.push_back(o.fleet_tag);
@@ -73,20 +77,19 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
     if (auto it = aliases.find(key.key); it != aliases.end()) key.aliases = it->second;
     q.tags.push_back(key);
   }
-  q.by_day = true;
-  q.from = as_of - std::max(o.lookback_days, o.window_days);
+  q.from = as_of - days;
   q.to = as_of;
   auto rows = store.aggregate(q);
   if (!rows) return rows.error();
 
-  std::map<std::pair<std::string, std::string>, Resource> resources;  // by id (or name) and currency
+  std::map<std::pair<std::string, std::string>, Resource> resources;     // by id (or name) and currency
   std::map<std::pair<std::string, std::string>, UntaggedSpend> untagged;  // by tag key and currency
+  std::map<std::pair<std::string, std::string>, CommitmentUse> uses;      // by commitment and currency
   for (const auto& row : *rows) {
     const auto& v = row.values;
-    const std::string& key = v[kResource].empty() ? v[kName] : v[kResource];
-    auto& r = resources[{key, row.currency}];
-    if (r.first == 0 || row.day < r.first) r.first = row.day;
-    r.last = std::max(r.last, row.day);
+    auto& r = resources[{v[kResource].empty() ? v[kName] : v[kResource], row.currency}];
+    r.first = std::min(r.first, row.sums.first_day);
+    r.last = std::max(r.last, row.sums.last_day);
     r.id = v[kResource];
     r.name = v[kName];
     r.service = v[kService];
@@ -98,38 +101,58 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
     for (std::size_t t = 0; t < tag_keys.size(); ++t)
       if (!v[kDimCount + t].empty()) r.tags.emplace(ledger::canonical_tag_key(tag_keys[t]), v[kDimCount + t]);
     const double cost = units(row.sums.effective);
-    auto& d = r.daily[row.day];
-    d.first += cost;
-    d.second += row.sums.consumed_quantity;
-    if (row.day < window_start) continue;
-    if (d.first == cost) ++r.window_days_seen;  // the day's first row
-    r.window_cost += cost;
+    r.cost += cost;
     r.gpu_hours += row.sums.gpu_hours;
+    if (!v[kCommitment].empty()) {
+      auto& u = uses[{v[kCommitment], row.currency}];
+      u.commitment_id = v[kCommitment];
+      u.currency = row.currency;
+      u.window_days = days;
+      (v[kStatus] == "Unused" ? u.unused_cost : u.used_cost) += cost;
+    }
     const bool taggable = v[kChargeCategory] == "Usage" || v[kChargeCategory] == "Purchase";
     for (std::size_t t = 0; t < o.required_tags.size() && taggable; ++t) {
       auto& u = untagged[{o.required_tags[t], row.currency}];
       u.tag_key = o.required_tags[t];
       u.currency = row.currency;
-      u.window_days = o.window_days;
+      u.window_days = days;
       u.taggable += cost;
       if (v[kDimCount + o.ttl.env_keys.size() + t].empty()) u.untagged += cost;
     }
+  }
+
+  // Storage and log resources by day.
+  ledger::AggregateQuery d;
+  d.dims = {Dimension::kResource, Dimension::kResourceName};
+  d.by_day = true;
+  d.from = as_of - std::max({o.lookback_days, o.logs.retention_days + 2, o.storage.window_days});
+  d.to = as_of;
+  for (const char* category : {"Storage", "Management and Governance"})
+    d.filters.push_back({{Dimension::kServiceCategory, {}}, category});
+  auto daily = store.aggregate(d);
+  if (!daily) return daily.error();
+  for (const auto& row : *daily) {
+    auto it = resources.find({row.values[0].empty() ? row.values[1] : row.values[0], row.currency});
+    if (it == resources.end()) continue;  // nothing charged in the window
+    auto& day = it->second.daily[row.day];
+    day.first += units(row.sums.effective);
+    day.second += row.sums.consumed_quantity;
   }
 
   std::vector<WasteFinding> out;
   auto add = [&out](std::vector<WasteFinding> f) { out.insert(out.end(), f.begin(), f.end()); };
 
   // Dev resources past their TTL; untagged spend with its biggest resources.
-  std::vector<ResourceDays> days;
+  std::vector<ResourceDays> lives;
   for (const auto& [key, r] : resources)
-    days.push_back({r.id.empty() ? r.name : r.id, r.name, r.service, r.currency, r.tags, r.first, r.last, r.window_cost});
-  add(expired_dev_resources(days, as_of, o.ttl));
+    lives.push_back({r.key(), r.name, r.service, r.currency, r.tags, r.first, r.last, r.cost * to_month, q.from});
+  add(expired_dev_resources(lives, as_of, o.ttl));
   std::vector<UntaggedSpend> spends;
   for (auto& [key, u] : untagged) {
     std::vector<std::pair<std::string, double>> top;
     for (const auto& [rk, r] : resources)
-      if (r.currency == u.currency && !r.tags.count(ledger::canonical_tag_key(u.tag_key)) && r.window_cost > 0)
-        top.push_back({r.id.empty() ? r.service + " (no resource id)" : r.id, r.window_cost});
+      if (r.currency == u.currency && !r.tags.count(ledger::canonical_tag_key(u.tag_key)) && r.cost > 0)
+        top.push_back({r.id.empty() ? r.service + " (no resource id)" : r.id, r.cost});
     std::sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     if (top.size() > 5) top.resize(5);
     u.top_untagged = std::move(top);
@@ -160,29 +183,12 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
     for (const auto& t : o.content_tags)
       if (auto it = r.tags.find(ledger::canonical_tag_key(t)); it != r.tags.end() && r.category == "Storage")
         objects.push_back({r.id, r.service, r.region, r.currency, t + "=" + it->second,
-                           gb_months ? last.second * kDaysPerMonth : 0.0,
-                           r.window_days_seen > 0 ? r.window_cost * kDaysPerMonth / r.window_days_seen : 0.0});
+                           gb_months ? last.second * kDaysPerMonth : 0.0, r.cost * to_month});
   }
   add(storage_growth(storage, o.storage));
   add(log_retention(logs, o.logs));
   add(duplicate_storage(objects));
 
-  // Commitments: Used and Unused spend per commitment over the window.
-  ledger::AggregateQuery c;
-  c.dims = {Dimension::kCommitment, Dimension::kCommitmentStatus};
-  c.from = window_start;
-  c.to = as_of;
-  auto commitments = store.aggregate(c);
-  if (!commitments) return commitments.error();
-  std::map<std::pair<std::string, std::string>, CommitmentUse> uses;
-  for (const auto& row : *commitments) {
-    if (row.values[0].empty()) continue;
-    auto& u = uses[{row.values[0], row.currency}];
-    u.commitment_id = row.values[0];
-    u.currency = row.currency;
-    u.window_days = o.window_days;
-    (row.values[1] == "Unused" ? u.unused_cost : u.used_cost) += units(row.sums.effective);
-  }
   std::vector<CommitmentUse> use_list;
   for (auto& [k, u] : uses) use_list.push_back(u);
   add(unused_commitments(use_list, o.commitments));
@@ -198,7 +204,7 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
     if (r.gpu_hours <= 0) continue;
     for (const auto& h : host_names(r)) {
       if (h.empty()) continue;
-      price.emplace(h, r.window_cost / r.gpu_hours);
+      price.emplace(h, r.cost / r.gpu_hours);
       by_host.emplace(h, &r);
     }
     currencies.insert(r.currency);
@@ -213,7 +219,7 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
     f.fleet = o.fleet_tag + "=" + tag->second;
     f.currency = r.currency;
     ++f.replicas;
-    f.monthly_cost += r.window_cost * kDaysPerMonth / o.window_days;
+    f.monthly_cost += r.cost * to_month;
   }
   for (const auto& h : activity_hours) {
     const auto it = by_host.find(h.host);

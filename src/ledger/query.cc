@@ -1,5 +1,6 @@
 #include "aicost/ledger/query.h"
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -46,6 +47,8 @@ Sums& Sums::operator+=(const Sums& o) {
   rows += o.rows;
   observed_gpu_hours += o.observed_gpu_hours;
   consumed_quantity += o.consumed_quantity;
+  first_day = std::min(first_day, o.first_day);
+  last_day = std::max(last_day, o.last_day);
   useful_gpu_hours += o.useful_gpu_hours;
   return *this;
 }
@@ -133,9 +136,13 @@ const std::string* tag_value(const std::vector<Tag>& tags, const TagKey& k) {
 }
 
 std::optional<std::vector<std::string>> resolve_tags(const std::vector<Tag>& tags, const AggregateQuery& q) {
+  // Filters on one tag key are alternatives (OR); on different keys all must hold (AND).
   for (const auto& f : q.tag_filters) {
     const auto* v = tag_value(tags, f.key);
-    if ((v ? *v : std::string()) != f.value) return std::nullopt;
+    const std::string& value = v ? *v : std::string();
+    bool any = false;
+    for (const auto& g : q.tag_filters) any |= g.key.key == f.key.key && g.value == value;
+    if (!any) return std::nullopt;
   }
   std::vector<std::string> out;
   out.reserve(q.tags.size());

@@ -18,6 +18,8 @@ namespace gov = aicost::governance;
 
 double units(core::WideNanos n) { return static_cast<double>(n) / static_cast<double>(core::kNanosPerUnit); }
 double cents(double v) { return std::round(v * 100) / 100; }
+// Ratios to 4 decimals: more is noise of the summation order.
+double ratio(double v) { return std::round(v * 1e4) / 1e4; }
 
 std::string level_name(const gov::Budget& b, int level) {
   return level < 0 ? "ok" : b.levels[static_cast<std::size_t>(level)].name;
@@ -34,7 +36,7 @@ Json anomaly_json(const gov::AnomalyResult& a) {
   Json causes = Json::array();
   for (const auto& c : a.causes)
     causes.push_back({{"value", c.value}, {"actual", cents(c.actual)}, {"expected", cents(c.expected)},
-                      {"delta", cents(c.delta)}, {"share", c.share}});
+                      {"delta", cents(c.delta)}, {"share", ratio(c.share)}});
   return Json{{"scope", a.scope},
               {"currency", a.currency},
               {"first_day", ledger::day_text(a.episode.first_day)},
@@ -44,7 +46,7 @@ Json anomaly_json(const gov::AnomalyResult& a) {
               {"actual", cents(a.episode.actual)},
               {"expected", cents(a.episode.expected)},
               {"impact", cents(a.episode.impact)},
-              {"peak_sigma", a.episode.peak_deviation_sigma},
+              {"peak_sigma", ratio(a.episode.peak_deviation_sigma)},
               {"new", !a.sent_before},
               {"key", a.key()},
               {"message", a.message()},
@@ -74,7 +76,7 @@ Json plan_json(const gov::PlanVsActual& p) {
               {"planned_gpu_hours", p.planned_gpu_hours},
               {"actual_gpu_hours", p.actual_gpu_hours},
               {"planned_mfu", p.planned_mfu},
-              {"gpu_activity", p.activity ? Json(*p.activity) : Json()},
+              {"gpu_activity", p.activity ? Json(ratio(*p.activity)) : Json()},
               {"efficiency_floor", p.efficiency_floor ? Json(*p.efficiency_floor) : Json()},
               {"categories", categories},
               {"warnings", p.warnings}};
@@ -97,7 +99,7 @@ Json budget_json(const gov::BudgetResult& r) {
               {"currency", b.currency},
               {"amount", core::format_amount_exact(b.amount)},
               {"spent", core::format_amount_exact(s.spent)},
-              {"used", s.used},
+              {"used", ratio(s.used)},
               {"forecast", {{"expected", cents(s.forecast.expected)},
                             {"low", cents(s.forecast.low)},
                             {"high", cents(s.forecast.high)},
@@ -207,7 +209,8 @@ std::string render_check(const gov::CheckResult& r, Format f) {
                           w.sent_before ? "no" : "yes"});
   if (!waste.rows.empty()) out += "\n" + render(waste, f);
   if (f == Format::kTable) {
-    for (const auto& w : r.warnings) out += "\nwarning: " + w + "\n";
+    if (!r.warnings.empty()) out += "\n";
+    for (const auto& w : r.warnings) out += "warning: " + w + "\n";
     out += r.gate_failed ? "\ngate: FAILED (a budget is at a gating level)\n" : "\ngate: ok\n";
   }
   return out;

@@ -422,7 +422,8 @@ class PgStore final : public ledger::Store {
       ok &= wide_cell(res, row, i++, s.billed) && wide_cell(res, row, i++, s.effective) &&
             wide_cell(res, row, i++, s.list) && wide_cell(res, row, i++, s.contracted) &&
             cell(res, row, i++, s.gpu_hours) && cell(res, row, i++, s.rows) &&
-            cell(res, row, i++, s.consumed_quantity);
+            cell(res, row, i++, s.consumed_quantity) && cell(res, row, i++, s.first_day) &&
+            cell(res, row, i++, s.last_day);
       fold.add(day, cells, tagset, s);
     }
     if (!ok) return unexpected("aggregating charges");

@@ -1,5 +1,7 @@
 #include "schema.h"
 
+#include <algorithm>
+
 namespace aicost::store {
 namespace {
 
@@ -188,10 +190,21 @@ std::string where_clause(const ledger::AggregateQuery& q, Param&& param) {
   if (q.from) add_where("day >= " + param(std::to_string(*q.from)));
   if (q.to) add_where("day < " + param(std::to_string(*q.to)));
   if (q.gpu_rows_only) add_where("gpu_hours > 0");
-  for (const auto& f : q.filters)
-    add_where(std::string(dimension_column(f.key.dim)) + " = " +
-              (dimension_encoded(f.key.dim) ? "(SELECT id FROM strings WHERE value = " + param(f.value) + ")"
-                                            : param(f.value)));
+  // Filters on one dimension are alternatives (OR); on different dimensions all must hold (AND).
+  std::vector<ledger::Dimension> done;
+  for (const auto& f : q.filters) {
+    if (std::find(done.begin(), done.end(), f.key.dim) != done.end()) continue;
+    done.push_back(f.key.dim);
+    std::string any;
+    for (const auto& g : q.filters) {
+      if (g.key.dim != f.key.dim) continue;
+      any += any.empty() ? "(" : " OR ";
+      any += std::string(dimension_column(g.key.dim)) + " = ";
+      any += dimension_encoded(g.key.dim) ? "(SELECT id FROM strings WHERE value = " + param(g.value) + ")"
+                                          : param(g.value);
+    }
+    add_where(any + ")");
+  }
   return where;
 }
 
@@ -333,21 +346,23 @@ AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d) {
   const std::string where = where_clause(q, param);
   const std::string quantity = rollup ? "0" : "SUM(COALESCE(consumed_quantity, 0))";
   const std::string sums = "SUM(billed) AS billed, SUM(effective) AS effective, SUM(list) AS list, " + contracted +
-                           " AS contracted, SUM(gpu_hours) AS gpu_hours, " + rows + " AS n, " + quantity + " AS q";
+                           " AS contracted, SUM(gpu_hours) AS gpu_hours, " + rows + " AS n, " + quantity +
+                           " AS q, MIN(day) AS first_day, MAX(day) AS last_day";
   const std::string table = rollup ? "charge_daily" : "charges";
   if (join_first) {
     out.sql = "SELECT " + inner + ", " + sums + " FROM " + table + joins + where + " GROUP BY " + group +
               " ORDER BY " + outer;
   } else {
-    out.sql = "SELECT " + outer + ", g.billed, g.effective, g.list, g.contracted, g.gpu_hours, g.n, g.q FROM (SELECT " +
+    out.sql = "SELECT " + outer + ", g.billed, g.effective, g.list, g.contracted, g.gpu_hours, g.n, g.q, g.first_day, "
+              "g.last_day FROM (SELECT " +
               inner + ", " + sums + " FROM " + table + where + " GROUP BY " + group + ") g" + joins + " ORDER BY " +
               outer;
   }
   return out;
 }
 
-std::optional<AggregateSql> rollup_scan_sql(const ledger::AggregateQuery& q, Dialect d) {
-  if (!from_rollup(q)) return std::nullopt;
+AggregateSql scan_sql(const ledger::AggregateQuery& q, Dialect d) {
+  const bool rollup = from_rollup(q);
   AggregateSql out;
   auto param = [&](std::string value) {
     out.params.push_back(std::move(value));
@@ -355,8 +370,10 @@ std::optional<AggregateSql> rollup_scan_sql(const ledger::AggregateQuery& q, Dia
   };
   out.sql = "SELECT day";
   for (auto dim : q.dims) out.sql += std::string(", ") + dimension_column(dim);
-  out.sql += ", currency_sid, tagset_id, billed, effective, list, contracted, gpu_hours, rows, 0 FROM charge_daily" +
-             where_clause(q, param);
+  out.sql += rollup ? ", currency_sid, tagset_id, billed, effective, list, contracted, gpu_hours, rows, 0 FROM charge_daily"
+                    : ", currency_sid, tagset_id, billed, effective, list, COALESCE(contracted, 0), gpu_hours, 1, "
+                      "COALESCE(consumed_quantity, 0) FROM charges";
+  out.sql += where_clause(q, param);
   return out;
 }
 

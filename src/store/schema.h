@@ -64,8 +64,8 @@ std::string daily_columns();
 
 // The grouped SELECT behind Store::aggregate. Columns out: [day,] one per dims, currency,
 // [tagset_id (when q.reads_tags()),]
-// billed, effective, list, contracted, gpu_hours, rows, consumed_quantity (0 from the rollup);
-// dimension values as text. Only fixed
+// billed, effective, list, contracted, gpu_hours, rows, consumed_quantity (0 from the rollup),
+// first day, last day; dimension values as text. Only fixed
 // column names are spliced in; every value is a parameter (`?` for SQLite, `$n` for PostgreSQL),
 // listed in `params`.
 struct AggregateSql {
@@ -73,11 +73,13 @@ struct AggregateSql {
   std::vector<std::string> params;
 };
 AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d);
-// The daily rollup's rows for `q` as they are, ids not text, for a store that groups them itself
-// (SQLite: its GROUP BY sorts, where a hash map over the ids is several times faster); nullopt when
-// the rollup cannot answer `q`. Columns out: day, one id per dims, currency_sid, tagset_id, billed,
-// effective, list, contracted, gpu_hours, rows, 0 (consumed_quantity).
-std::optional<AggregateSql> rollup_scan_sql(const ledger::AggregateQuery& q, Dialect d);
+// The rows behind `q` as they are, not grouped, ids not text (but resource_id), for a store that
+// groups them itself (SQLite: its GROUP BY sorts, and the grouped SQL joins `strings` per row;
+// a hash map over the ids is several times faster): the daily rollup's rows where it can answer
+// `q`, else the charges. Columns out: day, one per dims (an id; resource_id as text),
+// currency_sid, tagset_id, billed, effective, list, contracted, gpu_hours, rows,
+// consumed_quantity (0 from the rollup).
+AggregateSql scan_sql(const ledger::AggregateQuery& q, Dialect d);
 // From gpu_hourly. Columns out: host, day, metric, mean value, samples.
 AggregateSql gpu_activity_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to, Dialect d);
 // Columns out: host, gpu, hour, metric, sum, samples (activity metrics only).

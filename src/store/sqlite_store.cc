@@ -381,24 +381,30 @@ class SqliteStore final : public ledger::Store {
       tags = std::move(*t);
     }
     GroupFold fold(q, tags);
-    const auto scan = rollup_scan_sql(q, Dialect::kSqlite);
-    const auto a = scan ? *scan : aggregate_sql(q, Dialect::kSqlite);
+    const auto a = scan_sql(q, Dialect::kSqlite);
     core::Status st;
     Stmt s(db_, a.sql, st);
     if (!st) return st.error();
     for (std::size_t i = 0; i < a.params.size(); ++i) s.text(static_cast<int>(i + 1), a.params[i]);
     std::vector<std::int64_t> cells(q.dims.size() + 1);
-    const bool read_day = scan || q.by_day;
-    const bool read_tagset = scan || q.reads_tags();
+    std::vector<bool> encoded;
+    for (auto dim : q.dims) encoded.push_back(dimension_encoded(dim));
+    encoded.push_back(true);  // currency
     for (;;) {
       const int rc = sqlite3_step(s.get());
       if (rc == SQLITE_DONE) break;
       if (rc != SQLITE_ROW) return error("aggregating charges");
       int i = 0;
-      const ledger::Day day = read_day ? sqlite3_column_int(s.get(), i++) : 0;
-      for (auto& c : cells)
-        c = scan ? sqlite3_column_int64(s.get(), i++) : fold.text(column_text(s.get(), i++));
-      const std::int64_t tagset = read_tagset ? sqlite3_column_int64(s.get(), i++) : 0;
+      const ledger::Day day = sqlite3_column_int(s.get(), i++);
+      for (std::size_t k = 0; k < cells.size(); ++k, ++i) {
+        if (encoded[k]) {
+          cells[k] = sqlite3_column_int64(s.get(), i);
+        } else {
+          const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(s.get(), i));
+          cells[k] = fold.text(std::string_view(text ? text : "", static_cast<std::size_t>(sqlite3_column_bytes(s.get(), i))));
+        }
+      }
+      const std::int64_t tagset = sqlite3_column_int64(s.get(), i++);
       ledger::Sums sums;
       sums.billed = sqlite3_column_int64(s.get(), i++);
       sums.effective = sqlite3_column_int64(s.get(), i++);
@@ -407,6 +413,7 @@ class SqliteStore final : public ledger::Store {
       sums.gpu_hours = sqlite3_column_double(s.get(), i++);
       sums.rows = sqlite3_column_int64(s.get(), i++);
       sums.consumed_quantity = sqlite3_column_double(s.get(), i++);
+      sums.first_day = sums.last_day = day;
       fold.add(q.by_day ? day : 0, cells, tagset, sums);
     }
     Stmt text(db_, "SELECT value FROM strings WHERE id = ?", st);

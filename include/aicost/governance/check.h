@@ -66,9 +66,4 @@ struct CheckResult {
 core::Result<CheckResult> run_check(ledger::Store& store, const std::vector<Budget>& budgets,
                                     const CheckOptions& options, const std::set<std::string>& fired);
 
-// The daily spend of a scope in one currency over [from, to), exact per day.
-core::Result<std::vector<std::pair<ledger::Day, core::WideNanos>>> daily_spend(
-    ledger::Store& store, const std::vector<ledger::Filter>& scope, const std::string& currency, CostBasis cost,
-    ledger::Day from, ledger::Day to, const CheckOptions& options);
-
 }  // namespace aicost::governance

@@ -89,6 +89,8 @@ struct ResourceDays {
   std::map<std::string, std::string> tags;  // canonical keys (ledger::canonical_tag_key)
   ledger::Day first_day = 0, last_day = 0;  // first and last day with a charge
   double cost_last_30_days = 0;
+  // The first day the caller looked at: a first_day on it means "on that day or earlier".
+  std::optional<ledger::Day> seen_from;
 };
 
 struct TtlOptions {

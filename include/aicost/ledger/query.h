@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -54,6 +55,8 @@ const std::string& dimension_value(const Charge& c, Dimension d);
 // consumed unit).
 bool in_rollup(Dimension d);
 
+// Filters on one dimension or tag key are alternatives (OR); on different ones all must hold
+// (AND): service=A, service=B, region=R reads (A or B) in R.
 struct Filter {
   GroupKey key;
   std::string value;  // exact match; for a tag, "" selects rows without that tag
@@ -86,7 +89,7 @@ struct AggregateQuery {
 };
 
 // A tag set as `q` sees it: its value per q.tags ("" = untagged), or nullopt when q.tag_filters
-// drop it.
+// drop it (filters on one key OR together, as Filter says).
 std::optional<std::vector<std::string>> resolve_tags(const std::vector<Tag>& tags, const AggregateQuery& q);
 
 struct Sums {
@@ -99,6 +102,8 @@ struct Sums {
   // ConsumedQuantity, summed from the raw charges only (the daily rollup mixes units, so a query it
   // answers reads 0): meaningful grouped by resource or consumed_unit.
   double consumed_quantity = 0;
+  // The first and last day with a row (the sentinels when none).
+  Day first_day = std::numeric_limits<Day>::max(), last_day = std::numeric_limits<Day>::min();
   Sums& operator+=(const Sums& o);
 };
 

@@ -82,6 +82,11 @@ TEST(LedgerQuery, TagsResolveThroughAliasesAndFilters) {
   EXPECT_EQ(resolve_tags({{"team", ""}, {"owner", "b"}, {"env", "prod"}}, q), std::vector<std::string>{"b"});
   EXPECT_EQ(resolve_tags({{"env", "prod"}}, q), std::vector<std::string>{""});
   EXPECT_EQ(resolve_tags({{"team", "ml"}, {"env", "dev"}}, q), std::nullopt);
+  // Two filters on one key are alternatives.
+  auto either = q;
+  either.tag_filters.push_back({TagKey{"env", {}}, "dev"});
+  EXPECT_EQ(resolve_tags({{"team", "ml"}, {"env", "dev"}}, either), std::vector<std::string>{"ml"});
+  EXPECT_EQ(resolve_tags({{"team", "ml"}, {"env", "qa"}}, either), std::nullopt);
   EXPECT_EQ(resolve_tags({{"team", "ml"}}, q), std::nullopt);
   // A filter on "" selects the tag sets without the tag.
   ReportRequest untagged;

@@ -268,6 +268,17 @@ TEST_P(StoreTest, FilterValuesAreBoundNeverSpliced) {
   ASSERT_TRUE(rows);
   ASSERT_EQ(rows->size(), 1u);
   EXPECT_EQ(rows->front().sums.rows, 942);  // the sample's AWS rows
+  // Two values of one dimension OR together; another dimension ANDs (a value no row has: none).
+  q.filters.push_back({{ledger::Dimension::kProvider, {}}, "Microsoft"});
+  rows = store().aggregate(q);
+  ASSERT_TRUE(rows);
+  std::int64_t both = 0;
+  for (const auto& r : *rows) both += r.sums.rows;
+  EXPECT_EQ(both, 993);  // the sample: 942 AWS, 51 Microsoft, 7 Oracle rows
+  q.filters.push_back({{ledger::Dimension::kRegion, {}}, "no-such-region"});
+  rows = store().aggregate(q);
+  ASSERT_TRUE(rows);
+  EXPECT_TRUE(rows->empty());
   // A tag key with quotes is only ever a value to match.
   ledger::ReportRequest req;
   req.by = {{ledger::Dimension::kTag, "x'); DROP TABLE charges; --"}};
