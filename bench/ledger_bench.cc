@@ -16,14 +16,16 @@
 #include "aicost/billing/reader.h"
 #include "aicost/ledger/report.h"
 #include "aicost/store/open.h"
+#include "ledger_fixtures.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using namespace aicost;
+using aicost::bench::kWork;
+using aicost::bench::ledger_with;
 
-const std::string kSample = std::string(AICOST_SOURCE_DIR) + "/../shared/data/billing-samples/focus-sample-data/focus_sample.csv";
-const fs::path kWork = fs::path(AICOST_BINARY_DIR) / "ledger-bench";
+using aicost::bench::kSample;
 
 // The sample split into header and records (RFC 4180; the sample has quoted JSON tags).
 std::vector<std::vector<std::string>> sample_records() {
@@ -160,52 +162,6 @@ void BM_LedgerFocusIngestSqlite(benchmark::State& state) {
 }
 BENCHMARK(BM_LedgerFocusIngestSqlite)->Arg(1'000'000)->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);
 
-// A ledger of `rows` charges: the sample's rows, read once by the FOCUS reader, copied with a
-// random day of 2024-06..09, one resource per 50 consecutive rows (rows / 50 resources, each
-// named after one sample row's resource) and one of 12 team tags on 70 % of rows.
-fs::path ledger_with(std::size_t rows) {
-  fs::create_directories(kWork);
-  const auto db = kWork / ("report-v2-" + std::to_string(rows) + ".db");
-  if (fs::exists(db)) {
-    auto s = store::open_store(db.string());
-    if (s) {
-      auto src = (*s)->sources();
-      if (src && src->size() == 1 && src->front().rows == static_cast<std::int64_t>(rows)) return db;
-    }
-    fs::remove(db);
-  }
-  std::vector<ledger::Charge> base;
-  billing::Sink sink;
-  sink.charge = [&](ledger::Charge&& c) {
-    base.push_back(std::move(c));
-    return core::Status{};
-  };
-  (void)billing::read_file(kSample, billing::Format::kFocus, sink);
-  auto store = store::open_store(db.string());
-  if (!store) return {};
-  static const char* kTeams[] = {"search", "ads", "llm-train", "llm-serve", "vision", "speech",
-                                 "infra", "data", "research", "safety", "growth", "platform"};
-  std::mt19937_64 rng(7);
-  if (!(*store)->begin_source({db.string() + ".generated", std::string(64, '0'), 0, "generated"}, {})) return {};
-  std::vector<ledger::Charge> batch;
-  const ledger::UnixSeconds june = static_cast<ledger::UnixSeconds>(ledger::days_from_civil(2024, 6, 1)) * 86400;
-  for (std::size_t n = 0; n < rows; ++n) {
-    ledger::Charge c = base[rng() % base.size()];
-    c.line = static_cast<std::int64_t>(n + 2);
-    c.period_start = june + static_cast<ledger::UnixSeconds>(rng() % (122 * 24)) * 3600;
-    c.period_end = c.period_start + 3600;
-    c.resource_id = base[(n / 50) * 7919 % base.size()].resource_id + "-" + std::to_string(n / 50);
-    if (rng() % 10 < 7) c.tags.push_back({"team", kTeams[rng() % 12]});
-    batch.push_back(std::move(c));
-    if (batch.size() == 8192) {
-      if (!(*store)->add_charges(batch)) return {};
-      batch.clear();
-    }
-  }
-  if (!(*store)->add_charges(batch) || !(*store)->commit_source("generated", 0)) return {};
-  return db;
-}
-
 // By tag and day over 10M rows (target < 2 s on SQLite).
 void BM_LedgerReportByTagByDay(benchmark::State& state) {
   const auto rows = static_cast<std::size_t>(state.range(0));
@@ -261,3 +217,56 @@ void BM_LedgerReportByResourceRawScan(benchmark::State& state) {
 BENCHMARK(BM_LedgerReportByResourceRawScan)->Arg(10'000'000)->Iterations(1)->Unit(benchmark::kSecond);
 
 }  // namespace
+
+namespace aicost::bench {
+
+// A ledger of `rows` charges: rows / 50 resources, each one sample row (read once by the FOCUS
+// reader) billed 50 times at random hours of 2024-06..09, 70 % of them with one of 12 team tags.
+std::filesystem::path ledger_with(std::size_t rows) {
+  namespace fs = std::filesystem;
+  fs::create_directories(kWork);
+  const auto db = kWork / ("report-v3-" + std::to_string(rows) + ".db");
+  if (fs::exists(db)) {
+    auto s = store::open_store(db.string());
+    if (s) {
+      auto src = (*s)->sources();
+      if (src && src->size() == 1 && src->front().rows == static_cast<std::int64_t>(rows)) return db;
+    }
+    fs::remove(db);
+  }
+  std::vector<ledger::Charge> base;
+  billing::Sink sink;
+  sink.charge = [&](ledger::Charge&& c) {
+    base.push_back(std::move(c));
+    return core::Status{};
+  };
+  (void)billing::read_file(kSample, billing::Format::kFocus, sink);
+  auto store = store::open_store(db.string());
+  if (!store) return {};
+  static const char* kTeams[] = {"search", "ads", "llm-train", "llm-serve", "vision", "speech",
+                                 "infra", "data", "research", "safety", "growth", "platform"};
+  std::mt19937_64 rng(7);
+  if (!(*store)->begin_source({db.string() + ".generated", std::string(64, '0'), 0, "generated"}, {})) return {};
+  std::vector<ledger::Charge> batch;
+  const ledger::UnixSeconds june = static_cast<ledger::UnixSeconds>(ledger::days_from_civil(2024, 6, 1)) * 86400;
+  for (std::size_t n = 0; n < rows; ++n) {
+    // A resource is one sample row's resource (its service, type, region, SKU, tags) billed 50
+    // times at random hours; its team is fixed too.
+    const std::size_t resource = n / 50;
+    ledger::Charge c = base[resource * 7919 % base.size()];
+    c.line = static_cast<std::int64_t>(n + 2);
+    c.period_start = june + static_cast<ledger::UnixSeconds>(rng() % (122 * 24)) * 3600;
+    c.period_end = c.period_start + 3600;
+    c.resource_id += "-" + std::to_string(resource);
+    if (resource * 2654435761u % 10 < 7) c.tags.push_back({"team", kTeams[resource % 12]});
+    batch.push_back(std::move(c));
+    if (batch.size() == 8192) {
+      if (!(*store)->add_charges(batch)) return {};
+      batch.clear();
+    }
+  }
+  if (!(*store)->add_charges(batch) || !(*store)->commit_source("generated", 0)) return {};
+  return db;
+}
+
+}  // namespace aicost::bench

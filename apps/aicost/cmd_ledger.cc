@@ -148,7 +148,7 @@ Command ledger_command() {
             rep->add_option("--to", o->to, "first day left out, YYYY-MM-DD");
             rep->add_option("--granularity", o->granularity, "total, day, week (ISO, from Monday) or month")->capture_default_str();
             rep->add_option("--top", o->top, "keep the N groups with the most effective cost; fold the rest into (other)");
-            rep->add_option("--filter", o->filters, "DIMENSION=VALUE, repeatable (tag:env= selects untagged rows)");
+            rep->add_option("--filter", o->filters, "DIMENSION=VALUE, repeatable: one dimension's values OR, different dimensions AND (tag:env= selects untagged rows)");
             rep->add_option("--alias", o->aliases, "tag keys that mean the same: team=owner,squad (repeatable)");
             rep->add_flag("--useful", o->useful,
                           "join loaded GPU telemetry: the share of GPU-hours the GPUs were busy (useful_pct)");

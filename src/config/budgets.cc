@@ -205,7 +205,6 @@ core::Status read_options(MapReader& top, gov::CheckOptions& o) {
       return {};
     };
     AICOST_TRY_STATUS(days("window", x.window_days));
-    AICOST_TRY_STATUS(days("lookback", x.lookback_days));
     AICOST_TRY_STATUS(days("ttl", x.ttl.ttl_days));
     AICOST_TRY_STATUS(days("log_retention", x.logs.retention_days));
     AICOST_TRY_STATUS(list("required_tags", x.required_tags));

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <limits>
 #include <set>
+#include <unordered_map>
 
 #include "aicost/ledger/report.h"
 
@@ -125,16 +126,22 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
   ledger::AggregateQuery d;
   d.dims = {Dimension::kResource, Dimension::kResourceName};
   d.by_day = true;
-  d.from = as_of - std::max({o.lookback_days, o.logs.retention_days + 2, o.storage.window_days});
+  // Enough days for the growth fit and for a log store to outlive its retention, no more: storage
+  // resources by day are the scan's biggest result.
+  d.from = as_of - std::max(o.logs.retention_days + 2, o.storage.window_days);
   d.to = as_of;
   for (const char* category : {"Storage", "Management and Governance"})
     d.filters.push_back({{Dimension::kServiceCategory, {}}, category});
   auto daily = store.aggregate(d);
   if (!daily) return daily.error();
+  std::unordered_map<std::string, Resource*> by_key;  // resource key and currency, '\0'-joined
+  for (auto& [key, r] : resources) by_key.emplace(key.first + '\0' + key.second, &r);
+  std::string key;
   for (const auto& row : *daily) {
-    auto it = resources.find({row.values[0].empty() ? row.values[1] : row.values[0], row.currency});
-    if (it == resources.end()) continue;  // nothing charged in the window
-    auto& day = it->second.daily[row.day];
+    key.assign(row.values[0].empty() ? row.values[1] : row.values[0]).append(1, '\0').append(row.currency);
+    const auto it = by_key.find(key);
+    if (it == by_key.end()) continue;  // nothing charged in the window
+    auto& day = it->second->daily[row.day];
     day.first += units(row.sums.effective);
     day.second += row.sums.consumed_quantity;
   }

@@ -33,9 +33,11 @@ GroupFold::GroupFold(const ledger::AggregateQuery& q, const std::map<std::int64_
 }
 
 std::int64_t GroupFold::text(std::string_view value) {
-  auto [it, fresh] = text_ids_.try_emplace(std::string(value), -static_cast<std::int64_t>(texts_.size()) - 1);
-  if (fresh) texts_.emplace_back(value);
-  return it->second;
+  if (auto it = text_ids_.find(value); it != text_ids_.end()) return it->second;
+  const std::int64_t id = -static_cast<std::int64_t>(texts_.size()) - 1;
+  texts_.emplace_back(value);
+  text_ids_.emplace(std::string(value), id);
+  return id;
 }
 
 void GroupFold::add(ledger::Day day, std::span<const std::int64_t> cells, std::int64_t tagset,

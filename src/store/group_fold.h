@@ -40,7 +40,12 @@ class GroupFold {
   std::vector<std::vector<std::string>> resolved_;          // distinct tag values tuples
   std::unordered_map<std::int64_t, std::int64_t> tagset_;   // tag set -> index in resolved_, -1 dropped
   std::int64_t untagged_ = -1;                              // index for tag set 0 (no tags)
-  std::unordered_map<std::string, std::int64_t> text_ids_;  // text() stand-ins
+  // Heterogeneous lookup: text() finds a value without building a std::string for it.
+  struct TextHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view v) const { return std::hash<std::string_view>{}(v); }
+  };
+  std::unordered_map<std::string, std::int64_t, TextHash, std::equal_to<>> text_ids_;  // text() stand-ins
   std::vector<std::string> texts_;
   std::unordered_map<std::string, ledger::Sums> groups_;    // key: day, cells, tag index as int64s
   std::string key_;

@@ -14,7 +14,6 @@ namespace aicost::governance {
 
 struct WasteOptions {
   int window_days = 30;                              // the spend a finding prices (then scaled to a month)
-  int lookback_days = 90;                            // how far back a resource's first day is looked for
   int idle_lookback_days = 7;                        // telemetry read for idle and hung GPUs
   std::vector<std::string> required_tags = {"team"}; // spend without them is untagged
   std::vector<std::string> content_tags = {"dataset", "checkpoint"};  // name what a bucket stores

@@ -1,0 +1,118 @@
+// `aicost ledger check` over a large ledger: every detector (budgets and forecasts, anomalies,
+// waste, plan against actual) on the 10M-charge ledger of ledger_bench.cc plus 30 days of
+// per-minute SM_ACTIVE for 1,024 GPUs (target < 5 s on SQLite).
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "aicost/governance/check.h"
+#include "aicost/store/open.h"
+#include "ledger_fixtures.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace aicost;
+
+constexpr int kHosts = 128, kGpusPerHost = 8, kDays = 30;
+const ledger::Day kSep1 = ledger::days_from_civil(2024, 9, 1);
+
+// The report ledger with a telemetry source added: one SM_ACTIVE sample per GPU and minute of
+// September 2024. Hosts 0-99 busy (0.55-0.95), 100-119 idle at night (00-06 h), 120-127 idle.
+fs::path governance_ledger(std::size_t rows) {
+  const auto report = bench::ledger_with(rows);
+  if (report.empty()) return {};
+  const auto db = bench::kWork / ("governance-v3-" + std::to_string(rows) + ".db");
+  if (fs::exists(db)) {
+    auto s = store::open_store(db.string());
+    if (s) {
+      auto src = (*s)->sources();
+      if (src && src->size() == 2) return db;
+    }
+    fs::remove(db);
+  }
+  fs::copy_file(report, db);
+  auto store = store::open_store(db.string());
+  if (!store || !(*store)->begin_source({db.string() + ".telemetry", std::string(64, '1'), 0, "generated"}, {}))
+    return {};
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> noise(-0.05, 0.05);
+  std::vector<ledger::GpuSample> batch;
+  batch.reserve(8192);
+  for (int host = 0; host < kHosts; ++host) {
+    const std::string name = "gpu-host-" + std::to_string(host);
+    for (int gpu = 0; gpu < kGpusPerHost; ++gpu) {
+      for (int minute = 0; minute < kDays * 1440; ++minute) {
+        const int hour = minute / 60 % 24;
+        double v = host < 100 ? 0.75 + 2 * noise(rng) : host < 120 && hour >= 6 ? 0.7 + noise(rng) : 0.01;
+        ledger::GpuSample s;
+        s.line = minute;
+        s.time = static_cast<ledger::UnixSeconds>(kSep1) * 86400 + minute * 60;
+        s.metric = ledger::GpuMetric::kSmActive;
+        s.value = v;
+        s.host = name;
+        s.gpu = std::to_string(gpu);
+        batch.push_back(std::move(s));
+        if (batch.size() == 8192) {
+          if (!(*store)->add_samples(batch)) return {};
+          batch.clear();
+        }
+      }
+    }
+  }
+  if (!(*store)->add_samples(batch) || !(*store)->commit_source("generated", 0)) return {};
+  return db;
+}
+
+void BM_GovernanceCheck(benchmark::State& state) {
+  const auto rows = static_cast<std::size_t>(state.range(0));
+  const auto db = governance_ledger(rows);
+  auto store = store::open_store(db.string());
+  if (db.empty() || !store) {
+    state.SkipWithError("could not build the ledger");
+    return;
+  }
+  // The lab's month budget and one per team (the ledger's 12 team tags).
+  static const char* kTeams[] = {"search", "ads", "llm-train", "llm-serve", "vision", "speech",
+                                 "infra", "data", "research", "safety", "growth", "platform"};
+  std::vector<governance::Budget> budgets(1);
+  budgets[0].name = "org";
+  budgets[0].amount = core::WideNanos{5'000'000} * core::kNanosPerUnit;
+  for (const char* team : kTeams) {
+    governance::Budget b;
+    b.name = team;
+    b.parent = "org";
+    b.amount = core::WideNanos{300'000} * core::kNanosPerUnit;
+    b.scope.push_back({{ledger::Dimension::kTag, "team"}, team});
+    budgets.push_back(b);
+  }
+  auto resolved = governance::resolve_hierarchy(budgets);
+  if (!resolved) {
+    state.SkipWithError(resolved.error().what().c_str());
+    return;
+  }
+  governance::CheckOptions o;
+  o.as_of = ledger::days_from_civil(2024, 9, 28);
+  std::size_t anomalies = 0, waste = 0;
+  for (auto _ : state) {
+    auto r = governance::run_check(**store, *resolved, o, {});
+    if (!r) {
+      state.SkipWithError(r.error().what().c_str());
+      return;
+    }
+    anomalies = r->anomalies.size();
+    waste = r->waste.size();
+    benchmark::DoNotOptimize(r);
+  }
+  state.counters["ledger_rows"] = static_cast<double>(rows);
+  state.counters["gpu_samples"] = static_cast<double>(kHosts) * kGpusPerHost * kDays * 1440;
+  state.counters["budgets"] = static_cast<double>(resolved->size());
+  state.counters["anomalies"] = static_cast<double>(anomalies);
+  state.counters["waste_findings"] = static_cast<double>(waste);
+}
+BENCHMARK(BM_GovernanceCheck)->Arg(10'000'000)->Unit(benchmark::kMillisecond);
+
+}  // namespace
