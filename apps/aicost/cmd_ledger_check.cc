@@ -2,11 +2,11 @@
 // to a webhook and remembered in the ledger so each goes out once (docs/GOVERNANCE.md).
 #include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <set>
 
+#include "aicost/core/text.h"
 #include "aicost/config/budgets.h"
 #include "aicost/notify/webhook.h"
 #include "aicost/report/governance_report.h"
@@ -23,14 +23,6 @@ struct CheckOptions {
   bool dry_run = false;
 };
 
-std::string now_iso() {
-  const auto t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 core::Result<ledger::Day> as_of_day(const std::string& text) {
   if (text.empty()) {
@@ -83,11 +75,11 @@ int run_check(const CheckOptions& o, const std::string& db, const GlobalOptions&
   const std::string payload = report::check_payload(*result);
   for (const auto& b : result->budgets)
     for (const auto& a : b.due)
-      for (const auto& key : a.covers) news.push_back({key, now_iso(), a.message()});
+      for (const auto& key : a.covers) news.push_back({key, core::utc_now_iso(), a.message()});
   for (const auto& a : result->anomalies)
-    if (!a.sent_before) news.push_back({a.key(), now_iso(), a.message()});
+    if (!a.sent_before) news.push_back({a.key(), core::utc_now_iso(), a.message()});
   for (const auto& w : result->waste)
-    if (!w.sent_before) news.push_back({w.key(), now_iso(), w.finding.message});
+    if (!w.sent_before) news.push_back({w.key(), core::utc_now_iso(), w.finding.message});
   int status = result->gate_failed ? 3 : 0;
   if (news.empty() || o.dry_run) return status;
   if (!o.webhook.empty()) {

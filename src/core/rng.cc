@@ -41,6 +41,12 @@ double Rng::weibull(double shape, double scale) {
   return scale * std::pow(-std::log1p(-uniform()), 1.0 / shape);
 }
 
+double Rng::normal() {
+  const double u1 = 1.0 - uniform();  // (0, 1]
+  const double u2 = uniform();
+  return std::sqrt(-2 * std::log(u1)) * std::cos(2 * 3.14159265358979323846 * u2);
+}
+
 Rng Rng::split(uint64_t stream) const {
   uint64_t x = seed_ ^ (0xd1b54a32d192ed03ULL * (stream + 1));
   return Rng(splitmix64(x));

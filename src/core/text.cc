@@ -1,8 +1,10 @@
 #include "aicost/core/text.h"
 
+#include <chrono>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <ctime>
 
 namespace aicost::core {
 
@@ -42,6 +44,15 @@ std::string format_bytes(double bytes) {
     ++i;
   }
   return sprintf(i == 0 ? "%.0f %s" : "%.3g %s", bytes, kUnits[i]);
+}
+
+std::string utc_now_iso() {
+  const auto t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
 }
 
 }  // namespace aicost::core

@@ -3,13 +3,12 @@
 #include <libpq-fe.h>
 
 #include <charconv>
-#include <chrono>
-#include <ctime>
 #include <memory>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "aicost/core/text.h"
 #include "aicost/store/open.h"
 #include "group_fold.h"
 #include "id_rollup.h"
@@ -33,14 +32,6 @@ constexpr std::size_t kCopyFlushBytes = 1 << 20;
 // Serialises migrations of every ledger in a database (pg_advisory_xact_lock key, "aicost" in ASCII).
 constexpr const char* kMigrationLock = "107105267708788";
 
-std::string now_iso() {
-  const auto t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 // libpq messages span lines ("...failed: ...\n\tIs the server running...?"); one line reads better.
 std::string one_line(const char* msg) {
@@ -227,7 +218,7 @@ class PgStore final : public ledger::Store {
     }
     auto ins = run("recording the source",
                    "INSERT INTO sources (path, sha256, bytes, format, loaded_at) VALUES ($1, $2, $3, $4, $5) RETURNING id",
-                   {file.path, file.sha256, std::to_string(file.bytes), file.format, now_iso()});
+                   {file.path, file.sha256, std::to_string(file.bytes), file.format, core::utc_now_iso()});
     if (!ins) return fail(ins.error());
     if (PQntuples(ins->get()) != 1 || !cell(ins->get(), 0, 0, source_id_)) return fail(unexpected("recording the source"));
     rows_ = 0;
@@ -616,7 +607,7 @@ class PgStore final : public ledger::Store {
       if (!r || PQresultStatus(r.get()) != PGRES_COMMAND_OK)
         return fail(error("applying migration " + std::to_string(m.version), r.get()));
       if (auto ins = run("recording a migration", "INSERT INTO schema_migrations VALUES ($1, $2)",
-                         {std::to_string(m.version), now_iso()});
+                         {std::to_string(m.version), core::utc_now_iso()});
           !ins)
         return fail(ins.error());
     }

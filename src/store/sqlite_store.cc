@@ -4,10 +4,9 @@
 #include <sqlite3.h>
 
 #include <algorithm>
-#include <chrono>
-#include <ctime>
 #include <unordered_map>
 
+#include "aicost/core/text.h"
 #include "aicost/core/amount.h"
 #include "group_fold.h"
 #include "id_rollup.h"
@@ -54,14 +53,6 @@ class Stmt {
   sqlite3_stmt* s_ = nullptr;
 };
 
-std::string now_iso() {
-  const auto t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 std::string column_text(sqlite3_stmt* s, int i) {
   const auto* p = sqlite3_column_text(s, i);
@@ -171,7 +162,7 @@ class SqliteStore final : public ledger::Store {
       if (m.version <= current) continue;
       if (auto s = exec("BEGIN IMMEDIATE"); !s) return s;
       auto s = exec(m.sql);
-      if (s) s = exec("INSERT INTO schema_migrations VALUES (" + std::to_string(m.version) + ", '" + now_iso() + "')");
+      if (s) s = exec("INSERT INTO schema_migrations VALUES (" + std::to_string(m.version) + ", '" + core::utc_now_iso() + "')");
       if (!s) {
         (void)exec("ROLLBACK");
         return s;
@@ -214,7 +205,7 @@ class SqliteStore final : public ledger::Store {
     if (!st) return fail(st);
     record_ = {};
     record_.file = file;
-    record_.loaded_at = now_iso();
+    record_.loaded_at = core::utc_now_iso();
     ins.text(1, file.path);
     ins.text(2, file.sha256);
     ins.i64(3, file.bytes);

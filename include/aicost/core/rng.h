@@ -19,6 +19,8 @@ class Rng {
   double exponential(double mean);
   // Weibull with shape k > 0 and scale lambda > 0.
   double weibull(double shape, double scale);
+  // Standard normal (Box-Muller; one draw per call).
+  double normal();
   // An independent stream derived from this generator's seed and `stream`.
   Rng split(uint64_t stream) const;
 

@@ -14,4 +14,7 @@ std::string group_digits(double value, int decimals = 0);
 // Bytes with an SI unit: 2.45e12 -> "2.45 TB".
 std::string format_bytes(double bytes);
 
+// The system clock's time now as ISO 8601 UTC to the second: "2026-11-30T01:23:45Z".
+std::string utc_now_iso();
+
 }  // namespace aicost::core

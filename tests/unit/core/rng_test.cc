@@ -68,5 +68,22 @@ TEST(Rng, WeibullShapeOneIsExponential) {
   EXPECT_NEAR(sum / n, lambda, 3.0 * lambda / std::sqrt(static_cast<double>(n)));
 }
 
+TEST(Rng, NormalHasZeroMeanAndUnitVariance) {
+  Rng rng(7);
+  const int n = 200000;
+  double sum = 0, sq = 0;
+  int beyond = 0;
+  for (int i = 0; i < n; ++i) {
+    const double x = rng.normal();
+    sum += x;
+    sq += x * x;
+    beyond += std::abs(x) > 1.959964;
+  }
+  const double mean = sum / n;
+  EXPECT_NEAR(mean, 0.0, 0.01);                   // se 0.0022
+  EXPECT_NEAR(sq / n - mean * mean, 1.0, 0.015);  // se 0.0032
+  EXPECT_NEAR(static_cast<double>(beyond) / n, 0.05, 0.003);
+}
+
 }  // namespace
 }  // namespace aicost::core

@@ -1,5 +1,5 @@
 // Anomaly detection on closed-form series: spikes, steps, outages, drifts and weekly patterns, the
-// thresholds, episode merging, and root-cause ranking. Noise comes from seeded mt19937_64.
+// thresholds, episode merging, and root-cause ranking. Noise comes from seeded core::Rng.
 #include "aicost/governance/anomaly.h"
 
 #include <gtest/gtest.h>
@@ -7,36 +7,17 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
-#include <numbers>
-#include <random>
+
+#include "governance/series_support.h"
 
 namespace aicost::governance {
 namespace {
 
 using ledger::Day;
 
-// 2024-01-01, a Monday.
-Day monday() { return ledger::days_from_civil(2024, 1, 1); }
-
-DailySeries make(int days, const std::function<double(int)>& f) {
-  DailySeries s;
-  for (int t = 0; t < days; ++t) s.push_back({monday() + t, f(t)});
-  return s;
-}
-
-// Standard normal draws by Box–Muller from raw mt19937_64 output.
-class Gaussian {
- public:
-  explicit Gaussian(std::uint64_t seed) : rng_(seed) {}
-  double operator()() {
-    const double u1 = (static_cast<double>(rng_() >> 11) + 1) * 0x1p-53;  // (0, 1]
-    const double u2 = static_cast<double>(rng_() >> 11) * 0x1p-53;
-    return std::sqrt(-2 * std::log(u1)) * std::cos(2 * std::numbers::pi * u2);
-  }
-
- private:
-  std::mt19937_64 rng_;
-};
+using governance::testing::Gaussian;
+using governance::testing::make;
+using governance::testing::monday;
 
 // 100/day with sd 3 noise, one day at 250.
 TEST(DetectAnomalies, SingleSpikeIsOneOneDayEpisode) {

@@ -7,38 +7,17 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
-#include <numbers>
-#include <random>
+
+#include "governance/series_support.h"
 
 namespace aicost::governance {
 namespace {
 
 using ledger::Day;
 
-// 2024-01-01, a Monday.
-Day monday() { return ledger::days_from_civil(2024, 1, 1); }
-
-// `days` days from monday(), amount f(t) on day t.
-DailySeries make(int days, const std::function<double(int)>& f) {
-  DailySeries s;
-  for (int t = 0; t < days; ++t) s.push_back({monday() + t, f(t)});
-  return s;
-}
-
-// Standard normal draws by Box–Muller from raw mt19937_64 output (std::normal_distribution is not
-// the same on every standard library).
-class Gaussian {
- public:
-  explicit Gaussian(std::uint64_t seed) : rng_(seed) {}
-  double operator()() {
-    const double u1 = (static_cast<double>(rng_() >> 11) + 1) * 0x1p-53;  // (0, 1]
-    const double u2 = static_cast<double>(rng_() >> 11) * 0x1p-53;
-    return std::sqrt(-2 * std::log(u1)) * std::cos(2 * std::numbers::pi * u2);
-  }
-
- private:
-  std::mt19937_64 rng_;
-};
+using governance::testing::Gaussian;
+using governance::testing::make;
+using governance::testing::monday;
 
 TEST(Series, WeekdayOfKnownDates) {
   EXPECT_EQ(weekday(0), 3);  // 1970-01-01, a Thursday
