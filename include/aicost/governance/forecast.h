@@ -41,10 +41,6 @@ struct Forecast {
   std::string method;
 };
 
-// The standard normal quantile Φ⁻¹(p) (Acklam's rational approximation plus one Halley step,
-// accurate to a few ulps in the central region). -inf for p <= 0, +inf for p >= 1, NaN for NaN.
-double normal_quantile(double p);
-
 // Forecast of the total spend of [period_start, period_end) given the actual daily spend in
 // `history` (only days before `today` are read; later entries are ignored).
 //
@@ -55,7 +51,7 @@ double normal_quantile(double p);
 //    n >= 14; classical multiplicative decomposition, each weekday's mean ratio to the centred
 //    7-day moving average, normalised to average 1), then a, b by least squares on y_t / f_t.
 //    Method "trend+weekly" or "trend". Each predicted day is clamped at >= 0.
-// Interval: remaining ± z·se with z = normal_quantile(0.5 + interval/2). se assumes independent
+// Interval: remaining ± z·se with z = core::normal_quantile(0.5 + interval/2). se assumes independent
 // daily errors (no autocorrelation, which makes it optimistic for sticky spend) with the residual
 // standard deviation of the fit, and adds the uncertainty of the fitted level and trend (the
 // usual OLS prediction variance); it ignores the uncertainty of the weekday factors.
