@@ -181,7 +181,7 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
       storage.push_back(std::move(s));
     }
     // A day's GB-Months times the days of a month is the volume stored that day (30-day month).
-    const auto& [last_day, last] = *r.daily.rbegin();
+    const auto& last = r.daily.rbegin()->second;
     if (is_log && gb_months) {
       LogStorage l{r.id, r.currency, {}, last.second > 0 ? last.first / last.second : 0.0};
       for (const auto& [day, d] : r.daily) l.stored_gb.push_back({day, d.second * kDaysPerMonth});
