@@ -4,30 +4,25 @@
 
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
-#include <filesystem>
 #include <set>
 
 #include "aicost/billing/ingest.h"
 #include "aicost/config/budgets.h"
-#include "aicost/store/open.h"
+#include "store/backends.h"
 
 namespace aicost::governance {
 namespace {
 
 const std::string kDir = std::string(AICOST_SOURCE_DIR) + "/examples/governance/";
 
-class ExampleLab : public ::testing::Test {
+// Once per backend (tests/unit/store/backends.h): the same ledger, the same findings.
+class ExampleLab : public aicost::testing::BackendTest {
  protected:
   void SetUp() override {
-    db_ = ::testing::TempDir() + "/governance-check-" + std::to_string(::getpid()) + ".db";
-    std::filesystem::remove(db_);
-    auto s = store::open_store(db_);
-    ASSERT_TRUE(s) << s.error().what();
-    store_ = std::move(*s);
+    BackendTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     for (const char* f : {"focus-ai-lab-2025-05-06.csv", "dcgm-ai-lab-2025-06-26.prom"}) {
-      auto r = billing::ingest_file(*store_, kDir + f, {});
+      auto r = billing::ingest_file(store(), kDir + f, {});
       ASSERT_TRUE(r) << r.error().what();
     }
     auto file = config::load_budgets(kDir + "budgets.yaml");
@@ -35,17 +30,11 @@ class ExampleLab : public ::testing::Test {
     file_ = std::move(*file);
     file_.options.as_of = ledger::days_from_civil(2025, 6, 28);
   }
-  void TearDown() override {
-    store_.reset();
-    std::filesystem::remove(db_);
-  }
-  std::string db_;
-  std::unique_ptr<ledger::Store> store_;
   config::BudgetFile file_;
 };
 
-TEST_F(ExampleLab, EveryWasteKindIsFound) {
-  auto r = run_check(*store_, file_.budgets, file_.options, {});
+TEST_P(ExampleLab, EveryWasteKindIsFound) {
+  auto r = run_check(store(), file_.budgets, file_.options, {});
   ASSERT_TRUE(r) << r.error().what();
   std::set<std::string> kinds;
   for (const auto& w : r->waste) kinds.insert(waste_kind_name(w.finding.kind));
@@ -61,8 +50,8 @@ TEST_F(ExampleLab, EveryWasteKindIsFound) {
   }
 }
 
-TEST_F(ExampleLab, TheSweepIsAnAnomalyCausedBySageMaker) {
-  auto r = run_check(*store_, file_.budgets, file_.options, {});
+TEST_P(ExampleLab, TheSweepIsAnAnomalyCausedBySageMaker) {
+  auto r = run_check(store(), file_.budgets, file_.options, {});
   ASSERT_TRUE(r) << r.error().what();
   const AnomalyResult* research = nullptr;
   for (const auto& a : r->anomalies)
@@ -75,8 +64,8 @@ TEST_F(ExampleLab, TheSweepIsAnAnomalyCausedBySageMaker) {
   EXPECT_NEAR(research->causes.front().share, 1.0, 0.01);
 }
 
-TEST_F(ExampleLab, RecordedAlertsAreNotDueAgain) {
-  auto first = run_check(*store_, file_.budgets, file_.options, {});
+TEST_P(ExampleLab, RecordedAlertsAreNotDueAgain) {
+  auto first = run_check(store(), file_.budgets, file_.options, {});
   ASSERT_TRUE(first) << first.error().what();
   EXPECT_TRUE(first->gate_failed);
   std::set<std::string> fired;
@@ -88,7 +77,7 @@ TEST_F(ExampleLab, RecordedAlertsAreNotDueAgain) {
   for (const auto& a : first->anomalies) fired.insert(a.key());
   for (const auto& w : first->waste) fired.insert(w.key());
   EXPECT_EQ(due, 8u);  // see tests/golden/ledger_check.out
-  auto second = run_check(*store_, file_.budgets, file_.options, fired);
+  auto second = run_check(store(), file_.budgets, file_.options, fired);
   ASSERT_TRUE(second);
   for (const auto& b : second->budgets) EXPECT_TRUE(b.due.empty()) << b.budget.name;
   for (const auto& a : second->anomalies) EXPECT_TRUE(a.sent_before);
@@ -99,8 +88,8 @@ TEST_F(ExampleLab, RecordedAlertsAreNotDueAgain) {
 // The run used 4 p5 (32 GPUs) for 12 days at 55.04 USD/h each: 9216 GPU-hours, 63,406.08 USD of
 // compute, against a plan of 7,930 GPU-hours and 60,056 USD; its GPUs ran at SM_ACTIVE ~0.36
 // against a floor of 0.60.
-TEST_F(ExampleLab, TheRunAgainstItsPlan) {
-  auto r = run_check(*store_, file_.budgets, file_.options, {});
+TEST_P(ExampleLab, TheRunAgainstItsPlan) {
+  auto r = run_check(store(), file_.budgets, file_.options, {});
   ASSERT_TRUE(r) << r.error().what();
   ASSERT_EQ(r->plans.size(), 1u);
   const auto& p = r->plans[0];
@@ -118,6 +107,9 @@ TEST_F(ExampleLab, TheRunAgainstItsPlan) {
   for (const auto& w : p.warnings) floor |= w.find("below the floor 0.60") != std::string::npos;
   EXPECT_TRUE(floor);
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, ExampleLab, ::testing::Values("sqlite", "postgresql"),
+                         [](const auto& info) { return info.param; });
 
 TEST(PlanCategory, FocusServiceCategoriesMapToThePlansCategories) {
   EXPECT_EQ(plan_category("Compute"), "compute");
