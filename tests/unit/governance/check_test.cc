@@ -7,6 +7,8 @@
 #include <set>
 
 #include "aicost/billing/ingest.h"
+#include "aicost/billing/reader.h"
+#include "aicost/core/text.h"
 #include "aicost/config/budgets.h"
 #include "store/backends.h"
 
@@ -110,6 +112,40 @@ TEST_P(ExampleLab, TheRunAgainstItsPlan) {
 
 INSTANTIATE_TEST_SUITE_P(Backends, ExampleLab, ::testing::Values("sqlite", "postgresql"),
                          [](const auto& info) { return info.param; });
+
+// On the FOCUS sample (real third-party rows, September 2024): the untagged-spend finding for a
+// required `environment` tag carries the amounts a sum over the reader's own rows gives.
+TEST(RealSample, UntaggedSpendMatchesAnIndependentSum) {
+  auto fresh = aicost::testing::fresh_store("sqlite");
+  ASSERT_TRUE(fresh.store);
+  const std::string sample = std::string(AICOST_SOURCE_DIR) + "/../shared/data/billing-samples/focus-sample-data/focus_sample.csv";
+  ASSERT_TRUE(billing::ingest_file(*fresh.store, sample, {}));
+  double untagged = 0, taggable = 0;
+  billing::Sink sink;
+  sink.charge = [&](ledger::Charge&& c) {
+    if (c.charge_category != "Usage" && c.charge_category != "Purchase") return core::Status{};
+    const double cost = static_cast<double>(c.effective) / static_cast<double>(core::kNanosPerUnit);
+    taggable += cost;
+    bool has = false;
+    for (const auto& t : c.tags) has |= ledger::canonical_tag_key(t.key) == "environment" && !t.value.empty();
+    if (!has) untagged += cost;
+    return core::Status{};
+  };
+  ASSERT_TRUE(billing::read_file(sample, billing::Format::kFocus, sink));
+  ASSERT_GT(untagged / taggable, 0.05);  // the sample leaves 29 % of its rows without tags
+  WasteOptions o;
+  o.required_tags = {"environment"};
+  auto found = find_waste(*fresh.store, o, ledger::days_from_civil(2024, 10, 1), {});
+  ASSERT_TRUE(found) << found.error().what();
+  const WasteFinding* f = nullptr;
+  for (const auto& w : *found)
+    if (w.kind == WasteKind::kUntaggedSpend) f = &w;
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->subject, "environment");
+  EXPECT_NE(f->message.find(core::group_digits(untagged, 2) + " USD of " + core::group_digits(taggable, 2) + " USD"),
+            std::string::npos)
+      << f->message;
+}
 
 TEST(PlanCategory, FocusServiceCategoriesMapToThePlansCategories) {
   EXPECT_EQ(plan_category("Compute"), "compute");
