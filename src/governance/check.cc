@@ -173,6 +173,7 @@ core::Result<CheckResult> run_check(ledger::Store& store, const std::vector<Budg
                                     const CheckOptions& o, const std::set<std::string>& fired) {
   CheckResult out;
   out.as_of = o.as_of;
+  out.forecast_interval = o.forecast.interval;
   // One read of the ledger for every budget's history and the anomalies' windows.
   const Scope everything;
   std::vector<const Scope*> scopes{&everything};

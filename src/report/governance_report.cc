@@ -145,7 +145,8 @@ std::string render_check(const gov::CheckResult& r, Format f) {
   }
   Table budgets;
   budgets.title = "Budgets as of " + ledger::day_text(r.as_of) + " (spend before that day)";
-  budgets.header = {"budget", "period", "spent", "amount", "used", "forecast", "80% interval", "method", "actual", "forecast level"};
+  budgets.header = {"budget", "period", "spent", "amount", "used", "forecast",
+                    fmt::format("{:.0f}% interval", r.forecast_interval * 100), "method", "actual", "forecast level"};
   budgets.right_align = {false, false, true, true, true, true, true, false, false, false};
   for (const auto& br : r.budgets) {
     const auto& b = br.budget;

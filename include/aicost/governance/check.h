@@ -52,6 +52,7 @@ struct WasteResult {
 
 struct CheckResult {
   ledger::Day as_of = 0;
+  double forecast_interval = 0;           // the central probability of the forecasts' intervals
   std::vector<BudgetResult> budgets;      // parents first
   std::vector<AnomalyResult> anomalies;   // scopes in budget order, "ledger" first
   std::vector<WasteResult> waste;         // largest monthly saving first

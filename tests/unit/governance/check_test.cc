@@ -9,6 +9,7 @@
 #include "aicost/billing/ingest.h"
 #include "aicost/billing/reader.h"
 #include "aicost/core/text.h"
+#include "aicost/report/governance_report.h"
 #include "aicost/config/budgets.h"
 #include "store/backends.h"
 
@@ -108,6 +109,13 @@ TEST_P(ExampleLab, TheRunAgainstItsPlan) {
   bool floor = false;
   for (const auto& w : p.warnings) floor |= w.find("below the floor 0.60") != std::string::npos;
   EXPECT_TRUE(floor);
+}
+
+TEST_P(ExampleLab, TheTableNamesTheForecastInterval) {
+  file_.options.forecast.interval = 0.9;
+  auto r = run_check(store(), file_.budgets, file_.options, {});
+  ASSERT_TRUE(r) << r.error().what();
+  EXPECT_NE(report::render_check(*r, report::Format::kTable).find("90% interval"), std::string::npos);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ExampleLab, ::testing::Values("sqlite", "postgresql"),
