@@ -8,12 +8,13 @@
 
 #include "aicost/core/text.h"
 #include "aicost/core/amount.h"
-#include "group_fold.h"
 #include "id_rollup.h"
 #include "raw_tagsets.h"
 #include "sample_rollup.h"
 #include "schema.h"
 #include "sqlite_feed.h"
+#include "sqlite_reads.h"
+#include "sqlite_stmt.h"
 #include "string_ids.h"
 
 namespace aicost::store {
@@ -29,36 +30,8 @@ constexpr std::size_t kCurrencySlot = [] {
   return i;
 }();
 
-class Stmt {
- public:
-  Stmt() = default;
-  Stmt(sqlite3* db, const std::string& sql, core::Status& status) {
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s_, nullptr) != SQLITE_OK)
-      status = make_error(ErrorCode::kInternal, std::string("SQLite: ") + sqlite3_errmsg(db), sql.substr(0, 80));
-  }
-  ~Stmt() { sqlite3_finalize(s_); }
-  Stmt(Stmt&& o) noexcept : s_(o.s_) { o.s_ = nullptr; }
-  Stmt& operator=(Stmt&& o) noexcept {
-    std::swap(s_, o.s_);
-    return *this;
-  }
-  sqlite3_stmt* get() const { return s_; }
-
-  void text(int i, std::string_view v) { sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC); }
-  void i64(int i, std::int64_t v) { sqlite3_bind_int64(s_, i, v); }
-  void real(int i, double v) { sqlite3_bind_double(s_, i, v); }
-  void null(int i) { sqlite3_bind_null(s_, i); }
-
- private:
-  sqlite3_stmt* s_ = nullptr;
-};
 
 
-std::string column_text(sqlite3_stmt* s, int i) {
-  const auto* p = sqlite3_column_text(s, i);
-  return p ? std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(sqlite3_column_bytes(s, i)))
-           : std::string();
-}
 
 // The rows the feeds (sqlite_feed.h) hand to SQLite, and their columns in charge_columns(),
 // daily_columns() and (id, value) order.
@@ -177,15 +150,15 @@ class SqliteStore final : public ledger::Store {
   int schema_version() const override { return version_; }
 
   core::Result<std::optional<ledger::SourceRecord>> find_source(const std::string& sha256) override {
-    auto all = select_sources("WHERE sha256 = ?", sha256);
+    auto all = reads_.select_sources("WHERE sha256 = ?", sha256);
     if (!all) return all.error();
     if (all->empty()) return std::optional<ledger::SourceRecord>{};
     return std::optional<ledger::SourceRecord>(all->front());
   }
   core::Result<std::vector<ledger::SourceRecord>> sources_at(const std::string& path) override {
-    return select_sources("WHERE path = ?", path);
+    return reads_.select_sources("WHERE path = ?", path);
   }
-  core::Result<std::vector<ledger::SourceRecord>> sources() override { return select_sources("", ""); }
+  core::Result<std::vector<ledger::SourceRecord>> sources() override { return reads_.select_sources("", ""); }
 
   core::Status begin_source(const ledger::SourceFile& file, const std::vector<std::int64_t>& replace) override {
     if (in_tx_) return make_error(ErrorCode::kInternal, "begin_source inside an open ingest");
@@ -346,176 +319,26 @@ class SqliteStore final : public ledger::Store {
   }
 
   core::Result<std::vector<ledger::RowIssue>> issues(std::int64_t source_id, std::int64_t limit) override {
-    core::Status st;
-    Stmt q(db_, "SELECT line, column_name, severity, message FROM row_issues WHERE source_id = ? ORDER BY line LIMIT ?", st);
-    if (!st) return st.error();
-    q.i64(1, source_id);
-    q.i64(2, limit);
-    std::vector<ledger::RowIssue> out;
-    while (sqlite3_step(q.get()) == SQLITE_ROW) {
-      ledger::RowIssue r;
-      r.line = sqlite3_column_int64(q.get(), 0);
-      r.column = column_text(q.get(), 1);
-      r.severity = column_text(q.get(), 2) == "error" ? ledger::RowIssue::Severity::kError
-                                                       : ledger::RowIssue::Severity::kWarning;
-      r.message = column_text(q.get(), 3);
-      out.push_back(std::move(r));
-    }
-    return out;
+    return reads_.issues(source_id, limit);
   }
-
   core::Result<std::vector<ledger::AggregateRow>> aggregate(const ledger::AggregateQuery& q) override {
-    std::map<std::int64_t, std::vector<ledger::Tag>> tags;
-    if (q.reads_tags()) {
-      auto t = tagsets();
-      if (!t) return t.error();
-      tags = std::move(*t);
-    }
-    GroupFold fold(q, tags);
-    const auto a = scan_sql(q, Dialect::kSqlite);
-    core::Status st;
-    Stmt s(db_, a.sql, st);
-    if (!st) return st.error();
-    for (std::size_t i = 0; i < a.params.size(); ++i) s.text(static_cast<int>(i + 1), a.params[i]);
-    std::vector<std::int64_t> cells(q.dims.size() + 1);
-    std::vector<bool> encoded;
-    for (auto dim : q.dims) encoded.push_back(dimension_encoded(dim));
-    encoded.push_back(true);  // currency
-    for (;;) {
-      const int rc = sqlite3_step(s.get());
-      if (rc == SQLITE_DONE) break;
-      if (rc != SQLITE_ROW) return error("aggregating charges");
-      int i = 0;
-      const ledger::Day day = sqlite3_column_int(s.get(), i++);
-      for (std::size_t k = 0; k < cells.size(); ++k, ++i) {
-        if (encoded[k]) {
-          cells[k] = sqlite3_column_int64(s.get(), i);
-        } else {
-          const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(s.get(), i));
-          cells[k] = fold.text(std::string_view(text ? text : "", static_cast<std::size_t>(sqlite3_column_bytes(s.get(), i))));
-        }
-      }
-      const std::int64_t tagset = sqlite3_column_int64(s.get(), i++);
-      ledger::Sums sums;
-      sums.billed = sqlite3_column_int64(s.get(), i++);
-      sums.effective = sqlite3_column_int64(s.get(), i++);
-      sums.list = sqlite3_column_int64(s.get(), i++);
-      sums.contracted = sqlite3_column_int64(s.get(), i++);
-      sums.gpu_hours = sqlite3_column_double(s.get(), i++);
-      sums.rows = sqlite3_column_int64(s.get(), i++);
-      sums.consumed_quantity = sqlite3_column_double(s.get(), i++);
-      sums.first_day = sums.last_day = day;
-      fold.add(q.by_day ? day : 0, cells, tagset, sums);
-    }
-    Stmt text(db_, "SELECT value FROM strings WHERE id = ?", st);
-    if (!st) return st.error();
-    return fold.rows([&](std::int64_t id) -> core::Result<std::string> {
-      sqlite3_reset(text.get());
-      text.i64(1, id);
-      if (sqlite3_step(text.get()) != SQLITE_ROW) return error("reading the text of string id " + std::to_string(id));
-      return column_text(text.get(), 0);
-    });
+    return reads_.aggregate(q);
   }
-
   core::Result<std::vector<ledger::HostActivity>> gpu_activity(std::optional<ledger::Day> from,
                                                                std::optional<ledger::Day> to) override {
-    const auto a = gpu_activity_sql(from, to, Dialect::kSqlite);
-    core::Status st;
-    Stmt s(db_, a.sql, st);
-    if (!st) return st.error();
-    for (std::size_t i = 0; i < a.params.size(); ++i) s.text(static_cast<int>(i + 1), a.params[i]);
-    std::vector<ledger::HostActivity> out;
-    int rc;
-    while ((rc = sqlite3_step(s.get())) == SQLITE_ROW) {
-      const auto metric = ledger::gpu_metric_from_name(column_text(s.get(), 2));
-      if (!metric) continue;
-      out.push_back({column_text(s.get(), 0), sqlite3_column_int(s.get(), 1), *metric,
-                     sqlite3_column_double(s.get(), 3), sqlite3_column_int64(s.get(), 4)});
-    }
-    if (rc != SQLITE_DONE) return error("reading GPU activity");
-    return out;
+    return reads_.gpu_activity(from, to);
   }
-
   core::Result<std::vector<ledger::GpuHour>> gpu_hours(std::optional<ledger::Day> from,
                                                        std::optional<ledger::Day> to) override {
-    const auto a = gpu_hours_sql(from, to, Dialect::kSqlite);
-    core::Status st;
-    Stmt s(db_, a.sql, st);
-    if (!st) return st.error();
-    for (std::size_t i = 0; i < a.params.size(); ++i) s.text(static_cast<int>(i + 1), a.params[i]);
-    std::vector<ledger::GpuHour> out;
-    int rc;
-    while ((rc = sqlite3_step(s.get())) == SQLITE_ROW) {
-      const auto metric = ledger::gpu_metric_from_name(column_text(s.get(), 3));
-      if (!metric) continue;
-      out.push_back({column_text(s.get(), 0), column_text(s.get(), 1), sqlite3_column_int64(s.get(), 2), *metric,
-                     sqlite3_column_double(s.get(), 4), sqlite3_column_int64(s.get(), 5)});
-    }
-    if (rc != SQLITE_DONE) return error("reading hourly GPU telemetry");
-    return out;
+    return reads_.gpu_hours(from, to);
   }
-
-  core::Result<std::vector<ledger::SentAlert>> sent_alerts() override {
-    core::Status st;
-    Stmt q(db_, "SELECT key, sent_at, payload FROM alerts_sent ORDER BY sent_at, key", st);
-    if (!st) return st.error();
-    std::vector<ledger::SentAlert> out;
-    int rc;
-    while ((rc = sqlite3_step(q.get())) == SQLITE_ROW)
-      out.push_back({column_text(q.get(), 0), column_text(q.get(), 1), column_text(q.get(), 2)});
-    if (rc != SQLITE_DONE) return error("reading the alerts sent");
-    return out;
-  }
-
-  core::Status record_sent(std::span<const ledger::SentAlert> alerts) override {
-    if (auto s = exec("BEGIN IMMEDIATE"); !s) return s;
-    core::Status st;
-    {
-      Stmt q(db_, "INSERT INTO alerts_sent (key, sent_at, payload) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING", st);
-      for (const auto& a : alerts) {
-        if (!st) break;
-        sqlite3_reset(q.get());
-        q.text(1, a.key);
-        q.text(2, a.sent_at);
-        q.text(3, a.payload);
-        if (sqlite3_step(q.get()) != SQLITE_DONE) st = error("recording an alert sent");
-      }
-    }
-    if (!st) {
-      (void)exec("ROLLBACK");
-      return st;
-    }
-    return exec("COMMIT");
-  }
-
-  core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> tagsets() override {
-    core::Status st;
-    Stmt q(db_, "SELECT tagset_id, key, value FROM tagset_tags ORDER BY tagset_id, key, value", st);
-    if (!st) return st.error();
-    std::map<std::int64_t, std::vector<ledger::Tag>> out;
-    while (sqlite3_step(q.get()) == SQLITE_ROW)
-      out[sqlite3_column_int64(q.get(), 0)].push_back({column_text(q.get(), 1), column_text(q.get(), 2)});
-    return out;
-  }
+  core::Result<std::vector<ledger::SentAlert>> sent_alerts() override { return reads_.sent_alerts(); }
+  core::Status record_sent(std::span<const ledger::SentAlert> alerts) override { return reads_.record_sent(alerts); }
+  core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> tagsets() override { return reads_.tagsets(); }
 
  private:
-  core::Status exec(const std::string& sql) {
-    char* msg = nullptr;
-    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &msg) != SQLITE_OK) {
-      std::string m = msg ? msg : "unknown error";
-      sqlite3_free(msg);
-      return make_error(ErrorCode::kIo, "SQLite: " + m, path_);
-    }
-    return {};
-  }
-  core::Error error(const std::string& what) const {
-    const int code = sqlite3_errcode(db_);
-    const ErrorCode kind = code == SQLITE_FULL || code == SQLITE_IOERR || code == SQLITE_BUSY ||
-                                   code == SQLITE_READONLY || code == SQLITE_CANTOPEN
-                               ? ErrorCode::kIo
-                               : ErrorCode::kInternal;
-    return make_error(kind, "SQLite failed " + what + ": " + sqlite3_errmsg(db_), path_);
-  }
+  core::Status exec(const std::string& sql) { return sqlite_exec(db_, path_, sql); }
+  core::Error error(const std::string& what) const { return sqlite_error(db_, path_, what); }
   core::Error fail(const core::Status& s) {
     rollback();
     return s.error();
@@ -660,40 +483,9 @@ class SqliteStore final : public ledger::Store {
     return id;
   }
 
-  core::Result<std::vector<ledger::SourceRecord>> select_sources(const std::string& where, const std::string& arg) {
-    core::Status st;
-    Stmt q(db_, "SELECT id, path, sha256, bytes, format, loaded_at, rows, rejected, warnings FROM sources " + where +
-                    " ORDER BY id", st);
-    if (!st) return st.error();
-    if (!where.empty()) q.text(1, arg);
-    std::vector<ledger::SourceRecord> out;
-    while (sqlite3_step(q.get()) == SQLITE_ROW) {
-      ledger::SourceRecord r;
-      r.id = sqlite3_column_int64(q.get(), 0);
-      r.file.path = column_text(q.get(), 1);
-      r.file.sha256 = column_text(q.get(), 2);
-      r.file.bytes = sqlite3_column_int64(q.get(), 3);
-      r.file.format = column_text(q.get(), 4);
-      r.loaded_at = column_text(q.get(), 5);
-      r.rows = sqlite3_column_int64(q.get(), 6);
-      r.rejected = sqlite3_column_int64(q.get(), 7);
-      r.warnings = sqlite3_column_int64(q.get(), 8);
-      out.push_back(std::move(r));
-    }
-    for (auto& r : out) {
-      Stmt t(db_, "SELECT s.value, t.billed, t.effective FROM (SELECT currency_sid, SUM(billed) AS billed, "
-                  "SUM(effective) AS effective FROM charge_daily WHERE source_id = ? GROUP BY currency_sid) t "
-                  "JOIN strings s ON s.id = t.currency_sid ORDER BY s.value", st);
-      if (!st) return st.error();
-      t.i64(1, r.id);
-      while (sqlite3_step(t.get()) == SQLITE_ROW)
-        r.totals.push_back({column_text(t.get(), 0), sqlite3_column_int64(t.get(), 1), sqlite3_column_int64(t.get(), 2)});
-    }
-    return out;
-  }
-
   sqlite3* db_;
   std::string path_;
+  SqliteReads reads_{db_, path_};
   int version_ = 0;
   bool in_tx_ = false;
   std::int64_t source_id_ = 0, rows_ = 0, warnings_ = 0;

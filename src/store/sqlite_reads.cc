@@ -1,0 +1,216 @@
+#include "sqlite_reads.h"
+
+#include "group_fold.h"
+#include "schema.h"
+#include "sqlite_stmt.h"
+
+namespace aicost::store {
+
+core::Status sqlite_exec(sqlite3* db, const std::string& path, const std::string& sql) {
+  char* msg = nullptr;
+  if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &msg) != SQLITE_OK) {
+    std::string m = msg ? msg : "unknown error";
+    sqlite3_free(msg);
+    return core::make_error(core::ErrorCode::kIo, "SQLite: " + m, path);
+  }
+  return {};
+}
+
+core::Error sqlite_error(sqlite3* db, const std::string& path, const std::string& what) {
+  const int code = sqlite3_errcode(db);
+  const core::ErrorCode kind = code == SQLITE_FULL || code == SQLITE_IOERR || code == SQLITE_BUSY ||
+                                       code == SQLITE_READONLY || code == SQLITE_CANTOPEN
+                                   ? core::ErrorCode::kIo
+                                   : core::ErrorCode::kInternal;
+  return core::make_error(kind, "SQLite failed " + what + ": " + sqlite3_errmsg(db), path);
+}
+
+core::Status SqliteReads::exec(const std::string& sql) { return sqlite_exec(db_, path_, sql); }
+core::Error SqliteReads::error(const std::string& what) const { return sqlite_error(db_, path_, what); }
+
+core::Result<std::vector<ledger::RowIssue>> SqliteReads::issues(std::int64_t source_id, std::int64_t limit) {
+  core::Status st;
+  Stmt q(db_, "SELECT line, column_name, severity, message FROM row_issues WHERE source_id = ? ORDER BY line LIMIT ?", st);
+  if (!st) return st.error();
+  q.i64(1, source_id);
+  q.i64(2, limit);
+  std::vector<ledger::RowIssue> out;
+  while (sqlite3_step(q.get()) == SQLITE_ROW) {
+    ledger::RowIssue r;
+    r.line = sqlite3_column_int64(q.get(), 0);
+    r.column = column_text(q.get(), 1);
+    r.severity = column_text(q.get(), 2) == "error" ? ledger::RowIssue::Severity::kError
+                                                     : ledger::RowIssue::Severity::kWarning;
+    r.message = column_text(q.get(), 3);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+core::Result<std::vector<ledger::AggregateRow>> SqliteReads::aggregate(const ledger::AggregateQuery& q) {
+  std::map<std::int64_t, std::vector<ledger::Tag>> tags;
+  if (q.reads_tags()) {
+    auto t = tagsets();
+    if (!t) return t.error();
+    tags = std::move(*t);
+  }
+  GroupFold fold(q, tags);
+  const auto a = scan_sql(q, Dialect::kSqlite);
+  core::Status st;
+  Stmt s(db_, a.sql, st);
+  if (!st) return st.error();
+  for (std::size_t i = 0; i < a.params.size(); ++i) s.text(static_cast<int>(i + 1), a.params[i]);
+  std::vector<std::int64_t> cells(q.dims.size() + 1);
+  std::vector<bool> encoded;
+  for (auto dim : q.dims) encoded.push_back(dimension_encoded(dim));
+  encoded.push_back(true);  // currency
+  for (;;) {
+    const int rc = sqlite3_step(s.get());
+    if (rc == SQLITE_DONE) break;
+    if (rc != SQLITE_ROW) return error("aggregating charges");
+    int i = 0;
+    const ledger::Day day = sqlite3_column_int(s.get(), i++);
+    for (std::size_t k = 0; k < cells.size(); ++k, ++i) {
+      if (encoded[k]) {
+        cells[k] = sqlite3_column_int64(s.get(), i);
+      } else {
+        const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(s.get(), i));
+        cells[k] = fold.text(std::string_view(text ? text : "", static_cast<std::size_t>(sqlite3_column_bytes(s.get(), i))));
+      }
+    }
+    const std::int64_t tagset = sqlite3_column_int64(s.get(), i++);
+    ledger::Sums sums;
+    sums.billed = sqlite3_column_int64(s.get(), i++);
+    sums.effective = sqlite3_column_int64(s.get(), i++);
+    sums.list = sqlite3_column_int64(s.get(), i++);
+    sums.contracted = sqlite3_column_int64(s.get(), i++);
+    sums.gpu_hours = sqlite3_column_double(s.get(), i++);
+    sums.rows = sqlite3_column_int64(s.get(), i++);
+    sums.consumed_quantity = sqlite3_column_double(s.get(), i++);
+    sums.first_day = sums.last_day = day;
+    fold.add(q.by_day ? day : 0, cells, tagset, sums);
+  }
+  Stmt text(db_, "SELECT value FROM strings WHERE id = ?", st);
+  if (!st) return st.error();
+  return fold.rows([&](std::int64_t id) -> core::Result<std::string> {
+    sqlite3_reset(text.get());
+    text.i64(1, id);
+    if (sqlite3_step(text.get()) != SQLITE_ROW) return error("reading the text of string id " + std::to_string(id));
+    return column_text(text.get(), 0);
+  });
+}
+
+core::Result<std::vector<ledger::HostActivity>> SqliteReads::gpu_activity(std::optional<ledger::Day> from,
+                                                             std::optional<ledger::Day> to) {
+  const auto a = gpu_activity_sql(from, to, Dialect::kSqlite);
+  core::Status st;
+  Stmt s(db_, a.sql, st);
+  if (!st) return st.error();
+  for (std::size_t i = 0; i < a.params.size(); ++i) s.text(static_cast<int>(i + 1), a.params[i]);
+  std::vector<ledger::HostActivity> out;
+  int rc;
+  while ((rc = sqlite3_step(s.get())) == SQLITE_ROW) {
+    const auto metric = ledger::gpu_metric_from_name(column_text(s.get(), 2));
+    if (!metric) continue;
+    out.push_back({column_text(s.get(), 0), sqlite3_column_int(s.get(), 1), *metric,
+                   sqlite3_column_double(s.get(), 3), sqlite3_column_int64(s.get(), 4)});
+  }
+  if (rc != SQLITE_DONE) return error("reading GPU activity");
+  return out;
+}
+
+core::Result<std::vector<ledger::GpuHour>> SqliteReads::gpu_hours(std::optional<ledger::Day> from,
+                                                     std::optional<ledger::Day> to) {
+  const auto a = gpu_hours_sql(from, to, Dialect::kSqlite);
+  core::Status st;
+  Stmt s(db_, a.sql, st);
+  if (!st) return st.error();
+  for (std::size_t i = 0; i < a.params.size(); ++i) s.text(static_cast<int>(i + 1), a.params[i]);
+  std::vector<ledger::GpuHour> out;
+  int rc;
+  while ((rc = sqlite3_step(s.get())) == SQLITE_ROW) {
+    const auto metric = ledger::gpu_metric_from_name(column_text(s.get(), 3));
+    if (!metric) continue;
+    out.push_back({column_text(s.get(), 0), column_text(s.get(), 1), sqlite3_column_int64(s.get(), 2), *metric,
+                   sqlite3_column_double(s.get(), 4), sqlite3_column_int64(s.get(), 5)});
+  }
+  if (rc != SQLITE_DONE) return error("reading hourly GPU telemetry");
+  return out;
+}
+
+core::Result<std::vector<ledger::SentAlert>> SqliteReads::sent_alerts() {
+  core::Status st;
+  Stmt q(db_, "SELECT key, sent_at, payload FROM alerts_sent ORDER BY sent_at, key", st);
+  if (!st) return st.error();
+  std::vector<ledger::SentAlert> out;
+  int rc;
+  while ((rc = sqlite3_step(q.get())) == SQLITE_ROW)
+    out.push_back({column_text(q.get(), 0), column_text(q.get(), 1), column_text(q.get(), 2)});
+  if (rc != SQLITE_DONE) return error("reading the alerts sent");
+  return out;
+}
+
+core::Status SqliteReads::record_sent(std::span<const ledger::SentAlert> alerts) {
+  if (auto s = exec("BEGIN IMMEDIATE"); !s) return s;
+  core::Status st;
+  {
+    Stmt q(db_, "INSERT INTO alerts_sent (key, sent_at, payload) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING", st);
+    for (const auto& a : alerts) {
+      if (!st) break;
+      sqlite3_reset(q.get());
+      q.text(1, a.key);
+      q.text(2, a.sent_at);
+      q.text(3, a.payload);
+      if (sqlite3_step(q.get()) != SQLITE_DONE) st = error("recording an alert sent");
+    }
+  }
+  if (!st) {
+    (void)exec("ROLLBACK");
+    return st;
+  }
+  return exec("COMMIT");
+}
+
+core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> SqliteReads::tagsets() {
+  core::Status st;
+  Stmt q(db_, "SELECT tagset_id, key, value FROM tagset_tags ORDER BY tagset_id, key, value", st);
+  if (!st) return st.error();
+  std::map<std::int64_t, std::vector<ledger::Tag>> out;
+  while (sqlite3_step(q.get()) == SQLITE_ROW)
+    out[sqlite3_column_int64(q.get(), 0)].push_back({column_text(q.get(), 1), column_text(q.get(), 2)});
+  return out;
+}
+
+core::Result<std::vector<ledger::SourceRecord>> SqliteReads::select_sources(const std::string& where, const std::string& arg) {
+  core::Status st;
+  Stmt q(db_, "SELECT id, path, sha256, bytes, format, loaded_at, rows, rejected, warnings FROM sources " + where +
+                  " ORDER BY id", st);
+  if (!st) return st.error();
+  if (!where.empty()) q.text(1, arg);
+  std::vector<ledger::SourceRecord> out;
+  while (sqlite3_step(q.get()) == SQLITE_ROW) {
+    ledger::SourceRecord r;
+    r.id = sqlite3_column_int64(q.get(), 0);
+    r.file.path = column_text(q.get(), 1);
+    r.file.sha256 = column_text(q.get(), 2);
+    r.file.bytes = sqlite3_column_int64(q.get(), 3);
+    r.file.format = column_text(q.get(), 4);
+    r.loaded_at = column_text(q.get(), 5);
+    r.rows = sqlite3_column_int64(q.get(), 6);
+    r.rejected = sqlite3_column_int64(q.get(), 7);
+    r.warnings = sqlite3_column_int64(q.get(), 8);
+    out.push_back(std::move(r));
+  }
+  for (auto& r : out) {
+    Stmt t(db_, "SELECT s.value, t.billed, t.effective FROM (SELECT currency_sid, SUM(billed) AS billed, "
+                "SUM(effective) AS effective FROM charge_daily WHERE source_id = ? GROUP BY currency_sid) t "
+                "JOIN strings s ON s.id = t.currency_sid ORDER BY s.value", st);
+    if (!st) return st.error();
+    t.i64(1, r.id);
+    while (sqlite3_step(t.get()) == SQLITE_ROW)
+      r.totals.push_back({column_text(t.get(), 0), sqlite3_column_int64(t.get(), 1), sqlite3_column_int64(t.get(), 2)});
+  }
+  return out;
+}
+
+}  // namespace aicost::store

@@ -1,0 +1,44 @@
+// The SQLite store's read side: every query of the Store interface that an ingest does not need
+// (reports, telemetry, tag sets, alerts sent, sources). SqliteStore delegates to it.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "aicost/core/result.h"
+#include "aicost/ledger/store.h"
+
+namespace aicost::store {
+
+class SqliteReads {
+ public:
+  // `db` is the store's connection, which outlives this; `path` names it in errors.
+  SqliteReads(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+
+  core::Result<std::vector<ledger::RowIssue>> issues(std::int64_t source_id, std::int64_t limit);
+  core::Result<std::vector<ledger::AggregateRow>> aggregate(const ledger::AggregateQuery& q);
+  core::Result<std::vector<ledger::HostActivity>> gpu_activity(std::optional<ledger::Day> from,
+                                                               std::optional<ledger::Day> to);
+  core::Result<std::vector<ledger::GpuHour>> gpu_hours(std::optional<ledger::Day> from,
+                                                       std::optional<ledger::Day> to);
+  core::Result<std::vector<ledger::SentAlert>> sent_alerts();
+  core::Status record_sent(std::span<const ledger::SentAlert> alerts);
+  core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> tagsets();
+  core::Result<std::vector<ledger::SourceRecord>> select_sources(const std::string& where, const std::string& arg);
+
+ private:
+  core::Status exec(const std::string& sql);
+  core::Error error(const std::string& what) const;
+
+  sqlite3* db_;
+  std::string path_;
+};
+
+}  // namespace aicost::store
