@@ -2,7 +2,6 @@
 // Money columns are BIGINT nano-units; their SUMs come back as NUMERIC text and are parsed exactly.
 #include <libpq-fe.h>
 
-#include <charconv>
 #include <memory>
 #include <set>
 #include <unordered_map>
@@ -10,11 +9,11 @@
 
 #include "aicost/core/text.h"
 #include "aicost/store/open.h"
-#include "group_fold.h"
 #include "id_rollup.h"
+#include "pg_conn.h"
+#include "pg_reads.h"
 #include "sample_rollup.h"
 #include "schema.h"
-#include "sqlite_store.h"
 #include "string_ids.h"
 
 namespace aicost::store {
@@ -23,144 +22,12 @@ namespace {
 using core::ErrorCode;
 using core::make_error;
 
-struct ClearResult {
-  void operator()(PGresult* r) const { PQclear(r); }
-};
-using PgResult = std::unique_ptr<PGresult, ClearResult>;
-
-constexpr std::size_t kCopyFlushBytes = 1 << 20;
 // Serialises migrations of every ledger in a database (pg_advisory_xact_lock key, "aicost" in ASCII).
 constexpr const char* kMigrationLock = "107105267708788";
 
-
-// libpq messages span lines ("...failed: ...\n\tIs the server running...?"); one line reads better.
-std::string one_line(const char* msg) {
-  std::string out;
-  for (const char* p = msg ? msg : ""; *p; ++p) {
-    const bool space = *p == '\n' || *p == '\t' || *p == '\r';
-    if (space && (out.empty() || out.back() == ' ')) continue;
-    out += space ? ' ' : *p;
-  }
-  while (!out.empty() && out.back() == ' ') out.pop_back();
-  return out;
-}
-
-// Replaces every occurrence of the URL's password (userinfo or ?password=) in `text` with ***.
-std::string scrub(std::string text, const std::string& url) {
-  std::vector<std::string> secrets;
-  const auto scheme = url.find("://");
-  const auto at = scheme == std::string::npos ? std::string::npos : url.find('@', scheme + 3);
-  const auto colon = scheme == std::string::npos ? std::string::npos : url.find(':', scheme + 3);
-  if (at != std::string::npos && colon != std::string::npos && colon < at) secrets.push_back(url.substr(colon + 1, at - colon - 1));
-  if (PQconninfoOption* opts = PQconninfoParse(url.c_str(), nullptr)) {
-    for (auto* o = opts; o->keyword; ++o)
-      if (std::string(o->keyword) == "password" && o->val && *o->val) secrets.emplace_back(o->val);
-    PQconninfoFree(opts);
-  }
-  for (const auto& s : secrets) {
-    if (s.empty()) continue;
-    for (auto pos = text.find(s); pos != std::string::npos; pos = text.find(s, pos + 3)) text.replace(pos, s.size(), "***");
-  }
-  return text;
-}
-
-// Exact parse of an integer NUMERIC ("-123456789012345678901") into 128 bits; false on anything else.
-bool parse_wide(std::string_view s, core::WideNanos& out) {
-  constexpr core::WideNanos kMax = ((core::WideNanos{1} << 126) - 1) + (core::WideNanos{1} << 126);
-  constexpr core::WideNanos kMin = -kMax - 1;
-  std::size_t i = 0;
-  const bool negative = !s.empty() && s[0] == '-';
-  if (!s.empty() && (s[0] == '-' || s[0] == '+')) ++i;
-  if (i == s.size()) return false;
-  core::WideNanos v = 0;  // accumulated as a negative number so that kMin itself parses
-  for (; i < s.size(); ++i) {
-    if (s[i] < '0' || s[i] > '9') return false;
-    const int d = s[i] - '0';
-    if (v < kMin / 10) return false;
-    v *= 10;
-    if (v < kMin + d) return false;
-    v -= d;
-  }
-  if (!negative && v == kMin) return false;
-  out = negative ? v : -v;
-  return true;
-}
-
-// Typed reads of one cell of a text-format result; false when the text does not parse. NULL reads
-// as 0 / "" (SUM over no rows).
-bool cell(const PGresult* r, int row, int col, std::string& out) {
-  out.assign(PQgetvalue(r, row, col), static_cast<std::size_t>(PQgetlength(r, row, col)));
-  return true;
-}
-template <class Int>
-bool cell(const PGresult* r, int row, int col, Int& out) {
-  if (PQgetisnull(r, row, col)) return (out = 0, true);
-  const char* p = PQgetvalue(r, row, col);
-  const char* end = p + PQgetlength(r, row, col);
-  const auto [ptr, ec] = std::from_chars(p, end, out);
-  return ec == std::errc() && ptr == end;
-}
-bool cell(const PGresult* r, int row, int col, double& out) {
-  if (PQgetisnull(r, row, col)) return (out = 0, true);
-  const char* p = PQgetvalue(r, row, col);
-  const char* end = p + PQgetlength(r, row, col);
-  const auto [ptr, ec] = std::from_chars(p, end, out);
-  return ec == std::errc() && ptr == end;
-}
-bool wide_cell(const PGresult* r, int row, int col, core::WideNanos& out) {
-  if (PQgetisnull(r, row, col)) return (out = 0, true);
-  return parse_wide({PQgetvalue(r, row, col), static_cast<std::size_t>(PQgetlength(r, row, col))}, out);
-}
-
-// Rows of a COPY ... FROM STDIN in text format: tab between fields, newline after a row, \N for NULL.
-class CopyRows {
+class PgStore final : public ledger::Store, private PgConn {
  public:
-  void i64(std::int64_t v) {
-    char b[24];
-    s_.append(b, std::to_chars(b, b + sizeof b, v).ptr);
-    s_ += '\t';
-  }
-  void real(double v) {
-    char b[32];  // shortest text that reads back to the same double
-    s_.append(b, std::to_chars(b, b + sizeof b, v).ptr);
-    s_ += '\t';
-  }
-  void text(std::string_view v) {
-    std::size_t from = 0;
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      const char c = v[i];
-      const char* esc = c == '\\' ? "\\\\" : c == '\t' ? "\\t" : c == '\n' ? "\\n" : c == '\r' ? "\\r" : nullptr;
-      if (!esc) continue;
-      s_.append(v.data() + from, i - from);
-      s_ += esc;
-      from = i + 1;
-    }
-    s_.append(v.data() + from, v.size() - from);
-    s_ += '\t';
-  }
-  void null() { s_ += "\\N\t"; }
-  void end_row() { s_.back() = '\n'; }
-  std::string& data() { return s_; }
-
- private:
-  std::string s_;
-};
-
-// Appends `v` to the elements of a text[] literal ("{...}" without the braces): quoted, with " and
-// \ escaped, so any text (commas, braces, "NULL") stays one value.
-void array_add(std::string& out, std::string_view v) {
-  if (!out.empty()) out += ',';
-  out += '"';
-  for (char c : v) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  out += '"';
-}
-
-class PgStore final : public ledger::Store {
- public:
-  PgStore(PGconn* conn, const std::string& url) : conn_(conn), url_(url), where_(scrub(redact(url), url)) {}
+  PgStore(PGconn* conn, const std::string& url) : PgConn(conn, url, scrub(redact(url), url)) {}
   ~PgStore() override {
     rollback();
     PQfinish(conn_);
@@ -192,15 +59,15 @@ class PgStore final : public ledger::Store {
   int schema_version() const override { return version_; }
 
   core::Result<std::optional<ledger::SourceRecord>> find_source(const std::string& sha256) override {
-    auto all = select_sources("WHERE s.sha256 = $1", sha256);
+    auto all = reads_.select_sources("WHERE s.sha256 = $1", sha256);
     if (!all) return all.error();
     if (all->empty()) return std::optional<ledger::SourceRecord>{};
     return std::optional<ledger::SourceRecord>(all->front());
   }
   core::Result<std::vector<ledger::SourceRecord>> sources_at(const std::string& path) override {
-    return select_sources("WHERE s.path = $1", path);
+    return reads_.select_sources("WHERE s.path = $1", path);
   }
-  core::Result<std::vector<ledger::SourceRecord>> sources() override { return select_sources("", ""); }
+  core::Result<std::vector<ledger::SourceRecord>> sources() override { return reads_.select_sources("", ""); }
 
   core::Status begin_source(const ledger::SourceFile& file, const std::vector<std::int64_t>& replace) override {
     if (in_tx_) return make_error(ErrorCode::kInternal, "begin_source inside an open ingest");
@@ -340,7 +207,7 @@ class PgStore final : public ledger::Store {
       return fail(r.error());
     if (auto r = run("committing the ingest", "COMMIT"); !r) return fail(r.error());
     in_tx_ = false;
-    auto rec = select_sources("WHERE s.id = $1", std::to_string(source_id_));
+    auto rec = reads_.select_sources("WHERE s.id = $1", std::to_string(source_id_));
     if (!rec) return rec.error();
     if (rec->empty()) return make_error(ErrorCode::kInternal, "the committed source vanished");
     return rec->front();
@@ -363,214 +230,24 @@ class PgStore final : public ledger::Store {
   }
 
   core::Result<std::vector<ledger::RowIssue>> issues(std::int64_t source_id, std::int64_t limit) override {
-    // SQLite reads a negative LIMIT as none; PostgreSQL refuses it.
-    auto r = limit < 0 ? run("reading row issues", "SELECT line, column_name, severity, message FROM row_issues "
-                                                   "WHERE source_id = $1 ORDER BY line", {std::to_string(source_id)})
-                       : run("reading row issues", "SELECT line, column_name, severity, message FROM row_issues "
-                                                   "WHERE source_id = $1 ORDER BY line LIMIT $2",
-                             {std::to_string(source_id), std::to_string(limit)});
-    if (!r) return r.error();
-    std::vector<ledger::RowIssue> out;
-    bool ok = true;
-    std::string severity;
-    for (int row = 0; row < PQntuples(r->get()); ++row) {
-      ledger::RowIssue issue;
-      ok &= cell(r->get(), row, 0, issue.line) && cell(r->get(), row, 1, issue.column) &&
-            cell(r->get(), row, 2, severity) && cell(r->get(), row, 3, issue.message);
-      issue.severity = severity == "error" ? ledger::RowIssue::Severity::kError : ledger::RowIssue::Severity::kWarning;
-      out.push_back(std::move(issue));
-    }
-    if (!ok) return unexpected("reading row issues");
-    return out;
+    return reads_.issues(source_id, limit);
   }
-
   core::Result<std::vector<ledger::AggregateRow>> aggregate(const ledger::AggregateQuery& q) override {
-    std::map<std::int64_t, std::vector<ledger::Tag>> tags;
-    if (q.reads_tags()) {
-      auto t = tagsets();
-      if (!t) return t.error();
-      tags = std::move(*t);
-    }
-    GroupFold fold(q, tags);
-    const auto a = aggregate_sql(q, Dialect::kPostgres);
-    auto r = run("aggregating charges", a.sql, a.params);
-    if (!r) return r.error();
-    const PGresult* res = r->get();
-    std::vector<std::int64_t> cells(q.dims.size() + 1);
-    std::string text;
-    bool ok = true;
-    for (int row = 0; row < PQntuples(res); ++row) {
-      int i = 0;
-      ledger::Day day = 0;
-      if (q.by_day) ok &= cell(res, row, i++, day);
-      for (auto& c : cells) {
-        ok &= cell(res, row, i++, text);
-        c = fold.text(text);
-      }
-      std::int64_t tagset = 0;
-      if (q.reads_tags()) ok &= cell(res, row, i++, tagset);
-      ledger::Sums s;
-      ok &= wide_cell(res, row, i++, s.billed) && wide_cell(res, row, i++, s.effective) &&
-            wide_cell(res, row, i++, s.list) && wide_cell(res, row, i++, s.contracted) &&
-            cell(res, row, i++, s.gpu_hours) && cell(res, row, i++, s.rows) &&
-            cell(res, row, i++, s.consumed_quantity) && cell(res, row, i++, s.first_day) &&
-            cell(res, row, i++, s.last_day);
-      fold.add(day, cells, tagset, s);
-    }
-    if (!ok) return unexpected("aggregating charges");
-    // Every cell came as text: nothing to look up.
-    return fold.rows([](std::int64_t id) -> core::Result<std::string> {
-      return core::make_error(core::ErrorCode::kInternal, "unexpected string id " + std::to_string(id));
-    });
+    return reads_.aggregate(q);
   }
-
   core::Result<std::vector<ledger::HostActivity>> gpu_activity(std::optional<ledger::Day> from,
                                                                std::optional<ledger::Day> to) override {
-    const auto a = gpu_activity_sql(from, to, Dialect::kPostgres);
-    auto r = run("reading GPU activity", a.sql, a.params);
-    if (!r) return r.error();
-    std::vector<ledger::HostActivity> out;
-    bool ok = true;
-    for (int row = 0; row < PQntuples(r->get()); ++row) {
-      ledger::HostActivity h;
-      std::string metric;
-      ok &= cell(r->get(), row, 0, h.host) && cell(r->get(), row, 1, h.day) && cell(r->get(), row, 2, metric) &&
-            cell(r->get(), row, 3, h.mean) && cell(r->get(), row, 4, h.samples);
-      const auto m = ledger::gpu_metric_from_name(metric);
-      if (!m) continue;
-      h.metric = *m;
-      out.push_back(std::move(h));
-    }
-    if (!ok) return unexpected("reading GPU activity");
-    return out;
+    return reads_.gpu_activity(from, to);
   }
-
   core::Result<std::vector<ledger::GpuHour>> gpu_hours(std::optional<ledger::Day> from,
                                                        std::optional<ledger::Day> to) override {
-    const auto a = gpu_hours_sql(from, to, Dialect::kPostgres);
-    auto r = run("reading hourly GPU telemetry", a.sql, a.params);
-    if (!r) return r.error();
-    std::vector<ledger::GpuHour> out;
-    bool ok = true;
-    for (int row = 0; row < PQntuples(r->get()); ++row) {
-      ledger::GpuHour h;
-      std::string metric;
-      ok &= cell(r->get(), row, 0, h.host) && cell(r->get(), row, 1, h.gpu) && cell(r->get(), row, 2, h.hour) &&
-            cell(r->get(), row, 3, metric) && cell(r->get(), row, 4, h.sum) && cell(r->get(), row, 5, h.samples);
-      const auto m = ledger::gpu_metric_from_name(metric);
-      if (!m) continue;
-      h.metric = *m;
-      out.push_back(std::move(h));
-    }
-    if (!ok) return unexpected("reading hourly GPU telemetry");
-    return out;
+    return reads_.gpu_hours(from, to);
   }
-
-  core::Result<std::vector<ledger::SentAlert>> sent_alerts() override {
-    auto r = run("reading the alerts sent", "SELECT key, sent_at, payload FROM alerts_sent ORDER BY sent_at, key");
-    if (!r) return r.error();
-    std::vector<ledger::SentAlert> out(static_cast<std::size_t>(PQntuples(r->get())));
-    bool ok = true;
-    for (int row = 0; row < PQntuples(r->get()); ++row) {
-      auto& a = out[static_cast<std::size_t>(row)];
-      ok &= cell(r->get(), row, 0, a.key) && cell(r->get(), row, 1, a.sent_at) && cell(r->get(), row, 2, a.payload);
-    }
-    if (!ok) return unexpected("reading the alerts sent");
-    return out;
-  }
-
-  core::Status record_sent(std::span<const ledger::SentAlert> alerts) override {
-    if (auto r = run("recording alerts sent", "BEGIN"); !r) return r.error();
-    for (const auto& a : alerts) {
-      auto r = run("recording an alert sent",
-                   "INSERT INTO alerts_sent (key, sent_at, payload) VALUES ($1, $2, $3) ON CONFLICT (key) DO NOTHING",
-                   {a.key, a.sent_at, a.payload});
-      if (!r) {
-        (void)run("rolling back", "ROLLBACK");
-        return r.error();
-      }
-    }
-    if (auto r = run("recording alerts sent", "COMMIT"); !r) return r.error();
-    return {};
-  }
-
-  core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> tagsets() override {
-    // Byte order, as SQLite sorts, whatever the database's collation.
-    auto r = run("reading tag sets",
-                 "SELECT tagset_id, key, value FROM tagset_tags ORDER BY tagset_id, key COLLATE \"C\", value COLLATE \"C\"");
-    if (!r) return r.error();
-    std::map<std::int64_t, std::vector<ledger::Tag>> out;
-    bool ok = true;
-    for (int row = 0; row < PQntuples(r->get()); ++row) {
-      std::int64_t id = 0;
-      ledger::Tag t;
-      ok &= cell(r->get(), row, 0, id) && cell(r->get(), row, 1, t.key) && cell(r->get(), row, 2, t.value);
-      out[id].push_back(std::move(t));
-    }
-    if (!ok) return unexpected("reading tag sets");
-    return out;
-  }
+  core::Result<std::vector<ledger::SentAlert>> sent_alerts() override { return reads_.sent_alerts(); }
+  core::Status record_sent(std::span<const ledger::SentAlert> alerts) override { return reads_.record_sent(alerts); }
+  core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> tagsets() override { return reads_.tagsets(); }
 
  private:
-  // One statement; every value a text parameter. Ok only for a command or a row set.
-  core::Result<PgResult> run(const char* what, const std::string& sql, const std::vector<std::string>& params = {}) {
-    std::vector<const char*> values;
-    for (const auto& p : params) {
-      if (p.find('\0') != std::string::npos)
-        return make_error(ErrorCode::kInvalidInput, std::string("a value contains a NUL byte, which PostgreSQL text cannot hold, while ") + what, where_);
-      values.push_back(p.c_str());
-    }
-    PgResult r(PQexecParams(conn_, sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr,
-                            nullptr, 0));
-    const auto st = r ? PQresultStatus(r.get()) : PGRES_FATAL_ERROR;
-    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) return error(what, r.get());
-    return r;
-  }
-
-  // COPY `table` FROM STDIN, `n` rows written by `write(k, rows)`, sent in ~1 MiB pieces.
-  template <class Write>
-  core::Status copy_in(const char* what, const std::string& table, std::size_t n, Write&& write) {
-    if (n == 0) return {};
-    PgResult start(PQexec(conn_, ("COPY " + table + " FROM STDIN").c_str()));
-    if (!start || PQresultStatus(start.get()) != PGRES_COPY_IN) return error(what, start.get());
-    CopyRows rows;
-    for (std::size_t k = 0; k < n; ++k) {
-      write(k, rows);
-      if (rows.data().size() >= kCopyFlushBytes || k + 1 == n) {
-        if (PQputCopyData(conn_, rows.data().data(), static_cast<int>(rows.data().size())) != 1)
-          return error(what, nullptr);  // rollback() ends the COPY
-        rows.data().clear();
-      }
-    }
-    if (PQputCopyEnd(conn_, nullptr) != 1) return error(what, nullptr);
-    core::Status status;
-    while (PGresult* raw = PQgetResult(conn_)) {
-      PgResult r(raw);
-      if (status && PQresultStatus(raw) != PGRES_COMMAND_OK) status = error(what, raw);
-    }
-    return status;
-  }
-
-  core::Error error(const std::string& what, const PGresult* r) const {
-    const bool lost = PQstatus(conn_) != CONNECTION_OK;
-    const char* state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
-    const std::string sqlstate = state ? state : "";
-    const char* primary = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
-    std::string msg = one_line(primary ? primary : PQerrorMessage(conn_));
-    if (msg.empty()) msg = "no answer from the server";
-    // Connection (08), resources (53), operator intervention (57), system (58): the server's side.
-    const std::string cls = sqlstate.substr(0, 2);
-    ErrorCode code = ErrorCode::kInternal;
-    if (lost || cls == "08" || cls == "53" || cls == "57" || cls == "58") code = ErrorCode::kIo;
-    else if (cls == "22") code = ErrorCode::kInvalidInput;  // data exception: a value PostgreSQL cannot store
-    std::string text = "PostgreSQL failed " + what + ": " + msg;
-    if (!sqlstate.empty()) text += " (SQLSTATE " + sqlstate + ")";
-    if (code == ErrorCode::kIo) text += "; check that the server is running and reachable";
-    return make_error(code, scrub(text, url_), where_);
-  }
-  core::Error unexpected(const std::string& what) const {
-    return make_error(ErrorCode::kInternal, "PostgreSQL returned a value of an unexpected form while " + what, where_);
-  }
   core::Error fail(const core::Error& e) {
     rollback();
     return e;
@@ -720,41 +397,7 @@ class PgStore final : public ledger::Store {
     return {};
   }
 
-  // Sources and their per-currency totals in one statement, hence one snapshot.
-  core::Result<std::vector<ledger::SourceRecord>> select_sources(const std::string& where, const std::string& arg) {
-    auto r = run("reading sources",
-                 "SELECT s.id, s.path, s.sha256, s.bytes, s.format, s.loaded_at, s.rows, s.rejected, s.warnings, "
-                 "t.currency, t.billed, t.effective FROM sources s LEFT JOIN LATERAL (SELECT c.value AS currency, "
-                 "SUM(d.billed) AS billed, SUM(d.effective) AS effective FROM charge_daily d JOIN strings c ON c.id = "
-                 "d.currency_sid WHERE d.source_id = s.id GROUP BY c.value) t ON true " + where + " ORDER BY s.id, t.currency COLLATE \"C\"",
-                 where.empty() ? std::vector<std::string>{} : std::vector<std::string>{arg});
-    if (!r) return r.error();
-    const PGresult* res = r->get();
-    std::vector<ledger::SourceRecord> out;
-    bool ok = true;
-    for (int row = 0; row < PQntuples(res); ++row) {
-      std::int64_t id = 0;
-      ok &= cell(res, row, 0, id);
-      if (out.empty() || out.back().id != id) {
-        ledger::SourceRecord s;
-        s.id = id;
-        ok &= cell(res, row, 1, s.file.path) && cell(res, row, 2, s.file.sha256) && cell(res, row, 3, s.file.bytes) &&
-              cell(res, row, 4, s.file.format) && cell(res, row, 5, s.loaded_at) && cell(res, row, 6, s.rows) &&
-              cell(res, row, 7, s.rejected) && cell(res, row, 8, s.warnings);
-        out.push_back(std::move(s));
-      }
-      if (PQgetisnull(res, row, 9)) continue;  // no charges
-      ledger::CurrencyTotal t;
-      ok &= cell(res, row, 9, t.currency) && wide_cell(res, row, 10, t.billed) && wide_cell(res, row, 11, t.effective);
-      out.back().totals.push_back(std::move(t));
-    }
-    if (!ok) return unexpected("reading sources");
-    return out;
-  }
-
-  PGconn* conn_;
-  std::string url_;    // for scrubbing its password out of messages
-  std::string where_;  // the URL, password hidden: the context of every error
+  PgReads reads_{*this};
   int version_ = 0;
   bool in_tx_ = false;
   std::int64_t source_id_ = 0, rows_ = 0, warnings_ = 0;

@@ -30,9 +30,6 @@ constexpr std::size_t kCurrencySlot = [] {
   return i;
 }();
 
-
-
-
 // The rows the feeds (sqlite_feed.h) hand to SQLite, and their columns in charge_columns(),
 // daily_columns() and (id, value) order.
 struct ChargeRows {

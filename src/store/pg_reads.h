@@ -1,0 +1,43 @@
+// The PostgreSQL store's read side: every query of the Store interface that an ingest does not
+// need (reports, telemetry, tag sets, alerts sent, sources). PgStore delegates to it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "aicost/core/result.h"
+#include "aicost/ledger/store.h"
+#include "pg_conn.h"
+
+namespace aicost::store {
+
+class PgReads {
+ public:
+  explicit PgReads(PgConn& pg) : pg_(pg) {}
+
+  core::Result<std::vector<ledger::RowIssue>> issues(std::int64_t source_id, std::int64_t limit);
+  core::Result<std::vector<ledger::AggregateRow>> aggregate(const ledger::AggregateQuery& q);
+  core::Result<std::vector<ledger::HostActivity>> gpu_activity(std::optional<ledger::Day> from,
+                                                               std::optional<ledger::Day> to);
+  core::Result<std::vector<ledger::GpuHour>> gpu_hours(std::optional<ledger::Day> from,
+                                                       std::optional<ledger::Day> to);
+  core::Result<std::vector<ledger::SentAlert>> sent_alerts();
+  core::Status record_sent(std::span<const ledger::SentAlert> alerts);
+  core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> tagsets();
+  // Sources and their per-currency totals in one statement, hence one snapshot.
+  core::Result<std::vector<ledger::SourceRecord>> select_sources(const std::string& where, const std::string& arg);
+
+ private:
+  core::Result<PgResult> run(const char* what, const std::string& sql, const std::vector<std::string>& params = {}) {
+    return pg_.run(what, sql, params);
+  }
+  core::Error unexpected(const std::string& what) const { return pg_.unexpected(what); }
+
+  PgConn& pg_;  // the store's session, which outlives this
+};
+
+}  // namespace aicost::store
