@@ -1,6 +1,7 @@
 #include "pg_reads.h"
 
 #include "group_fold.h"
+#include "query_sql.h"
 #include "schema.h"
 
 namespace aicost::store {

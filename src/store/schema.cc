@@ -1,7 +1,5 @@
 #include "schema.h"
 
-#include <algorithm>
-
 namespace aicost::store {
 namespace {
 
@@ -181,40 +179,6 @@ std::string charges_text_view() {
   return "CREATE VIEW charges_text AS SELECT " + select + from;
 }
 
-// The WHERE clause of a query's day range and plain filters. A filter looks its value's id up once
-// (no id: no rows match).
-template <class Param>
-std::string where_clause(const ledger::AggregateQuery& q, Param&& param) {
-  std::string where;
-  auto add_where = [&](const std::string& cond) { where += (where.empty() ? " WHERE " : " AND ") + cond; };
-  if (q.from) add_where("day >= " + param(std::to_string(*q.from)));
-  if (q.to) add_where("day < " + param(std::to_string(*q.to)));
-  if (q.gpu_rows_only) add_where("gpu_hours > 0");
-  // Filters on one dimension are alternatives (OR); on different dimensions all must hold (AND).
-  std::vector<ledger::Dimension> done;
-  for (const auto& f : q.filters) {
-    if (std::find(done.begin(), done.end(), f.key.dim) != done.end()) continue;
-    done.push_back(f.key.dim);
-    std::string any;
-    for (const auto& g : q.filters) {
-      if (g.key.dim != f.key.dim) continue;
-      any += any.empty() ? "(" : " OR ";
-      any += std::string(dimension_column(g.key.dim)) + " = ";
-      any += dimension_encoded(g.key.dim) ? "(SELECT id FROM strings WHERE value = " + param(g.value) + ")"
-                                          : param(g.value);
-    }
-    add_where(any + ")");
-  }
-  return where;
-}
-
-bool from_rollup(const ledger::AggregateQuery& q) {
-  bool rollup = !q.gpu_rows_only;
-  for (auto dim : q.dims) rollup &= ledger::in_rollup(dim);
-  for (const auto& f : q.filters) rollup &= ledger::in_rollup(f.key.dim);
-  return rollup;
-}
-
 }  // namespace
 
 using ledger::Charge;
@@ -292,140 +256,6 @@ std::string daily_columns() {
   std::string out = "source_id, day";
   for (auto dim : ledger::kRollupDims) out += std::string(", ") + dimension_column(dim);
   return out + ", tagset_id, billed, effective, list, contracted, gpu_hours, rows";
-}
-
-// Two shapes, by how many groups there will be. Few (no resource_id among the dimensions):
-// grouped by ids in a subquery, then each group's ids resolved to text, so the join runs once per
-// group and the grouping compares integers. About one per row (by resource_id): each row's ids
-// resolved first, then grouped by text, which spares SQLite materialising a million groups before
-// the join (measured: 1.7 s against 2.2 s by service and day; 2.4 s against 3.8 s by resource,
-// over 1M rows).
-AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d) {
-  const bool rollup = from_rollup(q);
-  bool join_first = false;
-  for (auto dim : q.dims) join_first |= !dimension_encoded(dim);
-  AggregateSql out;
-  auto param = [&](std::string value) {
-    out.params.push_back(std::move(value));
-    return d == Dialect::kSqlite ? std::string("?") : "$" + std::to_string(out.params.size());
-  };
-  // inner: the grouped SELECT's keys; group: its GROUP BY; outer: the keys out (text); joins: of
-  // strings, onto the rows (join_first) or onto the groups `g`.
-  std::string inner, group, outer, joins;
-  auto add = [](std::string& list, const std::string& item) { list += (list.empty() ? "" : ", ") + item; };
-  const std::string g = join_first ? "" : "g.";
-  auto add_plain = [&](const std::string& column) {
-    add(inner, column);
-    add(group, column);
-    add(outer, g + column);
-  };
-  if (q.by_day) add_plain("day");
-  std::vector<ledger::Dimension> dims = q.dims;
-  dims.push_back(ledger::Dimension::kCurrency);
-  for (std::size_t k = 0; k < dims.size(); ++k) {
-    const std::string column = dimension_column(dims[k]), key = "k" + std::to_string(k), text = "s" + std::to_string(k);
-    if (!dimension_encoded(dims[k])) {
-      add(inner, column + " AS " + key);
-      add(group, column);
-      add(outer, g + key);
-    } else if (join_first) {
-      add(inner, text + ".value AS " + key);
-      add(group, text + ".value");
-      add(outer, key);
-      joins += " JOIN strings " + text + " ON " + text + ".id = " + column;
-    } else {
-      add(inner, column + " AS " + key);
-      add(group, column);
-      add(outer, text + ".value");
-      joins += " JOIN strings " + text + " ON " + text + ".id = g." + key;
-    }
-  }
-  if (q.reads_tags()) add_plain("tagset_id");
-  const std::string rows = rollup ? "SUM(rows)" : "COUNT(*)";
-  const std::string contracted = rollup ? "SUM(contracted)" : "SUM(COALESCE(contracted, 0))";
-  const std::string where = where_clause(q, param);
-  const std::string quantity = rollup ? "0" : "SUM(COALESCE(consumed_quantity, 0))";
-  const std::string sums = "SUM(billed) AS billed, SUM(effective) AS effective, SUM(list) AS list, " + contracted +
-                           " AS contracted, SUM(gpu_hours) AS gpu_hours, " + rows + " AS n, " + quantity +
-                           " AS q, MIN(day) AS first_day, MAX(day) AS last_day";
-  const std::string table = rollup ? "charge_daily" : "charges";
-  if (join_first) {
-    out.sql = "SELECT " + inner + ", " + sums + " FROM " + table + joins + where + " GROUP BY " + group +
-              " ORDER BY " + outer;
-  } else {
-    out.sql = "SELECT " + outer + ", g.billed, g.effective, g.list, g.contracted, g.gpu_hours, g.n, g.q, g.first_day, "
-              "g.last_day FROM (SELECT " +
-              inner + ", " + sums + " FROM " + table + where + " GROUP BY " + group + ") g" + joins + " ORDER BY " +
-              outer;
-  }
-  return out;
-}
-
-AggregateSql scan_sql(const ledger::AggregateQuery& q, Dialect d) {
-  const bool rollup = from_rollup(q);
-  AggregateSql out;
-  auto param = [&](std::string value) {
-    out.params.push_back(std::move(value));
-    return d == Dialect::kSqlite ? std::string("?") : "$" + std::to_string(out.params.size());
-  };
-  out.sql = "SELECT day";
-  for (auto dim : q.dims) out.sql += std::string(", ") + dimension_column(dim);
-  out.sql += rollup ? ", currency_sid, tagset_id, billed, effective, list, contracted, gpu_hours, rows, 0 FROM charge_daily"
-                    : ", currency_sid, tagset_id, billed, effective, list, COALESCE(contracted, 0), gpu_hours, 1, "
-                      "COALESCE(consumed_quantity, 0) FROM charges";
-  out.sql += where_clause(q, param);
-  return out;
-}
-
-namespace {
-
-// The activity metrics' names as parameters: "metric IN (?, ?, ?)".
-template <class Param>
-std::string activity_metrics(Param&& param) {
-  std::string out = "metric IN (";
-  for (auto m : {ledger::GpuMetric::kSmActive, ledger::GpuMetric::kGrEngineActive, ledger::GpuMetric::kGpuUtil}) {
-    out += out.size() > 11 ? ", " : "";
-    out += param(ledger::gpu_metric_name(m));  // one call per statement: parameters number in order
-  }
-  return out + ")";
-}
-
-template <class Param>
-std::string hour_range(std::optional<ledger::Day> from, std::optional<ledger::Day> to, Param&& param) {
-  std::string out;
-  if (from) out += " AND hour >= " + param(std::to_string(static_cast<std::int64_t>(*from) * 86400));
-  if (to) out += " AND hour < " + param(std::to_string(static_cast<std::int64_t>(*to) * 86400));
-  return out;
-}
-
-}  // namespace
-
-AggregateSql gpu_activity_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to, Dialect d) {
-  AggregateSql out;
-  auto param = [&](std::string value) {
-    out.params.push_back(std::move(value));
-    return d == Dialect::kSqlite ? std::string("?") : "$" + std::to_string(out.params.size());
-  };
-  const std::string day = d == Dialect::kSqlite ? "(hour / 86400)" : "div(hour, 86400)";
-  // The parameters are numbered in the order they are made: one statement each.
-  const std::string metrics = activity_metrics(param);
-  const std::string range = hour_range(from, to, param);
-  out.sql = "SELECT host, " + day + " AS d, metric, SUM(value_sum) / SUM(samples), SUM(samples) FROM gpu_hourly WHERE " +
-            metrics + range + " GROUP BY host, d, metric ORDER BY host, d, metric";
-  return out;
-}
-
-AggregateSql gpu_hours_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to, Dialect d) {
-  AggregateSql out;
-  auto param = [&](std::string value) {
-    out.params.push_back(std::move(value));
-    return d == Dialect::kSqlite ? std::string("?") : "$" + std::to_string(out.params.size());
-  };
-  const std::string metrics = activity_metrics(param);
-  const std::string range = hour_range(from, to, param);
-  out.sql = "SELECT host, gpu, hour, metric, SUM(value_sum), SUM(samples) FROM gpu_hourly WHERE " + metrics + range +
-            " GROUP BY host, gpu, hour, metric ORDER BY host, gpu, hour, metric";
-  return out;
 }
 
 }  // namespace aicost::store

@@ -1,6 +1,7 @@
 #include "sqlite_reads.h"
 
 #include "group_fold.h"
+#include "query_sql.h"
 #include "schema.h"
 #include "sqlite_stmt.h"
 

@@ -1,0 +1,37 @@
+// The SELECTs behind the Store's queries, one text for both backends: only fixed column names are
+// spliced in, every value is a parameter (`?` for SQLite, `$n` for PostgreSQL).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "aicost/ledger/query.h"
+#include "schema.h"
+
+namespace aicost::store {
+
+// The grouped SELECT behind Store::aggregate. Columns out: [day,] one per dims, currency,
+// [tagset_id (when q.reads_tags()),]
+// billed, effective, list, contracted, gpu_hours, rows, consumed_quantity (0 from the rollup),
+// first day, last day; dimension values as text. Only fixed
+// column names are spliced in; every value is a parameter (`?` for SQLite, `$n` for PostgreSQL),
+// listed in `params`.
+struct AggregateSql {
+  std::string sql;
+  std::vector<std::string> params;
+};
+AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d);
+// The rows behind `q` as they are, not grouped, ids not text (but resource_id), for a store that
+// groups them itself (SQLite: its GROUP BY sorts, and the grouped SQL joins `strings` per row;
+// a hash map over the ids is several times faster): the daily rollup's rows where it can answer
+// `q`, else the charges. Columns out: day, one per dims (an id; resource_id as text),
+// currency_sid, tagset_id, billed, effective, list, contracted, gpu_hours, rows,
+// consumed_quantity (0 from the rollup).
+AggregateSql scan_sql(const ledger::AggregateQuery& q, Dialect d);
+// From gpu_hourly. Columns out: host, day, metric, mean value, samples.
+AggregateSql gpu_activity_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to, Dialect d);
+// Columns out: host, gpu, hour, metric, sum, samples (activity metrics only).
+AggregateSql gpu_hours_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to, Dialect d);
+
+}  // namespace aicost::store
