@@ -12,12 +12,11 @@ namespace aicost::config {
 
 core::Status read_model_fields(MapReader& r, catalog::ModelSpec& m);
 
-namespace {
-
 using core::UnitKind;
 
 core::Result<workload::Model> read_model(MapReader& r, const catalog::Catalog& cat,
-                                         const std::string& base_dir, Plan& plan) {
+                                         const std::string& base_dir,
+                                         std::vector<std::string>& warnings) {
   catalog::ModelSpec spec;
   std::optional<std::string> preset, hf;
   TRY_ASSIGN(preset, r.string("preset"));
@@ -33,7 +32,7 @@ core::Result<workload::Model> read_model(MapReader& r, const catalog::Catalog& c
   } else if (hf) {
     std::filesystem::path p(*hf);
     if (p.is_relative()) p = std::filesystem::path(base_dir) / p;
-    auto m = load_hf_config(p.string(), &plan.warnings);
+    auto m = load_hf_config(p.string(), &warnings);
     if (!m) {
       // The JSON file's own position leads; the plan line that named it follows.
       core::Error e = m.error();
@@ -57,8 +56,6 @@ core::Result<workload::Model> read_model(MapReader& r, const catalog::Catalog& c
   }
   return model;
 }
-
-}  // namespace
 
 core::Result<Plan> parse_plan(const std::string& text, const std::string& origin,
                               const std::string& base_dir, const catalog::Catalog& cat) {
@@ -91,7 +88,7 @@ core::Result<Plan> parse_plan_root(const YAML::Node& root_node, const Source& sr
   }
   MapReader model_r = section("model");
   if (!model_r.self().IsMap()) return model_r.not_a_map();
-  auto model = read_model(model_r, cat, base_dir, plan);
+  auto model = read_model(model_r, cat, base_dir, plan.warnings);
   if (!model) return model.error();
 
   workload::TrainingJob& job = plan.job;

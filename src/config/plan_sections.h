@@ -16,6 +16,11 @@ struct Plan;
 core::Result<Plan> parse_plan_root(const YAML::Node& root, const Source& source,
                                    const std::string& base_dir, const catalog::Catalog& cat);
 
+// The model section: a catalog preset, a Hugging Face config.json (`hf_config`, relative to
+// `base_dir`) or the architecture inline; inline fields override the preset's or the file's.
+core::Result<workload::Model> read_model(MapReader& r, const catalog::Catalog& cat,
+                                         const std::string& base_dir,
+                                         std::vector<std::string>& warnings);
 core::Status read_training(MapReader& r, workload::TrainingJob& job);
 core::Status read_cluster(MapReader& r, const catalog::Catalog& cat, workload::TrainingJob& job);
 core::Status read_parallelism(MapReader& r, workload::TrainingJob& job,

@@ -11,8 +11,6 @@
 
 namespace aicost::config {
 
-core::Status read_model_fields(MapReader& r, catalog::ModelSpec& m);
-
 namespace {
 
 using core::UnitKind;
@@ -163,21 +161,12 @@ core::Result<ServingPlan> load_serving_plan(const std::string& path, const catal
   TRY_ASSIGN(plan.name, top.string("name"));
   if (plan.name.empty()) plan.name = std::filesystem::path(path).stem().string();
 
-  // Model: a preset or inline fields (as in training plans; hf_config is not read here yet).
+  // Model: as in training plans (preset, hf_config or inline).
   MapReader m(top.node("model"), "model", src);
   if (!m.self().IsMap()) return src.error(root->Mark(), "the plan has no 'model' section");
-  catalog::ModelSpec spec;
-  std::optional<std::string> preset;
-  TRY_ASSIGN(preset, m.string("preset"));
-  if (preset) {
-    auto p = cat.model(*preset);
-    if (!p) return src.error(m.node("preset").Mark(), p.error().message, p.error().code);
-    spec = **p;
-  }
-  AICOST_TRY_STATUS(read_model_fields(m, spec));
-  AICOST_TRY_STATUS(m.finish());
-  auto model = workload::Model::create(spec);
-  if (!model) return src.error(m.self().Mark(), model.error().message);
+  const std::string base_dir = std::filesystem::path(path).parent_path().string();
+  auto model = read_model(m, cat, base_dir, plan.notes);
+  if (!model) return model.error();
 
   MapReader s(top.node("serving"), "serving", src);
   if (!s.self().IsMap()) return s.not_a_map();
@@ -240,7 +229,7 @@ core::Result<ServingPlan> load_serving_plan(const std::string& path, const catal
     plan.traffic.output_tail_tokens =
         serving::lognormal_quantile(plan.traffic.output_tokens, output_p90, plan.sla.percentile);
   }
-  AICOST_TRY_STATUS(read_profile(s, std::filesystem::path(path).parent_path().string(), plan));
+  AICOST_TRY_STATUS(read_profile(s, base_dir, plan));
   AICOST_TRY_STATUS(s.finish());
 
   MapReader pricing(top.node("pricing"), "pricing", src);

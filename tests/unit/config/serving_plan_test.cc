@@ -96,6 +96,35 @@ TEST(ServingPlan, LengthDistributionsSetTailsAtTheSlaPercentile) {
   EXPECT_EQ(plan->traffic.output_tail_tokens, 0);
 }
 
+TEST(ServingPlan, ReadsTheModelFromAHuggingFaceConfig) {
+  std::filesystem::copy_file(std::string(AICOST_SOURCE_DIR) + "/data/hf_configs/llama-3.1-8b.json",
+                             std::filesystem::path(write("hf.yaml", "")).parent_path() / "l8b.json",
+                             std::filesystem::copy_options::overwrite_existing);
+  std::string text = kPlan;
+  text.replace(text.find("preset: llama3.1-8b"), 19, "hf_config: l8b.json");  // next to the plan
+  auto from_json = load_serving_plan(write("hf.yaml", text), testing::builtin_catalog());
+  ASSERT_TRUE(from_json) << from_json.error().what();
+  auto from_preset = load_serving_plan(write("ok.yaml", kPlan), testing::builtin_catalog());
+  ASSERT_TRUE(from_preset);
+  ASSERT_EQ(from_json->options.size(), from_preset->options.size());
+  const auto& a = from_json->options[0].replica.model;
+  const auto& b = from_preset->options[0].replica.model;
+  EXPECT_EQ(a.layers(), b.layers());
+  EXPECT_EQ(a.kv_heads(), b.kv_heads());
+  EXPECT_NEAR(a.params_total() / b.params_total(), 1.0, 0.01);
+}
+
+TEST(ServingPlan, MissingHuggingFaceConfigNamesThePlanLine) {
+  std::string text = kPlan;
+  text.replace(text.find("preset: llama3.1-8b"), 19, "hf_config: nowhere.json");
+  auto plan = load_serving_plan(write("hf_missing.yaml", text), testing::builtin_catalog());
+  ASSERT_FALSE(plan);
+  EXPECT_NE(plan.error().message.find("model.hf_config at"), std::string::npos)
+      << plan.error().message;
+  EXPECT_NE(plan.error().message.find("hf_missing.yaml:3"), std::string::npos)
+      << plan.error().message;
+}
+
 TEST(ServingPlan, PercentileMustBeAShare) {
   std::string text = kPlan;
   text.replace(text.find("99%"), 3, "100%");
