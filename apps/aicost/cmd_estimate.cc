@@ -37,7 +37,7 @@ int estimate_serving(const std::string& path, const catalog::Catalog& cat, repor
   if (view.best && !plan->series.rps.empty()) {
     const auto& o = plan->options[view.best->option];
     view.replica_capacity_rps =
-        serving::max_rate_within_sla(o.replica, view.best->max_batch, plan->traffic, plan->sla);
+        serving::replica_capacity_rps(o, *view.best, plan->traffic, plan->sla);
     const double replica_usd_per_hour = o.price_per_gpu_hour * o.replica.tensor_parallel;
     for (const auto& p : plan->policies) {
       view.policies.push_back(serving::simulate_policy(plan->series, view.replica_capacity_rps,

@@ -202,6 +202,15 @@ core::Result<ServingPlan> load_serving_plan(const std::string& path, const catal
   AICOST_TRY_STATUS(length("output_tokens", plan.traffic.output_tokens, output_p90));
   TRY_ASSIGN(plan.traffic.requests_per_s, s.quantity("requests_per_s", UnitKind::kCount));
   TRY_ASSIGN(plan.traffic.prefix_cache_hit, s.quantity("prefix_cache_hit", UnitKind::kPercent));
+  TRY_ASSIGN(plan.traffic.response_cache_hit,
+             s.quantity("response_cache_hit", UnitKind::kPercent));
+  for (const auto& [key, hit] : {std::pair{"prefix_cache_hit", plan.traffic.prefix_cache_hit},
+                                 std::pair{"response_cache_hit", plan.traffic.response_cache_hit}}) {
+    if (hit < 0 || hit >= 1) {
+      return src.error(s.node(key).Mark(), std::string("serving.") + key +
+                                               " must be at least 0 % and below 100 %");
+    }
+  }
   for (const char* k : {"input_tokens", "output_tokens", "requests_per_s"}) {
     if (!s.has(k)) return src.error(s.self().Mark(), std::string("serving.") + k + " is required");
   }

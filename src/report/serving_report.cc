@@ -14,6 +14,19 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+// ", 30 % of prompt tokens from the prefix cache, 20 % of requests from the response cache".
+std::string cache_note(const serving::Traffic& t) {
+  std::string s;
+  if (t.prefix_cache_hit > 0) {
+    s += fmt::format(", {:.0f} % of prompt tokens from the prefix cache", t.prefix_cache_hit * 100);
+  }
+  if (t.response_cache_hit > 0) {
+    s += fmt::format(", {:.0f} % of requests answered from the response cache",
+                     t.response_cache_hit * 100);
+  }
+  return s;
+}
+
 std::string option_name(const serving::DeploymentOption& o) {
   return fmt::format("{} TP{} {}", o.replica.gpu.id, o.replica.tensor_parallel,
                      catalog::to_string(o.replica.weights));
@@ -49,7 +62,9 @@ std::string render_json(const ServingView& v) {
   j["plan"] = v.plan_name;
   j["traffic"] = {{"requests_per_s", v.traffic->requests_per_s},
                   {"input_tokens", v.traffic->input_tokens},
-                  {"output_tokens", v.traffic->output_tokens}};
+                  {"output_tokens", v.traffic->output_tokens},
+                  {"prefix_cache_hit", v.traffic->prefix_cache_hit},
+                  {"response_cache_hit", v.traffic->response_cache_hit}};
   j["sla"] = {{"ttft_s", v.sla->ttft_s}, {"tpot_s", v.sla->tpot_s}, {"e2e_s", v.sla->e2e_s},
               {"percentile", v.sla->percentile}};
   j["serving"] = v.best ? deployment_json(v, *v.best) : Json();
@@ -120,9 +135,10 @@ std::string render_serving(const ServingView& v, Format f) {
   }
   if (f == Format::kCsv) return render(opts, f);
   std::string out = fmt::format(
-      "aicost estimate (serving): {}\n  traffic  {:.4g} requests/s, {:.0f} input + {:.0f} output tokens\n"
+      "aicost estimate (serving): {}\n  traffic  {:.4g} requests/s, {:.0f} input + {:.0f} output tokens{}\n"
       "  SLA      TTFT {} and TPOT {} at P{:.0f}\n",
       v.plan_name, v.traffic->requests_per_s, v.traffic->input_tokens, v.traffic->output_tokens,
+      cache_note(*v.traffic),
       v.sla->ttft_s > 0 ? fmt::format("<= {:.0f} ms", v.sla->ttft_s * 1000) : "any",
       v.sla->tpot_s > 0 ? fmt::format("<= {:.0f} ms", v.sla->tpot_s * 1000) : "any", v.sla->percentile * 100);
   if (v.best) {

@@ -133,8 +133,9 @@ std::optional<Deployment> best_for_option(const DeploymentOption& opt, int index
     Deployment d;
     d.option = index;
     d.max_batch = b;
-    d.replicas = std::max(1, static_cast<int>(std::ceil(traffic.requests_per_s / rate)));
-    d.rate_per_replica = traffic.requests_per_s / d.replicas;
+    const double served = traffic.replica_requests_per_s();
+    d.replicas = std::max(1, static_cast<int>(std::ceil(served / rate)));
+    d.rate_per_replica = served / d.replicas;
     d.monthly_usd =
         d.replicas * opt.replica.tensor_parallel * opt.price_per_gpu_hour * core::kHoursPerMonth;
     const double per_month = traffic.requests_per_s * core::kSecondsPerMonth;
@@ -160,6 +161,13 @@ std::optional<Deployment> best_for_option(const DeploymentOption& opt, int index
 }
 
 }  // namespace
+
+double replica_capacity_rps(const DeploymentOption& option, const Deployment& d,
+                            const Traffic& traffic, const Sla& sla) {
+  const double miss = 1 - traffic.response_cache_hit;
+  if (miss <= 0) return 0;
+  return max_rate_within_sla(option.replica, d.max_batch, traffic, sla) / miss;
+}
 
 std::vector<std::optional<Deployment>> per_option(const std::vector<DeploymentOption>& options,
                                                   const std::vector<int>& batches,

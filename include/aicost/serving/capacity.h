@@ -26,6 +26,13 @@ struct Traffic {
   // Share of prompt tokens found in the prefix cache: their prefill is skipped (their KV still
   // occupies the cache). inference-model.md §1.9.
   double prefix_cache_hit = 0;
+  // Share of requests answered from a response (exact or semantic) cache before they reach a
+  // replica: no prefill, no decode. Replicas are sized for the rest; the SLA is checked on the
+  // requests that reach a replica (cached answers only shorten the overall tail); prices per
+  // token are per token delivered, cached ones included. inference-model.md §1.9.
+  double response_cache_hit = 0;
+  // Requests per second that reach the replicas.
+  double replica_requests_per_s() const { return requests_per_s * (1 - response_cache_hit); }
 };
 
 struct Sla {
@@ -69,7 +76,7 @@ struct Deployment {
   int option = -1;         // index into the options
   int max_batch = 0;
   int replicas = 0;
-  double rate_per_replica = 0;
+  double rate_per_replica = 0;  // requests/s that reach each replica (response-cache misses)
   double monthly_usd = 0;  // replicas x GPUs x price x 730 h
   // Prices per token as an API price sheet quotes them: the replica's cost split by the share of
   // its time spent prefilling (input) and decoding or idle (output).
@@ -78,6 +85,11 @@ struct Deployment {
   double usd_per_million_tokens = 0;  // input and output together, blended
   LoadPoint load;          // of one replica at its share of the traffic
 };
+
+// The traffic, counted as all requests (response-cache hits included), that one replica of the
+// deployment covers within the SLA: what a scaling policy divides demand by.
+double replica_capacity_rps(const DeploymentOption& option, const Deployment& d,
+                            const Traffic& traffic, const Sla& sla);
 
 // The cheapest option x batch limit x replica count meeting the SLA at `traffic`; nullopt when
 // none does. `batches` are the batch limits to try.

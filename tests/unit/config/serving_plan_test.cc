@@ -125,6 +125,22 @@ TEST(ServingPlan, MissingHuggingFaceConfigNamesThePlanLine) {
       << plan.error().message;
 }
 
+TEST(ServingPlan, CacheHitRatesAreSharesBelowOne) {
+  std::string text = kPlan;
+  text.insert(text.find("  sla:"), "  prefix_cache_hit: 30%\n  response_cache_hit: 10%\n");
+  auto plan = load_serving_plan(write("cache.yaml", text), testing::builtin_catalog());
+  ASSERT_TRUE(plan) << plan.error().what();
+  EXPECT_DOUBLE_EQ(plan->traffic.prefix_cache_hit, 0.3);
+  EXPECT_DOUBLE_EQ(plan->traffic.response_cache_hit, 0.1);
+  EXPECT_DOUBLE_EQ(plan->traffic.replica_requests_per_s(), 4 * 0.9);
+  text.replace(text.find("response_cache_hit: 10%"), 23, "response_cache_hit: 100%");
+  plan = load_serving_plan(write("cache.yaml", text), testing::builtin_catalog());
+  ASSERT_FALSE(plan);
+  EXPECT_NE(plan.error().message.find("serving.response_cache_hit must be at least 0 % and below 100 %"),
+            std::string::npos) << plan.error().message;
+  EXPECT_NE(plan.error().what().find("cache.yaml:"), std::string::npos) << plan.error().what();
+}
+
 TEST(ServingPlan, PercentileMustBeAShare) {
   std::string text = kPlan;
   text.replace(text.find("99%"), 3, "100%");

@@ -112,6 +112,30 @@ TEST(Load, PrefixCacheHitsShortenPrefill) {
   EXPECT_NEAR(p.ttft_tail_s, prefill_time(r, 250, 1000).value(), 1e-9);
 }
 
+// A response-cache hit of h removes h of the requests before the replicas: the deployment is
+// the one for (1 - h) of the traffic, its per-token prices fall by (1 - h) because every token
+// delivered counts, and a scaling policy sees each replica cover 1 / (1 - h) more requests.
+TEST(Capacity, ResponseCacheHitsRemoveRequests) {
+  std::vector<DeploymentOption> options = {{llama8b("h100-sxm-80gb"), 2.0, "h100"}};
+  const Sla sla{1.0, 0.05, 0.9};
+  Traffic all = kChat;
+  all.requests_per_s = 200;
+  all.response_cache_hit = 0.25;
+  Traffic misses = kChat;
+  misses.requests_per_s = 150;
+  const auto cached = cheapest_deployment(options, {16, 32, 64, 128}, all, sla);
+  const auto uncached = cheapest_deployment(options, {16, 32, 64, 128}, misses, sla);
+  ASSERT_TRUE(cached && uncached);
+  EXPECT_EQ(cached->replicas, uncached->replicas);
+  EXPECT_EQ(cached->max_batch, uncached->max_batch);
+  EXPECT_DOUBLE_EQ(cached->rate_per_replica, uncached->rate_per_replica);
+  EXPECT_NEAR(cached->usd_per_million_tokens, uncached->usd_per_million_tokens * 0.75, 1e-9);
+  EXPECT_NEAR(cached->usd_per_million_output_tokens,
+              uncached->usd_per_million_output_tokens * 0.75, 1e-9);
+  EXPECT_NEAR(replica_capacity_rps(options[0], *cached, all, sla),
+              max_rate_within_sla(options[0].replica, cached->max_batch, all, sla) / 0.75, 1e-9);
+}
+
 // The end-to-end tail is the TTFT tail plus output x TPOT; a target below it is missed.
 TEST(Sla, EndToEndTargetIsChecked) {
   const auto r = llama8b("h100-sxm-80gb");
