@@ -10,6 +10,13 @@
 
 namespace aicost::report {
 
+namespace {
+
+// Throughputs to one decimal; latencies in seconds (0.0213) to four significant digits.
+std::string value(double v) { return v < 10 ? fmt::format("{:.4g}", v) : fmt::format("{:.1f}", v); }
+
+}  // namespace
+
 std::string render_accuracy(const std::vector<perf::AccuracyCase>& cases,
                             const std::vector<std::string>& skipped, Format format) {
   Table rows;
@@ -18,8 +25,7 @@ std::string render_accuracy(const std::vector<perf::AccuracyCase>& cases,
   rows.right_align = {false, false, true, true, true};
   std::map<std::string, std::vector<perf::AccuracyCase>> groups;
   for (const auto& c : cases) {
-    rows.rows.push_back({c.name, c.group, fmt::format("{:.1f}", c.measured),
-                         fmt::format("{:.1f}", c.predicted), fmt::format("{:+.1f}", c.error() * 100)});
+    rows.rows.push_back({c.name, c.group, value(c.measured), value(c.predicted), fmt::format("{:+.1f}", c.error() * 100)});
     groups[c.group].push_back(c);
   }
   Table summary;
