@@ -102,6 +102,8 @@ core::Status read_efficiency(MapReader& r, catalog::Catalog& cat) {
   AICOST_TRY_STATUS(r.read("layer_overhead", UnitKind::kDuration, e.layer_overhead));
   AICOST_TRY_STATUS(r.read("step_overhead", UnitKind::kDuration, e.step_overhead));
   AICOST_TRY_STATUS(r.read("serving_layer_overhead", UnitKind::kDuration, e.serving_layer_overhead));
+  AICOST_TRY_STATUS(r.read("serving_allreduce_latency", UnitKind::kDuration,
+                           e.serving_allreduce_latency));
   TRY_ASSIGN(e.serving_prefill_half_tokens, r.quantity("serving_prefill_half_tokens", UnitKind::kCount));
   AICOST_TRY_STATUS(read_provenance(r, e.provenance));
   cat.add(std::move(e));

@@ -31,7 +31,11 @@ std::optional<std::string> build(const Row& r, const catalog::Catalog& cat,
   const std::string batch = lower(r.at("batch_or_concurrency"));
   const bool max_load = batch.find("max load") != std::string::npos;
   const auto b = find_number(batch, R"(batch (\d+))");
-  if (!max_load && !b) return "batch not understood: '" + r.at("batch_or_concurrency") + "'";
+  const auto clients = find_number(batch, R"(concurrency (\d+))");
+  if (!max_load && !b && !clients) {
+    return "batch not understood: '" + r.at("batch_or_concurrency") +
+           "' (expected 'static batch N', 'fixed batch N', 'concurrency N' or 'max load')";
+  }
   const double input = number(r, "input_tokens"), output = number(r, "output_tokens");
   auto add = [&](serving::Metric metric, double measured) {
     if (measured <= 0) return;
@@ -41,6 +45,7 @@ std::optional<std::string> build(const Row& r, const catalog::Catalog& cat,
     m.replica = rep;
     m.batch = b.value_or(1);
     m.max_load = max_load;
+    m.clients = static_cast<int>(clients.value_or(0));
     m.input = input;
     m.output = output;
     m.measured = measured;

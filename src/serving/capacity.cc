@@ -32,6 +32,16 @@ double erlang_c(int c, double a) {
   return b / (1 - rho * (1 - b));
 }
 
+double prefill_wait_mean(double rho, double prefill) {
+  if (rho <= 0) return 0;
+  return rho * prefill / (2 * (1 - rho));
+}
+
+double prefill_wait_quantile(double rho, double prefill, double q) {
+  if (rho <= 1 - q) return 0;
+  return prefill_wait_mean(rho, prefill) / rho * std::log(rho / (1 - q));
+}
+
 LoadPoint at_load(const Replica& r, int max_batch, const Traffic& t, double percentile) {
   LoadPoint p;
   const double prefill =
@@ -76,10 +86,47 @@ LoadPoint at_load(const Replica& r, int max_batch, const Traffic& t, double perc
       tail_input == t.input_tokens
           ? prefill
           : prefill_time(r, tail_input * (1 - t.prefix_cache_hit), tail_input).value();
-  p.ttft_p50_s = prefill + wait_quantile(0.5);
-  p.ttft_tail_s = tail_prefill + wait_quantile(percentile);
-  p.e2e_s = wait_prob / drain + service;
+  // The two waits are summed at the same quantile: conservative, as for the tail prompt.
+  p.ttft_p50_s = prefill + prefill_wait_quantile(prefill_share, prefill, 0.5) + wait_quantile(0.5);
+  p.ttft_tail_s = tail_prefill + prefill_wait_quantile(prefill_share, prefill, percentile) +
+                  wait_quantile(percentile);
+  p.e2e_s = prefill_wait_mean(prefill_share, prefill) + wait_prob / drain + service;
   p.e2e_tail_s = p.ttft_tail_s + tail_output * step;
+  return p;
+}
+
+ClosedLoopPoint closed_loop(const Replica& r, int max_batch, const Traffic& t, int clients) {
+  ClosedLoopPoint p;
+  const double prefill =
+      prefill_time(r, t.input_tokens * (1 - t.prefix_cache_hit), t.input_tokens).value();
+  const double slots = std::min<double>(
+      max_batch, std::floor(kv_capacity_tokens(r) / (t.input_tokens + t.output_tokens)));
+  if (slots < 1 || clients < 1) return p;
+  p.running = std::min<double>(clients, slots);
+  p.slot_bound = clients > slots;
+  const double bare_step =
+      decode_step_time(r, p.running, t.input_tokens + t.output_tokens / 2).value();
+  // Fixed point on the request rate X: prefills take X x prefill of the time and stretch the
+  // steps; the running sequences cycle through wait, prefill and decode.
+  double x = p.running / (prefill + t.output_tokens * bare_step);
+  // A closed loop has only running - 1 other requests to queue behind: the Poisson (M/D/1)
+  // wait is scaled by (running - 1) / running, none for a single client.
+  const double others = (p.running - 1) / p.running;
+  double rho = 0, step = bare_step, cycle = 0, wait = 0;
+  for (int i = 0; i < 100; ++i) {
+    rho = std::min(0.99, x * prefill);
+    step = bare_step / (1 - rho);
+    wait = prefill_wait_mean(rho, prefill) * others;
+    cycle = wait + prefill + t.output_tokens * step;
+    const double next = p.running / cycle;
+    if (std::fabs(next - x) < 1e-9 * x) break;
+    x = 0.5 * x + 0.5 * next;
+  }
+  p.requests_per_s = x;
+  p.output_tokens_per_s = x * t.output_tokens;
+  p.tpot_s = step;
+  // Clients beyond the slots wait for one: in a closed loop each waits (clients - slots) / X.
+  p.ttft_s = wait + prefill + (clients - p.running) / x;
   return p;
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "aicost/serving/capacity.h"
+
 namespace aicost::serving {
 
 const char* to_string(Metric m) {
@@ -19,6 +21,16 @@ double max_load_batch(const Replica& r, double input, double output, double cap)
 }
 
 double predict(const Measurement& m) {
+  if (m.clients > 0) {
+    const Traffic lengths{0, m.input, m.output};
+    const auto p = closed_loop(m.replica, static_cast<int>(max_load_batch(m.replica, m.input, m.output)),
+                               lengths, m.clients);
+    switch (m.metric) {
+      case Metric::kThroughput: return p.output_tokens_per_s;
+      case Metric::kTtft: return p.ttft_s;
+      case Metric::kTpot: return p.tpot_s;
+    }
+  }
   const double batch = m.max_load ? max_load_batch(m.replica, m.input, m.output) : m.batch;
   switch (m.metric) {
     case Metric::kThroughput:

@@ -38,7 +38,7 @@ Seconds tp_comm(const Replica& r, double tokens) {
   const double t = r.tensor_parallel;
   const Bytes msg(tokens * r.model.hidden() * 2);
   const core::BytesPerSecond bw = r.gpu.scale_up_bandwidth * r.efficiency.scale_up_bus;
-  const Seconds one = r.efficiency.collective_latency * 2 + msg * (2 * (t - 1) / t) / bw;
+  const Seconds one = r.efficiency.serving_allreduce_latency + msg * (2 * (t - 1) / t) / bw;
   return one * (2.0 * r.model.layers());
 }
 

@@ -86,6 +86,10 @@ struct EfficiencyProfile {
   double serving_prefill_half_tokens = 256;
   double serving_decode_bandwidth = 0.75;
   core::Seconds serving_layer_overhead{20e-6};
+  // One tensor-parallel all-reduce of a small message inside an NVLink node at serving time:
+  // engines use one-shot custom all-reduce kernels under CUDA graphs (TensorRT-LLM, vLLM), not
+  // NCCL's ring, so the fixed cost is a few microseconds rather than collective_latency x 2.
+  core::Seconds serving_allreduce_latency{8e-6};
   Provenance provenance;
 };
 

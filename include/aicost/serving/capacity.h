@@ -1,8 +1,9 @@
 // A replica under load and the cheapest deployment that meets a latency SLA.
 // Load model (continuous batching, inference-model.md §1.4-1.10): at arrival rate lambda a
 // replica holds n concurrent sequences with n = lambda x (prefill + output x step(n)) (Little);
-// prefills share the steps, stretching each by 1 / (1 - lambda x prefill); queueing for one of
-// `max_batch` slots follows Erlang C (M/M/c), so tails rise sharply as the replica saturates.
+// prefills share the steps, stretching each by 1 / (1 - lambda x prefill). A request waits for
+// the prefills ahead of it (M/D/1, as DistServe models the prefill phase) and for one of
+// `max_batch` slots (Erlang C, M/M/c), so tails rise as the replica saturates.
 #pragma once
 
 #include <optional>
@@ -53,6 +54,24 @@ struct LoadPoint {
 
 // The replica with at most `max_batch` running sequences at `requests_per_s`.
 LoadPoint at_load(const Replica& r, int max_batch, const Traffic& per_replica, double percentile);
+
+// Waiting for the prefills ahead (M/D/1 at prefill utilisation rho, prefill time `prefill`):
+// mean rho p / (2 (1 - rho)); its tail taken as exponential with that mean and P(wait) = rho.
+double prefill_wait_mean(double rho, double prefill);
+double prefill_wait_quantile(double rho, double prefill, double q);
+
+// A closed loop of `clients` users who each send the next request when the last is answered
+// (a benchmark's max-concurrency, NIM's "concurrency"): the replica runs min(clients, slots)
+// sequences, slots = the batch limit or what the KV cache holds; the others queue for a slot.
+struct ClosedLoopPoint {
+  double requests_per_s = 0;
+  double output_tokens_per_s = 0;
+  double ttft_s = 0;   // mean, prefill queue and slot queue included
+  double tpot_s = 0;   // mean decode step, prefill interference included
+  double running = 0;  // sequences in the batch
+  bool slot_bound = false;  // clients beyond the slots: they wait, the TTFT grows with them
+};
+ClosedLoopPoint closed_loop(const Replica& r, int max_batch, const Traffic& lengths, int clients);
 
 // The highest request rate one replica sustains within the SLA (0 if even a trickle misses it).
 double max_rate_within_sla(const Replica& r, int max_batch, const Traffic& t, const Sla& sla);

@@ -9,8 +9,9 @@ namespace aicost::serving {
 
 enum class Metric {
   kThroughput,  // output tokens/s of the whole replica
-  kTtft,        // seconds to the first token, one request
-  kTpot,        // seconds per output token (e2e / output, prefill included, as the source derives)
+  kTtft,        // seconds to the first token: one request, or the mean under load
+  kTpot,        // seconds per output token: e2e / output for a fixed batch (prefill included, as
+                //   the source derives), the inter-token latency under load
 };
 const char* to_string(Metric m);
 
@@ -18,8 +19,11 @@ struct Measurement {
   std::string name;
   Metric metric = Metric::kThroughput;
   Replica replica;
-  double batch = 1;       // concurrent sequences; ignored when max_load
+  double batch = 1;       // concurrent sequences of a static batch; ignored when max_load
   bool max_load = false;  // offline "all requests queued": the engine fills its KV cache
+  // Online: a closed loop of this many clients (capacity.h closed_loop; 0 = not online). The
+  // engine runs as many of them as its KV cache holds (max_load_batch) and queues the rest.
+  int clients = 0;
   double input = 0, output = 0;
   double measured = 0;    // tokens/s or seconds
 };

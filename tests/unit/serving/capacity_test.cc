@@ -136,6 +136,34 @@ TEST(Capacity, ResponseCacheHitsRemoveRequests) {
               max_rate_within_sla(options[0].replica, cached->max_batch, all, sla) / 0.75, 1e-9);
 }
 
+// One client alone: its TTFT is its prefill, and its steps are stretched by its own prefill
+// share X x prefill, where X = 1 / (prefill + output x step) requests per second.
+TEST(ClosedLoop, OneClientIsItsOwnLoad) {
+  const auto r = llama8b("h100-sxm-80gb");
+  const auto p = closed_loop(r, 64, kChat, 1);
+  const double prefill = prefill_time(r, 1000, 1000).value();
+  EXPECT_DOUBLE_EQ(p.running, 1);
+  EXPECT_FALSE(p.slot_bound);
+  EXPECT_NEAR(p.ttft_s, prefill, 1e-12);
+  EXPECT_NEAR(p.requests_per_s, 1 / (prefill + 250 * p.tpot_s), 1e-6 * p.requests_per_s);
+  const double rho = p.requests_per_s * prefill;
+  EXPECT_NEAR(p.tpot_s, decode_step_time(r, 1, 1125).value() / (1 - rho), 1e-6 * p.tpot_s);
+  EXPECT_NEAR(p.output_tokens_per_s, 250 * p.requests_per_s, 1e-9);
+}
+
+// Past the batch limit the replica runs `max_batch` sequences whatever the number of clients:
+// throughput stays put and each extra client waits one more 1 / X (Little's law).
+TEST(ClosedLoop, ClientsBeyondTheSlotsOnlyWait) {
+  const auto r = llama8b("h100-sxm-80gb");
+  const auto at = [&](int clients) { return closed_loop(r, 32, kChat, clients); };
+  EXPECT_FALSE(at(32).slot_bound);
+  EXPECT_TRUE(at(33).slot_bound);
+  EXPECT_DOUBLE_EQ(at(40).requests_per_s, at(32).requests_per_s);
+  EXPECT_NEAR(at(40).ttft_s - at(32).ttft_s, 8 / at(32).requests_per_s, 1e-9);
+  EXPECT_GT(at(32).output_tokens_per_s, at(16).output_tokens_per_s);
+  EXPECT_GT(at(32).tpot_s, at(16).tpot_s);
+}
+
 // The end-to-end tail is the TTFT tail plus output x TPOT; a target below it is missed.
 TEST(Sla, EndToEndTargetIsChecked) {
   const auto r = llama8b("h100-sxm-80gb");
