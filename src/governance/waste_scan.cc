@@ -64,8 +64,8 @@ std::vector<std::string> host_names(const Resource& r) {
 
 core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const WasteOptions& o, ledger::Day as_of,
                                                    const std::map<std::string, std::vector<std::string>>& aliases) {
-  // Two reads of the charges: every resource's totals over the window (the TTL's days at least),
-  // then storage and log resources by day over the look-back.
+  // Every resource's totals over the window (the TTL's days at least), and storage and log
+  // resources by day over the look-back.
   const int days = std::max(o.window_days, o.ttl.ttl_days + o.ttl.still_charging_within_days + 1);
   const double to_month = kDaysPerMonth / days;
   std::vector<std::string> tag_keys = o.ttl.env_keys;
@@ -80,8 +80,20 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
   }
   q.from = as_of - days;
   q.to = as_of;
-  auto rows = store.aggregate(q);
-  if (!rows) return rows.error();
+  // Storage and log resources by day: enough days for the growth fit and for a log store to
+  // outlive its retention, no more (storage resources by day are the biggest result).
+  ledger::AggregateQuery d;
+  d.dims = {Dimension::kResource, Dimension::kResourceName};
+  d.by_day = true;
+  d.from = as_of - std::max(o.logs.retention_days + 2, o.storage.window_days);
+  d.to = as_of;
+  for (const char* category : {"Storage", "Management and Governance"})
+    d.filters.push_back({{Dimension::kServiceCategory, {}}, category});
+  const ledger::AggregateQuery both[] = {q, d};
+  auto answers = store.aggregate_each(both);  // one read of the charges where the store can
+  if (!answers) return answers.error();
+  const auto* rows = &(*answers)[0];
+  const auto* daily = &(*answers)[1];
 
   std::map<std::pair<std::string, std::string>, Resource> resources;     // by id (or name) and currency
   std::map<std::pair<std::string, std::string>, UntaggedSpend> untagged;  // by tag key and currency
@@ -122,18 +134,6 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
     }
   }
 
-  // Storage and log resources by day.
-  ledger::AggregateQuery d;
-  d.dims = {Dimension::kResource, Dimension::kResourceName};
-  d.by_day = true;
-  // Enough days for the growth fit and for a log store to outlive its retention, no more: storage
-  // resources by day are the scan's biggest result.
-  d.from = as_of - std::max(o.logs.retention_days + 2, o.storage.window_days);
-  d.to = as_of;
-  for (const char* category : {"Storage", "Management and Governance"})
-    d.filters.push_back({{Dimension::kServiceCategory, {}}, category});
-  auto daily = store.aggregate(d);
-  if (!daily) return daily.error();
   std::unordered_map<std::string, Resource*> by_key;  // resource key and currency, '\0'-joined
   for (auto& [key, r] : resources) by_key.emplace(key.first + '\0' + key.second, &r);
   std::string key;

@@ -32,14 +32,14 @@ std::string where_clause(const ledger::AggregateQuery& q, Param&& param) {
   return where;
 }
 
+}  // namespace
+
 bool from_rollup(const ledger::AggregateQuery& q) {
   bool rollup = !q.gpu_rows_only;
   for (auto dim : q.dims) rollup &= ledger::in_rollup(dim);
   for (const auto& f : q.filters) rollup &= ledger::in_rollup(f.key.dim);
   return rollup;
 }
-
-}  // namespace
 
 // Two shapes, by how many groups there will be. Few (no resource_id among the dimensions):
 // grouped by ids in a subquery, then each group's ids resolved to text, so the join runs once per

@@ -29,6 +29,8 @@ AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d);
 // currency_sid, tagset_id, billed, effective, list, contracted, gpu_hours, rows,
 // consumed_quantity (0 from the rollup).
 AggregateSql scan_sql(const ledger::AggregateQuery& q, Dialect d);
+// Whether the daily rollup answers `q` (else it reads the raw charges).
+bool from_rollup(const ledger::AggregateQuery& q);
 // From gpu_hourly. Columns out: host, day, metric, mean value, samples.
 AggregateSql gpu_activity_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to, Dialect d);
 // Columns out: host, gpu, hour, metric, sum, samples (activity metrics only).

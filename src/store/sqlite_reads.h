@@ -14,6 +14,8 @@
 
 #include "aicost/core/result.h"
 #include "aicost/ledger/store.h"
+#include "group_fold.h"
+#include "sqlite_stmt.h"
 
 namespace aicost::store {
 
@@ -24,6 +26,10 @@ class SqliteReads {
 
   core::Result<std::vector<ledger::RowIssue>> issues(std::int64_t source_id, std::int64_t limit);
   core::Result<std::vector<ledger::AggregateRow>> aggregate(const ledger::AggregateQuery& q);
+  // Queries over the raw charges answered from one scan, their filters applied per row; others
+  // one by one.
+  core::Result<std::vector<std::vector<ledger::AggregateRow>>> aggregate_each(
+      std::span<const ledger::AggregateQuery> queries);
   core::Result<std::vector<ledger::HostActivity>> gpu_activity(std::optional<ledger::Day> from,
                                                                std::optional<ledger::Day> to);
   core::Result<std::vector<ledger::GpuHour>> gpu_hours(std::optional<ledger::Day> from,
@@ -36,6 +42,8 @@ class SqliteReads {
  private:
   core::Status exec(const std::string& sql);
   core::Error error(const std::string& what) const;
+  // A fold's groups, their string ids read from `strings`.
+  core::Result<std::vector<ledger::AggregateRow>> fold_rows(const GroupFold& fold);
 
   sqlite3* db_;
   std::string path_;

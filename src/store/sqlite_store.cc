@@ -321,6 +321,10 @@ class SqliteStore final : public ledger::Store {
   core::Result<std::vector<ledger::AggregateRow>> aggregate(const ledger::AggregateQuery& q) override {
     return reads_.aggregate(q);
   }
+  core::Result<std::vector<std::vector<ledger::AggregateRow>>> aggregate_each(
+      std::span<const ledger::AggregateQuery> queries) override {
+    return reads_.aggregate_each(queries);
+  }
   core::Result<std::vector<ledger::HostActivity>> gpu_activity(std::optional<ledger::Day> from,
                                                                std::optional<ledger::Day> to) override {
     return reads_.gpu_activity(from, to);

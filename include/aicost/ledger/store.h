@@ -79,6 +79,19 @@ class Store {
   virtual core::Result<std::vector<SourceRecord>> sources() = 0;
   virtual core::Result<std::vector<RowIssue>> issues(std::int64_t source_id, std::int64_t limit) = 0;
   virtual core::Result<std::vector<AggregateRow>> aggregate(const AggregateQuery& q) = 0;
+  // Several aggregates, each answer as aggregate() gives it. A store that can answer them from
+  // one read of the charges does (SQLite: one scan for queries over the raw rows); by default
+  // each is asked in turn.
+  virtual core::Result<std::vector<std::vector<AggregateRow>>> aggregate_each(
+      std::span<const AggregateQuery> queries) {
+    std::vector<std::vector<AggregateRow>> out;
+    for (const auto& q : queries) {
+      auto rows = aggregate(q);
+      if (!rows) return rows.error();
+      out.push_back(std::move(*rows));
+    }
+    return out;
+  }
   // Per host and day: mean SM_ACTIVE, GR_ENGINE_ACTIVE and GPU_UTIL over the samples loaded.
   virtual core::Result<std::vector<HostActivity>> gpu_activity(std::optional<Day> from, std::optional<Day> to) = 0;
   // Per host, GPU and hour: SM_ACTIVE, GR_ENGINE_ACTIVE and GPU_UTIL sums, sorted by host, GPU,

@@ -231,6 +231,66 @@ TEST_P(StoreTest, TagAliasesAndFiltersMatchAnIndependentSum) {
   }
 }
 
+// Several raw-row queries answered together (SQLite: one scan, filters applied per row) give
+// exactly what each gives alone: different days, dimensions, tags, OR-ed filters on an encoded
+// dimension, a filter on the resource id (text), a tag filter and a value never seen.
+TEST_P(StoreTest, AggregateEachAnswersAsAggregateDoes) {
+  ingest(kFocusSample);
+  ledger::AggregateQuery days;
+  days.dims = {ledger::Dimension::kService};
+  days.by_day = true;
+  auto all_days = store().aggregate(days);
+  ASSERT_TRUE(all_days && !all_days->empty());
+  const ledger::Day first = all_days->front().day, last = all_days->back().day;
+  ASSERT_GT(last - first, 4);
+
+  ledger::AggregateQuery totals;
+  totals.dims = {ledger::Dimension::kResource, ledger::Dimension::kService, ledger::Dimension::kChargeCategory,
+                 ledger::Dimension::kCommitmentStatus};
+  totals.tags = {{"environment", {"env"}}};
+  totals.from = first;
+  totals.to = last + 1;
+  ledger::AggregateQuery storage;
+  storage.dims = {ledger::Dimension::kResource, ledger::Dimension::kResourceName};
+  storage.by_day = true;
+  storage.from = first + 2;
+  storage.to = last - 1;
+  for (const char* c : {"Storage", "Compute", "no such category"})
+    storage.filters.push_back({{ledger::Dimension::kServiceCategory, {}}, c});
+  ledger::AggregateQuery one_resource = totals;
+  one_resource.tags.clear();
+  one_resource.by_day = true;
+  one_resource.tag_filters.push_back({{"environment", {"env"}}, "dev"});
+  const auto dev = store().aggregate(one_resource);
+  ASSERT_TRUE(dev && !dev->empty());
+  one_resource.filters.push_back({{ledger::Dimension::kResource, {}}, (*dev)[dev->size() / 2].values[0]});
+
+  const std::vector<ledger::AggregateQuery> queries = {totals, storage, one_resource};
+  auto together = store().aggregate_each(queries);
+  ASSERT_TRUE(together) << together.error().what();
+  ASSERT_EQ(together->size(), queries.size());
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    SCOPED_TRACE("query " + std::to_string(i));
+    auto alone = store().aggregate(queries[i]);
+    ASSERT_TRUE(alone) << alone.error().what();
+    ASSERT_EQ((*together)[i].size(), alone->size());
+    EXPECT_FALSE(alone->empty());
+    for (std::size_t r = 0; r < alone->size(); ++r) {
+      const auto& a = (*alone)[r];
+      const auto& b = (*together)[i][r];
+      EXPECT_EQ(a.day, b.day);
+      EXPECT_EQ(a.values, b.values);
+      EXPECT_EQ(a.currency, b.currency);
+      EXPECT_EQ(a.sums.billed, b.sums.billed);
+      EXPECT_EQ(a.sums.effective, b.sums.effective);
+      EXPECT_EQ(a.sums.rows, b.sums.rows);
+      EXPECT_EQ(a.sums.first_day, b.sums.first_day);
+      EXPECT_EQ(a.sums.last_day, b.sums.last_day);
+      EXPECT_DOUBLE_EQ(a.sums.consumed_quantity, b.sums.consumed_quantity);
+    }
+  }
+}
+
 // ConsumedQuantity sums from the raw rows (grouped by unit it means something); the rollup has none.
 TEST_P(StoreTest, ConsumedQuantitySumsByUnitFromRawRows) {
   ingest(kFocusSample);
