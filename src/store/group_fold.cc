@@ -2,23 +2,35 @@
 
 #include <algorithm>
 #include <cstring>
-#include <tuple>
+#include <numeric>
 
 namespace aicost::store {
 namespace {
 
-void put(std::string& key, std::int64_t v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); }
-
-std::int64_t get(const std::string& key, std::size_t i) {
-  std::int64_t v = 0;
-  std::memcpy(&v, key.data() + i * sizeof v, sizeof v);
-  return v;
+std::uint64_t hash_key(const std::int64_t* key, std::size_t n) {
+  std::uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
+  for (std::size_t i = 0; i < n; ++i) {
+    h ^= static_cast<std::uint64_t>(key[i]);
+    h *= 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 31;
+  }
+  return h;
 }
 
 }  // namespace
 
-GroupFold::GroupFold(const ledger::AggregateQuery& q, const std::map<std::int64_t, std::vector<ledger::Tag>>& tagsets)
-    : q_(q) {
+std::int64_t TextIds::id(std::string_view value) {
+  if (auto it = ids_.find(value); it != ids_.end()) return it->second;
+  const std::int64_t id = -static_cast<std::int64_t>(texts_.size()) - 1;
+  texts_.emplace_back(value);
+  ids_.emplace(std::string(value), id);
+  return id;
+}
+
+GroupFold::GroupFold(const ledger::AggregateQuery& q, const std::map<std::int64_t, std::vector<ledger::Tag>>& tagsets,
+                     TextIds* texts)
+    : q_(q), texts_(texts ? texts : &own_texts_), width_(q.dims.size() + 3), key_(width_) {
+  slots_.assign(1024, 0);
   if (!q.reads_tags()) return;
   std::map<std::vector<std::string>, std::int64_t> seen;
   auto index = [&](const std::vector<ledger::Tag>& tags) -> std::int64_t {
@@ -32,65 +44,139 @@ GroupFold::GroupFold(const ledger::AggregateQuery& q, const std::map<std::int64_
   for (const auto& [id, tags] : tagsets) tagset_[id] = index(tags);
 }
 
-std::int64_t GroupFold::text(std::string_view value) {
-  if (auto it = text_ids_.find(value); it != text_ids_.end()) return it->second;
-  const std::int64_t id = -static_cast<std::int64_t>(texts_.size()) - 1;
-  texts_.emplace_back(value);
-  text_ids_.emplace(std::string(value), id);
-  return id;
+GroupFold::GroupFold(GroupFold&& o) noexcept
+    : q_(o.q_),
+      resolved_(std::move(o.resolved_)),
+      tagset_(std::move(o.tagset_)),
+      untagged_(o.untagged_),
+      last_tagset_(o.last_tagset_),
+      last_tags_(o.last_tags_),
+      own_texts_(std::move(o.own_texts_)),
+      texts_(o.texts_ == &o.own_texts_ ? &own_texts_ : o.texts_),
+      width_(o.width_),
+      keys_(std::move(o.keys_)),
+      sums_(std::move(o.sums_)),
+      slots_(std::move(o.slots_)),
+      key_(std::move(o.key_)) {}
+
+GroupFold::~GroupFold() = default;
+
+void GroupFold::grow() {
+  std::vector<std::uint32_t> slots(slots_.size() * 2, 0);
+  const std::size_t mask = slots.size() - 1;
+  for (std::uint32_t g = 0; g < sums_.size(); ++g) {
+    std::size_t s = hash_key(&keys_[g * width_], width_) & mask;
+    while (slots[s] != 0) s = (s + 1) & mask;
+    slots[s] = g + 1;
+  }
+  slots_ = std::move(slots);
 }
 
 void GroupFold::add(ledger::Day day, std::span<const std::int64_t> cells, std::int64_t tagset,
                     const ledger::Sums& sums) {
   std::int64_t tags = 0;
   if (q_.reads_tags()) {
-    const auto it = tagset_.find(tagset);
-    tags = tagset == 0 || it == tagset_.end() ? untagged_ : it->second;
+    if (tagset != last_tagset_) {
+      const auto it = tagset_.find(tagset);
+      last_tagset_ = tagset;
+      last_tags_ = tagset == 0 || it == tagset_.end() ? untagged_ : it->second;
+    }
+    tags = last_tags_;
     if (tags < 0) return;
   }
-  key_.clear();
-  put(key_, day);
-  for (auto c : cells) put(key_, c);
-  put(key_, tags);
-  auto it = groups_.find(key_);
-  if (it == groups_.end()) it = groups_.emplace(key_, ledger::Sums{}).first;
-  it->second += sums;
+  key_[0] = day;
+  std::copy(cells.begin(), cells.end(), key_.begin() + 1);
+  key_[width_ - 1] = tags;
+  const std::size_t bytes = width_ * sizeof(std::int64_t);
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t s = hash_key(key_.data(), width_) & mask;; s = (s + 1) & mask) {
+    const std::uint32_t g = slots_[s];
+    if (g == 0) {
+      slots_[s] = static_cast<std::uint32_t>(sums_.size() + 1);
+      keys_.insert(keys_.end(), key_.begin(), key_.end());
+      sums_.push_back(sums);
+      if (sums_.size() * 2 > slots_.size()) grow();
+      return;
+    }
+    if (std::memcmp(&keys_[(g - 1) * width_], key_.data(), bytes) == 0) {
+      sums_[g - 1] += sums;
+      return;
+    }
+  }
 }
 
 core::Result<std::vector<ledger::AggregateRow>> GroupFold::rows(const Lookup& lookup) const {
-  std::unordered_map<std::int64_t, std::string> looked_up;
-  auto cell_text = [&](std::int64_t c) -> core::Result<std::string> {
-    if (c < 0) return texts_[static_cast<std::size_t>(-c - 1)];
-    auto it = looked_up.find(c);
-    if (it == looked_up.end()) {
-      auto t = lookup(c);
-      if (!t) return t.error();
-      it = looked_up.emplace(c, std::move(*t)).first;
-    }
-    return it->second;
-  };
-  const std::size_t cells = q_.dims.size() + 1;
-  std::vector<ledger::AggregateRow> out;
-  out.reserve(groups_.size());
-  for (const auto& [key, sums] : groups_) {
-    ledger::AggregateRow r;
-    r.day = static_cast<ledger::Day>(get(key, 0));
+  const std::size_t cells = width_ - 2;  // dims and currency
+  // Each distinct cell once: its text, then its rank in text order, so that groups sort by
+  // integers and are built once, in order.
+  std::unordered_map<std::int64_t, std::uint32_t> index;  // cell id -> position in `text`
+  std::vector<std::string> text;
+  std::vector<std::uint32_t> pos(sums_.size() * cells);   // each group's cells in `text`
+  for (std::size_t g = 0; g < sums_.size(); ++g) {
     for (std::size_t i = 0; i < cells; ++i) {
-      auto t = cell_text(get(key, 1 + i));
-      if (!t) return t.error();
-      if (i + 1 < cells) r.values.push_back(std::move(*t));
-      else r.currency = std::move(*t);
+      const std::int64_t c = keys_[g * width_ + 1 + i];
+      auto [it, fresh] = index.try_emplace(c, static_cast<std::uint32_t>(text.size()));
+      if (fresh) {
+        if (c < 0) {
+          text.push_back(texts_->text(c));
+        } else {
+          auto t = lookup(c);
+          if (!t) return t.error();
+          text.push_back(std::move(*t));
+        }
+      }
+      pos[g * cells + i] = it->second;
     }
-    if (q_.reads_tags()) {
-      const auto& tags = resolved_[static_cast<std::size_t>(get(key, 1 + cells))];
-      r.values.insert(r.values.end(), tags.begin(), tags.end());
-    }
-    r.sums = sums;
-    out.push_back(std::move(r));
   }
-  std::sort(out.begin(), out.end(), [](const ledger::AggregateRow& a, const ledger::AggregateRow& b) {
-    return std::tie(a.day, a.values, a.currency) < std::tie(b.day, b.values, b.currency);
+  std::vector<std::uint32_t> by_text(text.size()), rank(text.size());
+  std::iota(by_text.begin(), by_text.end(), 0u);
+  std::sort(by_text.begin(), by_text.end(), [&](std::uint32_t a, std::uint32_t b) { return text[a] < text[b]; });
+  for (std::size_t r = 0; r < by_text.size(); ++r) {
+    // Equal texts (a stand-in and a string id can spell the same) share a rank.
+    rank[by_text[r]] = r > 0 && text[by_text[r]] == text[by_text[r - 1]] ? rank[by_text[r - 1]]
+                                                                          : static_cast<std::uint32_t>(r);
+  }
+  std::vector<std::uint32_t> tag_rank(resolved_.size());
+  {
+    std::vector<std::uint32_t> order(resolved_.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return resolved_[a] < resolved_[b]; });
+    for (std::size_t r = 0; r < order.size(); ++r) tag_rank[order[r]] = static_cast<std::uint32_t>(r);
+  }
+  // Sort key per group: day, the dims' ranks, the tag tuple's rank, the currency's rank.
+  const std::size_t dims = cells - 1;
+  std::vector<std::int64_t> sort_keys(sums_.size() * width_);
+  for (std::size_t g = 0; g < sums_.size(); ++g) {
+    const std::int64_t* k = &keys_[g * width_];
+    std::int64_t* out = &sort_keys[g * width_];
+    out[0] = k[0];
+    const std::uint32_t* p = &pos[g * cells];
+    for (std::size_t i = 0; i < dims; ++i) out[1 + i] = rank[p[i]];
+    out[1 + dims] = q_.reads_tags() ? tag_rank[static_cast<std::size_t>(k[width_ - 1])] : 0;
+    out[2 + dims] = rank[p[dims]];
+  }
+  std::vector<std::uint32_t> order(sums_.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return std::lexicographical_compare(&sort_keys[a * width_], &sort_keys[(a + 1) * width_],
+                                        &sort_keys[b * width_], &sort_keys[(b + 1) * width_]);
   });
+  std::vector<ledger::AggregateRow> out(order.size());
+  for (std::size_t r = 0; r < order.size(); ++r) {
+    const std::size_t g = order[r];
+    const std::int64_t* k = &keys_[g * width_];
+    ledger::AggregateRow& row = out[r];
+    row.day = static_cast<ledger::Day>(k[0]);
+    row.values.reserve(dims + (q_.reads_tags() ? q_.tags.size() : 0));
+    const std::uint32_t* p = &pos[g * cells];
+    for (std::size_t i = 0; i < dims; ++i) row.values.push_back(text[p[i]]);
+    row.currency = text[p[dims]];
+    if (q_.reads_tags()) {
+      const auto& tags = resolved_[static_cast<std::size_t>(k[width_ - 1])];
+      row.values.insert(row.values.end(), tags.begin(), tags.end());
+    }
+    row.sums = sums_[g];
+  }
   return out;
 }
 

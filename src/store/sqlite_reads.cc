@@ -169,16 +169,19 @@ core::Result<std::vector<std::vector<ledger::AggregateRow>>> SqliteReads::aggreg
     if (!t) return t.error();
     tags = std::move(*t);
   }
+  TextIds texts;  // shared: a row's resource id is looked up once for every query
   std::vector<GroupFold> folds;
   folds.reserve(queries.size());
-  for (const auto& q : queries) folds.emplace_back(q, tags);
+  for (const auto& q : queries) folds.emplace_back(q, tags, &texts);
+  std::vector<char> encoded;
+  for (auto d : all.dims) encoded.push_back(dimension_encoded(d));
 
   const auto a = scan_sql(all, Dialect::kSqlite);
   Stmt s(db_, a.sql, st);
   if (!st) return st.error();
   for (std::size_t i = 0; i < a.params.size(); ++i) s.text(static_cast<int>(i + 1), a.params[i]);
   std::vector<std::int64_t> ids(all.dims.size());
-  std::vector<std::string_view> texts(all.dims.size());
+  std::vector<std::string_view> views(all.dims.size());
   std::vector<std::int64_t> cells;
   for (;;) {
     const int rc = sqlite3_step(s.get());
@@ -187,11 +190,12 @@ core::Result<std::vector<std::vector<ledger::AggregateRow>>> SqliteReads::aggreg
     int col = 0;
     const ledger::Day day = sqlite3_column_int(s.get(), col++);
     for (std::size_t k = 0; k < all.dims.size(); ++k, ++col) {
-      if (dimension_encoded(all.dims[k])) {
+      if (encoded[k]) {
         ids[k] = sqlite3_column_int64(s.get(), col);
       } else {
         const auto* t = reinterpret_cast<const char*>(sqlite3_column_text(s.get(), col));
-        texts[k] = std::string_view(t ? t : "", static_cast<std::size_t>(sqlite3_column_bytes(s.get(), col)));
+        views[k] = std::string_view(t ? t : "", static_cast<std::size_t>(sqlite3_column_bytes(s.get(), col)));
+        ids[k] = texts.id(views[k]);
       }
     }
     const std::int64_t currency = sqlite3_column_int64(s.get(), col++);
@@ -213,10 +217,10 @@ core::Result<std::vector<std::vector<ledger::AggregateRow>>> SqliteReads::aggreg
       for (const auto& [c, allowed] : part.id_filters)
         keep = keep && std::find(allowed.begin(), allowed.end(), ids[c]) != allowed.end();
       for (const auto& [c, allowed] : part.text_filters)
-        keep = keep && std::find(allowed.begin(), allowed.end(), texts[c]) != allowed.end();
+        keep = keep && std::find(allowed.begin(), allowed.end(), views[c]) != allowed.end();
       if (!keep) continue;
       cells.clear();
-      for (auto c : part.columns) cells.push_back(dimension_encoded(all.dims[c]) ? ids[c] : folds[i].text(texts[c]));
+      for (auto c : part.columns) cells.push_back(ids[c]);
       cells.push_back(currency);
       folds[i].add(q.by_day ? day : 0, cells, tagset, sums);
     }

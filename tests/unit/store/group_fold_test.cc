@@ -1,0 +1,96 @@
+// The store's in-memory grouping (src/store/group_fold.h): sums per group, order by day, values
+// and currency as text, tag sets resolved and filtered, and a table grown well past its first size.
+#include "group_fold.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+namespace aicost::store {
+namespace {
+
+ledger::Sums one(core::WideNanos billed) {
+  ledger::Sums s;
+  s.billed = billed;
+  s.rows = 1;
+  return s;
+}
+
+// String ids 1-3 read "zeta", "alpha", "USD"; stand-ins come from text().
+const std::map<std::int64_t, std::string> kStrings = {{1, "zeta"}, {2, "alpha"}, {3, "USD"}};
+core::Result<std::string> lookup(std::int64_t id) { return kStrings.at(id); }
+
+TEST(GroupFold, SumsAndSortsByDayThenTextNotIds) {
+  ledger::AggregateQuery q;
+  q.dims = {ledger::Dimension::kService, ledger::Dimension::kResource};
+  q.by_day = true;
+  GroupFold fold(q, {});
+  const std::int64_t b = fold.text("b-resource"), a = fold.text("a-resource");
+  EXPECT_EQ(fold.text("b-resource"), b);  // one stand-in per text
+  const std::int64_t cells[][3] = {{1, b, 3}, {2, b, 3}, {2, a, 3}, {1, b, 3}};
+  fold.add(20, cells[0], 0, one(1));
+  fold.add(10, cells[1], 0, one(2));
+  fold.add(10, cells[2], 0, one(4));
+  fold.add(20, cells[3], 0, one(8));
+  auto rows = fold.rows(lookup);
+  ASSERT_TRUE(rows);
+  ASSERT_EQ(rows->size(), 3u);
+  // Day 10: alpha/a-resource before alpha/b-resource; day 20: zeta/b-resource with both rows.
+  EXPECT_EQ((*rows)[0].day, 10);
+  EXPECT_EQ((*rows)[0].values, (std::vector<std::string>{"alpha", "a-resource"}));
+  EXPECT_EQ((*rows)[0].sums.billed, 4);
+  EXPECT_EQ((*rows)[1].values, (std::vector<std::string>{"alpha", "b-resource"}));
+  EXPECT_EQ((*rows)[2].day, 20);
+  EXPECT_EQ((*rows)[2].values, (std::vector<std::string>{"zeta", "b-resource"}));
+  EXPECT_EQ((*rows)[2].sums.billed, 9);
+  EXPECT_EQ((*rows)[2].sums.rows, 2);
+  EXPECT_EQ((*rows)[2].currency, "USD");
+}
+
+TEST(GroupFold, TagSetsResolveOnceAndFiltersDropThem) {
+  ledger::AggregateQuery q;
+  q.tags = {{"team", {"owner"}}};
+  q.tag_filters = {{{"env", {}}, "prod"}};
+  const std::map<std::int64_t, std::vector<ledger::Tag>> tagsets = {
+      {7, {{"owner", "vision"}, {"env", "prod"}}},  // team by its alias
+      {8, {{"team", "nlp"}, {"env", "dev"}}},        // dropped by the filter
+      {9, {{"team", "nlp"}, {"env", "prod"}}}};
+  GroupFold fold(q, tagsets);
+  const std::int64_t cells[] = {3};
+  for (std::int64_t t : {7, 8, 9, 9, 7}) fold.add(0, cells, t, one(t));
+  auto rows = fold.rows(lookup);
+  ASSERT_TRUE(rows);
+  ASSERT_EQ(rows->size(), 2u);
+  EXPECT_EQ((*rows)[0].values, (std::vector<std::string>{"nlp"}));
+  EXPECT_EQ((*rows)[0].sums.billed, 18);
+  EXPECT_EQ((*rows)[1].values, (std::vector<std::string>{"vision"}));
+  EXPECT_EQ((*rows)[1].sums.billed, 14);
+}
+
+TEST(GroupFold, ManyGroupsKeepTheirSums) {
+  ledger::AggregateQuery q;
+  q.dims = {ledger::Dimension::kResource};
+  GroupFold fold(q, {});
+  constexpr int kGroups = 50'000;
+  for (int pass = 0; pass < 3; ++pass)
+    for (int g = 0; g < kGroups; ++g) {
+      const std::int64_t cells[] = {fold.text("r" + std::to_string(g)), 3};
+      fold.add(0, cells, 0, one(g));
+    }
+  auto rows = fold.rows(lookup);
+  ASSERT_TRUE(rows);
+  ASSERT_EQ(rows->size(), static_cast<std::size_t>(kGroups));
+  std::int64_t total = 0;
+  for (const auto& r : *rows) {
+    EXPECT_EQ(r.sums.rows, 3);
+    EXPECT_EQ(r.sums.billed, 3 * std::stoll(r.values[0].substr(1)));
+    total += r.sums.billed;
+  }
+  EXPECT_EQ(total, 3LL * kGroups * (kGroups - 1) / 2);
+  EXPECT_TRUE(std::is_sorted(rows->begin(), rows->end(),
+                             [](const auto& a, const auto& b) { return a.values < b.values; }));
+}
+
+}  // namespace
+}  // namespace aicost::store
