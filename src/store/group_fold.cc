@@ -5,19 +5,6 @@
 #include <numeric>
 
 namespace aicost::store {
-namespace {
-
-std::uint64_t hash_key(const std::int64_t* key, std::size_t n) {
-  std::uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
-  for (std::size_t i = 0; i < n; ++i) {
-    h ^= static_cast<std::uint64_t>(key[i]);
-    h *= 0xBF58476D1CE4E5B9ull;
-    h ^= h >> 31;
-  }
-  return h;
-}
-
-}  // namespace
 
 std::int64_t TextIds::id(std::string_view value) {
   if (auto it = ids_.find(value); it != ids_.end()) return it->second;
@@ -30,7 +17,6 @@ std::int64_t TextIds::id(std::string_view value) {
 GroupFold::GroupFold(const ledger::AggregateQuery& q, const std::map<std::int64_t, std::vector<ledger::Tag>>& tagsets,
                      TextIds* texts)
     : q_(q), texts_(texts ? texts : &own_texts_), width_(q.dims.size() + 3), key_(width_) {
-  slots_.assign(1024, 0);
   if (!q.reads_tags()) return;
   std::map<std::vector<std::string>, std::int64_t> seen;
   auto index = [&](const std::vector<ledger::Tag>& tags) -> std::int64_t {
@@ -56,21 +42,10 @@ GroupFold::GroupFold(GroupFold&& o) noexcept
       width_(o.width_),
       keys_(std::move(o.keys_)),
       sums_(std::move(o.sums_)),
-      slots_(std::move(o.slots_)),
+      index_(std::move(o.index_)),
       key_(std::move(o.key_)) {}
 
 GroupFold::~GroupFold() = default;
-
-void GroupFold::grow() {
-  std::vector<std::uint32_t> slots(slots_.size() * 2, 0);
-  const std::size_t mask = slots.size() - 1;
-  for (std::uint32_t g = 0; g < sums_.size(); ++g) {
-    std::size_t s = hash_key(&keys_[g * width_], width_) & mask;
-    while (slots[s] != 0) s = (s + 1) & mask;
-    slots[s] = g + 1;
-  }
-  slots_ = std::move(slots);
-}
 
 void GroupFold::add(ledger::Day day, std::span<const std::int64_t> cells, std::int64_t tagset,
                     const ledger::Sums& sums) {
@@ -87,22 +62,17 @@ void GroupFold::add(ledger::Day day, std::span<const std::int64_t> cells, std::i
   key_[0] = day;
   std::copy(cells.begin(), cells.end(), key_.begin() + 1);
   key_[width_ - 1] = tags;
+  group(key_.data()) += sums;
+}
+
+ledger::Sums& GroupFold::group(const std::int64_t* key) {
   const std::size_t bytes = width_ * sizeof(std::int64_t);
-  const std::size_t mask = slots_.size() - 1;
-  for (std::size_t s = hash_key(key_.data(), width_) & mask;; s = (s + 1) & mask) {
-    const std::uint32_t g = slots_[s];
-    if (g == 0) {
-      slots_[s] = static_cast<std::uint32_t>(sums_.size() + 1);
-      keys_.insert(keys_.end(), key_.begin(), key_.end());
-      sums_.push_back(sums);
-      if (sums_.size() * 2 > slots_.size()) grow();
-      return;
-    }
-    if (std::memcmp(&keys_[(g - 1) * width_], key_.data(), bytes) == 0) {
-      sums_[g - 1] += sums;
-      return;
-    }
-  }
+  const std::uint64_t hash = hash_bytes(reinterpret_cast<const char*>(key), bytes);
+  const std::size_t g = index_.find(hash, [&](std::size_t p) { return std::memcmp(&keys_[p * width_], key, bytes) == 0; });
+  if (g != HashIndex::kNone) return sums_[g];
+  index_.insert(hash, sums_.size());
+  keys_.insert(keys_.end(), key, key + width_);
+  return sums_.emplace_back();
 }
 
 core::Result<std::vector<ledger::AggregateRow>> GroupFold::rows(const Lookup& lookup) const {

@@ -2,8 +2,7 @@
 // SQL, or straight from the daily rollup) summed in memory into groups keyed by day, dimension
 // values and currency, and the tag values their tag set resolves to. Tags resolve once per tag
 // set, not per row, and a tag filter drops a whole tag set.
-// Groups live in one flat open-addressing table (keys side by side as integers, no allocation per
-// group): millions of rows fold at a few tens of nanoseconds each.
+// Groups live side by side as integers (no allocation per group), found through a HashIndex.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +17,7 @@
 
 #include "aicost/core/result.h"
 #include "aicost/ledger/query.h"
+#include "hash_index.h"
 
 namespace aicost::store {
 
@@ -60,7 +60,8 @@ class GroupFold {
   core::Result<std::vector<ledger::AggregateRow>> rows(const Lookup& lookup) const;
 
  private:
-  void grow();
+  // The sums of the group with this key (width_ integers), made empty when new.
+  ledger::Sums& group(const std::int64_t* key);
 
   const ledger::AggregateQuery& q_;
   std::vector<std::vector<std::string>> resolved_;          // distinct tag values tuples
@@ -72,7 +73,7 @@ class GroupFold {
   std::size_t width_;                 // integers per key: day, cells (dims and currency), tag index
   std::vector<std::int64_t> keys_;    // group g's key at [g * width_, (g + 1) * width_)
   std::vector<ledger::Sums> sums_;
-  std::vector<std::uint32_t> slots_;  // open addressing, power of two: 0 empty, else group + 1
+  HashIndex index_;                   // groups by their keys' hashes
   std::vector<std::int64_t> key_;     // add()'s scratch
 };
 

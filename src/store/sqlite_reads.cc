@@ -4,9 +4,11 @@
 
 #include "query_sql.h"
 #include "schema.h"
+#include "sqlite_scan.h"
 #include "sqlite_stmt.h"
 
 namespace aicost::store {
+
 
 core::Status sqlite_exec(sqlite3* db, const std::string& path, const std::string& sql) {
   char* msg = nullptr;
@@ -109,10 +111,11 @@ core::Result<std::vector<ledger::AggregateRow>> SqliteReads::fold_rows(const Gro
 
 core::Result<std::vector<std::vector<ledger::AggregateRow>>> SqliteReads::aggregate_each(
     std::span<const ledger::AggregateQuery> queries) {
+  using Rows = std::vector<std::vector<ledger::AggregateRow>>;
   bool one_scan = queries.size() > 1;
   for (const auto& q : queries) one_scan &= !from_rollup(q) && !q.gpu_rows_only && q.from && q.to;
   if (!one_scan) {
-    std::vector<std::vector<ledger::AggregateRow>> out;
+    Rows out;
     for (const auto& q : queries) {
       auto rows = aggregate(q);
       if (!rows) return rows.error();
@@ -120,112 +123,20 @@ core::Result<std::vector<std::vector<ledger::AggregateRow>>> SqliteReads::aggreg
     }
     return out;
   }
-  // One scan over the union of the days, reading every dimension any query groups or filters by;
-  // each row then goes to the queries whose days and filters it meets.
-  ledger::AggregateQuery all;
-  all.from = queries[0].from;
-  all.to = queries[0].to;
-  auto column_of = [&all](ledger::Dimension d) {
-    const auto it = std::find(all.dims.begin(), all.dims.end(), d);
-    if (it != all.dims.end()) return static_cast<std::size_t>(it - all.dims.begin());
-    all.dims.push_back(d);
-    return all.dims.size() - 1;
-  };
-  struct Part {
-    std::vector<std::size_t> columns;  // the query's dims among all.dims
-    // Filters on one dimension OR together: the column and the ids (or texts) it may hold.
-    std::vector<std::pair<std::size_t, std::vector<std::int64_t>>> id_filters;
-    std::vector<std::pair<std::size_t, std::vector<std::string>>> text_filters;
-  };
-  std::vector<Part> parts(queries.size());
-  core::Status st;
-  Stmt id_of(db_, "SELECT id FROM strings WHERE value = ?", st);
-  if (!st) return st.error();
-  for (std::size_t i = 0; i < queries.size(); ++i) {
-    const auto& q = queries[i];
-    all.from = std::min(*all.from, *q.from);
-    all.to = std::max(*all.to, *q.to);
-    for (auto d : q.dims) parts[i].columns.push_back(column_of(d));
-    for (const auto& f : q.filters) {
-      const std::size_t c = column_of(f.key.dim);
-      if (!dimension_encoded(f.key.dim)) {
-        auto it = std::find_if(parts[i].text_filters.begin(), parts[i].text_filters.end(),
-                               [c](const auto& p) { return p.first == c; });
-        if (it == parts[i].text_filters.end()) it = parts[i].text_filters.insert(it, {c, {}});
-        it->second.push_back(f.value);
-        continue;
-      }
-      auto it = std::find_if(parts[i].id_filters.begin(), parts[i].id_filters.end(),
-                             [c](const auto& p) { return p.first == c; });
-      if (it == parts[i].id_filters.end()) it = parts[i].id_filters.insert(it, {c, {}});
-      sqlite3_reset(id_of.get());
-      id_of.text(1, f.value);
-      if (sqlite3_step(id_of.get()) == SQLITE_ROW) it->second.push_back(sqlite3_column_int64(id_of.get(), 0));
-    }
-  }
+  auto plan = MultiScan::plan(db_, queries);
+  if (!plan) return plan.error();
   std::map<std::int64_t, std::vector<ledger::Tag>> tags;
   if (std::any_of(queries.begin(), queries.end(), [](const auto& q) { return q.reads_tags(); })) {
     auto t = tagsets();
     if (!t) return t.error();
     tags = std::move(*t);
   }
-  TextIds texts;  // shared: a row's resource id is looked up once for every query
+  TextIds texts;  // shared by the folds: a row's resource id is looked up once
   std::vector<GroupFold> folds;
   folds.reserve(queries.size());
   for (const auto& q : queries) folds.emplace_back(q, tags, &texts);
-  std::vector<char> encoded;
-  for (auto d : all.dims) encoded.push_back(dimension_encoded(d));
-
-  const auto a = scan_sql(all, Dialect::kSqlite);
-  Stmt s(db_, a.sql, st);
-  if (!st) return st.error();
-  for (std::size_t i = 0; i < a.params.size(); ++i) s.text(static_cast<int>(i + 1), a.params[i]);
-  std::vector<std::int64_t> ids(all.dims.size());
-  std::vector<std::string_view> views(all.dims.size());
-  std::vector<std::int64_t> cells;
-  for (;;) {
-    const int rc = sqlite3_step(s.get());
-    if (rc == SQLITE_DONE) break;
-    if (rc != SQLITE_ROW) return error("aggregating charges");
-    int col = 0;
-    const ledger::Day day = sqlite3_column_int(s.get(), col++);
-    for (std::size_t k = 0; k < all.dims.size(); ++k, ++col) {
-      if (encoded[k]) {
-        ids[k] = sqlite3_column_int64(s.get(), col);
-      } else {
-        const auto* t = reinterpret_cast<const char*>(sqlite3_column_text(s.get(), col));
-        views[k] = std::string_view(t ? t : "", static_cast<std::size_t>(sqlite3_column_bytes(s.get(), col)));
-        ids[k] = texts.id(views[k]);
-      }
-    }
-    const std::int64_t currency = sqlite3_column_int64(s.get(), col++);
-    const std::int64_t tagset = sqlite3_column_int64(s.get(), col++);
-    ledger::Sums sums;
-    sums.billed = sqlite3_column_int64(s.get(), col++);
-    sums.effective = sqlite3_column_int64(s.get(), col++);
-    sums.list = sqlite3_column_int64(s.get(), col++);
-    sums.contracted = sqlite3_column_int64(s.get(), col++);
-    sums.gpu_hours = sqlite3_column_double(s.get(), col++);
-    sums.rows = sqlite3_column_int64(s.get(), col++);
-    sums.consumed_quantity = sqlite3_column_double(s.get(), col++);
-    sums.first_day = sums.last_day = day;
-    for (std::size_t i = 0; i < queries.size(); ++i) {
-      const auto& q = queries[i];
-      if (day < *q.from || day >= *q.to) continue;
-      const auto& part = parts[i];
-      bool keep = true;
-      for (const auto& [c, allowed] : part.id_filters)
-        keep = keep && std::find(allowed.begin(), allowed.end(), ids[c]) != allowed.end();
-      for (const auto& [c, allowed] : part.text_filters)
-        keep = keep && std::find(allowed.begin(), allowed.end(), views[c]) != allowed.end();
-      if (!keep) continue;
-      cells.clear();
-      for (auto c : part.columns) cells.push_back(ids[c]);
-      cells.push_back(currency);
-      folds[i].add(q.by_day ? day : 0, cells, tagset, sums);
-    }
-  }
-  std::vector<std::vector<ledger::AggregateRow>> out;
+  if (auto s = plan->scan(db_, folds, texts); !s) return s.error();
+  Rows out;
   for (const auto& fold : folds) {
     auto rows = fold_rows(fold);
     if (!rows) return rows.error();

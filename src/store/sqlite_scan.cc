@@ -1,0 +1,107 @@
+#include "sqlite_scan.h"
+
+#include <algorithm>
+
+#include "query_sql.h"
+#include "schema.h"
+#include "sqlite_stmt.h"
+
+namespace aicost::store {
+
+core::Result<MultiScan> MultiScan::plan(sqlite3* db, std::span<const ledger::AggregateQuery> queries) {
+  MultiScan m;
+  m.queries_ = queries;
+  m.all_.from = queries[0].from;
+  m.all_.to = queries[0].to;
+  auto column_of = [&m](ledger::Dimension d) {
+    const auto it = std::find(m.all_.dims.begin(), m.all_.dims.end(), d);
+    if (it != m.all_.dims.end()) return static_cast<std::size_t>(it - m.all_.dims.begin());
+    m.all_.dims.push_back(d);
+    return m.all_.dims.size() - 1;
+  };
+  m.parts_.resize(queries.size());
+  core::Status st;
+  Stmt id_of(db, "SELECT id FROM strings WHERE value = ?", st);
+  if (!st) return st.error();
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    const auto& q = queries[i];
+    auto& part = m.parts_[i];
+    m.all_.from = std::min(*m.all_.from, *q.from);
+    m.all_.to = std::max(*m.all_.to, *q.to);
+    for (auto d : q.dims) part.columns.push_back(column_of(d));
+    for (const auto& f : q.filters) {
+      const std::size_t c = column_of(f.key.dim);
+      if (!dimension_encoded(f.key.dim)) {
+        auto it = std::find_if(part.text_filters.begin(), part.text_filters.end(), [c](const auto& p) { return p.first == c; });
+        if (it == part.text_filters.end()) it = part.text_filters.insert(it, {c, {}});
+        it->second.push_back(f.value);
+        continue;
+      }
+      auto it = std::find_if(part.id_filters.begin(), part.id_filters.end(), [c](const auto& p) { return p.first == c; });
+      if (it == part.id_filters.end()) it = part.id_filters.insert(it, {c, {}});
+      sqlite3_reset(id_of.get());
+      id_of.text(1, f.value);
+      // A value the ledger has never seen has no id: nothing matches it.
+      if (sqlite3_step(id_of.get()) == SQLITE_ROW) it->second.push_back(sqlite3_column_int64(id_of.get(), 0));
+    }
+  }
+  for (auto d : m.all_.dims) m.encoded_.push_back(dimension_encoded(d));
+  return m;
+}
+
+core::Status MultiScan::scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds& texts) const {
+  const auto a = scan_sql(all_, Dialect::kSqlite);
+  core::Status st;
+  Stmt s(db, a.sql, st);
+  if (!st) return st;
+  int p = 0;
+  for (const auto& v : a.params) s.text(++p, v);
+  const std::size_t n = all_.dims.size();
+  std::vector<std::int64_t> ids(n), cells;
+  std::vector<std::string_view> views(n);
+  for (;;) {
+    const int rc = sqlite3_step(s.get());
+    if (rc == SQLITE_DONE) return {};
+    if (rc != SQLITE_ROW)
+      return core::make_error(core::ErrorCode::kIo, std::string("SQLite failed scanning charges: ") + sqlite3_errmsg(db));
+    int col = 0;
+    const ledger::Day day = sqlite3_column_int(s.get(), col++);
+    for (std::size_t k = 0; k < n; ++k, ++col) {
+      if (encoded_[k]) {
+        ids[k] = sqlite3_column_int64(s.get(), col);
+      } else {
+        const auto* t = reinterpret_cast<const char*>(sqlite3_column_text(s.get(), col));
+        views[k] = std::string_view(t ? t : "", static_cast<std::size_t>(sqlite3_column_bytes(s.get(), col)));
+        ids[k] = texts.id(views[k]);
+      }
+    }
+    const std::int64_t currency = sqlite3_column_int64(s.get(), col++);
+    const std::int64_t tagset = sqlite3_column_int64(s.get(), col++);
+    ledger::Sums sums;
+    sums.billed = sqlite3_column_int64(s.get(), col++);
+    sums.effective = sqlite3_column_int64(s.get(), col++);
+    sums.list = sqlite3_column_int64(s.get(), col++);
+    sums.contracted = sqlite3_column_int64(s.get(), col++);
+    sums.gpu_hours = sqlite3_column_double(s.get(), col++);
+    sums.rows = sqlite3_column_int64(s.get(), col++);
+    sums.consumed_quantity = sqlite3_column_double(s.get(), col++);
+    sums.first_day = sums.last_day = day;
+    for (std::size_t i = 0; i < queries_.size(); ++i) {
+      const auto& q = queries_[i];
+      if (day < *q.from || day >= *q.to) continue;
+      const auto& part = parts_[i];
+      bool keep = true;
+      for (const auto& [c, allowed] : part.id_filters)
+        keep = keep && std::find(allowed.begin(), allowed.end(), ids[c]) != allowed.end();
+      for (const auto& [c, allowed] : part.text_filters)
+        keep = keep && std::find(allowed.begin(), allowed.end(), views[c]) != allowed.end();
+      if (!keep) continue;
+      cells.clear();
+      for (auto c : part.columns) cells.push_back(ids[c]);
+      cells.push_back(currency);
+      folds[i].add(q.by_day ? day : 0, cells, tagset, sums);
+    }
+  }
+}
+
+}  // namespace aicost::store
