@@ -233,10 +233,12 @@ core::Result<ServingPlan> load_serving_plan(const std::string& path, const catal
   if (input_p90 > 0) {
     plan.traffic.input_tail_tokens =
         serving::lognormal_quantile(plan.traffic.input_tokens, input_p90, plan.sla.percentile);
+    plan.traffic.input_cv2 = serving::lognormal_cv2(plan.traffic.input_tokens, input_p90);
   }
   if (output_p90 > 0) {
     plan.traffic.output_tail_tokens =
         serving::lognormal_quantile(plan.traffic.output_tokens, output_p90, plan.sla.percentile);
+    plan.traffic.output_cv2 = serving::lognormal_cv2(plan.traffic.output_tokens, output_p90);
   }
   AICOST_TRY_STATUS(read_profile(s, base_dir, plan));
   AICOST_TRY_STATUS(s.finish());

@@ -7,20 +7,32 @@
 
 namespace aicost::serving {
 
-double lognormal_quantile(double mean, double p90, double q) {
-  if (p90 <= mean || mean <= 0) return mean;
-  // ln p90 - ln mean = z90 sigma - sigma^2 / 2: the smaller root keeps the mode below the mean.
+namespace {
+
+// The log-normal through this mean and p90: (mu, sigma). ln p90 - ln mean = z90 sigma - sigma^2/2;
+// the smaller root keeps the mode below the mean. No log-normal with this mean reaches a p90 above
+// 2.27 x the mean (heavier-tailed data): then the mean is read as the median, keeping the p90 exact.
+std::pair<double, double> lognormal_fit(double mean, double p90) {
   const double z90 = core::normal_quantile(0.9);
   const double gap = std::log(p90 / mean);
   const double disc = z90 * z90 - 2 * gap;
-  if (disc < 0) {
-    // No log-normal with this mean reaches this p90 (p90 > 2.27 x mean): heavier-tailed data.
-    // Keep the p90 exact by reading the mean as the median.
-    return mean * std::exp(core::normal_quantile(q) * gap / z90);
-  }
+  if (disc < 0) return {std::log(mean), gap / z90};
   const double sigma = z90 - std::sqrt(disc);
-  const double mu = std::log(mean) - sigma * sigma / 2;
+  return {std::log(mean) - sigma * sigma / 2, sigma};
+}
+
+}  // namespace
+
+double lognormal_quantile(double mean, double p90, double q) {
+  if (p90 <= mean || mean <= 0) return mean;
+  const auto [mu, sigma] = lognormal_fit(mean, p90);
   return std::exp(mu + core::normal_quantile(q) * sigma);
+}
+
+double lognormal_cv2(double mean, double p90) {
+  if (p90 <= mean || mean <= 0) return 0;
+  const double sigma = lognormal_fit(mean, p90).second;
+  return std::expm1(sigma * sigma);
 }
 
 double erlang_c(int c, double a) {
@@ -32,14 +44,14 @@ double erlang_c(int c, double a) {
   return b / (1 - rho * (1 - b));
 }
 
-double prefill_wait_mean(double rho, double prefill) {
+double prefill_wait_mean(double rho, double prefill, double cv2) {
   if (rho <= 0) return 0;
-  return rho * prefill / (2 * (1 - rho));
+  return rho * prefill * (1 + cv2) / (2 * (1 - rho));
 }
 
-double prefill_wait_quantile(double rho, double prefill, double q) {
+double prefill_wait_quantile(double rho, double prefill, double q, double cv2) {
   if (rho <= 1 - q) return 0;
-  return prefill_wait_mean(rho, prefill) / rho * std::log(rho / (1 - q));
+  return prefill_wait_mean(rho, prefill, cv2) / rho * std::log(rho / (1 - q));
 }
 
 LoadPoint at_load(const Replica& r, int max_batch, const Traffic& t, double percentile) {
@@ -73,12 +85,16 @@ LoadPoint at_load(const Replica& r, int max_batch, const Traffic& t, double perc
     p.saturated = true;
     return p;
   }
-  // M/M/c wait for a slot: P(wait > x) = C exp(-(c mu - lambda) x).
+  // M/M/c wait for a slot, P(wait > x) = C exp(-(c mu - lambda) x), scaled to M/G/c by
+  // Allen-Cunneen's (1 + c_s^2) / 2; the service's variation is the answer length's, weighted
+  // by the decode share of the time a request holds its slot.
   const double mu = 1 / service;
   const double wait_prob = erlang_c(max_batch, offered);
   const double drain = max_batch * mu - lambda;
+  const double decode_share = t.output_tokens * step / service;
+  const double variation = (1 + t.output_cv2 * decode_share * decode_share) / 2;
   auto wait_quantile = [&](double q) {
-    return wait_prob <= 1 - q ? 0.0 : std::log(wait_prob / (1 - q)) / drain;
+    return wait_prob <= 1 - q ? 0.0 : variation * std::log(wait_prob / (1 - q)) / drain;
   };
   const double tail_input = t.input_tail_tokens > 0 ? t.input_tail_tokens : t.input_tokens;
   const double tail_output = t.output_tail_tokens > 0 ? t.output_tail_tokens : t.output_tokens;
@@ -87,10 +103,10 @@ LoadPoint at_load(const Replica& r, int max_batch, const Traffic& t, double perc
           ? prefill
           : prefill_time(r, tail_input * (1 - t.prefix_cache_hit), tail_input).value();
   // The two waits are summed at the same quantile: conservative, as for the tail prompt.
-  p.ttft_p50_s = prefill + prefill_wait_quantile(prefill_share, prefill, 0.5) + wait_quantile(0.5);
-  p.ttft_tail_s = tail_prefill + prefill_wait_quantile(prefill_share, prefill, percentile) +
+  p.ttft_p50_s = prefill + prefill_wait_quantile(prefill_share, prefill, 0.5, t.input_cv2) + wait_quantile(0.5);
+  p.ttft_tail_s = tail_prefill + prefill_wait_quantile(prefill_share, prefill, percentile, t.input_cv2) +
                   wait_quantile(percentile);
-  p.e2e_s = prefill_wait_mean(prefill_share, prefill) + wait_prob / drain + service;
+  p.e2e_s = prefill_wait_mean(prefill_share, prefill, t.input_cv2) + variation * wait_prob / drain + service;
   p.e2e_tail_s = p.ttft_tail_s + tail_output * step;
   return p;
 }
@@ -116,7 +132,7 @@ ClosedLoopPoint closed_loop(const Replica& r, int max_batch, const Traffic& t, i
   for (int i = 0; i < 100; ++i) {
     rho = std::min(0.99, x * prefill);
     step = bare_step / (1 - rho);
-    wait = prefill_wait_mean(rho, prefill) * others;
+    wait = prefill_wait_mean(rho, prefill, t.input_cv2) * others;
     cycle = wait + prefill + t.output_tokens * step;
     const double next = p.running / cycle;
     if (std::fabs(next - x) < 1e-9 * x) break;

@@ -24,6 +24,12 @@ struct Traffic {
   // must hold a full batch of tail-length sequences.
   double input_tail_tokens = 0;
   double output_tail_tokens = 0;
+  // Squared coefficients of variation of the lengths, for the queues: the prefill queue is
+  // M/G/1 (Pollaczek-Khinchine, 0 = fixed prompts: M/D/1) and the slot queue M/G/c (Allen-Cunneen:
+  // the M/M/c wait times (1 + c_s^2) / 2, 1 = exponential service, the default when only means
+  // are known). A plan's {mean, p90} sets them from its log-normal (lognormal_cv2).
+  double input_cv2 = 0;
+  double output_cv2 = 1;
   // Share of prompt tokens found in the prefix cache: their prefill is skipped (their KV still
   // occupies the cache). inference-model.md §1.9.
   double prefix_cache_hit = 0;
@@ -55,10 +61,11 @@ struct LoadPoint {
 // The replica with at most `max_batch` running sequences at `requests_per_s`.
 LoadPoint at_load(const Replica& r, int max_batch, const Traffic& per_replica, double percentile);
 
-// Waiting for the prefills ahead (M/D/1 at prefill utilisation rho, prefill time `prefill`):
-// mean rho p / (2 (1 - rho)); its tail taken as exponential with that mean and P(wait) = rho.
-double prefill_wait_mean(double rho, double prefill);
-double prefill_wait_quantile(double rho, double prefill, double q);
+// Waiting for the prefills ahead (M/G/1 at prefill utilisation rho, mean prefill `prefill`,
+// squared coefficient of variation `cv2`): mean rho p (1 + cv2) / (2 (1 - rho)); its tail taken as
+// exponential with that mean and P(wait) = rho.
+double prefill_wait_mean(double rho, double prefill, double cv2 = 0);
+double prefill_wait_quantile(double rho, double prefill, double q, double cv2 = 0);
 
 // A closed loop of `clients` users who each send the next request when the last is answered
 // (a benchmark's max-concurrency, NIM's "concurrency"): the replica runs min(clients, slots)
@@ -81,6 +88,10 @@ double max_rate_within_sla(const Replica& r, int max_batch, const Traffic& t, co
 // is at most e^{z90^2/2} = 2.27 x its mean; beyond that the mean is read as the median so that
 // the p90 still holds.
 double lognormal_quantile(double mean, double p90, double q);
+
+// The squared coefficient of variation e^{sigma^2} - 1 of the log-normal lognormal_quantile
+// reads from this mean and 90th percentile (0 when the p90 is not above the mean).
+double lognormal_cv2(double mean, double p90);
 
 // Erlang C: probability that an arrival waits, c servers at offered load a = lambda / mu (< c).
 double erlang_c(int servers, double offered_load);

@@ -94,6 +94,10 @@ TEST(ServingPlan, LengthDistributionsSetTailsAtTheSlaPercentile) {
   EXPECT_DOUBLE_EQ(plan->traffic.input_tokens, 500);
   EXPECT_NEAR(plan->traffic.input_tail_tokens, 1500, 1e-6);  // the p90 at a P90 SLA
   EXPECT_EQ(plan->traffic.output_tail_tokens, 0);
+  // The queues see the spread: the prompts' from their log-normal, the answers' the default.
+  EXPECT_NEAR(plan->traffic.input_cv2, serving::lognormal_cv2(500, 1500), 1e-12);
+  EXPECT_GT(plan->traffic.input_cv2, 0.5);
+  EXPECT_EQ(plan->traffic.output_cv2, 1);
 }
 
 TEST(ServingPlan, ReadsTheModelFromAHuggingFaceConfig) {

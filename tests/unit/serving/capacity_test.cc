@@ -193,6 +193,47 @@ TEST(Lengths, LognormalMatchesItsMeanAndP90) {
   EXPECT_EQ(lognormal_quantile(1000, 500, 0.9), 1000);  // p90 below the mean: no spread
 }
 
+// A log-normal with sigma 0.6: mean e^{mu + 0.18}, p90 e^{mu + 1.28155 x 0.6}; its squared
+// coefficient of variation is e^{0.36} - 1 = 0.4333.
+TEST(Lengths, CoefficientOfVariationOfTheFittedLognormal) {
+  const double mu = std::log(500.0), sigma = 0.6;
+  const double mean = std::exp(mu + sigma * sigma / 2), p90 = std::exp(mu + 1.2815515655446004 * sigma);
+  EXPECT_NEAR(lognormal_cv2(mean, p90), std::expm1(0.36), 1e-9);
+  EXPECT_EQ(lognormal_cv2(1000, 900), 0);  // no spread
+}
+
+// Pollaczek-Khinchine: exponential prefills (cv2 = 1) wait twice as long as fixed ones (M/D/1).
+TEST(Queues, PrefillWaitGrowsWithTheSpreadOfPrompts) {
+  EXPECT_NEAR(prefill_wait_mean(0.5, 0.2, 0), 0.5 * 0.2 / (2 * 0.5), 1e-12);
+  EXPECT_NEAR(prefill_wait_mean(0.5, 0.2, 1), 2 * prefill_wait_mean(0.5, 0.2, 0), 1e-12);
+  EXPECT_NEAR(prefill_wait_quantile(0.5, 0.2, 0.9, 1), 2 * prefill_wait_quantile(0.5, 0.2, 0.9, 0), 1e-12);
+  EXPECT_EQ(prefill_wait_quantile(0.05, 0.2, 0.9), 0);  // P(wait) = 0.05 < 10 %
+}
+
+// Near saturation the slot wait follows Allen-Cunneen: answers of fixed length (cv2 = 0) wait
+// less than exponential ones (1), and a heavy tail (4) more; TPOT does not depend on the spread.
+TEST(Queues, SlotWaitGrowsWithTheSpreadOfAnswers) {
+  const auto r = llama8b("h100-sxm-80gb");
+  const Sla sla{10, 1, 0.99};
+  Traffic t = kChat;
+  t.requests_per_s = 0.995 * max_rate_within_sla(r, 8, t, Sla{0, 0, 0.99});  // just below saturation
+  auto tail = [&](double cv2) {
+    Traffic u = t;
+    u.output_cv2 = cv2;
+    return at_load(r, 8, u, sla.percentile);
+  };
+  const auto fixed = tail(0), exponential = tail(1), heavy = tail(4);
+  ASSERT_FALSE(exponential.saturated);
+  EXPECT_LT(fixed.ttft_tail_s, exponential.ttft_tail_s);
+  EXPECT_LT(exponential.ttft_tail_s, heavy.ttft_tail_s);
+  EXPECT_DOUBLE_EQ(fixed.step_s, heavy.step_s);
+  // The waits scale by (1 + cv2 x share^2) / 2 with share = output x step / service.
+  const double prefill = prefill_time(r, 1000, 1000).value();
+  const double share = 250 * fixed.step_s / (prefill + 250 * fixed.step_s);
+  const double base = prefill + prefill_wait_quantile(t.requests_per_s * prefill, prefill, 0.99);
+  EXPECT_NEAR((heavy.ttft_tail_s - base) / (fixed.ttft_tail_s - base), 1 + 4 * share * share, 1e-6);
+}
+
 // p90 = 3 x mean is beyond any log-normal (at most e^{1.28155^2 / 2} = 2.27 x): the mean is read
 // as the median, so the median is 1000 and the p90 still 3000.
 TEST(Lengths, HeavierTailsKeepTheP90) {
