@@ -153,7 +153,8 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
   std::vector<ResourceDays> lives;
   for (const auto& [key, r] : resources)
     lives.push_back({r.key(), r.name, r.service, r.currency, r.tags, r.first, r.last, r.cost * to_month, q.from});
-  add(expired_dev_resources(lives, as_of, o.ttl));
+  const auto expired = expired_dev_resources(lives, as_of, o.ttl);
+  add(expired);
   std::vector<UntaggedSpend> spends;
   for (auto& [key, u] : untagged) {
     std::vector<std::pair<std::string, double>> top;
@@ -259,6 +260,19 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
                                                                           o.fleet_tag + "=" + t->second == f.subject)
         in_low_fleets.insert(host);
   std::erase_if(idle, [&](const WasteFinding& f) { return f.kind == WasteKind::kIdleGpu && in_low_fleets.count(f.subject); });
+  // Idle or hung GPUs of a dev resource past its TTL: deleting the resource saves them too.
+  std::map<std::string, std::string> expired_host;  // host -> the expired resource's key
+  for (const auto& e : expired)
+    if (const auto it = resources.find({e.subject, e.currency}); it != resources.end())
+      for (const auto& h : host_names(it->second))
+        if (!h.empty()) expired_host.emplace(h, e.subject);
+  for (auto& f : idle) {
+    const auto it = expired_host.find(f.subject);
+    if (it == expired_host.end()) continue;
+    f.covered_by = std::string(waste_kind_name(WasteKind::kExpiredDevResource)) + " " + it->second;
+    f.message += "; counted in the " + f.covered_by + " finding (deleting it stops these GPUs too)";
+    f.monthly_saving = 0;
+  }
   add(std::move(idle));
   add(low);
   sort_findings(out);

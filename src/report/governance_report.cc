@@ -57,6 +57,7 @@ Json waste_json(const gov::WasteResult& w) {
   const auto& f = w.finding;
   return Json{{"kind", gov::waste_kind_name(f.kind)}, {"subject", f.subject},   {"currency", f.currency},
               {"monthly_saving", cents(f.monthly_saving)}, {"message", f.message}, {"evidence", f.evidence},
+              {"covered_by", f.covered_by.empty() ? Json() : Json(f.covered_by)},
               {"new", !w.sent_before},                  {"key", w.key()}};
 }
 

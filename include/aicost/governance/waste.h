@@ -45,6 +45,9 @@ struct WasteFinding {
   double monthly_saving = 0;  // currency units per 30-day month if fixed; the rule is per detector below
   std::string message;        // one line a person reads, with the numbers
   std::vector<std::string> evidence;  // at most 10 lines quoting rows/samples, most telling first
+  // "kind subject" of another finding whose fix also removes this one (an idle GPU on a dev box
+  // past its TTL): this one's saving is then 0, so that savings add up without counting twice.
+  std::string covered_by;
 };
 
 // monthly_saving descending, then kind (enum order), then subject ascending; stable otherwise.

@@ -51,6 +51,18 @@ TEST_P(ExampleLab, EveryWasteKindIsFound) {
     if (w.finding.kind != WasteKind::kIdleGpu) continue;
     EXPECT_EQ(w.finding.subject.rfind("i-serve", 0), std::string::npos);
   }
+  // The dev box past its TTL is also idle and hung: deleting it saves those too, counted once.
+  const std::string devbox = "arn:aws:ec2:us-east-1:111122223333:instance/i-devbox";
+  int covered = 0;
+  for (const auto& w : r->waste) {
+    const auto& f = w.finding;
+    if (f.kind == WasteKind::kExpiredDevResource && f.subject == devbox) EXPECT_GT(f.monthly_saving, 0);
+    if (f.subject != "i-devbox") continue;
+    ++covered;
+    EXPECT_EQ(f.monthly_saving, 0) << f.message;
+    EXPECT_EQ(f.covered_by, "expired_dev_resource " + devbox);
+  }
+  EXPECT_EQ(covered, 2);  // its idle and its hung GPUs
 }
 
 TEST_P(ExampleLab, TheSweepIsAnAnomalyCausedBySageMaker) {
