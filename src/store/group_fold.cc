@@ -81,7 +81,8 @@ core::Result<std::vector<ledger::AggregateRow>> GroupFold::rows(const Lookup& lo
   // integers and are built once, in order.
   std::unordered_map<std::int64_t, std::uint32_t> index;  // cell id -> position in `text`
   std::vector<std::string> text;
-  std::vector<std::uint32_t> pos(sums_.size() * cells);   // each group's cells in `text`
+  std::vector<std::pair<std::int64_t, std::uint32_t>> wanted;  // string ids and their positions
+  std::vector<std::uint32_t> pos(sums_.size() * cells);      // each group's cells in `text`
   for (std::size_t g = 0; g < sums_.size(); ++g) {
     for (std::size_t i = 0; i < cells; ++i) {
       const std::int64_t c = keys_[g * width_ + 1 + i];
@@ -90,13 +91,23 @@ core::Result<std::vector<ledger::AggregateRow>> GroupFold::rows(const Lookup& lo
         if (c < 0) {
           text.push_back(texts_->text(c));
         } else {
-          auto t = lookup(c);
-          if (!t) return t.error();
-          text.push_back(std::move(*t));
+          text.emplace_back();
+          wanted.emplace_back(c, it->second);
         }
       }
       pos[g * cells + i] = it->second;
     }
+  }
+  std::sort(wanted.begin(), wanted.end());
+  std::vector<std::int64_t> ids;
+  ids.reserve(wanted.size());
+  for (const auto& w : wanted) ids.push_back(w.first);
+  std::vector<std::string> looked_up;
+  if (!ids.empty()) {
+    if (auto s = lookup(ids, looked_up); !s) return s.error();
+    if (looked_up.size() != ids.size())
+      return core::make_error(core::ErrorCode::kInternal, "string ids without text in the ledger");
+    for (std::size_t k = 0; k < wanted.size(); ++k) text[wanted[k].second] = std::move(looked_up[k]);
   }
   std::vector<std::uint32_t> by_text(text.size()), rank(text.size());
   std::iota(by_text.begin(), by_text.end(), 0u);

@@ -54,9 +54,9 @@ class GroupFold {
   // its tag set (0: no tags). Rows of a tag set the filters drop are skipped.
   void add(ledger::Day day, std::span<const std::int64_t> cells, std::int64_t tagset, const ledger::Sums& sums);
 
-  // The groups with every cell as text (`lookup` gives a string id's text), sorted by day, values
-  // and currency.
-  using Lookup = std::function<core::Result<std::string>(std::int64_t id)>;
+  // The groups with every cell as text, sorted by day, values and currency. `lookup` gives the
+  // texts of string ids, all at once: `ids` ascending and distinct, `texts` filled in their order.
+  using Lookup = std::function<core::Status(const std::vector<std::int64_t>& ids, std::vector<std::string>& texts)>;
   core::Result<std::vector<ledger::AggregateRow>> rows(const Lookup& lookup) const;
 
  private:

@@ -63,8 +63,8 @@ core::Result<std::vector<ledger::AggregateRow>> PgReads::aggregate(const ledger:
   }
   if (!ok) return unexpected("aggregating charges");
   // Every cell came as text: nothing to look up.
-  return fold.rows([](std::int64_t id) -> core::Result<std::string> {
-    return core::make_error(core::ErrorCode::kInternal, "unexpected string id " + std::to_string(id));
+  return fold.rows([](const std::vector<std::int64_t>& ids, std::vector<std::string>&) -> core::Status {
+    return core::make_error(core::ErrorCode::kInternal, "unexpected string id " + std::to_string(ids.front()));
   });
 }
 

@@ -98,14 +98,30 @@ core::Result<std::vector<ledger::AggregateRow>> SqliteReads::aggregate(const led
 }
 
 core::Result<std::vector<ledger::AggregateRow>> SqliteReads::fold_rows(const GroupFold& fold) {
-  core::Status st;
-  Stmt text(db_, "SELECT value FROM strings WHERE id = ?", st);
-  if (!st) return st.error();
-  return fold.rows([&](std::int64_t id) -> core::Result<std::string> {
-    sqlite3_reset(text.get());
-    text.i64(1, id);
-    if (sqlite3_step(text.get()) != SQLITE_ROW) return error("reading the text of string id " + std::to_string(id));
-    return column_text(text.get(), 0);
+  return fold.rows([&](const std::vector<std::int64_t>& ids, std::vector<std::string>& texts) -> core::Status {
+    // Few ids: one lookup each. Many (a resource name per group): one pass over their range of
+    // the table, which is ordered by id.
+    const bool range = ids.size() > 256;
+    core::Status st;
+    Stmt q(db_, range ? "SELECT id, value FROM strings WHERE id BETWEEN ? AND ? ORDER BY id"
+                      : "SELECT id, value FROM strings WHERE id = ?", st);
+    if (!st) return st;
+    texts.reserve(ids.size());
+    if (range) {
+      q.i64(1, ids.front());
+      q.i64(2, ids.back());
+      std::size_t k = 0;
+      while (k < ids.size() && sqlite3_step(q.get()) == SQLITE_ROW)
+        if (sqlite3_column_int64(q.get(), 0) == ids[k]) texts.push_back(column_text(q.get(), 1)), ++k;
+    } else {
+      for (auto id : ids) {
+        sqlite3_reset(q.get());
+        q.i64(1, id);
+        if (sqlite3_step(q.get()) == SQLITE_ROW) texts.push_back(column_text(q.get(), 1));
+      }
+    }
+    if (texts.size() != ids.size()) return error("reading the texts of string ids");
+    return {};
   });
 }
 

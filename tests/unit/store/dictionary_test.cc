@@ -145,6 +145,33 @@ TEST_P(DictionaryTest, EveryDimensionReadsBackTheTextWritten) {
   EXPECT_EQ(unresolved(), 0);
 }
 
+// Many distinct names (a resource name per group, as a report by resource reads): their texts
+// come back in one pass over the dictionary, each with its own rows, interleaved with few ids.
+TEST_P(DictionaryTest, ManyDistinctValuesReadBackInOnePass) {
+  std::vector<Charge> rows;
+  for (int i = 0; i < 1500; ++i) {
+    Charge c = odd_charge(kOdd[static_cast<std::size_t>(i) % kOdd.size()], i + 1);
+    c.resource_name = "name-" + std::to_string(i * 7919 % 1500);
+    c.resource_id = "id-" + std::to_string(i);
+    c.billed = i + 1;
+    rows.push_back(c);
+  }
+  load(*fresh_.store, "many", rows);
+  std::map<std::string, core::WideNanos> want;
+  for (const auto& c : rows) want[c.resource_name] += c.billed;
+  ledger::AggregateQuery q;
+  q.dims = {Dimension::kResourceName, Dimension::kResource, Dimension::kProvider};
+  auto got = fresh_.store->aggregate(q);
+  ASSERT_TRUE(got) << got.error().what();
+  ASSERT_EQ(got->size(), rows.size());
+  std::map<std::string, core::WideNanos> names;
+  for (const auto& r : *got) {
+    names[r.values[0]] += r.sums.billed;
+    EXPECT_EQ(r.values[0], "name-" + std::to_string((std::stoi(r.values[1].substr(3)) * 7919) % 1500));
+  }
+  EXPECT_EQ(names, want);
+}
+
 TEST_P(DictionaryTest, FiltersMatchTextExactlyAndAnUnseenValueMatchesNothing) {
   load(*fresh_.store, "f", {charge("svc a", 5), charge("svc b", 7), charge("svc a", 11)});
   using M = std::map<std::string, core::WideNanos>;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -19,7 +20,11 @@ ledger::Sums one(core::WideNanos billed) {
 
 // String ids 1-3 read "zeta", "alpha", "USD"; stand-ins come from text().
 const std::map<std::int64_t, std::string> kStrings = {{1, "zeta"}, {2, "alpha"}, {3, "USD"}};
-core::Result<std::string> lookup(std::int64_t id) { return kStrings.at(id); }
+core::Status lookup(const std::vector<std::int64_t>& ids, std::vector<std::string>& texts) {
+  EXPECT_TRUE(std::is_sorted(ids.begin(), ids.end()));
+  for (auto id : ids) texts.push_back(kStrings.at(id));
+  return {};
+}
 
 TEST(GroupFold, SumsAndSortsByDayThenTextNotIds) {
   ledger::AggregateQuery q;
