@@ -92,30 +92,37 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
   const ledger::AggregateQuery both[] = {q, d};
   auto answers = store.aggregate_each(both);  // one read of the charges where the store can
   if (!answers) return answers.error();
-  const auto* rows = &(*answers)[0];
-  const auto* daily = &(*answers)[1];
+  auto& rows = (*answers)[0];
+  const auto& daily = (*answers)[1];
 
   std::map<std::pair<std::string, std::string>, Resource> resources;     // by id (or name) and currency
   std::map<std::pair<std::string, std::string>, UntaggedSpend> untagged;  // by tag key and currency
   std::map<std::pair<std::string, std::string>, CommitmentUse> uses;      // by commitment and currency
-  for (const auto& row : *rows) {
-    const auto& v = row.values;
-    auto& r = resources[{v[kResource].empty() ? v[kName] : v[kResource], row.currency}];
-    r.first = std::min(r.first, row.sums.first_day);
-    r.last = std::max(r.last, row.sums.last_day);
-    r.id = v[kResource];
-    r.name = v[kName];
-    r.service = v[kService];
-    r.category = v[kCategory];
-    r.type = v[kType];
-    r.region = v[kRegion];
-    r.unit = v[kUnit];
-    r.currency = row.currency;
+  std::vector<std::string> canonical_tags;
+  for (const auto& k : tag_keys) canonical_tags.push_back(ledger::canonical_tag_key(k));
+  Resource* r = nullptr;  // the previous row's: rows come sorted by resource
+  for (auto& row : rows) {
+    auto& v = row.values;
+    const std::string& key = v[kResource].empty() ? v[kName] : v[kResource];
+    if (!r || r->key() != key || r->currency != row.currency)
+      r = &resources.try_emplace({key, row.currency}).first->second;
+    r->first = std::min(r->first, row.sums.first_day);
+    r->last = std::max(r->last, row.sums.last_day);
+    // A resource's attributes are its last row's (moved: not read again); its tags the first
+    // value of each key.
+    r->id = std::move(v[kResource]);
+    r->name = std::move(v[kName]);
+    r->service = std::move(v[kService]);
+    r->category = std::move(v[kCategory]);
+    r->type = std::move(v[kType]);
+    r->region = std::move(v[kRegion]);
+    r->unit = std::move(v[kUnit]);
+    r->currency = row.currency;
     for (std::size_t t = 0; t < tag_keys.size(); ++t)
-      if (!v[kDimCount + t].empty()) r.tags.emplace(ledger::canonical_tag_key(tag_keys[t]), v[kDimCount + t]);
+      if (!v[kDimCount + t].empty()) r->tags.try_emplace(canonical_tags[t], v[kDimCount + t]);  // read again below
     const double cost = units(row.sums.effective);
-    r.cost += cost;
-    r.gpu_hours += row.sums.gpu_hours;
+    r->cost += cost;
+    r->gpu_hours += row.sums.gpu_hours;
     if (!v[kCommitment].empty()) {
       auto& u = uses[{v[kCommitment], row.currency}];
       u.commitment_id = v[kCommitment];
@@ -134,14 +141,20 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
     }
   }
 
-  std::unordered_map<std::string, Resource*> by_key;  // resource key and currency, '\0'-joined
-  for (auto& [key, r] : resources) by_key.emplace(key.first + '\0' + key.second, &r);
-  std::string key;
-  for (const auto& row : *daily) {
-    key.assign(row.values[0].empty() ? row.values[1] : row.values[0]).append(1, '\0').append(row.currency);
+  std::unordered_map<std::string_view, Resource*> by_key;  // by the key of the map above
+  by_key.reserve(resources.size());
+  for (auto& [key, res] : resources) by_key.emplace(key.first, &res);
+  for (const auto& row : daily) {
+    const std::string& key = row.values[0].empty() ? row.values[1] : row.values[0];
     const auto it = by_key.find(key);
     if (it == by_key.end()) continue;  // nothing charged in the window
-    auto& day = it->second->daily[row.day];
+    Resource* res = it->second;
+    if (res->currency != row.currency) {  // the same resource billed in another currency too
+      const auto other = resources.find({key, row.currency});
+      if (other == resources.end()) continue;
+      res = &other->second;
+    }
+    auto& day = res->daily[row.day];
     day.first += units(row.sums.effective);
     day.second += row.sums.consumed_quantity;
   }
