@@ -52,49 +52,9 @@ core::Result<std::vector<ledger::RowIssue>> SqliteReads::issues(std::int64_t sou
 }
 
 core::Result<std::vector<ledger::AggregateRow>> SqliteReads::aggregate(const ledger::AggregateQuery& q) {
-  std::map<std::int64_t, std::vector<ledger::Tag>> tags;
-  if (q.reads_tags()) {
-    auto t = tagsets();
-    if (!t) return t.error();
-    tags = std::move(*t);
-  }
-  GroupFold fold(q, tags);
-  const auto a = scan_sql(q, Dialect::kSqlite);
-  core::Status st;
-  Stmt s(db_, a.sql, st);
-  if (!st) return st.error();
-  for (std::size_t i = 0; i < a.params.size(); ++i) s.text(static_cast<int>(i + 1), a.params[i]);
-  std::vector<std::int64_t> cells(q.dims.size() + 1);
-  std::vector<bool> encoded;
-  for (auto dim : q.dims) encoded.push_back(dimension_encoded(dim));
-  encoded.push_back(true);  // currency
-  for (;;) {
-    const int rc = sqlite3_step(s.get());
-    if (rc == SQLITE_DONE) break;
-    if (rc != SQLITE_ROW) return error("aggregating charges");
-    int i = 0;
-    const ledger::Day day = sqlite3_column_int(s.get(), i++);
-    for (std::size_t k = 0; k < cells.size(); ++k, ++i) {
-      if (encoded[k]) {
-        cells[k] = sqlite3_column_int64(s.get(), i);
-      } else {
-        const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(s.get(), i));
-        cells[k] = fold.text(std::string_view(text ? text : "", static_cast<std::size_t>(sqlite3_column_bytes(s.get(), i))));
-      }
-    }
-    const std::int64_t tagset = sqlite3_column_int64(s.get(), i++);
-    ledger::Sums sums;
-    sums.billed = sqlite3_column_int64(s.get(), i++);
-    sums.effective = sqlite3_column_int64(s.get(), i++);
-    sums.list = sqlite3_column_int64(s.get(), i++);
-    sums.contracted = sqlite3_column_int64(s.get(), i++);
-    sums.gpu_hours = sqlite3_column_double(s.get(), i++);
-    sums.rows = sqlite3_column_int64(s.get(), i++);
-    sums.consumed_quantity = sqlite3_column_double(s.get(), i++);
-    sums.first_day = sums.last_day = day;
-    fold.add(q.by_day ? day : 0, cells, tagset, sums);
-  }
-  return fold_rows(fold);
+  auto rows = scan_folds({&q, 1});
+  if (!rows) return rows.error();
+  return std::move(rows->front());
 }
 
 core::Result<std::vector<ledger::AggregateRow>> SqliteReads::fold_rows(const GroupFold& fold) {
@@ -127,11 +87,10 @@ core::Result<std::vector<ledger::AggregateRow>> SqliteReads::fold_rows(const Gro
 
 core::Result<std::vector<std::vector<ledger::AggregateRow>>> SqliteReads::aggregate_each(
     std::span<const ledger::AggregateQuery> queries) {
-  using Rows = std::vector<std::vector<ledger::AggregateRow>>;
   bool one_scan = queries.size() > 1;
   for (const auto& q : queries) one_scan &= !from_rollup(q) && !q.gpu_rows_only && q.from && q.to;
   if (!one_scan) {
-    Rows out;
+    std::vector<std::vector<ledger::AggregateRow>> out;
     for (const auto& q : queries) {
       auto rows = aggregate(q);
       if (!rows) return rows.error();
@@ -139,6 +98,11 @@ core::Result<std::vector<std::vector<ledger::AggregateRow>>> SqliteReads::aggreg
     }
     return out;
   }
+  return scan_folds(queries);
+}
+
+core::Result<std::vector<std::vector<ledger::AggregateRow>>> SqliteReads::scan_folds(
+    std::span<const ledger::AggregateQuery> queries) {
   auto plan = MultiScan::plan(db_, queries);
   if (!plan) return plan.error();
   std::map<std::int64_t, std::vector<ledger::Tag>> tags;
@@ -152,7 +116,7 @@ core::Result<std::vector<std::vector<ledger::AggregateRow>>> SqliteReads::aggreg
   folds.reserve(queries.size());
   for (const auto& q : queries) folds.emplace_back(q, tags, &texts);
   if (auto s = plan->scan(db_, folds, texts); !s) return s.error();
-  Rows out;
+  std::vector<std::vector<ledger::AggregateRow>> out;
   for (const auto& fold : folds) {
     auto rows = fold_rows(fold);
     if (!rows) return rows.error();

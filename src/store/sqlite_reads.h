@@ -42,6 +42,9 @@ class SqliteReads {
  private:
   core::Status exec(const std::string& sql);
   core::Error error(const std::string& what) const;
+  // The queries answered by one MultiScan (sqlite_scan.h).
+  core::Result<std::vector<std::vector<ledger::AggregateRow>>> scan_folds(
+      std::span<const ledger::AggregateQuery> queries);
   // A fold's groups, their string ids read from `strings`.
   core::Result<std::vector<ledger::AggregateRow>> fold_rows(const GroupFold& fold);
 

@@ -11,6 +11,14 @@ namespace aicost::store {
 core::Result<MultiScan> MultiScan::plan(sqlite3* db, std::span<const ledger::AggregateQuery> queries) {
   MultiScan m;
   m.queries_ = queries;
+  m.parts_.resize(queries.size());
+  if (queries.size() == 1) {
+    // One query is its own scan: SQL applies its filters, and the daily rollup answers it where it can.
+    m.all_ = queries[0];
+    for (std::size_t k = 0; k < m.all_.dims.size(); ++k) m.parts_[0].columns.push_back(k);
+    for (auto d : m.all_.dims) m.encoded_.push_back(dimension_encoded(d));
+    return m;
+  }
   m.all_.from = queries[0].from;
   m.all_.to = queries[0].to;
   auto column_of = [&m](ledger::Dimension d) {
@@ -19,7 +27,6 @@ core::Result<MultiScan> MultiScan::plan(sqlite3* db, std::span<const ledger::Agg
     m.all_.dims.push_back(d);
     return m.all_.dims.size() - 1;
   };
-  m.parts_.resize(queries.size());
   core::Status st;
   Stmt id_of(db, "SELECT id FROM strings WHERE value = ?", st);
   if (!st) return st.error();
@@ -88,7 +95,7 @@ core::Status MultiScan::scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds
     sums.first_day = sums.last_day = day;
     for (std::size_t i = 0; i < queries_.size(); ++i) {
       const auto& q = queries_[i];
-      if (day < *q.from || day >= *q.to) continue;
+      if ((q.from && day < *q.from) || (q.to && day >= *q.to)) continue;
       const auto& part = parts_[i];
       bool keep = true;
       for (const auto& [c, allowed] : part.id_filters)

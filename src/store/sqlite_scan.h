@@ -1,7 +1,7 @@
-// Several aggregates over the raw charges from one pass (SqliteReads::aggregate_each): the plan
-// (the union of the queries' dimensions and days, their filters as string ids) and a scan of a
-// range of rows into one fold per query. Each row goes to the queries whose days and filters it
-// meets.
+// Aggregates from one pass over the charges (SqliteReads::aggregate and aggregate_each). One query
+// is read as scan_sql gives it (filters in SQL, the daily rollup where it answers). Several are
+// read together from the raw charges: the union of their dimensions and days, each row going to
+// the queries whose days and filters (as string ids) it meets.
 #pragma once
 
 #include <sqlite3.h>
@@ -20,7 +20,8 @@ namespace aicost::store {
 
 class MultiScan {
  public:
-  // `db` resolves the filters' values to string ids; `queries` must outlive the plan.
+  // `db` resolves the filters' values to string ids; `queries` must outlive the plan. Several
+  // queries must all read raw rows over bounded days (!from_rollup, from and to set).
   static core::Result<MultiScan> plan(sqlite3* db, std::span<const ledger::AggregateQuery> queries);
 
   // The rows into `folds` (one per query, in order, sharing `texts`).
