@@ -83,11 +83,14 @@ core::Result<std::vector<ledger::AggregateRow>> GroupFold::rows(const Lookup& lo
   std::vector<std::string> text;
   std::vector<std::pair<std::int64_t, std::uint32_t>> wanted;  // string ids and their positions
   std::vector<std::uint32_t> pos(sums_.size() * cells);      // each group's cells in `text`
+  std::vector<std::uint32_t> uses;                            // cells left to build per text
+  uses.reserve(sums_.size());
   for (std::size_t g = 0; g < sums_.size(); ++g) {
     for (std::size_t i = 0; i < cells; ++i) {
       const std::int64_t c = keys_[g * width_ + 1 + i];
       auto [it, fresh] = index.try_emplace(c, static_cast<std::uint32_t>(text.size()));
       if (fresh) {
+        uses.push_back(0);
         if (c < 0) {
           text.push_back(texts_->text(c));
         } else {
@@ -96,6 +99,7 @@ core::Result<std::vector<ledger::AggregateRow>> GroupFold::rows(const Lookup& lo
         }
       }
       pos[g * cells + i] = it->second;
+      ++uses[it->second];
     }
   }
   std::sort(wanted.begin(), wanted.end());
@@ -150,8 +154,10 @@ core::Result<std::vector<ledger::AggregateRow>> GroupFold::rows(const Lookup& lo
     row.day = static_cast<ledger::Day>(k[0]);
     row.values.reserve(dims + (q_.reads_tags() ? q_.tags.size() : 0));
     const std::uint32_t* p = &pos[g * cells];
-    for (std::size_t i = 0; i < dims; ++i) row.values.push_back(text[p[i]]);
-    row.currency = text[p[dims]];
+    // A text's last cell takes it (a resource id is usually in one group only); others copy.
+    auto take = [&](std::uint32_t t) { return --uses[t] == 0 ? std::move(text[t]) : text[t]; };
+    for (std::size_t i = 0; i < dims; ++i) row.values.push_back(take(p[i]));
+    row.currency = take(p[dims]);
     if (q_.reads_tags()) {
       const auto& tags = resolved_[static_cast<std::size_t>(k[width_ - 1])];
       row.values.insert(row.values.end(), tags.begin(), tags.end());
