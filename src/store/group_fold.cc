@@ -7,11 +7,9 @@
 namespace aicost::store {
 
 std::int64_t TextIds::id(std::string_view value) {
-  if (auto it = ids_.find(value); it != ids_.end()) return it->second;
-  const std::int64_t id = -static_cast<std::int64_t>(texts_.size()) - 1;
-  texts_.emplace_back(value);
-  ids_.emplace(std::string(value), id);
-  return id;
+  const auto added = ids_.add(value, -static_cast<std::int64_t>(texts_.size()) - 1);
+  if (added.fresh) texts_.push_back(added.stored);
+  return added.id;
 }
 
 GroupFold::GroupFold(const ledger::AggregateQuery& q, const std::map<std::int64_t, std::vector<ledger::Tag>>& tagsets,
@@ -92,7 +90,7 @@ core::Result<std::vector<ledger::AggregateRow>> GroupFold::rows(const Lookup& lo
       if (fresh) {
         uses.push_back(0);
         if (c < 0) {
-          text.push_back(texts_->text(c));
+          text.emplace_back(texts_->text(c));
         } else {
           text.emplace_back();
           wanted.emplace_back(c, it->second);

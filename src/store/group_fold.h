@@ -18,6 +18,7 @@
 #include "aicost/core/result.h"
 #include "aicost/ledger/query.h"
 #include "hash_index.h"
+#include "string_ids.h"
 
 namespace aicost::store {
 
@@ -26,16 +27,11 @@ namespace aicost::store {
 class TextIds {
  public:
   std::int64_t id(std::string_view value);
-  const std::string& text(std::int64_t id) const { return texts_[static_cast<std::size_t>(-id - 1)]; }
+  std::string_view text(std::int64_t id) const { return texts_[static_cast<std::size_t>(-id - 1)]; }
 
  private:
-  // Heterogeneous lookup: id() finds a value without building a std::string for it.
-  struct Hash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view v) const { return std::hash<std::string_view>{}(v); }
-  };
-  std::unordered_map<std::string, std::int64_t, Hash, std::equal_to<>> ids_;
-  std::vector<std::string> texts_;
+  StringIds ids_;                       // value -> stand-in, the values' bytes
+  std::vector<std::string_view> texts_;  // stand-in -> value (in ids_)
 };
 
 class GroupFold {
