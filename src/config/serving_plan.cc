@@ -179,6 +179,28 @@ core::Result<ServingPlan> load_serving_plan(const std::string& path, const catal
   if (precisions.empty()) precisions = {"bf16"};
   std::optional<std::string> kv;
   TRY_ASSIGN(kv, s.string("kv_cache_precision"));
+  // Speculative decoding: {draft_tokens, acceptance, draft_cost}, all three required.
+  serving::Speculation speculation;
+  if (s.has("speculative")) {
+    const auto n = s.node("speculative");
+    MapReader sp(n, "serving.speculative", src);
+    if (!n.IsMap()) return sp.not_a_map();
+    std::optional<int> draft;
+    TRY_ASSIGN(draft, sp.integer("draft_tokens"));
+    TRY_ASSIGN(speculation.acceptance, sp.quantity("acceptance", UnitKind::kPercent));
+    TRY_ASSIGN(speculation.draft_cost, sp.quantity("draft_cost", UnitKind::kPercent));
+    for (const char* k : {"draft_tokens", "acceptance", "draft_cost"})
+      if (!sp.has(k)) return src.error(n.Mark(), std::string("serving.speculative.") + k + " is required");
+    speculation.draft_tokens = draft.value_or(0);
+    if (speculation.draft_tokens < 1 || speculation.draft_tokens > 16)
+      return src.error(sp.node("draft_tokens").Mark(), "serving.speculative.draft_tokens must be 1 to 16");
+    if (speculation.acceptance < 0 || speculation.acceptance >= 1)
+      return src.error(sp.node("acceptance").Mark(), "serving.speculative.acceptance must be at least 0 % and below 100 %");
+    if (speculation.draft_cost < 0 || speculation.draft_cost >= 1)
+      return src.error(sp.node("draft_cost").Mark(),
+                       "serving.speculative.draft_cost is a draft step's share of a target step: at least 0 % and below 100 %");
+    AICOST_TRY_STATUS(sp.finish());
+  }
   auto batches = ints(s, "max_batch");
   if (!batches) return batches.error();
   plan.batches = batches->empty() ? std::vector<int>{8, 16, 32, 64, 128, 256} : *batches;
@@ -291,6 +313,7 @@ core::Result<ServingPlan> load_serving_plan(const std::string& path, const catal
         o.replica.tensor_parallel = tp;
         o.replica.weights = *p;
         o.replica.kv_cache = *p;
+        o.replica.speculation = speculation;
         if (kv) {
           auto k = catalog::precision_from_string(*kv);
           if (!k) return src.error(s.node("kv_cache_precision").Mark(), "unknown precision '" + *kv + "'");

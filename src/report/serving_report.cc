@@ -27,6 +27,15 @@ std::string cache_note(const serving::Traffic& t) {
   return s;
 }
 
+// "  decoding speculative: ..." when the options speculate (they all do alike), else "".
+std::string speculation_note(const std::vector<serving::DeploymentOption>& options) {
+  if (options.empty() || options.front().replica.speculation.draft_tokens <= 0) return "";
+  const auto& sp = options.front().replica.speculation;
+  return fmt::format("  decoding speculative: {} draft tokens accepted at {:.0f} % ({:.2f} tokens a verify step), "
+                     "a draft step {:.0f} % of a target step\n",
+                     sp.draft_tokens, sp.acceptance * 100, sp.tokens_per_step(), sp.draft_cost * 100);
+}
+
 std::string option_name(const serving::DeploymentOption& o) {
   return fmt::format("{} TP{} {}", o.replica.gpu.id, o.replica.tensor_parallel,
                      catalog::to_string(o.replica.weights));
@@ -38,6 +47,12 @@ Json deployment_json(const ServingView& v, const serving::Deployment& d) {
           {"tensor_parallel_size", o.replica.tensor_parallel},
           {"precision", catalog::to_string(o.replica.weights)},
           {"kv_cache_precision", catalog::to_string(o.replica.kv_cache)},
+          {"speculative", o.replica.speculation.draft_tokens > 0
+                              ? Json{{"draft_tokens", o.replica.speculation.draft_tokens},
+                                     {"acceptance", o.replica.speculation.acceptance},
+                                     {"draft_cost", o.replica.speculation.draft_cost},
+                                     {"tokens_per_verify_step", sig(o.replica.speculation.tokens_per_step())}}
+                              : Json()},
           {"max_batch", d.max_batch},
           {"replicas", d.replicas},
           {"gpus", d.replicas * o.replica.tensor_parallel},
@@ -136,11 +151,12 @@ std::string render_serving(const ServingView& v, Format f) {
   if (f == Format::kCsv) return render(opts, f);
   std::string out = fmt::format(
       "aicost estimate (serving): {}\n  traffic  {:.4g} requests/s, {:.0f} input + {:.0f} output tokens{}\n"
-      "  SLA      TTFT {} and TPOT {} at P{:.0f}\n",
+      "  SLA      TTFT {} and TPOT {} at P{:.0f}\n{}",
       v.plan_name, v.traffic->requests_per_s, v.traffic->input_tokens, v.traffic->output_tokens,
       cache_note(*v.traffic),
       v.sla->ttft_s > 0 ? fmt::format("<= {:.0f} ms", v.sla->ttft_s * 1000) : "any",
-      v.sla->tpot_s > 0 ? fmt::format("<= {:.0f} ms", v.sla->tpot_s * 1000) : "any", v.sla->percentile * 100);
+      v.sla->tpot_s > 0 ? fmt::format("<= {:.0f} ms", v.sla->tpot_s * 1000) : "any", v.sla->percentile * 100,
+      speculation_note(*v.options));
   if (v.best) {
     const auto& d = *v.best;
     const auto& o = (*v.options)[d.option];

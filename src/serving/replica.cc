@@ -78,22 +78,41 @@ Seconds prefill_time(const Replica& r, double tokens, double seq) {
   return compute + tp_comm(r, tokens) + r.efficiency.serving_layer_overhead * m.layers();
 }
 
-Seconds decode_step_time(const Replica& r, double batch, double context) {
+namespace {
+
+// A target step over `batch` sequences of `per_seq` new tokens each.
+Seconds target_step(const Replica& r, double batch, double context, double per_seq) {
   const auto& m = r.model;
   double weights = m.params_total();
   if (m.is_moe()) {
-    // A batch touches E (1 - (1 - k/E)^b) distinct experts per MoE layer; the others stay unread.
+    // A batch touches E (1 - (1 - k/E)^t) distinct experts per MoE layer (t tokens); the others stay unread.
     const double e = m.spec().num_moe_experts, k = m.spec().moe_router_topk;
-    const double touched = e * (1 - std::pow(1 - k / e, batch));
+    const double touched = e * (1 - std::pow(1 - k / e, batch * per_seq));
     weights -= m.params_experts() * (1 - touched / e);
   }
   const double bytes = weights * catalog::bytes_per_element(r.weights) / r.tensor_parallel +
                        batch * context * kv_bytes_per_token(m, r.kv_cache).value() / kv_shards(r);
   const Seconds memory = Bytes(bytes) / (r.gpu.memory_bandwidth * r.efficiency.serving_decode_bandwidth);
   const Seconds compute =
-      core::Flops(2 * active_params(m) * batch) / (peak(r) * (gemm_share(r) * r.tensor_parallel));
-  return std::max(memory, compute) + tp_comm(r, batch) +
+      core::Flops(2 * active_params(m) * batch * per_seq) / (peak(r) * (gemm_share(r) * r.tensor_parallel));
+  return std::max(memory, compute) + tp_comm(r, batch * per_seq) +
          r.efficiency.serving_layer_overhead * m.layers();
+}
+
+}  // namespace
+
+double Speculation::tokens_per_step() const {
+  if (draft_tokens <= 0) return 1;
+  if (acceptance >= 1) return draft_tokens + 1;
+  return (1 - std::pow(acceptance, draft_tokens + 1)) / (1 - acceptance);
+}
+
+Seconds decode_step_time(const Replica& r, double batch, double context) {
+  const auto& sp = r.speculation;
+  if (sp.draft_tokens <= 0) return target_step(r, batch, context, 1);
+  const Seconds verify = target_step(r, batch, context, sp.draft_tokens + 1);
+  const Seconds draft = target_step(r, batch, context, 1) * (sp.draft_cost * sp.draft_tokens);
+  return (verify + draft) / sp.tokens_per_step();
 }
 
 BatchResult run_batch(const Replica& r, double batch, double input, double output) {

@@ -14,6 +14,17 @@
 
 namespace aicost::serving {
 
+// Speculative decoding (inference-model.md §1.8, Leviathan et al. 2023): a draft proposes
+// `draft_tokens` tokens a sequence, the target verifies them in one step, and each is accepted
+// with probability `acceptance`. A draft step costs `draft_cost` of a target step.
+struct Speculation {
+  int draft_tokens = 0;  // 0: off
+  double acceptance = 0;
+  double draft_cost = 0;
+  // Tokens a verify step yields per sequence: (1 - a^(g+1)) / (1 - a).
+  double tokens_per_step() const;
+};
+
 struct Replica {
   workload::Model model;
   catalog::GpuSpec gpu;
@@ -23,6 +34,7 @@ struct Replica {
   catalog::Precision kv_cache = catalog::Precision::kBf16;
   double memory_utilization = 0.9;  // share of HBM the engine may use (vLLM default)
   core::Bytes workspace{2.0 * 1024 * 1024 * 1024};  // activations, CUDA graphs, per GPU
+  Speculation speculation;
 };
 
 // KV-cache bytes per token for the whole model: 2 L g d_h bytes (GQA), or
@@ -38,7 +50,10 @@ double kv_capacity_tokens(const Replica& r);
 // Time to prefill `tokens` prompt tokens of sequences of `seq` tokens (batch = tokens / seq).
 core::Seconds prefill_time(const Replica& r, double tokens, double seq);
 
-// One decode step of `batch` sequences whose contexts average `context` tokens.
+// One decode step of `batch` sequences whose contexts average `context` tokens: the time per
+// generated token of each sequence. With speculation, a verify step (the target on g + 1 tokens a
+// sequence: the same weight and KV reads, g + 1 times the GEMM work) and g draft steps, divided by
+// the tokens it yields: a gain while decode is bandwidth-bound, a loss once it is compute-bound.
 core::Seconds decode_step_time(const Replica& r, double batch, double context);
 
 // A static batch of `batch` requests of `input` prompt and `output` generated tokens, run to

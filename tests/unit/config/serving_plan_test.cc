@@ -145,6 +145,30 @@ TEST(ServingPlan, CacheHitRatesAreSharesBelowOne) {
   EXPECT_NE(plan.error().what().find("cache.yaml:"), std::string::npos) << plan.error().what();
 }
 
+TEST(ServingPlan, SpeculativeDecodingAppliesToEveryOption) {
+  std::string text = kPlan;
+  text.insert(text.find("  sla:"), "  speculative: {draft_tokens: 4, acceptance: 70%, draft_cost: 5%}\n");
+  auto plan = load_serving_plan(write("spec.yaml", text), testing::builtin_catalog());
+  ASSERT_TRUE(plan) << plan.error().what();
+  for (const auto& o : plan->options) {
+    EXPECT_EQ(o.replica.speculation.draft_tokens, 4);
+    EXPECT_DOUBLE_EQ(o.replica.speculation.acceptance, 0.7);
+    EXPECT_DOUBLE_EQ(o.replica.speculation.draft_cost, 0.05);
+  }
+  const std::pair<const char*, const char*> bad[] = {
+      {"draft_tokens: 0, acceptance: 70%, draft_cost: 5%", "draft_tokens must be 1 to 16"},
+      {"draft_tokens: 4, acceptance: 100%, draft_cost: 5%", "acceptance must be at least 0 % and below 100 %"},
+      {"draft_tokens: 4, draft_cost: 5%", "serving.speculative.acceptance is required"},
+      {"draft_tokens: 4, acceptance: 70%, draft_cost: 5%, drafts: 2", "drafts"}};
+  for (const auto& [yaml, message] : bad) {
+    std::string t = kPlan;
+    t.insert(t.find("  sla:"), std::string("  speculative: {") + yaml + "}\n");
+    auto p = load_serving_plan(write("spec_bad.yaml", t), testing::builtin_catalog());
+    ASSERT_FALSE(p) << yaml;
+    EXPECT_NE(p.error().what().find(message), std::string::npos) << p.error().what();
+  }
+}
+
 TEST(ServingPlan, PercentileMustBeAShare) {
   std::string text = kPlan;
   text.replace(text.find("99%"), 3, "100%");

@@ -69,6 +69,29 @@ TEST(Decode, Batch1IsBoundByReadingTheWeights) {
   EXPECT_LT(step, floor * 1.2);  // KV of 100 tokens and two all-reduces per layer are small
 }
 
+// Leviathan et al.: 4 draft tokens accepted at 70 % give (1 - 0.7^5) / 0.3 = 2.7731 tokens a
+// verify step. At batch 1 the verify step reads what a plain step reads (still bandwidth-bound),
+// so a token costs (1 + 4 x 5 %) / 2.7731 = 0.4327 of a plain step.
+TEST(Speculation, Batch1GainIsTokensPerStepOverDraftCost) {
+  auto r = llama70b_h100(2);
+  const double plain = decode_step_time(r, 1, 1000).value();
+  r.speculation = {4, 0.7, 0.05};
+  EXPECT_NEAR(r.speculation.tokens_per_step(), 2.77310, 1e-5);
+  // Within 1 %: the verify step's all-reduces carry 5 tokens, still latency-bound.
+  EXPECT_NEAR(decode_step_time(r, 1, 1000).value() / plain, 1.2 / 2.77310, 0.01);
+}
+
+// At a large batch the verify step is compute-bound: five times the GEMM work costs more than the
+// 2.77 tokens it yields, and speculation slows decode down.
+TEST(Speculation, LargeBatchesLoseTheGain) {
+  auto r = llama70b_h100(2);
+  r.weights = r.kv_cache = catalog::Precision::kFp8;
+  auto speculating = r;
+  speculating.speculation = {4, 0.7, 0.05};
+  EXPECT_GT(decode_step_time(speculating, 512, 300).value(), decode_step_time(r, 512, 300).value());
+  EXPECT_LT(decode_step_time(speculating, 1, 300).value(), decode_step_time(r, 1, 300).value());
+}
+
 // Static batch: throughput = batch x output / (prefill + output decode steps).
 TEST(Batch, ThroughputIsTokensOverTime) {
   const auto r = llama70b_h100(2);

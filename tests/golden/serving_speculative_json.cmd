@@ -1,0 +1,1 @@
+estimate tests/plans/serving_speculative.yaml -o json
