@@ -125,7 +125,7 @@ ClosedLoopPoint closed_loop(const Replica& r, int max_batch, const Traffic& t, i
   // Fixed point on the request rate X: prefills take X x prefill of the time and stretch the
   // steps; the running sequences cycle through wait, prefill and decode.
   double x = p.running / (prefill + t.output_tokens * bare_step);
-  // A closed loop has only running - 1 other requests to queue behind: the Poisson (M/D/1)
+  // A closed loop has only running - 1 other requests to queue behind: the Poisson (M/G/1)
   // wait is scaled by (running - 1) / running, none for a single client.
   const double others = (p.running - 1) / p.running;
   double rho = 0, step = bare_step, cycle = 0, wait = 0;
