@@ -87,8 +87,12 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
   d.by_day = true;
   d.from = as_of - std::max(o.logs.retention_days + 2, o.storage.window_days);
   d.to = as_of;
-  for (const char* category : {"Storage", "Management and Governance"})
-    d.filters.push_back({{Dimension::kServiceCategory, {}}, category});
+  for (const char* category : {"Storage", "Management and Governance"}) {
+    ledger::Filter f;
+    f.key.dim = Dimension::kServiceCategory;
+    f.value = category;
+    d.filters.push_back(std::move(f));
+  }
   const ledger::AggregateQuery both[] = {q, d};
   auto answers = store.aggregate_each(both);  // one read of the charges where the store can
   if (!answers) return answers.error();

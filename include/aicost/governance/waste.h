@@ -47,7 +47,7 @@ struct WasteFinding {
   std::vector<std::string> evidence;  // at most 10 lines quoting rows/samples, most telling first
   // "kind subject" of another finding whose fix also removes this one (an idle GPU on a dev box
   // past its TTL): this one's saving is then 0, so that savings add up without counting twice.
-  std::string covered_by;
+  std::string covered_by{};
 };
 
 // monthly_saving descending, then kind (enum order), then subject ascending; stable otherwise.
