@@ -56,7 +56,9 @@ TEST_P(ExampleLab, EveryWasteKindIsFound) {
   int covered = 0;
   for (const auto& w : r->waste) {
     const auto& f = w.finding;
-    if (f.kind == WasteKind::kExpiredDevResource && f.subject == devbox) EXPECT_GT(f.monthly_saving, 0);
+    if (f.kind == WasteKind::kExpiredDevResource && f.subject == devbox) {
+      EXPECT_GT(f.monthly_saving, 0);
+    }
     if (f.subject != "i-devbox") continue;
     ++covered;
     EXPECT_EQ(f.monthly_saving, 0) << f.message;
