@@ -343,7 +343,7 @@ std::vector<WasteFinding> low_utilisation_fleets(const std::vector<FleetUse>& fl
                    u.monthly_cost * (1 - static_cast<double>(n) / u.replicas), "", {}};
     f.message = core::sprintf("fleet %s: mean activity %.2f (limit %.2f), peak %.2f on %d replicas; ", u.fleet.c_str(),
                               u.mean_activity, o.low_below, u.peak_activity, u.replicas) +
-                (n < u.replicas ? core::sprintf("%d replicas would run at mean %.2f, peak %.2f: ", n,
+                (n < u.replicas ? core::sprintf("%d replica%s would run at mean %.2f, peak %.2f: ", n, n == 1 ? "" : "s",
                                                 u.mean_activity * u.replicas / n, u.peak_activity * u.replicas / n) + "saves " +
                                       money(f.monthly_saving, u.currency) + "/month"
                                 : std::string("the peak needs every replica, autoscale instead of shrinking"));

@@ -163,7 +163,8 @@ std::string render_serving(const ServingView& v, Format f) {
     Table t;
     t.title = "Cheapest deployment";
     t.header = {"", "value"};
-    t.rows = {{"deployment", fmt::format("{} replicas x {} (max batch {})", d.replicas, option_name(o), d.max_batch)},
+    t.rows = {{"deployment", fmt::format("{} replica{} x {} (max batch {})", d.replicas, d.replicas == 1 ? "" : "s",
+                                         option_name(o), d.max_batch)},
               {"GPUs", std::to_string(d.replicas * o.replica.tensor_parallel)},
               {"per replica", fmt::format("{:.3g} requests/s, {:.1f} sequences in flight", d.rate_per_replica, d.load.concurrency)},
               {"TTFT", fmt::format("P50 {:.0f} ms, P{:.0f} {:.0f} ms", d.load.ttft_p50_s * 1000, v.sla->percentile * 100, d.load.ttft_tail_s * 1000)},
