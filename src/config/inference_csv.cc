@@ -1,5 +1,7 @@
 #include "aicost/config/inference_csv.h"
 
+#include <regex>
+
 #include "aicost/config/catalog_loader.h"
 #include "validation_rows.h"
 
@@ -23,18 +25,28 @@ std::optional<std::string> build(const Row& r, const catalog::Catalog& cat,
   rep.gpu = **gpu;
   rep.efficiency = **eff;
   rep.tensor_parallel = std::max(1, static_cast<int>(number(r, "tp", 1)));
+  // The weights' precision as the row names it ("FP8", "NVFP4", "INT8 SmoothQuant", "default
+  // dtype (BF16 presumed)"); anything else is 16-bit.
   const std::string prec = lower(r.at("precision"));
-  rep.weights = prec.rfind("fp8", 0) == 0    ? catalog::Precision::kFp8
-                : prec.rfind("fp16", 0) == 0 ? catalog::Precision::kFp16
-                                             : catalog::Precision::kBf16;
-  rep.kv_cache = rep.weights;
+  auto names = [&](const char* p) { return std::regex_search(prec, std::regex(std::string("(^|[^a-z0-9])(nv|mx)?") + p)); };
+  rep.weights = names("fp4")    ? catalog::Precision::kFp4
+                : names("fp8")  ? catalog::Precision::kFp8
+                : names("int8") ? catalog::Precision::kInt8
+                : names("fp16") ? catalog::Precision::kFp16
+                                : catalog::Precision::kBf16;
+  // FP4 checkpoints keep an FP8 KV cache (TensorRT-LLM, vLLM); INT8 weights a 16-bit one.
+  rep.kv_cache = rep.weights == catalog::Precision::kFp4    ? catalog::Precision::kFp8
+                 : rep.weights == catalog::Precision::kInt8 ? catalog::Precision::kBf16
+                                                            : rep.weights;
   const std::string batch = lower(r.at("batch_or_concurrency"));
   const bool max_load = batch.find("max load") != std::string::npos;
-  const auto b = find_number(batch, R"(batch (\d+))");
-  const auto clients = find_number(batch, R"(concurrency (\d+))");
-  if (!max_load && !b && !clients) {
+  const auto b = find_number(batch, R"(batch(?: size)?[ =:]*(\d+))");
+  auto clients = find_number(batch, R"(concurrency[ =:]*(\d+))");
+  if (!clients) clients = find_number(batch, R"((\d+) (?:concurrent|clients|users))");
+  const auto rate = find_number(batch, R"((?:request rate|qps)[ =:]*(\d+(?:\.\d+)?))");
+  if (!max_load && !b && !clients && !rate) {
     return "batch not understood: '" + r.at("batch_or_concurrency") +
-           "' (expected 'static batch N', 'fixed batch N', 'concurrency N' or 'max load')";
+           "' (expected 'static batch N', 'fixed batch N', 'concurrency N', 'request rate R' or 'max load')";
   }
   const double input = number(r, "input_tokens"), output = number(r, "output_tokens");
   auto add = [&](serving::Metric metric, double measured) {
@@ -46,6 +58,7 @@ std::optional<std::string> build(const Row& r, const catalog::Catalog& cat,
     m.batch = b.value_or(1);
     m.max_load = max_load;
     m.clients = static_cast<int>(clients.value_or(0));
+    m.requests_per_s = rate.value_or(0);
     m.input = input;
     m.output = output;
     m.measured = measured;

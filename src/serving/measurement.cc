@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "aicost/serving/capacity.h"
 
@@ -21,10 +22,27 @@ double max_load_batch(const Replica& r, double input, double output, double cap)
 }
 
 double predict(const Measurement& m) {
+  const int slots = static_cast<int>(max_load_batch(m.replica, m.input, m.output));
+  if (m.requests_per_s > 0) {
+    const Traffic t{m.requests_per_s, m.input, m.output};
+    const auto p = at_load(m.replica, slots, t, 0.5);
+    if (p.saturated) {
+      const auto full = closed_loop(m.replica, slots, t, slots);
+      switch (m.metric) {
+        case Metric::kThroughput: return full.output_tokens_per_s;
+        case Metric::kTtft: return std::numeric_limits<double>::infinity();  // the queue grows without bound
+        case Metric::kTpot: return full.tpot_s;
+      }
+    }
+    switch (m.metric) {
+      case Metric::kThroughput: return m.requests_per_s * m.output;
+      case Metric::kTtft: return p.ttft_p50_s;
+      case Metric::kTpot: return p.step_s;
+    }
+  }
   if (m.clients > 0) {
     const Traffic lengths{0, m.input, m.output};
-    const auto p = closed_loop(m.replica, static_cast<int>(max_load_batch(m.replica, m.input, m.output)),
-                               lengths, m.clients);
+    const auto p = closed_loop(m.replica, slots, lengths, m.clients);
     switch (m.metric) {
       case Metric::kThroughput: return p.output_tokens_per_s;
       case Metric::kTtft: return p.ttft_s;

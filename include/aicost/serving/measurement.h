@@ -24,6 +24,10 @@ struct Measurement {
   // Online: a closed loop of this many clients (capacity.h closed_loop; 0 = not online). The
   // engine runs as many of them as its KV cache holds (max_load_batch) and queues the rest.
   int clients = 0;
+  // Online: Poisson arrivals at this rate, requests/s (capacity.h at_load; 0 = not online). The
+  // TTFT is the median, the TPOT the decode step, the throughput the output tokens served (the
+  // replica's closed-loop maximum once arrivals outrun it).
+  double requests_per_s = 0;
   double input = 0, output = 0;
   double measured = 0;    // tokens/s or seconds
 };
