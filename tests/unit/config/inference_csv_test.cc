@@ -7,14 +7,18 @@
 #include <filesystem>
 #include <fstream>
 
+#include <unistd.h>
+
 #include "aicost/serving/capacity.h"
 #include "test_support.h"
 
 namespace aicost::config {
 namespace {
 
-std::string write_csv(const std::string& rows) {
-  const auto path = std::filesystem::temp_directory_path() / "aicost_inference_csv_test.csv";
+// One file per test: ctest runs the tests of this binary in parallel processes.
+std::string write_csv(const std::string& name, const std::string& rows) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("aicost_inference_csv_test_" + name + "_" + std::to_string(::getpid()) + ".csv");
   std::ofstream(path) << "name,model,gpu_type,tp,precision,input_tokens,output_tokens,batch_or_concurrency,"
                          "throughput_tokens_per_s,ttft_ms,tpot_ms\n"
                       << rows;
@@ -22,7 +26,7 @@ std::string write_csv(const std::string& rows) {
 }
 
 TEST(InferenceCsv, PrecisionsAndLoadsAsPublishedTablesSpellThem) {
-  const auto path = write_csv(
+  const auto path = write_csv("spellings",
       "fp4,Llama-3.1-8B,B200,1,NVFP4,1000,1000,max load,30000,,\n"
       "int8,Llama-3.1-8B,H100-SXM-80GB,1,INT8 SmoothQuant,128,128,static batch 64,9000,,\n"
       "bf16,Llama-3.1-8B,H100-SXM-80GB,1,default dtype (BF16 presumed),32,128,fixed batch 8,,,6.5\n"
@@ -55,7 +59,7 @@ TEST(InferenceCsv, PrecisionsAndLoadsAsPublishedTablesSpellThem) {
 // and a lone request's TTFT is its prefill. Arrivals beyond capacity are served at the
 // replica's most: the closed loop at every slot.
 TEST(InferenceCsv, OpenLoopRowsPredictServedLoad) {
-  const auto path = write_csv(
+  const auto path = write_csv("open_loop",
       "light,Llama-3.1-8B,H100-SXM-80GB,1,FP8,1000,200,request rate 0.01,2,,\n"
       "light,Llama-3.1-8B,H100-SXM-80GB,1,FP8,1000,200,request rate 0.01,,40,\n"
       "flood,Llama-3.1-8B,H100-SXM-80GB,1,FP8,1000,200,request rate 100000,2,,\n");

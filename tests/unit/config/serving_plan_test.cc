@@ -108,7 +108,7 @@ TEST(ServingPlan, ReadsTheModelFromAHuggingFaceConfig) {
   text.replace(text.find("preset: llama3.1-8b"), 19, "hf_config: l8b.json");  // next to the plan
   auto from_json = load_serving_plan(write("hf.yaml", text), testing::builtin_catalog());
   ASSERT_TRUE(from_json) << from_json.error().what();
-  auto from_preset = load_serving_plan(write("ok.yaml", kPlan), testing::builtin_catalog());
+  auto from_preset = load_serving_plan(write("hf_preset.yaml", kPlan), testing::builtin_catalog());
   ASSERT_TRUE(from_preset);
   ASSERT_EQ(from_json->options.size(), from_preset->options.size());
   const auto& a = from_json->options[0].replica.model;
