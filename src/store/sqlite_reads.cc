@@ -52,7 +52,7 @@ core::Result<std::vector<ledger::RowIssue>> SqliteReads::issues(std::int64_t sou
 }
 
 core::Result<std::vector<ledger::AggregateRow>> SqliteReads::aggregate(const ledger::AggregateQuery& q) {
-  auto rows = scan_folds({&q, 1});
+  auto rows = aggregate_each({&q, 1});
   if (!rows) return rows.error();
   return std::move(rows->front());
 }
@@ -85,23 +85,13 @@ core::Result<std::vector<ledger::AggregateRow>> SqliteReads::fold_rows(const Gro
   });
 }
 
-core::Result<std::vector<std::vector<ledger::AggregateRow>>> SqliteReads::aggregate_each(
-    std::span<const ledger::AggregateQuery> queries) {
-  bool one_scan = queries.size() > 1;
-  for (const auto& q : queries) one_scan &= !from_rollup(q) && !q.gpu_rows_only && q.from && q.to;
-  if (!one_scan) {
-    std::vector<std::vector<ledger::AggregateRow>> out;
-    for (const auto& q : queries) {
-      auto rows = aggregate(q);
-      if (!rows) return rows.error();
-      out.push_back(std::move(*rows));
-    }
-    return out;
-  }
-  return scan_folds(queries);
+bool SqliteReads::scans_together(std::span<const ledger::AggregateQuery> queries) {
+  bool together = true;
+  for (const auto& q : queries) together &= !from_rollup(q) && !q.gpu_rows_only && q.from && q.to;
+  return queries.size() == 1 || together;
 }
 
-core::Result<std::vector<std::vector<ledger::AggregateRow>>> SqliteReads::scan_folds(
+core::Result<std::vector<std::vector<ledger::AggregateRow>>> SqliteReads::aggregate_each(
     std::span<const ledger::AggregateQuery> queries) {
   auto plan = MultiScan::plan(db_, queries);
   if (!plan) return plan.error();

@@ -26,8 +26,10 @@ class SqliteReads {
 
   core::Result<std::vector<ledger::RowIssue>> issues(std::int64_t source_id, std::int64_t limit);
   core::Result<std::vector<ledger::AggregateRow>> aggregate(const ledger::AggregateQuery& q);
-  // Queries over the raw charges answered from one scan, their filters applied per row; others
-  // one by one.
+  // Whether aggregate_each can answer `queries` from one scan: one query, or several over the raw
+  // charges with bounded days.
+  static bool scans_together(std::span<const ledger::AggregateQuery> queries);
+  // The queries answered by one MultiScan (sqlite_scan.h); scans_together(queries) must hold.
   core::Result<std::vector<std::vector<ledger::AggregateRow>>> aggregate_each(
       std::span<const ledger::AggregateQuery> queries);
   core::Result<std::vector<ledger::HostActivity>> gpu_activity(std::optional<ledger::Day> from,
@@ -42,9 +44,6 @@ class SqliteReads {
  private:
   core::Status exec(const std::string& sql);
   core::Error error(const std::string& what) const;
-  // The queries answered by one MultiScan (sqlite_scan.h).
-  core::Result<std::vector<std::vector<ledger::AggregateRow>>> scan_folds(
-      std::span<const ledger::AggregateQuery> queries);
   // A fold's groups, their string ids read from `strings`.
   core::Result<std::vector<ledger::AggregateRow>> fold_rows(const GroupFold& fold);
 

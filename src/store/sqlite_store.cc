@@ -323,6 +323,8 @@ class SqliteStore final : public ledger::Store {
   }
   core::Result<std::vector<std::vector<ledger::AggregateRow>>> aggregate_each(
       std::span<const ledger::AggregateQuery> queries) override {
+    // One scan where it can; else each query in turn, as any store.
+    if (!SqliteReads::scans_together(queries)) return ledger::Store::aggregate_each(queries);
     return reads_.aggregate_each(queries);
   }
   core::Result<std::vector<ledger::HostActivity>> gpu_activity(std::optional<ledger::Day> from,
