@@ -11,8 +11,10 @@ template <class Param>
 std::string where_clause(const ledger::AggregateQuery& q, Param&& param) {
   std::string where;
   auto add_where = [&](const std::string& cond) { where += (where.empty() ? " WHERE " : " AND ") + cond; };
-  if (q.from) add_where("day >= " + param(std::to_string(*q.from)));
-  if (q.to) add_where("day < " + param(std::to_string(*q.to)));
+  // Days are written as integer literals: a text parameter compared with an INTEGER column is
+  // converted again on every row SQLite reads.
+  if (q.from) add_where("day >= " + std::to_string(*q.from));
+  if (q.to) add_where("day < " + std::to_string(*q.to));
   if (q.gpu_rows_only) add_where("gpu_hours > 0");
   // Filters on one dimension are alternatives (OR); on different dimensions all must hold (AND).
   std::vector<ledger::Dimension> done;
@@ -137,11 +139,11 @@ std::string activity_metrics(Param&& param) {
   return out + ")";
 }
 
-template <class Param>
-std::string hour_range(std::optional<ledger::Day> from, std::optional<ledger::Day> to, Param&& param) {
+// As where_clause, integer literals.
+std::string hour_range(std::optional<ledger::Day> from, std::optional<ledger::Day> to) {
   std::string out;
-  if (from) out += " AND hour >= " + param(std::to_string(static_cast<std::int64_t>(*from) * 86400));
-  if (to) out += " AND hour < " + param(std::to_string(static_cast<std::int64_t>(*to) * 86400));
+  if (from) out += " AND hour >= " + std::to_string(static_cast<std::int64_t>(*from) * 86400);
+  if (to) out += " AND hour < " + std::to_string(static_cast<std::int64_t>(*to) * 86400);
   return out;
 }
 
@@ -156,7 +158,7 @@ AggregateSql gpu_activity_sql(std::optional<ledger::Day> from, std::optional<led
   const std::string day = d == Dialect::kSqlite ? "(hour / 86400)" : "div(hour, 86400)";
   // The parameters are numbered in the order they are made: one statement each.
   const std::string metrics = activity_metrics(param);
-  const std::string range = hour_range(from, to, param);
+  const std::string range = hour_range(from, to);
   out.sql = "SELECT host, " + day + " AS d, metric, SUM(value_sum) / SUM(samples), SUM(samples) FROM gpu_hourly WHERE " +
             metrics + range + " GROUP BY host, d, metric ORDER BY host, d, metric";
   return out;
@@ -169,7 +171,7 @@ AggregateSql gpu_hours_sql(std::optional<ledger::Day> from, std::optional<ledger
     return d == Dialect::kSqlite ? std::string("?") : "$" + std::to_string(out.params.size());
   };
   const std::string metrics = activity_metrics(param);
-  const std::string range = hour_range(from, to, param);
+  const std::string range = hour_range(from, to);
   out.sql = "SELECT host, gpu, hour, metric, SUM(value_sum), SUM(samples) FROM gpu_hourly WHERE " + metrics + range +
             " GROUP BY host, gpu, hour, metric ORDER BY host, gpu, hour, metric";
   return out;
