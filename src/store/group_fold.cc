@@ -76,28 +76,41 @@ ledger::Sums& GroupFold::group(const std::int64_t* key) {
 core::Result<std::vector<ledger::AggregateRow>> GroupFold::rows(const Lookup& lookup) const {
   const std::size_t cells = width_ - 2;  // dims and currency
   // Each distinct cell once: its text, then its rank in text order, so that groups sort by
-  // integers and are built once, in order.
-  std::unordered_map<std::int64_t, std::uint32_t> index;  // cell id -> position in `text`
+  // integers and are built once, in order. A cell's position in `text`: a stand-in's by its
+  // number, a string id's through a hash index over `wanted`.
+  constexpr std::uint32_t kUnseen = ~std::uint32_t{0};
+  std::vector<std::uint32_t> standin_pos(texts_->size(), kUnseen);
+  HashIndex id_index;
   std::vector<std::string> text;
   std::vector<std::pair<std::int64_t, std::uint32_t>> wanted;  // string ids and their positions
   std::vector<std::uint32_t> pos(sums_.size() * cells);      // each group's cells in `text`
   std::vector<std::uint32_t> uses;                            // cells left to build per text
   uses.reserve(sums_.size());
+  auto position = [&](std::int64_t c) {
+    const auto next = static_cast<std::uint32_t>(text.size());
+    if (c < 0) {
+      std::uint32_t& p = standin_pos[static_cast<std::size_t>(-c - 1)];
+      if (p == kUnseen) {
+        p = next;
+        text.emplace_back(texts_->text(c));
+        uses.push_back(0);
+      }
+      return p;
+    }
+    const std::uint64_t hash = hash_bytes(reinterpret_cast<const char*>(&c), sizeof c);
+    const std::size_t w = id_index.find(hash, [&](std::size_t k) { return wanted[k].first == c; });
+    if (w != HashIndex::kNone) return wanted[w].second;
+    id_index.insert(hash, wanted.size());
+    wanted.emplace_back(c, next);
+    text.emplace_back();
+    uses.push_back(0);
+    return next;
+  };
   for (std::size_t g = 0; g < sums_.size(); ++g) {
     for (std::size_t i = 0; i < cells; ++i) {
-      const std::int64_t c = keys_[g * width_ + 1 + i];
-      auto [it, fresh] = index.try_emplace(c, static_cast<std::uint32_t>(text.size()));
-      if (fresh) {
-        uses.push_back(0);
-        if (c < 0) {
-          text.emplace_back(texts_->text(c));
-        } else {
-          text.emplace_back();
-          wanted.emplace_back(c, it->second);
-        }
-      }
-      pos[g * cells + i] = it->second;
-      ++uses[it->second];
+      const std::uint32_t p = position(keys_[g * width_ + 1 + i]);
+      pos[g * cells + i] = p;
+      ++uses[p];
     }
   }
   std::sort(wanted.begin(), wanted.end());
@@ -126,17 +139,18 @@ core::Result<std::vector<ledger::AggregateRow>> GroupFold::rows(const Lookup& lo
     std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return resolved_[a] < resolved_[b]; });
     for (std::size_t r = 0; r < order.size(); ++r) tag_rank[order[r]] = static_cast<std::uint32_t>(r);
   }
-  // Sort key per group: day, the dims' ranks, the tag tuple's rank, the currency's rank.
+  // Sort key per group: the dims' ranks, the tag tuple's rank, the currency's rank, the day (each
+  // group's days in a run).
   const std::size_t dims = cells - 1;
   std::vector<std::int64_t> sort_keys(sums_.size() * width_);
   for (std::size_t g = 0; g < sums_.size(); ++g) {
     const std::int64_t* k = &keys_[g * width_];
     std::int64_t* out = &sort_keys[g * width_];
-    out[0] = k[0];
     const std::uint32_t* p = &pos[g * cells];
-    for (std::size_t i = 0; i < dims; ++i) out[1 + i] = rank[p[i]];
-    out[1 + dims] = q_.reads_tags() ? tag_rank[static_cast<std::size_t>(k[width_ - 1])] : 0;
-    out[2 + dims] = rank[p[dims]];
+    for (std::size_t i = 0; i < dims; ++i) out[i] = rank[p[i]];
+    out[dims] = q_.reads_tags() ? tag_rank[static_cast<std::size_t>(k[width_ - 1])] : 0;
+    out[dims + 1] = rank[p[dims]];
+    out[dims + 2] = k[0];
   }
   std::vector<std::uint32_t> order(sums_.size());
   std::iota(order.begin(), order.end(), 0u);

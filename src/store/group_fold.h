@@ -28,6 +28,7 @@ class TextIds {
  public:
   std::int64_t id(std::string_view value);
   std::string_view text(std::int64_t id) const { return texts_[static_cast<std::size_t>(-id - 1)]; }
+  std::size_t size() const { return texts_.size(); }  // stand-ins run from -1 to -size()
 
  private:
   StringIds ids_;                       // value -> stand-in, the values' bytes
@@ -50,7 +51,7 @@ class GroupFold {
   // its tag set (0: no tags). Rows of a tag set the filters drop are skipped.
   void add(ledger::Day day, std::span<const std::int64_t> cells, std::int64_t tagset, const ledger::Sums& sums);
 
-  // The groups with every cell as text, sorted by day, values and currency. `lookup` gives the
+  // The groups with every cell as text, sorted by values, currency and day. `lookup` gives the
   // texts of string ids, all at once: `ids` ascending and distinct, `texts` filled in their order.
   using Lookup = std::function<core::Status(const std::vector<std::int64_t>& ids, std::vector<std::string>& texts)>;
   core::Result<std::vector<ledger::AggregateRow>> rows(const Lookup& lookup) const;

@@ -77,6 +77,8 @@ struct TagFilter {
 };
 
 // The store's side of a report: sums grouped by day (optional), plain dimensions and tag values.
+// Store::aggregate answers in text order of the dimensions' values, then tags, then currency, then
+// day, so each group's days come as one ascending run.
 struct AggregateQuery {
   std::vector<Dimension> dims;   // plain (non-tag) dimensions
   std::vector<TagKey> tags;      // tag keys, grouped by their values ("" = untagged)
