@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <deque>
 #include <limits>
 #include <set>
 #include <unordered_map>
@@ -28,13 +29,49 @@ constexpr Dimension kDims[] = {Dimension::kResource,       Dimension::kResourceN
                                Dimension::kCommitmentStatus};
 enum Col { kResource, kName, kService, kCategory, kType, kRegion, kUnit, kChargeCategory, kCommitment, kStatus, kDimCount };
 
+struct DayUse {
+  ledger::Day day;
+  double cost, quantity;  // consumed quantity
+};
+
 struct Resource {
   std::string id, name, service, category, type, region, unit, currency;
   std::map<std::string, std::string> tags;
   ledger::Day first = std::numeric_limits<ledger::Day>::max(), last = std::numeric_limits<ledger::Day>::min();
-  double cost = 0, gpu_hours = 0;                          // over the resource query's days
-  std::map<ledger::Day, std::pair<double, double>> daily;  // storage and logs: cost, consumed quantity
-  std::string key() const { return id.empty() ? name : id; }
+  double cost = 0, gpu_hours = 0;  // over the resource query's days
+  std::vector<DayUse> daily;       // storage and logs, days ascending
+  const std::string& key() const { return id.empty() ? name : id; }
+};
+
+// Resources by key and currency. Their addresses stay put (a deque), so the index holds views of
+// their own strings.
+class Resources {
+ public:
+  explicit Resources(std::size_t expected) { index_.reserve(expected); }
+  Resource* find(std::string_view key, std::string_view currency) const {
+    const auto it = index_.find({key, currency});
+    return it == index_.end() ? nullptr : it->second;
+  }
+  // A new resource with only its currency set (never changed: the index views it).
+  Resource& add(std::string_view key, std::string_view currency) {
+    Resource& r = all_.emplace_back();
+    r.currency = currency;
+    keys_.emplace_back(key);
+    index_.emplace(std::pair<std::string_view, std::string_view>{keys_.back(), r.currency}, &r);
+    return r;
+  }
+  auto begin() const { return all_.begin(); }
+  auto end() const { return all_.end(); }
+
+ private:
+  struct Hash {
+    std::size_t operator()(const std::pair<std::string_view, std::string_view>& k) const {
+      return std::hash<std::string_view>()(k.first) * 31 + std::hash<std::string_view>()(k.second);
+    }
+  };
+  std::deque<Resource> all_;  // in the order of the rows that made them
+  std::deque<std::string> keys_;
+  std::unordered_map<std::pair<std::string_view, std::string_view>, Resource*, Hash> index_;
 };
 
 // Hourly activity per host and GPU, pivoted from the store's rows.
@@ -99,7 +136,7 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
   auto& rows = (*answers)[0];
   const auto& daily = (*answers)[1];
 
-  std::map<std::pair<std::string, std::string>, Resource> resources;     // by id (or name) and currency
+  Resources resources(rows.size());
   std::map<std::pair<std::string, std::string>, UntaggedSpend> untagged;  // by tag key and currency
   std::map<std::pair<std::string, std::string>, CommitmentUse> uses;      // by commitment and currency
   std::vector<std::string> canonical_tags;
@@ -108,8 +145,10 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
   for (auto& row : rows) {
     auto& v = row.values;
     const std::string& key = v[kResource].empty() ? v[kName] : v[kResource];
-    if (!r || r->key() != key || r->currency != row.currency)
-      r = &resources.try_emplace({key, row.currency}).first->second;
+    if (!r || r->key() != key || r->currency != row.currency) {
+      r = resources.find(key, row.currency);
+      if (!r) r = &resources.add(key, row.currency);
+    }
     r->first = std::min(r->first, row.sums.first_day);
     r->last = std::max(r->last, row.sums.last_day);
     // A resource's attributes are its last row's (moved: not read again); its tags the first
@@ -121,7 +160,6 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
     r->type = std::move(v[kType]);
     r->region = std::move(v[kRegion]);
     r->unit = std::move(v[kUnit]);
-    r->currency = row.currency;
     for (std::size_t t = 0; t < tag_keys.size(); ++t)
       if (!v[kDimCount + t].empty()) r->tags.try_emplace(canonical_tags[t], v[kDimCount + t]);  // read again below
     const double cost = units(row.sums.effective);
@@ -145,22 +183,15 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
     }
   }
 
-  std::unordered_map<std::string_view, Resource*> by_key;  // by the key of the map above
-  by_key.reserve(resources.size());
-  for (auto& [key, res] : resources) by_key.emplace(key.first, &res);
+  // The daily rows come by resource, then day (ascending).
+  r = nullptr;
   for (const auto& row : daily) {
     const std::string& key = row.values[0].empty() ? row.values[1] : row.values[0];
-    const auto it = by_key.find(key);
-    if (it == by_key.end()) continue;  // nothing charged in the window
-    Resource* res = it->second;
-    if (res->currency != row.currency) {  // the same resource billed in another currency too
-      const auto other = resources.find({key, row.currency});
-      if (other == resources.end()) continue;
-      res = &other->second;
-    }
-    auto& day = res->daily[row.day];
-    day.first += units(row.sums.effective);
-    day.second += row.sums.consumed_quantity;
+    if (!r || r->key() != key || r->currency != row.currency) r = resources.find(key, row.currency);
+    if (!r) continue;  // nothing charged in the window
+    if (r->daily.empty() || r->daily.back().day != row.day) r->daily.push_back({row.day, 0, 0});
+    r->daily.back().cost += units(row.sums.effective);
+    r->daily.back().quantity += row.sums.consumed_quantity;
   }
 
   std::vector<WasteFinding> out;
@@ -168,14 +199,14 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
 
   // Dev resources past their TTL; untagged spend with its biggest resources.
   std::vector<ResourceDays> lives;
-  for (const auto& [key, r] : resources)
+  for (const auto& r : resources)
     lives.push_back({r.key(), r.name, r.service, r.currency, r.tags, r.first, r.last, r.cost * to_month, q.from});
   const auto expired = expired_dev_resources(lives, as_of, o.ttl);
   add(expired);
   std::vector<UntaggedSpend> spends;
   for (auto& [key, u] : untagged) {
     std::vector<std::pair<std::string, double>> top;
-    for (const auto& [rk, r] : resources)
+    for (const auto& r : resources)
       if (r.currency == u.currency && !r.tags.count(ledger::canonical_tag_key(u.tag_key)) && r.cost > 0)
         top.push_back({r.id.empty() ? r.service + " (no resource id)" : r.id, r.cost});
     std::sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
@@ -189,26 +220,26 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
   std::vector<StorageSeries> storage;
   std::vector<LogStorage> logs;
   std::vector<StoredObject> objects;
-  for (const auto& [key, r] : resources) {
+  for (const auto& r : resources) {
     if (r.daily.empty()) continue;
     const bool is_log = contains_nocase(r.service, "log") || contains_nocase(r.type, "log");
     const bool gb_months = contains_nocase(r.unit, "GB") && contains_nocase(r.unit, "Month");
     if (r.category == "Storage" && !is_log) {
       StorageSeries s{r.id, r.currency, {}};
-      for (const auto& [day, d] : r.daily) s.daily_cost.push_back({day, d.first});
+      for (const auto& d : r.daily) s.daily_cost.push_back({d.day, d.cost});
       storage.push_back(std::move(s));
     }
     // A day's GB-Months times the days of a month is the volume stored that day (30-day month).
-    const auto& last = r.daily.rbegin()->second;
+    const auto& last = r.daily.back();
     if (is_log && gb_months) {
-      LogStorage l{r.id, r.currency, {}, last.second > 0 ? last.first / last.second : 0.0};
-      for (const auto& [day, d] : r.daily) l.stored_gb.push_back({day, d.second * kDaysPerMonth});
+      LogStorage l{r.id, r.currency, {}, last.quantity > 0 ? last.cost / last.quantity : 0.0};
+      for (const auto& d : r.daily) l.stored_gb.push_back({d.day, d.quantity * kDaysPerMonth});
       logs.push_back(std::move(l));
     }
     for (const auto& t : o.content_tags)
       if (auto it = r.tags.find(ledger::canonical_tag_key(t)); it != r.tags.end() && r.category == "Storage")
         objects.push_back({r.id, r.service, r.region, r.currency, t + "=" + it->second,
-                           gb_months ? last.second * kDaysPerMonth : 0.0, r.cost * to_month});
+                           gb_months ? last.quantity * kDaysPerMonth : 0.0, r.cost * to_month});
   }
   add(storage_growth(storage, o.storage));
   add(log_retention(logs, o.logs));
@@ -225,7 +256,7 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
   std::map<std::string, double> price;
   std::map<std::string, const Resource*> by_host;
   std::set<std::string> currencies;
-  for (const auto& [key, r] : resources) {
+  for (const auto& r : resources) {
     if (r.gpu_hours <= 0) continue;
     for (const auto& h : host_names(r)) {
       if (h.empty()) continue;
@@ -237,7 +268,7 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
   auto idle = idle_gpus(activity_hours, price, currencies.size() == 1 ? *currencies.begin() : "", o.idle);
   std::map<std::pair<std::string, std::string>, FleetUse> fleets;
   std::map<std::pair<std::string, std::string>, std::map<ledger::UnixSeconds, std::pair<double, int>>> fleet_hours;
-  for (const auto& [key, r] : resources) {
+  for (const auto& r : resources) {
     const auto tag = r.tags.find(ledger::canonical_tag_key(o.fleet_tag));
     if (r.gpu_hours <= 0 || tag == r.tags.end()) continue;
     auto& f = fleets[{tag->second, r.currency}];
@@ -280,8 +311,8 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
   // Idle or hung GPUs of a dev resource past its TTL: deleting the resource saves them too.
   std::map<std::string, std::string> expired_host;  // host -> the expired resource's key
   for (const auto& e : expired)
-    if (const auto it = resources.find({e.subject, e.currency}); it != resources.end())
-      for (const auto& h : host_names(it->second))
+    if (const Resource* it = resources.find(e.subject, e.currency))
+      for (const auto& h : host_names(*it))
         if (!h.empty()) expired_host.emplace(h, e.subject);
   for (auto& f : idle) {
     const auto it = expired_host.find(f.subject);
