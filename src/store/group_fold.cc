@@ -38,15 +38,22 @@ GroupFold::GroupFold(GroupFold&& o) noexcept
       own_texts_(std::move(o.own_texts_)),
       texts_(o.texts_ == &o.own_texts_ ? &own_texts_ : o.texts_),
       width_(o.width_),
-      keys_(std::move(o.keys_)),
-      sums_(std::move(o.sums_)),
+      key_blocks_(std::move(o.key_blocks_)),
+      sum_blocks_(std::move(o.sum_blocks_)),
+      groups_(o.groups_),
       index_(std::move(o.index_)),
-      key_(std::move(o.key_)) {}
+      key_(std::move(o.key_)),
+      hashes_(std::move(o.hashes_)) {}
 
 GroupFold::~GroupFold() = default;
 
 void GroupFold::add(ledger::Day day, std::span<const std::int64_t> cells, std::int64_t tagset,
                     const ledger::Sums& sums) {
+  if (make_key(day, cells, tagset, key_.data())) group(key_.data(), hash(key_.data())) += sums;
+}
+
+bool GroupFold::make_key(ledger::Day day, std::span<const std::int64_t> cells, std::int64_t tagset,
+                         std::int64_t* out) {
   std::int64_t tags = 0;
   if (q_.reads_tags()) {
     if (tagset != last_tagset_) {
@@ -55,22 +62,46 @@ void GroupFold::add(ledger::Day day, std::span<const std::int64_t> cells, std::i
       last_tags_ = tagset == 0 || it == tagset_.end() ? untagged_ : it->second;
     }
     tags = last_tags_;
-    if (tags < 0) return;
+    if (tags < 0) return false;
   }
-  key_[0] = day;
-  std::copy(cells.begin(), cells.end(), key_.begin() + 1);
-  key_[width_ - 1] = tags;
-  group(key_.data()) += sums;
+  out[0] = day;
+  std::copy(cells.begin(), cells.end(), out + 1);
+  out[width_ - 1] = tags;
+  return true;
 }
 
-ledger::Sums& GroupFold::group(const std::int64_t* key) {
+// Groups are spread over memory and rows meet them at random: each row would wait for its index
+// slot, then its group. So the slot is fetched kAhead rows early, and the group half as early.
+void GroupFold::add_keyed(std::span<const std::int64_t> keys, std::span<const ledger::Sums> row_sums) {
+  constexpr std::size_t kAhead = 16;
+  const std::size_t n = row_sums.size();
+  hashes_.resize(n);
+  for (std::size_t r = 0; r < n; ++r) hashes_[r] = hash(&keys[r * width_]);
+  for (std::size_t r = 0; r < n; ++r) {
+    if (r + kAhead < n) index_.prefetch(hashes_[r + kAhead]);
+    if (r + kAhead / 2 < n) {
+      if (const auto g = index_.first(hashes_[r + kAhead / 2]); g != HashIndex::kNone) {
+        __builtin_prefetch(key(g));
+        __builtin_prefetch(&sums(g), 1);
+      }
+    }
+    group(&keys[r * width_], hashes_[r]) += row_sums[r];
+  }
+}
+
+ledger::Sums& GroupFold::group(const std::int64_t* key, std::uint64_t hash) {
   const std::size_t bytes = width_ * sizeof(std::int64_t);
-  const std::uint64_t hash = hash_bytes(reinterpret_cast<const char*>(key), bytes);
-  const std::size_t g = index_.find(hash, [&](std::size_t p) { return std::memcmp(&keys_[p * width_], key, bytes) == 0; });
-  if (g != HashIndex::kNone) return sums_[g];
-  index_.insert(hash, sums_.size());
-  keys_.insert(keys_.end(), key, key + width_);
-  return sums_.emplace_back();
+  std::size_t g = index_.find(hash, [&](std::size_t p) { return std::memcmp(this->key(p), key, bytes) == 0; });
+  if (g == HashIndex::kNone) {
+    g = groups_++;
+    if ((g & (kBlockSize - 1)) == 0) {
+      key_blocks_.push_back(std::make_unique_for_overwrite<std::int64_t[]>(kBlockSize * width_));
+      sum_blocks_.push_back(std::make_unique<ledger::Sums[]>(kBlockSize));
+    }
+    std::memcpy(this->key(g), key, bytes);
+    index_.insert(hash, g);
+  }
+  return sum_blocks_[g >> kBlockBits][g & (kBlockSize - 1)];
 }
 
 core::Result<std::vector<ledger::AggregateRow>> GroupFold::rows(const Lookup& lookup) const {
@@ -83,9 +114,9 @@ core::Result<std::vector<ledger::AggregateRow>> GroupFold::rows(const Lookup& lo
   HashIndex id_index;
   std::vector<std::string> text;
   std::vector<std::pair<std::int64_t, std::uint32_t>> wanted;  // string ids and their positions
-  std::vector<std::uint32_t> pos(sums_.size() * cells);      // each group's cells in `text`
+  std::vector<std::uint32_t> pos(groups_ * cells);      // each group's cells in `text`
   std::vector<std::uint32_t> uses;                            // cells left to build per text
-  uses.reserve(sums_.size());
+  uses.reserve(groups_);
   auto position = [&](std::int64_t c) {
     const auto next = static_cast<std::uint32_t>(text.size());
     if (c < 0) {
@@ -106,9 +137,9 @@ core::Result<std::vector<ledger::AggregateRow>> GroupFold::rows(const Lookup& lo
     uses.push_back(0);
     return next;
   };
-  for (std::size_t g = 0; g < sums_.size(); ++g) {
+  for (std::size_t g = 0; g < groups_; ++g) {
     for (std::size_t i = 0; i < cells; ++i) {
-      const std::uint32_t p = position(keys_[g * width_ + 1 + i]);
+      const std::uint32_t p = position(key(g)[1 + i]);
       pos[g * cells + i] = p;
       ++uses[p];
     }
@@ -142,9 +173,9 @@ core::Result<std::vector<ledger::AggregateRow>> GroupFold::rows(const Lookup& lo
   // Sort key per group: the dims' ranks, the tag tuple's rank, the currency's rank, the day (each
   // group's days in a run).
   const std::size_t dims = cells - 1;
-  std::vector<std::int64_t> sort_keys(sums_.size() * width_);
-  for (std::size_t g = 0; g < sums_.size(); ++g) {
-    const std::int64_t* k = &keys_[g * width_];
+  std::vector<std::int64_t> sort_keys(groups_ * width_);
+  for (std::size_t g = 0; g < groups_; ++g) {
+    const std::int64_t* k = key(g);
     std::int64_t* out = &sort_keys[g * width_];
     const std::uint32_t* p = &pos[g * cells];
     for (std::size_t i = 0; i < dims; ++i) out[i] = rank[p[i]];
@@ -152,17 +183,17 @@ core::Result<std::vector<ledger::AggregateRow>> GroupFold::rows(const Lookup& lo
     out[dims + 1] = rank[p[dims]];
     out[dims + 2] = k[0];
   }
-  std::vector<std::uint32_t> order(sums_.size());
+  std::vector<std::uint32_t> order(groups_);
   std::iota(order.begin(), order.end(), 0u);
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     return std::lexicographical_compare(&sort_keys[a * width_], &sort_keys[(a + 1) * width_],
                                         &sort_keys[b * width_], &sort_keys[(b + 1) * width_]);
   });
-  std::vector<ledger::AggregateRow> out(order.size());
-  for (std::size_t r = 0; r < order.size(); ++r) {
-    const std::size_t g = order[r];
-    const std::int64_t* k = &keys_[g * width_];
-    ledger::AggregateRow& row = out[r];
+  std::vector<ledger::AggregateRow> out;
+  out.reserve(order.size());  // each row written once, not default-made first
+  for (const std::size_t g : order) {
+    const std::int64_t* k = key(g);
+    ledger::AggregateRow& row = out.emplace_back();
     row.day = static_cast<ledger::Day>(k[0]);
     row.values.reserve(dims + (q_.reads_tags() ? q_.tags.size() : 0));
     const std::uint32_t* p = &pos[g * cells];
@@ -174,7 +205,7 @@ core::Result<std::vector<ledger::AggregateRow>> GroupFold::rows(const Lookup& lo
       const auto& tags = resolved_[static_cast<std::size_t>(k[width_ - 1])];
       row.values.insert(row.values.end(), tags.begin(), tags.end());
     }
-    row.sums = sums_[g];
+    row.sums = sums(g);
   }
   return out;
 }

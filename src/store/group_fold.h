@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -50,6 +51,12 @@ class GroupFold {
   // One row: `cells` are q.dims then the currency, each a string id or a text() stand-in; `tagset`
   // its tag set (0: no tags). Rows of a tag set the filters drop are skipped.
   void add(ledger::Day day, std::span<const std::int64_t> cells, std::int64_t tagset, const ledger::Sums& sums);
+  // add() in two steps, for a caller with many rows. make_key() writes the key of a row (width()
+  // integers) to `out`, false when the tag filters drop the row; add_keyed() adds rows by their
+  // keys (width() integers each), in order, loading the memory of later rows' groups early.
+  std::size_t width() const { return width_; }
+  bool make_key(ledger::Day day, std::span<const std::int64_t> cells, std::int64_t tagset, std::int64_t* out);
+  void add_keyed(std::span<const std::int64_t> keys, std::span<const ledger::Sums> row_sums);
 
   // The groups with every cell as text, sorted by values, currency and day. `lookup` gives the
   // texts of string ids, all at once: `ids` ascending and distinct, `texts` filled in their order.
@@ -57,8 +64,11 @@ class GroupFold {
   core::Result<std::vector<ledger::AggregateRow>> rows(const Lookup& lookup) const;
 
  private:
-  // The sums of the group with this key (width_ integers), made empty when new.
-  ledger::Sums& group(const std::int64_t* key);
+  // The sums of the group with this key (width_ integers) and its hash, made empty when new.
+  ledger::Sums& group(const std::int64_t* key, std::uint64_t hash);
+  std::uint64_t hash(const std::int64_t* key) const {
+    return hash_bytes(reinterpret_cast<const char*>(key), width_ * sizeof(std::int64_t));
+  }
 
   const ledger::AggregateQuery& q_;
   std::vector<std::vector<std::string>> resolved_;          // distinct tag values tuples
@@ -68,10 +78,17 @@ class GroupFold {
   TextIds own_texts_;
   TextIds* texts_;
   std::size_t width_;                 // integers per key: day, cells (dims and currency), tag index
-  std::vector<std::int64_t> keys_;    // group g's key at [g * width_, (g + 1) * width_)
-  std::vector<ledger::Sums> sums_;
+  // Groups by number, in blocks that never move: growing copies nothing and touches each page once.
+  static constexpr std::size_t kBlockBits = 12;
+  static constexpr std::size_t kBlockSize = std::size_t{1} << kBlockBits;
+  std::int64_t* key(std::size_t g) const { return &key_blocks_[g >> kBlockBits][(g & (kBlockSize - 1)) * width_]; }
+  const ledger::Sums& sums(std::size_t g) const { return sum_blocks_[g >> kBlockBits][g & (kBlockSize - 1)]; }
+  std::vector<std::unique_ptr<std::int64_t[]>> key_blocks_;  // kBlockSize keys of width_ integers each
+  std::vector<std::unique_ptr<ledger::Sums[]>> sum_blocks_;
+  std::size_t groups_ = 0;
   HashIndex index_;                   // groups by their keys' hashes
   std::vector<std::int64_t> key_;     // add()'s scratch
+  std::vector<std::uint64_t> hashes_; // add_keyed()'s
 };
 
 }  // namespace aicost::store

@@ -66,9 +66,24 @@ core::Status MultiScan::scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds
   const std::size_t n = all_.dims.size();
   std::vector<std::int64_t> ids(n), cells;
   std::vector<std::string_view> views(n);
+  // Rows go to each fold in batches (GroupFold::add_keyed): per fold, its rows' keys and sums.
+  constexpr std::size_t kBatch = 64;
+  std::vector<std::vector<std::int64_t>> keys(folds.size());
+  std::vector<std::vector<ledger::Sums>> batch(folds.size());
+  for (std::size_t i = 0; i < folds.size(); ++i) {
+    keys[i].resize(kBatch * folds[i].width());
+    batch[i].reserve(kBatch);
+  }
+  auto flush = [&](std::size_t i) {
+    folds[i].add_keyed(std::span(keys[i]).first(batch[i].size() * folds[i].width()), batch[i]);
+    batch[i].clear();
+  };
   for (;;) {
     const int rc = sqlite3_step(s.get());
-    if (rc == SQLITE_DONE) return {};
+    if (rc == SQLITE_DONE) {
+      for (std::size_t i = 0; i < folds.size(); ++i) flush(i);
+      return {};
+    }
     if (rc != SQLITE_ROW)
       return core::make_error(core::ErrorCode::kIo, std::string("SQLite failed scanning charges: ") + sqlite3_errmsg(db));
     int col = 0;
@@ -106,7 +121,10 @@ core::Status MultiScan::scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds
       cells.clear();
       for (auto c : part.columns) cells.push_back(ids[c]);
       cells.push_back(currency);
-      folds[i].add(q.by_day ? day : 0, cells, tagset, sums);
+      if (!folds[i].make_key(q.by_day ? day : 0, cells, tagset, &keys[i][batch[i].size() * folds[i].width()]))
+        continue;
+      batch[i].push_back(sums);
+      if (batch[i].size() == kBatch) flush(i);
     }
   }
 }
