@@ -198,9 +198,10 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
   auto add = [&out](std::vector<WasteFinding> f) { out.insert(out.end(), f.begin(), f.end()); };
 
   // Dev resources past their TTL; untagged spend with its biggest resources.
-  std::vector<ResourceDays> lives;
+  std::vector<ResourceDays> lives;  // those with an environment tag: no other can be a dev resource
   for (const auto& r : resources)
-    lives.push_back({r.key(), r.name, r.service, r.currency, r.tags, r.first, r.last, r.cost * to_month, q.from});
+    if (std::any_of(o.ttl.env_keys.begin(), o.ttl.env_keys.end(), [&r](const auto& k) { return r.tags.count(k) > 0; }))
+      lives.push_back({r.key(), r.name, r.service, r.currency, r.tags, r.first, r.last, r.cost * to_month, q.from});
   const auto expired = expired_dev_resources(lives, as_of, o.ttl);
   add(expired);
   std::vector<UntaggedSpend> spends;
