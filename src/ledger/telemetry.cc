@@ -2,7 +2,9 @@
 // 1.x names are those of dcgm-exporter etc/1.x-compatibility-metrics.csv.
 #include "aicost/ledger/telemetry.h"
 
+#include <algorithm>
 #include <array>
+#include <tuple>
 
 namespace aicost::ledger {
 namespace {
@@ -39,6 +41,22 @@ const char* gpu_metric_name(GpuMetric m) {
   for (const auto& n : kNames)
     if (n.metric == m) return n.current.data();
   return "?";
+}
+
+void merge_gpu_hours(std::vector<GpuHour>& hours) {
+  auto key = [](const GpuHour& h) { return std::tie(h.host, h.gpu, h.hour, h.metric); };
+  std::sort(hours.begin(), hours.end(), [&](const GpuHour& a, const GpuHour& b) { return key(a) < key(b); });
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < hours.size(); ++i) {
+    if (out > 0 && key(hours[out - 1]) == key(hours[i])) {
+      hours[out - 1].sum += hours[i].sum;
+      hours[out - 1].samples += hours[i].samples;
+    } else {
+      if (out != i) hours[out] = std::move(hours[i]);
+      ++out;
+    }
+  }
+  hours.resize(out);
 }
 
 }  // namespace aicost::ledger

@@ -107,6 +107,7 @@ core::Result<std::vector<ledger::GpuHour>> PgReads::gpu_hours(std::optional<ledg
     out.push_back(std::move(h));
   }
   if (!ok) return unexpected("reading hourly GPU telemetry");
+  ledger::merge_gpu_hours(out);
   return out;
 }
 

@@ -172,8 +172,7 @@ AggregateSql gpu_hours_sql(std::optional<ledger::Day> from, std::optional<ledger
   };
   const std::string metrics = activity_metrics(param);
   const std::string range = hour_range(from, to);
-  out.sql = "SELECT host, gpu, hour, metric, SUM(value_sum), SUM(samples) FROM gpu_hourly WHERE " + metrics + range +
-            " GROUP BY host, gpu, hour, metric ORDER BY host, gpu, hour, metric";
+  out.sql = "SELECT host, gpu, hour, metric, value_sum, samples FROM gpu_hourly WHERE " + metrics + range;
   return out;
 }
 

@@ -150,6 +150,7 @@ core::Result<std::vector<ledger::GpuHour>> SqliteReads::gpu_hours(std::optional<
                    sqlite3_column_double(s.get(), 4), sqlite3_column_int64(s.get(), 5)});
   }
   if (rc != SQLITE_DONE) return error("reading hourly GPU telemetry");
+  ledger::merge_gpu_hours(out);
   return out;
 }
 

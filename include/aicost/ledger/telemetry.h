@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "aicost/ledger/charge.h"
 
@@ -36,6 +37,9 @@ struct GpuHour {
   std::int64_t samples = 0;
   double mean() const { return samples > 0 ? sum / static_cast<double>(samples) : 0.0; }
 };
+
+// `hours` sorted by host, GPU, hour and metric, with the rows of one (several sources) summed.
+void merge_gpu_hours(std::vector<GpuHour>& hours);
 
 struct GpuSample {
   std::int64_t line = 0;  // where it was read

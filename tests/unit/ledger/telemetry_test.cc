@@ -100,5 +100,31 @@ TEST(GpuMetricName, LookAlikesAreNotKept) {
     EXPECT_FALSE(gpu_metric_from_name(name)) << "'" << name << "'";
 }
 
+// Two sources' rows of one hour are one row; the order is host, GPU, hour, metric.
+TEST(MergeGpuHours, SortsAndSumsRowsOfOneHour) {
+  std::vector<GpuHour> hours = {
+      {"b", "0", 3600, GpuMetric::kSmActive, 0.5, 10},
+      {"a", "1", 7200, GpuMetric::kGpuUtil, 0.25, 5},
+      {"a", "1", 3600, GpuMetric::kSmActive, 1.0, 20},
+      {"b", "0", 3600, GpuMetric::kSmActive, 1.5, 30},
+      {"a", "1", 3600, GpuMetric::kGpuUtil, 2.0, 40},
+      {"a", "0", 7200, GpuMetric::kSmActive, 4.0, 60},
+  };
+  merge_gpu_hours(hours);
+  ASSERT_EQ(hours.size(), 5u);
+  auto is = [](const GpuHour& h, const char* host, const char* gpu, UnixSeconds hour, GpuMetric m) {
+    return h.host == host && h.gpu == gpu && h.hour == hour && h.metric == m;
+  };
+  EXPECT_TRUE(is(hours[0], "a", "0", 7200, GpuMetric::kSmActive));
+  EXPECT_TRUE(is(hours[1], "a", "1", 3600, GpuMetric::kGpuUtil));
+  EXPECT_TRUE(is(hours[2], "a", "1", 3600, GpuMetric::kSmActive));
+  EXPECT_TRUE(is(hours[3], "a", "1", 7200, GpuMetric::kGpuUtil));
+  EXPECT_TRUE(is(hours[4], "b", "0", 3600, GpuMetric::kSmActive));
+  EXPECT_DOUBLE_EQ(hours[4].sum, 2.0);
+  EXPECT_EQ(hours[4].samples, 40);
+  EXPECT_DOUBLE_EQ(hours[4].mean(), 0.05);
+  EXPECT_EQ(hours[0].samples, 60);
+}
+
 }  // namespace
 }  // namespace aicost::ledger
