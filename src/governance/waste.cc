@@ -82,10 +82,20 @@ std::vector<WasteFinding> idle_gpus(const std::vector<GpuActivityHour>& hours,
                                     const std::map<std::string, double>& cost_per_gpu_hour_by_host,
                                     const std::string& currency, const IdleGpuOptions& o) {
   std::map<std::pair<std::string, std::string>, std::vector<const GpuActivityHour*>> by_gpu;
-  std::map<std::string, std::set<UnixSeconds>> covered;  // host -> hours with any sample
+  std::map<std::string, std::vector<UnixSeconds>> covered;  // host -> hours with any sample
+  // Hours usually come by host and GPU (as Store::gpu_hours gives them): one lookup per GPU.
+  std::vector<const GpuActivityHour*>* gpu_hours = nullptr;
+  std::vector<UnixSeconds>* host_hours = nullptr;
   for (const GpuActivityHour& h : hours) {
-    by_gpu[{h.host, h.gpu}].push_back(&h);
-    covered[h.host].insert(h.hour);
+    const GpuActivityHour* prev = gpu_hours ? gpu_hours->back() : nullptr;
+    if (!prev || prev->host != h.host) host_hours = &covered[h.host];
+    if (!prev || prev->host != h.host || prev->gpu != h.gpu) gpu_hours = &by_gpu[{h.host, h.gpu}];
+    gpu_hours->push_back(&h);
+    host_hours->push_back(h.hour);
+  }
+  for (auto& [host, hs] : covered) {
+    std::sort(hs.begin(), hs.end());
+    hs.erase(std::unique(hs.begin(), hs.end()), hs.end());
   }
   const int min_hours = std::max(o.min_hours, 1);
   std::map<std::string, std::vector<IdleRun>> runs;  // by host

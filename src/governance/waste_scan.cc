@@ -43,8 +43,8 @@ struct Resource {
   const std::string& key() const { return id.empty() ? name : id; }
 };
 
-// Resources by key and currency. Their addresses stay put (a deque), so the index holds views of
-// their own strings.
+// Resources by key and currency. Their addresses stay put (a deque) and their keys and currencies
+// never change, so the index holds views of their own strings.
 class Resources {
  public:
   explicit Resources(std::size_t expected) { index_.reserve(expected); }
@@ -52,12 +52,12 @@ class Resources {
     const auto it = index_.find({key, currency});
     return it == index_.end() ? nullptr : it->second;
   }
-  // A new resource with only its currency set (never changed: the index views it).
-  Resource& add(std::string_view key, std::string_view currency) {
+  Resource& add(std::string id, std::string name, std::string currency) {
     Resource& r = all_.emplace_back();
-    r.currency = currency;
-    keys_.emplace_back(key);
-    index_.emplace(std::pair<std::string_view, std::string_view>{keys_.back(), r.currency}, &r);
+    r.id = std::move(id);
+    r.name = std::move(name);
+    r.currency = std::move(currency);
+    index_.emplace(std::pair<std::string_view, std::string_view>{r.key(), r.currency}, &r);
     return r;
   }
   auto begin() const { return all_.begin(); }
@@ -70,7 +70,6 @@ class Resources {
     }
   };
   std::deque<Resource> all_;  // in the order of the rows that made them
-  std::deque<std::string> keys_;
   std::unordered_map<std::pair<std::string_view, std::string_view>, Resource*, Hash> index_;
 };
 
@@ -147,14 +146,13 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
     const std::string& key = v[kResource].empty() ? v[kName] : v[kResource];
     if (!r || r->key() != key || r->currency != row.currency) {
       r = resources.find(key, row.currency);
-      if (!r) r = &resources.add(key, row.currency);
+      if (!r) r = &resources.add(std::move(v[kResource]), std::move(v[kName]), row.currency);
     }
     r->first = std::min(r->first, row.sums.first_day);
     r->last = std::max(r->last, row.sums.last_day);
-    // A resource's attributes are its last row's (moved: not read again); its tags the first
-    // value of each key.
-    r->id = std::move(v[kResource]);
-    r->name = std::move(v[kName]);
+    // A resource's attributes are its last row's (moved: not read again), its id and the name
+    // that is its key excepted (they stay); its tags the first value of each key.
+    if (!r->id.empty() && !v[kName].empty()) r->name = std::move(v[kName]);
     r->service = std::move(v[kService]);
     r->category = std::move(v[kCategory]);
     r->type = std::move(v[kType]);
