@@ -1,5 +1,5 @@
-// The store's in-memory grouping (src/store/group_fold.h): sums per group, order by day, values
-// and currency as text, tag sets resolved and filtered, and a table grown well past its first size.
+// The store's in-memory grouping (src/store/group_fold.h): sums per group, order by values,
+// currency (as text) and day, tag sets resolved and filtered, and a table grown well past its first size.
 #include "group_fold.h"
 
 #include <gtest/gtest.h>
@@ -26,31 +26,37 @@ core::Status lookup(const std::vector<std::int64_t>& ids, std::vector<std::strin
   return {};
 }
 
-TEST(GroupFold, SumsAndSortsByDayThenTextNotIds) {
+TEST(GroupFold, SumsAndSortsByTextThenDayNotIds) {
   ledger::AggregateQuery q;
   q.dims = {ledger::Dimension::kService, ledger::Dimension::kResource};
   q.by_day = true;
   GroupFold fold(q, {});
   const std::int64_t b = fold.text("b-resource"), a = fold.text("a-resource");
   EXPECT_EQ(fold.text("b-resource"), b);  // one stand-in per text
-  const std::int64_t cells[][3] = {{1, b, 3}, {2, b, 3}, {2, a, 3}, {1, b, 3}};
+  const std::int64_t cells[][3] = {{1, b, 3}, {2, b, 3}, {2, a, 3}, {1, b, 3}, {2, b, 3}};
   fold.add(20, cells[0], 0, one(1));
   fold.add(10, cells[1], 0, one(2));
   fold.add(10, cells[2], 0, one(4));
   fold.add(20, cells[3], 0, one(8));
+  fold.add(30, cells[4], 0, one(16));
   auto rows = fold.rows(lookup);
   ASSERT_TRUE(rows);
-  ASSERT_EQ(rows->size(), 3u);
-  // Day 10: alpha/a-resource before alpha/b-resource; day 20: zeta/b-resource with both rows.
+  ASSERT_EQ(rows->size(), 4u);
+  // By text (alpha before zeta whatever their ids; a-resource before b-resource), then day: each
+  // group's days are one run, so alpha/b-resource's day 30 comes before zeta's day 20.
   EXPECT_EQ((*rows)[0].day, 10);
   EXPECT_EQ((*rows)[0].values, (std::vector<std::string>{"alpha", "a-resource"}));
   EXPECT_EQ((*rows)[0].sums.billed, 4);
+  EXPECT_EQ((*rows)[1].day, 10);
   EXPECT_EQ((*rows)[1].values, (std::vector<std::string>{"alpha", "b-resource"}));
-  EXPECT_EQ((*rows)[2].day, 20);
-  EXPECT_EQ((*rows)[2].values, (std::vector<std::string>{"zeta", "b-resource"}));
-  EXPECT_EQ((*rows)[2].sums.billed, 9);
-  EXPECT_EQ((*rows)[2].sums.rows, 2);
-  EXPECT_EQ((*rows)[2].currency, "USD");
+  EXPECT_EQ((*rows)[2].day, 30);
+  EXPECT_EQ((*rows)[2].values, (std::vector<std::string>{"alpha", "b-resource"}));
+  EXPECT_EQ((*rows)[2].sums.billed, 16);
+  EXPECT_EQ((*rows)[3].day, 20);
+  EXPECT_EQ((*rows)[3].values, (std::vector<std::string>{"zeta", "b-resource"}));
+  EXPECT_EQ((*rows)[3].sums.billed, 9);
+  EXPECT_EQ((*rows)[3].sums.rows, 2);
+  EXPECT_EQ((*rows)[3].currency, "USD");
 }
 
 TEST(GroupFold, TagSetsResolveOnceAndFiltersDropThem) {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -241,7 +242,9 @@ TEST_P(StoreTest, AggregateEachAnswersAsAggregateDoes) {
   days.by_day = true;
   auto all_days = store().aggregate(days);
   ASSERT_TRUE(all_days && !all_days->empty());
-  const ledger::Day first = all_days->front().day, last = all_days->back().day;
+  const auto [lo, hi] = std::minmax_element(all_days->begin(), all_days->end(),
+                                            [](const auto& a, const auto& b) { return a.day < b.day; });
+  const ledger::Day first = lo->day, last = hi->day;
   ASSERT_GT(last - first, 4);
 
   ledger::AggregateQuery totals;
