@@ -1,6 +1,7 @@
 #include "sqlite_scan.h"
 
 #include <algorithm>
+#include <map>
 
 #include "query_sql.h"
 #include "schema.h"
@@ -53,11 +54,42 @@ core::Result<MultiScan> MultiScan::plan(sqlite3* db, std::span<const ledger::Agg
     }
   }
   for (auto d : m.all_.dims) m.encoded_.push_back(dimension_encoded(d));
+  if (auto s = m.prune_sources(db); !s) return s.error();
   return m;
 }
 
+core::Status MultiScan::prune_sources(sqlite3* db) {
+  if (from_rollup(all_) || !all_.from || !all_.to) return {};
+  // Every source with charges and its rows, then those with a charge in the days (the daily
+  // rollup holds a row per source and day charged).
+  core::Status st;
+  Stmt all(db, "SELECT id, rows FROM sources WHERE id IN (SELECT DISTINCT source_id FROM charge_daily)", st);
+  if (!st) return st;
+  std::map<std::int64_t, std::int64_t> rows;
+  std::int64_t total = 0;
+  while (sqlite3_step(all.get()) == SQLITE_ROW) {
+    rows[sqlite3_column_int64(all.get(), 0)] = sqlite3_column_int64(all.get(), 1);
+    total += sqlite3_column_int64(all.get(), 1);
+  }
+  Stmt within(db, "SELECT DISTINCT source_id FROM charge_daily WHERE day >= " + std::to_string(*all_.from) +
+                      " AND day < " + std::to_string(*all_.to),
+              st);
+  if (!st) return st;
+  std::int64_t read = 0;
+  while (sqlite3_step(within.get()) == SQLITE_ROW) {
+    sources_.push_back(sqlite3_column_int64(within.get(), 0));
+    read += rows[sources_.back()];
+  }
+  // Past half the ledger, a plain scan reads faster than one row at a time through the index.
+  if (2 * read >= total) sources_.clear();
+  else if (sources_.empty()) sources_.push_back(0);  // none: no source has id 0
+  return {};
+}
+
 core::Status MultiScan::scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds& texts) const {
-  const auto a = scan_sql(all_, Dialect::kSqlite);
+  auto a = scan_sql(all_, Dialect::kSqlite);
+  for (std::size_t i = 0; i < sources_.size(); ++i)
+    a.sql += (i == 0 ? " AND source_id IN (" : ", ") + std::to_string(sources_[i]) + (i + 1 == sources_.size() ? ")" : "");
   core::Status st;
   Stmt s(db, a.sql, st);
   if (!st) return st;

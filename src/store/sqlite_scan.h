@@ -34,6 +34,11 @@ class MultiScan {
     std::vector<std::pair<std::size_t, std::vector<std::int64_t>>> id_filters;
     std::vector<std::pair<std::size_t, std::vector<std::string>>> text_filters;
   };
+  // The sources whose charges fall in all_'s days, where they hold under half of the ledger's
+  // charges (a ledger of monthly exports, read for a month): read through the index on source_id.
+  // Empty: every source.
+  core::Status prune_sources(sqlite3* db);
+  std::vector<std::int64_t> sources_;
   std::span<const ledger::AggregateQuery> queries_;
   ledger::AggregateQuery all_;  // every dimension read, the union of the days
   std::vector<Part> parts_;

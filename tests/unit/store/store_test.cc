@@ -140,6 +140,67 @@ TEST_P(StoreTest, RolledBackIngestLeavesNothing) {
   EXPECT_TRUE(tagsets->empty());
 }
 
+// Three monthly exports, one source each: a window inside one month reads that month's charges
+// only (SQLite skips the other sources), one across two months reads both, one with no charges
+// reads nothing; each answer is the sum the test makes itself.
+TEST_P(StoreTest, WindowsOverMonthlySourcesSumTheirOwnDays) {
+  const ledger::Day june = ledger::days_from_civil(2025, 6, 1);
+  std::map<std::pair<std::string, ledger::Day>, core::WideNanos> made;  // (resource, day) -> effective
+  for (int month = 0; month < 3; ++month) {
+    ledger::SourceFile f{"/tmp/month-" + std::to_string(month) + ".csv", std::string(64, static_cast<char>('a' + month)),
+                         10, "focus-1.2"};
+    ASSERT_TRUE(store().begin_source(f, {}));
+    std::vector<ledger::Charge> rows;
+    for (int day = 0; day < 30; ++day) {
+      for (const char* resource : {"bucket-a", "bucket-b"}) {
+        ledger::Charge c;
+        c.line = static_cast<std::int64_t>(rows.size() + 2);
+        c.period_start = static_cast<ledger::UnixSeconds>(june + 30 * month + day) * 86400;
+        c.period_end = c.period_start + 86400;
+        c.currency = "USD";
+        c.resource_id = resource;
+        c.service_category = "Storage";
+        c.billed = c.effective = c.list = (month + 1) * 1000 + day;
+        made[{resource, june + 30 * month + day}] += c.effective;
+        rows.push_back(c);
+      }
+    }
+    ASSERT_TRUE(store().add_charges(rows));
+    ASSERT_TRUE(store().commit_source("focus-1.2", 0));
+  }
+  auto expect = [&](ledger::Day from, ledger::Day to) {
+    SCOPED_TRACE("days " + std::to_string(from - june) + ".." + std::to_string(to - june));
+    ledger::AggregateQuery q;
+    q.dims = {ledger::Dimension::kResource};
+    q.by_day = true;
+    q.from = from;
+    q.to = to;
+    ledger::AggregateQuery totals = q;  // the other path: several queries read together
+    totals.by_day = false;
+    const std::vector<ledger::AggregateQuery> both = {q, totals};
+    auto rows = store().aggregate(q);
+    auto together = store().aggregate_each(both);
+    ASSERT_TRUE(rows && together);
+    std::map<std::pair<std::string, ledger::Day>, core::WideNanos> want;
+    std::map<std::string, core::WideNanos> want_totals;
+    for (const auto& [key, nanos] : made)
+      if (key.second >= from && key.second < to) {
+        want[key] = nanos;
+        want_totals[key.first] += nanos;
+      }
+    std::map<std::pair<std::string, ledger::Day>, core::WideNanos> got;
+    for (const auto& r : *rows) got[{r.values[0], r.day}] += r.sums.effective;
+    EXPECT_EQ(got, want);
+    EXPECT_EQ((*together)[0].size(), rows->size());
+    std::map<std::string, core::WideNanos> got_totals;
+    for (const auto& r : (*together)[1]) got_totals[r.values[0]] += r.sums.effective;
+    EXPECT_EQ(got_totals, want_totals);
+  };
+  expect(june + 65, june + 75);  // inside the third month
+  expect(june + 25, june + 35);  // across the first two
+  expect(june + 100, june + 110);  // after them all
+}
+
 TEST_P(StoreTest, RollupAndRawScanAgree) {
   ingest(kFocusSample);
   // By service from the rollup, and by (service, resource) from the raw charges, summed by service.
