@@ -1,7 +1,6 @@
 #include "sqlite_scan.h"
 
 #include <algorithm>
-#include <map>
 
 #include "query_sql.h"
 #include "schema.h"
@@ -60,36 +59,46 @@ core::Result<MultiScan> MultiScan::plan(sqlite3* db, std::span<const ledger::Agg
 
 core::Status MultiScan::prune_sources(sqlite3* db) {
   if (from_rollup(all_) || !all_.from || !all_.to) return {};
-  // Every source with charges and its rows, then those with a charge in the days (the daily
-  // rollup holds a row per source and day charged).
-  core::Status st;
-  Stmt all(db, "SELECT id, rows FROM sources WHERE id IN (SELECT DISTINCT source_id FROM charge_daily)", st);
-  if (!st) return st;
-  std::map<std::int64_t, std::int64_t> rows;
-  std::int64_t total = 0;
-  while (sqlite3_step(all.get()) == SQLITE_ROW) {
-    rows[sqlite3_column_int64(all.get(), 0)] = sqlite3_column_int64(all.get(), 1);
-    total += sqlite3_column_int64(all.get(), 1);
+  // The sources with charges, and those with a charge in the days: the daily rollup has a row per
+  // source and day charged.
+  auto ids = [db](const std::string& sql) -> core::Result<std::vector<std::int64_t>> {
+    core::Status st;
+    Stmt q(db, sql, st);
+    if (!st) return st.error();
+    std::vector<std::int64_t> out;
+    while (sqlite3_step(q.get()) == SQLITE_ROW) out.push_back(sqlite3_column_int64(q.get(), 0));
+    return out;
+  };
+  auto all = ids("SELECT DISTINCT source_id FROM charge_daily");
+  if (!all) return all.error();
+  auto within = ids("SELECT DISTINCT source_id FROM charge_daily WHERE day >= " + std::to_string(*all_.from) +
+                    " AND day < " + std::to_string(*all_.to));
+  if (!within) return within.error();
+  if (within->size() == all->size()) return {};
+  // Their first and last rows, each found through the index on source_id. The range is read as a
+  // range of rowids, as fast per row as a full scan; "+source_id" keeps SQLite from reading it
+  // through the index instead (a seek per row), and drops another source's rows in the range.
+  std::int64_t lo = 1, hi = 0;  // none: an empty range
+  std::string in;
+  for (const std::int64_t source : *within) {
+    auto first = ids("SELECT rowid FROM charges WHERE source_id = " + std::to_string(source) + " ORDER BY rowid LIMIT 1");
+    auto last = ids("SELECT rowid FROM charges WHERE source_id = " + std::to_string(source) +
+                    " ORDER BY rowid DESC LIMIT 1");
+    if (!first) return first.error();
+    if (!last) return last.error();
+    if (first->empty() || last->empty()) continue;
+    lo = in.empty() ? first->front() : std::min(lo, first->front());
+    hi = in.empty() ? last->front() : std::max(hi, last->front());
+    in += (in.empty() ? "" : ", ") + std::to_string(source);
   }
-  Stmt within(db, "SELECT DISTINCT source_id FROM charge_daily WHERE day >= " + std::to_string(*all_.from) +
-                      " AND day < " + std::to_string(*all_.to),
-              st);
-  if (!st) return st;
-  std::int64_t read = 0;
-  while (sqlite3_step(within.get()) == SQLITE_ROW) {
-    sources_.push_back(sqlite3_column_int64(within.get(), 0));
-    read += rows[sources_.back()];
-  }
-  // Past half the ledger, a plain scan reads faster than one row at a time through the index.
-  if (2 * read >= total) sources_.clear();
-  else if (sources_.empty()) sources_.push_back(0);  // none: no source has id 0
+  source_sql_ = " AND rowid BETWEEN " + std::to_string(lo) + " AND " + std::to_string(hi);
+  if (!in.empty()) source_sql_ += " AND +source_id IN (" + in + ")";
   return {};
 }
 
 core::Status MultiScan::scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds& texts) const {
   auto a = scan_sql(all_, Dialect::kSqlite);
-  for (std::size_t i = 0; i < sources_.size(); ++i)
-    a.sql += (i == 0 ? " AND source_id IN (" : ", ") + std::to_string(sources_[i]) + (i + 1 == sources_.size() ? ")" : "");
+  a.sql += source_sql_;  // follows scan_sql's WHERE on the days
   core::Status st;
   Stmt s(db, a.sql, st);
   if (!st) return st;

@@ -34,11 +34,11 @@ class MultiScan {
     std::vector<std::pair<std::size_t, std::vector<std::int64_t>>> id_filters;
     std::vector<std::pair<std::size_t, std::vector<std::string>>> text_filters;
   };
-  // The sources whose charges fall in all_'s days, where they hold under half of the ledger's
-  // charges (a ledger of monthly exports, read for a month): read through the index on source_id.
-  // Empty: every source.
+  // Where not every source has a charge in all_'s days (a ledger of monthly exports, read for a
+  // month): the SQL that reads only the sources that do, as the range of rows they were loaded
+  // into (a source's rows are loaded together, so the range holds little else). Empty: every row.
   core::Status prune_sources(sqlite3* db);
-  std::vector<std::int64_t> sources_;
+  std::string source_sql_;
   std::span<const ledger::AggregateQuery> queries_;
   ledger::AggregateQuery all_;  // every dimension read, the union of the days
   std::vector<Part> parts_;

@@ -197,6 +197,7 @@ TEST_P(StoreTest, WindowsOverMonthlySourcesSumTheirOwnDays) {
     EXPECT_EQ(got_totals, want_totals);
   };
   expect(june + 65, june + 75);  // inside the third month
+  expect(june + 60, june + 90);  // the third month, its first and last rows too
   expect(june + 25, june + 35);  // across the first two
   expect(june + 100, june + 110);  // after them all
 }
