@@ -17,6 +17,7 @@ core::Result<MultiScan> MultiScan::plan(sqlite3* db, std::span<const ledger::Agg
     m.all_ = queries[0];
     for (std::size_t k = 0; k < m.all_.dims.size(); ++k) m.parts_[0].columns.push_back(k);
     for (auto d : m.all_.dims) m.encoded_.push_back(dimension_encoded(d));
+    if (auto s = m.prune_sources(db); !s) return s.error();
     return m;
   }
   m.all_.from = queries[0].from;
