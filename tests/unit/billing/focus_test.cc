@@ -142,7 +142,9 @@ TEST(FocusReader, BadRowsAreReportedWithLineAndColumnAndTheRestLoads) {
   EXPECT_TRUE(c.has_issue("EffectiveCost", "taken as BilledCost"));
   EXPECT_TRUE(c.has_issue("Tags", "not a JSON object"));
   for (const auto& i : c.issues)
-    if (i.column == "BilledCost") EXPECT_TRUE(i.line == 4 || i.line == 5) << i.line;
+    if (i.column == "BilledCost") {
+      EXPECT_TRUE(i.line == 4 || i.line == 5) << i.line;
+    }
   ASSERT_EQ(c.charges.size(), 2u);
   EXPECT_EQ(c.charges[1].effective, 3'000'000'000);
   EXPECT_EQ(c.charges[1].currency, "EUR");
@@ -157,7 +159,9 @@ TEST(FocusReader, MultiLineQuotedFieldsKeepLineNumbers) {
   EXPECT_EQ(c.charges[0].charge_description, "two\nlines");
   EXPECT_TRUE(c.has_issue("BilledCost", "'bad'"));
   for (const auto& i : c.issues)
-    if (i.column == "BilledCost") EXPECT_EQ(i.line, 4);
+    if (i.column == "BilledCost") {
+      EXPECT_EQ(i.line, 4);
+    }
 }
 
 TEST(FocusReader, MissingRequiredColumnIsAFileError) {

@@ -40,7 +40,9 @@ TEST(ReliabilitySection, CauseMtbfOverridesOneCause) {
   auto plan = parse("reliability:\n  cause_mtbf:\n    gpu: 1000h\n");
   ASSERT_TRUE(plan) << plan.error().what();
   for (const auto& c : plan->cost.reliability.failures.causes) {
-    if (c.name == "gpu") EXPECT_DOUBLE_EQ(c.per_gpu_hour, 1e-3);
+    if (c.name == "gpu") {
+      EXPECT_DOUBLE_EQ(c.per_gpu_hour, 1e-3);
+    }
   }
 }
 
@@ -60,7 +62,9 @@ TEST(ReliabilitySection, RestartTimeOverridesTheParts) {
   EXPECT_EQ(r.restart.fixed_total->value(), 900);
   EXPECT_EQ(r.spare_nodes, 4);
   for (const auto& c : r.failures.causes) {
-    if (c.nodes_lost > 0) EXPECT_EQ(c.repair_time.value(), 12 * 3600.0);
+    if (c.nodes_lost > 0) {
+      EXPECT_EQ(c.repair_time.value(), 12 * 3600.0);
+    }
   }
 }
 
