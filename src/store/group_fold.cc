@@ -12,6 +12,13 @@ std::int64_t TextIds::id(std::string_view value) {
   return added.id;
 }
 
+std::vector<std::int64_t> TextIds::ids_of(const TextIds& other) {
+  std::vector<std::int64_t> out;
+  out.reserve(other.texts_.size());
+  for (const auto text : other.texts_) out.push_back(id(text));
+  return out;
+}
+
 GroupFold::GroupFold(const ledger::AggregateQuery& q, const std::map<std::int64_t, std::vector<ledger::Tag>>& tagsets,
                      TextIds* texts)
     : q_(q), texts_(texts ? texts : &own_texts_), width_(q.dims.size() + 3), key_(width_) {
@@ -86,6 +93,17 @@ void GroupFold::add_keyed(std::span<const std::int64_t> keys, std::span<const le
       }
     }
     group(&keys[r * width_], hashes_[r]) += row_sums[r];
+  }
+}
+
+void GroupFold::absorb(const GroupFold& other, std::span<const std::int64_t> standins) {
+  // Both folds resolve the same tag sets in the same order, so their tag indexes agree.
+  std::vector<std::int64_t> k(width_);
+  for (std::size_t g = 0; g < other.groups_; ++g) {
+    std::copy_n(other.key(g), width_, k.begin());
+    for (std::size_t i = 1; i + 1 < width_; ++i)
+      if (k[i] < 0) k[i] = standins[static_cast<std::size_t>(-k[i] - 1)];
+    group(k.data(), hash(k.data())) += other.sums(g);
   }
 }
 

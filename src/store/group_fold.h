@@ -30,6 +30,8 @@ class TextIds {
   std::int64_t id(std::string_view value);
   std::string_view text(std::int64_t id) const { return texts_[static_cast<std::size_t>(-id - 1)]; }
   std::size_t size() const { return texts_.size(); }  // stand-ins run from -1 to -size()
+  // This table's stand-ins for `other`'s, in its order (`other`'s -1 first), added where new.
+  std::vector<std::int64_t> ids_of(const TextIds& other);
 
  private:
   StringIds ids_;                       // value -> stand-in, the values' bytes
@@ -57,6 +59,9 @@ class GroupFold {
   std::size_t width() const { return width_; }
   bool make_key(ledger::Day day, std::span<const std::int64_t> cells, std::int64_t tagset, std::int64_t* out);
   void add_keyed(std::span<const std::int64_t> keys, std::span<const ledger::Sums> row_sums);
+  // Adds the groups of `other`, a fold of the same query and tag sets over other rows whose text
+  // stand-ins this fold's texts spell as `standins` (TextIds::ids_of).
+  void absorb(const GroupFold& other, std::span<const std::int64_t> standins);
 
   // The groups with every cell as text, sorted by values, currency and day. `lookup` gives the
   // texts of string ids, all at once: `ids` ascending and distinct, `texts` filled in their order.

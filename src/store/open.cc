@@ -11,7 +11,7 @@ bool is_postgres_url(const std::string& db) {
   return db.rfind("postgresql://", 0) == 0 || db.rfind("postgres://", 0) == 0;
 }
 
-core::Result<std::unique_ptr<ledger::Store>> open_store(const std::string& db) {
+core::Result<std::unique_ptr<ledger::Store>> open_store(const std::string& db, const StoreOptions& options) {
   if (is_postgres_url(db)) return open_postgres(db);
   const std::filesystem::path p(db);
   if (p.has_parent_path()) {
@@ -21,7 +21,7 @@ core::Result<std::unique_ptr<ledger::Store>> open_store(const std::string& db) {
       return core::make_error(core::ErrorCode::kIo, "cannot create the ledger's folder: " + ec.message(),
                               p.parent_path().string());
   }
-  return open_sqlite(db);
+  return open_sqlite(db, options);
 }
 
 std::string default_db() {

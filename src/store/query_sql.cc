@@ -8,7 +8,7 @@ namespace {
 // The WHERE clause of a query's day range and plain filters. A filter looks its value's id up once
 // (no id: no rows match).
 template <class Param>
-std::string where_clause(const ledger::AggregateQuery& q, Param&& param) {
+std::string where_clause(const ledger::AggregateQuery& q, Param&& param, const std::vector<std::string>& also = {}) {
   std::string where;
   auto add_where = [&](const std::string& cond) { where += (where.empty() ? " WHERE " : " AND ") + cond; };
   // Days are written as integer literals: a text parameter compared with an INTEGER column is
@@ -31,6 +31,7 @@ std::string where_clause(const ledger::AggregateQuery& q, Param&& param) {
     }
     add_where(any + ")");
   }
+  for (const auto& cond : also) add_where(cond);
   return where;
 }
 
@@ -110,7 +111,7 @@ AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d) {
   return out;
 }
 
-AggregateSql scan_sql(const ledger::AggregateQuery& q, Dialect d) {
+AggregateSql scan_sql(const ledger::AggregateQuery& q, Dialect d, const std::vector<std::string>& also) {
   const bool rollup = from_rollup(q);
   AggregateSql out;
   auto param = [&](std::string value) {
@@ -122,7 +123,7 @@ AggregateSql scan_sql(const ledger::AggregateQuery& q, Dialect d) {
   out.sql += rollup ? ", currency_sid, tagset_id, billed, effective, list, contracted, gpu_hours, rows, 0 FROM charge_daily"
                     : ", currency_sid, tagset_id, billed, effective, list, COALESCE(contracted, 0), gpu_hours, 1, "
                       "COALESCE(consumed_quantity, 0) FROM charges";
-  out.sql += where_clause(q, param);
+  out.sql += where_clause(q, param, also);
   return out;
 }
 

@@ -27,8 +27,8 @@ AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d);
 // a hash map over the ids is several times faster): the daily rollup's rows where it can answer
 // `q`, else the charges. Columns out: day, one per dims (an id; resource_id as text),
 // currency_sid, tagset_id, billed, effective, list, contracted, gpu_hours, rows,
-// consumed_quantity (0 from the rollup).
-AggregateSql scan_sql(const ledger::AggregateQuery& q, Dialect d);
+// consumed_quantity (0 from the rollup). `also`: more conditions the rows must meet (fixed SQL).
+AggregateSql scan_sql(const ledger::AggregateQuery& q, Dialect d, const std::vector<std::string>& also = {});
 // Whether the daily rollup answers `q` (else it reads the raw charges).
 bool from_rollup(const ledger::AggregateQuery& q);
 // From gpu_hourly. Columns out: host, day, metric, mean value, samples.

@@ -1,6 +1,10 @@
 #include "sqlite_reads.h"
 
 #include <algorithm>
+#include <deque>
+#include <thread>
+
+#include "aicost/core/cores.h"
 
 #include "query_sql.h"
 #include "schema.h"
@@ -91,8 +95,90 @@ bool SqliteReads::scans_together(std::span<const ledger::AggregateQuery> queries
   return queries.size() == 1 || together;
 }
 
+namespace {
+
+// A read transaction for the life of this object, where the connection is not in one already:
+// every statement in it sees one state of the file, and no writer can commit before it ends (a
+// rollback journal's SHARED lock), so other connections opened meanwhile see that state too.
+class ReadTransaction {
+ public:
+  explicit ReadTransaction(sqlite3* db)
+      : db_(db), own_(sqlite3_get_autocommit(db) != 0 && sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr) == SQLITE_OK) {}
+  ~ReadTransaction() {
+    if (own_) sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr);
+  }
+  ReadTransaction(const ReadTransaction&) = delete;
+  ReadTransaction& operator=(const ReadTransaction&) = delete;
+  bool own() const { return own_; }
+
+ private:
+  sqlite3* db_;
+  bool own_;
+};
+
+// One thread's share of a scan: its range of rows, read on its own connection into its own folds.
+struct ScanPart {
+  MultiScan::RowRange rows;
+  TextIds texts;
+  std::vector<GroupFold> folds;
+  core::Status status;
+};
+
+}  // namespace
+
+core::Status SqliteReads::scan(const MultiScan& plan, std::vector<GroupFold>& folds, TextIds& texts,
+                               std::span<const ledger::AggregateQuery> queries,
+                               const std::map<std::int64_t, std::vector<ledger::Tag>>& tags, bool shared) {
+  // Other connections see what this one does only of a file (not ":memory:"), and only when
+  // `shared`: in a read transaction of the scan's own (a writer's rows are not theirs to see).
+  const char* file = sqlite3_db_filename(db_, "main");
+  const unsigned threads = options_.scan_threads ? options_.scan_threads : core::usable_cores();
+  if (threads < 2 || !file || !*file || !shared) return plan.scan(db_, folds, texts);
+  auto ranges = plan.split(db_, threads, options_.rows_per_scan_thread);
+  if (!ranges) return ranges.error();
+  if (ranges->size() < 2) return plan.scan(db_, folds, texts);
+  // This thread reads the first range on the store's connection; one thread per other range.
+  std::deque<ScanPart> parts;
+  for (std::size_t i = 1; i < ranges->size(); ++i) {
+    ScanPart& p = parts.emplace_back();
+    p.rows = (*ranges)[i];
+    for (const auto& q : queries) p.folds.emplace_back(q, tags, &p.texts);
+  }
+  const std::string path(file);
+  auto read = [&plan, &path](ScanPart& p) {
+    sqlite3* c = nullptr;
+    if (sqlite3_open_v2(path.c_str(), &c, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
+      p.status = core::make_error(core::ErrorCode::kIo, std::string("cannot open a second connection: ") +
+                                                            (c ? sqlite3_errmsg(c) : "out of memory"), path);
+    } else {
+      p.status = sqlite_exec(c, path, "PRAGMA mmap_size=2147418112");
+      if (p.status) p.status = plan.scan(c, p.folds, p.texts, &p.rows);
+    }
+    sqlite3_close(c);
+  };
+  std::vector<std::jthread> pool;
+  for (auto& p : parts) pool.emplace_back(read, std::ref(p));
+  const core::Status first = plan.scan(db_, folds, texts, &ranges->front());
+  pool.clear();  // joins
+  if (!first) return first;
+  for (auto& p : parts) {
+    if (!p.status) {
+      // A range another connection could not read (no second handle, a writer waiting for the
+      // lock): this connection reads it again, from nothing.
+      p.folds.clear();
+      p.texts = TextIds();
+      for (const auto& q : queries) p.folds.emplace_back(q, tags, &p.texts);
+      if (auto s = plan.scan(db_, p.folds, p.texts, &p.rows); !s) return s;
+    }
+    const auto standins = texts.ids_of(p.texts);
+    for (std::size_t i = 0; i < folds.size(); ++i) folds[i].absorb(p.folds[i], standins);
+  }
+  return {};
+}
+
 core::Result<std::vector<std::vector<ledger::AggregateRow>>> SqliteReads::aggregate_each(
     std::span<const ledger::AggregateQuery> queries) {
+  const ReadTransaction tx(db_);
   auto plan = MultiScan::plan(db_, queries);
   if (!plan) return plan.error();
   std::map<std::int64_t, std::vector<ledger::Tag>> tags;
@@ -105,7 +191,7 @@ core::Result<std::vector<std::vector<ledger::AggregateRow>>> SqliteReads::aggreg
   std::vector<GroupFold> folds;
   folds.reserve(queries.size());
   for (const auto& q : queries) folds.emplace_back(q, tags, &texts);
-  if (auto s = plan->scan(db_, folds, texts); !s) return s.error();
+  if (auto s = scan(*plan, folds, texts, queries, tags, tx.own()); !s) return s.error();
   std::vector<std::vector<ledger::AggregateRow>> out;
   for (const auto& fold : folds) {
     auto rows = fold_rows(fold);

@@ -14,15 +14,19 @@
 
 #include "aicost/core/result.h"
 #include "aicost/ledger/store.h"
+#include "aicost/store/open.h"
 #include "group_fold.h"
+#include "sqlite_scan.h"
 #include "sqlite_stmt.h"
 
 namespace aicost::store {
 
 class SqliteReads {
  public:
-  // `db` is the store's connection, which outlives this; `path` names it in errors.
-  SqliteReads(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+  // `db` is the store's connection, which outlives this; `path` names it in errors; `options` say
+  // how many threads a scan of the raw charges may use.
+  SqliteReads(sqlite3* db, std::string path, const StoreOptions& options)
+      : db_(db), path_(std::move(path)), options_(options) {}
 
   core::Result<std::vector<ledger::RowIssue>> issues(std::int64_t source_id, std::int64_t limit);
   core::Result<std::vector<ledger::AggregateRow>> aggregate(const ledger::AggregateQuery& q);
@@ -30,6 +34,8 @@ class SqliteReads {
   // charges with bounded days.
   static bool scans_together(std::span<const ledger::AggregateQuery> queries);
   // The queries answered by one MultiScan (sqlite_scan.h); scans_together(queries) must hold.
+  // Sums of money are exact; GPU-hours and quantities are summed in floating point, in an order
+  // that depends on how many threads read (their last bits may differ from one thread's).
   core::Result<std::vector<std::vector<ledger::AggregateRow>>> aggregate_each(
       std::span<const ledger::AggregateQuery> queries);
   core::Result<std::vector<ledger::HostActivity>> gpu_activity(std::optional<ledger::Day> from,
@@ -47,8 +53,15 @@ class SqliteReads {
   // A fold's groups, their string ids read from `strings`.
   core::Result<std::vector<ledger::AggregateRow>> fold_rows(const GroupFold& fold);
 
+  // `plan`'s rows into `folds` (sharing `texts`), read by as many threads as options_ allow when
+  // `shared` (the connection is in a read transaction that other connections can share).
+  core::Status scan(const MultiScan& plan, std::vector<GroupFold>& folds, TextIds& texts,
+                    std::span<const ledger::AggregateQuery> queries,
+                    const std::map<std::int64_t, std::vector<ledger::Tag>>& tags, bool shared);
+
   sqlite3* db_;
   std::string path_;
+  StoreOptions options_;
 };
 
 }  // namespace aicost::store

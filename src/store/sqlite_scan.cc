@@ -79,7 +79,7 @@ core::Status MultiScan::prune_sources(sqlite3* db) {
   // Their first and last rows, each found through the index on source_id. The range is read as a
   // range of rowids, as fast per row as a full scan; "+source_id" keeps SQLite from reading it
   // through the index instead (a seek per row), and drops another source's rows in the range.
-  std::int64_t lo = 1, hi = 0;  // none: an empty range
+  RowRange range;  // none: an empty range
   std::string in;
   for (const std::int64_t source : *within) {
     auto first = ids("SELECT rowid FROM charges WHERE source_id = " + std::to_string(source) + " ORDER BY rowid LIMIT 1");
@@ -88,18 +88,47 @@ core::Status MultiScan::prune_sources(sqlite3* db) {
     if (!first) return first.error();
     if (!last) return last.error();
     if (first->empty() || last->empty()) continue;
-    lo = in.empty() ? first->front() : std::min(lo, first->front());
-    hi = in.empty() ? last->front() : std::max(hi, last->front());
+    range.first = in.empty() ? first->front() : std::min(range.first, first->front());
+    range.last = in.empty() ? last->front() : std::max(range.last, last->front());
     in += (in.empty() ? "" : ", ") + std::to_string(source);
   }
-  source_sql_ = " AND rowid BETWEEN " + std::to_string(lo) + " AND " + std::to_string(hi);
-  if (!in.empty()) source_sql_ += " AND +source_id IN (" + in + ")";
+  pruned_ = range;
+  if (!in.empty()) sources_in_ = "+source_id IN (" + in + ")";
   return {};
 }
 
-core::Status MultiScan::scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds& texts) const {
-  auto a = scan_sql(all_, Dialect::kSqlite);
-  a.sql += source_sql_;  // follows scan_sql's WHERE on the days
+core::Result<std::vector<MultiScan::RowRange>> MultiScan::split(sqlite3* db, std::size_t parts,
+                                                                std::int64_t min_rows) const {
+  if (from_rollup(all_)) return std::vector<RowRange>{};
+  RowRange all;
+  if (pruned_) {
+    all = *pruned_;
+  } else {
+    core::Status st;
+    // Two seeks (SQLite reads a lone MIN or MAX from the end of the table; both at once, all of it).
+    Stmt q(db, "SELECT (SELECT MIN(rowid) FROM charges), (SELECT MAX(rowid) FROM charges)", st);
+    if (!st) return st.error();
+    if (sqlite3_step(q.get()) == SQLITE_ROW && sqlite3_column_type(q.get(), 0) != SQLITE_NULL)
+      all = {sqlite3_column_int64(q.get(), 0), sqlite3_column_int64(q.get(), 1)};
+  }
+  const std::int64_t n =
+      std::clamp<std::int64_t>(static_cast<std::int64_t>(parts), 1, std::max<std::int64_t>(all.size() / std::max<std::int64_t>(min_rows, 1), 1));
+  std::vector<RowRange> out;
+  std::int64_t next = all.first;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::int64_t rows = all.size() / n + (i < all.size() % n ? 1 : 0);
+    out.push_back({next, next + rows - 1});
+    next += rows;
+  }
+  return out;
+}
+
+core::Status MultiScan::scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds& texts, const RowRange* part) const {
+  std::vector<std::string> also;
+  if (const RowRange* rows = part ? part : pruned_ ? &*pruned_ : nullptr)
+    also.push_back("rowid BETWEEN " + std::to_string(rows->first) + " AND " + std::to_string(rows->last));
+  if (!sources_in_.empty()) also.push_back(sources_in_);
+  auto a = scan_sql(all_, Dialect::kSqlite, also);
   core::Status st;
   Stmt s(db, a.sql, st);
   if (!st) return st;

@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -24,8 +25,19 @@ class MultiScan {
   // queries must all read raw rows over bounded days (!from_rollup, from and to set).
   static core::Result<MultiScan> plan(sqlite3* db, std::span<const ledger::AggregateQuery> queries);
 
-  // The rows into `folds` (one per query, in order, sharing `texts`).
-  core::Status scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds& texts) const;
+  // Rowids of charges, first to last (empty when first > last).
+  struct RowRange {
+    std::int64_t first = 1, last = 0;
+    std::int64_t size() const { return last >= first ? last - first + 1 : 0; }
+  };
+  // The charges a raw scan reads, as ranges of rowids of about equal size, in order, for scans on
+  // several connections at once: at most `parts`, each of `min_rows` at least (one when fewer);
+  // none when the scan reads the daily rollup (it is not split).
+  core::Result<std::vector<RowRange>> split(sqlite3* db, std::size_t parts, std::int64_t min_rows) const;
+
+  // The rows into `folds` (one per query, in order, sharing `texts`): all of them, or those in
+  // `part` (one of split()'s).
+  core::Status scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds& texts, const RowRange* part = nullptr) const;
 
  private:
   struct Part {
@@ -35,10 +47,11 @@ class MultiScan {
     std::vector<std::pair<std::size_t, std::vector<std::string>>> text_filters;
   };
   // Where not every source has a charge in all_'s days (a ledger of monthly exports, read for a
-  // month): the SQL that reads only the sources that do, as the range of rows they were loaded
-  // into (a source's rows are loaded together, so the range holds little else). Empty: every row.
+  // month): reads only the sources that do, as the range of rows they were loaded into (a
+  // source's rows are loaded together, so the range holds little else).
   core::Status prune_sources(sqlite3* db);
-  std::string source_sql_;
+  std::optional<RowRange> pruned_;  // the sources' rows (none: every row)
+  std::string sources_in_;          // their ids, a condition on source_id (empty: any)
   std::span<const ledger::AggregateQuery> queries_;
   ledger::AggregateQuery all_;  // every dimension read, the union of the days
   std::vector<Part> parts_;

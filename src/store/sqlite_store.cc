@@ -95,7 +95,8 @@ void string_column(const void* rows, std::size_t k, int column, sqlite3_context*
 
 class SqliteStore final : public ledger::Store {
  public:
-  explicit SqliteStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+  SqliteStore(sqlite3* db, std::string path, const StoreOptions& options)
+      : db_(db), path_(std::move(path)), reads_(db_, path_, options) {}
   ~SqliteStore() override {
     if (in_tx_) rollback();
     statements_.clear();
@@ -490,7 +491,7 @@ class SqliteStore final : public ledger::Store {
 
   sqlite3* db_;
   std::string path_;
-  SqliteReads reads_{db_, path_};
+  SqliteReads reads_;
   int version_ = 0;
   bool in_tx_ = false;
   std::int64_t source_id_ = 0, rows_ = 0, warnings_ = 0;
@@ -512,7 +513,7 @@ class SqliteStore final : public ledger::Store {
 
 }  // namespace
 
-core::Result<std::unique_ptr<ledger::Store>> open_sqlite(const std::string& path) {
+core::Result<std::unique_ptr<ledger::Store>> open_sqlite(const std::string& path, const StoreOptions& options) {
   // One connection per store, used by one thread at a time: no per-call mutexes (they cost ~5 % of
   // an ingest), and no global memory statistics.
   static const bool configured = [] { return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) == SQLITE_OK; }();
@@ -524,7 +525,7 @@ core::Result<std::unique_ptr<ledger::Store>> open_sqlite(const std::string& path
     sqlite3_close(db);
     return make_error(ErrorCode::kIo, "cannot open the ledger database: " + msg, path);
   }
-  auto store = std::make_unique<SqliteStore>(db, path);
+  auto store = std::make_unique<SqliteStore>(db, path, options);
   if (auto s = store->init(); !s) return s.error();
   return std::unique_ptr<ledger::Store>(std::move(store));
 }

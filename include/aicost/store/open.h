@@ -1,6 +1,7 @@
 // Opens the ledger store a --db argument names: a PostgreSQL URL or a SQLite file.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -9,9 +10,18 @@
 
 namespace aicost::store {
 
+// How a store reads.
+struct StoreOptions {
+  // SQLite: the threads one scan of the raw charges may use, each reading its own range of rows
+  // on its own read-only connection (0: the cores this process may run on), and the fewest rows
+  // each reads (fewer threads below that). PostgreSQL plans its own parallel scans.
+  unsigned scan_threads = 0;
+  std::int64_t rows_per_scan_thread = std::int64_t{1} << 20;
+};
+
 // "postgresql://..." or "postgres://..." (libpq connection URI) opens PostgreSQL; anything else is
 // a SQLite file, created with its folder if missing. Applies pending migrations either way.
-core::Result<std::unique_ptr<ledger::Store>> open_store(const std::string& db);
+core::Result<std::unique_ptr<ledger::Store>> open_store(const std::string& db, const StoreOptions& options = {});
 
 // True for "postgresql://..." and "postgres://...".
 bool is_postgres_url(const std::string& db);

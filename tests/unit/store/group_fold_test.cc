@@ -103,5 +103,43 @@ TEST(GroupFold, ManyGroupsKeepTheirSums) {
                              [](const auto& a, const auto& b) { return a.values < b.values; }));
 }
 
+// Two folds over two halves of the rows, each with its own stand-ins, absorbed into a third: the
+// same rows as one fold over them all (a scan read by two threads).
+TEST(GroupFold, AbsorbingAFoldOfOtherRowsEqualsFoldingThemAll) {
+  ledger::AggregateQuery q;
+  q.dims = {ledger::Dimension::kService, ledger::Dimension::kResource};
+  q.by_day = true;
+  q.tags = {{"team", {}}};
+  const std::map<std::int64_t, std::vector<ledger::Tag>> tagsets = {{5, {{"team", "nlp"}}}, {6, {{"team", "ads"}}}};
+  TextIds first_texts, second_texts, texts;
+  GroupFold all(q, tagsets), first(q, tagsets, &first_texts), second(q, tagsets, &second_texts);
+  // Row k: service id 1 or 2, resource "r<k % 7>", day 10 + k % 3, tag set 0, 5 or 6.
+  auto add = [&](GroupFold& fold, int k) {
+    const std::int64_t cells[] = {1 + k % 2, fold.text("r" + std::to_string(k % 7)), 3};
+    ledger::Sums s = one(k);
+    s.gpu_hours = 0.5 * k;
+    s.first_day = s.last_day = 10 + k % 3;
+    fold.add(10 + k % 3, cells, k % 3 == 0 ? 0 : 4 + k % 3, s);
+  };
+  for (int k = 0; k < 60; ++k) add(all, k);
+  // The second half meets its resources in another order, so its stand-ins are numbered differently.
+  for (int k = 0; k < 30; ++k) add(first, k);
+  for (int k = 59; k >= 30; --k) add(second, k);
+  GroupFold merged(q, tagsets, &texts);
+  merged.absorb(first, texts.ids_of(first_texts));
+  merged.absorb(second, texts.ids_of(second_texts));
+  auto want = all.rows(lookup), got = merged.rows(lookup);
+  ASSERT_TRUE(want && got);
+  ASSERT_EQ(got->size(), want->size());
+  for (std::size_t r = 0; r < want->size(); ++r) {
+    EXPECT_EQ((*got)[r].day, (*want)[r].day);
+    EXPECT_EQ((*got)[r].values, (*want)[r].values);
+    EXPECT_EQ((*got)[r].sums.billed, (*want)[r].sums.billed);
+    EXPECT_EQ((*got)[r].sums.rows, (*want)[r].sums.rows);
+    EXPECT_EQ((*got)[r].sums.gpu_hours, (*want)[r].sums.gpu_hours);  // halves of integers: exact
+    EXPECT_EQ((*got)[r].sums.first_day, (*want)[r].sums.first_day);
+  }
+}
+
 }  // namespace
 }  // namespace aicost::store
