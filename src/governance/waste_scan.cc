@@ -1,6 +1,7 @@
 #include "aicost/governance/waste_scan.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <deque>
 #include <limits>
@@ -92,8 +93,9 @@ double activity(const GpuActivityHour& h) {
 }
 
 // The telemetry host a resource is: its name, its id, or the id's last path part.
-std::vector<std::string> host_names(const Resource& r) {
-  return {r.name, r.id, r.id.substr(r.id.find_last_of('/') + 1)};
+std::array<std::string_view, 3> host_names(const Resource& r) {
+  const std::string_view id = r.id;
+  return {r.name, id, id.substr(id.find_last_of('/') + 1)};
 }
 
 }  // namespace
@@ -193,24 +195,36 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
   }
 
   std::vector<WasteFinding> out;
-  auto add = [&out](std::vector<WasteFinding> f) { out.insert(out.end(), f.begin(), f.end()); };
+  auto add = [&out](std::vector<WasteFinding> f) {
+    out.insert(out.end(), std::make_move_iterator(f.begin()), std::make_move_iterator(f.end()));
+  };
 
   // Dev resources past their TTL; untagged spend with its biggest resources.
   std::vector<ResourceDays> lives;  // those with an environment tag: no other can be a dev resource
   for (const auto& r : resources)
     if (std::any_of(o.ttl.env_keys.begin(), o.ttl.env_keys.end(), [&r](const auto& k) { return r.tags.count(k) > 0; }))
       lives.push_back({r.key(), r.name, r.service, r.currency, r.tags, r.first, r.last, r.cost * to_month, q.from});
-  const auto expired = expired_dev_resources(lives, as_of, o.ttl);
-  add(expired);
+  auto expired = expired_dev_resources(lives, as_of, o.ttl);
+  // Their hosts: an idle GPU on one is counted in the resource's finding (below).
+  std::unordered_map<std::string_view, std::string_view> expired_host;  // host -> the resource's key
+  for (const auto& e : expired)
+    if (const Resource* it = resources.find(e.subject, e.currency))
+      for (const auto h : host_names(*it))
+        if (!h.empty()) expired_host.emplace(h, it->key());
+  add(std::move(expired));
   std::vector<UntaggedSpend> spends;
   for (auto& [key, u] : untagged) {
-    std::vector<std::pair<std::string, double>> top;
+    // The five costliest resources without the tag (texts made for those five only).
+    const std::string tag = ledger::canonical_tag_key(u.tag_key);
+    std::vector<const Resource*> top;
     for (const auto& r : resources)
-      if (r.currency == u.currency && !r.tags.count(ledger::canonical_tag_key(u.tag_key)) && r.cost > 0)
-        top.push_back({r.id.empty() ? r.service + " (no resource id)" : r.id, r.cost});
-    std::sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-    if (top.size() > 5) top.resize(5);
-    u.top_untagged = std::move(top);
+      if (r.currency == u.currency && r.cost > 0 && !r.tags.count(tag)) top.push_back(&r);
+    const auto five = top.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(top.size(), 5));
+    std::partial_sort(top.begin(), five, top.end(), [](const Resource* a, const Resource* b) {
+      return a->cost != b->cost ? a->cost > b->cost : a->key() < b->key();  // ties in a fixed order
+    });
+    for (auto r = top.begin(); r != five; ++r)
+      u.top_untagged.push_back({(*r)->id.empty() ? (*r)->service + " (no resource id)" : (*r)->id, (*r)->cost});
     spends.push_back(u);
   }
   add(untagged_spend(spends, o.untagged));
@@ -308,15 +322,10 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
         in_low_fleets.insert(host);
   std::erase_if(idle, [&](const WasteFinding& f) { return f.kind == WasteKind::kIdleGpu && in_low_fleets.count(f.subject); });
   // Idle or hung GPUs of a dev resource past its TTL: deleting the resource saves them too.
-  std::map<std::string, std::string> expired_host;  // host -> the expired resource's key
-  for (const auto& e : expired)
-    if (const Resource* it = resources.find(e.subject, e.currency))
-      for (const auto& h : host_names(*it))
-        if (!h.empty()) expired_host.emplace(h, e.subject);
   for (auto& f : idle) {
     const auto it = expired_host.find(f.subject);
     if (it == expired_host.end()) continue;
-    f.covered_by = std::string(waste_kind_name(WasteKind::kExpiredDevResource)) + " " + it->second;
+    f.covered_by = std::string(waste_kind_name(WasteKind::kExpiredDevResource)) + " " + std::string(it->second);
     f.message += "; counted in the " + f.covered_by + " finding (deleting it stops these GPUs too)";
     f.monthly_saving = 0;
   }

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <deque>
+#include <mutex>
+#include <optional>
 #include <thread>
-
-#include "aicost/core/cores.h"
 
 #include "query_sql.h"
 #include "schema.h"
@@ -61,8 +61,9 @@ core::Result<std::vector<ledger::AggregateRow>> SqliteReads::aggregate(const led
   return std::move(rows->front());
 }
 
-core::Result<std::vector<ledger::AggregateRow>> SqliteReads::fold_rows(const GroupFold& fold) {
+core::Result<std::vector<ledger::AggregateRow>> SqliteReads::fold_rows(const GroupFold& fold, std::mutex& connection) {
   return fold.rows([&](const std::vector<std::int64_t>& ids, std::vector<std::string>& texts) -> core::Status {
+    const std::lock_guard lock(connection);
     // Few ids: one lookup each. Many (a resource name per group): one pass over their range of
     // the table, which is ordered by id.
     const bool range = ids.size() > 256;
@@ -132,9 +133,8 @@ core::Status SqliteReads::scan(const MultiScan& plan, std::vector<GroupFold>& fo
   // Other connections see what this one does only of a file (not ":memory:"), and only when
   // `shared`: in a read transaction of the scan's own (a writer's rows are not theirs to see).
   const char* file = sqlite3_db_filename(db_, "main");
-  const unsigned threads = options_.scan_threads ? options_.scan_threads : core::usable_cores();
-  if (threads < 2 || !file || !*file || !shared) return plan.scan(db_, folds, texts);
-  auto ranges = plan.split(db_, threads, options_.rows_per_scan_thread);
+  if (threads() < 2 || !file || !*file || !shared) return plan.scan(db_, folds, texts);
+  auto ranges = plan.split(db_, threads(), options_.rows_per_scan_thread);
   if (!ranges) return ranges.error();
   if (ranges->size() < 2) return plan.scan(db_, folds, texts);
   // This thread reads the first range on the store's connection; one thread per other range.
@@ -192,11 +192,23 @@ core::Result<std::vector<std::vector<ledger::AggregateRow>>> SqliteReads::aggreg
   folds.reserve(queries.size());
   for (const auto& q : queries) folds.emplace_back(q, tags, &texts);
   if (auto s = scan(*plan, folds, texts, queries, tags, tx.own()); !s) return s.error();
+  // Each fold's groups become rows (sorting, copying texts) on a thread of its own where there
+  // are cores for it; their few lookups of string ids take turns on the connection.
+  std::mutex connection;
+  std::vector<std::optional<core::Result<std::vector<ledger::AggregateRow>>>> rows(folds.size());
+  {
+    std::vector<std::jthread> pool;
+    for (std::size_t i = 1; i < folds.size(); ++i) {
+      auto make = [&, i] { rows[i] = fold_rows(folds[i], connection); };
+      if (threads() > 1) pool.emplace_back(make);
+      else make();
+    }
+    rows[0] = fold_rows(folds[0], connection);
+  }
   std::vector<std::vector<ledger::AggregateRow>> out;
-  for (const auto& fold : folds) {
-    auto rows = fold_rows(fold);
-    if (!rows) return rows.error();
-    out.push_back(std::move(*rows));
+  for (auto& r : rows) {
+    if (!*r) return r->error();
+    out.push_back(std::move(**r));
   }
   return out;
 }

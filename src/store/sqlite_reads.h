@@ -6,12 +6,14 @@
 
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "aicost/core/cores.h"
 #include "aicost/core/result.h"
 #include "aicost/ledger/store.h"
 #include "aicost/store/open.h"
@@ -51,7 +53,9 @@ class SqliteReads {
   core::Status exec(const std::string& sql);
   core::Error error(const std::string& what) const;
   // A fold's groups, their string ids read from `strings`.
-  core::Result<std::vector<ledger::AggregateRow>> fold_rows(const GroupFold& fold);
+  // (Lookups of string ids lock `connection`: folds may turn into rows on several threads.)
+  core::Result<std::vector<ledger::AggregateRow>> fold_rows(const GroupFold& fold, std::mutex& connection);
+  unsigned threads() const { return options_.scan_threads ? options_.scan_threads : core::usable_cores(); }
 
   // `plan`'s rows into `folds` (sharing `texts`), read by as many threads as options_ allow when
   // `shared` (the connection is in a read transaction that other connections can share).
