@@ -25,7 +25,7 @@ const ledger::Day kSep1 = ledger::days_from_civil(2024, 9, 1);
 fs::path governance_ledger(std::size_t rows) {
   const auto report = bench::ledger_with(rows);
   if (report.empty()) return {};
-  const auto db = bench::kWork / ("governance-v3-" + std::to_string(rows) + ".db");
+  const auto db = bench::kWork / ("governance-v4-" + std::to_string(rows) + ".db");
   if (fs::exists(db)) {
     auto s = store::open_store(db.string());
     if (s) {

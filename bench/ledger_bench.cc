@@ -225,7 +225,7 @@ namespace aicost::bench {
 std::filesystem::path ledger_with(std::size_t rows) {
   namespace fs = std::filesystem;
   fs::create_directories(kWork);
-  const auto db = kWork / ("report-v3-" + std::to_string(rows) + ".db");
+  const auto db = kWork / ("report-v4-" + std::to_string(rows) + ".db");
   if (fs::exists(db)) {
     auto s = store::open_store(db.string());
     if (s) {
