@@ -28,11 +28,6 @@ std::string hour_text(UnixSeconds t) {
   return ledger::day_text(ledger::day_of(t)) + core::sprintf("T%02lld:00Z", in_day / 3600);
 }
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 // Keeps the first kMaxEvidence − 1 lines and says how many were left out.
 void cap(std::vector<std::string>& lines) {
   if (lines.size() <= kMaxEvidence) return;
@@ -170,17 +165,27 @@ std::vector<WasteFinding> idle_gpus(const std::vector<GpuActivityHour>& hours,
   return sorted(std::move(out));
 }
 
+const std::pair<const std::string, std::string>* dev_tag(const std::map<std::string, std::string>& tags,
+                                                         const TtlOptions& o) {
+  for (const std::string& k : o.env_keys) {
+    const auto tag = tags.find(k);
+    if (tag == tags.end()) continue;
+    const auto same = [&tag](const std::string& v) {
+      return std::equal(v.begin(), v.end(), tag->second.begin(), tag->second.end(), [](char a, char b) {
+        return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+      });
+    };
+    return std::any_of(o.dev_values.begin(), o.dev_values.end(), same) ? &*tag : nullptr;
+  }
+  return nullptr;
+}
+
 std::vector<WasteFinding> expired_dev_resources(const std::vector<ResourceDays>& resources, Day as_of,
                                                 const TtlOptions& o) {
   std::vector<WasteFinding> out;
   for (const ResourceDays& r : resources) {
-    auto tag = r.tags.end();
-    for (const std::string& k : o.env_keys)
-      if ((tag = r.tags.find(k)) != r.tags.end()) break;
-    if (tag == r.tags.end()) continue;
-    const std::string value = lower(tag->second);
-    if (std::none_of(o.dev_values.begin(), o.dev_values.end(), [&](const std::string& v) { return lower(v) == value; }))
-      continue;
+    const auto* tag = dev_tag(r.tags, o);
+    if (!tag) continue;
     if (r.first_day > as_of - o.ttl_days || r.last_day < as_of - o.still_charging_within_days) continue;
     const int life = std::max(r.last_day - r.first_day + 1, 1);
     WasteFinding f{WasteKind::kExpiredDevResource, r.resource_id, r.currency, r.cost_last_30_days, "", {}};

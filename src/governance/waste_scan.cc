@@ -200,9 +200,9 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
   };
 
   // Dev resources past their TTL; untagged spend with its biggest resources.
-  std::vector<ResourceDays> lives;  // those with an environment tag: no other can be a dev resource
+  std::vector<ResourceDays> lives;  // the dev resources: no other can be expired
   for (const auto& r : resources)
-    if (std::any_of(o.ttl.env_keys.begin(), o.ttl.env_keys.end(), [&r](const auto& k) { return r.tags.count(k) > 0; }))
+    if (dev_tag(r.tags, o.ttl))
       lives.push_back({r.key(), r.name, r.service, r.currency, r.tags, r.first, r.last, r.cost * to_month, q.from});
   auto expired = expired_dev_resources(lives, as_of, o.ttl);
   // Their hosts: an idle GPU on one is counted in the resource's finding (below).

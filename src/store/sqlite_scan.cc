@@ -111,8 +111,8 @@ core::Result<std::vector<MultiScan::RowRange>> MultiScan::split(sqlite3* db, std
     if (sqlite3_step(q.get()) == SQLITE_ROW && sqlite3_column_type(q.get(), 0) != SQLITE_NULL)
       all = {sqlite3_column_int64(q.get(), 0), sqlite3_column_int64(q.get(), 1)};
   }
-  const std::int64_t n =
-      std::clamp<std::int64_t>(static_cast<std::int64_t>(parts), 1, std::max<std::int64_t>(all.size() / std::max<std::int64_t>(min_rows, 1), 1));
+  const std::int64_t most = std::max<std::int64_t>(all.size() / std::max<std::int64_t>(min_rows, 1), 1);
+  const std::int64_t n = std::clamp<std::int64_t>(static_cast<std::int64_t>(parts), 1, most);
   std::vector<RowRange> out;
   std::int64_t next = all.first;
   for (std::int64_t i = 0; i < n; ++i) {

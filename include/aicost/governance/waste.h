@@ -106,7 +106,12 @@ struct TtlOptions {
   int still_charging_within_days = 2;  // "still charging": last_day >= as_of − this
 };
 
-// A dev resource with first_day <= as_of − ttl_days and last_day >= as_of − still_charging_within_days.
+// The tag that makes a resource dev/test: the first of o.env_keys among `tags`, when its value is
+// one of o.dev_values (compared case-insensitively); nullptr when there is none.
+const std::pair<const std::string, std::string>* dev_tag(const std::map<std::string, std::string>& tags,
+                                                         const TtlOptions& o);
+
+// A dev resource (dev_tag) with first_day <= as_of − ttl_days and last_day >= as_of − still_charging_within_days.
 // Subject = resource_id. monthly_saving = cost_last_30_days, or cost_last_30_days × 30 / L when its
 // life L = last_day − first_day + 1 is under 30 days (a younger resource's monthly rate).
 std::vector<WasteFinding> expired_dev_resources(const std::vector<ResourceDays>& resources, ledger::Day as_of,

@@ -145,7 +145,7 @@ TEST(WasteIdleGpus, EvidenceIsCappedAtTenLines) {
 }
 
 ResourceDays dev_resource(Day first, Day last, double cost, std::map<std::string, std::string> tags) {
-  return {"vm-1", "scratch", "Compute", "USD", std::move(tags), first, last, cost};
+  return {"vm-1", "scratch", "Compute", "USD", std::move(tags), first, last, cost, std::nullopt};
 }
 
 TEST(WasteExpiredDev, PastTtlAndStillChargingSavesItsMonthlyCost) {

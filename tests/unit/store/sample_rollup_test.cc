@@ -31,7 +31,9 @@ TEST(SampleRollup, SumsPerHourAndHandsThemOverHourFirst) {
   for (std::size_t i = 1; i < rows.size(); ++i) {
     const auto& a = rows[i - 1];
     const auto& b = rows[i];
-    EXPECT_TRUE(std::tie(a.hour, a.host, a.gpu, a.metric) < std::tie(b.hour, b.host, b.gpu, b.metric)) << i;
+    EXPECT_TRUE(std::tie(a.hour, a.host, a.gpu, a.metric) <
+                std::tie(b.hour, b.host, b.gpu, b.metric))
+        << i;
   }
   EXPECT_EQ(rows[0].hour, 3600);
   EXPECT_EQ(rows[0].host, "a");

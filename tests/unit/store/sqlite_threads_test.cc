@@ -21,11 +21,13 @@ class SqliteThreads : public ::testing::Test {
   const ledger::Day june = ledger::days_from_civil(2025, 6, 1);
 
   void SetUp() override {
-    path_ = fs::path(::testing::TempDir()) / ("aicost-threads-" + std::to_string(::getpid()) + ".db");
+    path_ =
+        fs::path(::testing::TempDir()) / ("aicost-threads-" + std::to_string(::getpid()) + ".db");
     fs::remove(path_);
     auto store = store::open_store(path_.string());
     ASSERT_TRUE(store) << store.error().what();
-    auto r = billing::ingest_file(**store, testing::samples_dir() + "focus-sample-data/focus_sample.csv", {});
+    auto r = billing::ingest_file(
+        **store, testing::samples_dir() + "focus-sample-data/focus_sample.csv", {});
     ASSERT_TRUE(r) << r.error().what();
     // Three monthly sources after it: windows inside them read only some sources' rows.
     for (int month = 0; month < 3; ++month) {
@@ -70,7 +72,8 @@ class SqliteThreads : public ::testing::Test {
   // a window, and a window of the monthly sources by resource and day.
   std::vector<ledger::AggregateQuery> queries(ledger::Day from, ledger::Day to) const {
     ledger::AggregateQuery totals;
-    totals.dims = {ledger::Dimension::kResource, ledger::Dimension::kService, ledger::Dimension::kChargeCategory};
+    totals.dims = {ledger::Dimension::kResource, ledger::Dimension::kService,
+                   ledger::Dimension::kChargeCategory};
     totals.tags = {{"environment", {"env"}}};
     totals.from = from;
     totals.to = to;
@@ -83,7 +86,8 @@ class SqliteThreads : public ::testing::Test {
     return {totals, storage};
   }
 
-  static void expect_same(const std::vector<ledger::AggregateRow>& want, const std::vector<ledger::AggregateRow>& got) {
+  static void expect_same(const std::vector<ledger::AggregateRow>& want,
+                          const std::vector<ledger::AggregateRow>& got) {
     ASSERT_EQ(got.size(), want.size());
     for (std::size_t r = 0; r < want.size(); ++r) {
       SCOPED_TRACE("row " + std::to_string(r));
@@ -96,14 +100,16 @@ class SqliteThreads : public ::testing::Test {
       EXPECT_EQ(got[r].sums.first_day, want[r].sums.first_day);
       EXPECT_EQ(got[r].sums.last_day, want[r].sums.last_day);
       // Floating-point sums in another order: equal but for the last bits.
-      EXPECT_NEAR(got[r].sums.gpu_hours, want[r].sums.gpu_hours, 1e-9 * (1 + std::abs(want[r].sums.gpu_hours)));
+      EXPECT_NEAR(got[r].sums.gpu_hours, want[r].sums.gpu_hours,
+                  1e-9 * (1 + std::abs(want[r].sums.gpu_hours)));
       EXPECT_NEAR(got[r].sums.consumed_quantity, want[r].sums.consumed_quantity,
                   1e-9 * (1 + std::abs(want[r].sums.consumed_quantity)));
     }
   }
 
   // Every query alone and the queries together, on `threads` threads against one thread.
-  void expect_threads_agree(ledger::Store& one, ledger::Store& many, ledger::Day from, ledger::Day to) {
+  void expect_threads_agree(ledger::Store& one, ledger::Store& many, ledger::Day from,
+                            ledger::Day to) {
     SCOPED_TRACE("days " + std::to_string(from - june) + ".." + std::to_string(to - june));
     const auto qs = queries(from, to);
     auto want = one.aggregate_each(qs), got = many.aggregate_each(qs);
@@ -132,7 +138,8 @@ TEST_F(SqliteThreads, ThreadsReadWhatOneThreadReads) {
     expect_threads_agree(*one, *own, june, june + 90);
   }
   // Every day of the sample, then windows of the monthly sources: inside one, across two, all.
-  expect_threads_agree(*one, *many, ledger::days_from_civil(2000, 1, 1), ledger::days_from_civil(2100, 1, 1));
+  expect_threads_agree(*one, *many, ledger::days_from_civil(2000, 1, 1),
+                       ledger::days_from_civil(2100, 1, 1));
   expect_threads_agree(*one, *many, june + 65, june + 75);
   expect_threads_agree(*one, *many, june + 25, june + 35);
   expect_threads_agree(*one, *many, june, june + 90);
