@@ -35,6 +35,17 @@ std::string where_clause(const ledger::AggregateQuery& q, Param&& param, const s
   return where;
 }
 
+// `prefix` and n: "$3", "k0". (Appended: `"$" + std::to_string(n)` trips GCC 12's -Wrestrict
+// false positive.)
+std::string numbered(const char* prefix, std::size_t n) {
+  std::string out = prefix;
+  out += std::to_string(n);
+  return out;
+}
+
+// The placeholder of the n-th parameter: "?" for SQLite, "$n" for PostgreSQL.
+std::string placeholder(Dialect d, std::size_t n) { return d == Dialect::kSqlite ? "?" : numbered("$", n); }
+
 }  // namespace
 
 bool from_rollup(const ledger::AggregateQuery& q) {
@@ -57,7 +68,7 @@ AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d) {
   AggregateSql out;
   auto param = [&](std::string value) {
     out.params.push_back(std::move(value));
-    return d == Dialect::kSqlite ? std::string("?") : "$" + std::to_string(out.params.size());
+    return placeholder(d, out.params.size());
   };
   // inner: the grouped SELECT's keys; group: its GROUP BY; outer: the keys out (text); joins: of
   // strings, onto the rows (join_first) or onto the groups `g`.
@@ -73,7 +84,7 @@ AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d) {
   std::vector<ledger::Dimension> dims = q.dims;
   dims.push_back(ledger::Dimension::kCurrency);
   for (std::size_t k = 0; k < dims.size(); ++k) {
-    const std::string column = dimension_column(dims[k]), key = "k" + std::to_string(k), text = "s" + std::to_string(k);
+    const std::string column = dimension_column(dims[k]), key = numbered("k", k), text = numbered("s", k);
     if (!dimension_encoded(dims[k])) {
       add(inner, column + " AS " + key);
       add(group, column);
@@ -116,7 +127,7 @@ AggregateSql scan_sql(const ledger::AggregateQuery& q, Dialect d, const std::vec
   AggregateSql out;
   auto param = [&](std::string value) {
     out.params.push_back(std::move(value));
-    return d == Dialect::kSqlite ? std::string("?") : "$" + std::to_string(out.params.size());
+    return placeholder(d, out.params.size());
   };
   out.sql = "SELECT day";
   for (auto dim : q.dims) out.sql += std::string(", ") + dimension_column(dim);
@@ -154,7 +165,7 @@ AggregateSql gpu_activity_sql(std::optional<ledger::Day> from, std::optional<led
   AggregateSql out;
   auto param = [&](std::string value) {
     out.params.push_back(std::move(value));
-    return d == Dialect::kSqlite ? std::string("?") : "$" + std::to_string(out.params.size());
+    return placeholder(d, out.params.size());
   };
   const std::string day = d == Dialect::kSqlite ? "(hour / 86400)" : "div(hour, 86400)";
   // The parameters are numbered in the order they are made: one statement each.
@@ -169,7 +180,7 @@ AggregateSql gpu_hours_sql(std::optional<ledger::Day> from, std::optional<ledger
   AggregateSql out;
   auto param = [&](std::string value) {
     out.params.push_back(std::move(value));
-    return d == Dialect::kSqlite ? std::string("?") : "$" + std::to_string(out.params.size());
+    return placeholder(d, out.params.size());
   };
   const std::string metrics = activity_metrics(param);
   const std::string range = hour_range(from, to);

@@ -12,9 +12,10 @@ namespace aicost::store {
 
 // How a store reads.
 struct StoreOptions {
-  // SQLite: the threads one scan of the raw charges may use, each reading its own range of rows
-  // on its own read-only connection (0: the cores this process may run on), and the fewest rows
-  // each reads (fewer threads below that). PostgreSQL plans its own parallel scans.
+  // SQLite: the threads one read of the raw charges may use (0: the cores this process may run
+  // on), each reading its own range of rows on its own read-only connection, and the fewest rows
+  // each reads (fewer threads below that; a scan of fewer rows in all stays on the store's own
+  // connection). PostgreSQL plans its own parallel scans.
   unsigned scan_threads = 0;
   std::int64_t rows_per_scan_thread = std::int64_t{1} << 20;
 };
