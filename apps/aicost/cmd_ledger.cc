@@ -14,6 +14,7 @@ namespace {
 
 struct LedgerOptions {
   std::string db;
+  unsigned threads = 0;  // 0: every core this process may run on
   std::vector<std::string> files;
   std::string format = "auto";
   bool replace = false;
@@ -49,7 +50,7 @@ core::Result<ledger::Day> parse_day(const std::string& text, const char* option)
 }
 
 core::Result<std::unique_ptr<ledger::Store>> open(const LedgerOptions& o) {
-  auto s = store::open_store(o.db);
+  auto s = store::open_store(o.db, {.scan_threads = o.threads});
   if (!s) return s.error().with_context("--db " + store::redact(o.db));
   return s;
 }
@@ -128,6 +129,9 @@ Command ledger_command() {
             sub.add_option("--db", o->db,
                            "the ledger: a SQLite file, or postgresql://user@host/db (also $AICOST_DB)")
                 ->capture_default_str();
+            sub.add_option("--threads", o->threads,
+                           "threads a read of a large SQLite ledger may use (default: every core this process may run on)")
+                ->check(CLI::Range(1u, 1024u));
             sub.require_subcommand(1);
             sub.fallthrough();
             auto chosen = std::make_shared<std::function<int()>>();
@@ -193,7 +197,7 @@ Command ledger_command() {
               return failed ? 1 : 0;
             });
             auto* check = sub.add_subcommand("check", "budgets, forecasts and anomalies: alerts printed, sent to a webhook, exported for Prometheus");
-            on(check, setup_ledger_check(check, g, o->db));
+            on(check, setup_ledger_check(check, g, o->db, o->threads));
             return [chosen] { return *chosen ? (*chosen)() : 2; };
           }};
 }

@@ -37,7 +37,7 @@ core::Result<ledger::Day> as_of_day(const std::string& text) {
   return ledger::days_from_civil(y, m, d);
 }
 
-int run_check(const CheckOptions& o, const std::string& db, const GlobalOptions& g) {
+int run_check(const CheckOptions& o, const std::string& db, unsigned threads, const GlobalOptions& g) {
   auto fmt = output_format(g);
   if (!fmt) return report_error(fmt.error(), g);
   auto file = config::load_budgets(o.budgets);
@@ -45,7 +45,7 @@ int run_check(const CheckOptions& o, const std::string& db, const GlobalOptions&
   auto day = as_of_day(o.as_of);
   if (!day) return report_error(day.error(), g);
   file->options.as_of = *day;
-  auto store = store::open_store(db);
+  auto store = store::open_store(db, {.scan_threads = threads});
   if (!store) return report_error(store.error().with_context("--db " + store::redact(db)), g);
   auto sent = (*store)->sent_alerts();
   if (!sent) return report_error(sent.error(), g);
@@ -104,7 +104,8 @@ int run_check(const CheckOptions& o, const std::string& db, const GlobalOptions&
 
 }  // namespace
 
-std::function<int()> setup_ledger_check(CLI::App* check, const GlobalOptions& g, const std::string& db) {
+std::function<int()> setup_ledger_check(CLI::App* check, const GlobalOptions& g, const std::string& db,
+                                       const unsigned& threads) {
   auto o = std::make_shared<CheckOptions>();
   check->add_option("--budgets", o->budgets, "the budget file (YAML, docs/GOVERNANCE.md)")->required();
   check->add_option("--as-of", o->as_of, "check as of this day, YYYY-MM-DD: spend before it counts (default: today, UTC)");
@@ -115,7 +116,7 @@ std::function<int()> setup_ledger_check(CLI::App* check, const GlobalOptions& g,
   check->add_flag("--dry-run", o->dry_run, "print, send nothing, remember nothing");
   check->footer("Exit status: 0 ok, 3 a budget is at a gating level (red or breached, on actual or forecast spend), "
                 "1 or 2 an error.\nExample: aicost ledger check --budgets examples/governance/budgets.yaml --as-of 2025-06-28");
-  return [o, &g, &db] { return run_check(*o, db, g); };
+  return [o, &g, &db, &threads] { return run_check(*o, db, threads, g); };
 }
 
 }  // namespace aicost::app

@@ -46,7 +46,9 @@ Command validate_command();
 Command search_command();
 Command reliability_command();
 Command ledger_command();
-// `aicost ledger check`: registers its options on `check`; `db` is `aicost ledger --db`.
-std::function<int()> setup_ledger_check(CLI::App* check, const GlobalOptions& g, const std::string& db);
+// `aicost ledger check`: registers its options on `check`; `db` and `threads` are `aicost ledger
+// --db` and `--threads`.
+std::function<int()> setup_ledger_check(CLI::App* check, const GlobalOptions& g, const std::string& db,
+                                       const unsigned& threads);
 
 }  // namespace aicost::app

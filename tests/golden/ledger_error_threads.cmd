@@ -1,0 +1,2 @@
+ledger --threads 0 report --db {tmp}/l.db
+exit 2
