@@ -182,6 +182,19 @@ Command ledger_command() {
               return 0;
             });
 
+            auto* compact = sub.add_subcommand(
+                "compact", "rewrite the ledger for reading: SQLite into 64 KiB pages (needs its size again in free disk), PostgreSQL VACUUM ANALYZE");
+            on(compact, [o, &g] {
+              auto fmt = output_format(g);
+              if (!fmt) return report_error(fmt.error(), g);
+              auto store = open(*o);
+              if (!store) return report_error(store.error(), g);
+              auto r = (*store)->compact();
+              if (!r) return report_error(r.error().with_context("--db " + store::redact(o->db)), g);
+              std::cout << report::render_compact(store::redact(o->db), *r, *fmt);
+              return 0;
+            });
+
             auto* validate = sub.add_subcommand("validate", "check a billing export against FOCUS and print what fails (exit 1 if anything does)");
             validate->add_option("file", o->files, "the export to check")->required()->expected(1);
             validate->add_option("--format", o->format, "as for ingest")->capture_default_str();

@@ -116,6 +116,20 @@ std::string render_sources(const std::vector<ledger::SourceRecord>& sources, For
   return render(t, f);
 }
 
+std::string render_compact(const std::string& db, const ledger::CompactResult& r, Format f) {
+  if (f == Format::kJson)
+    return Json{{"db", db}, {"bytes_before", r.bytes_before}, {"bytes_after", r.bytes_after}, {"how", r.how}}.dump(2) +
+           "\n";
+  Table t;
+  t.title = "Compacted " + db + " (" + r.how + ")";
+  t.header = {"bytes_before", "bytes_after", "size_before", "size_after"};
+  t.right_align = {true, true, true, true};
+  t.rows.push_back({std::to_string(r.bytes_before), std::to_string(r.bytes_after),
+                    core::format_bytes(static_cast<double>(r.bytes_before)),
+                    core::format_bytes(static_cast<double>(r.bytes_after))});
+  return render(t, f);
+}
+
 std::string render_ledger_report(const ledger::Report& r, Format f) {
   const auto& req = r.request;
   std::map<std::string, core::WideNanos> currency_effective;

@@ -69,6 +69,28 @@ class PgStore final : public ledger::Store, private PgConn {
   }
   core::Result<std::vector<ledger::SourceRecord>> sources() override { return reads_.select_sources("", ""); }
 
+  core::Result<ledger::CompactResult> compact() override {
+    if (in_tx_) return make_error(ErrorCode::kInternal, "compact inside an open ingest");
+    auto size = [this]() -> core::Result<std::int64_t> {
+      auto r = run("measuring the database", "SELECT pg_database_size(current_database())");
+      if (!r) return r.error();
+      return std::stoll(PQgetvalue(r->get(), 0, 0));
+    };
+    ledger::CompactResult out;
+    auto before = size();
+    if (!before) return before.error();
+    // VACUUM runs outside a transaction, one table at a time.
+    for (const char* table : {"charges", "charge_daily", "strings", "tagsets", "tagset_tags", "gpu_samples",
+                              "gpu_hourly", "row_issues", "alerts_sent", "sources"})
+      if (auto r = run("vacuuming the ledger", std::string("VACUUM (ANALYZE) ") + table); !r) return r.error();
+    auto after = size();
+    if (!after) return after.error();
+    out.bytes_before = *before;
+    out.bytes_after = *after;
+    out.how = "VACUUM (ANALYZE) of the ledger's tables";
+    return out;
+  }
+
   core::Status begin_source(const ledger::SourceFile& file, const std::vector<std::int64_t>& replace) override {
     if (in_tx_) return make_error(ErrorCode::kInternal, "begin_source inside an open ingest");
     if (auto r = run("starting the ingest transaction", "BEGIN"); !r) return r.error();

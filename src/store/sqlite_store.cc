@@ -284,6 +284,29 @@ class SqliteStore final : public ledger::Store {
   core::Status record_sent(std::span<const ledger::SentAlert> alerts) override { return reads_.record_sent(alerts); }
   core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> tagsets() override { return reads_.tagsets(); }
 
+  core::Result<ledger::CompactResult> compact() override {
+    if (in_tx_) return make_error(ErrorCode::kInternal, "compact inside an open ingest");
+    auto pragma = [this](const char* name) -> core::Result<std::int64_t> {
+      core::Status st;
+      Stmt q(db_, std::string("PRAGMA ") + name, st);
+      if (!st) return st.error();
+      if (sqlite3_step(q.get()) != SQLITE_ROW) return error(std::string("reading PRAGMA ") + name);
+      return sqlite3_column_int64(q.get(), 0);
+    };
+    ledger::CompactResult out;
+    auto pages = pragma("page_count"), page = pragma("page_size");
+    if (!pages || !page) return (pages ? page : pages).error();
+    out.bytes_before = *pages * *page;
+    // VACUUM rewrites the file through a temporary copy: it needs the ledger's size again on disk.
+    if (auto s = exec("PRAGMA page_size=65536; VACUUM;"); !s) return s.error();
+    auto pages_after = pragma("page_count"), page_after = pragma("page_size");
+    if (!pages_after || !page_after) return (pages_after ? page_after : pages_after).error();
+    out.bytes_after = *pages_after * *page_after;
+    out.how = "VACUUM, pages of " + std::to_string(*page / 1024) + " KiB -> " + std::to_string(*page_after / 1024) +
+              " KiB";
+    return out;
+  }
+
  private:
   core::Status exec(const std::string& sql) { return sqlite_exec(db_, path_, sql); }
   core::Error error(const std::string& what) const { return sqlite_error(db_, path_, what); }

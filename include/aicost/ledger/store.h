@@ -54,6 +54,13 @@ struct SentAlert {
   std::string payload;  // what was sent (JSON)
 };
 
+// What Store::compact did: the ledger's size before and after (SQLite: its file; PostgreSQL: its
+// database), and how, in words.
+struct CompactResult {
+  std::int64_t bytes_before = 0, bytes_after = 0;
+  std::string how;
+};
+
 // One ingest is one transaction: begin_source, any number of add_* calls, then commit_source.
 // Nothing is visible to readers before the commit; a crash before it leaves the ledger as it was.
 class Store {
@@ -103,6 +110,11 @@ class Store {
   // Alerts sent so far, and recording more (one transaction; a key already there is kept as it was).
   virtual core::Result<std::vector<SentAlert>> sent_alerts() = 0;
   virtual core::Status record_sent(std::span<const SentAlert> alerts) = 0;
+
+  // Rewrites the ledger for reading, outside an ingest. SQLite: VACUUM into 64 KiB pages (a ledger
+  // made before they were the default keeps 4 KiB ones, in which a scan runs about half as fast),
+  // which also returns the space of replaced sources. PostgreSQL: VACUUM ANALYZE of its tables.
+  virtual core::Result<CompactResult> compact() = 0;
 };
 
 }  // namespace aicost::ledger

@@ -15,6 +15,8 @@ namespace aicost::report {
 
 std::string render_ingest(const std::string& path, const billing::IngestResult& r, Format f);
 std::string render_sources(const std::vector<ledger::SourceRecord>& sources, Format f);
+// `db`: the ledger compacted, as the user named it (a PostgreSQL URL without its password).
+std::string render_compact(const std::string& db, const ledger::CompactResult& r, Format f);
 std::string render_ledger_report(const ledger::Report& r, Format f);
 // `failed`: set when the file breaks any rule (rows rejected or FOCUS requirements not met).
 std::string render_validation(const std::string& path, const billing::Validation& v, Format f, bool& failed);

@@ -423,6 +423,29 @@ TEST_P(StoreTest, ReopeningKeepsTheLedger) {
   EXPECT_EQ(totals().begin()->second.billed, before.begin()->second.billed);
 }
 
+// Compacting keeps every row and sum, refuses to run inside an ingest, and says what it did.
+TEST_P(StoreTest, CompactKeepsEveryRowAndRefusesDuringAnIngest) {
+  ingest(kFocusSample);
+  const auto before = totals();
+  auto c = store().compact();
+  ASSERT_TRUE(c) << c.error().what();
+  EXPECT_GT(c->bytes_before, 0);
+  EXPECT_GT(c->bytes_after, 0);
+  EXPECT_NE(c->how.find("VACUUM"), std::string::npos);
+  const auto after = totals();
+  ASSERT_EQ(after.size(), before.size());
+  for (const auto& [currency, sums] : before) {
+    EXPECT_EQ(after.at(currency).billed, sums.billed);
+    EXPECT_EQ(after.at(currency).effective, sums.effective);
+    EXPECT_EQ(after.at(currency).rows, sums.rows);
+  }
+  ASSERT_TRUE(store().begin_source({"/tmp/compact-during.csv", std::string(64, 'c'), 1, "focus-1.2"}, {}));
+  auto during = store().compact();
+  ASSERT_FALSE(during);
+  EXPECT_NE(during.error().what().find("ingest"), std::string::npos);
+  store().rollback();
+}
+
 // A ledger written at schema 1 (before governance) opens at 2 with its charges, and alerts sent
 // go in once: a key recorded again keeps its first record.
 TEST_P(StoreTest, SchemaOneMigratesAndAlertsAreRecordedOnce) {
