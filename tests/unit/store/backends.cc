@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "aicost/ledger/report.h"
 #include "aicost/store/open.h"
 
 namespace aicost::testing {
@@ -36,6 +37,26 @@ void BackendTest::SetUp() {
     GTEST_SKIP() << fresh_.skip_reason;
   }
   ASSERT_TRUE(fresh_.store);
+}
+
+std::map<std::string, ledger::Sums> ledger_totals(ledger::Store& store) {
+  auto rep = ledger::run_report(store, {});
+  EXPECT_TRUE(rep) << (rep ? "" : rep.error().what());
+  std::map<std::string, ledger::Sums> out;
+  if (rep)
+    for (const auto& t : rep->totals) out[t.currency] = t.sums;
+  return out;
+}
+
+void expect_same_totals(const std::map<std::string, ledger::Sums>& a, const std::map<std::string, ledger::Sums>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (const auto& [c, s] : a) {
+    ASSERT_TRUE(b.count(c)) << c;
+    EXPECT_EQ(s.billed, b.at(c).billed) << c;
+    EXPECT_EQ(s.effective, b.at(c).effective) << c;
+    EXPECT_EQ(s.list, b.at(c).list) << c;
+    EXPECT_EQ(s.rows, b.at(c).rows) << c;
+  }
 }
 
 }  // namespace aicost::testing

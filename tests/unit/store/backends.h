@@ -4,9 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <memory>
 #include <string>
 
+#include "aicost/ledger/query.h"
 #include "aicost/ledger/store.h"
 
 namespace aicost::testing {
@@ -30,5 +32,10 @@ class BackendTest : public ::testing::TestWithParam<std::string> {
   ledger::Store& store() { return *fresh_.store; }
   FreshStore fresh_;
 };
+
+// Totals per currency over everything in `store`, read through the report path.
+std::map<std::string, ledger::Sums> ledger_totals(ledger::Store& store);
+// The same currencies, each with the same billed, effective and list cost and rows.
+void expect_same_totals(const std::map<std::string, ledger::Sums>& a, const std::map<std::string, ledger::Sums>& b);
 
 }  // namespace aicost::testing

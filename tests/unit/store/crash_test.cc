@@ -19,25 +19,8 @@ namespace {
 const std::string kFocusSample = testing::samples_dir() + "focus-sample-data/focus_sample.csv";
 const std::string kExample = testing::samples_dir() + "focus-spec-examples/commitment_discount_usage_scenario_3.csv";
 
-std::map<std::string, ledger::Sums> totals(ledger::Store& s) {
-  auto rep = ledger::run_report(s, {});
-  EXPECT_TRUE(rep) << (rep ? "" : rep.error().what());
-  std::map<std::string, ledger::Sums> out;
-  if (rep)
-    for (const auto& t : rep->totals) out[t.currency] = t.sums;
-  return out;
-}
-
-void expect_same(const std::map<std::string, ledger::Sums>& a, const std::map<std::string, ledger::Sums>& b) {
-  ASSERT_EQ(a.size(), b.size());
-  for (const auto& [c, s] : a) {
-    ASSERT_TRUE(b.count(c)) << c;
-    EXPECT_EQ(s.billed, b.at(c).billed) << c;
-    EXPECT_EQ(s.effective, b.at(c).effective) << c;
-    EXPECT_EQ(s.list, b.at(c).list) << c;
-    EXPECT_EQ(s.rows, b.at(c).rows) << c;
-  }
-}
+using testing::expect_same_totals;
+using testing::ledger_totals;
 
 class CrashTest : public testing::BackendTest {};
 
@@ -46,7 +29,7 @@ TEST_P(CrashTest, KilledIngestLeavesTheLedgerAsItWasAndRerunMatchesACleanRun) {
   billing::IngestOptions opts;
   opts.batch = 100;  // many store round trips, so the kill lands mid-transaction
   ASSERT_TRUE(billing::ingest_file(*fresh.store, kExample, opts));
-  const auto before = totals(*fresh.store);
+  const auto before = ledger_totals(*fresh.store);
   const std::string db = fresh.db;
   fresh.store.reset();
 
@@ -66,7 +49,7 @@ TEST_P(CrashTest, KilledIngestLeavesTheLedgerAsItWasAndRerunMatchesACleanRun) {
 
   auto reopened = store::open_store(db);
   ASSERT_TRUE(reopened) << reopened.error().what();
-  expect_same(totals(**reopened), before);
+  expect_same_totals(ledger_totals(**reopened), before);
   auto sources = (*reopened)->sources();
   ASSERT_TRUE(sources);
   EXPECT_EQ(sources->size(), 1u);
@@ -80,7 +63,7 @@ TEST_P(CrashTest, KilledIngestLeavesTheLedgerAsItWasAndRerunMatchesACleanRun) {
   ASSERT_TRUE(clean.store);
   ASSERT_TRUE(billing::ingest_file(*clean.store, kExample, opts));
   ASSERT_TRUE(billing::ingest_file(*clean.store, kFocusSample, opts));
-  expect_same(totals(**reopened), totals(*clean.store));
+  expect_same_totals(ledger_totals(**reopened), ledger_totals(*clean.store));
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, CrashTest, ::testing::Values("sqlite", "postgresql"),

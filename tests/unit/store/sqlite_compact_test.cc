@@ -8,8 +8,8 @@
 #include <string>
 
 #include "aicost/billing/ingest.h"
-#include "aicost/ledger/report.h"
 #include "aicost/store/open.h"
+#include "backends.h"
 #include "ledger_test_support.h"
 
 namespace aicost {
@@ -30,15 +30,6 @@ std::int64_t page_size(const fs::path& db) {
   return size;
 }
 
-std::map<std::string, ledger::Sums> totals(ledger::Store& store) {
-  auto rep = ledger::run_report(store, {});
-  EXPECT_TRUE(rep) << (rep ? "" : rep.error().what());
-  std::map<std::string, ledger::Sums> out;
-  if (rep)
-    for (const auto& t : rep->totals) out[t.currency] = t.sums;
-  return out;
-}
-
 TEST(SqliteCompact, A4KiBLedgerIsRewrittenIn64KiBPagesWithEveryRow) {
   const auto db = fs::path(::testing::TempDir()) / ("aicost-compact-" + std::to_string(::getpid()) + ".db");
   fs::remove(db);
@@ -55,20 +46,14 @@ TEST(SqliteCompact, A4KiBLedgerIsRewrittenIn64KiBPagesWithEveryRow) {
   auto r = billing::ingest_file(**store, testing::samples_dir() + "focus-sample-data/focus_sample.csv", {});
   ASSERT_TRUE(r) << r.error().what();
   EXPECT_EQ(page_size(db), 4096);
-  const auto before = totals(**store);
+  const auto before = testing::ledger_totals(**store);
 
   auto c = (*store)->compact();
   ASSERT_TRUE(c) << c.error().what();
   EXPECT_EQ(page_size(db), 65536);
   EXPECT_EQ(c->how, "VACUUM, pages of 4 KiB -> 64 KiB");
   EXPECT_EQ(c->bytes_after, static_cast<std::int64_t>(fs::file_size(db)));
-  const auto after = totals(**store);
-  ASSERT_EQ(after.size(), before.size());
-  for (const auto& [currency, sums] : before) {
-    EXPECT_EQ(after.at(currency).billed, sums.billed);
-    EXPECT_EQ(after.at(currency).effective, sums.effective);
-    EXPECT_EQ(after.at(currency).rows, sums.rows);
-  }
+  testing::expect_same_totals(testing::ledger_totals(**store), before);
   store->reset();
   fs::remove(db);
 }

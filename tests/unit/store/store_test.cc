@@ -35,15 +35,7 @@ class StoreTest : public testing::BackendTest {
   }
 
   // Totals per currency over everything loaded, through the report path.
-  std::map<std::string, ledger::Sums> totals() {
-    ledger::ReportRequest req;
-    auto rep = ledger::run_report(store(), req);
-    EXPECT_TRUE(rep) << (rep ? "" : rep.error().what());
-    std::map<std::string, ledger::Sums> out;
-    if (rep)
-      for (const auto& t : rep->totals) out[t.currency] = t.sums;
-    return out;
-  }
+  std::map<std::string, ledger::Sums> totals() { return testing::ledger_totals(store()); }
 
   std::string temp_copy(const std::string& from, const std::string& name, const std::string& append = "") {
     const auto dir = std::filesystem::path(::testing::TempDir()) / ("aicost-src-" + std::to_string(::getpid()));
@@ -432,13 +424,7 @@ TEST_P(StoreTest, CompactKeepsEveryRowAndRefusesDuringAnIngest) {
   EXPECT_GT(c->bytes_before, 0);
   EXPECT_GT(c->bytes_after, 0);
   EXPECT_NE(c->how.find("VACUUM"), std::string::npos);
-  const auto after = totals();
-  ASSERT_EQ(after.size(), before.size());
-  for (const auto& [currency, sums] : before) {
-    EXPECT_EQ(after.at(currency).billed, sums.billed);
-    EXPECT_EQ(after.at(currency).effective, sums.effective);
-    EXPECT_EQ(after.at(currency).rows, sums.rows);
-  }
+  testing::expect_same_totals(totals(), before);
   ASSERT_TRUE(store().begin_source({"/tmp/compact-during.csv", std::string(64, 'c'), 1, "focus-1.2"}, {}));
   auto during = store().compact();
   ASSERT_FALSE(during);
