@@ -11,7 +11,9 @@
 #include "aicost/store/open.h"
 #include "id_rollup.h"
 #include "pg_conn.h"
+#include "pg_lock.h"
 #include "pg_reads.h"
+#include "recheck.h"
 #include "sample_rollup.h"
 #include "schema.h"
 #include "string_ids.h"
@@ -27,7 +29,8 @@ constexpr const char* kMigrationLock = "107105267708788";
 
 class PgStore final : public ledger::Store, private PgConn {
  public:
-  PgStore(PGconn* conn, const std::string& url) : PgConn(conn, url, scrub(redact(url), url)) {}
+  PgStore(PGconn* conn, const std::string& url, const StoreOptions& options)
+      : PgConn(conn, url, scrub(redact(url), url)), options_(options) {}
   ~PgStore() override {
     rollback();
     PQfinish(conn_);
@@ -41,10 +44,17 @@ class PgStore final : public ledger::Store, private PgConn {
     if (auto r = run("configuring the session", "SET extra_float_digits = 3"); !r) return r.error();
     auto current = applied_version();
     if (!current) return current.error();
+    if (*current == 0 && options_.mode == OpenMode::kExisting)
+      return make_error(ErrorCode::kNotFound,
+                        "there is no aicost ledger in this database (no tables; a schema in its search_path?); load a "
+                        "billing export first (aicost ledger ingest FILE) or make an empty ledger (aicost ledger init)",
+                        where_);
     if (*current < latest_schema_version()) {
+      const int before = *current;
       if (auto s = migrate(); !s) return s;
       current = applied_version();
       if (!current) return current.error();
+      if (before == 0 && options_.on_create) options_.on_create(where_);
     }
     if (*current > latest_schema_version())
       return make_error(ErrorCode::kInvalidInput,
@@ -91,13 +101,23 @@ class PgStore final : public ledger::Store, private PgConn {
     return out;
   }
 
-  core::Status begin_source(const ledger::SourceFile& file, const std::vector<std::int64_t>& replace) override {
+  core::Result<std::optional<ledger::SourceRecord>> begin_source(const ledger::SourceFile& file,
+                                                                 const std::vector<std::int64_t>& replace) override {
     if (in_tx_) return make_error(ErrorCode::kInternal, "begin_source inside an open ingest");
     if (auto r = run("starting the ingest transaction", "BEGIN"); !r) return r.error();
     in_tx_ = true;
-    // One writer at a time, like SQLite's BEGIN IMMEDIATE; readers are not blocked.
-    if (auto r = run("locking the ledger for writing", "LOCK TABLE sources IN SHARE ROW EXCLUSIVE MODE"); !r)
-      return fail(r.error());
+    // One writer at a time; readers are not blocked.
+    if (auto s = lock_ledger(*this, conn_, where_, options_, "ingest"); !s) return fail(s.error());
+    // Another process may have loaded these bytes, or this path, while this one waited.
+    auto same = reads_.select_sources("WHERE s.sha256 = $1", file.sha256);
+    if (!same) return fail(same.error());
+    auto at_path = reads_.select_sources("WHERE s.path = $1", file.path);
+    if (!at_path) return fail(at_path.error());
+    auto again = recheck_under_lock(*same, *at_path, replace);
+    if (!again || *again) {
+      rollback();
+      return again;
+    }
     for (auto id : replace) {
       for (const char* table : {"charges", "charge_daily", "gpu_samples", "gpu_hourly", "row_issues", "sources"}) {
         const std::string sql = std::string("DELETE FROM ") + table +
@@ -116,7 +136,7 @@ class PgStore final : public ledger::Store, private PgConn {
     hours_.clear();
     if (auto s = load_tagsets(); !s) return fail(s.error());
     if (auto s = load_strings(); !s) return fail(s.error());
-    return {};
+    return std::optional<ledger::SourceRecord>{};
   }
 
   core::Status add_charges(std::span<const ledger::Charge> rows) override {
@@ -419,6 +439,7 @@ class PgStore final : public ledger::Store, private PgConn {
     return {};
   }
 
+  StoreOptions options_;
   PgReads reads_{*this};
   int version_ = 0;
   bool in_tx_ = false;
@@ -432,7 +453,7 @@ class PgStore final : public ledger::Store, private PgConn {
 
 }  // namespace
 
-core::Result<std::unique_ptr<ledger::Store>> open_postgres(const std::string& url) {
+core::Result<std::unique_ptr<ledger::Store>> open_postgres(const std::string& url, const StoreOptions& options) {
   const std::string where = scrub(redact(url), url);
   PGconn* conn = PQconnectdb(url.c_str());
   if (!conn) return make_error(ErrorCode::kIo, "cannot connect to PostgreSQL: out of memory", where);
@@ -446,7 +467,7 @@ core::Result<std::unique_ptr<ledger::Store>> open_postgres(const std::string& ur
                             url),
                       where);
   }
-  auto store = std::make_unique<PgStore>(conn, url);
+  auto store = std::make_unique<PgStore>(conn, url, options);
   if (auto s = store->init(); !s) return s.error();
   return std::unique_ptr<ledger::Store>(std::move(store));
 }

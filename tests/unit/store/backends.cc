@@ -20,7 +20,7 @@ FreshStore fresh_store(const std::string& backend) {
   std::filesystem::remove_all(dir);
   FreshStore out;
   out.db = (dir / "ledger.db").string();
-  auto s = store::open_store(out.db);
+  auto s = store::open_store(out.db, {.mode = store::OpenMode::kCreate});
   if (!s) {
     ADD_FAILURE() << s.error().what();
     return out;

@@ -24,7 +24,7 @@ class SqliteThreads : public ::testing::Test {
     path_ =
         fs::path(::testing::TempDir()) / ("aicost-threads-" + std::to_string(::getpid()) + ".db");
     fs::remove(path_);
-    auto store = store::open_store(path_.string());
+    auto store = store::open_store(path_.string(), {.mode = store::OpenMode::kCreate});
     ASSERT_TRUE(store) << store.error().what();
     auto r = billing::ingest_file(
         **store, testing::samples_dir() + "focus-sample-data/focus_sample.csv", {});
