@@ -21,6 +21,8 @@ struct CheckOptions {
   int webhook_attempts = 4;
   double webhook_timeout_s = 5;
   bool dry_run = false;
+  bool strict = false;
+  int stale_after_days = 3;
 };
 
 
@@ -45,6 +47,8 @@ int run_check(const CheckOptions& o, const std::string& db, unsigned threads, co
   auto day = as_of_day(o.as_of);
   if (!day) return report_error(day.error(), g);
   file->options.as_of = *day;
+  file->options.strict = o.strict;
+  file->options.stale_after_days = o.stale_after_days;
   auto store = store::open_store(db, {.scan_threads = threads});
   if (!store) return report_error(store.error().with_context("--db " + store::redact(db)), g);
   auto sent = (*store)->sent_alerts();
@@ -54,6 +58,9 @@ int run_check(const CheckOptions& o, const std::string& db, unsigned threads, co
   auto result = governance::run_check(**store, file->budgets, file->options, fired);
   if (!result) return report_error(result.error(), g);
   std::cout << report::render_check(*result, *fmt);
+  // Tables and JSON carry the warnings; CSV and Markdown have no place for them.
+  if (*fmt == report::Format::kCsv || *fmt == report::Format::kMarkdown)
+    for (const auto& w : result->warnings) std::cerr << "warning: " << w << "\n";
 
   if (!o.prometheus.empty()) {
     const std::string text = report::render_prometheus(*result);
@@ -114,7 +121,15 @@ std::function<int()> setup_ledger_check(CLI::App* check, const GlobalOptions& g,
   check->add_option("--webhook-timeout", o->webhook_timeout_s, "seconds per attempt")->capture_default_str();
   check->add_option("--prometheus", o->prometheus, "write budget burn, forecast and anomaly gauges in Prometheus text format to this file ('-': stdout)");
   check->add_flag("--dry-run", o->dry_run, "print, send nothing, remember nothing");
-  check->footer("Exit status: 0 ok, 3 a budget is at a gating level (red or breached, on actual or forecast spend), "
+  check->add_option("--stale-after", o->stale_after_days,
+                    "warn when the newest charge is this many days or more older than the day before --as-of")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 3650));
+  check->add_flag("--strict", o->strict,
+                  "stale or missing data (no charges, the newest too old, a budget with none in its period) fails "
+                  "the gate too (exit 3)");
+  check->footer("Exit status: 0 ok, 3 a budget is at a gating level (red or breached, on actual or forecast spend) or, "
+                "under --strict, the data is stale or missing; "
                 "1 or 2 an error.\nExample: aicost ledger check --budgets examples/governance/budgets.yaml --as-of 2025-06-28");
   return [o, &g, &db, &threads] { return run_check(*o, db, threads, g); };
 }
