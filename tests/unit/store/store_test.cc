@@ -38,9 +38,7 @@ class StoreTest : public testing::BackendTest {
   std::map<std::string, ledger::Sums> totals() { return testing::ledger_totals(store()); }
 
   std::string temp_copy(const std::string& from, const std::string& name, const std::string& append = "") {
-    const auto dir = std::filesystem::path(::testing::TempDir()) / ("aicost-src-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
-    const auto to = dir / (GetParam() + "-" + name);
+    const auto to = files_.path() / (GetParam() + "-" + name);
     std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing);
     // The shared samples are read-only; the copy must take appends.
     std::filesystem::permissions(to, std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
@@ -48,6 +46,8 @@ class StoreTest : public testing::BackendTest {
     return to.string();
   }
 
+ private:
+  testing::TempDir files_{"aicost-src"};
 };
 
 TEST_P(StoreTest, FreshStoreIsAtTheLatestSchema) {
