@@ -128,7 +128,8 @@ core::Status PgReads::record_sent(std::span<const ledger::SentAlert> alerts) {
   if (auto r = run("recording alerts sent", "BEGIN"); !r) return r.error();
   for (const auto& a : alerts) {
     auto r = run("recording an alert sent",
-                 "INSERT INTO alerts_sent (key, sent_at, payload) VALUES ($1, $2, $3) ON CONFLICT (key) DO NOTHING",
+                 "INSERT INTO alerts_sent (key, sent_at, payload) VALUES ($1, $2, $3) ON CONFLICT "
+                 "((aicost_digest(key))) DO NOTHING",
                  {a.key, a.sent_at, a.payload});
     if (!r) {
       (void)run("rolling back", "ROLLBACK");
