@@ -20,6 +20,7 @@ struct CheckOptions {
   std::string budgets, as_of, webhook, prometheus;
   int webhook_attempts = 4;
   double webhook_timeout_s = 5;
+  double webhook_max_retry_after_s = 60;
   bool dry_run = false;
 };
 
@@ -86,6 +87,8 @@ int run_check(const CheckOptions& o, const std::string& db, unsigned threads, co
     notify::WebhookOptions w;
     w.attempts = std::max(1, o.webhook_attempts);
     w.timeout = std::chrono::milliseconds(static_cast<long>(std::max(0.001, o.webhook_timeout_s) * 1000));
+    w.max_retry_after =
+        std::chrono::milliseconds(static_cast<long>(std::max(0.0, o.webhook_max_retry_after_s) * 1000));
     if (const char* token = std::getenv("AICOST_WEBHOOK_AUTHORIZATION")) w.headers.push_back({"Authorization", token});
     auto d = notify::post_json(o.webhook, payload, w);
     if (!d) return report_error(d.error().with_context("--webhook"), g);
@@ -112,6 +115,10 @@ std::function<int()> setup_ledger_check(CLI::App* check, const GlobalOptions& g,
   check->add_option("--webhook", o->webhook, "POST new alerts as JSON here (http:// or https://; $AICOST_WEBHOOK_AUTHORIZATION is sent as Authorization)");
   check->add_option("--webhook-attempts", o->webhook_attempts, "tries before giving up (backoff 0.5 s, doubling)")->capture_default_str();
   check->add_option("--webhook-timeout", o->webhook_timeout_s, "seconds per attempt")->capture_default_str();
+  check->add_option("--webhook-max-retry-after", o->webhook_max_retry_after_s,
+                    "seconds: a Retry-After up to this is honoured as asked; a webhook that asks for longer is "
+                    "left to the next check (a check run by cron should end in minutes)")
+      ->capture_default_str();
   check->add_option("--prometheus", o->prometheus, "write budget burn, forecast and anomaly gauges in Prometheus text format to this file ('-': stdout)");
   check->add_flag("--dry-run", o->dry_run, "print, send nothing, remember nothing");
   check->footer("Exit status: 0 ok, 3 a budget is at a gating level (red or breached, on actual or forecast spend), "
