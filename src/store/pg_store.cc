@@ -10,6 +10,7 @@
 #include "aicost/core/text.h"
 #include "aicost/store/open.h"
 #include "id_rollup.h"
+#include "pg_alerts.h"
 #include "pg_conn.h"
 #include "pg_reads.h"
 #include "sample_rollup.h"
@@ -265,8 +266,15 @@ class PgStore final : public ledger::Store, private PgConn {
                                                        std::optional<ledger::Day> to) override {
     return reads_.gpu_hours(from, to);
   }
-  core::Result<std::vector<ledger::SentAlert>> sent_alerts() override { return reads_.sent_alerts(); }
-  core::Status record_sent(std::span<const ledger::SentAlert> alerts) override { return reads_.record_sent(alerts); }
+  core::Result<std::vector<ledger::SentAlert>> sent_alerts() override { return alerts_.sent(); }
+  core::Status record_sent(std::span<const ledger::SentAlert> alerts) override { return alerts_.record(alerts); }
+  core::Result<std::vector<std::string>> claim_alerts(std::span<const std::string> keys,
+                                                      const ledger::AlertClaim& claim) override {
+    return alerts_.claim(keys, claim);
+  }
+  core::Status release_alerts(std::span<const std::string> keys, const std::string& owner) override {
+    return alerts_.release(keys, owner);
+  }
   core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> tagsets() override { return reads_.tagsets(); }
 
  private:
@@ -430,6 +438,7 @@ class PgStore final : public ledger::Store, private PgConn {
   }
 
   PgReads reads_{*this};
+  PgAlerts alerts_{*this};
   int version_ = 0;
   bool in_tx_ = false;
   std::int64_t source_id_ = 0, rows_ = 0, warnings_ = 0;

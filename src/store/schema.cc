@@ -154,6 +154,14 @@ INSERT INTO gpu_hourly
   GROUP BY source_id, (time / 3600) * 3600, host, gpu, metric;
 )SQL";
 
+// Alert claims (ledger::Store::claim_alerts): a row of alerts_sent is 'claimed' by one check
+// until its lease ends (unix milliseconds), then 'sent'. Rows of before are sent.
+constexpr const char* kSchemaV3Claims = R"SQL(
+ALTER TABLE alerts_sent ADD COLUMN state TEXT NOT NULL DEFAULT 'sent';
+ALTER TABLE alerts_sent ADD COLUMN claimed_by TEXT;
+ALTER TABLE alerts_sent ADD COLUMN lease_until BIGINT;
+)SQL";
+
 // PostgreSQL refuses a btree entry over 2704 bytes (a third of an 8 KiB page, after compression):
 // a tag set's canonical text of 30 tags of 100 characters, a 3 KB ChargeDescription, a long path
 // or alert key failed the whole load. Unique keys over text are a SHA-256 of the text instead
@@ -233,7 +241,8 @@ const std::array<TextColumn, kChargeTextCount> kChargeText = {{
 
 std::vector<Migration> migrations(Dialect d) {
   const std::string id = d == Dialect::kSqlite ? "INTEGER PRIMARY KEY" : "BIGSERIAL PRIMARY KEY";
-  const std::string v3 = d == Dialect::kSqlite ? std::string() : std::string(kSchemaV3PgDigests);
+  std::string v3 = kSchemaV3Claims;
+  if (d == Dialect::kPostgres) v3 += kSchemaV3PgDigests;
   return {{1, substitute(substitute(kSchemaV1, "{ID}", id), "{CHARGES_TEXT}", charges_text_view())},
           {2, kSchemaV2},
           {3, v3}};
