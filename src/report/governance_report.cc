@@ -110,17 +110,18 @@ Json budget_json(const gov::BudgetResult& r) {
               {"alerts_due", due}};
 }
 
-}  // namespace
-
-std::string check_payload(const gov::CheckResult& r) {
+// What is new, only the items whose key is in `only` when it is given.
+std::string payload(const gov::CheckResult& r, const std::set<std::string>* only) {
+  const auto wanted = [&](const std::string& key) { return !only || only->count(key) > 0; };
   Json alerts = Json::array(), anomalies = Json::array();
   for (const auto& b : r.budgets)
-    for (const auto& a : b.due) alerts.push_back(alert_json(a));
+    for (const auto& a : b.due)
+      if (wanted(a.key())) alerts.push_back(alert_json(a));
   for (const auto& a : r.anomalies)
-    if (!a.sent_before) anomalies.push_back(anomaly_json(a));
+    if (!a.sent_before && wanted(a.key())) anomalies.push_back(anomaly_json(a));
   Json waste = Json::array();
   for (const auto& w : r.waste)
-    if (!w.sent_before) waste.push_back(waste_json(w));
+    if (!w.sent_before && wanted(w.key())) waste.push_back(waste_json(w));
   std::string text;
   for (const auto* list : {&alerts, &anomalies, &waste})
     for (const auto& a : *list) text += a["message"].get<std::string>() + "\n";
@@ -128,6 +129,12 @@ std::string check_payload(const gov::CheckResult& r) {
   return json_text(Json{{"source", "aicost"}, {"as_of", ledger::day_text(r.as_of)}, {"text", text},
               {"alerts", alerts},   {"anomalies", anomalies},             {"waste", waste}});
 }
+
+}  // namespace
+
+std::string check_payload(const gov::CheckResult& r) { return payload(r, nullptr); }
+
+std::string check_payload(const gov::CheckResult& r, const std::set<std::string>& only) { return payload(r, &only); }
 
 std::string render_check(const gov::CheckResult& r, Format f) {
   if (f == Format::kJson) {

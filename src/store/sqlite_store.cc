@@ -11,6 +11,7 @@
 #include "id_rollup.h"
 #include "raw_tagsets.h"
 #include "sample_rollup.h"
+#include "sqlite_alerts.h"
 #include "schema.h"
 #include "sqlite_feed.h"
 #include "sqlite_feed_rows.h"
@@ -34,7 +35,7 @@ constexpr std::size_t kCurrencySlot = [] {
 class SqliteStore final : public ledger::Store {
  public:
   SqliteStore(sqlite3* db, std::string path, const StoreOptions& options)
-      : db_(db), path_(std::move(path)), reads_(db_, path_, options) {}
+      : db_(db), path_(std::move(path)), reads_(db_, path_, options), alerts_(db_, path_) {}
   ~SqliteStore() override {
     if (in_tx_) rollback();
     statements_.clear();
@@ -280,8 +281,15 @@ class SqliteStore final : public ledger::Store {
                                                        std::optional<ledger::Day> to) override {
     return reads_.gpu_hours(from, to);
   }
-  core::Result<std::vector<ledger::SentAlert>> sent_alerts() override { return reads_.sent_alerts(); }
-  core::Status record_sent(std::span<const ledger::SentAlert> alerts) override { return reads_.record_sent(alerts); }
+  core::Result<std::vector<ledger::SentAlert>> sent_alerts() override { return alerts_.sent(); }
+  core::Status record_sent(std::span<const ledger::SentAlert> alerts) override { return alerts_.record(alerts); }
+  core::Result<std::vector<std::string>> claim_alerts(std::span<const std::string> keys,
+                                                      const ledger::AlertClaim& claim) override {
+    return alerts_.claim(keys, claim);
+  }
+  core::Status release_alerts(std::span<const std::string> keys, const std::string& owner) override {
+    return alerts_.release(keys, owner);
+  }
   core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> tagsets() override { return reads_.tagsets(); }
 
   core::Result<ledger::CompactResult> compact() override {
@@ -457,6 +465,7 @@ class SqliteStore final : public ledger::Store {
   sqlite3* db_;
   std::string path_;
   SqliteReads reads_;
+  SqliteAlerts alerts_;
   int version_ = 0;
   bool in_tx_ = false;
   std::int64_t source_id_ = 0, rows_ = 0, warnings_ = 0;
