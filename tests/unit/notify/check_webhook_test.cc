@@ -34,25 +34,6 @@ const std::string kExamples = std::string(AICOST_SOURCE_DIR) + "/examples/govern
 const std::string kBudgets = kExamples + "budgets.yaml";
 const std::string kAsOf = "2025-06-28";
 
-// A folder of its own, removed with everything in it when the test ends, passed or not.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "aicost-check-webhook-XXXXXX").string();
-    if (::mkdtemp(pattern.data())) path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
-
 // The webhook's far end. With hold(), a post is answered only once a second post has come or a
 // check has exited (exited()): two checks that both send each get to send before either records,
 // so a run that sends twice is caught every time, not by chance. The wait is bounded so that a
@@ -212,7 +193,7 @@ class CheckWebhookTest : public testing::BackendTest {
     return out;
   }
 
-  TempDir tmp_;
+  testing::TempDir tmp_{"aicost-check-webhook"};
   Receiver receiver_;
   std::set<std::string> due_;
 };
