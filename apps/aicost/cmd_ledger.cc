@@ -19,6 +19,7 @@ struct LedgerOptions : LedgerDb {
   std::vector<std::string> files;
   std::string format = "auto";
   bool replace = false;
+  bool strict = false;
   std::string by, from, to, granularity = "total";
   std::size_t top = 0;
   std::vector<std::string> filters, aliases;
@@ -104,16 +105,19 @@ int run_ingest(const LedgerOptions& o, const GlobalOptions& g, report::Format fm
   opts.format = *format;
   opts.replace = o.replace;
   int status = 0;
+  bool rejected = false;
   for (const auto& file : o.files) {
     auto r = billing::ingest_file(**store, file, opts);
     if (!r) {
       status = std::max(status, ledger_error(r.error(), o, g));
       continue;
     }
-    // Each file's line as soon as its transaction has committed: a kill later must not lose it.
+    rejected |= r->summary.rejected > 0;
+    // Flushed per file: the line of a committed file must survive a kill of what follows.
     std::cout << report::render_ingest(file, *r, fmt) << std::flush;
   }
-  return status;
+  // Under --strict, rows left out are a failure cron can see; an error's own code comes first.
+  return status == 0 && rejected && o.strict ? 4 : status;
 }
 
 // `aicost ledger init`: an empty ledger, or the one already there, left as it was.
@@ -198,6 +202,9 @@ Command ledger_command() {
             ingest->add_option("files", o->files, "files to load; each is one transaction, and a file loaded before is skipped")->required();
             ingest->add_option("--format", o->format, "auto, focus, aws-cur, azure, gcp, oci, dcgm-prometheus, dcgm-csv")->capture_default_str();
             ingest->add_flag("--replace", o->replace, "a path loaded before with other bytes: swap the new content in");
+            ingest->add_flag("--strict", o->strict, "exit 4 when a file had rows that were not loaded (each is reported)");
+            ingest->footer("Exit status: 0 loaded (rows that could not be read are reported, not loaded), 4 under "
+                           "--strict when some were not, 1 or 2 an error.");
             on(ingest, [o, &g] {
               auto fmt = output_format(g);
               return fmt ? run_ingest(*o, g, *fmt) : report_error(fmt.error(), g);

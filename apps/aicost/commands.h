@@ -23,7 +23,7 @@ struct GlobalOptions {
 };
 
 // Exit codes (README "Exit codes"): 0 ok, 1 failure, 2 usage or input error, 3 a budget gate
-// (`aicost ledger check`).
+// (`aicost ledger check`), 4 rows left out (`aicost ledger ingest --strict`).
 int exit_code(const core::Error& e);
 // Prints an error to stderr (as JSON when the output format is json) and returns its exit code.
 int report_error(const core::Error& e, const GlobalOptions& g);

@@ -3,16 +3,15 @@
 #include <fmt/format.h>
 
 #include <map>
-#include <nlohmann/json.hpp>
 
 #include "aicost/core/amount.h"
 #include "aicost/core/text.h"
 #include "aicost/report/table.h"
+#include "json.h"
 
 namespace aicost::report {
 namespace {
 
-using Json = nlohmann::ordered_json;
 
 std::string people(core::WideNanos n) { return core::format_amount(n, 2); }
 std::string exact(core::WideNanos n) { return core::format_amount_exact(n); }
@@ -72,7 +71,7 @@ std::string render_ingest(const std::string& path, const billing::IngestResult& 
       for (const auto& i : r.issues) issues.push_back(issue_json(i));
       j["issues"] = issues;
     }
-    return j.dump(2) + "\n";
+    return json_text(j) + "\n";
   }
   if (r.outcome == billing::IngestResult::Outcome::kAlreadyLoaded)
     return fmt::format("{}: already loaded as source #{} ({}, {} rows); nothing changed\n", path, r.record.id,
@@ -101,7 +100,7 @@ std::string render_sources(const std::vector<ledger::SourceRecord>& sources, For
   if (f == Format::kJson) {
     Json j = Json::array();
     for (const auto& s : sources) j.push_back(source_json(s));
-    return j.dump(2) + "\n";
+    return json_text(j) + "\n";
   }
   Table t;
   t.title = sources.empty() ? "No sources loaded; add some with `aicost ledger ingest FILE`" : "Loaded sources";
@@ -118,7 +117,7 @@ std::string render_sources(const std::vector<ledger::SourceRecord>& sources, For
 
 std::string render_compact(const std::string& db, const ledger::CompactResult& r, Format f) {
   if (f == Format::kJson)
-    return Json{{"db", db}, {"bytes_before", r.bytes_before}, {"bytes_after", r.bytes_after}, {"how", r.how}}.dump(2) +
+    return json_text(Json{{"db", db}, {"bytes_before", r.bytes_before}, {"bytes_after", r.bytes_after}, {"how", r.how}}) +
            "\n";
   Table t;
   t.title = "Compacted " + db + " (" + r.how + ")";
@@ -178,7 +177,7 @@ std::string render_ledger_report(const ledger::Report& r, Format f) {
     if (req.from) query["from"] = ledger::day_text(*req.from);
     if (req.to) query["to"] = ledger::day_text(*req.to);
     if (req.top) query["top"] = req.top;
-    return Json{{"query", query}, {"lines", lines}, {"totals", totals}, {"untagged", untagged}}.dump(2) + "\n";
+    return json_text(Json{{"query", query}, {"lines", lines}, {"totals", totals}, {"untagged", untagged}}) + "\n";
   }
 
   Table t;
@@ -193,7 +192,10 @@ std::string render_ledger_report(const ledger::Report& r, Format f) {
   t.title = title + " (ranked by effective cost; money in each row's billing currency)";
   if (req.granularity != ledger::Granularity::kTotal) t.header.push_back("period");
   for (const auto& d : dims) t.header.push_back(d);
-  for (const char* h : {"currency", "billed", "effective", "list", "gpu_hours", "per_gpu_hour", "rows", "share_pct"})
+  // Grouped by currency, the group's own column is the currency column.
+  const bool by_currency = std::find(dims.begin(), dims.end(), "currency") != dims.end();
+  if (!by_currency) t.header.push_back("currency");
+  for (const char* h : {"billed", "effective", "list", "gpu_hours", "per_gpu_hour", "rows", "share_pct"})
     t.header.push_back(h);
   if (req.useful) t.header.push_back("useful_pct");
   const std::size_t numbers = req.useful ? 8 : 7;
@@ -203,8 +205,8 @@ std::string render_ledger_report(const ledger::Report& r, Format f) {
     std::vector<std::string> cells;
     if (req.granularity != ledger::Granularity::kTotal) cells.push_back(total ? "total" : l.period);
     for (std::size_t i = 0; i < dims.size(); ++i)
-      cells.push_back(total ? (i == 0 && cells.empty() ? "total" : "") : l.values[i]);
-    cells.push_back(l.currency);
+      cells.push_back(!total ? l.values[i] : dims[i] == "currency" ? l.currency : i == 0 && cells.empty() ? "total" : "");
+    if (!by_currency) cells.push_back(l.currency);
     cells.push_back(money(l.sums.billed, f));
     cells.push_back(money(l.sums.effective, f));
     cells.push_back(money(l.sums.list, f));
@@ -239,14 +241,13 @@ std::string render_validation(const std::string& path, const billing::Validation
   if (f == Format::kJson) {
     Json issues = Json::array();
     for (const auto& i : v.issues) issues.push_back(issue_json(i));
-    return Json{{"file", path},
+    return json_text(Json{{"file", path},
                 {"format", v.summary.version},
                 {"records", v.summary.records},
                 {"loadable", v.summary.loaded},
                 {"rejected", v.summary.rejected},
                 {"conformant", !failed},
-                {"issues", issues}}
-               .dump(2) +
+                {"issues", issues}}) +
            "\n";
   }
   Table t;

@@ -90,6 +90,7 @@ core::Error PgConn::error(const std::string& what, const PGresult* r) const {
   const bool lost = PQstatus(conn_) != CONNECTION_OK;
   const char* state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
   const std::string sqlstate = state ? state : "";
+  sqlstate_ = sqlstate;
   const char* primary = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
   std::string msg = one_line(primary ? primary : PQerrorMessage(conn_));
   if (msg.empty()) msg = "no answer from the server";

@@ -122,11 +122,14 @@ class PgConn {
   // kInvalidInput for a value PostgreSQL cannot store, else kInternal; never shows the password.
   core::Error error(const std::string& what, const PGresult* r) const;
   core::Error unexpected(const std::string& what) const;
+  // The SQLSTATE of the last error() ("40P01"); empty when it had none.
+  const std::string& last_sqlstate() const { return sqlstate_; }
 
  protected:
   PGconn* conn_;
   std::string url_;
   std::string where_;
+  mutable std::string sqlstate_;
 };
 
 }  // namespace aicost::store

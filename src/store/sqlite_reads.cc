@@ -284,39 +284,6 @@ core::Result<std::vector<ledger::GpuHour>> SqliteReads::gpu_hours(std::optional<
   return out;
 }
 
-core::Result<std::vector<ledger::SentAlert>> SqliteReads::sent_alerts() {
-  core::Status st;
-  Stmt q(db_, "SELECT key, sent_at, payload FROM alerts_sent ORDER BY sent_at, key", st);
-  if (!st) return st.error();
-  std::vector<ledger::SentAlert> out;
-  int rc;
-  while ((rc = sqlite3_step(q.get())) == SQLITE_ROW)
-    out.push_back({column_text(q.get(), 0), column_text(q.get(), 1), column_text(q.get(), 2)});
-  if (rc != SQLITE_DONE) return error("reading the alerts sent");
-  return out;
-}
-
-core::Status SqliteReads::record_sent(std::span<const ledger::SentAlert> alerts) {
-  if (auto s = exec("BEGIN IMMEDIATE"); !s) return s;
-  core::Status st;
-  {
-    Stmt q(db_, "INSERT INTO alerts_sent (key, sent_at, payload) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING", st);
-    for (const auto& a : alerts) {
-      if (!st) break;
-      sqlite3_reset(q.get());
-      q.text(1, a.key);
-      q.text(2, a.sent_at);
-      q.text(3, a.payload);
-      if (sqlite3_step(q.get()) != SQLITE_DONE) st = error("recording an alert sent");
-    }
-  }
-  if (!st) {
-    (void)exec("ROLLBACK");
-    return st;
-  }
-  return exec("COMMIT");
-}
-
 core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> SqliteReads::tagsets() {
   core::Status st;
   Stmt q(db_, "SELECT tagset_id, key, value FROM tagset_tags ORDER BY tagset_id, key, value", st);

@@ -1,5 +1,5 @@
 // The SQLite store's read side: every query of the Store interface that an ingest does not need
-// (reports, telemetry, tag sets, alerts sent, sources). SqliteStore delegates to it.
+// (reports, telemetry, tag sets, sources). SqliteStore delegates to it.
 #pragma once
 
 #include <sqlite3.h>
@@ -53,8 +53,6 @@ class SqliteReads {
                                                                std::optional<ledger::Day> to);
   core::Result<std::vector<ledger::GpuHour>> gpu_hours(std::optional<ledger::Day> from,
                                                        std::optional<ledger::Day> to);
-  core::Result<std::vector<ledger::SentAlert>> sent_alerts();
-  core::Status record_sent(std::span<const ledger::SentAlert> alerts);
   core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> tagsets();
   core::Result<std::vector<ledger::SourceRecord>> select_sources(const std::string& where, const std::string& arg);
 

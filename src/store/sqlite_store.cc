@@ -14,6 +14,7 @@
 #include "raw_tagsets.h"
 #include "recheck.h"
 #include "sample_rollup.h"
+#include "sqlite_alerts.h"
 #include "schema.h"
 #include "sqlite_feed.h"
 #include "sqlite_feed_rows.h"
@@ -38,7 +39,7 @@ constexpr std::size_t kCurrencySlot = [] {
 class SqliteStore final : public ledger::Store {
  public:
   SqliteStore(sqlite3* db, std::string path, const StoreOptions& options)
-      : db_(db), path_(std::move(path)), options_(options), reads_(db_, path_, options) {}
+      : db_(db), path_(std::move(path)), options_(options), reads_(db_, path_, options), alerts_(db_, path_) {}
   ~SqliteStore() override {
     if (in_tx_) rollback();
     statements_.clear();
@@ -292,11 +293,24 @@ class SqliteStore final : public ledger::Store {
                                                        std::optional<ledger::Day> to) override {
     return reads_.gpu_hours(from, to);
   }
-  core::Result<std::vector<ledger::SentAlert>> sent_alerts() override { return reads_.sent_alerts(); }
+  core::Result<std::vector<ledger::SentAlert>> sent_alerts() override { return alerts_.sent(); }
+  // The alerts' writes take the write lock first, as an ingest does: a check waits for a long
+  // ingest (saying so) up to the lock timeout, not SQLite's busy timeout.
   core::Status record_sent(std::span<const ledger::SentAlert> alerts) override {
     auto lock = FileLock::acquire(path_, "check", options_);
     if (!lock) return lock.error();
-    return reads_.record_sent(alerts);
+    return alerts_.record(alerts);
+  }
+  core::Result<std::vector<std::string>> claim_alerts(std::span<const std::string> keys,
+                                                      const ledger::AlertClaim& claim) override {
+    auto lock = FileLock::acquire(path_, "check", options_);
+    if (!lock) return lock.error();
+    return alerts_.claim(keys, claim);
+  }
+  core::Status release_alerts(std::span<const std::string> keys, const std::string& owner) override {
+    auto lock = FileLock::acquire(path_, "check", options_);
+    if (!lock) return lock.error();
+    return alerts_.release(keys, owner);
   }
   core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> tagsets() override { return reads_.tagsets(); }
 
@@ -488,6 +502,7 @@ class SqliteStore final : public ledger::Store {
   std::string path_;
   StoreOptions options_;
   SqliteReads reads_;
+  SqliteAlerts alerts_;
   FileLock writer_;  // held from begin_source to commit or rollback
   int version_ = 0;
   bool in_tx_ = false;

@@ -10,10 +10,12 @@
 
 #include "aicost/ledger/query.h"
 #include "aicost/ledger/store.h"
+#include "temp_dir.h"
 
 namespace aicost::testing {
 
 struct FreshStore {
+  std::shared_ptr<TempDir> dir;  // SQLite: the ledger's folder, removed after the store closes
   std::unique_ptr<ledger::Store> store;
   std::string db;           // what --db would say, to reopen it
   std::string skip_reason;  // set when the backend is unavailable here

@@ -71,8 +71,8 @@ class Concurrency : public ::testing::TestWithParam<std::string> {
       }
       db_ = fresh.db;
     } else {
-      dir_.emplace("concurrency");
-      db_ = *dir_ / "ledger.db";
+      dir_.emplace("aicost-concurrency");
+      db_ = dir_->file("ledger.db");
     }
     ASSERT_TRUE(open({.mode = store::OpenMode::kCreate}));
   }

@@ -26,43 +26,43 @@ unsigned mode_of(const std::string& path) {
 }
 
 TEST(OpenStore, AMissingSqliteLedgerIsAnErrorThatOffersTheNearestOne) {
-  testing::TempDir dir("open");
-  ASSERT_TRUE(store::open_store(dir / "ledger.db", {.mode = store::OpenMode::kCreate}));
-  std::ofstream(dir / "notes.txt") << "not a ledger";
-  auto typo = store::open_store(dir / "ledgr.db");
+  testing::TempDir dir("aicost-open");
+  ASSERT_TRUE(store::open_store(dir.file("ledger.db"), {.mode = store::OpenMode::kCreate}));
+  dir.write("notes.txt", "not a ledger");
+  auto typo = store::open_store(dir.file("ledgr.db"));
   ASSERT_FALSE(typo);
   EXPECT_EQ(typo.error().code, core::ErrorCode::kNotFound);
   EXPECT_NE(typo.error().message.find("there is no ledger here. Did you mean '" +
-                                      (dir / "ledger.db") + "'?"),
+                                      (dir.file("ledger.db")) + "'?"),
             std::string::npos)
       << typo.error().what();
   EXPECT_NE(typo.error().message.find("aicost ledger ingest FILE"), std::string::npos)
       << typo.error().what();
-  EXPECT_FALSE(fs::exists(dir / "ledgr.db"));
+  EXPECT_FALSE(fs::exists(dir.file("ledgr.db")));
   // Nothing near: no guess; a missing folder is not made.
-  auto far = store::open_store(dir / "sub/elsewhere.db");
+  auto far = store::open_store(dir.file("sub/elsewhere.db"));
   ASSERT_FALSE(far);
   EXPECT_EQ(far.error().message.find("Did you mean"), std::string::npos) << far.error().what();
   EXPECT_NE(far.error().message.find("does not exist either"), std::string::npos)
       << far.error().what();
-  EXPECT_FALSE(fs::exists(dir / "sub"));
+  EXPECT_FALSE(fs::exists(dir.file("sub")));
 }
 
 TEST(OpenStore, AnEmptyOrForeignSqliteFileIsNotTakenForALedger) {
-  testing::TempDir dir("open");
-  std::ofstream(dir / "empty.db").flush();
-  auto empty = store::open_store(dir / "empty.db");
+  testing::TempDir dir("aicost-open");
+  dir.write("empty.db", "");
+  auto empty = store::open_store(dir.file("empty.db"));
   ASSERT_FALSE(empty);
   EXPECT_NE(empty.error().message.find("not an aicost ledger yet"), std::string::npos)
       << empty.error().what();
   // init makes it one.
-  ASSERT_TRUE(store::open_store(dir / "empty.db", {.mode = store::OpenMode::kCreate}));
-  EXPECT_TRUE(store::open_store(dir / "empty.db"));
+  ASSERT_TRUE(store::open_store(dir.file("empty.db"), {.mode = store::OpenMode::kCreate}));
+  EXPECT_TRUE(store::open_store(dir.file("empty.db")));
 }
 
 TEST(OpenStore, ANewLedgerIsReportedOnceAndIsPrivate) {
-  testing::TempDir dir("open");
-  const auto db = dir / "a/b/ledger.db";
+  testing::TempDir dir("aicost-open");
+  const auto db = dir.file("a/b/ledger.db");
   int created = 0;
   std::string where;
   auto on_create = [&](const std::string& w) { ++created, where = w; };
@@ -71,8 +71,8 @@ TEST(OpenStore, ANewLedgerIsReportedOnceAndIsPrivate) {
     ASSERT_TRUE(s) << s.error().what();
     EXPECT_EQ(created, 1);
     EXPECT_EQ(where, db);
-    EXPECT_EQ(mode_of(dir / "a"), 0700u);
-    EXPECT_EQ(mode_of(dir / "a/b"), 0700u);
+    EXPECT_EQ(mode_of(dir.file("a")), 0700u);
+    EXPECT_EQ(mode_of(dir.file("a/b")), 0700u);
     EXPECT_EQ(mode_of(db), 0600u);
     // The log and its index take the file's mode; so does the lock an ingest holds.
     auto r = billing::ingest_file(
@@ -90,8 +90,8 @@ TEST(OpenStore, ANewLedgerIsReportedOnceAndIsPrivate) {
 }
 
 TEST(OpenStore, AnExistingLedgerKeepsItsMode) {
-  testing::TempDir dir("open");
-  const auto db = dir / "shared.db";
+  testing::TempDir dir("aicost-open");
+  const auto db = dir.file("shared.db");
   ASSERT_TRUE(store::open_store(db, {.mode = store::OpenMode::kCreate}));
   ASSERT_EQ(::chmod(db.c_str(), 0640), 0);
   ASSERT_TRUE(store::open_store(db, {.mode = store::OpenMode::kCreate}));
@@ -121,7 +121,7 @@ class InFolder {
 };
 
 TEST(OpenStore, AnUnreachableConnectionStringMakesNoFileAndHidesThePassword) {
-  testing::TempDir dir("open");
+  testing::TempDir dir("aicost-open");
   const InFolder in(dir.path());
   for (const std::string db :
        {"host=127.0.0.1 port=1 dbname=ledger user=me password=Sup3rSecret/x connect_timeout=2",

@@ -2,7 +2,6 @@
 // default) is rewritten in 64 KiB ones with every row kept.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <string>
@@ -31,8 +30,8 @@ std::int64_t page_size(const fs::path& db) {
 }
 
 TEST(SqliteCompact, A4KiBLedgerIsRewrittenIn64KiBPagesWithEveryRow) {
-  const auto db = fs::path(::testing::TempDir()) / ("aicost-compact-" + std::to_string(::getpid()) + ".db");
-  fs::remove(db);
+  const testing::TempDir dir("aicost-compact");
+  const fs::path db = dir.file("ledger.db");
   {
     // The file made as an older aicost made it: 4 KiB pages, fixed by its first table.
     sqlite3* c = nullptr;

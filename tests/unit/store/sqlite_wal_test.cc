@@ -32,8 +32,8 @@ std::string pragma(const std::string& db, const std::string& name) {
 }
 
 TEST(SqliteWal, ANewLedgerIsInWalWith64KiBPages) {
-  testing::TempDir dir("wal");
-  const auto db = dir / "ledger.db";
+  testing::TempDir dir("aicost-wal");
+  const auto db = dir.file("ledger.db");
   auto s = store::open_store(db, {.mode = store::OpenMode::kCreate});
   ASSERT_TRUE(s) << s.error().what();
   EXPECT_EQ(pragma(db, "journal_mode"), "wal");
@@ -41,8 +41,8 @@ TEST(SqliteWal, ANewLedgerIsInWalWith64KiBPages) {
 }
 
 TEST(SqliteWal, ALedgerWithARollbackJournalSwitchesOnItsNextOpen) {
-  testing::TempDir dir("wal");
-  const auto db = dir / "ledger.db";
+  testing::TempDir dir("aicost-wal");
+  const auto db = dir.file("ledger.db");
   ASSERT_TRUE(store::open_store(db, {.mode = store::OpenMode::kCreate}));
   {
     // As an older aicost left it.
@@ -115,8 +115,8 @@ class SqliteSplitScan : public ::testing::Test {
     }
   }
 
-  testing::TempDir dir_{"split-scan"};
-  std::string db_ = dir_ / "ledger.db";
+  testing::TempDir dir_{"aicost-split-scan"};
+  std::string db_ = dir_.file("ledger.db");
   std::unique_ptr<ledger::Store> writer_, reader_;
   std::int64_t ids_[3] = {};
 };
