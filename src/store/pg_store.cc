@@ -51,11 +51,10 @@ class PgStore final : public ledger::Store, private PgConn {
                         "billing export first (aicost ledger ingest FILE) or make an empty ledger (aicost ledger init)",
                         where_);
     if (*current < latest_schema_version()) {
-      const int before = *current;
       if (auto s = migrate(); !s) return s;
       current = applied_version();
       if (!current) return current.error();
-      if (before == 0 && options_.on_create) options_.on_create(where_);
+      if (made_ && options_.on_create) options_.on_create(where_);
     }
     if (*current > latest_schema_version())
       return make_error(ErrorCode::kInvalidInput,
@@ -327,6 +326,7 @@ class PgStore final : public ledger::Store, private PgConn {
       return fail(r.error());
     auto current = applied_version();
     if (!current) return fail(current.error());
+    made_ = *current == 0;  // this process makes the ledger (not one that migrated it meanwhile)
     for (const auto& m : migrations(Dialect::kPostgres)) {
       if (m.version <= *current) continue;
       // Several statements, no values: the simple-query protocol takes them in one call.
@@ -458,6 +458,7 @@ class PgStore final : public ledger::Store, private PgConn {
   }
 
   StoreOptions options_;
+  bool made_ = false;  // migrate() made the ledger's tables
   PgReads reads_{*this};
   PgAlerts alerts_{*this};
   int version_ = 0;

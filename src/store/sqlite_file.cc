@@ -52,7 +52,7 @@ core::Result<int> applied_version(sqlite3* db, const std::string& path) {
 }
 
 core::Status migrate(sqlite3* db, const std::string& path, const StoreOptions& options,
-                     core::Result<int>& current) {
+                     core::Result<int>& current, bool& made) {
   if (*current == 0 && options.mode == OpenMode::kExisting)
     return make_error(
         ErrorCode::kNotFound,
@@ -66,6 +66,7 @@ core::Status migrate(sqlite3* db, const std::string& path, const StoreOptions& o
   if (auto s = exec("BEGIN IMMEDIATE"); !s) return s;
   // Another process may have migrated it while this one waited.
   current = applied_version(db, path);
+  made = current && *current == 0;
   auto s = current
                ? exec(
                      "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, "

@@ -68,9 +68,9 @@ class SqliteStore final : public ledger::Store {
     auto current = applied_version(db_, path_);
     if (!current) return current.error();
     if (*current < latest_schema_version()) {
-      const int before = *current;
-      if (auto s = migrate(db_, path_, options_, current); !s) return s;
-      if (before == 0 && options_.on_create) options_.on_create(path_);
+      bool made = false;
+      if (auto s = migrate(db_, path_, options_, current, made); !s) return s;
+      if (made && options_.on_create) options_.on_create(path_);
     }
     if (*current > latest_schema_version())
       return make_error(ErrorCode::kInvalidInput,

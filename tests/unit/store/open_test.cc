@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <atomic>
 #include <cstdlib>
+#include <future>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -87,6 +89,25 @@ TEST(OpenStore, ANewLedgerIsReportedOnceAndIsPrivate) {
   }
   ASSERT_TRUE(store::open_store(db, {.mode = store::OpenMode::kCreate, .on_create = on_create}));
   EXPECT_EQ(created, 1);  // there already
+}
+
+// Two first ingests at once: both open the new ledger, and only the one that made its tables says
+// it made it (the other finds them made once it has the lock). Ten rounds of a race.
+TEST(OpenStore, TwoOpensMakingOneLedgerAtOnceSayItOnce) {
+  for (int round = 0; round < 10; ++round) {
+    testing::TempDir dir("aicost-open");
+    const auto db = dir.file("ledger.db");
+    std::atomic<int> made{0};
+    auto open = [&] {
+      return store::open_store(db, {.mode = store::OpenMode::kCreate,
+                                    .on_create = [&](const std::string&) { ++made; }});
+    };
+    auto a = std::async(std::launch::async, open), b = std::async(std::launch::async, open);
+    auto x = a.get(), y = b.get();
+    ASSERT_TRUE(x) << x.error().what();
+    ASSERT_TRUE(y) << y.error().what();
+    EXPECT_EQ(made.load(), 1) << "round " << round;
+  }
 }
 
 TEST(OpenStore, AnExistingLedgerKeepsItsMode) {
