@@ -132,7 +132,7 @@ void BM_LedgerFocusIngestSqlite(benchmark::State& state) {
   for (auto _ : state) {
     const auto db = kWork / "ingest.db";
     fs::remove(db), fs::remove(kWork / "ingest.db-wal"), fs::remove(kWork / "ingest.db-shm");
-    auto store = store::open_store(db.string());
+    auto store = store::open_store(db.string(), {.mode = store::OpenMode::kCreate});
     if (!store) {
       state.SkipWithError(store.error().what().c_str());
       return;
@@ -241,7 +241,7 @@ std::filesystem::path ledger_with(std::size_t rows) {
     return core::Status{};
   };
   (void)billing::read_file(kSample, billing::Format::kFocus, sink);
-  auto store = store::open_store(db.string());
+  auto store = store::open_store(db.string(), {.mode = store::OpenMode::kCreate});
   if (!store) return {};
   static const char* kTeams[] = {"search", "ads", "llm-train", "llm-serve", "vision", "speech",
                                  "infra", "data", "research", "safety", "growth", "platform"};

@@ -124,7 +124,7 @@ core::Status send_new(ledger::Store& store, const governance::CheckResult& r, co
   return record_delivered(store, sent_of(mine), claim.now + claim.lease);
 }
 
-int run_check(const CheckOptions& o, const std::string& db, unsigned threads, const GlobalOptions& g) {
+int run_check(const CheckOptions& o, const LedgerDb& d, const GlobalOptions& g) {
   auto fmt = output_format(g);
   if (!fmt) return report_error(fmt.error(), g);
   auto file = config::load_budgets(o.budgets);
@@ -134,14 +134,14 @@ int run_check(const CheckOptions& o, const std::string& db, unsigned threads, co
   file->options.as_of = *day;
   file->options.strict = o.strict;
   file->options.stale_after_days = o.stale_after_days;
-  auto store = store::open_store(db, {.scan_threads = threads});
-  if (!store) return report_error(store.error().with_context("--db " + store::redact(db)), g);
+  auto store = open_ledger(d, store::OpenMode::kExisting);
+  if (!store) return ledger_error(store.error(), d, g);
   auto sent = (*store)->sent_alerts();
-  if (!sent) return report_error(sent.error(), g);
+  if (!sent) return ledger_error(sent.error(), d, g);
   std::set<std::string> fired;
   for (const auto& s : *sent) fired.insert(s.key);
   auto result = governance::run_check(**store, file->budgets, file->options, fired);
-  if (!result) return report_error(result.error(), g);
+  if (!result) return ledger_error(result.error(), d, g);
   std::cout << report::render_check(*result, *fmt);
   // Tables and JSON carry the warnings; CSV and Markdown have no place for them.
   if (*fmt == report::Format::kCsv || *fmt == report::Format::kMarkdown)
@@ -164,14 +164,13 @@ int run_check(const CheckOptions& o, const std::string& db, unsigned threads, co
 
   const int status = result->gate_failed ? 3 : 0;
   if (o.dry_run) return status;
-  if (auto s = send_new(**store, *result, o); !s) return report_error(s.error(), g);
+  if (auto s = send_new(**store, *result, o); !s) return ledger_error(s.error(), d, g);
   return status;
 }
 
 }  // namespace
 
-std::function<int()> setup_ledger_check(CLI::App* check, const GlobalOptions& g, const std::string& db,
-                                       const unsigned& threads) {
+std::function<int()> setup_ledger_check(CLI::App* check, const GlobalOptions& g, const LedgerDb& d) {
   auto o = std::make_shared<CheckOptions>();
   check->add_option("--budgets", o->budgets, "the budget file (YAML, docs/GOVERNANCE.md)")->required();
   check->add_option("--as-of", o->as_of, "check as of this day, YYYY-MM-DD: spend before it counts (default: today, UTC)");
@@ -194,7 +193,7 @@ std::function<int()> setup_ledger_check(CLI::App* check, const GlobalOptions& g,
   check->footer("Exit status: 0 ok, 3 a budget is at a gating level (red or breached, on actual or forecast spend) or, "
                 "under --strict, the data is stale or missing; "
                 "1 or 2 an error.\nExample: aicost ledger check --budgets examples/governance/budgets.yaml --as-of 2025-06-28");
-  return [o, &g, &db, &threads] { return run_check(*o, db, threads, g); };
+  return [o, &g, &d] { return run_check(*o, d, g); };
 }
 
 }  // namespace aicost::app

@@ -5,12 +5,15 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "aicost/catalog/catalog.h"
 #include "aicost/core/result.h"
+#include "aicost/ledger/store.h"
 #include "aicost/report/format.h"
+#include "aicost/store/open.h"
 
 namespace aicost::app {
 
@@ -46,9 +49,23 @@ Command validate_command();
 Command search_command();
 Command reliability_command();
 Command ledger_command();
-// `aicost ledger check`: registers its options on `check`; `db` and `threads` are `aicost ledger
-// --db` and `--threads`.
-std::function<int()> setup_ledger_check(CLI::App* check, const GlobalOptions& g, const std::string& db,
-                                       const unsigned& threads);
+// The options of `aicost ledger` that its subcommands share.
+struct LedgerDb {
+  std::string db;                      // --db (default store::default_db())
+  unsigned threads = 0;                // --threads (0: every core this process may run on)
+  std::string lock_timeout = "10min";  // --lock-timeout: how long a write waits for another
+};
+// Opens the ledger `d` names. Only OpenMode::kCreate (ingest, init) makes a missing one: it says so
+// on stderr, or sets *created when given. A write that waits for another says so on stderr.
+core::Result<std::unique_ptr<ledger::Store>> open_ledger(const LedgerDb& d, store::OpenMode mode, bool* created = nullptr);
+// `e` with the ledger's password hidden in every form it may take (libpq's messages quote parts of
+// a connection string).
+core::Error scrub_error(const core::Error& e, const std::string& db);
+// report_error of scrub_error(e, d.db).
+int ledger_error(const core::Error& e, const LedgerDb& d, const GlobalOptions& g);
+
+// `aicost ledger check`: registers its options on `check`; `d` holds `aicost ledger --db`,
+// `--threads` and `--lock-timeout` once parsed.
+std::function<int()> setup_ledger_check(CLI::App* check, const GlobalOptions& g, const LedgerDb& d);
 
 }  // namespace aicost::app

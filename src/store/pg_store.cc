@@ -12,7 +12,9 @@
 #include "id_rollup.h"
 #include "pg_alerts.h"
 #include "pg_conn.h"
+#include "pg_lock.h"
 #include "pg_reads.h"
+#include "recheck.h"
 #include "sample_rollup.h"
 #include "schema.h"
 #include "string_ids.h"
@@ -28,7 +30,8 @@ constexpr const char* kMigrationLock = "107105267708788";
 
 class PgStore final : public ledger::Store, private PgConn {
  public:
-  PgStore(PGconn* conn, const std::string& url) : PgConn(conn, url, scrub(redact(url), url)) {}
+  PgStore(PGconn* conn, const std::string& url, const StoreOptions& options)
+      : PgConn(conn, url, scrub(redact(url), url)), options_(options) {}
   ~PgStore() override {
     rollback();
     PQfinish(conn_);
@@ -42,10 +45,16 @@ class PgStore final : public ledger::Store, private PgConn {
     if (auto r = run("configuring the session", "SET extra_float_digits = 3"); !r) return r.error();
     auto current = applied_version();
     if (!current) return current.error();
+    if (*current == 0 && options_.mode == OpenMode::kExisting)
+      return make_error(ErrorCode::kNotFound,
+                        "there is no aicost ledger in this database (no tables; a schema in its search_path?); load a "
+                        "billing export first (aicost ledger ingest FILE) or make an empty ledger (aicost ledger init)",
+                        where_);
     if (*current < latest_schema_version()) {
       if (auto s = migrate(); !s) return s;
       current = applied_version();
       if (!current) return current.error();
+      if (made_ && options_.on_create) options_.on_create(where_);
     }
     if (*current > latest_schema_version())
       return make_error(ErrorCode::kInvalidInput,
@@ -92,13 +101,23 @@ class PgStore final : public ledger::Store, private PgConn {
     return out;
   }
 
-  core::Status begin_source(const ledger::SourceFile& file, const std::vector<std::int64_t>& replace) override {
+  core::Result<std::optional<ledger::SourceRecord>> begin_source(const ledger::SourceFile& file,
+                                                                 const std::vector<std::int64_t>& replace) override {
     if (in_tx_) return make_error(ErrorCode::kInternal, "begin_source inside an open ingest");
     if (auto r = run("starting the ingest transaction", "BEGIN"); !r) return r.error();
     in_tx_ = true;
-    // One writer at a time, like SQLite's BEGIN IMMEDIATE; readers are not blocked.
-    if (auto r = run("locking the ledger for writing", "LOCK TABLE sources IN SHARE ROW EXCLUSIVE MODE"); !r)
-      return fail(r.error());
+    // One writer at a time; readers are not blocked.
+    if (auto s = lock_ledger(*this, conn_, where_, options_, "ingest"); !s) return fail(s.error());
+    // Another process may have loaded these bytes, or this path, while this one waited.
+    auto same = reads_.select_sources("WHERE s.sha256 = $1", file.sha256);
+    if (!same) return fail(same.error());
+    auto at_path = reads_.select_sources("WHERE s.path = $1", file.path);
+    if (!at_path) return fail(at_path.error());
+    auto again = recheck_under_lock(*same, *at_path, replace);
+    if (!again || *again) {
+      rollback();
+      return again;
+    }
     for (auto id : replace) {
       for (const char* table : {"charges", "charge_daily", "gpu_samples", "gpu_hourly", "row_issues", "sources"}) {
         const std::string sql = std::string("DELETE FROM ") + table +
@@ -117,7 +136,7 @@ class PgStore final : public ledger::Store, private PgConn {
     hours_.clear();
     if (auto s = load_tagsets(); !s) return fail(s.error());
     if (auto s = load_strings(); !s) return fail(s.error());
-    return {};
+    return std::optional<ledger::SourceRecord>{};
   }
 
   core::Status add_charges(std::span<const ledger::Charge> rows) override {
@@ -307,6 +326,7 @@ class PgStore final : public ledger::Store, private PgConn {
       return fail(r.error());
     auto current = applied_version();
     if (!current) return fail(current.error());
+    made_ = *current == 0;  // this process makes the ledger (not one that migrated it meanwhile)
     for (const auto& m : migrations(Dialect::kPostgres)) {
       if (m.version <= *current) continue;
       // Several statements, no values: the simple-query protocol takes them in one call.
@@ -437,6 +457,8 @@ class PgStore final : public ledger::Store, private PgConn {
     return {};
   }
 
+  StoreOptions options_;
+  bool made_ = false;  // migrate() made the ledger's tables
   PgReads reads_{*this};
   PgAlerts alerts_{*this};
   int version_ = 0;
@@ -451,7 +473,7 @@ class PgStore final : public ledger::Store, private PgConn {
 
 }  // namespace
 
-core::Result<std::unique_ptr<ledger::Store>> open_postgres(const std::string& url) {
+core::Result<std::unique_ptr<ledger::Store>> open_postgres(const std::string& url, const StoreOptions& options) {
   const std::string where = scrub(redact(url), url);
   PGconn* conn = PQconnectdb(url.c_str());
   if (!conn) return make_error(ErrorCode::kIo, "cannot connect to PostgreSQL: out of memory", where);
@@ -465,7 +487,7 @@ core::Result<std::unique_ptr<ledger::Store>> open_postgres(const std::string& ur
                             url),
                       where);
   }
-  auto store = std::make_unique<PgStore>(conn, url);
+  auto store = std::make_unique<PgStore>(conn, url, options);
   if (auto s = store->init(); !s) return s.error();
   return std::unique_ptr<ledger::Store>(std::move(store));
 }

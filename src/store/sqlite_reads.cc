@@ -8,6 +8,7 @@
 
 #include "query_sql.h"
 #include "schema.h"
+#include "sqlite_file.h"
 #include "sqlite_scan.h"
 #include "sqlite_stmt.h"
 
@@ -99,8 +100,8 @@ bool SqliteReads::scans_together(std::span<const ledger::AggregateQuery> queries
 namespace {
 
 // A read transaction for the life of this object, where the connection is not in one already:
-// every statement in it sees one state of the file, and no writer can commit before it ends (a
-// rollback journal's SHARED lock), so other connections opened meanwhile see that state too.
+// every statement in it sees one state of the file. In WAL a writer may commit meanwhile (other
+// connections opened later see its commit: scan() checks their generation).
 class ReadTransaction {
  public:
   explicit ReadTransaction(sqlite3* db)
@@ -129,22 +130,35 @@ struct ScanPart {
 // Reads `part` of `plan` on a connection of its own: read-only, through a small page cache and no
 // memory map. A scan reads each page once, so a large cache only fills (10M charges, 30 of 122
 // days, one core: 1.51-1.56 s through a 0.5 MB cache, 2.03-2.06 s through 64 MB, 1.62-1.71 s
-// through a memory map). `untouched`: whether a failure came before any row was read (no
-// connection, or a writer waiting for the lock kept this one from its first read).
+// through a memory map). The range was cut from the store's read transaction: its rows are those
+// only while this connection reads the same generation (`expected`), else a writer committed in
+// between (an ingest, a --replace that deleted rows, a VACUUM that renumbered them). `untouched`:
+// whether a failure came before any row was read (no connection, another generation, a lock),
+// so that the store's own connection can read the range instead.
 core::Status read_part(const MultiScan& plan, const std::string& path, const MultiScan::RowRange& part,
-                       std::vector<GroupFold>& folds, TextIds& texts, bool& untouched) {
+                       const Generation& expected, std::vector<GroupFold>& folds, TextIds& texts, bool& untouched) {
   sqlite3* c = nullptr;
   core::Status s;
+  untouched = true;
   if (sqlite3_open_v2(path.c_str(), &c, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
     s = core::make_error(core::ErrorCode::kIo, std::string("cannot open another connection: ") +
                                                    (c ? sqlite3_errmsg(c) : "out of memory"), path);
-    untouched = true;
-  } else {
-    s = sqlite_exec(c, path, "PRAGMA cache_size=-512");
-    if (s) s = plan.scan(c, folds, texts, &part);
-    untouched = !s && sqlite3_errcode(c) == SQLITE_BUSY;
+    sqlite3_close(c);
+    return s;
   }
-  sqlite3_close(c);
+  sqlite3_busy_timeout(c, kBusyTimeoutMs);  // before anything else
+  s = sqlite_exec(c, path, "PRAGMA cache_size=-512; BEGIN");
+  if (s) {
+    auto g = generation(c, path);
+    if (!g) s = g.error();
+    else if (*g != expected)
+      s = core::make_error(core::ErrorCode::kIo, "the ledger changed while its scan was being split", path);
+    else {
+      untouched = false;  // a failure from here on may leave rows in the folds
+      s = plan.scan(c, folds, texts, &part);
+    }
+  }
+  sqlite3_close(c);  // ends the read transaction
   return s;
 }
 
@@ -162,6 +176,9 @@ core::Status SqliteReads::scan(const MultiScan& plan, std::vector<GroupFold>& fo
   // A small scan stays on this connection. A large one is read on connections of its own, one
   // thread per range, this one reading the first.
   if (ranges->empty() || ranges->front().size() < options_.rows_per_scan_thread) return plan.scan(db_, folds, texts);
+  const auto gen = generation(db_, path_);
+  if (!gen) return gen.error();
+  if (const auto& hook = before_range_scans_hook()) hook();
   std::deque<ScanPart> parts;
   for (std::size_t i = 1; i < ranges->size(); ++i) {
     ScanPart& p = parts.emplace_back();
@@ -171,12 +188,13 @@ core::Status SqliteReads::scan(const MultiScan& plan, std::vector<GroupFold>& fo
   const std::string path(file);
   std::vector<std::jthread> pool;
   for (auto& p : parts)
-    pool.emplace_back([&plan, &path](ScanPart& p) { p.status = read_part(plan, path, p.rows, p.folds, p.texts, p.untouched); },
-                      std::ref(p));
+    pool.emplace_back(
+        [&plan, &path, &gen](ScanPart& p) { p.status = read_part(plan, path, p.rows, *gen, p.folds, p.texts, p.untouched); },
+        std::ref(p));
   bool untouched = false;
-  core::Status first = read_part(plan, path, ranges->front(), folds, texts, untouched);
-  // A range no other connection could read (no second handle, a writer waiting for the lock) is
-  // read on this one, which holds the lock.
+  core::Status first = read_part(plan, path, ranges->front(), *gen, folds, texts, untouched);
+  // A range no other connection could read as this one sees the ledger (no second handle, a
+  // writer that committed since, a lock) is read on this one.
   if (!first && untouched) first = plan.scan(db_, folds, texts, &ranges->front());
   pool.clear();  // joins
   if (!first) return first;

@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -22,6 +23,14 @@
 #include "sqlite_stmt.h"
 
 namespace aicost::store {
+
+// Tests only: called on the thread of a scan split over connections, after the store's read
+// transaction has cut the ranges and before the range connections open (where a writer may
+// commit; sqlite_reads.cc checks that each range reads what the store's transaction sees).
+inline std::function<void()>& before_range_scans_hook() {
+  static std::function<void()> hook;
+  return hook;
+}
 
 class SqliteReads {
  public:

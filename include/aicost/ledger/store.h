@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -83,8 +84,13 @@ class Store {
   // Sources loaded from `path` (with other bytes: a re-export of the same file).
   virtual core::Result<std::vector<SourceRecord>> sources_at(const std::string& path) = 0;
 
-  // Opens the transaction. `replace` lists sources to delete within it (a re-export swapped in).
-  virtual core::Status begin_source(const SourceFile& file, const std::vector<std::int64_t>& replace) = 0;
+  // Opens the transaction, holding the ledger's write lock (waiting for another writer as the
+  // store's options say). `replace` lists sources to delete within it (a re-export swapped in).
+  // Under the lock it looks again: when another process loaded these bytes meanwhile, it opens
+  // nothing and returns that source (the file is already loaded); when another loaded this path
+  // (a source there that `replace` does not list), it fails. Else nullopt: the transaction is open.
+  virtual core::Result<std::optional<SourceRecord>> begin_source(const SourceFile& file,
+                                                                 const std::vector<std::int64_t>& replace) = 0;
   virtual core::Status add_charges(std::span<const Charge> rows) = 0;
   virtual core::Status add_samples(std::span<const GpuSample> samples) = 0;
   virtual core::Status add_issues(std::span<const RowIssue> issues) = 0;

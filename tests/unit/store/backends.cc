@@ -14,7 +14,7 @@ FreshStore fresh_store(const std::string& backend) {
   FreshStore out;
   out.dir = std::make_shared<TempDir>("aicost-ledger");
   out.db = out.dir->file("ledger.db");
-  auto s = store::open_store(out.db);
+  auto s = store::open_store(out.db, {.mode = store::OpenMode::kCreate});
   if (!s) {
     ADD_FAILURE() << s.error().what();
     return out;

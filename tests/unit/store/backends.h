@@ -26,6 +26,13 @@ struct FreshStore {
 FreshStore fresh_store(const std::string& backend);
 FreshStore fresh_postgres_store();  // pg_backend.cc
 
+// A --db where no ledger is yet: a PostgreSQL URL of a new schema with no tables (dropped when the
+// test process exits). skip_reason as FreshStore's.
+struct FreshDb {
+  std::string db, skip_reason;
+};
+FreshDb fresh_postgres_db();  // pg_backend.cc
+
 // A test run once per backend (parameter "sqlite" or "postgresql"): SetUp gives it a fresh store,
 // or skips it where the backend is unavailable (fails instead when PostgreSQL is required).
 class BackendTest : public ::testing::TestWithParam<std::string> {

@@ -40,7 +40,7 @@ TEST(SqliteCompact, A4KiBLedgerIsRewrittenIn64KiBPagesWithEveryRow) {
               SQLITE_OK);
     sqlite3_close(c);
   }
-  auto store = store::open_store(db.string());
+  auto store = store::open_store(db.string(), {.mode = store::OpenMode::kCreate});
   ASSERT_TRUE(store) << store.error().what();
   auto r = billing::ingest_file(**store, testing::samples_dir() + "focus-sample-data/focus_sample.csv", {});
   ASSERT_TRUE(r) << r.error().what();

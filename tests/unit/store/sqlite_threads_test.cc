@@ -22,7 +22,7 @@ class SqliteThreads : public ::testing::Test {
 
   void SetUp() override {
     path_ = dir_.file("ledger.db");
-    auto store = store::open_store(path_.string());
+    auto store = store::open_store(path_.string(), {.mode = store::OpenMode::kCreate});
     ASSERT_TRUE(store) << store.error().what();
     auto r = billing::ingest_file(
         **store, testing::samples_dir() + "focus-sample-data/focus_sample.csv", {});
