@@ -4,7 +4,7 @@
 # against a server that is not there and, when $AICOST_TEST_PG_URL names one, a server that is
 # (trust auth: the planted password is ignored, so every command gets past connecting). Every
 # `aicost ledger` subcommand runs in every output mode, and --help; stdout and stderr are searched
-# for the password.
+# for the password. So are webhook URLs with credentials and tokens, and the Authorization token.
 #
 #   tests/cli/ledger_secrets_test.sh AICOST SOURCE_DIR
 set -u
@@ -76,6 +76,21 @@ every_command "unreachable keyword=value" "host=127.0.0.1 port=1 dbname=ledger u
 every_command "unreachable keyword=value, quoted" "host=127.0.0.1 port=1 dbname=ledger password='$secret' user=aicost"
 every_command "malformed keyword=value" "host=127.0.0.1 port=1 passwrd=$secret"
 every_command "malformed URI" "postgresql://aicost:$secret@127.0.0.1:1/ledger?sslmode=bogus"
+
+# Webhooks: credentials in the URL, a token in its path or query, and the Authorization header
+# ($AICOST_WEBHOOK_AUTHORIZATION), against a port that refuses (port 1) and one that is not a URL.
+ledger=$tmp/webhook.db
+"$aicost" ledger --db "$ledger" ingest "$src/examples/governance/focus-ai-lab-2025-05-06.csv" >/dev/null 2>&1 ||
+  { echo "FAIL: could not make the webhook test's ledger" >&2; exit 1; }
+gov_budgets="--budgets $src/examples/governance/budgets.yaml --as-of 2025-06-28"
+for hook in "http://alerts:$secret@127.0.0.1:1/hook" "http://127.0.0.1:1/services/T000/B000/$secret" \
+            "http://127.0.0.1:1/hook?token=$secret" "https://127.0.0.1:1/hooks/$secret" "htp://x/$secret"; do
+  for o in table json; do
+    # shellcheck disable=SC2086
+    AICOST_WEBHOOK_AUTHORIZATION="Bearer $secret" check "webhook $hook -o $o" \
+      ledger --db "$ledger" check $gov_budgets --webhook "$hook" --webhook-attempts 1 -o "$o"
+  done
+done
 
 # A server that is there: a schema of this test's own, named in each form.
 if [ -n "$pg" ]; then
