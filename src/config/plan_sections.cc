@@ -183,6 +183,11 @@ core::Status read_pricing(MapReader& r, const catalog::Catalog& cat,
   std::optional<std::string> instance, mode;
   TRY_ASSIGN(instance, r.string("instance"));
   TRY_ASSIGN(mode, r.string("mode"));
+  std::optional<double> reuse;
+  TRY_ASSIGN(reuse, r.quantity("reservation_reuse", UnitKind::kPercent));
+  if (reuse && *reuse > 1) {
+    return at(r, "reservation_reuse", "pricing.reservation_reuse is a share of the term, at most 100%");
+  }
   AICOST_TRY_STATUS(r.finish());
   if (mode) {
     auto m = catalog::pricing_mode_from_string(*mode);
@@ -197,6 +202,7 @@ core::Status read_pricing(MapReader& r, const catalog::Catalog& cat,
   if (gpu_hour > 0) {
     if (mode) warnings.push_back("pricing.mode is ignored when pricing.gpu_hour is given");
     out = gpu_hour_pricing(core::UsdPerSecond(gpu_hour));
+    if (reuse) warnings.push_back("pricing.reservation_reuse has no effect with pricing.gpu_hour");
     return {};
   }
   const catalog::Instance* chosen = nullptr;
@@ -229,6 +235,13 @@ core::Status read_pricing(MapReader& r, const catalog::Catalog& cat,
                        std::string(catalog::to_string(out.mode)) + " instance, " + chosen->id);
   }
   out = instance_pricing(*chosen, out.mode);
+  if (reuse) {
+    if (out.term.value() > 0) {
+      out.term_reuse = *reuse;
+    } else {
+      warnings.push_back("pricing.reservation_reuse has no effect: the plan is not on a reserved price");
+    }
+  }
   return {};
 }
 
@@ -245,6 +258,8 @@ costing::ComputePricing instance_pricing(const catalog::Instance& instance,
   out.mode = mode;
   out.provider = catalog::normalize_name(instance.provider);
   out.instance = instance.id;
+  if (mode == catalog::PricingMode::kReserved1y) out.term = core::Seconds(core::kSecondsPerYear);
+  if (mode == catalog::PricingMode::kReserved3y) out.term = core::Seconds(3 * core::kSecondsPerYear);
   const core::UsdPerSecond price = instance.price(mode).value_or(core::UsdPerSecond(0));
   out.per_gpu = price / instance.gpus;
   out.basis = core::sprintf("%s %s %.2f USD/h", instance.id.c_str(), catalog::to_string(mode),

@@ -41,7 +41,11 @@ core::Status read_network(MapReader& r, const catalog::Catalog& cat, const std::
 core::Status read_operations(MapReader& r, costing::OperationsInputs& out);
 // database, monitoring and security are top-level keys.
 core::Status read_services(MapReader& top, costing::ServicesInputs& out);
-core::Status read_reliability(MapReader& r, costing::ReliabilityInputs& out);  // reliability.cc
+// reliability.cc. A plan on a spot price gets a "spot-preemption" cause: one reclaim per node
+// every reliability.spot_preemption_mtbf (default: data/reliability.yaml's spot_preemption).
+core::Status read_reliability(MapReader& r, const workload::TrainingJob& job,
+                              const costing::ComputePricing& pricing,
+                              costing::ReliabilityInputs& out, std::vector<std::string>& warnings);
 // The shipped failure model (data/reliability.yaml).
 core::Result<reliability::FailureModel> default_failure_model();
 

@@ -17,6 +17,12 @@ struct ComputePricing {
   catalog::PricingMode mode = catalog::PricingMode::kOnDemand;
   std::string provider;  // of the instance priced ("aws"); empty for a plain gpu_hour price
   std::string instance;  // catalog id of the instance priced; empty for a plain gpu_hour price
+  // A reservation (an instance's reserved-1y or reserved-3y price) is paid for whole terms
+  // whether or not the run uses them: `term` is its length (0 for on-demand, spot and gpu_hour),
+  // `term_reuse` the share of the term outside this run that other work uses and pays for
+  // (pricing.reservation_reuse, default 0: this run pays the whole term).
+  core::Seconds term{0};
+  double term_reuse = 0;
 };
 
 struct StorageInputs {
