@@ -116,7 +116,10 @@ YAML::Node section(YAML::Node& root, const char* key) {
   return root[key] ? root[key] : YAML::Node();
 }
 
-core::Status read_constraints(const Source& src, const YAML::Node& node, SearchRequest& req) {
+
+}  // namespace
+
+core::Status read_search_section(const Source& src, const YAML::Node& node, SearchRequest& req) {
   MapReader r(node, "search", src);
   if (!node || node.IsNull()) return {};
   if (!node.IsMap()) return r.not_a_map();
@@ -154,8 +157,6 @@ core::Status read_constraints(const Source& src, const YAML::Node& node, SearchR
   return r.finish();
 }
 
-}  // namespace
-
 core::Result<SearchRequest> load_search_plan(const std::string& path,
                                              const catalog::Catalog& cat) {
   auto text = read_file(path);
@@ -176,7 +177,7 @@ core::Result<SearchRequest> load_search_plan(const std::string& path,
   YAML::Node pricing = section(root, "pricing");
   auto& space = req.space;
 
-  AICOST_TRY_STATUS(read_constraints(src, root["search"], req));
+  AICOST_TRY_STATUS(read_search_section(src, root["search"], req));
 
   // GPU types: listed, or every catalogued GPU.
   auto gpus = choice(src, cluster ? cluster["gpu"] : YAML::Node(), "cluster.gpu");

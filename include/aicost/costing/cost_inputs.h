@@ -25,6 +25,12 @@ struct ComputePricing {
   double term_reuse = 0;
 };
 
+// A plain per-GPU-hour price from a plan (pricing.gpu_hour): no instance, no term.
+ComputePricing gpu_hour_pricing(core::UsdPerSecond per_gpu);
+// The price of one GPU of `instance` under `mode` (0 when unpublished), with its basis text and,
+// for reserved modes, the term (1 or 3 years of 8760 h).
+ComputePricing instance_pricing(const catalog::Instance& instance, catalog::PricingMode mode);
+
 struct StorageInputs {
   core::Bytes dataset;                     // tokenised training data kept for the run
   core::UsdPerByteSecond dataset_price;
