@@ -44,6 +44,7 @@ Command diff_command();
 Command catalog_command();
 Command validate_command();
 Command search_command();
+Command optimize_command();
 Command reliability_command();
 Command ledger_command();
 // `aicost ledger check`: registers its options on `check`; `db` and `threads` are `aicost ledger
