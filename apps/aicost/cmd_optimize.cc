@@ -89,6 +89,10 @@ Command optimize_command() {
               in.threads = a->threads;
               auto res = optimize::optimize(in);
               if (!res) return report_error(res.error().with_context(a->plan), g);
+              // Reports list what a change does to this plan's file: removals of keys it does
+              // not have are no-ops and left out.
+              for (auto& l : res->levers) l.change = editor->prune(l.change);
+              res->combined.change = editor->prune(res->combined.change);
               const std::string text = report::render_optimize(*res, *fmt);
               if (!a->emit.empty()) {
                 auto written = write_plan(*editor, *res, a->emit);

@@ -1,6 +1,7 @@
 // Plan-key edits applied to a plan's YAML, and the changed plan estimated (aicost optimize).
 #include "aicost/config/plan_edit.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "aicost/config/catalog_loader.h"
@@ -178,6 +179,25 @@ core::Result<std::string> PlanEditor::emit(const optimize::Change& change, const
     start = nl + 1;
   }
   return out + *text;
+}
+
+optimize::Change PlanEditor::prune(const optimize::Change& change) const {
+  optimize::Change out;
+  for (const auto& e : change) {
+    if (!e.value) {
+      const auto dot = e.key.find('.');
+      const YAML::Node& root = s_->root;
+      const bool present =
+          dot == std::string::npos
+              ? static_cast<bool>(root[e.key])
+              : (root[e.key.substr(0, dot)] && root[e.key.substr(0, dot)].IsMap() &&
+                 root[e.key.substr(0, dot)][e.key.substr(dot + 1)]);
+      const bool set_before = std::any_of(out.begin(), out.end(), [&](const auto& o) { return o.key == e.key; });
+      if (!present && !set_before) continue;
+    }
+    out.push_back(e);
+  }
+  return out;
 }
 
 core::Result<optimize::PlanLimits> PlanEditor::limits() const {

@@ -21,6 +21,21 @@ std::string layout_text(const workload::Parallelism& p, int gpus) {
                        p.sequence_parallel ? "on" : "off", workload::to_string(p.sharding));
 }
 
+// A coarse layout grid picks a GPU count or type: every TP/PP/CP/DP/EP split and recompute
+// mode, but no interleaving, micro-batch 1 and ZeRO-1 (and the plan's own choices). The
+// parallelism lever then refines the layout at the chosen count and type (the optimiser's second
+// pass). A full grid costs ten times as much and moves the choice by cents.
+void coarse_grid(const workload::TrainingJob& job, search::SearchSpace& s) {
+  s.virtual_pipeline = {1};
+  if (job.parallel.virtual_pipeline != 1) s.virtual_pipeline.push_back(job.parallel.virtual_pipeline);
+  s.micro_batch = {1};
+  if (job.parallel.micro_batch != 1) s.micro_batch.push_back(job.parallel.micro_batch);
+  s.sharding = {workload::OptimizerSharding::kZero1};
+  if (job.parallel.sharding != workload::OptimizerSharding::kZero1) {
+    s.sharding.push_back(job.parallel.sharding);
+  }
+}
+
 int max_gpus(const LeverContext& ctx) {
   return ctx.limits.max_gpus > 0 ? ctx.limits.max_gpus : 4 * ctx.plan.job.cluster.gpus;
 }
@@ -68,6 +83,7 @@ Proposal gpu_count(const LeverContext& ctx) {
   const auto& job = ctx.plan.job;
   search::SearchSpace s = own_gpu_space(ctx.plan);
   s.max_gpus = max_gpus(ctx);
+  coarse_grid(job, s);
   const auto best = cheapest(ctx, s, ctx.limits.deadline_days);
   if (!best) {
     return nothing_to_do(core::sprintf("no count of %s up to %d meets the deadline of %.0f days",
@@ -113,15 +129,20 @@ Proposal gpu_type(const LeverContext& ctx) {
   search::SearchSpace s;
   s.global_batches = {job.global_batch};
   s.max_gpus = max_gpus(ctx);
+  coarse_grid(job, s);
   for (const auto& g : ctx.catalog.gpus()) {
     if (g.id == job.cluster.gpu.id || !g.peak(job.precision)) continue;
     auto eff = ctx.catalog.efficiency(g.generation);
     if (!eff) continue;
+    // Each type at its cheapest catalogued instance: the step model runs every type on its
+    // reference system, so the instance only sets the price (and the storage provider).
     search::GpuOption opt{g, **eff, {}};
     for (const auto& inst : ctx.catalog.instances()) {
       if (catalog::normalize_name(inst.gpu) != catalog::normalize_name(g.id) || !inst.price(mode)) continue;
-      opt.prices.push_back(costing::instance_pricing(inst, mode));
-      opt.prices.back().term_reuse = price.term_reuse;
+      auto p = costing::instance_pricing(inst, mode);
+      p.term_reuse = price.term_reuse;
+      if (opt.prices.empty()) opt.prices.push_back(p);
+      else if (p.per_gpu < opt.prices.front().per_gpu) opt.prices.front() = p;
     }
     if (!opt.prices.empty()) s.gpus.push_back(std::move(opt));
   }
@@ -158,8 +179,8 @@ Proposal gpu_type(const LeverContext& ctx) {
             "roll back if the loss curve departs from the current fleet's or step time is more "
             "than 10 % above the estimate"};
   auto p = change(std::move(c), risk, r);
-  p.notes.push_back(std::string("other GPU types priced at catalogued ") + catalog::to_string(mode) +
-                    " instances");
+  p.notes.push_back(std::string("other GPU types priced at their cheapest catalogued ") +
+                    catalog::to_string(mode) + " instance");
   return p;
 }
 

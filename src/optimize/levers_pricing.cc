@@ -50,7 +50,7 @@ Proposal pricing_reserved(const LeverContext& ctx) {
   }
   // Each option estimated as a whole plan; the cheapest is proposed.
   PricingMode best = options.front();
-  double best_usd = 0;
+  double best_usd = 0, reuse = 0;
   bool found = false;
   for (PricingMode m : options) {
     auto e = ctx.evaluate(merge(ctx.applied, {{"pricing.mode", catalog::to_string(m)}}));
@@ -58,6 +58,7 @@ Proposal pricing_reserved(const LeverContext& ctx) {
     if (!found || e->total_usd() < best_usd) {
       best = m;
       best_usd = e->total_usd();
+      reuse = e->inputs.compute.term_reuse;
       found = true;
     }
   }
@@ -99,9 +100,12 @@ Proposal pricing_reserved(const LeverContext& ctx) {
         core::sprintf("%.2f", core::per_hour(*on_demand)).c_str(),
         100 * wall_h / (m == PricingMode::kReserved1y ? core::kHoursPerYear : 3 * core::kHoursPerYear)));
   }
-  p.notes.push_back(core::sprintf("the rest of the term is charged to this run unless "
-                                  "pricing.reservation_reuse says other work uses it (now %.0f %%)",
-                                  100 * now.term_reuse));
+  if (best != PricingMode::kOnDemand) {
+    p.notes.push_back(core::sprintf("the rest of the term is charged to this run unless "
+                                    "pricing.reservation_reuse says other work uses it (the "
+                                    "plan says %.0f %%)",
+                                    100 * reuse));
+  }
   return p;
 }
 

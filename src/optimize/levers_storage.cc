@@ -22,10 +22,16 @@ Proposal checkpoint_retention(const LeverContext& ctx) {
     target = std::max(target, static_cast<int>(std::ceil(it->second / interval - 1e-9)));
   }
   if (kept <= target) {
-    return nothing_to_do(core::sprintf("the plan keeps %d checkpoints; fewer than %d leaves no "
-                                       "fallback%s",
-                                       kept, target,
-                                       target > 2 ? " within the guardrails' checkpoint retention" : ""));
+    if (target > 2) {
+      return nothing_to_do(core::sprintf("the plan keeps %d checkpoints; %d are needed to cover "
+                                         "the guardrails' %.1f h at %.0f min apart",
+                                         kept, target,
+                                         core::in_hours(ctx.guardrails.min_retention.at("checkpoints")),
+                                         interval.value() / 60));
+    }
+    return nothing_to_do(core::sprintf("the plan keeps %d checkpoints; fewer than 2 leaves no "
+                                       "fallback when the latest is corrupt",
+                                       kept));
   }
   Risk risk{RiskLevel::kLow, {"recovery"},
             core::sprintf("%d instead of %d checkpoints: a rollback past a corrupt checkpoint or a "

@@ -49,6 +49,7 @@ LeverResult judge(const Lever& lever, Proposal p, const Evaluation& base, const 
   const double saving = base.total_usd() - cand->total_usd();
   r.total_usd = cand->total_usd();
   r.wall_days = cand->wall_days();
+  r.mfu_bf16 = mfu_bf16(*cand);
   r.saving_usd = saving;
   r.saving_pct = base.total_usd() > 0 ? saving / base.total_usd() : 0;
   r.wall_days_delta = cand->wall_days() - base.wall_days();
@@ -128,12 +129,15 @@ Combined combine(const std::vector<Lever>& levers, const std::vector<LeverResult
     current = std::move(*cand);
     applied = std::move(merged);
   }
-  // Levers taken early were tuned for the plan as it was then (the checkpoint interval before
-  // asynchronous saves, say): each is proposed once more on the final combination.
-  const std::vector<std::string> taken = out.levers;
-  for (const auto& id : taken) {
+  // Levers tried early were tuned for the plan as it was then (the checkpoint interval before
+  // asynchronous saves, the layout before another GPU type): each accepted one is proposed once
+  // more on the final combination.
+  for (const LeverResult* r : order) {
+    const std::string& id = r->id;
+    const Lever& lever = *by_id[id];
+    if (!lever.group.empty() && group_best[lever.group] != r) continue;
     const LeverContext ctx{*in.catalog, current, applied, eval, in.limits, in.guardrails, in.threads};
-    Proposal p = by_id[id]->propose(ctx);
+    Proposal p = lever.propose(ctx);
     if (p.kind != Proposal::Kind::kChange) continue;
     Change merged = merge(applied, p.change);
     if (merged == applied) continue;
@@ -143,6 +147,11 @@ Combined combine(const std::vector<Lever>& levers, const std::vector<LeverResult
     out.steps.push_back({id, cand->total_usd(), current.total_usd() - cand->total_usd(),
                          cand->wall_days(), true});
     out.risk = std::max(out.risk, p.risk.level);
+    if (std::find(out.levers.begin(), out.levers.end(), id) == out.levers.end()) {
+      out.levers.push_back(id);
+      out.sum_of_savings += *r->saving_usd;
+      std::erase_if(out.skipped, [&](const auto& s) { return s.first == id; });
+    }
     current = std::move(*cand);
     applied = std::move(merged);
   }

@@ -14,7 +14,7 @@ namespace {
 
 std::string duration(Seconds s) {
   const double h = core::in_hours(s);
-  if (h >= 48) return core::sprintf("%.1f d", h / 24);
+  if (h >= 24) return core::sprintf("%.1f d", h / 24);
   if (h >= 1) return core::sprintf("%.1f h", h);
   return core::sprintf("%.0f min", s.value() / 60);
 }
@@ -46,6 +46,11 @@ Seconds checkpoint_span(const Evaluation& e) {
 
 namespace {
 
+// A changed plan is worse on a line the original already crosses when it moves more than 1 %
+// further across: the models' own noise (the last checkpoint segment of a shorter run, say) is
+// not a change for the worse.
+constexpr double kWorse = 0.01;
+
 // The lines `c` crosses. With `base`, a line `base` already crosses counts only when `c` is worse.
 std::vector<std::string> crossed_lines(const Evaluation& c, const Evaluation* base, const Risk& risk,
                                        const Guardrails& g, const PlanLimits& limits) {
@@ -60,8 +65,13 @@ std::vector<std::string> crossed_lines(const Evaluation& c, const Evaluation* ba
                       to_string(g.max_risk));
   }
   // A minimum: crossed when the candidate is below it and below the original.
+  // A floor: crossed when `cand` is below it, unless the original is below it too and `cand` is
+  // not worse by more than kWorse. A ceiling is the same with the signs turned.
   auto at_least = [&](double cand, double orig, double floor, const std::string& what) {
-    if (cand < floor && (!base || cand < orig)) crossed.push_back(what);
+    if (cand < floor && (!base || orig >= floor || cand < orig * (1 - kWorse))) crossed.push_back(what);
+  };
+  auto at_most = [&](double cand, double orig, double ceiling, const std::string& what) {
+    if (cand > ceiling && (!base || orig <= ceiling || cand > orig * (1 + kWorse))) crossed.push_back(what);
   };
   const Evaluation& b = base ? *base : c;
   for (const auto& [kind, min] : g.min_retention) {
@@ -81,12 +91,11 @@ std::vector<std::string> crossed_lines(const Evaluation& c, const Evaluation* ba
   }
   if (g.max_recovery) {
     const Seconds r = recovery_per_interrupt(c);
-    if (r > *g.max_recovery && (!base || r > recovery_per_interrupt(b))) {
-      crossed.push_back(core::sprintf("recovery per interrupt %s (lost work + restart) is above the "
-                                      "maximum %s by %s",
-                                      duration(r).c_str(), duration(*g.max_recovery).c_str(),
-                                      duration(r - *g.max_recovery).c_str()));
-    }
+    at_most(r.value(), recovery_per_interrupt(b).value(), g.max_recovery->value(),
+            core::sprintf("recovery per interrupt %s (lost work + restart) is above the maximum %s "
+                          "by %s",
+                          duration(r).c_str(), duration(*g.max_recovery).c_str(),
+                          duration(r - *g.max_recovery).c_str()));
   }
   if (g.min_mfu) {
     const double m = mfu_bf16(c);
@@ -103,10 +112,9 @@ std::vector<std::string> crossed_lines(const Evaluation& c, const Evaluation* ba
   }
   if (limits.deadline_days) {
     const double d = c.wall_days();
-    if (d > *limits.deadline_days && (!base || d > b.wall_days())) {
-      crossed.push_back(core::sprintf("%.1f wall days miss the plan's deadline of %.1f days by %.1f",
-                                      d, *limits.deadline_days, d - *limits.deadline_days));
-    }
+    at_most(d, b.wall_days(), *limits.deadline_days,
+            core::sprintf("%.1f wall days miss the plan's deadline of %.1f days by %.1f", d,
+                          *limits.deadline_days, d - *limits.deadline_days));
   }
   return crossed;
 }

@@ -51,6 +51,7 @@ Json lever_json(const LeverResult& r) {
   j["wall_days_delta"] = opt(r.wall_days_delta, false);
   j["total_usd"] = opt(r.total_usd, true);
   j["wall_days"] = opt(r.wall_days, false);
+  j["mfu_bf16"] = opt(r.mfu_bf16, false);
   if (evaluated(r)) {
     j["risk"] = {{"level", optimize::to_string(r.risk.level)}, {"kinds", r.risk.kinds}, {"why", r.risk.why}};
     j["red_line"] = {{"ok", r.red_line.ok}, {"why", r.red_line.ok ? Json() : Json(r.red_line.why)}};
@@ -165,7 +166,9 @@ std::string render_text(const optimize::OptimizeResult& res, Format f) {
   const auto& g = res.guardrails;
   lines += fmt::format("max risk {}", optimize::to_string(g.max_risk));
   for (const auto& [kind, min] : g.min_retention) {
-    lines += fmt::format(", {} kept >= {:.0f} d", kind, core::in_days(min));
+    lines += fmt::format(", {} kept >= {}", kind, core::in_days(min) >= 1
+                                                      ? fmt::format("{:.0f} d", core::in_days(min))
+                                                      : fmt::format("{:.1f} h", core::in_hours(min)));
   }
   if (g.max_recovery) lines += fmt::format(", recovery <= {:.1f} h", core::in_hours(*g.max_recovery));
   if (g.min_mfu) lines += fmt::format(", MFU >= {:.0f} %", 100 * *g.min_mfu);
@@ -175,7 +178,7 @@ std::string render_text(const optimize::OptimizeResult& res, Format f) {
 
   Table ranked;
   ranked.title = "Levers, by saving";
-  ranked.header = {"lever", "saving_usd", "saving", "wall_days", "risk", "red_line", "status"};
+  ranked.header = {"lever", "saving_usd", "saving", "wall_days_delta", "risk", "red_line", "status"};
   ranked.right_align = {false, true, true, true, false, false, false};
   Table others;
   others.title = "Levers not applied";
@@ -222,7 +225,7 @@ std::string render_text(const optimize::OptimizeResult& res, Format f) {
     s.right_align = {true, false, true, true, true};
     int i = 0;
     for (const auto& st : c.steps) {
-      s.rows.push_back({std::to_string(++i), st.retuned ? st.id + " (re-tuned)" : st.id,
+      s.rows.push_back({std::to_string(++i), st.retuned ? st.id + " (second pass)" : st.id,
                         core::group_digits(st.total_usd),
                         core::group_digits(st.saving_usd), fmt::format("{:.2f}", st.wall_days)});
     }

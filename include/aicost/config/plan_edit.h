@@ -39,6 +39,9 @@ class PlanEditor {
   core::Result<std::string> emit(const optimize::Change& change, const std::string& out_dir,
                                  const std::string& header) const;
 
+  // `change` without removals of keys the plan does not have (no-ops, kept out of reports).
+  optimize::Change prune(const optimize::Change& change) const;
+
   // The limits in the plan's `search:` section (deadline, max_gpus, memory_headroom).
   core::Result<optimize::PlanLimits> limits() const;
 

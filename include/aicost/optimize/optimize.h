@@ -33,6 +33,7 @@ struct LeverResult {
   std::string why;
   // Of the changed plan against the original, when it was estimated.
   std::optional<double> saving_usd, saving_pct, wall_days_delta, total_usd, wall_days;
+  std::optional<double> mfu_bf16;  // of the changed plan (see mfu_bf16() below)
   Risk risk;
   RedLineCheck red_line;
   Change change;
@@ -45,7 +46,7 @@ struct CombinedStep {
   double total_usd = 0;   // of the combined plan after this lever
   double saving_usd = 0;  // against the combination before it
   double wall_days = 0;
-  bool retuned = false;   // proposed again on the final combination (a second, smaller step)
+  bool retuned = false;   // the second pass: proposed again on the combination of the first
 };
 
 struct Combined {
