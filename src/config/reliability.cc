@@ -67,41 +67,49 @@ core::Status read_causes(MapReader& r, reliability::FailureModel& m) {
 
 }  // namespace
 
-core::Result<reliability::FailureModel> default_failure_model() {
+namespace {
+
+// `read` on one section of the shipped data/reliability.yaml.
+template <class T, class Read>
+core::Result<T> shipped_section(const char* section, Read read) {
   for (const auto& [name, text] : embedded_files()) {
     if (name != "reliability.yaml") continue;
     const std::string owned(text);
     const Source src = Source::from_text("<builtin>/data/reliability.yaml", owned);
     auto root = parse_yaml(src, owned);
     if (!root) return root.error();
-    MapReader r((*root)["failure_model"], "failure_model", src);
+    MapReader r((*root)[section], section, src);
+    return read(r);
+  }
+  return core::make_error(core::ErrorCode::kInternal, "data/reliability.yaml is not built in");
+}
+
+}  // namespace
+
+core::Result<reliability::FailureModel> default_failure_model() {
+  return shipped_section<reliability::FailureModel>("failure_model", [](MapReader& r)
+                                                    -> core::Result<reliability::FailureModel> {
     reliability::FailureModel m;
     AICOST_TRY_STATUS(read_model(r, m));
     AICOST_TRY_STATUS(read_causes(r, m));
     AICOST_TRY_STATUS(r.finish());
     return m;
-  }
-  return core::make_error(core::ErrorCode::kInternal, "data/reliability.yaml is not built in");
+  });
 }
 
 core::Result<core::Seconds> default_spot_preemption_mtbf() {
-  for (const auto& [name, text] : embedded_files()) {
-    if (name != "reliability.yaml") continue;
-    const std::string owned(text);
-    const Source src = Source::from_text("<builtin>/data/reliability.yaml", owned);
-    auto root = parse_yaml(src, owned);
-    if (!root) return root.error();
-    MapReader r((*root)["spot_preemption"], "spot_preemption", src);
+  return shipped_section<core::Seconds>("spot_preemption", [](MapReader& r) -> core::Result<core::Seconds> {
     r.accept("source");
     r.accept("date");
     core::Seconds mtbf(0);
     AICOST_TRY_STATUS(r.read("per_node_mtbf", UnitKind::kDuration, mtbf, true));
     AICOST_TRY_STATUS(r.finish());
-    if (mtbf.value() <= 0) break;
+    if (mtbf.value() <= 0) {
+      return core::make_error(core::ErrorCode::kInternal,
+                              "data/reliability.yaml has no spot_preemption.per_node_mtbf");
+    }
     return mtbf;
-  }
-  return core::make_error(core::ErrorCode::kInternal,
-                          "data/reliability.yaml has no spot_preemption.per_node_mtbf");
+  });
 }
 
 core::Status read_reliability(MapReader& r, const workload::TrainingJob& job,

@@ -121,8 +121,8 @@ TEST(ParsePlan, CanonicalNamesGiveNoAliasWarning) {
   EXPECT_FALSE(has_warning(*plan, " read as "));
 }
 
-TEST(ParsePlan, InstanceAndModePickCatalogPricePerGpu) {
-  auto plan = parse(R"(model:
+// GPT-3 on AWS p4de at the 1-year reserved price.
+const char* kReservedPlan = R"(model:
   preset: gpt3-175b
 training:
   tokens: 300B
@@ -137,7 +137,10 @@ parallelism:
 pricing:
   instance: aws/p4de.24xlarge
   mode: reserved-1y
-)");
+)";
+
+TEST(ParsePlan, InstanceAndModePickCatalogPricePerGpu) {
+  auto plan = parse(kReservedPlan);
   ASSERT_TRUE(plan.has_value()) << plan.error().what();
   EXPECT_EQ(plan->cost.compute.mode, catalog::PricingMode::kReserved1y);
   auto inst = builtin().instance("aws/p4de.24xlarge");
@@ -154,31 +157,15 @@ pricing:
 TEST(ParsePlan, ReservedPriceCarriesItsTermAndReuse) {
   // A reserved-1y price is bought for 8,760 h; reservation_reuse says how much of the rest of the
   // term other work uses (default none).
-  const std::string plan_text = R"(model:
-  preset: gpt3-175b
-training:
-  tokens: 300B
-  seq_length: 2048
-  global_batch_size: 1536
-cluster:
-  gpu: a100-sxm4-80gb
-  gpus: 1024
-parallelism:
-  tensor_model_parallel_size: 8
-  pipeline_model_parallel_size: 16
-pricing:
-  instance: aws/p4de.24xlarge
-  mode: reserved-1y
-)";
-  auto plan = parse(plan_text);
+  auto plan = parse(kReservedPlan);
   ASSERT_TRUE(plan.has_value()) << plan.error().what();
   EXPECT_NEAR(core::in_hours(plan->cost.compute.term), 8760, 1e-9);
   EXPECT_EQ(plan->cost.compute.term_reuse, 0);
-  auto reused = parse(plan_text + "  reservation_reuse: 40%\n");
+  auto reused = parse(std::string(kReservedPlan) + "  reservation_reuse: 40%\n");
   ASSERT_TRUE(reused.has_value()) << reused.error().what();
   EXPECT_NEAR(reused->cost.compute.term_reuse, 0.4, 1e-12);
-  expect_error(parse(plan_text + "  reservation_reuse: 140%\n"), ErrorCode::kInvalidInput,
-               "plan.yaml:16:22", "at most 100%");
+  expect_error(parse(std::string(kReservedPlan) + "  reservation_reuse: 140%\n"),
+               ErrorCode::kInvalidInput, "plan.yaml:16:22", "at most 100%");
 }
 
 TEST(ParsePlan, OnDemandPriceHasNoTerm) {
