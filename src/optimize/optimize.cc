@@ -56,7 +56,8 @@ LeverResult judge(const Lever& lever, Proposal p, const Evaluation& base, const 
   r.red_line = check_red_lines(*cand, base, r.risk, in.guardrails, in.limits);
   if (saving < kCent) {
     r.status = LeverStatus::kNoSaving;
-    r.why = core::sprintf("the changed plan costs %s USD more", core::group_digits(-saving, 2).c_str());
+    r.why = core::sprintf("the changed plan (%s) costs %s USD more", describe(r.change).c_str(),
+                          core::group_digits(-saving, 2).c_str());
   } else if (!r.red_line.ok) {
     r.status = LeverStatus::kRejected;
     r.why = r.red_line.why;
