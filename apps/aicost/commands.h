@@ -47,6 +47,7 @@ Command diff_command();
 Command catalog_command();
 Command validate_command();
 Command search_command();
+Command optimize_command();
 Command reliability_command();
 Command ledger_command();
 // The options of `aicost ledger` that its subcommands share.
