@@ -154,7 +154,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   sink.issue = [](ledger::RowIssue&& i) { check_clean("issue", i.column + i.message); };
   if (!billing::read_text(text, path, format, sink)) return 0;
 
-  auto store = store::open_store((dir.dir() / "ledger.db").string(), {.scan_threads = 1});
+  auto store = store::open_store((dir.dir() / "ledger.db").string(),
+                                 {.mode = store::OpenMode::kCreate, .scan_threads = 1});
   if (!store) broken("a fresh ledger does not open", store.error().what());
   billing::IngestOptions options;
   options.format = format;
