@@ -124,6 +124,10 @@ class FocusDialect final : public CsvDialect {
                return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
              });
     };
+    // Each unknown column is named with a did-you-mean, up to kNamed of them; the rest are
+    // counted in one note (a header of thousands of junk names costs an edit distance each).
+    constexpr std::size_t kNamed = 50;
+    std::size_t unknown = 0;
     for (const auto& n : cols.names()) {
       if (n.empty() || n.rfind("x_", 0) == 0) continue;
       if (std::find(known.begin(), known.end(), n) != known.end()) continue;
@@ -132,6 +136,7 @@ class FocusDialect final : public CsvDialect {
         log.note(n, "column '" + n + "' differs in case from FOCUS '" + *same_but_case + "'; read as it");
         continue;
       }
+      if (++unknown > kNamed) continue;
       // No FOCUS name is longer than 40 characters: a longer header is no typo of one (and an
       // edit distance over it would cost seconds on a hostile file).
       const std::string shown =
@@ -140,6 +145,9 @@ class FocusDialect final : public CsvDialect {
                           " column and has no x_ prefix; ignored." +
                           (n.size() <= 48 ? core::did_you_mean(n, known) : std::string()));
     }
+    if (unknown > kNamed)
+      log.note("", std::to_string(unknown - kNamed) + " more columns are not FOCUS " + version_.substr(6) +
+                       " columns and have no x_ prefix; ignored");
     return cols.check_duplicates(log);
   }
 

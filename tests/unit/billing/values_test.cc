@@ -74,6 +74,17 @@ TEST(DuplicateColumns, ADuplicatedColumnNobodyReadsIsAWarning) {
   EXPECT_TRUE(c.has_issue("x_Note", "appears 3 times (columns 3, 4 and 5); it is not read"));
 }
 
+// A header of thousands of junk names: the first 50 named (with a did-you-mean each), the rest
+// counted in one note, so the header costs neither an edit distance per name nor an issue each.
+TEST(UnknownColumns, ManyAreCountedNotEachNamed) {
+  std::string header = "BilledCost,ChargePeriodStart";
+  for (int i = 0; i < 5000; ++i) header += ",Colum" + std::to_string(i);
+  auto c = read(header + "\n1,2024-09-01T00:00:00Z\n", Format::kFocus);
+  EXPECT_EQ(c.summary.loaded, 1);
+  EXPECT_LT(c.issues.size(), 60u);
+  EXPECT_TRUE(c.has_issue("", "4950 more columns are not FOCUS"));
+}
+
 // --- out of range ------------------------------------------------------------------------------------
 
 TEST(OutOfRange, AnAmountAboveWhatOneValueHoldsSaysSo) {
