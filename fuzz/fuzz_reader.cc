@@ -7,7 +7,9 @@
 //   - summary.loaded + summary.rejected <= summary.records;
 //   - summary.loaded equals the charges and samples the sink received ("handed to the sink");
 //   - summary.rejected <= the error issues ("rejected: each has an error issue");
-//   - every Charge handed to the sink has a non-empty currency.
+//   - every Charge handed to the sink has a non-empty currency;
+//   - every text handed over (charge fields, tags, sample labels, issues) is clean UTF-8 without
+//     NUL: the byte policy of src/billing/guard.h, so nothing invalid can reach a store.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -15,6 +17,7 @@
 #include <string_view>
 
 #include "aicost/billing/reader.h"
+#include "aicost/core/text.h"
 
 #ifndef AICOST_FUZZ_FORMAT
 #error "define AICOST_FUZZ_FORMAT to a billing::Format enumerator (kFocus, kAwsCur, ..., kAuto)"
@@ -32,6 +35,13 @@ constexpr Format kFormat = Format::AICOST_FUZZ_FORMAT;
   __builtin_trap();
 }
 
+void check_clean(const char* what, const std::string& s, long long line) {
+  if (!aicost::core::utf8_clean(s)) {
+    std::fprintf(stderr, "fuzz_reader: %s is not clean UTF-8 at line %lld\n", what, line);
+    __builtin_trap();
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -41,14 +51,25 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   aicost::billing::Sink sink;
   sink.charge = [&](aicost::ledger::Charge&& c) -> aicost::core::Status {
     if (c.currency.empty()) broken("a Charge with an empty currency, at line", c.line, 0);
+    for (const std::string* f :
+         {&c.currency, &c.provider, &c.billing_account_id, &c.billing_account_name, &c.sub_account_id,
+          &c.sub_account_name, &c.service_name, &c.service_category, &c.region_id, &c.resource_id,
+          &c.resource_name, &c.resource_type, &c.sku_id, &c.charge_category, &c.charge_class,
+          &c.charge_frequency, &c.pricing_category, &c.commitment_discount_id, &c.commitment_discount_status,
+          &c.pricing_unit, &c.consumed_unit, &c.charge_description})
+      check_clean("a charge field", *f, c.line);
+    for (const auto& t : c.tags) check_clean("a tag", t.key + t.value, c.line);
     ++charges;
     return {};
   };
-  sink.sample = [&](aicost::ledger::GpuSample&&) -> aicost::core::Status {
+  sink.sample = [&](aicost::ledger::GpuSample&& g) -> aicost::core::Status {
+    for (const std::string* f : {&g.host, &g.gpu, &g.uuid, &g.model_name, &g.ns, &g.pod, &g.container, &g.job})
+      check_clean("a sample label", *f, g.line);
     ++samples;
     return {};
   };
   sink.issue = [&](aicost::ledger::RowIssue&& issue) {
+    check_clean("an issue", issue.column + issue.message, issue.line);
     if (issue.severity == aicost::ledger::RowIssue::Severity::kError) ++errors;
   };
 

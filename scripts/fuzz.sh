@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Coverage-guided fuzzing of the billing and telemetry readers (libFuzzer + ASan + UBSan).
+# Coverage-guided fuzzing of the billing and telemetry readers (libFuzzer + ASan + UBSan), and of
+# the ledger path behind them (fuzz_ledger: a fuzzed file into a fresh SQLite ledger, then reports,
+# a governance check and every output format).
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET]   (default 10)
 #
@@ -22,7 +24,9 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$root/build-fuzz
 samples=${AICOST_SAMPLES:-$root/../shared/data/billing-samples}
 jobs=${FUZZ_JOBS:-$(nproc)}
-targets=(focus aws_cur azure gcp oci dcgm_prometheus dcgm_csv auto)
+targets=(focus aws_cur azure gcp oci dcgm_prometheus dcgm_csv auto ledger)
+# fuzz_ledger's first byte picks the format: its index in this list (fuzz/fuzz_ledger.cc).
+ledger_formats=(auto focus aws_cur azure gcp oci dcgm_prometheus dcgm_csv)
 max_len=65536
 
 # --- build -------------------------------------------------------------------------------------
@@ -57,15 +61,63 @@ seeds_for() {
     auto) local t; for t in focus aws_cur azure gcp oci dcgm_prometheus dcgm_csv; do seeds_for "$t"; done ;;
   esac
 }
+# Seeds the samples lack: bytes that are not UTF-8 and NULs (the byte policy, src/billing/guard.h)
+# and rows with long tag sets (the caps), one file of each per format.
+synthetic_seeds() {
+  local t=$1 out=$2 n tags=""
+  case $t in
+    focus | auto)
+      for ((n = 0; n < 1100; n++)); do tags+="${tags:+,}\"\"k$n\"\":\"\"v\"\""; done
+      printf 'BilledCost,ChargePeriodStart,BillingCurrency,ChargeDescription,Tags\n1.5,2024-09-01T00:00:00Z,usd,M\xfcnchen \xe2\x82,"{%s}"\n2,2024-09-02T00:00:00Z,EUR,a\x00b,"{""t\xed\xa0\x80"":""\\u0000""}"\n' \
+        "$tags" >"$out/synthetic-focus.csv" ;;&
+    aws_cur | auto)
+      { printf 'lineItem/UsageStartDate,lineItem/UnblendedCost,lineItem/CurrencyCode,lineItem/LineItemDescription'
+        for ((n = 0; n < 1100; n++)); do printf ',resourceTags/user:k%d' $n; done
+        printf '\n2024-09-01T00:00:00Z,9300000000,usd,caf\xe9'
+        for ((n = 0; n < 1100; n++)); do printf ',v'; done; printf '\n'; } >"$out/synthetic-aws.csv" ;;&
+    azure | auto)
+      printf 'Date,CostInBillingCurrency,BillingCurrencyCode,ProductName,Tags\n09/01/2024,1,EUR,Ger\xe4t,"""team"": ""m\xfcller"""\n4/12/2262,1,eur,x,\n' \
+        >"$out/synthetic-azure.csv" ;;&
+    gcp | auto)
+      tags=""
+      for ((n = 0; n < 1100; n++)); do tags+="${tags:+, }{'key': 'k$n', 'value': 'v'}"; done
+      printf 'usage_start_time,cost,currency,service.description,labels\n2024-09-01T00:00:00Z,1,usd,Comp\xfcte,"[%s]"\n' "$tags" \
+        >"$out/synthetic-gcp.csv" ;;&
+    oci | auto)
+      printf 'lineItem/intervalUsageStart,cost/myCost,cost/currencyCode,tags/ns.k\n2024-09-01T00:00:00Z,1,usd,\xff\xfe\n' \
+        >"$out/synthetic-oci.csv" ;;&
+    dcgm_prometheus | auto)
+      printf 'DCGM_FI_DEV_GPU_UTIL{gpu="0",Hostname="n\xf6de"} 50 1725148800000\nDCGM_FI_DEV_GPU_UTIL{gpu="1"} 5 9300000000000000\n' \
+        >"$out/synthetic-dcgm.prom" ;;&
+    dcgm_csv | auto)
+      printf 'metric,gpu,Hostname,value,timestamp\nDCGM_FI_DEV_GPU_UTIL,0,n\xf6de,50,1725148800\n' >"$out/synthetic-dcgm.csv" ;;
+  esac
+}
+
 [[ -d $samples ]] || echo "fuzz: warning: no samples at $samples (set AICOST_SAMPLES); fuzzing from tests/data only" >&2
 for t in "${targets[@]}"; do
   rm -rf "$build/corpus/$t"
   mkdir -p "$build/corpus/$t" "$build/work/$t"
+  [[ $t == ledger ]] && continue
   for f in $(seeds_for "$t"); do
     if [[ -f $f ]]; then head -c $max_len "$f" >"$build/corpus/$t/$(basename "$f")"; fi
   done
+  synthetic_seeds "$t" "$build/corpus/$t"
 done
-cat "$root"/fuzz/*.dict >"$build/auto.dict"
+# fuzz_ledger: every reader's seeds, each behind the byte that picks its format.
+for i in "${!ledger_formats[@]}"; do
+  [[ ${ledger_formats[$i]} == auto ]] && continue
+  for f in "$build/corpus/${ledger_formats[$i]}"/*; do
+    [[ -f $f ]] || continue
+    { printf "\\x$(printf %02x "$i")"; head -c $((max_len - 1)) "$f"; } >"$build/corpus/ledger/${ledger_formats[$i]}-$(basename "$f")"
+  done
+done
+for t in "${targets[@]}"; do
+  case $t in
+    auto | ledger) cat "$root"/fuzz/*.dict ;;
+    *) cat "$root/fuzz/$t.dict" "$root/fuzz/bytes.dict" ;;
+  esac >"$build/$t.dict"
+done
 mkdir -p "$build/artifacts"
 
 # --- run -------------------------------------------------------------------------------------------
@@ -74,8 +126,7 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}${symbolizer:+external_symbol
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}print_stacktrace=1:halt_on_error=1
 
 run_target() {
-  local t=$1 bin=$build/fuzz_$1 log=$build/logs/fuzz_$1.log dict=$root/fuzz/$1.dict
-  [[ $t == auto ]] && dict=$build/auto.dict
+  local t=$1 bin=$build/fuzz_$1 log=$build/logs/fuzz_$1.log dict=$build/$1.dict
   local regressions=("$root"/fuzz/regressions/"$t"-*)
   {
     if [[ -e ${regressions[0]} ]]; then

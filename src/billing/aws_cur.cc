@@ -85,7 +85,7 @@ class AwsCurDialect final : public CsvDialect {
     if (currency_ < 0)
       log.note("lineItem/CurrencyCode",
                "no lineItem/CurrencyCode column; amounts are stored under XXX");
-    return {};
+    return cols.check_duplicates(log);
   }
 
   bool row(const CsvRecord& r, ledger::Charge& c, IssueLog& log, std::int64_t& rounded) override {
@@ -134,20 +134,21 @@ class AwsCurDialect final : public CsvDialect {
   }
 
   std::string version() const override { return "aws-cur"; }
+  std::string_view tags_column() const override { return "resourceTags/"; }
 
  private:
   bool period(const CsvRecord& r, ledger::Charge& c, IssueLog& log) {
     // identity/TimeInterval is "start/end"; the usage dates are finer where both are present.
     const auto interval = cell(r, interval_);
     const auto slash = interval.find('/');
-    auto start = parse_datetime(cell(r, start_));
-    if (!start && slash != std::string_view::npos)
-      start = parse_datetime(interval.substr(0, slash));
+    bool out_of_range = false;
+    auto start = parse_datetime(cell(r, start_), nullptr, &out_of_range);
+    if (!start && !out_of_range && slash != std::string_view::npos)
+      start = parse_datetime(interval.substr(0, slash), nullptr, &out_of_range);
     if (!start) {
       const auto t = start_ >= 0 ? cell(r, start_) : interval;
       std::string message = "no usage start; the row has no time";
-      if (!is_null(t))
-        message = std::string(t.substr(0, 40)).insert(0, 1, '\'') + "' is not a date-time";
+      if (!is_null(t)) message = not_a_datetime(t, out_of_range);
       log.error(r.line, start_ >= 0 ? "lineItem/UsageStartDate" : "identity/TimeInterval",
                 std::move(message));
       return false;
@@ -181,14 +182,16 @@ class AwsCurDialect final : public CsvDialect {
     if (type == "SavingsPlanRecurringFee") {
       const auto total = amount(sp_total_, "savingsPlan/TotalCommitmentToDate");
       const auto used = total ? amount(sp_used_, "savingsPlan/UsedCommitment") : std::nullopt;
-      return total && used ? *total - *used : billed;
+      std::int64_t unused = 0;
+      return total && used && !__builtin_sub_overflow(*total, *used, &unused) ? unused : billed;
     }
     if (type == "RIFee") {
       const auto upfront =
           amount(ri_unused_upfront_, "reservation/UnusedAmortizedUpfrontFeeForBillingPeriod");
       const auto recurring =
           upfront ? amount(ri_unused_recurring_, "reservation/UnusedRecurringFee") : std::nullopt;
-      return upfront && recurring ? *upfront + *recurring : billed;
+      std::int64_t unused = 0;
+      return upfront && recurring && !__builtin_add_overflow(*upfront, *recurring, &unused) ? unused : billed;
     }
     return billed;
   }

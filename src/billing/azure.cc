@@ -95,18 +95,18 @@ class AzureDialect final : public CsvDialect {
     if (currency_ < 0)
       log.note("",
                "no billing-currency column; amounts are stored under XXX (ISO 4217: no currency)");
-    return {};
+    return cols.check_duplicates(log);
   }
 
   bool row(const CsvRecord& r, ledger::Charge& c, IssueLog& log, std::int64_t& rounded) override {
     c.line = r.line;
     const auto date_text = cell(r, date_);
-    const auto date = parse_datetime(date_text);
+    bool out_of_range = false;
+    const auto date = parse_datetime(date_text, nullptr, &out_of_range);
     if (!date) {
       log.error(r.line, date_name_,
-                is_null(date_text)
-                    ? "the date is null; the row has no time"
-                    : "'" + std::string(date_text.substr(0, 40)) + "' is not a date");
+                is_null(date_text) ? "the date is null; the row has no time"
+                                   : not_a_datetime(date_text, out_of_range, "a date"));
       return false;
     }
     // Cost details rows are daily.

@@ -7,6 +7,9 @@
 #include <charconv>
 #include <cmath>
 
+#include "aicost/core/text.h"
+#include "guard.h"
+
 namespace aicost::billing {
 namespace {
 
@@ -129,7 +132,7 @@ const char* exported_range(ledger::GpuMetric m) {
 
 void warn_garbage(IssueLog& log, std::int64_t line, ledger::GpuMetric m, std::string_view text) {
   log.warn_repeated(line, "value", std::string("garbage ") + ledger::gpu_metric_name(m),
-                    "'" + std::string(text.substr(0, 40)) + "' is not a reading of " + ledger::gpu_metric_name(m) +
+                    quote_cell(text) + " is not a reading of " + ledger::gpu_metric_name(m) +
                         " (" + exported_range(m) +
                         "; dcgm-exporter reports garbage such as 4294967295 when the driver has no value); "
                         "the sample is skipped");
@@ -142,7 +145,7 @@ void warn_no_gpu(IssueLog& log, const ledger::GpuSample& g) {
 }
 
 std::string excerpt(std::string_view line) {
-  return line.size() <= 80 ? std::string(line) : std::string(line.substr(0, 77)) + "...";
+  return line.size() <= 80 ? std::string(line) : std::string(core::utf8_prefix(line, 77)) + "...";
 }
 
 // One sample line: name{labels} value [timestamp_ms]. On failure `error` says what was expected
@@ -225,7 +228,7 @@ bool parse_sample(std::string_view s, Labels& labels, ParsedLine& out) {
   const auto v = parse_number(out.value_text);
   if (!v) {
     i = start;
-    return fail("'" + std::string(out.value_text.substr(0, 40)) + "' is not a number");
+    return fail(quote_cell(out.value_text) + " is not a number");
   }
   out.value = *v;
   skip_blanks();
@@ -313,6 +316,12 @@ core::Status DcgmTextReader::line(std::string_view text) {
   if (text.size() > kMaxLine)
     return core::make_error(core::ErrorCode::kParse, "a line longer than 1 MiB; this is not Prometheus text exposition",
                             "line " + std::to_string(line_no_));
+  if (!core::utf8_clean(text)) {  // the byte policy (guard.h): repaired, warned once per file
+    repaired_.clear();
+    core::utf8_repair_append(text, repaired_);
+    log_.warn_repeated(line_no_, "", "utf8", [&] { return "the line " + repair_message(text, repaired_); });
+    text = repaired_;
+  }
   if (line_no_ == 1 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   text = trim(text);
   if (text.empty() || text.front() == '#') return {};  // # HELP, # TYPE, # EOF, comments
@@ -336,6 +345,13 @@ core::Status DcgmTextReader::line(std::string_view text) {
   }
   g.line = line_no_;
   g.time = p.timestamp_ms ? seconds_of_ms(*p.timestamp_ms) : scrape_time_;
+  if (!time_in_range(static_cast<double>(g.time))) {
+    ++rejected_;
+    log_.error(line_no_, "",
+               "line " + std::to_string(line_no_) + ": the timestamp " + std::to_string(*p.timestamp_ms) +
+                   " (milliseconds) is " + time_out_of_range(g.time > 0));
+    return {};
+  }
   g.metric = *metric;
   g.value = *value;
   warn_no_gpu(log_, g);
@@ -345,7 +361,7 @@ core::Status DcgmTextReader::line(std::string_view text) {
 
 // --- CSV ----------------------------------------------------------------------------------------
 
-core::Status DcgmCsvReader::header(const std::vector<std::string_view>& names, IssueLog&) {
+core::Status DcgmCsvReader::header(const std::vector<std::string_view>& names, IssueLog& log) {
   Columns cols(names);
   metric_ = cols.find({"metric", "__name__"});
   value_ = cols.find({"value"});
@@ -364,7 +380,7 @@ core::Status DcgmCsvReader::header(const std::vector<std::string_view>& names, I
   container_ = cols.find({"exported_container", "container", "container_name"});
   job_ = cols.find({"exported_job", "job"});
   labels_ = cols.find({"labels_json", "labels"});
-  return {};
+  return cols.check_duplicates(log);
 }
 
 bool DcgmCsvReader::row(const CsvRecord& rec, ledger::GpuSample& out, IssueLog& log, bool& skipped) {
@@ -382,7 +398,7 @@ bool DcgmCsvReader::row(const CsvRecord& rec, ledger::GpuSample& out, IssueLog& 
   const auto text = trim(cell(rec, value_));
   const auto exported = parse_number(text);
   if (!exported) {
-    log.error(rec.line, "value", "'" + std::string(text.substr(0, 40)) + "' is not a number");
+    log.error(rec.line, "value", quote_cell(text) + " is not a number");
     return false;
   }
   const auto value = convert_dcgm_value(*metric, *exported);
@@ -397,16 +413,21 @@ bool DcgmCsvReader::row(const CsvRecord& rec, ledger::GpuSample& out, IssueLog& 
   out.value = *value;
   out.time = default_time_;
   const auto when = trim(cell(rec, time_));
+  bool out_of_range = false;
   if (!is_null(when)) {
     if (const auto n = parse_number(when); n && std::isfinite(*n)) {
       // Unix seconds, or milliseconds as Prometheus writes them (1e11 s is the year 5138).
-      out.time = std::abs(*n) >= 1e11 ? static_cast<ledger::UnixSeconds>(std::floor(*n / 1000))
-                                      : static_cast<ledger::UnixSeconds>(std::floor(*n));
-    } else if (const auto t = parse_datetime(when)) {
+      const double seconds = std::floor(std::abs(*n) >= 1e11 ? *n / 1000 : *n);
+      if (!time_in_range(seconds)) {
+        log.error(rec.line, "timestamp", quote_cell(when) + " is " + time_out_of_range(seconds > 0));
+        return false;
+      }
+      out.time = static_cast<ledger::UnixSeconds>(seconds);
+    } else if (const auto t = parse_datetime(when, nullptr, &out_of_range)) {
       out.time = *t;
     } else {
       log.error(rec.line, "timestamp",
-                "'" + std::string(when.substr(0, 40)) + "' is not a time (RFC 3339, or Unix seconds or milliseconds)");
+                not_a_datetime(when, out_of_range, "a time (RFC 3339, or Unix seconds or milliseconds)"));
       return false;
     }
   }

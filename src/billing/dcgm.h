@@ -31,7 +31,7 @@ class DcgmTextReader {
   const Sink& sink_;
   IssueLog& log_;
   ledger::UnixSeconds scrape_time_;
-  std::string partial_;
+  std::string partial_, repaired_;
   std::int64_t line_no_ = 0, records_ = 0, loaded_ = 0, rejected_ = 0;
 };
 

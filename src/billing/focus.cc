@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "aicost/core/suggest.h"
+#include "aicost/core/text.h"
 #include "values.h"
 
 namespace aicost::billing {
@@ -103,7 +104,7 @@ class FocusDialect final : public CsvDialect {
 
     // Version: the newest whose additions are present.
     auto any_of_set = [&](const auto& set) {
-      return std::any_of(set.begin(), set.end(), [&](const char* n) { return col(n) >= 0; });
+      return std::any_of(set.begin(), set.end(), [&](const char* n) { return cols.has(n); });
     };
     version_ = any_of_set(kFocus12) ? "focus-1.2" : any_of_set(kFocus11) ? "focus-1.1" : "focus-1.0";
 
@@ -113,7 +114,7 @@ class FocusDialect final : public CsvDialect {
     for (auto n : kFocus12) known.emplace_back(n);
     std::string missing;
     for (auto n : kMandatory)
-      if (col(n) < 0) missing += std::string(missing.empty() ? "" : ", ") + n;
+      if (!cols.has(n)) missing += std::string(missing.empty() ? "" : ", ") + n;
     if (!missing.empty()) log.note("", "mandatory FOCUS columns missing: " + missing);
     if (currency_ < 0) log.note("BillingCurrency", "no BillingCurrency column; amounts are stored under XXX (ISO 4217: no currency)");
     if (effective_ < 0) log.note("EffectiveCost", "no EffectiveCost column; EffectiveCost taken as BilledCost");
@@ -123,6 +124,10 @@ class FocusDialect final : public CsvDialect {
                return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
              });
     };
+    // Each unknown column is named with a did-you-mean, up to kNamed of them; the rest are
+    // counted in one note (a header of thousands of junk names costs an edit distance each).
+    constexpr std::size_t kNamed = 50;
+    std::size_t unknown = 0;
     for (const auto& n : cols.names()) {
       if (n.empty() || n.rfind("x_", 0) == 0) continue;
       if (std::find(known.begin(), known.end(), n) != known.end()) continue;
@@ -131,14 +136,19 @@ class FocusDialect final : public CsvDialect {
         log.note(n, "column '" + n + "' differs in case from FOCUS '" + *same_but_case + "'; read as it");
         continue;
       }
+      if (++unknown > kNamed) continue;
       // No FOCUS name is longer than 40 characters: a longer header is no typo of one (and an
       // edit distance over it would cost seconds on a hostile file).
-      const std::string shown = n.size() > 80 ? n.substr(0, 80) + "..." : n;
+      const std::string shown =
+          n.size() > 80 ? std::string(core::utf8_prefix(n, 80)) + "..." : n;
       log.note(shown, "column '" + shown + "' is not a FOCUS " + version_.substr(6) +
                           " column and has no x_ prefix; ignored." +
                           (n.size() <= 48 ? core::did_you_mean(n, known) : std::string()));
     }
-    return {};
+    if (unknown > kNamed)
+      log.note("", std::to_string(unknown - kNamed) + " more columns are not FOCUS " + version_.substr(6) +
+                       " columns and have no x_ prefix; ignored");
+    return cols.check_duplicates(log);
   }
 
   bool row(const CsvRecord& r, ledger::Charge& c, IssueLog& log, std::int64_t& rounded) override {
@@ -151,11 +161,12 @@ class FocusDialect final : public CsvDialect {
     c.period_end = *start;
     if (end_ >= 0) {
       const auto t = cell(r, end_);
-      if (auto e = parse_datetime(t, &form)) {
+      bool out_of_range = false;
+      if (auto e = parse_datetime(t, &form, &out_of_range)) {
         c.period_end = *e;
         note_form(r.line, "ChargePeriodEnd", form, t, log);
       } else {
-        log.warn(r.line, "ChargePeriodEnd", "'" + std::string(t.substr(0, 40)) + "' is not a date-time; taken as ChargePeriodStart");
+        log.warn(r.line, "ChargePeriodEnd", not_a_datetime(t, out_of_range) + "; taken as ChargePeriodStart");
       }
     }
     c.billing_period_start = *start;
@@ -166,8 +177,7 @@ class FocusDialect final : public CsvDialect {
     const auto billed = amount_cell(r, billed_, "BilledCost", log, rounded);
     if (!billed.value) {
       log.error(r.line, "BilledCost",
-                billed.null ? "BilledCost is null; FOCUS requires a value"
-                            : "'" + billed.text + "' is not a decimal number");
+                billed.null ? "BilledCost is null; FOCUS requires a value" : billed.why_not());
       return false;
     }
     c.billed = *billed.value;
@@ -178,17 +188,10 @@ class FocusDialect final : public CsvDialect {
       const auto v = amount_cell(r, contracted_, "ContractedCost", log, rounded);
       if (v.value) c.contracted = v.value;
       else if (v.null) log.warn_repeated(r.line, "ContractedCost", "null", "ContractedCost is null; FOCUS requires a value; left empty");
-      else log.warn(r.line, "ContractedCost", "'" + v.text + "' is not a decimal number; left empty");
+      else log.warn(r.line, "ContractedCost", v.why_not() + "; left empty");
     }
 
-    assign(c.currency, r, currency_);
-    if (c.currency.empty()) {
-      c.currency = "XXX";
-      if (currency_ >= 0) log.warn_repeated(r.line, "BillingCurrency", "null", "BillingCurrency is null; stored under XXX");
-    } else if (c.currency.size() != 3 ||
-               !std::all_of(c.currency.begin(), c.currency.end(), [](char ch) { return ch >= 'A' && ch <= 'Z'; })) {
-      log.warn_repeated(r.line, "BillingCurrency", "format", "'" + c.currency + "' is not an ISO 4217 code");
-    }
+    c.currency = currency_cell(r, currency_, "BillingCurrency", log);
     assign(c.provider, r, provider_);
     assign(c.billing_account_id, r, billing_account_);
     assign(c.billing_account_name, r, billing_account_name_);
@@ -236,7 +239,7 @@ class FocusDialect final : public CsvDialect {
     const auto v = amount_cell(r, i, name, log, rounded);
     if (v.value) return *v.value;
     if (v.null) log.warn_repeated(r.line, name, "null", std::string(name) + " is null; taken as BilledCost");
-    else log.warn(r.line, name, "'" + v.text + "' is not a decimal number; taken as BilledCost");
+    else log.warn(r.line, name, v.why_not() + "; taken as BilledCost");
     return billed;
   }
 

@@ -29,7 +29,7 @@ class ListReader {
       if (!eat('}')) {
         do {
           std::string key, value;
-          if (!quoted(key) || !eat(':') || !scalar(value)) return std::nullopt;
+          if (!quote_cell(key) || !eat(':') || !scalar(value)) return std::nullopt;
           st.emplace_back(std::move(key), std::move(value));
         } while (eat(','));
         if (!eat('}')) return std::nullopt;
@@ -56,7 +56,7 @@ class ListReader {
     space();
     return pos_ == s_.size();
   }
-  bool quoted(std::string& out) {
+  bool quote_cell(std::string& out) {
     space();
     if (pos_ >= s_.size() || (s_[pos_] != '\'' && s_[pos_] != '"')) return false;
     const char q = s_[pos_++];
@@ -72,7 +72,7 @@ class ListReader {
   }
   bool scalar(std::string& out) {
     space();
-    if (pos_ < s_.size() && (s_[pos_] == '\'' || s_[pos_] == '"')) return quoted(out);
+    if (pos_ < s_.size() && (s_[pos_] == '\'' || s_[pos_] == '"')) return quote_cell(out);
     const auto start = pos_;
     while (pos_ < s_.size() && s_[pos_] != ',' && s_[pos_] != '}' && s_[pos_] != '[' &&
            s_[pos_] != '{')
@@ -148,7 +148,7 @@ class GcpDialect final : public CsvDialect {
     pricing_unit_ = cols.find({"usage.pricing_unit"});
     labels_ = cols.find({"labels"});
     if (currency_ < 0) log.note("currency", "no currency column; amounts are stored under XXX");
-    return {};
+    return cols.check_duplicates(log);
   }
 
   bool row(const CsvRecord& r, ledger::Charge& c, IssueLog& log, std::int64_t& rounded) override {
@@ -166,7 +166,10 @@ class GcpDialect final : public CsvDialect {
     // `cost` is before credits (free tier, committed-use and sustained-use discounts, promotions);
     // the credits' amounts are negative, so EffectiveCost = cost + Σ credits.amount. The recipe
     // also clamps the sum at 0, which only hid float noise; exact sums need no clamp.
-    c.effective = c.billed + credits(r, log);
+    if (__builtin_add_overflow(c.billed, credits(r, log), &c.effective)) {
+      c.effective = c.billed;
+      log.warn(r.line, "credits", "the cost with its credits is out of range; EffectiveCost taken as the cost");
+    }
     c.currency = currency_cell(r, currency_, "currency", log);
     c.provider = "Google Cloud";
     c.billing_account_id = text_cell(r, account_);
@@ -194,6 +197,7 @@ class GcpDialect final : public CsvDialect {
   }
 
   std::string version() const override { return "gcp"; }
+  std::string_view tags_column() const override { return "labels"; }
 
  private:
   std::int64_t credits(const CsvRecord& r, IssueLog& log) {
@@ -206,12 +210,12 @@ class GcpDialect final : public CsvDialect {
       const auto* amount = field(st, "amount");
       const auto a = amount ? core::parse_amount(*amount) : std::nullopt;
       ok = ok && a;
-      if (a) sum += a->nanos;
+      if (a && __builtin_add_overflow(sum, a->nanos, &sum)) ok = false;
     }
     if (ok) return sum;
     log.warn(r.line, "credits",
-             "credits is not a list of {amount: ...} ('" + std::string(text.substr(0, 40)) +
-                 "'); EffectiveCost taken as the cost");
+             "credits is not a list of {amount: ...} (" + quote_cell(text) +
+                 "); EffectiveCost taken as the cost");
     return 0;
   }
 
@@ -227,8 +231,8 @@ class GcpDialect final : public CsvDialect {
       return;
     }
     log.warn(r.line, "labels",
-             "labels is not a list of {key, value} ('" + std::string(text.substr(0, 40)) +
-                 "'); the row is loaded unlabelled");
+             "labels is not a list of {key, value} (" + quote_cell(text) +
+                 "); the row is loaded unlabelled");
   }
 
   int cost_ = -1, start_ = -1, end_ = -1, currency_ = -1, list_ = -1, credits_ = -1, invoice_ = -1,

@@ -138,7 +138,7 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
   }
   result.summary = *summary;
   auto record = store.commit_source(summary->version, summary->rejected);
-  if (!record) return record.error();
+  if (!record) return record.error().with_context(path);
   result.record = *record;
   result.issue_count = static_cast<std::int64_t>(issues.size());
   issues.resize(std::min(issues.size(), options.keep_issues));

@@ -34,7 +34,7 @@ class OciDialect final : public CsvDialect {
     tags_ = tag_columns(cols, "tags/");
     if (currency_ < 0)
       log.note("cost/currencyCode", "no cost/currencyCode column; amounts are stored under XXX");
-    return {};
+    return cols.check_duplicates(log);
   }
 
   bool row(const CsvRecord& r, ledger::Charge& c, IssueLog& log, std::int64_t& rounded) override {
@@ -71,6 +71,7 @@ class OciDialect final : public CsvDialect {
   }
 
   std::string version() const override { return "oci"; }
+  std::string_view tags_column() const override { return "tags/"; }
 
  private:
   int cost_ = -1, start_ = -1, end_ = -1, currency_ = -1, subscription_ = -1, tenant_ = -1,

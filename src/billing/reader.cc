@@ -6,8 +6,10 @@
 #include <array>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "dcgm.h"
+#include "guard.h"
 #include "values.h"
 
 namespace aicost::billing {
@@ -25,6 +27,65 @@ constexpr std::array kFormats{
 };
 
 bool contains(std::string_view head, std::string_view what) { return head.find(what) != std::string_view::npos; }
+
+// Files no reader reads, told by their first bytes (each format's magic number), and what to do
+// instead. Reading them is planned (issue 11); until then a clear refusal beats "name the format".
+struct Signature {
+  std::string_view magic;
+  const char* what;
+  const char* todo;     // FILE stands for the path
+  const char* planned;  // what reading them would be
+};
+constexpr std::array kSignatures{
+    Signature{"\x1F\x8B", "a gzip-compressed file", "decompress it first (gunzip -k FILE)", "compressed exports"},
+    Signature{"\x28\xB5\x2F\xFD", "a zstd-compressed file", "decompress it first (zstd -d -k FILE)", "compressed exports"},
+    Signature{"BZh", "a bzip2-compressed file", "decompress it first (bunzip2 -k FILE)", "compressed exports"},
+    Signature{"\xFD" "7zXZ", "an xz-compressed file", "decompress it first (unxz -k FILE)", "compressed exports"},
+    Signature{"PK\x03\x04", "a zip archive", "extract it first (unzip FILE) and load the CSV inside",
+              "compressed exports"},
+    Signature{"PK\x05\x06", "an empty zip archive", "export the data again", "compressed exports"},
+    Signature{"PAR1", "a Parquet file",
+              "export it as CSV first (for example: duckdb -c \"COPY (FROM 'FILE') TO 'FILE.csv'\")", "Parquet"},
+    Signature{std::string_view("\xFF\xFE\0\0", 4), "UTF-32 (little-endian) text",
+              "convert it to UTF-8 first (iconv -f UTF-32 -t UTF-8 FILE > FILE.utf8.csv)", "UTF-32"},
+    Signature{"\xFF\xFE", "UTF-16 (little-endian) text",
+              "convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8.csv)", "UTF-16"},
+    Signature{"\xFE\xFF", "UTF-16 (big-endian) text",
+              "convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8.csv)", "UTF-16"},
+};
+
+// UTF-16 without a byte-order mark: ASCII text with a NUL after (LE) or before (BE) every byte.
+const char* utf16_without_bom(std::string_view head) {
+  const std::size_t n = std::min<std::size_t>(head.size(), 256) & ~std::size_t{1};
+  if (n < 4) return nullptr;
+  std::size_t even = 0, odd = 0;
+  for (std::size_t i = 0; i < n; ++i) (i % 2 ? odd : even) += head[i] == '\0';
+  const std::size_t pairs = n / 2;
+  if (odd * 10 >= pairs * 9 && even * 10 <= pairs) return "LE";
+  if (even * 10 >= pairs * 9 && odd * 10 <= pairs) return "BE";
+  return nullptr;
+}
+
+std::string replace_file(std::string text, const std::string& path) {
+  for (std::size_t at = text.find("FILE"); at != std::string::npos; at = text.find("FILE", at + path.size()))
+    text.replace(at, 4, path);
+  return text;
+}
+
+// The refusal for a file that is no text any reader reads; nullopt for text.
+std::optional<std::string> not_text(std::string_view head, const std::string& path) {
+  for (const auto& sig : kSignatures) {
+    if (head.substr(0, sig.magic.size()) != sig.magic) continue;
+    if (sig.magic == "BZh" && (head.size() < 4 || head[3] < '1' || head[3] > '9')) continue;
+    return std::string("this is ") + sig.what + "; " + replace_file(sig.todo, path) + "; reading " +
+           sig.planned + " is planned";
+  }
+  if (const char* order = utf16_without_bom(head))
+    return std::string("this is UTF-16 (") + (order[0] == 'L' ? "little" : "big") +
+           "-endian) text without a byte-order mark; convert it to UTF-8 first (iconv -f UTF-16" + order +
+           " -t UTF-8 " + path + " > " + path + ".utf8.csv); reading UTF-16 is planned";
+  return std::nullopt;
+}
 
 std::unique_ptr<CsvDialect> make_dialect(Format f) {
   switch (f) {
@@ -44,17 +105,13 @@ class Pipeline {
       : format_(format), origin_(std::move(origin)), sink_(sink), scrape_time_(scrape_time) {}
 
   core::Status feed(std::string_view bytes) {
-    if (format_ == Format::kAuto) {
-      head_.append(bytes.substr(0, 4096 - std::min<std::size_t>(head_.size(), 4096)));
-      pending_.append(bytes);
-      if (head_.size() < 4096) return {};
-      if (auto s = start(); !s) return s;
-      std::string buffered = std::move(pending_);
-      return push(buffered);
-    }
-    if (!started_)
-      if (auto s = start(); !s) return s;
-    return push(bytes);
+    if (started_) return push(bytes);
+    // The first bytes decide what kind of file this is (and, for kAuto, its format).
+    pending_.append(bytes);
+    if (pending_.size() < kHead) return {};
+    if (auto s = start(); !s) return s;
+    std::string buffered = std::move(pending_);
+    return push(buffered);
   }
 
   core::Result<ReadSummary> finish() {
@@ -84,7 +141,10 @@ class Pipeline {
  private:
   core::Status start() {
     started_ = true;
-    if (format_ == Format::kAuto) format_ = detect_format(head_);
+    const std::string_view head = std::string_view(pending_).substr(0, kHead);
+    if (auto refusal = not_text(head, origin_))
+      return core::make_error(core::ErrorCode::kInvalidInput, std::move(*refusal), origin_);
+    if (format_ == Format::kAuto) format_ = detect_format(head);
     if (format_ == Format::kAuto)
       return core::make_error(core::ErrorCode::kInvalidInput,
                               "cannot tell the format from the first line; name it with --format "
@@ -102,24 +162,30 @@ class Pipeline {
 
   core::Status push(std::string_view bytes) { return text_ ? text_->feed(bytes) : csv_->feed(bytes); }
 
-  core::Status record(const CsvRecord& r) {
+  core::Status record(const CsvRecord& raw) {
     if (!header_seen_) {
       header_seen_ = true;
+      const CsvRecord& r = guard_.header(raw, log_);
       header_size_ = r.fields.size();
       auto s = dcgm_csv_ ? dcgm_csv_->header(r.fields, log_) : dialect_->header(r.fields, log_);
       if (!s) return s.error().with_context(origin_ + ":" + std::to_string(r.line));
       return {};
     }
-    if (r.fields.size() == 1 && r.fields[0].empty()) return {};  // a blank line
+    if (raw.fields.size() == 1 && raw.fields[0].empty()) return {};  // a blank line
     ++summary_.records;
-    if (r.fields.size() != header_size_) {
-      log_.warn(r.line, "", "the row has " + std::to_string(r.fields.size()) + " fields, the header " +
-                                std::to_string(header_size_) + "; read by position");
+    if (raw.fields.size() != header_size_) {
+      log_.warn(raw.line, "", "the row has " + std::to_string(raw.fields.size()) + " fields, the header " +
+                                  std::to_string(header_size_) + "; read by position");
+    }
+    const CsvRecord* r = guard_.row(raw, log_);
+    if (!r) {
+      ++summary_.rejected;
+      return {};
     }
     if (dcgm_csv_) {
       ledger::GpuSample g;
       bool skipped = false;
-      if (!dcgm_csv_->row(r, g, log_, skipped)) {
+      if (!dcgm_csv_->row(*r, g, log_, skipped)) {
         if (!skipped) ++summary_.rejected;
         return {};
       }
@@ -127,7 +193,8 @@ class Pipeline {
       return sink_.sample ? sink_.sample(std::move(g)) : core::Status{};
     }
     ledger::clear(charge_);
-    if (!dialect_->row(r, charge_, log_, summary_.rounded)) {
+    if (!dialect_->row(*r, charge_, log_, summary_.rounded) ||
+        !tags_within_caps(charge_.tags, r->line, dialect_->tags_column(), log_)) {
       ++summary_.rejected;
       return {};
     }
@@ -135,12 +202,15 @@ class Pipeline {
     return sink_.charge ? sink_.charge(std::move(charge_)) : core::Status{};
   }
 
+  static constexpr std::size_t kHead = 4096;
+
   Format format_;
   std::string origin_;
   const Sink& sink_;
   ledger::UnixSeconds scrape_time_;
   IssueLog log_;
-  std::string head_, pending_;
+  CellGuard guard_;
+  std::string pending_;  // the first kHead bytes, until the reader starts
   bool started_ = false, header_seen_ = false;
   std::size_t header_size_ = 0;
   std::unique_ptr<CsvStream> csv_;

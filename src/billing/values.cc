@@ -3,6 +3,8 @@
 #include <nlohmann/json.hpp>
 
 #include "aicost/core/amount.h"
+#include "aicost/core/currency.h"
+#include "aicost/core/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -20,9 +22,10 @@ bool digits(std::string_view s, std::size_t pos, std::size_t n, int& out) {
   return true;
 }
 
+// A calendar date, of any four-digit year (parse_datetime checks the range).
 bool valid_date(int y, int m, int d) {
   static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (y < 1900 || y > 2200 || m < 1 || m > 12 || d < 1) return false;
+  if (m < 1 || m > 12 || d < 1) return false;
   const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
   return d <= kDays[m - 1] + (m == 2 && leap ? 1 : 0);
 }
@@ -58,9 +61,12 @@ bool is_null(std::string_view v) {
   return v.empty() || ((v.size() == 4) && (v == "NULL" || v == "null" || v == "Null"));
 }
 
-std::optional<ledger::UnixSeconds> parse_datetime(std::string_view s, DateForm* form) {
+namespace {
+
+// parse_datetime without the range check; `y` is the year written.
+std::optional<ledger::UnixSeconds> parse_any(std::string_view s, DateForm* form, int& y) {
   while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-  int y = 0, m = 0, d = 0, hh = 0, mm = 0, ss = 0;
+  int m = 0, d = 0, hh = 0, mm = 0, ss = 0;
   if (s.size() >= 10 && s[4] == '-' && s[7] == '-') {
     if (!digits(s, 0, 4, y) || !digits(s, 5, 2, m) || !digits(s, 8, 2, d) || !valid_date(y, m, d))
       return std::nullopt;
@@ -128,6 +134,42 @@ std::optional<ledger::UnixSeconds> parse_datetime(std::string_view s, DateForm* 
   return std::nullopt;
 }
 
+}  // namespace
+
+std::optional<ledger::UnixSeconds> parse_datetime(std::string_view s, DateForm* form, bool* out_of_range) {
+  if (out_of_range) *out_of_range = false;
+  int year = 0;
+  const auto t = parse_any(s, form, year);
+  if (t && (year < kMinYear || year > kMaxYear)) {
+    if (out_of_range) *out_of_range = true;
+    return std::nullopt;
+  }
+  return t;
+}
+
+bool time_in_range(double seconds) {
+  const double min = static_cast<double>(ledger::days_from_civil(kMinYear, 1, 1)) * 86400;
+  const double max = static_cast<double>(ledger::days_from_civil(kMaxYear + 1, 1, 1)) * 86400;
+  return seconds >= min && seconds < max;
+}
+
+std::string time_out_of_range(bool above) {
+  return above ? "out of range (max " + std::to_string(kMaxYear) + "-12-31T23:59:59Z)"
+               : "out of range (min " + std::to_string(kMinYear) + "-01-01T00:00:00Z)";
+}
+
+std::string not_a_datetime(std::string_view v, bool out_of_range, std::string_view what) {
+  if (!out_of_range) return quote_cell(v) + " is not " + std::string(what);
+  int year = 0;
+  parse_any(v, nullptr, year);
+  return quote_cell(v) + " is " + time_out_of_range(year > kMaxYear);
+}
+
+std::string quote_cell(std::string_view v) {
+  const auto head = core::utf8_prefix(v, 40);
+  return "'" + std::string(head) + (head.size() < v.size() ? "...'" : "'");
+}
+
 std::optional<ParsedTags> parse_tag_object(std::string_view v) {
   ParsedTags out;
   nlohmann::json j = nlohmann::json::parse(v, nullptr, false);
@@ -147,6 +189,14 @@ std::optional<ParsedTags> parse_tag_object(std::string_view v) {
     else
       out.skipped.push_back(it.key());
   }
+  // The cell was valid UTF-8 (the reader repaired it), and the JSON parser refuses ill-formed
+  // escapes, but "\u0000" is a NUL in a key or value: repaired like a NUL byte.
+  for (auto& t : out.tags)
+    for (std::string* s : {&t.key, &t.value})
+      if (!core::utf8_clean(*s)) {
+        *s = core::utf8_repair(*s);
+        out.repaired = true;
+      }
   return out;
 }
 
@@ -157,18 +207,22 @@ void TagReader::read(const CsvRecord& r, int i, std::string_view column,
     tags.clear();
     return;
   }
-  constexpr std::size_t kMaxCached = 4096;
+  // Bounded in entries and in bytes: cells may be up to 1 MiB (guard.h).
+  constexpr std::size_t kMaxCached = 4096, kMaxCachedBytes = std::size_t{16} << 20;
   auto it = cache_.find(t);
   if (it == cache_.end()) {
-    if (cache_.size() >= kMaxCached) cache_.clear();
+    if (cache_.size() >= kMaxCached || cached_bytes_ + t.size() > kMaxCachedBytes) {
+      cache_.clear();
+      cached_bytes_ = 0;
+    }
     it = cache_.emplace(std::string(t), parse_tag_object(t)).first;
+    cached_bytes_ += t.size();
   }
   const auto& parsed = it->second;
   if (!parsed) {
     tags.clear();
     log.warn(r.line, column,
-             std::string(column) + " is not a JSON object ('" + std::string(t.substr(0, 40)) +
-                 "'); the row is loaded untagged");
+             std::string(column) + " is not a JSON object (" + quote_cell(t) + "); the row is loaded untagged");
     return;
   }
   tags = parsed->tags;
@@ -176,9 +230,19 @@ void TagReader::read(const CsvRecord& r, int i, std::string_view column,
     log.warn_repeated(
         r.line, column, "braceless",
         std::string(column) + " is a JSON object without its outer braces; read with them");
-  for (const auto& k : parsed->skipped)
-    log.warn(r.line, column,
-             "tag '" + k + "' has a nested value (FOCUS allows scalars only); skipped");
+  if (parsed->repaired)
+    log.warn_repeated(r.line, column, "nul", [&] {
+      return std::string(column) + " has a key or value with \\u0000 (a NUL); replaced by U+FFFD";
+    });
+  // Once per column, not per key and row: a row of thousands of nested keys is one finding.
+  if (!parsed->skipped.empty())
+    log.warn_repeated(r.line, column, "nested", [&] {
+      const auto n = parsed->skipped.size();
+      return n == 1 ? "tag " + quote_cell(parsed->skipped.front()) +
+                          " has a nested value (FOCUS allows scalars only); skipped"
+                    : "tags " + quote_cell(parsed->skipped.front()) + " and " + std::to_string(n - 1) +
+                          " more have nested values (FOCUS allows scalars only); skipped";
+    });
 }
 
 void IssueLog::error(std::int64_t line, std::string_view column, std::string message) {
@@ -216,30 +280,86 @@ Columns::Columns(const std::vector<std::string_view>& names) {
   }
 }
 
-int Columns::find(std::initializer_list<std::string_view> wanted) const {
-  for (auto w : wanted)
-    for (std::size_t i = 0; i < names_.size(); ++i)
-      if (names_[i] == w) return static_cast<int>(i);
-  auto iequal = [](std::string_view a, std::string_view b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-             return std::tolower(static_cast<unsigned char>(x)) ==
-                    std::tolower(static_cast<unsigned char>(y));
-           });
-  };
-  for (auto w : wanted)
-    for (std::size_t i = 0; i < names_.size(); ++i)
-      if (iequal(names_[i], w)) return static_cast<int>(i);
+namespace {
+
+bool iequal(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+}  // namespace
+
+int Columns::index_of(std::string_view w) const {
+  for (std::size_t i = 0; i < names_.size(); ++i)
+    if (names_[i] == w) return static_cast<int>(i);
+  for (std::size_t i = 0; i < names_.size(); ++i)
+    if (iequal(names_[i], w)) return static_cast<int>(i);
   return -1;
+}
+
+int Columns::find(std::initializer_list<std::string_view> wanted) const {
+  int found = -1;
+  for (auto w : wanted)
+    for (std::size_t i = 0; i < names_.size() && found < 0; ++i)
+      if (names_[i] == w) found = static_cast<int>(i);
+  for (auto w : wanted)
+    for (std::size_t i = 0; i < names_.size() && found < 0; ++i)
+      if (iequal(names_[i], w)) found = static_cast<int>(i);
+  mark_read(found);
+  return found;
+}
+
+bool Columns::has(std::string_view name) const { return index_of(name) >= 0; }
+
+void Columns::mark_read(int i) const {
+  if (i < 0) return;
+  if (read_.size() < names_.size()) read_.resize(names_.size());
+  read_[static_cast<std::size_t>(i)] = true;
+}
+
+core::Status Columns::check_duplicates(IssueLog& log) const {
+  std::unordered_map<std::string, std::vector<std::size_t>> by_name;
+  for (std::size_t i = 0; i < names_.size(); ++i)
+    if (!names_[i].empty()) by_name[lower(names_[i])].push_back(i);
+  std::vector<const std::vector<std::size_t>*> repeated;
+  for (const auto& [name, at] : by_name)
+    if (at.size() > 1) repeated.push_back(&at);
+  std::sort(repeated.begin(), repeated.end(), [](auto* a, auto* b) { return a->front() < b->front(); });
+  for (const auto* at : repeated) {
+    std::string positions;
+    bool read = false;
+    for (std::size_t k = 0; k < at->size(); ++k) {
+      positions += (k == 0 ? "" : k + 1 == at->size() ? " and " : ", ") + std::to_string((*at)[k] + 1);
+      read = read || ((*at)[k] < read_.size() && read_[(*at)[k]]);
+    }
+    const std::string& name = names_[at->front()];
+    const std::string what = "column " + quote_cell(name) + " appears " + std::to_string(at->size()) +
+                             " times (columns " + positions + ")";
+    if (read)
+      return core::make_error(core::ErrorCode::kInvalidInput,
+                              what + "; it is read, and which one holds the data is ambiguous: "
+                                     "remove or rename all but one");
+    log.note(name, what + "; it is not read, so this changes nothing");
+  }
+  return {};
 }
 
 std::optional<ledger::UnixSeconds> required_time(const CsvRecord& r, int i, std::string_view column,
                                                  IssueLog& log, DateForm* form) {
   const auto text = cell(r, i);
-  const auto t = parse_datetime(text, form);
+  bool out_of_range = false;
+  const auto t = parse_datetime(text, form, &out_of_range);
   if (!t)
     log.error(r.line, column,
               is_null(text) ? std::string(column) + " is null; the row has no time"
-                            : "'" + std::string(text.substr(0, 40)) + "' is not a date-time");
+                            : not_a_datetime(text, out_of_range));
   return t;
 }
 
@@ -249,24 +369,30 @@ AmountCell amount_cell(const CsvRecord& r, int i, std::string_view column, Issue
   auto v = cell(r, i);
   while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
   while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
-  out.text = std::string(v.substr(0, 40));
+  out.cell = v;
   if (is_null(v)) {
     out.null = true;
     return out;
   }
-  const auto a = core::parse_amount(v);
+  const auto a = core::parse_amount(v, &out.out_of_range);
   if (!a) {
     out.bad = true;
     return out;
   }
   if (a->rounded) {
     ++rounded;
-    log.warn_repeated(r.line, column, "rounded", [&] {
-      return "'" + out.text + "' has digits below 1e-9; rounded half to even";
-    });
+    log.warn_repeated(r.line, column, "rounded",
+                      [&] { return quote_cell(v) + " has digits below 1e-9; rounded half to even"; });
   }
   out.value = a->nanos;
   return out;
+}
+
+std::string AmountCell::why_not() const {
+  const std::string text = quote_cell(cell);
+  if (out_of_range)
+    return text + " is out of range (max ±" + std::string(core::kMaxAmountText) + ", what one amount holds exactly)";
+  return text + " is not a decimal number";
 }
 
 std::optional<double> quantity_cell(const CsvRecord& r, int i, std::string_view column,
@@ -277,7 +403,7 @@ std::optional<double> quantity_cell(const CsvRecord& r, int i, std::string_view 
   char* end = nullptr;
   const double d = std::strtod(s.c_str(), &end);
   if (end == s.c_str() || *end != '\0') {
-    log.warn(r.line, column, "'" + s.substr(0, 40) + "' is not a number; left empty");
+    log.warn(r.line, column, quote_cell(s) + " is not a number; left empty");
     return std::nullopt;
   }
   return d;
@@ -293,8 +419,7 @@ std::optional<std::int64_t> required_cost(const CsvRecord& r, int i, std::string
   auto v = amount_cell(r, i, column, log, rounded);
   if (!v.value)
     log.error(r.line, column,
-              v.null ? std::string(column) + " is null; the row has no cost"
-                     : "'" + v.text + "' is not a decimal number");
+              v.null ? std::string(column) + " is null; the row has no cost" : v.why_not());
   return v.value;
 }
 
@@ -304,25 +429,38 @@ std::int64_t cost_or(const CsvRecord& r, int i, std::string_view column, std::in
   auto v = amount_cell(r, i, column, log, rounded);
   if (v.value) return *v.value;
   if (v.null) return fallback;
-  log.warn(r.line, column,
-           "'" + v.text + "' is not a decimal number; taken as " + std::string(fallback_name));
+  log.warn(r.line, column, v.why_not() + "; taken as " + std::string(fallback_name));
   return fallback;
 }
 
 std::string currency_cell(const CsvRecord& r, int i, std::string_view column, IssueLog& log) {
-  auto c = text_cell(r, i);
-  if (!c.empty()) return c;
-  if (i >= 0)
-    log.warn_repeated(r.line, column, "null", std::string(column) + " is null; stored under XXX");
-  return "XXX";
+  const auto v = cell(r, i);
+  std::string c = is_null(v) ? std::string() : core::normalise_currency(v);
+  if (c.empty()) {
+    if (i >= 0)
+      log.warn_repeated(r.line, column, "null", std::string(column) + " is null; stored under XXX");
+    return "XXX";
+  }
+  if (!core::is_iso4217(c))
+    log.warn_repeated(r.line, column, "value:" + c, [&] {
+      return quote_cell(c) + " is not an ISO 4217 currency code; stored as written" +
+             (c.size() == 3 ? "" : " (codes are three letters, as USD)");
+    });
+  else if (c != v)
+    log.warn_repeated(r.line, column, "case", [&] {
+      return quote_cell(v) + " is not written as ISO 4217 writes it; stored as " + c;
+    });
+  return c;
 }
 
 std::vector<std::pair<int, std::string>> tag_columns(const Columns& cols, std::string_view prefix) {
   std::vector<std::pair<int, std::string>> out;
   for (std::size_t i = 0; i < cols.names().size(); ++i) {
     const auto& n = cols.names()[i];
-    if (n.size() > prefix.size() && n.compare(0, prefix.size(), prefix) == 0)
+    if (n.size() > prefix.size() && n.compare(0, prefix.size(), prefix) == 0) {
       out.emplace_back(static_cast<int>(i), n.substr(prefix.size()));
+      cols.mark_read(static_cast<int>(i));
+    }
   }
   return out;
 }

@@ -31,8 +31,22 @@ enum class DateForm {
   kDateOnly,  // 2024-09-01
   kUsDate,    // 9/1/2024, 09/01/2024 (Azure) or 4/1/25, read as month/day/year (20YY)
 };
-// Seconds since the epoch, and which form the text used.
-std::optional<ledger::UnixSeconds> parse_datetime(std::string_view v, DateForm* form = nullptr);
+// The years a date may have: a year outside is out of range, not a format error.
+inline constexpr int kMinYear = 1900, kMaxYear = 2200;
+// Seconds since the epoch, and which form the text used. nullopt for text that is no date-time,
+// and for a well-formed one outside kMinYear..kMaxYear (`out_of_range` is then set).
+std::optional<ledger::UnixSeconds> parse_datetime(std::string_view v, DateForm* form = nullptr,
+                                                  bool* out_of_range = nullptr);
+// Whether a time in seconds since the epoch falls in kMinYear..kMaxYear.
+bool time_in_range(double seconds);
+// "out of range (max 2200-12-31T23:59:59Z)", or the min when `above` is false.
+std::string time_out_of_range(bool above);
+// Why a cell is not a date-time, for messages: "'x' is not a date-time" or "'2262-01-01' is out
+// of range (max 2200-12-31T23:59:59Z)".
+std::string not_a_datetime(std::string_view v, bool out_of_range, std::string_view what = "a date-time");
+
+// A cell quoted for a message: its first 40 bytes, never cut inside a UTF-8 character.
+std::string quote_cell(std::string_view v);
 
 // A JSON object of scalars ({"team": "ml", "x": true}); values other than strings become their
 // JSON text. `braceless` is set when the text only parsed once wrapped in {} (Azure). Nested
@@ -41,6 +55,7 @@ struct ParsedTags {
   std::vector<ledger::Tag> tags;
   bool braceless = false;
   std::vector<std::string> skipped;
+  bool repaired = false;  // a key or value held a NUL (JSON \u0000), replaced by U+FFFD
 };
 std::optional<ParsedTags> parse_tag_object(std::string_view v);
 
@@ -95,6 +110,8 @@ class CsvDialect {
   virtual bool row(const CsvRecord& rec, ledger::Charge& out, IssueLog& log,
                    std::int64_t& rounded) = 0;
   virtual std::string version() const = 0;
+  // Where a row's tags come from, for the issue when they exceed the caps (guard.h).
+  virtual std::string_view tags_column() const { return "Tags"; }
 };
 
 std::unique_ptr<CsvDialect> make_focus_dialect();
@@ -107,12 +124,22 @@ std::unique_ptr<CsvDialect> make_oci_dialect();
 class Columns {
  public:
   explicit Columns(const std::vector<std::string_view>& names);
-  // Index of the first of `names` present; -1 if none.
+  // Index of the first of `names` present; -1 if none. The column counts as read.
   int find(std::initializer_list<std::string_view> names) const;
+  // Whether a column of that name is present, without reading it.
+  bool has(std::string_view name) const;
+  // Marks column i read (dialects that read columns by prefix, such as tags).
+  void mark_read(int i) const;
   const std::vector<std::string>& names() const { return names_; }
+  // Columns whose names are equal (ignoring case and surrounding spaces): an error naming both
+  // positions when the dialect reads one of them (which one holds the cost?), else a warning.
+  // Call at the end of header().
+  core::Status check_duplicates(IssueLog& log) const;
 
  private:
+  int index_of(std::string_view name) const;
   std::vector<std::string> names_;
+  mutable std::vector<bool> read_;
 };
 
 // Cell `i` of a record, or "" when i < 0 or the record is short.
@@ -127,8 +154,12 @@ inline std::string_view cell(const CsvRecord& r, int i) {
 struct AmountCell {
   std::optional<std::int64_t> value;
   bool null = false;
-  bool bad = false;  // present but not a decimal number
-  std::string text;  // the cell, for messages (first 40 bytes)
+  bool bad = false;           // present but not a decimal number, or out of range
+  bool out_of_range = false;  // a decimal number beyond what one amount holds (core/amount.h)
+  std::string_view cell;      // the cell, trimmed (a view into the record)
+  // Why a bad cell is bad: "'1,5' is not a decimal number" or "'9.3e9' is out of range (max
+  // ±9223372036.854775807)".
+  std::string why_not() const;
 };
 AmountCell amount_cell(const CsvRecord& r, int i, std::string_view column, IssueLog& log,
                        std::int64_t& rounded);
@@ -155,10 +186,12 @@ std::optional<std::int64_t> required_cost(const CsvRecord& r, int i, std::string
 std::int64_t cost_or(const CsvRecord& r, int i, std::string_view column, std::int64_t fallback,
                      std::string_view fallback_name, IssueLog& log, std::int64_t& rounded);
 
-// The ISO 4217 code in column i; XXX (no currency) when the column is absent or the cell null.
+// The ISO 4217 code in column i, upper-cased ("usd" is USD); XXX (no currency) when the column
+// is absent or the cell null. A code ISO 4217 does not list is kept with a warning.
 std::string currency_cell(const CsvRecord& r, int i, std::string_view column, IssueLog& log);
 
-// Columns named <prefix><key> (AWS resourceTags/user:team, OCI tags/ns.key): index and key.
+// Columns named <prefix><key> (AWS resourceTags/user:team, OCI tags/ns.key): index and key;
+// they count as read.
 std::vector<std::pair<int, std::string>> tag_columns(const Columns& cols, std::string_view prefix);
 // A tag for every non-null cell of those columns.
 void add_tag_cells(const CsvRecord& r, const std::vector<std::pair<int, std::string>>& tag_cols,
@@ -178,6 +211,7 @@ class TagReader {
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
   std::unordered_map<std::string, std::optional<ParsedTags>, Hash, std::equal_to<>> cache_;
+  std::size_t cached_bytes_ = 0;  // of the texts in cache_
 };
 
 // 00:00 UTC on the first day of the month holding t (billing periods when the export has none).

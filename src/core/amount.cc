@@ -10,9 +10,17 @@ constexpr WideNanos kMaxNanos = static_cast<WideNanos>(INT64_MAX);
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
+std::optional<ParsedAmount> out_of_range_result(bool& range) {
+  range = true;
+  return std::nullopt;
+}
+
 }  // namespace
 
-std::optional<ParsedAmount> parse_amount(std::string_view s) {
+std::optional<ParsedAmount> parse_amount(std::string_view s, bool* out_of_range) {
+  bool ignored = false;
+  bool& range = out_of_range ? *out_of_range : ignored;
+  range = false;
   if (s.empty()) return std::nullopt;
   bool negative = false;
   std::size_t i = 0;
@@ -41,8 +49,12 @@ std::optional<ParsedAmount> parse_amount(std::string_view s) {
     if (i < s.size() && (s[i] == '+' || s[i] == '-')) exp_negative = s[i++] == '-';
     if (i == s.size()) return std::nullopt;
     for (; i < s.size(); ++i) {
-      if (!is_digit(s[i]) || exponent > 1000) return std::nullopt;
-      exponent = exponent * 10 + (s[i] - '0');
+      if (!is_digit(s[i])) return std::nullopt;
+      if (exponent <= 1000) exponent = exponent * 10 + (s[i] - '0');
+    }
+    if (exponent > 1000) {  // beyond any amount (or a long way of writing 0)
+      range = !exp_negative && std::any_of(digits.begin(), digits.end(), [](char c) { return c != '0'; });
+      return std::nullopt;
     }
     if (exp_negative) exponent = -exponent;
   }
@@ -54,11 +66,11 @@ std::optional<ParsedAmount> parse_amount(std::string_view s) {
   const int keep = static_cast<int>(digits.size()) + std::min(shift, 0);
   for (int k = 0; k < keep; ++k) {
     value = value * 10 + (digits[k] - '0');
-    if (value > kMaxNanos) return std::nullopt;
+    if (value > kMaxNanos) return out_of_range_result(range);
   }
   for (int k = 0; k < shift; ++k) {
     value *= 10;
-    if (value > kMaxNanos) return std::nullopt;
+    if (value > kMaxNanos) return out_of_range_result(range);
   }
   if (keep < static_cast<int>(digits.size())) {
     // Round half to even on the dropped digits.
@@ -71,7 +83,7 @@ std::optional<ParsedAmount> parse_amount(std::string_view s) {
     }
     rounded = first > 0 || rest_nonzero;
     if (first > 5 || (first == 5 && (rest_nonzero || value % 2 == 1))) ++value;
-    if (value > kMaxNanos) return std::nullopt;
+    if (value > kMaxNanos) return out_of_range_result(range);
   }
   return ParsedAmount{static_cast<std::int64_t>(negative ? -value : value), rounded};
 }

@@ -124,6 +124,7 @@ std::size_t CsvStream::parse(bool at_end, Status& status) {
     if (!complete) break;
     const bool empty_line = record_.fields.size() == 1 && record_.fields[0].empty() && i - pos <= 2;
     record_.line = line_;
+    record_.raw = std::string_view(base + pos, i - pos);
     if (!empty_line) status = on_record_(record_);
     line_ += newlines;
     pos = i;

@@ -204,8 +204,9 @@ core::Result<std::vector<ledger::AggregateRow>> GroupFold::rows(const Lookup& lo
   std::vector<std::uint32_t> order(groups_);
   std::iota(order.begin(), order.end(), 0u);
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return std::lexicographical_compare(&sort_keys[a * width_], &sort_keys[(a + 1) * width_],
-                                        &sort_keys[b * width_], &sort_keys[(b + 1) * width_]);
+    const std::int64_t* keys = sort_keys.data();  // not &sort_keys[end]: operator[] at size() is UB
+    return std::lexicographical_compare(keys + a * width_, keys + (a + 1) * width_, keys + b * width_,
+                                        keys + (b + 1) * width_);
   });
   std::vector<ledger::AggregateRow> out;
   out.reserve(order.size());  // each row written once, not default-made first

@@ -24,6 +24,12 @@ const std::array<std::size_t, ledger::kRollupDimCount>& rollup_slots() {
 // the CPU cache twice, in the index and in the group. Knowing the whole batch, the loop asks for
 // the index slot kAhead rows ahead and for the group half as far ahead, so both are there when
 // the row's turn comes.
+bool IdRollup::fits(const ledger::Sums& s) {
+  for (auto v : {s.billed, s.effective, s.list, s.contracted})
+    if (v > INT64_MAX || v < INT64_MIN) return false;
+  return true;
+}
+
 void IdRollup::add(std::span<const ledger::Charge> rows, std::span<const ChargeTextIds> ids,
                    std::span<const std::int64_t> tagsets) {
   constexpr std::size_t kAhead = 16;
@@ -47,7 +53,8 @@ void IdRollup::add(std::span<const ledger::Charge> rows, std::span<const ChargeT
           __builtin_prefetch(p + line, 1);
       }
     }
-    const auto& [key, hash] = batch_[k];
+    const auto& key = batch_[k].first;  // not a structured binding: clang 14 cannot capture those
+    const auto hash = batch_[k].second;
     auto g = index_.find(hash, [&](std::size_t i) { return group(i).key == key; });
     if (g == HashIndex::kNone) {
       g = groups_++;
@@ -66,7 +73,18 @@ void IdRollup::add(std::span<const ledger::Charge> rows, std::span<const ChargeT
     sums.contracted += c.contracted.value_or(0);
     sums.gpu_hours += c.gpu_hours;
     sums.rows += 1;
+    if (overflow_line_ == 0 && !fits(sums)) overflow_line_ = c.line;
   }
+}
+
+core::Status IdRollup::check_fits() const {
+  for (std::size_t g = 0; g < groups_; ++g)
+    if (!fits(group(g).sums))
+      return core::make_error(core::ErrorCode::kInvalidInput,
+                              "a day's cost in one group exceeds 9.2e9 currency units (first at this row); the "
+                              "ledger cannot hold it exactly",
+                              "line " + std::to_string(overflow_line_));
+  return {};
 }
 
 std::vector<IdRollupRow> IdRollup::rows() const {

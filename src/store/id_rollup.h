@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "aicost/core/result.h"
 #include "aicost/ledger/charge.h"
 #include "aicost/ledger/query.h"
 #include "hash_index.h"
@@ -28,10 +29,14 @@ class IdRollup {
   void add(std::span<const ledger::Charge> rows, std::span<const ChargeTextIds> ids,
            std::span<const std::int64_t> tagsets);
   std::vector<IdRollupRow> rows() const;  // sorted by day, then ids, then tag set
+  // An error when a group's sum is beyond what the ledger stores (int64 nano-units, ±9.2e9 units),
+  // naming the source line of the first row that took a group there (context "line N").
+  core::Status check_fits() const;
   void clear() {
     index_.clear();
     blocks_.clear();
     groups_ = 0;
+    overflow_line_ = 0;
   }
 
  private:
@@ -51,9 +56,11 @@ class IdRollup {
   static constexpr std::size_t kBlockSize = std::size_t{1} << kBlockBits;
   Group& group(std::size_t g) { return blocks_[g >> kBlockBits][g & (kBlockSize - 1)]; }
   const Group& group(std::size_t g) const { return blocks_[g >> kBlockBits][g & (kBlockSize - 1)]; }
+  static bool fits(const ledger::Sums& s);  // each sum within int64
   HashIndex index_;  // over the groups
   std::vector<std::unique_ptr<Group[]>> blocks_;
   std::size_t groups_ = 0;
+  std::int64_t overflow_line_ = 0;  // of the first row after which a group's sum left int64
   std::vector<std::pair<Key, std::uint64_t>>
       batch_;  // the keys of the rows being added, and their hashes
 };

@@ -210,11 +210,8 @@ class PgStore final : public ledger::Store, private PgConn {
 
   core::Result<ledger::SourceRecord> commit_source(const std::string& format, std::int64_t rejected) override {
     if (!in_tx_) return make_error(ErrorCode::kInternal, "commit_source outside an ingest");
+    if (auto s = rollup_.check_fits(); !s) return fail(s.error());
     const auto daily = rollup_.rows();
-    for (const auto& r : daily)
-      for (auto v : {r.sums.billed, r.sums.effective, r.sums.list, r.sums.contracted})
-        if (v > INT64_MAX || v < INT64_MIN)
-          return fail(make_error(ErrorCode::kInvalidInput, "a day's cost in one group exceeds 9.2e9 currency units; the ledger cannot hold it exactly"));
     auto s = copy_in("inserting the daily rollup", "charge_daily (" + daily_columns() + ")", daily.size(),
                      [&](std::size_t k, CopyRows& out) {
       const auto& r = daily[k];

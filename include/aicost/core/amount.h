@@ -21,10 +21,14 @@ struct ParsedAmount {
   bool rounded = false;  // the text had digits below 1e-9, rounded half to even
 };
 
+// The largest value one amount may hold: INT64_MAX nano-units, 9,223,372,036.854775807.
+inline constexpr std::string_view kMaxAmountText = "9223372036.854775807";
+
 // Parses a plain or scientific decimal ("12.5", "-0.000000040", "1.2E-06", "+3", ".5", "1e3")
 // exactly, without going through floating point. Returns nullopt for anything else (empty text,
-// "1,5", "NaN", "12 USD") or a value beyond ±9.2e9.
-std::optional<ParsedAmount> parse_amount(std::string_view text);
+// "1,5", "NaN", "12 USD") or a value beyond ±kMaxAmountText; `out_of_range` (when given) tells
+// the second case from the first.
+std::optional<ParsedAmount> parse_amount(std::string_view text, bool* out_of_range = nullptr);
 
 // The amount with `decimals` digits after the point, rounded half away from zero ("-1.50").
 std::string format_amount(WideNanos nanos, int decimals);

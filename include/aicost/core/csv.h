@@ -22,6 +22,10 @@ namespace aicost::core {
 struct CsvRecord {
   std::vector<std::string_view> fields;  // valid only during the callback
   std::int64_t line = 0;                 // 1-based line where the record starts
+  // The record's bytes as read, separators, quotes and line end included (valid only during the
+  // callback): every field is made of these bytes, so a check of them (UTF-8, size) covers every
+  // field at once.
+  std::string_view raw;
 };
 
 // Called for every record (the header too). Returning an error stops the read with that error.

@@ -1,6 +1,8 @@
 // A reader Sink that keeps what it is given, for the reader tests.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,5 +38,21 @@ struct Collected {
     return out;
   }
 };
+
+// Reads `text` as `format` into a Collected, summary too; a read refused whole fails the test.
+inline Collected collect(const std::string& text, Format format) {
+  Collected c;
+  auto r = read_text(text, "t.csv", format, c.sink());
+  EXPECT_TRUE(r) << (r ? "" : r.error().what());
+  if (r) c.summary = *r;
+  return c;
+}
+
+// The message of a read refused whole ("" when it was read).
+inline std::string refusal(const std::string& text, Format format, const std::string& origin = "t.csv") {
+  Collected c;
+  auto r = read_text(text, origin, format, c.sink());
+  return r ? std::string() : r.error().what();
+}
 
 }  // namespace aicost::billing

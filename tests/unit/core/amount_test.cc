@@ -49,6 +49,28 @@ TEST(Amount, RejectsWhatIsNotADecimal) {
   EXPECT_TRUE(parse_amount("9200000000"));
 }
 
+// "out of range" is a different finding from "not a number": the reader says which (the max).
+TEST(Amount, OutOfRangeIsToldFromNotADecimal) {
+  bool range = true;
+  EXPECT_FALSE(parse_amount("1,5", &range));
+  EXPECT_FALSE(range);
+  for (const char* big : {"9300000000", "-9.3e9", "9223372036.854775808", "1e2000", "9223372036.8547758075"}) {
+    range = false;
+    EXPECT_FALSE(parse_amount(big, &range)) << big;
+    EXPECT_TRUE(range) << big;
+  }
+  range = true;
+  ASSERT_TRUE(parse_amount(kMaxAmountText, &range));
+  EXPECT_FALSE(range);
+  EXPECT_EQ(parse_amount(kMaxAmountText)->nanos, INT64_MAX);
+  EXPECT_EQ(parse_amount("-9223372036.854775807")->nanos, -INT64_MAX);
+  for (const char* not_big : {"0e2000", "1e-2000", "1e2000x"}) {
+    range = true;
+    EXPECT_FALSE(parse_amount(not_big, &range)) << not_big;
+    EXPECT_FALSE(range) << not_big;
+  }
+}
+
 TEST(Amount, Formatting) {
   EXPECT_EQ(format_amount(12'345'678'901, 2), "12.35");
   EXPECT_EQ(format_amount(-1'500'000'000, 2), "-1.50");
