@@ -1,0 +1,1 @@
+ledger ingest --db {tmp}/l.db tests/data/ledger/latin1-and-nul.csv
