@@ -164,9 +164,9 @@ Command ledger_command() {
               if (!req) return report_error(req.error(), g);
               auto store = open(*o);
               if (!store) return report_error(store.error(), g);
-              auto r = ledger::run_report(**store, *req);
-              if (!r) return report_error(r.error(), g);
-              std::cout << report::render_ledger_report(*r, *fmt);
+              // Written as it is made: a report of millions of lines is never held whole.
+              if (auto s = report::write_ledger_report(**store, *req, *fmt, std::cout); !s)
+                return report_error(s.error(), g);
               return 0;
             });
 

@@ -6,7 +6,9 @@
 
 #include <sqlite3.h>
 
+#include <condition_variable>
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -18,6 +20,30 @@
 #include "group_fold.h"
 
 namespace aicost::store {
+
+// Threads that fold rows into the same groups, a batch at a time, taking turns in a fixed round
+// (the threads still reading, in order): the folds see the rows in the same order in every run, so
+// floating-point sums come out the same, and the groups are held once, not once per thread.
+class FoldTurns {
+ public:
+  explicit FoldTurns(std::size_t threads) : gone_(threads, false), passes_(threads, 0) {}
+  void wait(std::size_t thread);   // until it is `thread`'s turn
+  void pass(std::size_t thread);   // to the next thread still reading
+  void leave(std::size_t thread);  // `thread` has no more batches (done, or failed)
+  // The batches `thread` has folded (after it left).
+  std::size_t passes(std::size_t thread) {
+    const std::lock_guard lock(m_);
+    return passes_[thread];
+  }
+
+ private:
+  void next(std::size_t thread);   // the turn after `thread`'s (locked)
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::size_t turn_ = 0;
+  std::vector<bool> gone_;
+  std::vector<std::size_t> passes_;
+};
 
 class MultiScan {
  public:
@@ -36,8 +62,11 @@ class MultiScan {
   core::Result<std::vector<RowRange>> split(sqlite3* db, std::size_t parts, std::int64_t min_rows) const;
 
   // The rows into `folds` (one per query, in order, sharing `texts`): all of them, or those in
-  // `part` (one of split()'s).
-  core::Status scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds& texts, const RowRange* part = nullptr) const;
+  // `part` (one of split()'s). Rows are read in batches; with `turns`, several threads scan
+  // parts into the same folds and each batch is folded in the turn of `thread` (which leaves the
+  // turns when the scan ends, however it ends).
+  core::Status scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds& texts, const RowRange* part = nullptr,
+                    FoldTurns* turns = nullptr, std::size_t thread = 0) const;
 
  private:
   struct Part {
