@@ -316,8 +316,8 @@ core::Status GroupFold::Walk::start(const Lookup& lookup) {
                                                                                    : static_cast<std::uint32_t>(r);
     }
   }
-  // The order: each group as (aux, key), two to three integers of its sort key, sorted; groups that
-  // tie on them are compared in full (texts by rank, money exactly).
+  // The order: each group as its Entry, sorted; groups that tie on it are compared in full (texts
+  // by rank, money exactly). Most comparisons stay in the entries, which lie side by side.
   const bool cost = f_.q_.order == ledger::RowOrder::kCost;
   const std::size_t text_columns = dims_ + (tags_ ? 1 : 0) + 2;
   order_.resize(f_.groups_);
@@ -330,21 +330,27 @@ core::Status GroupFold::Walk::start(const Lookup& lookup) {
                                                               std::numeric_limits<std::int64_t>::max());
       e.aux = text_column(g, text_columns - 1);  // the day
       e.key = ~(static_cast<std::uint64_t>(static_cast<std::int64_t>(eff)) ^ (std::uint64_t{1} << 63));
+      e.next = tie_column(g, 0);
     } else {
       e.aux = text_column(g, 0);
       e.key = (std::uint64_t{text_column(g, 1)} << 32) | (text_columns > 2 ? text_column(g, 2) : 0);
+      e.next = text_columns > 3 ? text_column(g, 3) : 0;
     }
   }
+  // Equal keys are equal costs unless a sum went past 64 bits.
+  const bool exact_keys = f_.spilled_.empty();
   std::sort(order_.begin(), order_.end(), [&](const Entry& a, const Entry& b) {
     if (a.aux != b.aux) return a.aux < b.aux;
     if (a.key != b.key) return a.key < b.key;
     if (cost) {
-      const core::WideNanos ea = f_.effective(a.g), eb = f_.effective(b.g);
-      if (ea != eb) return ea > eb;
-      for (std::size_t t = 0; t <= f_.q_.cost_ties.size(); ++t)
+      if (!exact_keys)
+        if (const core::WideNanos ea = f_.effective(a.g), eb = f_.effective(b.g); ea != eb) return ea > eb;
+      if (a.next != b.next) return a.next < b.next;
+      for (std::size_t t = 1; t <= f_.q_.cost_ties.size(); ++t)
         if (const auto x = tie_column(a.g, t), y = tie_column(b.g, t); x != y) return x < y;
     } else {
-      for (std::size_t c = 3; c < text_columns; ++c)
+      if (a.next != b.next) return a.next < b.next;
+      for (std::size_t c = 4; c < text_columns; ++c)
         if (const auto x = text_column(a.g, c), y = text_column(b.g, c); x != y) return x < y;
     }
     return a.g < b.g;

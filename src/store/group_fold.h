@@ -109,9 +109,11 @@ class GroupFold {
     bool next(ledger::AggregateRow& row);
 
    private:
+    // A group's place: the first integers of its sort key (text order: three columns' ranks; cost
+    // order: the day, the effective cost, the first tie's rank), then the group.
     struct Entry {
       std::uint64_t key;
-      std::uint32_t aux, g;
+      std::uint32_t aux, next, g;
     };
     std::uint32_t item(Cell c);  // a text: a stand-in's number, or a string id's place after them
     std::string_view text(std::uint32_t item) const;
