@@ -107,6 +107,7 @@ class GroupFold {
     explicit Walk(const GroupFold& fold) : f_(fold) {}
     core::Status start(const Lookup& lookup);
     bool next(ledger::AggregateRow& row);
+    void rewind() { at_ = 0; }  // the same rows again, without sorting again
 
    private:
     // A group's place: the first integers of its sort key (text order: three columns' ranks; cost
@@ -195,6 +196,12 @@ class GroupFold {
   std::vector<Cell> key_;             // add()'s scratch
   std::vector<std::uint64_t> hashes_; // add_keyed()'s
 };
+
+// Each query's groups in turn: `folds[i]` answers query i (equal queries share one fold). A fold
+// that answers the next query too is walked again without sorting again; one that no later
+// query needs is cleared once walked. `sink` gets the query's position and the row.
+core::Status each_in_turn(std::span<GroupFold* const> folds, const GroupFold::Lookup& lookup,
+                          const std::function<core::Status(std::size_t query, ledger::AggregateRow& row)>& sink);
 
 // Several folds' rows in one walk, for queries whose first `shared` dims are the same (text
 // order): for each value of those dims in text order, its rows of folds[0], then of folds[1], ...

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <optional>
 
 namespace aicost::store {
 
@@ -173,6 +174,27 @@ bool GroupFold::Walk::next(ledger::AggregateRow& row) {
   }
   row.sums = f_.sums(g);
   return true;
+}
+
+core::Status each_in_turn(std::span<GroupFold* const> folds, const GroupFold::Lookup& lookup,
+                          const std::function<core::Status(std::size_t query, ledger::AggregateRow& row)>& sink) {
+  std::optional<GroupFold::Walk> walk;
+  ledger::AggregateRow row;
+  for (std::size_t i = 0; i < folds.size(); ++i) {
+    if (i > 0 && folds[i] == folds[i - 1]) {
+      walk->rewind();
+    } else {
+      walk.emplace(*folds[i]);
+      if (auto s = walk->start(lookup); !s) return s;
+    }
+    while (walk->next(row))
+      if (auto s = sink(i, row); !s) return s;
+    if (std::find(folds.begin() + static_cast<std::ptrdiff_t>(i) + 1, folds.end(), folds[i]) == folds.end()) {
+      walk.reset();
+      folds[i]->clear();
+    }
+  }
+  return {};
 }
 
 // Several folds' rows interleaved by their first `shared` values (text order): each value's rows

@@ -113,35 +113,22 @@ core::Status PgReads::aggregate_into(std::span<const ledger::AggregateQuery> que
   auto none = [](const std::vector<std::int64_t>& ids, std::vector<std::string>&) -> core::Status {
     return core::make_error(core::ErrorCode::kInternal, "unexpected string id " + std::to_string(ids.front()));
   };
-  // A query's groups, read once and kept while a later query repeats it (or, interleaved, to the end).
-  std::map<std::size_t, std::unique_ptr<GroupFold>> kept;
-  auto groups = [&](std::size_t i) -> core::Result<GroupFold*> {
-    const auto first = static_cast<std::size_t>(std::find(queries.begin(), queries.end(), queries[i]) - queries.begin());
-    auto& f = kept[first];
-    if (!f) {
-      f = std::make_unique<GroupFold>(queries[first], tags);
-      if (auto s = fold(queries[first], *f); !s) return s.error();
-      f->seal();
-    }
-    return f.get();
-  };
-  if (interleave > 0) {
-    std::vector<const GroupFold*> all;
-    for (std::size_t i = 0; i < queries.size(); ++i) {
-      auto f = groups(i);
-      if (!f) return f.error();
-      all.push_back(*f);
-    }
-    return each_interleaved(all, interleave, none, sink);
-  }
+  // Each distinct query's groups, read once.
+  std::vector<std::unique_ptr<GroupFold>> folds;
+  std::vector<GroupFold*> answers;  // by query
   for (std::size_t i = 0; i < queries.size(); ++i) {
-    auto f = groups(i);
-    if (!f) return f.error();
-    if (auto s = (*f)->each(none, [&](ledger::AggregateRow& row) { return sink(i, row); }); !s) return s;
-    if (std::find(queries.begin() + static_cast<std::ptrdiff_t>(i) + 1, queries.end(), queries[i]) == queries.end())
-      (*f)->clear();
+    const auto first = static_cast<std::size_t>(std::find(queries.begin(), queries.end(), queries[i]) - queries.begin());
+    if (first < i) {
+      answers.push_back(answers[first]);
+      continue;
+    }
+    auto& f = folds.emplace_back(std::make_unique<GroupFold>(queries[i], tags));
+    if (auto s = fold(queries[i], *f); !s) return s;
+    f->seal();
+    answers.push_back(f.get());
   }
-  return {};
+  if (interleave > 0) return each_interleaved({answers.data(), answers.size()}, interleave, none, sink);
+  return each_in_turn(answers, none, sink);
 }
 
 core::Result<std::vector<ledger::HostActivity>> PgReads::gpu_activity(std::optional<ledger::Day> from,

@@ -174,12 +174,12 @@ core::Status SqliteReads::scan(const MultiScan& plan, std::vector<GroupFold>& fo
 core::Status SqliteReads::aggregate_into(std::span<const ledger::AggregateQuery> queries,
                                          const ledger::Store::AggregateSink& sink, std::size_t interleave) {
   // A query equal to an earlier one is answered from the earlier's groups.
-  std::vector<std::size_t> first(queries.size()), slot(queries.size());  // the earliest equal; its place in distinct
+  std::vector<std::size_t> slot(queries.size());  // each query's place among the distinct ones
   std::vector<ledger::AggregateQuery> distinct;
   for (std::size_t i = 0; i < queries.size(); ++i) {
-    first[i] = static_cast<std::size_t>(std::find(queries.begin(), queries.end(), queries[i]) - queries.begin());
-    if (first[i] == i) distinct.push_back(queries[i]);
-    slot[i] = first[i] == i ? distinct.size() - 1 : slot[first[i]];
+    const auto first = static_cast<std::size_t>(std::find(queries.begin(), queries.end(), queries[i]) - queries.begin());
+    if (first == i) distinct.push_back(queries[i]);
+    slot[i] = first == i ? distinct.size() - 1 : slot[first];
   }
   const ReadTransaction tx(db_);
   std::map<std::int64_t, std::vector<ledger::Tag>> tags;
@@ -215,18 +215,10 @@ core::Status SqliteReads::aggregate_into(std::span<const ledger::AggregateQuery>
     }
   }
   auto lookup = [this](const std::vector<std::int64_t>& ids, std::vector<std::string>& out) { return this->lookup(ids, out); };
-  if (interleave > 0) {
-    std::vector<const GroupFold*> all;
-    for (std::size_t i = 0; i < queries.size(); ++i) all.push_back(fold[slot[i]]);
-    return each_interleaved(all, interleave, lookup, sink);
-  }
-  for (std::size_t i = 0; i < queries.size(); ++i) {
-    if (auto s = fold[slot[i]]->each(lookup, [&](ledger::AggregateRow& row) { return sink(i, row); }); !s) return s;
-    // Groups no later query repeats are freed before the next query's are handed out.
-    if (std::find(first.begin() + static_cast<std::ptrdiff_t>(i) + 1, first.end(), first[i]) == first.end())
-      fold[slot[i]]->clear();
-  }
-  return {};
+  std::vector<GroupFold*> answers;  // by query
+  for (std::size_t i = 0; i < queries.size(); ++i) answers.push_back(fold[slot[i]]);
+  if (interleave > 0) return each_interleaved({answers.data(), answers.size()}, interleave, lookup, sink);
+  return each_in_turn(answers, lookup, sink);
 }
 
 core::Result<std::vector<std::vector<ledger::AggregateRow>>> SqliteReads::aggregate_each(
