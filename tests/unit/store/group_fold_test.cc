@@ -196,5 +196,62 @@ TEST(GroupFold, DaysFoldIntoTheirWeekOrMonth) {
   }
 }
 
+// Past three dimensions a key keeps the first two and one interned profile of the rest: groups
+// that differ in any cell stay apart, and read back with every cell (against a plain map).
+TEST(GroupFold, WideKeysKeepEveryCellThroughTheirProfile) {
+  ledger::AggregateQuery q;
+  q.dims = {ledger::Dimension::kResource, ledger::Dimension::kService, ledger::Dimension::kRegion,
+            ledger::Dimension::kSku, ledger::Dimension::kChargeCategory};
+  q.tags = {{"team", {}}};
+  const std::map<std::int64_t, std::vector<ledger::Tag>> tagsets = {{5, {{"team", "nlp"}}}};
+  GroupFold fold(q, tagsets);
+  std::map<std::vector<std::string>, std::int64_t> want;  // all values and currency -> billed
+  for (int k = 0; k < 3000; ++k) {
+    const std::string resource = "r" + std::to_string(k % 97);
+    const std::int64_t cells[] = {fold.text(resource), 1 + k % 2, 1 + k % 3, 2 - k % 2, 1 + k % 5 / 4, 3};
+    fold.add(0, cells, k % 7 == 0 ? 5 : 0, one(k));
+    auto text = [](std::int64_t id) { return kStrings.at(id); };
+    want[{resource, text(cells[1]), text(cells[2]), text(cells[3]), text(cells[4]), k % 7 == 0 ? "nlp" : "", "USD"}] += k;
+  }
+  auto rows = fold.rows(lookup);
+  ASSERT_TRUE(rows);
+  std::map<std::vector<std::string>, std::int64_t> got;
+  for (const auto& r : *rows) {
+    auto key = r.values;
+    key.push_back(r.currency);
+    EXPECT_TRUE(got.emplace(key, static_cast<std::int64_t>(r.sums.billed)).second);
+  }
+  EXPECT_EQ(got, want);
+  EXPECT_TRUE(std::is_sorted(rows->begin(), rows->end(), [](const auto& a, const auto& b) { return a.values < b.values; }));
+}
+
+// Two folds whose first dims agree, walked together: each value's rows of the first fold, then of
+// the second, values in text order.
+TEST(GroupFold, InterleavedFoldsTakeTurnsPerSharedValue) {
+  ledger::AggregateQuery days, totals;
+  days.dims = {ledger::Dimension::kResource};
+  days.by_day = true;
+  totals.dims = {ledger::Dimension::kResource, ledger::Dimension::kService};
+  TextIds texts;
+  GroupFold a(days, {}, &texts), b(totals, {}, &texts);
+  const std::int64_t x = texts.id("b-res"), y = texts.id("a-res"), z = texts.id("c-res");
+  for (const auto r : {x, y}) {
+    const std::int64_t cells[] = {r, 3};
+    a.add(10, cells, 0, one(1));
+    a.add(11, cells, 0, one(1));
+  }
+  for (const auto r : {z, x}) {
+    const std::int64_t cells[] = {r, 1, 3};
+    b.add(0, cells, 0, one(1));
+  }
+  std::vector<std::string> got;
+  const GroupFold* both[] = {&a, &b};
+  ASSERT_TRUE(each_interleaved(both, 1, lookup, [&](std::size_t fold, ledger::AggregateRow& row) -> core::Status {
+    got.push_back(std::to_string(fold) + " " + row.values[0] + (fold == 0 ? " " + std::to_string(row.day) : ""));
+    return {};
+  }));
+  EXPECT_EQ(got, (std::vector<std::string>{"0 a-res 10", "0 a-res 11", "0 b-res 10", "0 b-res 11", "1 b-res", "1 c-res"}));
+}
+
 }  // namespace
 }  // namespace aicost::store
