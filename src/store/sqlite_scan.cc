@@ -34,8 +34,9 @@ core::Result<MultiScan> MultiScan::plan(sqlite3* db, std::span<const ledger::Agg
   for (std::size_t i = 0; i < queries.size(); ++i) {
     const auto& q = queries[i];
     auto& part = m.parts_[i];
-    m.all_.from = std::min(*m.all_.from, *q.from);
-    m.all_.to = std::max(*m.all_.to, *q.to);
+    // The union of the days: unbounded where any query is.
+    m.all_.from = m.all_.from && q.from ? std::optional(std::min(*m.all_.from, *q.from)) : std::nullopt;
+    m.all_.to = m.all_.to && q.to ? std::optional(std::max(*m.all_.to, *q.to)) : std::nullopt;
     for (auto d : q.dims) part.columns.push_back(column_of(d));
     for (const auto& f : q.filters) {
       const std::size_t c = column_of(f.key.dim);

@@ -1,7 +1,8 @@
-// Aggregates from one pass over the charges (SqliteReads::aggregate and aggregate_each). One query
-// is read as scan_sql gives it (filters in SQL, the daily rollup where it answers). Several are
-// read together from the raw charges: the union of their dimensions and days, each row going to
-// the queries whose days and filters (as string ids) it meets.
+// Aggregates from one pass over the charges (SqliteReads::aggregate_into). One query is read as
+// scan_sql gives it (filters in SQL, the daily rollup where it answers). Several are read together
+// from the daily rollup where each can be, else from the raw charges: the union of their
+// dimensions and days, each row going to the queries whose days and filters (as string ids) it
+// meets.
 #pragma once
 
 #include <sqlite3.h>
@@ -48,7 +49,7 @@ class FoldTurns {
 class MultiScan {
  public:
   // `db` resolves the filters' values to string ids; `queries` must outlive the plan. Several
-  // queries must all read raw rows over bounded days (!from_rollup, from and to set).
+  // queries must all read the rollup, or all raw rows, and none only GPU rows.
   static core::Result<MultiScan> plan(sqlite3* db, std::span<const ledger::AggregateQuery> queries);
 
   // Rowids of charges, first to last (empty when first > last).
