@@ -1,6 +1,7 @@
 # The two commands a new machine needs: `make run` and `make test`. Both install missing Debian
 # packages first (scripts/install-deps.sh, idempotent) and build in Release. `make test` runs ctest
-# (with a throwaway PostgreSQL server) and then fuzzes every billing reader for FUZZ_SECONDS each.
+# (with a throwaway PostgreSQL server), fuzzes every billing reader for FUZZ_SECONDS each, and fails
+# when the tests left anything new in /tmp (scripts/tmp-unchanged.sh).
 BUILD ?= build
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 10
@@ -28,12 +29,14 @@ run: build
 PG_TEST_SERVER = scripts/pg-test-server.sh
 
 test: build
+	@scripts/tmp-unchanged.sh snapshot $(BUILD)/tmp-before.txt
 	@pgdir=$$(mktemp -d /tmp/aicost-pg.XXXXXX) || exit 1; \
 	trap '$(PG_TEST_SERVER) stop "$$pgdir"' EXIT; trap 'exit 130' INT TERM; \
 	url=$$($(PG_TEST_SERVER) start "$$pgdir") || exit 1; \
 	echo "test: PostgreSQL at $$url"; \
 	AICOST_TEST_PG_URL="$$url" AICOST_TEST_PG_REQUIRED=1 ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 	scripts/fuzz.sh $(FUZZ_SECONDS)
+	@scripts/tmp-unchanged.sh check $(BUILD)/tmp-before.txt
 
 bench: build
 	$(BUILD)/bench/aicost_bench --benchmark_counters_tabular=true

@@ -133,7 +133,7 @@ void BM_LedgerFocusIngestSqlite(benchmark::State& state) {
   for (auto _ : state) {
     const auto db = kWork / "ingest.db";
     fs::remove(db), fs::remove(kWork / "ingest.db-wal"), fs::remove(kWork / "ingest.db-shm");
-    auto store = store::open_store(db.string());
+    auto store = store::open_store(db.string(), {.mode = store::OpenMode::kCreate});
     if (!store) {
       state.SkipWithError(store.error().what().c_str());
       return;
@@ -253,7 +253,7 @@ std::filesystem::path generate(const std::filesystem::path& db, std::size_t rows
     fs::remove(db);
   }
   const auto base = sample_charges();
-  auto store = store::open_store(db.string());
+  auto store = store::open_store(db.string(), {.mode = store::OpenMode::kCreate});
   if (!store || base.empty()) return {};
   static const char* kTeams[] = {"search", "ads", "llm-train", "llm-serve", "vision", "speech",
                                  "infra", "data", "research", "safety", "growth", "platform"};

@@ -1,9 +1,12 @@
-// `aicost ledger ingest|report|sources|validate`: the cost ledger (docs/LEDGER.md).
+// `aicost ledger init|ingest|report|sources|validate|compact`: the cost ledger (docs/LEDGER.md).
 #include <cstdio>
 #include <iostream>
 #include <memory>
 
+#include <nlohmann/json.hpp>
+
 #include "aicost/billing/ingest.h"
+#include "aicost/core/units.h"
 #include "aicost/ledger/report.h"
 #include "aicost/report/ledger_report.h"
 #include "aicost/store/open.h"
@@ -12,12 +15,11 @@
 namespace aicost::app {
 namespace {
 
-struct LedgerOptions {
-  std::string db;
-  unsigned threads = 0;  // 0: every core this process may run on
+struct LedgerOptions : LedgerDb {
   std::vector<std::string> files;
   std::string format = "auto";
   bool replace = false;
+  bool strict = false;
   std::string by, from, to, granularity = "total";
   std::size_t top = 0;
   std::vector<std::string> filters, aliases;
@@ -49,11 +51,6 @@ core::Result<ledger::Day> parse_day(const std::string& text, const char* option)
   return ledger::days_from_civil(y, m, d);
 }
 
-core::Result<std::unique_ptr<ledger::Store>> open(const LedgerOptions& o) {
-  auto s = store::open_store(o.db, {.scan_threads = o.threads});
-  if (!s) return s.error().with_context("--db " + store::redact(o.db));
-  return s;
-}
 
 core::Result<ledger::ReportRequest> request_of(const LedgerOptions& o) {
   ledger::ReportRequest r;
@@ -102,45 +99,112 @@ core::Result<ledger::ReportRequest> request_of(const LedgerOptions& o) {
 int run_ingest(const LedgerOptions& o, const GlobalOptions& g, report::Format fmt) {
   auto format = billing::parse_format(o.format);
   if (!format) return report_error(format.error().with_context("--format"), g);
-  auto store = open(o);
-  if (!store) return report_error(store.error(), g);
+  auto store = open_ledger(o, store::OpenMode::kCreate);
+  if (!store) return ledger_error(store.error(), o, g);
   billing::IngestOptions opts;
   opts.format = *format;
   opts.replace = o.replace;
   int status = 0;
+  bool rejected = false;
   for (const auto& file : o.files) {
     auto r = billing::ingest_file(**store, file, opts);
     if (!r) {
-      status = std::max(status, report_error(r.error(), g));
+      status = std::max(status, ledger_error(r.error(), o, g));
       continue;
     }
-    std::cout << report::render_ingest(file, *r, fmt);
+    rejected |= r->summary.rejected > 0;
+    // Flushed per file: the line of a committed file must survive a kill of what follows.
+    std::cout << report::render_ingest(file, *r, fmt) << std::flush;
   }
-  return status;
+  // Under --strict, rows left out are a failure cron can see; an error's own code comes first.
+  return status == 0 && rejected && o.strict ? 4 : status;
+}
+
+// `aicost ledger init`: an empty ledger, or the one already there, left as it was.
+int run_init(const LedgerOptions& o, const GlobalOptions& g, report::Format fmt) {
+  bool created = false;
+  auto store = open_ledger(o, store::OpenMode::kCreate, &created);
+  if (!store) return ledger_error(store.error(), o, g);
+  const std::string where = store::redact(o.db);
+  if (fmt == report::Format::kJson) {
+    std::cout << nlohmann::json{{"db", where}, {"backend", (*store)->backend()}, {"schema_version", (*store)->schema_version()},
+                                {"created", created}}.dump(2)
+              << "\n";
+  } else {
+    std::cout << (created ? "created a new ledger at " : "a ledger is already at ") << where << " (" << (*store)->backend()
+              << ", schema " << (*store)->schema_version() << (created ? ")" : "; left as it was)") << "\n";
+  }
+  return 0;
 }
 
 }  // namespace
+
+core::Result<std::unique_ptr<ledger::Store>> open_ledger(const LedgerDb& d, store::OpenMode mode, bool* created) {
+  auto timeout = core::parse_duration(d.lock_timeout);
+  if (!timeout) return timeout.error().with_context("--lock-timeout");
+  if (timeout->value() < 0)
+    return core::make_error(core::ErrorCode::kInvalidInput, "a lock timeout cannot be negative", "--lock-timeout");
+  store::StoreOptions so;
+  so.mode = mode;
+  so.scan_threads = d.threads;
+  so.lock_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(timeout->value() * 1000));
+  so.on_wait = [](const store::LockHolder& holder, std::chrono::milliseconds t) {
+    std::cerr << "aicost: " << store::describe(holder) << "; waiting up to " << store::describe(t) << " (--lock-timeout)"
+              << std::endl;
+  };
+  if (created) *created = false;
+  so.on_create = [created](const std::string& where) {
+    if (created) *created = true;
+    else std::cerr << "aicost: created a new ledger at " << where << std::endl;
+  };
+  auto s = store::open_store(d.db, so);
+  if (!s) return s.error().with_context("--db");
+  return s;
+}
+
+core::Error scrub_error(const core::Error& e, const std::string& db) {
+  return core::make_error(e.code, store::scrub(e.message, db), store::scrub(e.context, db));
+}
+
+int ledger_error(const core::Error& e, const LedgerDb& d, const GlobalOptions& g) {
+  return report_error(scrub_error(e, d.db), g);
+}
 
 Command ledger_command() {
   return {"ledger", "the cost ledger: load billing exports and GPU telemetry, attribute the spend",
           [](CLI::App& sub, const GlobalOptions& g) -> std::function<int()> {
             auto o = std::make_shared<LedgerOptions>();
             o->db = store::default_db();
+            // The default shown with its password hidden ($AICOST_DB may hold one).
             sub.add_option("--db", o->db,
-                           "the ledger: a SQLite file, or postgresql://user@host/db (also $AICOST_DB)")
-                ->capture_default_str();
+                           "the ledger: a SQLite file, or PostgreSQL as postgresql://user@host/db or 'host=... dbname=...' "
+                           "(also $AICOST_DB)")
+                ->default_str(store::redact(o->db));
             sub.add_option("--threads", o->threads,
                            "threads a read of a large SQLite ledger may use (default: every core this process may run on)")
                 ->check(CLI::Range(1u, 1024u));
+            sub.add_option("--lock-timeout", o->lock_timeout,
+                           "how long a write (ingest, compact, recording alerts) waits for another one before it fails, "
+                           "e.g. 30s, 10min, 0s (readers never wait)")
+                ->capture_default_str();
             sub.require_subcommand(1);
             sub.fallthrough();
             auto chosen = std::make_shared<std::function<int()>>();
             auto on = [chosen](CLI::App* app, std::function<int()> run) { app->callback([chosen, run] { *chosen = run; }); };
 
-            auto* ingest = sub.add_subcommand("ingest", "load billing exports (FOCUS, AWS CUR, Azure, GCP, OCI) and dcgm-exporter telemetry");
+            auto* init = sub.add_subcommand("init", "make an empty ledger at --db (ingest makes one too); one already there is left as it was");
+            on(init, [o, &g] {
+              auto fmt = output_format(g);
+              return fmt ? run_init(*o, g, *fmt) : report_error(fmt.error(), g);
+            });
+
+            auto* ingest = sub.add_subcommand("ingest", "load billing exports (FOCUS, AWS CUR, Azure, GCP, OCI) and dcgm-exporter telemetry (makes the ledger if missing)");
             ingest->add_option("files", o->files, "files to load; each is one transaction, and a file loaded before is skipped")->required();
             ingest->add_option("--format", o->format, "auto, focus, aws-cur, azure, gcp, oci, dcgm-prometheus, dcgm-csv")->capture_default_str();
             ingest->add_flag("--replace", o->replace, "a path loaded before with other bytes: swap the new content in");
+            ingest->add_flag("--strict", o->strict, "exit 4 when a file had rows that were not loaded (each is reported)");
+            ingest->footer("Exit status: 0 loaded (rows that could not be read are reported, not loaded), 4 under "
+                           "--strict when some were not, 1 or 2 an error.");
             on(ingest, [o, &g] {
               auto fmt = output_format(g);
               return fmt ? run_ingest(*o, g, *fmt) : report_error(fmt.error(), g);
@@ -162,11 +226,11 @@ Command ledger_command() {
               if (!fmt) return report_error(fmt.error(), g);
               auto req = request_of(*o);
               if (!req) return report_error(req.error(), g);
-              auto store = open(*o);
-              if (!store) return report_error(store.error(), g);
+              auto store = open_ledger(*o, store::OpenMode::kExisting);
+              if (!store) return ledger_error(store.error(), *o, g);
               // Written as it is made: a report of millions of lines is never held whole.
               if (auto s = report::write_ledger_report(**store, *req, *fmt, std::cout); !s)
-                return report_error(s.error(), g);
+                return ledger_error(s.error(), *o, g);
               return 0;
             });
 
@@ -174,10 +238,10 @@ Command ledger_command() {
             on(sources, [o, &g] {
               auto fmt = output_format(g);
               if (!fmt) return report_error(fmt.error(), g);
-              auto store = open(*o);
-              if (!store) return report_error(store.error(), g);
+              auto store = open_ledger(*o, store::OpenMode::kExisting);
+              if (!store) return ledger_error(store.error(), *o, g);
               auto list = (*store)->sources();
-              if (!list) return report_error(list.error(), g);
+              if (!list) return ledger_error(list.error(), *o, g);
               std::cout << report::render_sources(*list, *fmt);
               return 0;
             });
@@ -187,10 +251,10 @@ Command ledger_command() {
             on(compact, [o, &g] {
               auto fmt = output_format(g);
               if (!fmt) return report_error(fmt.error(), g);
-              auto store = open(*o);
-              if (!store) return report_error(store.error(), g);
+              auto store = open_ledger(*o, store::OpenMode::kExisting);
+              if (!store) return ledger_error(store.error(), *o, g);
               auto r = (*store)->compact();
-              if (!r) return report_error(r.error().with_context("--db " + store::redact(o->db)), g);
+              if (!r) return ledger_error(r.error().with_context("--db " + store::redact(o->db)), *o, g);
               std::cout << report::render_compact(store::redact(o->db), *r, *fmt);
               return 0;
             });
@@ -210,7 +274,7 @@ Command ledger_command() {
               return failed ? 1 : 0;
             });
             auto* check = sub.add_subcommand("check", "budgets, forecasts and anomalies: alerts printed, sent to a webhook, exported for Prometheus");
-            on(check, setup_ledger_check(check, g, o->db, o->threads));
+            on(check, setup_ledger_check(check, g, *o));
             return [chosen] { return *chosen ? (*chosen)() : 2; };
           }};
 }

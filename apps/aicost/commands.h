@@ -5,12 +5,15 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "aicost/catalog/catalog.h"
 #include "aicost/core/result.h"
+#include "aicost/ledger/store.h"
 #include "aicost/report/format.h"
+#include "aicost/store/open.h"
 
 namespace aicost::app {
 
@@ -20,7 +23,7 @@ struct GlobalOptions {
 };
 
 // Exit codes (README "Exit codes"): 0 ok, 1 failure, 2 usage or input error, 3 a budget gate
-// (`aicost ledger check`).
+// (`aicost ledger check`), 4 rows left out (`aicost ledger ingest --strict`).
 int exit_code(const core::Error& e);
 // Prints an error to stderr (as JSON when the output format is json) and returns its exit code.
 int report_error(const core::Error& e, const GlobalOptions& g);
@@ -44,11 +47,26 @@ Command diff_command();
 Command catalog_command();
 Command validate_command();
 Command search_command();
+Command optimize_command();
 Command reliability_command();
 Command ledger_command();
-// `aicost ledger check`: registers its options on `check`; `db` and `threads` are `aicost ledger
-// --db` and `--threads`.
-std::function<int()> setup_ledger_check(CLI::App* check, const GlobalOptions& g, const std::string& db,
-                                       const unsigned& threads);
+// The options of `aicost ledger` that its subcommands share.
+struct LedgerDb {
+  std::string db;                      // --db (default store::default_db())
+  unsigned threads = 0;                // --threads (0: every core this process may run on)
+  std::string lock_timeout = "10min";  // --lock-timeout: how long a write waits for another
+};
+// Opens the ledger `d` names. Only OpenMode::kCreate (ingest, init) makes a missing one: it says so
+// on stderr, or sets *created when given. A write that waits for another says so on stderr.
+core::Result<std::unique_ptr<ledger::Store>> open_ledger(const LedgerDb& d, store::OpenMode mode, bool* created = nullptr);
+// `e` with the ledger's password hidden in every form it may take (libpq's messages quote parts of
+// a connection string).
+core::Error scrub_error(const core::Error& e, const std::string& db);
+// report_error of scrub_error(e, d.db).
+int ledger_error(const core::Error& e, const LedgerDb& d, const GlobalOptions& g);
+
+// `aicost ledger check`: registers its options on `check`; `d` holds `aicost ledger --db`,
+// `--threads` and `--lock-timeout` once parsed.
+std::function<int()> setup_ledger_check(CLI::App* check, const GlobalOptions& g, const LedgerDb& d);
 
 }  // namespace aicost::app

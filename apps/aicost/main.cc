@@ -36,7 +36,7 @@ int report_error(const core::Error& e, const GlobalOptions& g) {
       err["column"] = std::stoi(m[3].str());
     }
     nlohmann::json j = {{"error", err}};
-    std::cerr << j.dump(2) << "\n";
+    std::cerr << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     std::cerr << "error: " << e.what() << "\n";
   }
@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
 
   std::function<int()> handler;
-  for (const Command& c : {estimate_command(), search_command(), reliability_command(),
+  for (const Command& c : {estimate_command(), search_command(), optimize_command(), reliability_command(),
                            diff_command(), catalog_command(), validate_command(), ledger_command()}) {
     CLI::App* sub = app.add_subcommand(c.name, c.help);
     auto run = c.setup(*sub, g);
@@ -104,5 +104,17 @@ int main(int argc, char** argv) {
     app.exit(e);
     return 2;  // usage error, whatever CLI11's own code (ecosystem.md: map parse errors to 2)
   }
-  return handler ? handler() : 2;
+  if (!handler) return 2;
+  // The library returns errors as values; this is the last net under a third-party exception
+  // (or bad_alloc) that slipped past an adapter: a message and an exit code, never an abort.
+  try {
+    return handler();
+  } catch (const std::exception& e) {
+    return report_error(aicost::core::make_error(aicost::core::ErrorCode::kInternal,
+                                                 std::string("unexpected failure: ") + e.what() +
+                                                     " (please report it with the command that caused it)"),
+                        g);
+  } catch (...) {
+    return report_error(aicost::core::make_error(aicost::core::ErrorCode::kInternal, "unexpected failure"), g);
+  }
 }

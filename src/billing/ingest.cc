@@ -83,7 +83,17 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
     result.outcome = IngestResult::Outcome::kReplaced;
   }
 
-  if (auto s = store.begin_source(file, result.replaced); !s) return s.error();
+  // The checks above were made without the write lock; begin_source makes them again under it,
+  // so two ingests of one file at once end as one after the other would: one loads, the other
+  // finds it loaded.
+  auto begun = store.begin_source(file, result.replaced);
+  if (!begun) return begun.error();
+  if (*begun) {
+    result = {};
+    result.outcome = IngestResult::Outcome::kAlreadyLoaded;
+    result.record = **begun;
+    return result;
+  }
   std::vector<ledger::Charge> charges;
   std::vector<ledger::GpuSample> samples;
   std::vector<ledger::RowIssue> issues;

@@ -208,9 +208,9 @@ core::Status add_catalog_text(std::string_view text, const std::string& origin,
   if (!root) return root.error();
   MapReader top(*root, "", src);
   if (!top.valid()) return top.not_a_map();
-  // failure_model is read by the plan reader (reliability.cc), not the catalog.
+  // failure_model and spot_preemption are read by the plan reader (reliability.cc).
   for (const char* k : {"gpus", "efficiency", "instances", "storage", "network", "models",
-                        "failure_model"}) {
+                        "failure_model", "spot_preemption"}) {
     top.accept(k);
   }
   AICOST_TRY_STATUS(top.finish());

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include "aicost/core/text.h"
+#include "plan_sections.h"
 #include "yaml_source.h"
 
 namespace aicost::config {
@@ -20,6 +21,18 @@ const char* kSearchedParallelKeys[] = {
     "optimizer_sharding", "data_parallel_size"};
 
 }  // namespace
+
+void rebase_hf_config(YAML::Node& root, const std::string& base_dir, const std::string& out_dir) {
+  // A relative hf_config path was relative to the plan read; make it relative to the output.
+  if (root["model"] && root["model"]["hf_config"]) {
+    std::filesystem::path hf(root["model"]["hf_config"].Scalar());
+    if (hf.is_relative()) {
+      const auto from = std::filesystem::absolute(base_dir) / hf;
+      root["model"]["hf_config"] =
+          std::filesystem::relative(from, std::filesystem::absolute(out_dir)).string();
+    }
+  }
+}
 
 core::Result<std::string> emit_plan(const SearchRequest& req, const search::Candidate& c,
                                     const std::string& out_dir) {
@@ -57,15 +70,7 @@ core::Result<std::string> emit_plan(const SearchRequest& req, const search::Cand
     pricing["mode"] = catalog::to_string(price.mode);
   }
   root["pricing"] = pricing;
-  // A relative hf_config path was relative to the search plan; make it relative to the output.
-  if (root["model"] && root["model"]["hf_config"]) {
-    std::filesystem::path hf(root["model"]["hf_config"].Scalar());
-    if (hf.is_relative()) {
-      const auto from = std::filesystem::absolute(req.base_dir) / hf;
-      root["model"]["hf_config"] =
-          std::filesystem::relative(from, std::filesystem::absolute(out_dir)).string();
-    }
-  }
+  rebase_hf_config(root, req.base_dir, out_dir);
   YAML::Emitter out;
   out << root;
   if (!out.good()) {

@@ -122,7 +122,7 @@ core::Result<Plan> parse_plan_root(const YAML::Node& root_node, const Source& sr
   AICOST_TRY_STATUS(read_operations(ops, plan.cost.operations));
   AICOST_TRY_STATUS(read_services(top, plan.cost.services));
   MapReader rel = section("reliability");
-  AICOST_TRY_STATUS(read_reliability(rel, plan.cost.reliability));
+  AICOST_TRY_STATUS(read_reliability(rel, job, plan.cost.compute, plan.cost.reliability, plan.warnings));
   double contingency = plan.cost.contingency;
   TRY_ASSIGN(contingency, top.quantity("contingency", UnitKind::kPercent));
   plan.cost.contingency = contingency;

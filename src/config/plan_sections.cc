@@ -15,17 +15,6 @@ core::Error at(MapReader& r, const std::string& key, const std::string& message,
   return r.source().error(r.node(key).Mark(), message, code);
 }
 
-// Megatron-Core names are canonical; other tools' spellings are accepted with a warning.
-void aliases(MapReader& r, std::initializer_list<std::pair<const char*, const char*>> pairs,
-             std::vector<std::string>& warnings) {
-  for (const auto& [alias, key] : pairs) {
-    r.alias(alias, key);
-    if (r.self().IsMap() && r.self()[alias]) {
-      warnings.push_back(std::string("parallelism.") + alias + " read as " + key);
-    }
-  }
-}
-
 template <class Enum, size_t N>
 core::Status choice(MapReader& r, const std::string& key,
                     const std::array<std::pair<const char*, Enum>, N>& options, Enum& out) {
@@ -45,10 +34,37 @@ core::Status choice(MapReader& r, const std::string& key,
 
 }  // namespace
 
+const std::vector<KeyAlias>& key_aliases() {
+  // Megatron-Core names are canonical; other tools' spellings of parallelism keys are accepted
+  // with a warning (docs/PLAN_FORMAT.md "Aliases").
+  static const std::vector<KeyAlias> table = {
+      {"training", "global_batch", "global_batch_size", false},
+      {"training", "seq_len", "seq_length", false},
+      {"cluster", "nvlink_domain", "scale_up_domain", false},
+      {"parallelism", "tp", "tensor_model_parallel_size", true},
+      {"parallelism", "pp", "pipeline_model_parallel_size", true},
+      {"parallelism", "vpp", "virtual_pipeline_model_parallel_size", true},
+      {"parallelism", "cp", "context_parallel_size", true},
+      {"parallelism", "ep", "expert_model_parallel_size", true},
+      {"parallelism", "etp", "expert_tensor_parallel_size", true},
+      {"parallelism", "tensor_parallel_size", "tensor_model_parallel_size", true},
+      {"parallelism", "pipeline_parallel_size", "pipeline_model_parallel_size", true},
+      {"parallelism", "tensor_parallel_degree", "tensor_model_parallel_size", true},
+      {"parallelism", "pipeline_parallel_degree", "pipeline_model_parallel_size", true},
+      {"parallelism", "context_parallel_degree", "context_parallel_size", true},
+      {"parallelism", "expert_parallel_degree", "expert_model_parallel_size", true},
+      {"parallelism", "train_micro_batch_size_per_gpu", "micro_batch_size", true},
+      {"parallelism", "activations_checkpoint_granularity", "recompute_granularity", true},
+      {"parallelism", "overlap_moe_expert_parallel_comm", "ep_comm_overlap", true},
+  };
+  return table;
+}
+
 core::Status read_training(MapReader& r, workload::TrainingJob& job) {
   if (!r.self().IsMap()) return r.not_a_map();
-  r.alias("global_batch", "global_batch_size");
-  r.alias("seq_len", "seq_length");
+  for (const auto& a : key_aliases()) {
+    if (std::string_view(a.section) == "training") r.alias(a.alias, a.key);
+  }
   TRY_ASSIGN(job.tokens, r.quantity("tokens", UnitKind::kCount));
   TRY_ASSIGN(job.seq_length, r.integer("seq_length"));
   TRY_ASSIGN(job.global_batch, r.integer("global_batch_size"));
@@ -83,7 +99,9 @@ core::Status read_cluster(MapReader& r, const catalog::Catalog& cat, workload::T
   TRY_ASSIGN(c.gpus, r.integer("gpus"));
   if (!r.has("gpus")) return r.source().error(r.self().Mark(), "cluster.gpus is required");
   TRY_ASSIGN(c.gpus_per_node, r.integer("gpus_per_node"));
-  r.alias("nvlink_domain", "scale_up_domain");
+  for (const auto& a : key_aliases()) {
+    if (std::string_view(a.section) == "cluster") r.alias(a.alias, a.key);
+  }
   TRY_ASSIGN(c.scale_up_domain, r.integer("scale_up_domain"));
   AICOST_TRY_STATUS(r.read("intra_node_bandwidth", UnitKind::kBandwidth, c.intra_node_bandwidth, true));
   AICOST_TRY_STATUS(r.read("inter_node_bandwidth", UnitKind::kBandwidth, c.inter_node_bandwidth, true));
@@ -96,23 +114,13 @@ core::Status read_parallelism(MapReader& r, workload::TrainingJob& job,
                               std::vector<std::string>& warnings) {
   if (r.self().IsNull()) return {};
   if (!r.self().IsMap()) return r.not_a_map();
-  aliases(r,
-          {{"tp", "tensor_model_parallel_size"},
-           {"pp", "pipeline_model_parallel_size"},
-           {"vpp", "virtual_pipeline_model_parallel_size"},
-           {"cp", "context_parallel_size"},
-           {"ep", "expert_model_parallel_size"},
-           {"etp", "expert_tensor_parallel_size"},
-           {"tensor_parallel_size", "tensor_model_parallel_size"},
-           {"pipeline_parallel_size", "pipeline_model_parallel_size"},
-           {"tensor_parallel_degree", "tensor_model_parallel_size"},
-           {"pipeline_parallel_degree", "pipeline_model_parallel_size"},
-           {"context_parallel_degree", "context_parallel_size"},
-           {"expert_parallel_degree", "expert_model_parallel_size"},
-           {"train_micro_batch_size_per_gpu", "micro_batch_size"},
-           {"activations_checkpoint_granularity", "recompute_granularity"},
-           {"overlap_moe_expert_parallel_comm", "ep_comm_overlap"}},
-          warnings);
+  for (const auto& a : key_aliases()) {
+    if (std::string_view(a.section) != "parallelism") continue;
+    r.alias(a.alias, a.key);
+    if (a.warn && r.self()[a.alias]) {
+      warnings.push_back(std::string("parallelism.") + a.alias + " read as " + a.key);
+    }
+  }
   auto& p = job.parallel;
   TRY_ASSIGN(p.tensor, r.integer("tensor_model_parallel_size"));
   TRY_ASSIGN(p.pipeline, r.integer("pipeline_model_parallel_size"));
@@ -183,6 +191,11 @@ core::Status read_pricing(MapReader& r, const catalog::Catalog& cat,
   std::optional<std::string> instance, mode;
   TRY_ASSIGN(instance, r.string("instance"));
   TRY_ASSIGN(mode, r.string("mode"));
+  std::optional<double> reuse;
+  TRY_ASSIGN(reuse, r.quantity("reservation_reuse", UnitKind::kPercent));
+  if (reuse && *reuse > 1) {
+    return at(r, "reservation_reuse", "pricing.reservation_reuse is a share of the term, at most 100%");
+  }
   AICOST_TRY_STATUS(r.finish());
   if (mode) {
     auto m = catalog::pricing_mode_from_string(*mode);
@@ -197,6 +210,7 @@ core::Status read_pricing(MapReader& r, const catalog::Catalog& cat,
   if (gpu_hour > 0) {
     if (mode) warnings.push_back("pricing.mode is ignored when pricing.gpu_hour is given");
     out = gpu_hour_pricing(core::UsdPerSecond(gpu_hour));
+    if (reuse) warnings.push_back("pricing.reservation_reuse has no effect with pricing.gpu_hour");
     return {};
   }
   const catalog::Instance* chosen = nullptr;
@@ -229,29 +243,14 @@ core::Status read_pricing(MapReader& r, const catalog::Catalog& cat,
                        std::string(catalog::to_string(out.mode)) + " instance, " + chosen->id);
   }
   out = instance_pricing(*chosen, out.mode);
+  if (reuse) {
+    if (out.term.value() > 0) {
+      out.term_reuse = *reuse;
+    } else {
+      warnings.push_back("pricing.reservation_reuse has no effect: the plan is not on a reserved price");
+    }
+  }
   return {};
-}
-
-costing::ComputePricing gpu_hour_pricing(core::UsdPerSecond per_gpu) {
-  costing::ComputePricing out;
-  out.per_gpu = per_gpu;
-  out.basis = core::sprintf("%.2f USD/GPU-h (plan)", core::per_hour(per_gpu));
-  return out;
-}
-
-costing::ComputePricing instance_pricing(const catalog::Instance& instance,
-                                         catalog::PricingMode mode) {
-  costing::ComputePricing out;
-  out.mode = mode;
-  out.provider = catalog::normalize_name(instance.provider);
-  out.instance = instance.id;
-  const core::UsdPerSecond price = instance.price(mode).value_or(core::UsdPerSecond(0));
-  out.per_gpu = price / instance.gpus;
-  out.basis = core::sprintf("%s %s %.2f USD/h", instance.id.c_str(), catalog::to_string(mode),
-                            core::per_hour(price)) +
-              (instance.gpus == 1 ? std::string(" per GPU")
-                                  : core::sprintf(" / %d GPUs", instance.gpus));
-  return out;
 }
 
 }  // namespace aicost::config

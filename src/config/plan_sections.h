@@ -12,6 +12,20 @@
 namespace aicost::config {
 
 struct Plan;
+struct SearchRequest;
+// A relative model.hf_config of a plan read from `base_dir`, rewritten for a file in `out_dir`.
+void rebase_hf_config(YAML::Node& root, const std::string& base_dir, const std::string& out_dir);
+// The `search:` section (constraints, objective, top, max_gpus) into `req` (search_plan.cc).
+core::Status read_search_section(const Source& source, const YAML::Node& node, SearchRequest& req);
+
+// Another tool's spelling of a plan key, accepted by the reader (`warn`: with a warning).
+struct KeyAlias {
+  const char* section;
+  const char* alias;
+  const char* key;
+  bool warn;
+};
+const std::vector<KeyAlias>& key_aliases();
 // parse_plan on an already parsed document; marks in `root` refer to `source`.
 core::Result<Plan> parse_plan_root(const YAML::Node& root, const Source& source,
                                    const std::string& base_dir, const catalog::Catalog& cat);
@@ -28,11 +42,8 @@ core::Status read_parallelism(MapReader& r, workload::TrainingJob& job,
 core::Status read_pricing(MapReader& r, const catalog::Catalog& cat,
                           const workload::TrainingJob& job, costing::ComputePricing& out,
                           std::vector<std::string>& warnings);
-// A plain per-GPU-hour price from the plan.
-costing::ComputePricing gpu_hour_pricing(core::UsdPerSecond per_gpu);
-// The price of one GPU of `instance` under `mode` (0 when unpublished), with its basis text.
-costing::ComputePricing instance_pricing(const catalog::Instance& instance,
-                                         catalog::PricingMode mode);
+using costing::gpu_hour_pricing;
+using costing::instance_pricing;
 core::Status read_storage(MapReader& r, const catalog::Catalog& cat, const std::string& provider,
                           const workload::TrainingJob& job, costing::StorageInputs& out,
                           std::vector<std::string>& warnings);
@@ -41,7 +52,11 @@ core::Status read_network(MapReader& r, const catalog::Catalog& cat, const std::
 core::Status read_operations(MapReader& r, costing::OperationsInputs& out);
 // database, monitoring and security are top-level keys.
 core::Status read_services(MapReader& top, costing::ServicesInputs& out);
-core::Status read_reliability(MapReader& r, costing::ReliabilityInputs& out);  // reliability.cc
+// reliability.cc. A plan on a spot price gets a "spot-preemption" cause: one reclaim per node
+// every reliability.spot_preemption_mtbf (default: data/reliability.yaml's spot_preemption).
+core::Status read_reliability(MapReader& r, const workload::TrainingJob& job,
+                              const costing::ComputePricing& pricing,
+                              costing::ReliabilityInputs& out, std::vector<std::string>& warnings);
 // The shipped failure model (data/reliability.yaml).
 core::Result<reliability::FailureModel> default_failure_model();
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "aicost/core/suggest.h"
+#include "aicost/core/text.h"
 #include "plan_sections.h"
 #include "yaml_source.h"
 
@@ -66,24 +67,54 @@ core::Status read_causes(MapReader& r, reliability::FailureModel& m) {
 
 }  // namespace
 
-core::Result<reliability::FailureModel> default_failure_model() {
+namespace {
+
+// `read` on one section of the shipped data/reliability.yaml.
+template <class T, class Read>
+core::Result<T> shipped_section(const char* section, Read read) {
   for (const auto& [name, text] : embedded_files()) {
     if (name != "reliability.yaml") continue;
     const std::string owned(text);
     const Source src = Source::from_text("<builtin>/data/reliability.yaml", owned);
     auto root = parse_yaml(src, owned);
     if (!root) return root.error();
-    MapReader r((*root)["failure_model"], "failure_model", src);
+    MapReader r((*root)[section], section, src);
+    return read(r);
+  }
+  return core::make_error(core::ErrorCode::kInternal, "data/reliability.yaml is not built in");
+}
+
+}  // namespace
+
+core::Result<reliability::FailureModel> default_failure_model() {
+  return shipped_section<reliability::FailureModel>("failure_model", [](MapReader& r)
+                                                    -> core::Result<reliability::FailureModel> {
     reliability::FailureModel m;
     AICOST_TRY_STATUS(read_model(r, m));
     AICOST_TRY_STATUS(read_causes(r, m));
     AICOST_TRY_STATUS(r.finish());
     return m;
-  }
-  return core::make_error(core::ErrorCode::kInternal, "data/reliability.yaml is not built in");
+  });
 }
 
-core::Status read_reliability(MapReader& r, costing::ReliabilityInputs& rel) {
+core::Result<core::Seconds> default_spot_preemption_mtbf() {
+  return shipped_section<core::Seconds>("spot_preemption", [](MapReader& r) -> core::Result<core::Seconds> {
+    r.accept("source");
+    r.accept("date");
+    core::Seconds mtbf(0);
+    AICOST_TRY_STATUS(r.read("per_node_mtbf", UnitKind::kDuration, mtbf, true));
+    AICOST_TRY_STATUS(r.finish());
+    if (mtbf.value() <= 0) {
+      return core::make_error(core::ErrorCode::kInternal,
+                              "data/reliability.yaml has no spot_preemption.per_node_mtbf");
+    }
+    return mtbf;
+  });
+}
+
+core::Status read_reliability(MapReader& r, const workload::TrainingJob& job,
+                              const costing::ComputePricing& pricing,
+                              costing::ReliabilityInputs& rel, std::vector<std::string>& warnings) {
   auto model = default_failure_model();
   if (!model) return model.error();
   rel.failures = *model;
@@ -136,7 +167,33 @@ core::Status read_reliability(MapReader& r, costing::ReliabilityInputs& rel) {
   AICOST_TRY_STATUS(r.read("checkpoint_read_bandwidth", UnitKind::kBandwidth,
                            rel.checkpoint_read_bandwidth, true));
   TRY_ASSIGN(rel.spare_nodes, r.integer("spare_nodes"));
-  return r.finish();
+  // Spot capacity is reclaimed by the provider: one more cause, per node (instance).
+  core::Seconds preemption(0);
+  AICOST_TRY_STATUS(r.read("spot_preemption_mtbf", UnitKind::kDuration, preemption, true));
+  AICOST_TRY_STATUS(r.finish());
+  const bool spot = pricing.mode == catalog::PricingMode::kSpot && !pricing.instance.empty();
+  if (!spot) {
+    if (preemption.value() > 0) {
+      warnings.push_back("reliability.spot_preemption_mtbf has no effect: the plan is not on a spot price");
+    }
+    return {};
+  }
+  if (preemption.value() <= 0) {
+    auto d = default_spot_preemption_mtbf();
+    if (!d) return d.error();
+    preemption = *d;
+    warnings.push_back(core::sprintf(
+        "spot: one reclaim per node every %s h assumed (AWS Spot Instance Advisor band, weak; "
+        "data/reliability.yaml); set reliability.spot_preemption_mtbf to your provider's rate",
+        core::group_digits(core::in_hours(preemption)).c_str()));
+  }
+  reliability::FailureCause cause;
+  cause.name = "spot-preemption";
+  cause.per_gpu_hour = core::kSecondsPerHour / (preemption.value() * job.cluster.gpus_per_node);
+  cause.nodes_lost = 1;
+  cause.repair_time = core::Seconds(0);  // replaced from the spot pool at once (optimistic)
+  rel.failures.causes.push_back(std::move(cause));
+  return {};
 }
 
 }  // namespace aicost::config

@@ -116,7 +116,10 @@ YAML::Node section(YAML::Node& root, const char* key) {
   return root[key] ? root[key] : YAML::Node();
 }
 
-core::Status read_constraints(const Source& src, const YAML::Node& node, SearchRequest& req) {
+
+}  // namespace
+
+core::Status read_search_section(const Source& src, const YAML::Node& node, SearchRequest& req) {
   MapReader r(node, "search", src);
   if (!node || node.IsNull()) return {};
   if (!node.IsMap()) return r.not_a_map();
@@ -154,8 +157,6 @@ core::Status read_constraints(const Source& src, const YAML::Node& node, SearchR
   return r.finish();
 }
 
-}  // namespace
-
 core::Result<SearchRequest> load_search_plan(const std::string& path,
                                              const catalog::Catalog& cat) {
   auto text = read_file(path);
@@ -176,7 +177,7 @@ core::Result<SearchRequest> load_search_plan(const std::string& path,
   YAML::Node pricing = section(root, "pricing");
   auto& space = req.space;
 
-  AICOST_TRY_STATUS(read_constraints(src, root["search"], req));
+  AICOST_TRY_STATUS(read_search_section(src, root["search"], req));
 
   // GPU types: listed, or every catalogued GPU.
   auto gpus = choice(src, cluster ? cluster["gpu"] : YAML::Node(), "cluster.gpu");
@@ -287,6 +288,7 @@ core::Result<SearchRequest> load_search_plan(const std::string& path,
   // Pricing options: a fixed gpu_hour, or listed/all instances under listed/default modes.
   std::vector<std::string> instances, modes;
   YAML::Node gpu_hour;
+  double reservation_reuse = 0;
   if (pricing && pricing.IsMap()) {
     auto i = choice(src, pricing["instance"], "pricing.instance");
     if (!i) return i.error();
@@ -295,6 +297,13 @@ core::Result<SearchRequest> load_search_plan(const std::string& path,
     if (!m) return m.error();
     modes = m->items;
     gpu_hour = pricing["gpu_hour"];
+    if (pricing["reservation_reuse"]) {
+      const YAML::Node n = pricing["reservation_reuse"];
+      auto v = core::parse_base_units(n.Scalar(), core::UnitKind::kPercent);
+      if (!v) return src.error(n.Mark(), "pricing.reservation_reuse: " + v.error().message);
+      if (*v > 1) return src.error(n.Mark(), "pricing.reservation_reuse is a share of the term, at most 100%");
+      reservation_reuse = *v;
+    }
   }
   if (modes.empty()) {
     modes = {"on-demand", "reserved-1y", "reserved-3y"};
@@ -345,7 +354,9 @@ core::Result<SearchRequest> load_search_plan(const std::string& path,
             return src.error(pricing["mode"].Mark(),
                              "pricing.mode must be on-demand, spot, reserved-1y or reserved-3y");
           }
-          if (inst.price(*mode)) opt.prices.push_back(instance_pricing(inst, *mode));
+          if (!inst.price(*mode)) continue;
+          opt.prices.push_back(instance_pricing(inst, *mode));
+          if (opt.prices.back().term.value() > 0) opt.prices.back().term_reuse = reservation_reuse;
         }
       }
     }

@@ -36,14 +36,15 @@ const std::vector<UnitEntry>& table(UnitKind kind) {
       {"POP/s", 1e15}};
   static const std::vector<UnitEntry> duration = {
       {"us", 1e-6},  {"ms", 1e-3},  {"s", 1},         {"min", 60},         {"h", kHour},
-      {"d", 86400},  {"w", 7 * 86400}, {"month", kSecondsPerMonth}};
+      {"d", 86400},  {"w", 7 * 86400}, {"month", kSecondsPerMonth},
+      {"y", kSecondsPerYear}, {"year", kSecondsPerYear}};
   static const std::vector<UnitEntry> money = {{"USD", 1}};
   static const std::vector<UnitEntry> money_rate = {
       {"USD/h", 1 / kHour},
       {"USD/hour", 1 / kHour},
       {"USD/day", 1 / 86400.0},
       {"USD/month", 1 / kSecondsPerMonth},
-      {"USD/year", 1 / (8760 * kHour)}};
+      {"USD/year", 1 / kSecondsPerYear}};
   static const std::vector<UnitEntry> storage = {
       {"USD/GB-month", 1 / (kGB * kSecondsPerMonth)},
       {"USD/GiB-month", 1 / (kGiB * kSecondsPerMonth)},

@@ -140,6 +140,23 @@ CostEstimate estimate_cost(const workload::TrainingJob& job, const perf::Trainin
   add("spares", spare_rate * wall,
       AICOST_DRIVER("%d spare nodes (%.0f GPUs) held for the whole run", spare_nodes, spare_gpus),
       CostNature::kElastic, spare_rate);
+  // A reservation is billed for whole terms (AWS Reserved Instances, GCP committed-use
+  // discounts): the hours of the term this run does not use are paid too, unless the plan says
+  // other work uses them. Not a rate of the run's resources, so fixed.
+  if (in.compute.term.value() > 0) {
+    const double terms = std::max(1.0, std::ceil(wall / in.compute.term));
+    const Seconds unused = in.compute.term * terms - wall;
+    const UsdPerSecond reserved = in.compute.per_gpu * (gpus + spare_gpus);
+    add("commitment", unused * reserved * (1 - in.compute.term_reuse),
+        AICOST_DRIVER("%s term%s of %s h x %s GPUs; the run uses %.1f %%; %.0f %% of the "
+                      "other %s h reused by other work (pricing.reservation_reuse)",
+                      catalog::to_string(in.compute.mode), terms > 1 ? "s" : "",
+                      core::group_digits(core::in_hours(in.compute.term) * terms).c_str(),
+                      core::group_digits(gpus + spare_gpus).c_str(), 100 * wall.value() / (in.compute.term.value() * terms),
+                      in.compute.term_reuse * 100,
+                      core::group_digits(core::in_hours(unused)).c_str()),
+        CostNature::kFixed, UsdPerSecond(0));
+  }
 
   // Storage: dataset for the whole run; checkpoints at full retention (peak) after ramp-up;
   // logs growing until their retention caps them.

@@ -85,6 +85,11 @@ class Cube {
     each(scope, currency, from, to, [&](const ledger::AggregateRow& r) { h += r.sums.gpu_hours; });
     return h;
   }
+  bool any(const Scope& scope, ledger::Day from, ledger::Day to) const {
+    for (const auto& r : rows_)
+      if (r.day >= from && r.day < to && matches(r, scope)) return true;
+    return false;
+  }
   std::set<std::string> currencies(ledger::Day from) const {
     std::set<std::string> out;
     for (const auto& r : rows_)
@@ -141,6 +146,51 @@ std::vector<AnomalyResult> scope_anomalies(const Cube& cube, const std::string& 
   const auto by_value = cube.by_root_cause(scope, currency, cost, first, o.as_of);
   for (auto& a : out) a.causes = rank_root_causes(by_value, a.episode.first_day, a.episode.last_day, o.anomaly);
   return out;
+}
+
+// The newest day with a charge before as_of (one row per currency from the daily rollup).
+core::Result<std::optional<ledger::Day>> newest_day(ledger::Store& store, ledger::Day as_of) {
+  ledger::AggregateQuery q;
+  q.to = as_of;
+  auto rows = store.aggregate(q);
+  if (!rows) return rows.error();
+  std::optional<ledger::Day> out;
+  for (const auto& r : *rows)
+    if (r.sums.rows > 0) out = std::max(out.value_or(r.sums.last_day), r.sums.last_day);
+  return out;
+}
+
+// Missing or stale data makes every budget look green: say so, and fail the gate under --strict.
+core::Status check_freshness(ledger::Store& store, const std::vector<Budget>& budgets, const Cube& cube,
+                             const CheckOptions& o, CheckResult& out) {
+  auto newest = newest_day(store, o.as_of);
+  if (!newest) return newest.error();
+  out.data_through = *newest;
+  const std::string strict = o.strict ? " (--strict: the gate fails)" : "";
+  if (!*newest) {
+    out.data_stale = true;
+    out.warnings.push_back("the ledger has no charges before " + ledger::day_text(o.as_of) +
+                           ": nothing was checked; load billing exports with `aicost ledger ingest`" + strict);
+  } else if (const int age = (o.as_of - 1) - **newest; age >= o.stale_after_days) {
+    out.data_stale = true;
+    out.warnings.push_back("the newest charge is from " + ledger::day_text(**newest) + ", " + std::to_string(age) +
+                           " days before " + ledger::day_text(o.as_of - 1) + " (stale after " +
+                           std::to_string(o.stale_after_days) +
+                           " days): exports may have stopped arriving, and spend since is not counted" + strict);
+  }
+  // A scope with nothing while the ledger has charges in the same days: a filter that matches
+  // nothing (a typo) or a team whose exports are missing. (When the ledger has nothing in the
+  // period at all, the warning above already says so.)
+  for (const Budget& b : budgets) {
+    const Period p = period_of(b, o.as_of);
+    if (!*newest || **newest < p.start || p.start >= o.as_of || cube.any(b.scope, p.start, std::min(o.as_of, p.end)))
+      continue;
+    out.data_stale = true;
+    out.warnings.push_back("budget '" + b.name + "': no charge in its scope in " + p.label +
+                           " so far: check its scope's filters against `aicost ledger report`, or the exports" + strict);
+  }
+  if (o.strict && out.data_stale) out.gate_failed = true;
+  return {};
 }
 
 }  // namespace
@@ -243,6 +293,7 @@ core::Result<CheckResult> run_check(ledger::Store& store, const std::vector<Budg
     auto a = scope_anomalies(*cube, b.name, b.scope, b.currency, b.cost, o, fired);
     out.anomalies.insert(out.anomalies.end(), a.begin(), a.end());
   }
+  if (auto s = check_freshness(store, budgets, *cube, o, out); !s) return s.error();
   auto waste = find_waste(store, o.waste, o.as_of, o.aliases);
   if (!waste) return waste.error();
   for (auto& f : *waste) {

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <charconv>
 #include <cstdint>
+#include <cstdio>
 #include <exception>
 #include <memory>
 #include <optional>
@@ -18,7 +19,7 @@ using std::chrono::milliseconds;
 
 core::Error url_error(std::string_view url, std::string message) {
   return core::make_error(core::ErrorCode::kInvalidInput, std::move(message),
-                          "webhook URL \"" + std::string(url) + "\"");
+                          "webhook URL \"" + redact_url(url) + "\"");
 }
 
 core::Error option_error(std::string message) {
@@ -50,19 +51,60 @@ std::optional<int> parse_port(std::string_view text) {
   return port;
 }
 
-// Retry-After as delay-seconds (RFC 9110 section 10.2.3), capped; nullopt for an HTTP-date or junk,
-// which falls back to the exponential backoff.
-std::optional<milliseconds> parse_retry_after(std::string_view value, milliseconds cap) {
-  while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
-  while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
-  if (value.empty() || !std::all_of(value.begin(), value.end(),
-                                    [](unsigned char c) { return std::isdigit(c) != 0; })) {
+// A path segment or query name that reads as a word, not a token: up to 24 lower-case letters,
+// '-', '_' or '.', or a version ("v1").
+bool plain_word(std::string_view s) {
+  if (s.empty() || s.size() > 24) return false;
+  if (s.size() <= 4 && s[0] == 'v' && s.size() > 1 &&
+      std::all_of(s.begin() + 1, s.end(), [](unsigned char c) { return std::isdigit(c) != 0; }))
+    return true;
+  return std::all_of(s.begin(), s.end(),
+                     [](unsigned char c) { return (c >= 'a' && c <= 'z') || c == '-' || c == '_' || c == '.'; });
+}
+
+// "Jan".."Dec" -> 1..12; 0 for anything else.
+unsigned month_number(const char* name) {
+  static constexpr const char* kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                            "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  for (unsigned i = 0; i < 12; ++i)
+    if (std::string_view(name) == kMonths[i]) return i + 1;
+  return 0;
+}
+
+// An HTTP-date (RFC 9110 section 5.6.7), any of its three forms, as a point in time; `now` places
+// the two-digit year of the RFC 850 form (more than 50 years ahead means the century before).
+std::optional<std::chrono::system_clock::time_point> parse_http_date(std::string_view value,
+                                                                    std::chrono::system_clock::time_point now) {
+  using namespace std::chrono;
+  const std::string text(value);
+  char weekday[16] = {}, mon[4] = {};
+  int d = 0, y = 0, hh = 0, mm = 0, ss = 0, used = 0;
+  const int size = static_cast<int>(text.size());
+  bool two_digit_year = false;
+  if (std::sscanf(text.c_str(), "%3[A-Za-z], %2d %3[A-Za-z] %4d %2d:%2d:%2d GMT%n", weekday, &d, mon, &y, &hh, &mm,
+                  &ss, &used) == 7 && used == size) {
+    // IMF-fixdate: "Sun, 06 Nov 1994 08:49:37 GMT"
+  } else if (std::sscanf(text.c_str(), "%15[A-Za-z], %2d-%3[A-Za-z]-%2d %2d:%2d:%2d GMT%n", weekday, &d, mon, &y,
+                         &hh, &mm, &ss, &used) == 7 && used == size) {
+    two_digit_year = true;  // RFC 850: "Sunday, 06-Nov-94 08:49:37 GMT"
+  } else if (std::sscanf(text.c_str(), "%3[A-Za-z] %3[A-Za-z] %2d %2d:%2d:%2d %4d%n", weekday, mon, &d, &hh, &mm,
+                         &ss, &y, &used) == 7 && used == size) {
+    // asctime: "Sun Nov  6 08:49:37 1994"
+  } else {
     return std::nullopt;
   }
-  if (value.size() > 9) return cap;  // over 31 years: certainly past any cap
-  std::int64_t seconds = 0;
-  std::from_chars(value.data(), value.data() + value.size(), seconds);
-  return std::min(milliseconds(seconds * 1000), cap);
+  if (two_digit_year) {
+    const int this_year = static_cast<int>(year_month_day(floor<days>(now)).year());
+    y += this_year / 100 * 100;
+    if (y > this_year + 50) y -= 100;
+  }
+  const year_month_day date{year(y), month(month_number(mon)), day(static_cast<unsigned>(d))};
+  if (!date.ok() || hh < 0 || hh > 23 || mm < 0 || mm > 59 || ss < 0 || ss > 60) return std::nullopt;
+  return system_clock::time_point(sys_days(date)) + hours(hh) + minutes(mm) + seconds(ss);
+}
+
+std::string duration_text(milliseconds ms) {
+  return ms.count() % 1000 == 0 ? std::to_string(ms.count() / 1000) + " s" : std::to_string(ms.count()) + " ms";
 }
 
 // backoff * 2^(retry-1), capped at max_backoff; doubling stops at the cap so it cannot overflow.
@@ -175,7 +217,8 @@ Attempt attempt_once(const Url& u, const httplib::Headers& headers, const std::s
     a.error = "HTTP " + std::to_string(a.status) + (res->reason.empty() ? "" : " " + res->reason);
     a.retryable = a.status >= 500 || a.status == 429;
     if (a.retryable && res->has_header("Retry-After")) {
-      a.retry_after = parse_retry_after(res->get_header_value("Retry-After"), opts.max_backoff);
+      a.retry_after = retry_after_wait(res->get_header_value("Retry-After"),
+                                       opts.now ? opts.now() : std::chrono::system_clock::now());
     }
   } catch (const std::exception& e) {  // cpp-httplib is not documented as nothrow; never crash
     a.status = 0;
@@ -214,8 +257,9 @@ core::Result<Url> parse_url(std::string_view url) {
 
   if (auth.find('@') != std::string_view::npos) {
     return url_error(url,
-                     "credentials in the URL (user:password@) are not supported; pass them as an "
-                     "Authorization header in WebhookOptions::headers");
+                     "credentials in the URL (user:password@) are not supported; put them in the environment "
+                     "variable AICOST_WEBHOOK_AUTHORIZATION instead, which is sent as the Authorization header "
+                     "(\"Basic <base64 of user:password>\" or \"Bearer <token>\")");
   }
   std::string_view port_text;
   bool has_port = false;
@@ -272,6 +316,72 @@ core::Result<Url> parse_url(std::string_view url) {
   return out;
 }
 
+std::string redact_url(std::string_view url) {
+  std::string out;
+  std::string_view rest = url;
+  if (const auto sep = url.find("://"); sep != std::string_view::npos) {
+    out.append(url.substr(0, sep + 3));
+    rest = url.substr(sep + 3);
+  }
+  rest = rest.substr(0, rest.find('#'));
+  const auto auth_end = rest.find_first_of("/?");
+  std::string_view auth = rest.substr(0, auth_end);
+  if (const auto at = auth.rfind('@'); at != std::string_view::npos) {
+    out += "***@";
+    auth = auth.substr(at + 1);
+  }
+  out.append(auth);
+  if (auth_end == std::string_view::npos) return out;
+  const std::string_view tail = rest.substr(auth_end);
+  const auto query_start = tail.find('?');
+  const std::string_view path = tail.substr(0, query_start);
+  for (std::size_t i = 0; i < path.size();) {  // path[i] == '/'
+    auto next = path.find('/', i + 1);
+    if (next == std::string_view::npos) next = path.size();
+    const std::string_view segment = path.substr(i + 1, next - i - 1);
+    out += '/';
+    if (!segment.empty()) out.append(plain_word(segment) ? segment : "***");
+    i = next;
+  }
+  if (query_start == std::string_view::npos) return out;
+  std::string_view query = tail.substr(query_start + 1);
+  out += '?';
+  for (bool first = true; !query.empty() || first; first = false) {
+    const auto amp = query.find('&');
+    const std::string_view param = query.substr(0, amp);
+    if (!first) out += '&';
+    const auto eq = param.find('=');
+    if (eq != std::string_view::npos && plain_word(param.substr(0, eq))) {
+      out.append(param.substr(0, eq)).append("=***");
+    } else if (!param.empty()) {
+      out += "***";
+    }
+    if (amp == std::string_view::npos) break;
+    query.remove_prefix(amp + 1);
+  }
+  return out;
+}
+
+std::optional<milliseconds> retry_after_wait(std::string_view value, std::chrono::system_clock::time_point now) {
+  while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+  while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
+  if (value.empty()) return std::nullopt;
+  if (std::all_of(value.begin(), value.end(), [](unsigned char c) { return std::isdigit(c) != 0; })) {
+    if (value.size() > 9) return milliseconds(999999999LL * 1000);  // over 31 years: past any cap
+    std::int64_t seconds = 0;
+    std::from_chars(value.data(), value.data() + value.size(), seconds);
+    return milliseconds(seconds * 1000);
+  }
+  const auto when = parse_http_date(value, now);
+  if (!when) return std::nullopt;
+  return *when > now ? std::chrono::duration_cast<milliseconds>(*when - now) : milliseconds(0);
+}
+
+milliseconds delivery_bound(const WebhookOptions& opts) {
+  const auto attempts = std::max(1, opts.attempts);
+  return attempts * 3 * opts.timeout + (attempts - 1) * std::max(opts.max_backoff, opts.max_retry_after);
+}
+
 core::Result<Delivery> post_json(std::string_view url, const std::string& json,
                                  const WebhookOptions& opts) {
   auto parsed = parse_url(url);
@@ -280,8 +390,8 @@ core::Result<Delivery> post_json(std::string_view url, const std::string& json,
     return option_error("attempts is " + std::to_string(opts.attempts) + "; it must be at least 1");
   }
   if (opts.timeout.count() <= 0) return option_error("timeout must be positive");
-  if (opts.backoff.count() < 0 || opts.max_backoff.count() < 0) {
-    return option_error("backoff and max_backoff must not be negative");
+  if (opts.backoff.count() < 0 || opts.max_backoff.count() < 0 || opts.max_retry_after.count() < 0) {
+    return option_error("backoff, max_backoff and max_retry_after must not be negative");
   }
   auto headers = request_headers(opts);
   if (!headers) return headers.error();
@@ -294,6 +404,12 @@ core::Result<Delivery> post_json(std::string_view url, const std::string& json,
     d.error = std::move(a.error);
     d.delivered = a.status >= 200 && a.status < 300;
     if (d.delivered || !a.retryable || k == opts.attempts) break;
+    if (a.retry_after && *a.retry_after > opts.max_retry_after) {
+      // Sooner than the server asks would be refused again; later is the caller's next run.
+      d.error += "; the server asks to be tried again in " + duration_text(*a.retry_after) + ", more than the " +
+                 duration_text(opts.max_retry_after) + " aicost waits";
+      break;
+    }
     const milliseconds wait = a.retry_after.value_or(backoff_before_retry(k, opts));
     if (opts.sleep) {
       opts.sleep(wait);

@@ -4,7 +4,7 @@
 
 #include <map>
 
-#include <nlohmann/json.hpp>
+#include "json.h"
 
 #include "aicost/report/table.h"
 
@@ -57,7 +57,7 @@ std::string render_accuracy(const std::vector<perf::AccuracyCase>& cases,
     j["summary"]["all"] = sum(cases);
     for (const auto& [g, cs] : groups) j["summary"][g] = sum(cs);
     j["skipped"] = skipped;
-    return j.dump(2) + "\n";
+    return json_text(j) + "\n";
   }
   std::string out = render(rows, format) + "\n" + render(summary, format);
   if (format == Format::kCsv) return out;

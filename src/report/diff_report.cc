@@ -7,7 +7,6 @@
 
 #include "rounding.h"
 #include <functional>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <tuple>
 #include <utility>
@@ -15,12 +14,12 @@
 
 #include "aicost/core/text.h"
 #include "aicost/report/table.h"
+#include "json.h"
 
 namespace aicost::report {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
 
 
 // ---- inputs ----------------------------------------------------------------------------------
@@ -76,7 +75,7 @@ std::string show(const Json& x) {
     const double d = x.get<double>();
     return d == std::round(d) && std::fabs(d) < 1e15 ? core::group_digits(d) : fmt::format("{}", d);
   }
-  return x.dump();
+  return json_text(x, -1);
 }
 
 // ---- outputs ---------------------------------------------------------------------------------
@@ -230,19 +229,19 @@ std::string render_json(const EstimateView& a, const EstimateView& b, const Diff
                        {"relative", r.relative ? Json(*r.relative) : Json(nullptr)}});
   }
   j["outputs"] = outputs;
-  return j.dump(2) + "\n";
+  return json_text(j) + "\n";
 }
 
 std::string render_csv(const Diff& d) {
   Table t{{"kind", "name", "a", "b", "delta", "relative"}, {}, {}, ""};
-  auto raw = [](const Json& x) { return x.is_string() ? x.get<std::string>() : x.dump(); };
+  auto raw = [](const Json& x) { return x.is_string() ? x.get<std::string>() : json_text(x, -1); };
   for (const auto& [field, va, vb] : d.inputs) {
     t.rows.push_back(
         {"input", field, va.is_null() ? "" : raw(va), vb.is_null() ? "" : raw(vb), "", ""});
   }
   for (const auto& r : d.outputs) {
-    t.rows.push_back({"output", r.path, Json(r.a).dump(), Json(r.b).dump(), Json(r.delta).dump(),
-                      r.relative ? Json(*r.relative).dump() : ""});
+    t.rows.push_back({"output", r.path, json_text(Json(r.a), -1), json_text(Json(r.b), -1), json_text(Json(r.delta), -1),
+                      r.relative ? json_text(Json(*r.relative), -1) : ""});
   }
   return render(t, Format::kCsv);
 }

@@ -1,17 +1,16 @@
 // The estimate as JSON (docs/JSON_OUTPUT.md).
 #include <fmt/format.h>
 
-#include <nlohmann/json.hpp>
 
 #include "aicost/report/estimate_report.h"
 #include "estimate_parts.h"
 #include "rounding.h"
+#include "json.h"
 
 namespace aicost::report {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
 using costing::CostNature;
 
 Json build_json(const EstimateView& v) {
@@ -152,7 +151,7 @@ Json build_json(const EstimateView& v) {
 
 std::string render_estimate_json(const EstimateView& v) {
   if (v.job == nullptr || v.perf == nullptr || v.cost == nullptr) return "";
-  return build_json(v).dump(2) + "\n";
+  return json_text(build_json(v)) + "\n";
 }
 
 }  // namespace aicost::report

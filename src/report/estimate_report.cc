@@ -8,18 +8,17 @@
 #include "estimate_parts.h"
 #include "rounding.h"
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <utility>
 
 #include "aicost/core/text.h"
 #include "aicost/report/table.h"
+#include "json.h"
 
 namespace aicost::report {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
 using costing::CostNature;
 
 
@@ -194,8 +193,8 @@ std::string header_block(const EstimateView& v, Format f) {
 std::string render_csv(const EstimateView& v) {
   const Json j = Json::parse(render_estimate_json(v));  // the same figures as -o json
   Table t{{"record", "name", "value", "unit", "share", "nature", "detail"}, {}, {}, ""};
-  auto num = [](const Json& x) { return x.is_null() ? std::string() : x.dump(); };
-  auto text = [](const Json& x) { return x.is_string() ? x.get<std::string>() : x.dump(); };
+  auto num = [](const Json& x) { return x.is_null() ? std::string() : json_text(x, -1); };
+  auto text = [](const Json& x) { return x.is_string() ? x.get<std::string>() : json_text(x, -1); };
   t.rows.push_back({"input", "plan", v.plan_name, "", "", "", ""});
   t.rows.push_back({"input", "model", text(j["model"]["id"]), "", "", "", ""});
   t.rows.push_back({"input", "gpu", text(j["cluster"]["gpu"]), "", "", "", ""});

@@ -2,18 +2,17 @@
 
 #include <fmt/format.h>
 
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
 
 #include "aicost/core/amount.h"
 #include "aicost/report/table.h"
+#include "json.h"
 
 namespace aicost::report {
 namespace {
 
-using Json = nlohmann::ordered_json;
 namespace gov = aicost::governance;
 
 double units(core::WideNanos n) { return static_cast<double>(n) / static_cast<double>(core::kNanosPerUnit); }
@@ -111,25 +110,31 @@ Json budget_json(const gov::BudgetResult& r) {
               {"alerts_due", due}};
 }
 
-}  // namespace
-
-std::string check_payload(const gov::CheckResult& r) {
+// What is new, only the items whose key is in `only` when it is given.
+std::string payload(const gov::CheckResult& r, const std::set<std::string>* only) {
+  const auto wanted = [&](const std::string& key) { return !only || only->count(key) > 0; };
   Json alerts = Json::array(), anomalies = Json::array();
   for (const auto& b : r.budgets)
-    for (const auto& a : b.due) alerts.push_back(alert_json(a));
+    for (const auto& a : b.due)
+      if (wanted(a.key())) alerts.push_back(alert_json(a));
   for (const auto& a : r.anomalies)
-    if (!a.sent_before) anomalies.push_back(anomaly_json(a));
+    if (!a.sent_before && wanted(a.key())) anomalies.push_back(anomaly_json(a));
   Json waste = Json::array();
   for (const auto& w : r.waste)
-    if (!w.sent_before) waste.push_back(waste_json(w));
+    if (!w.sent_before && wanted(w.key())) waste.push_back(waste_json(w));
   std::string text;
   for (const auto* list : {&alerts, &anomalies, &waste})
     for (const auto& a : *list) text += a["message"].get<std::string>() + "\n";
   // "text" is what Slack, Mattermost and Teams incoming webhooks show.
-  return Json{{"source", "aicost"}, {"as_of", ledger::day_text(r.as_of)}, {"text", text},
-              {"alerts", alerts},   {"anomalies", anomalies},             {"waste", waste}}
-      .dump(2);
+  return json_text(Json{{"source", "aicost"}, {"as_of", ledger::day_text(r.as_of)}, {"text", text},
+              {"alerts", alerts},   {"anomalies", anomalies},             {"waste", waste}});
 }
+
+}  // namespace
+
+std::string check_payload(const gov::CheckResult& r) { return payload(r, nullptr); }
+
+std::string check_payload(const gov::CheckResult& r, const std::set<std::string>& only) { return payload(r, &only); }
 
 std::string render_check(const gov::CheckResult& r, Format f) {
   if (f == Format::kJson) {
@@ -138,10 +143,16 @@ std::string render_check(const gov::CheckResult& r, Format f) {
     for (const auto& p : r.plans) plans.push_back(plan_json(p));
     for (const auto& a : r.anomalies) anomalies.push_back(anomaly_json(a));
     for (const auto& w : r.waste) waste.push_back(waste_json(w));
-    return Json{{"schema_version", 1}, {"as_of", ledger::day_text(r.as_of)}, {"gate_failed", r.gate_failed},
-                {"budgets", budgets},  {"plans", plans}, {"anomalies", anomalies}, {"waste", waste},
-                {"warnings", r.warnings}}
-               .dump(2) +
+    return json_text(Json{{"schema_version", 1},
+                          {"as_of", ledger::day_text(r.as_of)},
+                          {"data_through", r.data_through ? Json(ledger::day_text(*r.data_through)) : Json(nullptr)},
+                          {"data_stale", r.data_stale},
+                          {"gate_failed", r.gate_failed},
+                          {"budgets", budgets},
+                          {"plans", plans},
+                          {"anomalies", anomalies},
+                          {"waste", waste},
+                          {"warnings", r.warnings}}) +
            "\n";
   }
   Table budgets;
@@ -213,7 +224,11 @@ std::string render_check(const gov::CheckResult& r, Format f) {
   if (f == Format::kTable) {
     if (!r.warnings.empty()) out += "\n";
     for (const auto& w : r.warnings) out += "warning: " + w + "\n";
-    out += r.gate_failed ? "\ngate: FAILED (a budget is at a gating level)\n" : "\ngate: ok\n";
+    const bool budget_gate = std::any_of(r.budgets.begin(), r.budgets.end(),
+                                         [](const gov::BudgetResult& b) { return b.status.gates(b.budget); });
+    out += !r.gate_failed ? "\ngate: ok\n"
+           : budget_gate  ? "\ngate: FAILED (a budget is at a gating level)\n"
+                          : "\ngate: FAILED (stale or missing data, --strict)\n";
   }
   return out;
 }
@@ -264,7 +279,14 @@ std::string render_prometheus(const gov::CheckResult& r) {
     out += fmt::format("aicost_waste_monthly_saving{{kind=\"{}\",subject=\"{}\",currency=\"{}\"}} {:.2f}\n",
                        gov::waste_kind_name(w.finding.kind), esc(w.finding.subject), esc(w.finding.currency),
                        w.finding.monthly_saving);
-  family("aicost_check_gate_failed", "1 when a budget is at a gating level.");
+  family("aicost_ledger_data_through_timestamp_seconds",
+         "End of the newest day with a charge before the check's day (Unix time); absent when there is none.");
+  if (r.data_through)
+    out += fmt::format("aicost_ledger_data_through_timestamp_seconds {}\n",
+                       (static_cast<std::int64_t>(*r.data_through) + 1) * 86400);
+  family("aicost_ledger_data_stale", "1 when the newest charge is older than the stale limit, or a budget has none.");
+  out += fmt::format("aicost_ledger_data_stale {}\n", r.data_stale ? 1 : 0);
+  family("aicost_check_gate_failed", "1 when a budget is at a gating level (or the data is stale, under --strict).");
   out += fmt::format("aicost_check_gate_failed {}\n", r.gate_failed ? 1 : 0);
   return out;
 }

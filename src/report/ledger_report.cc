@@ -2,20 +2,20 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <ostream>
 #include <sstream>
-#include <nlohmann/json.hpp>
 
 #include "aicost/core/amount.h"
 #include "aicost/core/text.h"
 #include "aicost/report/table.h"
+#include "json.h"
 
 namespace aicost::report {
 namespace {
 
-using Json = nlohmann::ordered_json;
 
 std::string people(core::WideNanos n) { return core::format_amount(n, 2); }
 std::string exact(core::WideNanos n) { return core::format_amount_exact(n); }
@@ -75,7 +75,7 @@ std::string render_ingest(const std::string& path, const billing::IngestResult& 
       for (const auto& i : r.issues) issues.push_back(issue_json(i));
       j["issues"] = issues;
     }
-    return j.dump(2) + "\n";
+    return json_text(j) + "\n";
   }
   if (r.outcome == billing::IngestResult::Outcome::kAlreadyLoaded)
     return fmt::format("{}: already loaded as source #{} ({}, {} rows); nothing changed\n", path, r.record.id,
@@ -104,7 +104,7 @@ std::string render_sources(const std::vector<ledger::SourceRecord>& sources, For
   if (f == Format::kJson) {
     Json j = Json::array();
     for (const auto& s : sources) j.push_back(source_json(s));
-    return j.dump(2) + "\n";
+    return json_text(j) + "\n";
   }
   Table t;
   t.title = sources.empty() ? "No sources loaded; add some with `aicost ledger ingest FILE`" : "Loaded sources";
@@ -121,7 +121,7 @@ std::string render_sources(const std::vector<ledger::SourceRecord>& sources, For
 
 std::string render_compact(const std::string& db, const ledger::CompactResult& r, Format f) {
   if (f == Format::kJson)
-    return Json{{"db", db}, {"bytes_before", r.bytes_before}, {"bytes_after", r.bytes_after}, {"how", r.how}}.dump(2) +
+    return json_text(Json{{"db", db}, {"bytes_before", r.bytes_before}, {"bytes_after", r.bytes_after}, {"how", r.how}}) +
            "\n";
   Table t;
   t.title = "Compacted " + db + " (" + r.how + ")";
@@ -135,10 +135,10 @@ std::string render_compact(const std::string& db, const ledger::CompactResult& r
 
 namespace {
 
-// A nested JSON value as nlohmann's dump(2) writes it `depth` levels down: every line after the
+// A nested JSON value as json_text writes it `depth` levels down: every line after the
 // first indented by 2 * depth more spaces (the first follows its key, or is indented by the caller).
 std::string nested(const Json& j, std::size_t depth) {
-  const std::string text = j.dump(2);
+  const std::string text = json_text(j);
   const std::string pad(2 * depth, ' ');
   std::string out;
   out.reserve(text.size());
@@ -187,7 +187,10 @@ class ReportWriter : public ledger::ReportSink {
     t.title = title + " (ranked by effective cost; money in each row's billing currency)";
     if (req_.granularity != ledger::Granularity::kTotal) t.header.push_back("period");
     for (const auto& d : dims_) t.header.push_back(d);
-    for (const char* h : {"currency", "billed", "effective", "list", "gpu_hours", "per_gpu_hour", "rows", "share_pct"})
+    // Grouped by currency, the group's own column is the currency column.
+    by_currency_ = std::find(dims_.begin(), dims_.end(), "currency") != dims_.end();
+    if (!by_currency_) t.header.push_back("currency");
+    for (const char* h : {"billed", "effective", "list", "gpu_hours", "per_gpu_hour", "rows", "share_pct"})
       t.header.push_back(h);
     if (req_.useful) t.header.push_back("useful_pct");
     numbers_ = req_.useful ? 8 : 7;
@@ -272,8 +275,9 @@ class ReportWriter : public ledger::ReportSink {
   std::vector<std::string> cells(const ledger::ReportLine& l, bool total) const {
     std::vector<std::string> c;
     if (req_.granularity != ledger::Granularity::kTotal) c.push_back(total ? "total" : l.period);
-    for (std::size_t i = 0; i < dims_.size(); ++i) c.push_back(total ? (i == 0 && c.empty() ? "total" : "") : l.values[i]);
-    c.push_back(l.currency);
+    for (std::size_t i = 0; i < dims_.size(); ++i)
+      c.push_back(!total ? l.values[i] : dims_[i] == "currency" ? l.currency : i == 0 && c.empty() ? "total" : "");
+    if (!by_currency_) c.push_back(l.currency);
     c.push_back(money(l.sums.billed, f_));
     c.push_back(money(l.sums.effective, f_));
     c.push_back(money(l.sums.list, f_));
@@ -301,6 +305,7 @@ class ReportWriter : public ledger::ReportSink {
   std::map<std::string, core::WideNanos> currency_effective_;
   std::vector<std::string> dims_;
   std::size_t numbers_ = 7;
+  bool by_currency_ = false;
   bool totals_rows_ = false;
   std::optional<TableWriter> writer_;
   std::vector<std::vector<std::string>> chunk_;
@@ -331,14 +336,13 @@ std::string render_validation(const std::string& path, const billing::Validation
   if (f == Format::kJson) {
     Json issues = Json::array();
     for (const auto& i : v.issues) issues.push_back(issue_json(i));
-    return Json{{"file", path},
+    return json_text(Json{{"file", path},
                 {"format", v.summary.version},
                 {"records", v.summary.records},
                 {"loadable", v.summary.loaded},
                 {"rejected", v.summary.rejected},
                 {"conformant", !failed},
-                {"issues", issues}}
-               .dump(2) +
+                {"issues", issues}}) +
            "\n";
   }
   Table t;

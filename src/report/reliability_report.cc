@@ -5,17 +5,16 @@
 #include <algorithm>
 #include <functional>
 
-#include <nlohmann/json.hpp>
 
 #include "aicost/core/text.h"
 #include "aicost/report/table.h"
 #include "rounding.h"
+#include "json.h"
 
 namespace aicost::report {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
 using core::in_days;
 using core::in_hours;
 
@@ -160,7 +159,7 @@ std::string render_json(const ReliabilityView& v) {
   }
   j["levers"] = levers;
   j["assumptions"] = assumptions(v);
-  return j.dump(2) + "\n";
+  return json_text(j) + "\n";
 }
 
 }  // namespace
@@ -177,7 +176,7 @@ std::string render_csv(const ReliabilityView& v) {
     } else if (x.is_array()) {
       for (size_t i = 0; i < x.size(); ++i) walk(path + "." + std::to_string(i), x[i]);
     } else {
-      t.rows.push_back({path, x.is_string() ? x.get<std::string>() : x.dump()});
+      t.rows.push_back({path, x.is_string() ? x.get<std::string>() : json_text(x, -1)});
     }
   };
   walk("", j);

@@ -2,17 +2,16 @@
 
 #include <fmt/format.h>
 
-#include <nlohmann/json.hpp>
 
 #include "aicost/core/text.h"
 #include "aicost/report/table.h"
 #include "rounding.h"
+#include "json.h"
 
 namespace aicost::report {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
 using search::Candidate;
 
 std::string layout(const Candidate& c) {
@@ -117,7 +116,7 @@ std::string render_json(const SearchView& v) {
   j["pareto_cost_gpus"] = Json::array();
   for (const auto& p : r.pareto_cost_gpus) j["pareto_cost_gpus"].push_back(candidate_json(v, p, nullptr));
   j["notes"] = v.notes;
-  return j.dump(2) + "\n";
+  return json_text(j) + "\n";
 }
 
 std::string render_csv(const SearchView& v) {

@@ -2,17 +2,16 @@
 
 #include <fmt/format.h>
 
-#include <nlohmann/json.hpp>
 
 #include "aicost/core/text.h"
 #include "aicost/report/table.h"
 #include "rounding.h"
+#include "json.h"
 
 namespace aicost::report {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
 
 // ", 30 % of prompt tokens from the prefix cache, 20 % of requests from the response cache".
 std::string cache_note(const serving::Traffic& t) {
@@ -119,7 +118,7 @@ std::string render_json(const ServingView& v) {
   j["policies"] = policies;
   j["replica_capacity_rps"] = sig(v.replica_capacity_rps);
   j["notes"] = v.notes;
-  return j.dump(2) + "\n";
+  return json_text(j) + "\n";
 }
 
 }  // namespace

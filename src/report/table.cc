@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <nlohmann/json.hpp>
+#include "json.h"
 #include <string_view>
 
 namespace aicost::report {
@@ -52,8 +52,32 @@ void trim_right(std::string& line) {
   while (!line.empty() && line.back() == ' ') line.pop_back();
 }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+// A plain number: what strtod accepts in full, without spaces, grouping or a unit.
+std::optional<nlohmann::ordered_json> as_number(const std::string& s) {
+  if (s.empty() || s.find_first_of(" ,_") != std::string::npos) return std::nullopt;
+  if (s.find_first_of(".eE") == std::string::npos) {
+    std::int64_t v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec == std::errc() && end == s.data() + s.size()) return nlohmann::ordered_json(v);
+  }
+  char* end = nullptr;
+  const double d = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size() || !std::isfinite(d)) return std::nullopt;
+  // strtod also takes hex and "inf"; only decimal digits count as a plain number.
+  if (s.find_first_of("xXnNiI") != std::string::npos) return std::nullopt;
+  return nlohmann::ordered_json(d);
+}
+
+// OWASP "CSV Injection": a cell a spreadsheet would run as a formula (=, +, -, @, tab or CR
+// first) gets a leading ' and quotes; numbers ("-12.5", "+3") stay as they are.
+bool formula_like(const std::string& s) {
+  return !s.empty() && std::string_view("=+-@\t\r").find(s.front()) != std::string_view::npos && !as_number(s);
+}
+
+std::string csv_field(const std::string& cell) {
+  const bool formula = formula_like(cell);
+  const std::string s = formula ? "'" + cell : cell;
+  if (!formula && s.find_first_of(",\"\r\n") == std::string::npos) return s;
   std::string out = "\"";
   for (char c : s) {
     if (c == '"') out += '"';
@@ -69,22 +93,6 @@ std::string md_cell(const std::string& s) {
     out += c;
   }
   return out;
-}
-
-// A plain number: what strtod accepts in full, without spaces, grouping or a unit.
-std::optional<nlohmann::ordered_json> as_number(const std::string& s) {
-  if (s.empty() || s.find_first_of(" ,_") != std::string::npos) return std::nullopt;
-  if (s.find_first_of(".eE") == std::string::npos) {
-    std::int64_t v = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec == std::errc() && end == s.data() + s.size()) return nlohmann::ordered_json(v);
-  }
-  char* end = nullptr;
-  const double d = std::strtod(s.c_str(), &end);
-  if (end != s.c_str() + s.size() || !std::isfinite(d)) return std::nullopt;
-  // strtod also takes hex and "inf"; only decimal digits count as a plain number.
-  if (s.find_first_of("xXnNiI") != std::string::npos) return std::nullopt;
-  return nlohmann::ordered_json(d);
 }
 
 std::string render_json(const Table& t) {
@@ -105,7 +113,7 @@ std::string render_json(const Table& t) {
     }
     rows.push_back(std::move(obj));
   }
-  return rows.dump(2) + "\n";
+  return json_text(rows) + "\n";
 }
 
 }  // namespace

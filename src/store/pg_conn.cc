@@ -17,25 +17,6 @@ std::string one_line(const char* msg) {
   return out;
 }
 
-// Replaces every occurrence of the URL's password (userinfo or ?password=) in `text` with ***.
-std::string scrub(std::string text, const std::string& url) {
-  std::vector<std::string> secrets;
-  const auto scheme = url.find("://");
-  const auto at = scheme == std::string::npos ? std::string::npos : url.find('@', scheme + 3);
-  const auto colon = scheme == std::string::npos ? std::string::npos : url.find(':', scheme + 3);
-  if (at != std::string::npos && colon != std::string::npos && colon < at) secrets.push_back(url.substr(colon + 1, at - colon - 1));
-  if (PQconninfoOption* opts = PQconninfoParse(url.c_str(), nullptr)) {
-    for (auto* o = opts; o->keyword; ++o)
-      if (std::string(o->keyword) == "password" && o->val && *o->val) secrets.emplace_back(o->val);
-    PQconninfoFree(opts);
-  }
-  for (const auto& s : secrets) {
-    if (s.empty()) continue;
-    for (auto pos = text.find(s); pos != std::string::npos; pos = text.find(s, pos + 3)) text.replace(pos, s.size(), "***");
-  }
-  return text;
-}
-
 // Exact parse of an integer NUMERIC ("-123456789012345678901") into 128 bits; false on anything else.
 bool parse_wide(std::string_view s, core::WideNanos& out) {
   constexpr core::WideNanos kMax = ((core::WideNanos{1} << 126) - 1) + (core::WideNanos{1} << 126);
@@ -109,6 +90,7 @@ core::Error PgConn::error(const std::string& what, const PGresult* r) const {
   const bool lost = PQstatus(conn_) != CONNECTION_OK;
   const char* state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
   const std::string sqlstate = state ? state : "";
+  sqlstate_ = sqlstate;
   const char* primary = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
   std::string msg = one_line(primary ? primary : PQerrorMessage(conn_));
   if (msg.empty()) msg = "no answer from the server";

@@ -16,6 +16,7 @@
 
 #include "aicost/core/amount.h"
 #include "aicost/core/result.h"
+#include "aicost/store/open.h"  // scrub: messages never show the password
 
 namespace aicost::store {
 
@@ -28,8 +29,6 @@ inline constexpr std::size_t kCopyFlushBytes = 1 << 20;
 
 // libpq messages span lines ("...failed: ...\n\tIs the server running...?"); one line reads better.
 std::string one_line(const char* msg);
-// Replaces every occurrence of the URL's password (userinfo or ?password=) in `text` with ***.
-std::string scrub(std::string text, const std::string& url);
 // Exact parse of an integer NUMERIC ("-123456789012345678901") into 128 bits; false on anything else.
 bool parse_wide(std::string_view s, core::WideNanos& out);
 
@@ -123,11 +122,14 @@ class PgConn {
   // kInvalidInput for a value PostgreSQL cannot store, else kInternal; never shows the password.
   core::Error error(const std::string& what, const PGresult* r) const;
   core::Error unexpected(const std::string& what) const;
+  // The SQLSTATE of the last error() ("40P01"); empty when it had none.
+  const std::string& last_sqlstate() const { return sqlstate_; }
 
  protected:
   PGconn* conn_;
   std::string url_;
   std::string where_;
+  mutable std::string sqlstate_;
 };
 
 }  // namespace aicost::store

@@ -174,34 +174,6 @@ core::Result<std::vector<ledger::GpuHour>> PgReads::gpu_hours(std::optional<ledg
   return out;
 }
 
-core::Result<std::vector<ledger::SentAlert>> PgReads::sent_alerts() {
-  auto r = run("reading the alerts sent", "SELECT key, sent_at, payload FROM alerts_sent ORDER BY sent_at, key");
-  if (!r) return r.error();
-  std::vector<ledger::SentAlert> out(static_cast<std::size_t>(PQntuples(r->get())));
-  bool ok = true;
-  for (int row = 0; row < PQntuples(r->get()); ++row) {
-    auto& a = out[static_cast<std::size_t>(row)];
-    ok &= cell(r->get(), row, 0, a.key) && cell(r->get(), row, 1, a.sent_at) && cell(r->get(), row, 2, a.payload);
-  }
-  if (!ok) return unexpected("reading the alerts sent");
-  return out;
-}
-
-core::Status PgReads::record_sent(std::span<const ledger::SentAlert> alerts) {
-  if (auto r = run("recording alerts sent", "BEGIN"); !r) return r.error();
-  for (const auto& a : alerts) {
-    auto r = run("recording an alert sent",
-                 "INSERT INTO alerts_sent (key, sent_at, payload) VALUES ($1, $2, $3) ON CONFLICT (key) DO NOTHING",
-                 {a.key, a.sent_at, a.payload});
-    if (!r) {
-      (void)run("rolling back", "ROLLBACK");
-      return r.error();
-    }
-  }
-  if (auto r = run("recording alerts sent", "COMMIT"); !r) return r.error();
-  return {};
-}
-
 core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> PgReads::tagsets() {
   // Byte order, as SQLite sorts, whatever the database's collation.
   auto r = run("reading tag sets",

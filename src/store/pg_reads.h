@@ -1,5 +1,5 @@
 // The PostgreSQL store's read side: every query of the Store interface that an ingest does not
-// need (reports, telemetry, tag sets, alerts sent, sources). PgStore delegates to it.
+// need (reports, telemetry, tag sets, sources). PgStore delegates to it.
 #pragma once
 
 #include <cstdint>
@@ -31,8 +31,6 @@ class PgReads {
                                                                std::optional<ledger::Day> to);
   core::Result<std::vector<ledger::GpuHour>> gpu_hours(std::optional<ledger::Day> from,
                                                        std::optional<ledger::Day> to);
-  core::Result<std::vector<ledger::SentAlert>> sent_alerts();
-  core::Status record_sent(std::span<const ledger::SentAlert> alerts);
   core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> tagsets();
   // Sources and their per-currency totals in one statement, hence one snapshot.
   core::Result<std::vector<ledger::SourceRecord>> select_sources(const std::string& where, const std::string& arg);

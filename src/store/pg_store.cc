@@ -10,8 +10,11 @@
 #include "aicost/core/text.h"
 #include "aicost/store/open.h"
 #include "id_rollup.h"
+#include "pg_alerts.h"
 #include "pg_conn.h"
+#include "pg_lock.h"
 #include "pg_reads.h"
+#include "recheck.h"
 #include "sample_rollup.h"
 #include "schema.h"
 #include "string_ids.h"
@@ -27,7 +30,8 @@ constexpr const char* kMigrationLock = "107105267708788";
 
 class PgStore final : public ledger::Store, private PgConn {
  public:
-  PgStore(PGconn* conn, const std::string& url) : PgConn(conn, url, scrub(redact(url), url)) {}
+  PgStore(PGconn* conn, const std::string& url, const StoreOptions& options)
+      : PgConn(conn, url, scrub(redact(url), url)), options_(options) {}
   ~PgStore() override {
     rollback();
     PQfinish(conn_);
@@ -41,10 +45,16 @@ class PgStore final : public ledger::Store, private PgConn {
     if (auto r = run("configuring the session", "SET extra_float_digits = 3"); !r) return r.error();
     auto current = applied_version();
     if (!current) return current.error();
+    if (*current == 0 && options_.mode == OpenMode::kExisting)
+      return make_error(ErrorCode::kNotFound,
+                        "there is no aicost ledger in this database (no tables; a schema in its search_path?); load a "
+                        "billing export first (aicost ledger ingest FILE) or make an empty ledger (aicost ledger init)",
+                        where_);
     if (*current < latest_schema_version()) {
       if (auto s = migrate(); !s) return s;
       current = applied_version();
       if (!current) return current.error();
+      if (made_ && options_.on_create) options_.on_create(where_);
     }
     if (*current > latest_schema_version())
       return make_error(ErrorCode::kInvalidInput,
@@ -91,13 +101,23 @@ class PgStore final : public ledger::Store, private PgConn {
     return out;
   }
 
-  core::Status begin_source(const ledger::SourceFile& file, const std::vector<std::int64_t>& replace) override {
+  core::Result<std::optional<ledger::SourceRecord>> begin_source(const ledger::SourceFile& file,
+                                                                 const std::vector<std::int64_t>& replace) override {
     if (in_tx_) return make_error(ErrorCode::kInternal, "begin_source inside an open ingest");
     if (auto r = run("starting the ingest transaction", "BEGIN"); !r) return r.error();
     in_tx_ = true;
-    // One writer at a time, like SQLite's BEGIN IMMEDIATE; readers are not blocked.
-    if (auto r = run("locking the ledger for writing", "LOCK TABLE sources IN SHARE ROW EXCLUSIVE MODE"); !r)
-      return fail(r.error());
+    // One writer at a time; readers are not blocked.
+    if (auto s = lock_ledger(*this, conn_, where_, options_, "ingest"); !s) return fail(s.error());
+    // Another process may have loaded these bytes, or this path, while this one waited.
+    auto same = reads_.select_sources("WHERE s.sha256 = $1", file.sha256);
+    if (!same) return fail(same.error());
+    auto at_path = reads_.select_sources("WHERE s.path = $1", file.path);
+    if (!at_path) return fail(at_path.error());
+    auto again = recheck_under_lock(*same, *at_path, replace);
+    if (!again || *again) {
+      rollback();
+      return again;
+    }
     for (auto id : replace) {
       for (const char* table : {"charges", "charge_daily", "gpu_samples", "gpu_hourly", "row_issues", "sources"}) {
         const std::string sql = std::string("DELETE FROM ") + table +
@@ -116,7 +136,7 @@ class PgStore final : public ledger::Store, private PgConn {
     hours_.clear();
     if (auto s = load_tagsets(); !s) return fail(s.error());
     if (auto s = load_strings(); !s) return fail(s.error());
-    return {};
+    return std::optional<ledger::SourceRecord>{};
   }
 
   core::Status add_charges(std::span<const ledger::Charge> rows) override {
@@ -269,8 +289,15 @@ class PgStore final : public ledger::Store, private PgConn {
                                                        std::optional<ledger::Day> to) override {
     return reads_.gpu_hours(from, to);
   }
-  core::Result<std::vector<ledger::SentAlert>> sent_alerts() override { return reads_.sent_alerts(); }
-  core::Status record_sent(std::span<const ledger::SentAlert> alerts) override { return reads_.record_sent(alerts); }
+  core::Result<std::vector<ledger::SentAlert>> sent_alerts() override { return alerts_.sent(); }
+  core::Status record_sent(std::span<const ledger::SentAlert> alerts) override { return alerts_.record(alerts); }
+  core::Result<std::vector<std::string>> claim_alerts(std::span<const std::string> keys,
+                                                      const ledger::AlertClaim& claim) override {
+    return alerts_.claim(keys, claim);
+  }
+  core::Status release_alerts(std::span<const std::string> keys, const std::string& owner) override {
+    return alerts_.release(keys, owner);
+  }
   core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> tagsets() override { return reads_.tagsets(); }
 
  private:
@@ -303,6 +330,7 @@ class PgStore final : public ledger::Store, private PgConn {
       return fail(r.error());
     auto current = applied_version();
     if (!current) return fail(current.error());
+    made_ = *current == 0;  // this process makes the ledger (not one that migrated it meanwhile)
     for (const auto& m : migrations(Dialect::kPostgres)) {
       if (m.version <= *current) continue;
       // Several statements, no values: the simple-query protocol takes them in one call.
@@ -334,39 +362,48 @@ class PgStore final : public ledger::Store, private PgConn {
 
   // The tag set id of every row. Sets not seen before are stored in one statement whose values are
   // four array parameters: one round trip per set, or a VALUES list of thousands of parameters,
-  // cost more than the FOCUS sample's 1000 rows. ON CONFLICT finds a set another connection
-  // stored after the cache was loaded.
+  // cost more than the FOCUS sample's 1000 rows. A tag names its set by the set's number in $1,
+  // not by its text: a set of k tags would send its text k times, memory growing with k squared.
+  // ON CONFLICT finds a set another connection stored after the cache was loaded (and keeps the
+  // stored text, so a digest shared by two texts is an error below, never a changed tag set).
   core::Status intern_tagsets(std::span<const ledger::Charge> rows, std::vector<std::int64_t>& ids) {
     ids.assign(rows.size(), 0);
     std::vector<std::string> canonical(rows.size());
-    std::unordered_map<std::string, const std::vector<ledger::Tag>*> fresh;
-    std::string sets, set_of_tag, keys, values;  // array literals
+    std::unordered_map<std::string_view, std::size_t> fresh;  // canonical text -> its number in $1
+    std::vector<const std::string*> numbered;                 // number - 1 -> canonical text
+    std::string sets, set_of_tag, keys, values;               // array literals
     for (std::size_t k = 0; k < rows.size(); ++k) {
       if (rows[k].tags.empty()) continue;
       canonical[k] = ledger::tagset_text(rows[k].tags);
-      if (tagset_ids_.count(canonical[k]) || !fresh.emplace(canonical[k], &rows[k].tags).second) continue;
+      if (tagset_ids_.count(canonical[k]) || !fresh.emplace(canonical[k], numbered.size() + 1).second) continue;
+      numbered.push_back(&canonical[k]);
       array_add(sets, canonical[k]);  // first seen first, as SQLite numbers them
-      std::set<std::pair<std::string, std::string>> pairs;  // canonical keys can collide ("Team", "team")
+      const std::string number = std::to_string(numbered.size());
+      std::set<std::pair<std::string, std::string_view>> pairs;  // canonical keys can collide ("Team", "team")
       for (const auto& t : rows[k].tags) pairs.emplace(ledger::canonical_tag_key(t.key), t.value);
       for (const auto& [key, value] : pairs) {
-        array_add(set_of_tag, canonical[k]);
+        if (!set_of_tag.empty()) set_of_tag += ',';
+        set_of_tag += number;
         array_add(keys, key);
         array_add(values, value);
       }
     }
     if (!fresh.empty()) {
       auto r = run("inserting tag sets",
-                   "WITH s AS (INSERT INTO tagsets (canonical) SELECT c FROM unnest($1::text[]) WITH ORDINALITY "
-                   "AS u (c, n) ORDER BY n ON CONFLICT (canonical) DO UPDATE SET canonical = EXCLUDED.canonical "
-                   "RETURNING id, canonical), t AS (INSERT INTO tagset_tags SELECT s.id, v.key, v.value FROM s "
-                   "JOIN unnest($2::text[], $3::text[], $4::text[]) AS v (canonical, key, value) USING (canonical) "
-                   "ON CONFLICT DO NOTHING) SELECT id, canonical FROM s",
+                   "WITH u AS (SELECT c, n FROM unnest($1::text[]) WITH ORDINALITY AS u (c, n)), s AS (INSERT INTO "
+                   "tagsets (canonical) SELECT c FROM u ORDER BY n ON CONFLICT ((aicost_digest(canonical))) DO UPDATE "
+                   "SET canonical = tagsets.canonical RETURNING id, canonical), i AS (SELECT s.id, u.n FROM s JOIN u "
+                   "ON u.c = s.canonical), t AS (INSERT INTO tagset_tags SELECT i.id, v.key, v.value FROM i JOIN "
+                   "unnest($2::bigint[], $3::text[], $4::text[]) AS v (n, key, value) USING (n) ON CONFLICT DO "
+                   "NOTHING) SELECT id, n FROM i",
                    {"{" + sets + "}", "{" + set_of_tag + "}", "{" + keys + "}", "{" + values + "}"});
       if (!r) return r.error();
       for (int row = 0; row < PQntuples(r->get()); ++row) {
         std::int64_t id = 0;
-        if (!cell(r->get(), row, 0, id)) return unexpected("inserting tag sets");
-        tagset_ids_[PQgetvalue(r->get(), row, 1)] = id;
+        std::size_t n = 0;
+        if (!cell(r->get(), row, 0, id) || !cell(r->get(), row, 1, n) || n < 1 || n > numbered.size())
+          return unexpected("inserting tag sets");
+        tagset_ids_[*numbered[n - 1]] = id;
       }
     }
     for (std::size_t k = 0; k < rows.size(); ++k) {
@@ -392,7 +429,8 @@ class PgStore final : public ledger::Store, private PgConn {
   }
 
   // The string ids of every row. Strings not seen before are stored in one statement (an array
-  // parameter); ON CONFLICT finds one another connection stored after the cache was loaded.
+  // parameter); ON CONFLICT finds one another connection stored after the cache was loaded (and
+  // keeps the stored text, as for tag sets).
   core::Status intern_strings(std::span<const ledger::Charge> rows, std::vector<ChargeTextIds>& ids) {
     ids.resize(rows.size());
     std::unordered_set<std::string_view> fresh;  // the new values, each once
@@ -410,7 +448,7 @@ class PgStore final : public ledger::Store, private PgConn {
     if (incomplete.empty()) return {};
     auto r = run("inserting strings",
                  "INSERT INTO strings (value) SELECT v FROM unnest($1::text[]) WITH ORDINALITY AS u (v, n) ORDER BY n "
-                 "ON CONFLICT (value) DO UPDATE SET value = EXCLUDED.value RETURNING id, value",
+                 "ON CONFLICT ((aicost_digest(value))) DO UPDATE SET value = strings.value RETURNING id, value",
                  {"{" + values + "}"});
     if (!r) return r.error();
     for (int row = 0; row < PQntuples(r->get()); ++row) {
@@ -423,7 +461,10 @@ class PgStore final : public ledger::Store, private PgConn {
     return {};
   }
 
+  StoreOptions options_;
+  bool made_ = false;  // migrate() made the ledger's tables
   PgReads reads_{*this};
+  PgAlerts alerts_{*this};
   int version_ = 0;
   bool in_tx_ = false;
   std::int64_t source_id_ = 0, rows_ = 0, warnings_ = 0;
@@ -436,7 +477,7 @@ class PgStore final : public ledger::Store, private PgConn {
 
 }  // namespace
 
-core::Result<std::unique_ptr<ledger::Store>> open_postgres(const std::string& url) {
+core::Result<std::unique_ptr<ledger::Store>> open_postgres(const std::string& url, const StoreOptions& options) {
   const std::string where = scrub(redact(url), url);
   PGconn* conn = PQconnectdb(url.c_str());
   if (!conn) return make_error(ErrorCode::kIo, "cannot connect to PostgreSQL: out of memory", where);
@@ -450,7 +491,7 @@ core::Result<std::unique_ptr<ledger::Store>> open_postgres(const std::string& ur
                             url),
                       where);
   }
-  auto store = std::make_unique<PgStore>(conn, url);
+  auto store = std::make_unique<PgStore>(conn, url, options);
   if (auto s = store->init(); !s) return s.error();
   return std::unique_ptr<ledger::Store>(std::move(store));
 }

@@ -154,6 +154,39 @@ INSERT INTO gpu_hourly
   GROUP BY source_id, (time / 3600) * 3600, host, gpu, metric;
 )SQL";
 
+// Alert claims (ledger::Store::claim_alerts): a row of alerts_sent is 'claimed' by one check
+// until its lease ends (unix milliseconds), then 'sent'. Rows of before are sent.
+constexpr const char* kSchemaV3Claims = R"SQL(
+ALTER TABLE alerts_sent ADD COLUMN state TEXT NOT NULL DEFAULT 'sent';
+ALTER TABLE alerts_sent ADD COLUMN claimed_by TEXT;
+ALTER TABLE alerts_sent ADD COLUMN lease_until BIGINT;
+)SQL";
+
+// PostgreSQL refuses a btree entry over 2704 bytes (a third of an 8 KiB page, after compression):
+// a tag set's canonical text of 30 tags of 100 characters, a 3 KB ChargeDescription, a long path
+// or alert key failed the whole load. Unique keys over text are a SHA-256 of the text instead
+// (aicost_digest: IMMUTABLE, as an index needs, which convert_to is not declared although its
+// result is fixed by the database's encoding); lookups by value go through hash indexes, which
+// hold a 4-byte hash of any length. The INSERTs' ON CONFLICT name the digest. gpu_samples_host_time
+// goes: no query reads it (telemetry is read from gpu_hourly), and a host label can be long.
+// SQLite has no such limit and keeps its indexes.
+constexpr const char* kSchemaV3PgDigests = R"SQL(
+CREATE FUNCTION aicost_digest(t text) RETURNS bytea LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+  AS $$SELECT sha256(convert_to(t, 'UTF8'))$$;
+ALTER TABLE tagsets DROP CONSTRAINT tagsets_canonical_key;
+CREATE UNIQUE INDEX tagsets_canonical ON tagsets (aicost_digest(canonical));
+ALTER TABLE tagset_tags DROP CONSTRAINT tagset_tags_pkey;
+CREATE UNIQUE INDEX tagset_tags_tag ON tagset_tags (tagset_id, aicost_digest(key), aicost_digest(value));
+ALTER TABLE strings DROP CONSTRAINT strings_value_key;
+CREATE UNIQUE INDEX strings_value ON strings (aicost_digest(value));
+CREATE INDEX strings_value_lookup ON strings USING hash (value);
+DROP INDEX sources_path;
+CREATE INDEX sources_path ON sources USING hash (path);
+DROP INDEX gpu_samples_host_time;
+ALTER TABLE alerts_sent DROP CONSTRAINT alerts_sent_pkey;
+CREATE UNIQUE INDEX alerts_sent_key ON alerts_sent (aicost_digest(key));
+)SQL";
+
 std::string substitute(std::string sql, const std::string& from, const std::string& to) {
   for (auto pos = sql.find(from); pos != std::string::npos; pos = sql.find(from, pos + to.size()))
     sql.replace(pos, from.size(), to);
@@ -208,7 +241,11 @@ const std::array<TextColumn, kChargeTextCount> kChargeText = {{
 
 std::vector<Migration> migrations(Dialect d) {
   const std::string id = d == Dialect::kSqlite ? "INTEGER PRIMARY KEY" : "BIGSERIAL PRIMARY KEY";
-  return {{1, substitute(substitute(kSchemaV1, "{ID}", id), "{CHARGES_TEXT}", charges_text_view())}, {2, kSchemaV2}};
+  std::string v3 = kSchemaV3Claims;
+  if (d == Dialect::kPostgres) v3 += kSchemaV3PgDigests;
+  return {{1, substitute(substitute(kSchemaV1, "{ID}", id), "{CHARGES_TEXT}", charges_text_view())},
+          {2, kSchemaV2},
+          {3, v3}};
 }
 
 const char* dimension_column(ledger::Dimension d) {

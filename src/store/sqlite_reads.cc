@@ -7,6 +7,7 @@
 
 #include "query_sql.h"
 #include "schema.h"
+#include "sqlite_file.h"
 #include "sqlite_scan.h"
 #include "sqlite_stmt.h"
 
@@ -100,8 +101,8 @@ bool SqliteReads::scans_together(std::span<const ledger::AggregateQuery> queries
 namespace {
 
 // A read transaction for the life of this object, where the connection is not in one already:
-// every statement in it sees one state of the file, and no writer can commit before it ends (a
-// rollback journal's SHARED lock), so other connections opened meanwhile see that state too.
+// every statement in it sees one state of the file. In WAL a writer may commit meanwhile (other
+// connections opened later see its commit: scan() checks their generation).
 class ReadTransaction {
  public:
   explicit ReadTransaction(sqlite3* db)
@@ -121,26 +122,39 @@ class ReadTransaction {
 // Reads `part` of `plan` into `folds` on a connection of its own: read-only, through a small page
 // cache and no memory map. A scan reads each page once, so a large cache only fills (10M charges,
 // 30 of 122 days, one core: 1.51-1.56 s through a 0.5 MB cache, 2.03-2.06 s through 64 MB,
-// 1.62-1.71 s through a memory map). Its batches are folded in the turns of `thread`.
-// `untouched`: whether a failure came before any row was read (no connection, or a writer
-// waiting for the lock kept this one from its first read).
+// 1.62-1.71 s through a memory map). Its batches are folded in the turns of `thread`. The range
+// was cut from the store's read transaction: its rows are those only while this connection reads
+// the same generation (`expected`), else a writer committed in between (an ingest, a --replace
+// that deleted rows, a VACUUM that renumbered them). `untouched`: whether a failure came before
+// any row was read (no connection, another generation, a lock), so that the store's own
+// connection can read the range instead.
 core::Status read_part(const MultiScan& plan, const std::string& path, const MultiScan::RowRange& part,
-                       std::vector<GroupFold>& folds, TextIds& texts, FoldTurns& turns, std::size_t thread,
-                       bool& untouched) {
+                       const Generation& expected, std::vector<GroupFold>& folds, TextIds& texts, FoldTurns& turns,
+                       std::size_t thread, bool& untouched) {
   sqlite3* c = nullptr;
   core::Status s;
+  untouched = true;
   if (sqlite3_open_v2(path.c_str(), &c, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
     s = core::make_error(core::ErrorCode::kIo, std::string("cannot open another connection: ") +
                                                    (c ? sqlite3_errmsg(c) : "out of memory"), path);
-    untouched = true;
+    sqlite3_close(c);
     turns.leave(thread);
-  } else {
-    s = sqlite_exec(c, path, "PRAGMA cache_size=-512");
-    if (s) s = plan.scan(c, folds, texts, &part, &turns, thread);
-    else turns.leave(thread);
-    untouched = !s && sqlite3_errcode(c) == SQLITE_BUSY && turns.passes(thread) == 0;
+    return s;
   }
-  sqlite3_close(c);
+  sqlite3_busy_timeout(c, kBusyTimeoutMs);  // before anything else
+  s = sqlite_exec(c, path, "PRAGMA cache_size=-512; BEGIN");
+  if (s) {
+    auto g = generation(c, path);
+    if (!g) s = g.error();
+    else if (*g != expected)
+      s = core::make_error(core::ErrorCode::kIo, "the ledger changed while its scan was being split", path);
+    else {
+      untouched = false;  // a failure from here on may leave rows in the folds
+      s = plan.scan(c, folds, texts, &part, &turns, thread);  // leaves the turns when it ends
+    }
+  }
+  if (untouched) turns.leave(thread);
+  sqlite3_close(c);  // ends the read transaction
   return s;
 }
 
@@ -156,6 +170,9 @@ core::Status SqliteReads::scan(const MultiScan& plan, std::vector<GroupFold>& fo
   // A small scan stays on this connection. A large one is read on connections of its own, one
   // thread per range (this one reading the first), all folding into the same groups in turns.
   if (ranges->empty() || ranges->front().size() < options_.rows_per_scan_thread) return plan.scan(db_, folds, texts);
+  const auto gen = generation(db_, path_);
+  if (!gen) return gen.error();
+  if (const auto& hook = before_range_scans_hook()) hook();
   const std::string path(file);
   FoldTurns turns(ranges->size());
   std::vector<core::Status> status(ranges->size());
@@ -163,11 +180,12 @@ core::Status SqliteReads::scan(const MultiScan& plan, std::vector<GroupFold>& fo
   {
     std::vector<std::jthread> pool;
     for (std::size_t i = 1; i < ranges->size(); ++i)
-      pool.emplace_back([&, i] { status[i] = read_part(plan, path, (*ranges)[i], folds, texts, turns, i, untouched[i]); });
-    status[0] = read_part(plan, path, ranges->front(), folds, texts, turns, 0, untouched[0]);
+      pool.emplace_back(
+          [&, i] { status[i] = read_part(plan, path, (*ranges)[i], *gen, folds, texts, turns, i, untouched[i]); });
+    status[0] = read_part(plan, path, ranges->front(), *gen, folds, texts, turns, 0, untouched[0]);
   }  // joins
-  // A range no other connection could read (no second handle, a writer waiting for the lock) is
-  // read on this one, which holds the lock.
+  // A range no other connection could read as this one sees the ledger (no second handle, a
+  // writer that committed since, a lock) is read on this one, after the others.
   for (std::size_t i = 0; i < ranges->size(); ++i) {
     if (status[i]) continue;
     if (!untouched[i]) return status[i];
@@ -275,39 +293,6 @@ core::Result<std::vector<ledger::GpuHour>> SqliteReads::gpu_hours(std::optional<
   if (rc != SQLITE_DONE) return error("reading hourly GPU telemetry");
   ledger::merge_gpu_hours(out);
   return out;
-}
-
-core::Result<std::vector<ledger::SentAlert>> SqliteReads::sent_alerts() {
-  core::Status st;
-  Stmt q(db_, "SELECT key, sent_at, payload FROM alerts_sent ORDER BY sent_at, key", st);
-  if (!st) return st.error();
-  std::vector<ledger::SentAlert> out;
-  int rc;
-  while ((rc = sqlite3_step(q.get())) == SQLITE_ROW)
-    out.push_back({column_text(q.get(), 0), column_text(q.get(), 1), column_text(q.get(), 2)});
-  if (rc != SQLITE_DONE) return error("reading the alerts sent");
-  return out;
-}
-
-core::Status SqliteReads::record_sent(std::span<const ledger::SentAlert> alerts) {
-  if (auto s = exec("BEGIN IMMEDIATE"); !s) return s;
-  core::Status st;
-  {
-    Stmt q(db_, "INSERT INTO alerts_sent (key, sent_at, payload) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING", st);
-    for (const auto& a : alerts) {
-      if (!st) break;
-      sqlite3_reset(q.get());
-      q.text(1, a.key);
-      q.text(2, a.sent_at);
-      q.text(3, a.payload);
-      if (sqlite3_step(q.get()) != SQLITE_DONE) st = error("recording an alert sent");
-    }
-  }
-  if (!st) {
-    (void)exec("ROLLBACK");
-    return st;
-  }
-  return exec("COMMIT");
 }
 
 core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> SqliteReads::tagsets() {

@@ -1,10 +1,11 @@
 // The SQLite store's read side: every query of the Store interface that an ingest does not need
-// (reports, telemetry, tag sets, alerts sent, sources). SqliteStore delegates to it.
+// (reports, telemetry, tag sets, sources). SqliteStore delegates to it.
 #pragma once
 
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <span>
@@ -21,6 +22,14 @@
 #include "sqlite_stmt.h"
 
 namespace aicost::store {
+
+// Tests only: called on the thread of a scan split over connections, after the store's read
+// transaction has cut the ranges and before the range connections open (where a writer may
+// commit; sqlite_reads.cc checks that each range reads what the store's transaction sees).
+inline std::function<void()>& before_range_scans_hook() {
+  static std::function<void()> hook;
+  return hook;
+}
 
 class SqliteReads {
  public:
@@ -47,8 +56,6 @@ class SqliteReads {
                                                                std::optional<ledger::Day> to);
   core::Result<std::vector<ledger::GpuHour>> gpu_hours(std::optional<ledger::Day> from,
                                                        std::optional<ledger::Day> to);
-  core::Result<std::vector<ledger::SentAlert>> sent_alerts();
-  core::Status record_sent(std::span<const ledger::SentAlert> alerts);
   core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> tagsets();
   core::Result<std::vector<ledger::SourceRecord>> select_sources(const std::string& where, const std::string& arg);
 

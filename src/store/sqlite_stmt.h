@@ -13,6 +13,11 @@
 
 namespace aicost::store {
 
+// How long a statement waits for a lock SQLite holds (WAL recovery, a checkpoint, a writer that is
+// not aicost), set on every connection before anything else. aicost's writers wait for each other
+// through FileLock (file_lock.h), for StoreOptions::lock_timeout.
+inline constexpr int kBusyTimeoutMs = 10'000;
+
 class Stmt {
  public:
   Stmt() = default;

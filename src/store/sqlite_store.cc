@@ -1,4 +1,5 @@
-// SQLite backend: one file, rollback journal, one transaction per ingested file.
+// SQLite backend: one file in WAL mode, one transaction per ingested file, writers taking turns
+// through a lock file beside it (file_lock.h).
 #include "sqlite_store.h"
 
 #include <sqlite3.h>
@@ -8,12 +9,16 @@
 
 #include "aicost/core/text.h"
 #include "aicost/core/amount.h"
+#include "file_lock.h"
 #include "id_rollup.h"
 #include "raw_tagsets.h"
+#include "recheck.h"
 #include "sample_rollup.h"
+#include "sqlite_alerts.h"
 #include "schema.h"
 #include "sqlite_feed.h"
 #include "sqlite_feed_rows.h"
+#include "sqlite_file.h"
 #include "sqlite_reads.h"
 #include "sqlite_stmt.h"
 #include "string_ids.h"
@@ -34,7 +39,7 @@ constexpr std::size_t kCurrencySlot = [] {
 class SqliteStore final : public ledger::Store {
  public:
   SqliteStore(sqlite3* db, std::string path, const StoreOptions& options)
-      : db_(db), path_(std::move(path)), reads_(db_, path_, options) {}
+      : db_(db), path_(std::move(path)), options_(options), reads_(db_, path_, options), alerts_(db_, path_) {}
   ~SqliteStore() override {
     if (in_tx_) rollback();
     statements_.clear();
@@ -42,48 +47,36 @@ class SqliteStore final : public ledger::Store {
   }
 
   core::Status init() {
-    // A rollback journal, not WAL: an ingest appends new pages, which a rollback journal does not
-    // copy, where WAL writes every page twice (to the log, then the checkpoint). FULL sync keeps a
-    // power cut from corrupting it; the few syncs per file cost nothing next to the rows. Pages
-    // of 64 KiB (a new ledger; an old one keeps its pages until a VACUUM): a scan of the charges
-    // spends much of its time per page, not per row (10M charges, 30 of 122 days, one core:
-    // 0.78-0.83 s against 1.51-1.56 s in 4 KiB pages). Reads on this connection go through a
-    // memory map (up to the 2 GB SQLite allows, pread beyond); large scans have their own
-    // (sqlite_reads.cc).
-    if (auto s = exec("PRAGMA page_size=65536; PRAGMA journal_mode=DELETE; PRAGMA synchronous=FULL; "
-                      "PRAGMA foreign_keys=ON; PRAGMA busy_timeout=10000; PRAGMA cache_size=-65536; "
+    // The busy timeout before anything else: every statement below may meet a lock.
+    sqlite3_busy_timeout(db_, kBusyTimeoutMs);
+    // Pages of 64 KiB (a new ledger; an old one keeps its pages until a VACUUM): a scan of the
+    // charges spends much of its time per page, not per row (10M charges, 30 of 122 days, one
+    // core: 0.78-0.83 s against 1.51-1.56 s in 4 KiB pages). Set before WAL, which fixes it.
+    if (auto s = exec("PRAGMA page_size=65536"); !s) return s;
+    if (auto s = use_wal(db_, path_); !s) return s;
+    // FULL sync keeps a power cut from losing a committed file; the few syncs per file cost
+    // nothing next to the rows. Reads on this connection go through a memory map (up to the 2 GB
+    // SQLite allows, pread beyond); large scans have their own (sqlite_reads.cc).
+    if (auto s = exec("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-65536; "
                       "PRAGMA mmap_size=2147418112;");
         !s)
       return s;
     for (auto* feed : {&charge_feed_, &daily_feed_, &string_feed_})
       if (auto s = feed->attach(db_); !s) return s;
-    if (auto s = exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, "
-                      "applied_at TEXT NOT NULL)");
-        !s)
-      return s;
-    int current = 0;
-    {
-      core::Status st;
-      Stmt q(db_, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations", st);
-      if (!st) return st;
-      if (sqlite3_step(q.get()) == SQLITE_ROW) current = sqlite3_column_int(q.get(), 0);
+    // Read first, and write only when a migration is due: a reader opening the ledger while an
+    // ingest holds the write lock must not wait for it.
+    auto current = applied_version(db_, path_);
+    if (!current) return current.error();
+    if (*current < latest_schema_version()) {
+      bool made = false;
+      if (auto s = migrate(db_, path_, options_, current, made); !s) return s;
+      if (made && options_.on_create) options_.on_create(path_);
     }
-    if (current > latest_schema_version())
+    if (*current > latest_schema_version())
       return make_error(ErrorCode::kInvalidInput,
-                        "the ledger was written by a newer aicost (schema " + std::to_string(current) +
+                        "the ledger was written by a newer aicost (schema " + std::to_string(*current) +
                             ", this one knows " + std::to_string(latest_schema_version()) + "); upgrade aicost",
                         path_);
-    for (const auto& m : migrations(Dialect::kSqlite)) {
-      if (m.version <= current) continue;
-      if (auto s = exec("BEGIN IMMEDIATE"); !s) return s;
-      auto s = exec(m.sql);
-      if (s) s = exec("INSERT INTO schema_migrations VALUES (" + std::to_string(m.version) + ", '" + core::utc_now_iso() + "')");
-      if (!s) {
-        (void)exec("ROLLBACK");
-        return s;
-      }
-      if (auto c = exec("COMMIT"); !c) return c;
-    }
     version_ = latest_schema_version();
     return {};
   }
@@ -102,10 +95,25 @@ class SqliteStore final : public ledger::Store {
   }
   core::Result<std::vector<ledger::SourceRecord>> sources() override { return reads_.select_sources("", ""); }
 
-  core::Status begin_source(const ledger::SourceFile& file, const std::vector<std::int64_t>& replace) override {
+  core::Result<std::optional<ledger::SourceRecord>> begin_source(const ledger::SourceFile& file,
+                                                                 const std::vector<std::int64_t>& replace) override {
     if (in_tx_) return make_error(ErrorCode::kInternal, "begin_source inside an open ingest");
-    if (auto s = exec("BEGIN IMMEDIATE"); !s) return s;
+    auto lock = FileLock::acquire(path_, "ingest", options_);
+    if (!lock) return lock.error();
+    if (auto s = exec("BEGIN IMMEDIATE"); !s) return s.error();
     in_tx_ = true;
+    writer_ = std::move(*lock);
+    // Another process may have loaded these bytes, or this path, while this one waited.
+    auto same = reads_.select_sources("WHERE sha256 = ?", file.sha256);
+    if (!same) return fail(same.error());
+    auto at_path = reads_.select_sources("WHERE path = ?", file.path);
+    if (!at_path) return fail(at_path.error());
+    auto again = recheck_under_lock(*same, *at_path, replace);
+    if (!again || *again) {
+      rollback();
+      return again;
+    }
+    if (auto s = bump_generation(db_, path_); !s) return fail(s);
     for (auto id : replace) {
       for (const char* table : {"charges", "charge_daily", "gpu_samples", "gpu_hourly", "row_issues", "sources"}) {
         core::Status st;
@@ -134,7 +142,7 @@ class SqliteStore final : public ledger::Store {
     hours_.clear();
     if (auto s = load_tagsets(); !s) return fail(s);
     if (auto s = load_strings(); !s) return fail(s);
-    return {};
+    return std::optional<ledger::SourceRecord>{};
   }
 
   core::Status add_charges(std::span<const ledger::Charge> rows) override {
@@ -244,6 +252,10 @@ class SqliteStore final : public ledger::Store {
               [](const auto& a, const auto& b) { return a.currency < b.currency; });
     if (auto c = exec("COMMIT"); !c) return fail(c);
     in_tx_ = false;
+    // The load's pages are in the log: copy them into the file now, and empty the log, rather
+    // than leave a log the size of the load beside the ledger for as long as anyone reads it.
+    checkpoint(db_);
+    writer_.release();
     return record_;
   }
 
@@ -251,6 +263,7 @@ class SqliteStore final : public ledger::Store {
     if (!in_tx_) return;
     sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
     in_tx_ = false;
+    writer_.release();
     tagset_ids_.clear();
     raw_ids_.clear();
     max_tagset_ = 0;
@@ -284,8 +297,25 @@ class SqliteStore final : public ledger::Store {
                                                        std::optional<ledger::Day> to) override {
     return reads_.gpu_hours(from, to);
   }
-  core::Result<std::vector<ledger::SentAlert>> sent_alerts() override { return reads_.sent_alerts(); }
-  core::Status record_sent(std::span<const ledger::SentAlert> alerts) override { return reads_.record_sent(alerts); }
+  core::Result<std::vector<ledger::SentAlert>> sent_alerts() override { return alerts_.sent(); }
+  // The alerts' writes take the write lock first, as an ingest does: a check waits for a long
+  // ingest (saying so) up to the lock timeout, not SQLite's busy timeout.
+  core::Status record_sent(std::span<const ledger::SentAlert> alerts) override {
+    auto lock = FileLock::acquire(path_, "check", options_);
+    if (!lock) return lock.error();
+    return alerts_.record(alerts);
+  }
+  core::Result<std::vector<std::string>> claim_alerts(std::span<const std::string> keys,
+                                                      const ledger::AlertClaim& claim) override {
+    auto lock = FileLock::acquire(path_, "check", options_);
+    if (!lock) return lock.error();
+    return alerts_.claim(keys, claim);
+  }
+  core::Status release_alerts(std::span<const std::string> keys, const std::string& owner) override {
+    auto lock = FileLock::acquire(path_, "check", options_);
+    if (!lock) return lock.error();
+    return alerts_.release(keys, owner);
+  }
   core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> tagsets() override { return reads_.tagsets(); }
 
   core::Result<ledger::CompactResult> compact() override {
@@ -301,8 +331,21 @@ class SqliteStore final : public ledger::Store {
     auto pages = pragma("page_count"), page = pragma("page_size");
     if (!pages || !page) return (pages ? page : pages).error();
     out.bytes_before = *pages * *page;
+    auto lock = FileLock::acquire(path_, "compact", options_);
+    if (!lock) return lock.error();
     // VACUUM rewrites the file through a temporary copy: it needs the ledger's size again on disk.
-    if (auto s = exec("PRAGMA page_size=65536; VACUUM;"); !s) return s.error();
+    // It renumbers the charges' rowids, and adds one to the schema cookie, which a scan split
+    // over connections compares (sqlite_reads.cc). In WAL it keeps the page size: a ledger in
+    // 4 KiB pages (made by an older aicost) is vacuumed with a rollback journal, then switched
+    // back, which needs it to itself for a moment.
+    const bool small_pages = *page < 65536;
+    if (small_pages)
+      if (auto s = exec("PRAGMA journal_mode=DELETE"); !s) return s.error();
+    auto vacuumed = exec("PRAGMA page_size=65536; VACUUM;");
+    if (small_pages)
+      if (auto s = use_wal(db_, path_); !s && vacuumed) vacuumed = s;
+    if (!vacuumed) return vacuumed.error();
+    checkpoint(db_);  // the file holds the new pages, not only the log
     auto pages_after = pragma("page_count"), page_after = pragma("page_size");
     if (!pages_after || !page_after) return (pages_after ? page_after : pages_after).error();
     out.bytes_after = *pages_after * *page_after;
@@ -313,6 +356,7 @@ class SqliteStore final : public ledger::Store {
 
  private:
   core::Status exec(const std::string& sql) { return sqlite_exec(db_, path_, sql); }
+
   core::Error error(const std::string& what) const { return sqlite_error(db_, path_, what); }
   core::Error fail(const core::Status& s) {
     rollback();
@@ -460,7 +504,10 @@ class SqliteStore final : public ledger::Store {
 
   sqlite3* db_;
   std::string path_;
+  StoreOptions options_;
   SqliteReads reads_;
+  SqliteAlerts alerts_;
+  FileLock writer_;  // held from begin_source to commit or rollback
   int version_ = 0;
   bool in_tx_ = false;
   std::int64_t source_id_ = 0, rows_ = 0, warnings_ = 0;
@@ -488,8 +535,8 @@ core::Result<std::unique_ptr<ledger::Store>> open_sqlite(const std::string& path
   static const bool configured = [] { return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) == SQLITE_OK; }();
   (void)configured;
   sqlite3* db = nullptr;
-  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                      nullptr) != SQLITE_OK) {
+  const int create = options.mode == OpenMode::kCreate ? SQLITE_OPEN_CREATE : 0;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | create | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
     std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
     sqlite3_close(db);
     return make_error(ErrorCode::kIo, "cannot open the ledger database: " + msg, path);

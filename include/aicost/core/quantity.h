@@ -74,6 +74,9 @@ inline constexpr double kSecondsPerDay = 86400.0;
 // A month is 730 hours wherever a rate becomes a monthly figure (infracost, OpenCost convention).
 inline constexpr double kHoursPerMonth = 730.0;
 inline constexpr double kSecondsPerMonth = kHoursPerMonth * kSecondsPerHour;
+// A year is 8760 hours (365 days, 12 months of 730 h), as in USD/year and reservation terms.
+inline constexpr double kHoursPerYear = 8760.0;
+inline constexpr double kSecondsPerYear = kHoursPerYear * kSecondsPerHour;
 
 constexpr double kKiB = 1024.0, kMiB = kKiB * 1024, kGiB = kMiB * 1024, kTiB = kGiB * 1024;
 constexpr double kKB = 1e3, kMB = 1e6, kGB = 1e9, kTB = 1e12, kPB = 1e15;

@@ -18,7 +18,7 @@ enum class UnitKind {
   kBytes,          // B, KB..PB, KiB..PiB
   kBandwidth,      // B/s.., GB/s, GiB/s, Gb/s (bits), Gbps
   kFlopsRate,      // FLOP/s, GFLOP/s, TFLOP/s, PFLOP/s (also TFLOPS, TOP/s)
-  kDuration,       // ms, s, min, h, d, w, month (= 730 h)
+  kDuration,       // ms, s, min, h, d, w, month (= 730 h), y (= 8760 h)
   kMoney,          // USD
   kMoneyRate,      // USD/h, USD/day, USD/month (730 h), USD/year (8760 h)
   kStoragePrice,   // USD/GB-month, USD/GiB-month, USD/TB-month

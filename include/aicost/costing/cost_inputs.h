@@ -17,7 +17,19 @@ struct ComputePricing {
   catalog::PricingMode mode = catalog::PricingMode::kOnDemand;
   std::string provider;  // of the instance priced ("aws"); empty for a plain gpu_hour price
   std::string instance;  // catalog id of the instance priced; empty for a plain gpu_hour price
+  // A reservation (an instance's reserved-1y or reserved-3y price) is paid for whole terms
+  // whether or not the run uses them: `term` is its length (0 for on-demand, spot and gpu_hour),
+  // `term_reuse` the share of the term outside this run that other work uses and pays for
+  // (pricing.reservation_reuse, default 0: this run pays the whole term).
+  core::Seconds term{0};
+  double term_reuse = 0;
 };
+
+// A plain per-GPU-hour price from a plan (pricing.gpu_hour): no instance, no term.
+ComputePricing gpu_hour_pricing(core::UsdPerSecond per_gpu);
+// The price of one GPU of `instance` under `mode` (0 when unpublished), with its basis text and,
+// for reserved modes, the term (1 or 3 years of 8760 h).
+ComputePricing instance_pricing(const catalog::Instance& instance, catalog::PricingMode mode);
 
 struct StorageInputs {
   core::Bytes dataset;                     // tokenised training data kept for the run

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -26,6 +27,11 @@ struct CheckOptions {
   ledger::Dimension root_cause = ledger::Dimension::kService;  // ranked within an anomaly
   std::map<std::string, std::vector<std::string>> aliases;     // tag key -> keys that mean the same
   WasteOptions waste;
+  // Stale data: a warning when the newest charge before as_of is this many days or more older
+  // than the day before as_of (exports that stopped arriving), or when there is none.
+  int stale_after_days = 3;
+  // Stale or missing data fails the gate too (`aicost ledger check --strict`).
+  bool strict = false;
 };
 
 struct BudgetResult {
@@ -57,7 +63,13 @@ struct CheckResult {
   std::vector<AnomalyResult> anomalies;   // scopes in budget order, "ledger" first
   std::vector<WasteResult> waste;         // largest monthly saving first
   std::vector<PlanVsActual> plans;        // run budgets with a plan
-  bool gate_failed = false;               // some budget at a gating level (actual or forecast)
+  bool gate_failed = false;               // some budget at a gating level (actual or forecast), or
+                                          // stale data under CheckOptions::strict
+  // The newest day with a charge before as_of; nullopt when the ledger has none.
+  std::optional<ledger::Day> data_through;
+  // The data is stale or missing (CheckOptions::stale_after_days), or a budget's scope has no
+  // charge in its period so far; each case is also in `warnings`.
+  bool data_stale = false;
   std::vector<std::string> warnings;      // e.g. children's amounts exceed their parent's
 };
 

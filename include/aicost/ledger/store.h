@@ -2,10 +2,12 @@
 // Domain code sees only this; the SQL lives in src/store.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -55,6 +57,14 @@ struct SentAlert {
   std::string payload;  // what was sent (JSON)
 };
 
+// A claim on alerts about to be sent (Store::claim_alerts), so that of several checks running at
+// once exactly one sends each alert.
+struct AlertClaim {
+  std::string owner;  // who claims: one check run, never reused (host, pid and start time)
+  std::chrono::system_clock::time_point now;  // the claimant's clock (tests pass their own)
+  std::chrono::seconds lease{600};  // the claim lapses at now + lease unless recorded or released
+};
+
 // What Store::compact did: the ledger's size before and after (SQLite: its file; PostgreSQL: its
 // database), and how, in words.
 struct CompactResult {
@@ -75,8 +85,13 @@ class Store {
   // Sources loaded from `path` (with other bytes: a re-export of the same file).
   virtual core::Result<std::vector<SourceRecord>> sources_at(const std::string& path) = 0;
 
-  // Opens the transaction. `replace` lists sources to delete within it (a re-export swapped in).
-  virtual core::Status begin_source(const SourceFile& file, const std::vector<std::int64_t>& replace) = 0;
+  // Opens the transaction, holding the ledger's write lock (waiting for another writer as the
+  // store's options say). `replace` lists sources to delete within it (a re-export swapped in).
+  // Under the lock it looks again: when another process loaded these bytes meanwhile, it opens
+  // nothing and returns that source (the file is already loaded); when another loaded this path
+  // (a source there that `replace` does not list), it fails. Else nullopt: the transaction is open.
+  virtual core::Result<std::optional<SourceRecord>> begin_source(const SourceFile& file,
+                                                                 const std::vector<std::int64_t>& replace) = 0;
   virtual core::Status add_charges(std::span<const Charge> rows) = 0;
   virtual core::Status add_samples(std::span<const GpuSample> samples) = 0;
   virtual core::Status add_issues(std::span<const RowIssue> issues) = 0;
@@ -120,9 +135,23 @@ class Store {
   // Every tag set's tags, by id.
   virtual core::Result<std::map<std::int64_t, std::vector<Tag>>> tagsets() = 0;
 
-  // Alerts sent so far, and recording more (one transaction; a key already there is kept as it was).
+  // Alerts sent so far (not those only claimed).
   virtual core::Result<std::vector<SentAlert>> sent_alerts() = 0;
+  // Records alerts as sent, in one transaction: a key sent before keeps its first record; a key
+  // claimed (by any owner) becomes sent, its claim settled. Waits for a writer that holds the
+  // ledger (an ingest) and tries again on a transient lock failure (SQLite busy past its timeout,
+  // a PostgreSQL deadlock or serialization failure), 3 tries in all.
   virtual core::Status record_sent(std::span<const SentAlert> alerts) = 0;
+  // Claims `keys` for claim.owner before they are sent, in one transaction (waiting and trying
+  // again as record_sent does), and returns those won: keys neither sent nor claimed, keys this
+  // owner claimed before (its lease renewed), and keys whose claim lapsed (claim.now at or past
+  // the end of its lease: its owner died between claiming and recording, or took too long).
+  // Of several stores claiming one key at once, exactly one wins it.
+  virtual core::Result<std::vector<std::string>> claim_alerts(std::span<const std::string> keys,
+                                                              const AlertClaim& claim) = 0;
+  // Gives `owner`'s claims on `keys` back (the delivery failed; the next check sends them). Keys
+  // sent, or claimed by another owner, stay as they are.
+  virtual core::Status release_alerts(std::span<const std::string> keys, const std::string& owner) = 0;
 
   // Rewrites the ledger for reading, outside an ingest. SQLite: VACUUM into 64 KiB pages (a ledger
   // made before they were the default keeps 4 KiB ones, in which a scan runs about half as fast),

@@ -2,6 +2,7 @@
 // the webhook payload, and the Prometheus text exposition for Grafana (docs/GOVERNANCE.md).
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -11,8 +12,12 @@
 namespace aicost::report {
 
 std::string render_check(const governance::CheckResult& r, Format f);
-// One JSON document of what is new (alerts due and anomalies not sent before) for a webhook.
+// One JSON document of what is new (alerts due, anomalies and waste findings not sent before) for a
+// webhook; each item carries its `key`, by which a receiver can drop one it has seen.
 std::string check_payload(const governance::CheckResult& r);
+// The same, only with the items whose key is in `only`: those this check won the claims of
+// (ledger::Store::claim_alerts).
+std::string check_payload(const governance::CheckResult& r, const std::set<std::string>& only);
 // Budget burn, forecast, levels and anomalies as Prometheus text format 0.0.4 (a textfile for
 // node_exporter's collector, or a scrape target's body).
 std::string render_prometheus(const governance::CheckResult& r);

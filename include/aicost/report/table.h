@@ -22,7 +22,8 @@ struct Table {
 // kTable: columns padded to their widest cell (UTF-8 code points), two spaces between columns, a
 //   header underline of '-', no box drawing, no colour, no trailing spaces; each line ends "\n".
 // kCsv: header row then rows, RFC 4180 quoting (a field with ',', '"', CR or LF is quoted and its
-//   quotes doubled); lines end with "\n".
+//   quotes doubled); lines end with "\n". A cell that starts with '=', '+', '-', '@', tab or CR
+//   and is not a plain number is written as text: a leading "'", quoted (OWASP CSV injection).
 // kMarkdown: GitHub pipe table with an alignment row ("---" / "--:"); '|' in cells is escaped.
 // kJson: an array with one object per row keyed by header, in header order. A cell of a
 //   right-aligned column that is a plain number ("12", "-0.5", "1e9": no grouping commas, no unit)

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "temp_dir.h"
+
 namespace aicost::config {
 namespace {
 
@@ -51,12 +53,8 @@ TEST(BudgetFile, ExampleReadsEveryField) {
 }
 
 TEST(BudgetFile, UnknownKeysAreRefusedWithASuggestion) {
-  const std::string path = ::testing::TempDir() + "/budgets-typo.yaml";
-  FILE* f = std::fopen(path.c_str(), "w");
-  ASSERT_NE(f, nullptr);
-  std::fputs("budgets:\n  - name: a\n    amount: 10 USD\n    perod: month\n", f);
-  std::fclose(f);
-  auto r = load_budgets(path);
+  const testing::TempDir dir;
+  auto r = load_budgets(dir.write("budgets-typo.yaml", "budgets:\n  - name: a\n    amount: 10 USD\n    perod: month\n"));
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message.find("period"), std::string::npos) << r.error().message;
 }

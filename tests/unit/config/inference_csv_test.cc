@@ -10,19 +10,19 @@
 #include <unistd.h>
 
 #include "aicost/serving/capacity.h"
+#include "temp_dir.h"
 #include "test_support.h"
 
 namespace aicost::config {
 namespace {
 
-// One file per test: ctest runs the tests of this binary in parallel processes.
+// One folder per process (ctest runs this binary's tests in parallel processes), removed when
+// it exits.
 std::string write_csv(const std::string& name, const std::string& rows) {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("aicost_inference_csv_test_" + name + "_" + std::to_string(::getpid()) + ".csv");
-  std::ofstream(path) << "name,model,gpu_type,tp,precision,input_tokens,output_tokens,batch_or_concurrency,"
-                         "throughput_tokens_per_s,ttft_ms,tpot_ms\n"
-                      << rows;
-  return path.string();
+  static const testing::TempDir dir("aicost-inference-csv");
+  return dir.write(name + ".csv",
+                   "name,model,gpu_type,tp,precision,input_tokens,output_tokens,batch_or_concurrency,"
+                   "throughput_tokens_per_s,ttft_ms,tpot_ms\n" + rows);
 }
 
 TEST(InferenceCsv, PrecisionsAndLoadsAsPublishedTablesSpellThem) {

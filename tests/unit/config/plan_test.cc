@@ -121,8 +121,8 @@ TEST(ParsePlan, CanonicalNamesGiveNoAliasWarning) {
   EXPECT_FALSE(has_warning(*plan, " read as "));
 }
 
-TEST(ParsePlan, InstanceAndModePickCatalogPricePerGpu) {
-  auto plan = parse(R"(model:
+// GPT-3 on AWS p4de at the 1-year reserved price.
+const char* kReservedPlan = R"(model:
   preset: gpt3-175b
 training:
   tokens: 300B
@@ -137,7 +137,10 @@ parallelism:
 pricing:
   instance: aws/p4de.24xlarge
   mode: reserved-1y
-)");
+)";
+
+TEST(ParsePlan, InstanceAndModePickCatalogPricePerGpu) {
+  auto plan = parse(kReservedPlan);
   ASSERT_TRUE(plan.has_value()) << plan.error().what();
   EXPECT_EQ(plan->cost.compute.mode, catalog::PricingMode::kReserved1y);
   auto inst = builtin().instance("aws/p4de.24xlarge");
@@ -149,6 +152,26 @@ pricing:
   EXPECT_NEAR(plan->cost.compute.per_gpu.value(), price->value() / 8, 1e-15);
   EXPECT_NE(plan->cost.compute.basis.find("aws/p4de.24xlarge reserved-1y"), std::string::npos)
       << plan->cost.compute.basis;
+}
+
+TEST(ParsePlan, ReservedPriceCarriesItsTermAndReuse) {
+  // A reserved-1y price is bought for 8,760 h; reservation_reuse says how much of the rest of the
+  // term other work uses (default none).
+  auto plan = parse(kReservedPlan);
+  ASSERT_TRUE(plan.has_value()) << plan.error().what();
+  EXPECT_NEAR(core::in_hours(plan->cost.compute.term), 8760, 1e-9);
+  EXPECT_EQ(plan->cost.compute.term_reuse, 0);
+  auto reused = parse(std::string(kReservedPlan) + "  reservation_reuse: 40%\n");
+  ASSERT_TRUE(reused.has_value()) << reused.error().what();
+  EXPECT_NEAR(reused->cost.compute.term_reuse, 0.4, 1e-12);
+  expect_error(parse(std::string(kReservedPlan) + "  reservation_reuse: 140%\n"),
+               ErrorCode::kInvalidInput, "plan.yaml:16:22", "at most 100%");
+}
+
+TEST(ParsePlan, OnDemandPriceHasNoTerm) {
+  auto plan = parse(kIssuePlan);
+  ASSERT_TRUE(plan.has_value()) << plan.error().what();
+  EXPECT_EQ(plan->cost.compute.term.value(), 0);
 }
 
 TEST(ParsePlan, NoPricingPicksCheapestInstanceWithWarning) {

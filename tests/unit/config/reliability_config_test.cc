@@ -1,6 +1,8 @@
 // The shipped failure model and the plan's `reliability:` section.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "aicost/config/plan.h"
 #include "test_support.h"
 
@@ -80,6 +82,53 @@ TEST(ReliabilitySection, UnitlessMtbfAsksForAUnit) {
   auto plan = parse("reliability:\n  gpu_mtbf: 50000\n");
   ASSERT_FALSE(plan);
   EXPECT_NE(plan.error().message.find("no unit"), std::string::npos) << plan.error().message;
+}
+
+// A plan on gcp/a3-highgpu-8g (8 H100 per instance) at its spot price, with `extra` appended.
+core::Result<Plan> parse_spot(const std::string& extra) {
+  std::string yaml = testing::minimal_plan_yaml();
+  yaml = yaml.substr(0, yaml.find("pricing:"));
+  return parse_plan(yaml + "pricing:\n  instance: gcp/a3-highgpu-8g\n  mode: spot\n" + extra,
+                    "plan.yaml", ".", testing::builtin_catalog());
+}
+
+const reliability::FailureCause* cause(const Plan& plan, const std::string& name) {
+  for (const auto& c : plan.cost.reliability.failures.causes) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+TEST(SpotPreemption, ShippedRateIsOnePerNodeEvery6929Hours) {
+  // data/reliability.yaml: 10 % of spot nodes reclaimed per 730 h month, as a Poisson rate
+  // -ln(0.9) / 730 h = 1.4433e-4 per node-hour = one per 6,929 h; per GPU of an 8-GPU node 1/8 of it.
+  auto plan = parse_spot("");
+  ASSERT_TRUE(plan) << plan.error().what();
+  const auto* c = cause(*plan, "spot-preemption");
+  ASSERT_NE(c, nullptr);
+  EXPECT_NEAR(c->per_gpu_hour, 1.0 / (6929.0 * 8), 1e-12);
+  EXPECT_NEAR(-std::log(0.9) / 730, 1.0 / 6929.0, 1e-8);  // the data file's derivation
+  EXPECT_EQ(c->nodes_lost, 1);
+  bool warned = false;
+  for (const auto& w : plan->warnings) warned |= w.find("spot_preemption_mtbf") != std::string::npos;
+  EXPECT_TRUE(warned);
+}
+
+TEST(SpotPreemption, PlanRateOverridesTheShippedOne) {
+  auto plan = parse_spot("reliability:\n  spot_preemption_mtbf: 1000h\n");
+  ASSERT_TRUE(plan) << plan.error().what();
+  const auto* c = cause(*plan, "spot-preemption");
+  ASSERT_NE(c, nullptr);
+  EXPECT_NEAR(c->per_gpu_hour, 1.0 / 8000, 1e-15);
+}
+
+TEST(SpotPreemption, OnDemandPlansHaveNoPreemptions) {
+  auto plan = parse("reliability:\n  spot_preemption_mtbf: 1000h\n");
+  ASSERT_TRUE(plan) << plan.error().what();
+  EXPECT_EQ(cause(*plan, "spot-preemption"), nullptr);
+  bool warned = false;
+  for (const auto& w : plan->warnings) warned |= w.find("has no effect") != std::string::npos;
+  EXPECT_TRUE(warned);
 }
 
 }  // namespace

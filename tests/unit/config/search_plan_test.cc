@@ -10,6 +10,7 @@
 #include "aicost/config/plan.h"
 #include "aicost/costing/cost_model.h"
 #include "aicost/perf/estimate.h"
+#include "temp_dir.h"
 #include "test_support.h"
 
 // load_search_plan on files written to a temporary directory: lists, ranges, left-out and fixed
@@ -23,10 +24,11 @@ namespace fs = std::filesystem;
 
 const catalog::Catalog& builtin() { return testing::builtin_catalog(); }
 
-// A fresh directory per test under the system temp dir.
+// A fresh directory per test, inside one folder per process that is removed when it exits.
 fs::path test_dir() {
+  static const testing::TempDir root("aicost-search-plan");
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  const fs::path d = fs::temp_directory_path() / "aicost_search_plan_test" / info->name();
+  const fs::path d = root.path() / info->name();
   fs::remove_all(d);
   fs::create_directories(d);
   return d;

@@ -5,17 +5,16 @@
 #include <fstream>
 
 #include "aicost/config/serving_plan.h"
+#include "temp_dir.h"
 #include "test_support.h"
 
 namespace aicost::config {
 namespace {
 
+// One folder for this binary's files, removed when it exits.
 std::string write(const std::string& name, const std::string& text) {
-  const auto dir = std::filesystem::temp_directory_path() / "aicost_serving_plan_test";
-  std::filesystem::create_directories(dir);
-  const auto path = (dir / name).string();
-  std::ofstream(path) << text;
-  return path;
+  static const testing::TempDir dir("aicost-serving-plan");
+  return dir.write(name, text);
 }
 
 const std::string kPlan = R"(name: t

@@ -83,6 +83,16 @@ TEST(ParseDuration, MonthIs730Hours) {
   expect_rel(r->value(), 2628000.0);
 }
 
+TEST(ParseDuration, YearIs8760Hours) {
+  // 5 y = 5 x 8760 h = 5 x 31,536,000 s = 157,680,000 s (retention minimums are written in years).
+  auto r = parse_duration("5y");
+  ASSERT_TRUE(r) << r.error().what();
+  expect_rel(r->value(), 157680000.0);
+  auto y = parse_duration("1year");
+  ASSERT_TRUE(y) << y.error().what();
+  expect_rel(y->value(), 31536000.0);
+}
+
 TEST(ParseMoneyRate, HourlyRateStoredPerSecond) {
   // 2.49 USD/h = 2.49 / 3600 USD/s.
   auto r = parse_money_rate("2.49USD/h");

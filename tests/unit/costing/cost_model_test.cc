@@ -66,6 +66,13 @@ const CostLine* line(const CostEstimate& c, const std::string& category) {
   return nullptr;
 }
 
+const CostLine* line_or_null(const CostEstimate& c, const std::string& category) {
+  for (const auto& l : c.lines) {
+    if (l.category == category) return &l;
+  }
+  return nullptr;
+}
+
 TEST(FailureOverhead, JobMtbfIsInverseOfFleetRate) {
   // 1e-5 interruptions/GPU-h x 1000 GPUs = 0.01/h -> MTBF 100 h.
   const auto f = failure_overhead(job(), perf_estimate(), inputs());
@@ -168,6 +175,42 @@ TEST(CostModel, GpuHoursIncludeFailureOverhead) {
   const auto c = estimate_cost(job(), perf_estimate(), inputs());
   const double wall_h = kComputeHours + core::in_hours(c.failures.total());
   EXPECT_NEAR(c.gpu_hours, wall_h * kGpus, 1e-9 * wall_h * kGpus);
+}
+
+TEST(CostModel, ReservationPaysTheWholeTerm) {
+  // A 1-year reservation (8,760 h) of 1000 GPUs at 2 USD/GPU-h, run for the wall time W h (about
+  // 1000 h of compute plus failures): the run pays (8760 - W) h x 1000 GPUs x 2 USD for the hours
+  // of the term it does not use. Nothing is added without a term.
+  CostInputs in = inputs();
+  EXPECT_EQ(line_or_null(estimate_cost(job(), perf_estimate(), in), "commitment"), nullptr);
+  in.compute.term = core::hours(8760);
+  const auto c = estimate_cost(job(), perf_estimate(), in);
+  const double wall_h = core::in_hours(c.wall_time);
+  const CostLine* l = line(c, "commitment");
+  ASSERT_NE(l, nullptr);
+  EXPECT_NEAR(l->amount.value(), (8760 - wall_h) * kGpus * 2.0, 1e-6);
+  EXPECT_EQ(l->nature, CostNature::kFixed);
+}
+
+TEST(CostModel, ReusedReservationChargesOnlyTheUnreusedShare) {
+  // With 75 % of the rest of the term reused by other work, this run pays a quarter of it.
+  CostInputs in = inputs();
+  in.compute.term = core::hours(8760);
+  in.compute.term_reuse = 0.75;
+  const auto c = estimate_cost(job(), perf_estimate(), in);
+  const double wall_h = core::in_hours(c.wall_time);
+  EXPECT_NEAR(line(c, "commitment")->amount.value(), 0.25 * (8760 - wall_h) * kGpus * 2.0, 1e-6);
+}
+
+TEST(CostModel, RunLongerThanTheTermPaysWholeTerms) {
+  // A 500 h term and a run of W h (1000 < W < 1500): three terms are bought, 1500 - W h unused.
+  CostInputs in = inputs();
+  in.compute.term = core::hours(500);
+  const auto c = estimate_cost(job(), perf_estimate(), in);
+  const double wall_h = core::in_hours(c.wall_time);
+  ASSERT_GT(wall_h, 1000);
+  ASSERT_LT(wall_h, 1500);
+  EXPECT_NEAR(line(c, "commitment")->amount.value(), (1500 - wall_h) * kGpus * 2.0, 1e-6);
 }
 
 }  // namespace

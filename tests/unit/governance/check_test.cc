@@ -132,7 +132,67 @@ TEST_P(ExampleLab, TheTableNamesTheForecastInterval) {
   EXPECT_NE(report::render_check(*r, report::Format::kTable).find("90% interval"), std::string::npos);
 }
 
+// The lab's newest charge is on 2025-06-27. As of day D the data is (D - 1) - 06-27 days old, and
+// stale from 3 days on: as of 06-30 it is 2 days old (fresh), as of 07-01 3 days (stale).
+TEST_P(ExampleLab, DataIsStaleFromTheLimitOnAndFailsTheGateOnlyUnderStrict) {
+  file_.budgets.clear();  // no budget gates: only the data can fail the gate
+  for (const auto& [day, stale] : {std::pair{30, false}, std::pair{31, true}}) {
+    file_.options.as_of = ledger::days_from_civil(2025, 6, 1) + day - 1;  // 06-30, then 07-01
+    for (const bool strict : {false, true}) {
+      file_.options.strict = strict;
+      auto r = run_check(store(), file_.budgets, file_.options, {});
+      ASSERT_TRUE(r) << r.error().what();
+      ASSERT_TRUE(r->data_through);
+      EXPECT_EQ(*r->data_through, ledger::days_from_civil(2025, 6, 27));
+      EXPECT_EQ(r->data_stale, stale) << ledger::day_text(r->as_of);
+      EXPECT_EQ(r->gate_failed, stale && strict);
+      bool warned = false;
+      for (const auto& w : r->warnings) warned |= w.find("the newest charge is from 2025-06-27, 3 days before 2025-06-30") == 0;
+      EXPECT_EQ(warned, stale);
+    }
+  }
+  file_.options.stale_after_days = 4;  // the limit moves the boundary
+  auto r = run_check(store(), file_.budgets, file_.options, {});
+  ASSERT_TRUE(r);
+  EXPECT_FALSE(r->data_stale);
+}
+
+TEST_P(ExampleLab, ABudgetWhoseScopeMatchesNothingIsNotAQuietGreen) {
+  Budget typo;
+  typo.name = "typo";
+  typo.amount = 1000 * core::kNanosPerUnit;
+  typo.scope = {{{ledger::Dimension::kTag, "team"}, "llm-trian"}};
+  file_.options.strict = true;
+  auto r = run_check(store(), {typo}, file_.options, {});
+  ASSERT_TRUE(r) << r.error().what();
+  EXPECT_TRUE(r->data_stale);
+  EXPECT_TRUE(r->gate_failed);
+  ASSERT_EQ(r->warnings.size(), 1u);
+  EXPECT_EQ(r->warnings[0].rfind("budget 'typo': no charge in its scope in 2025-06 so far", 0), 0u) << r->warnings[0];
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, ExampleLab, ::testing::Values("sqlite", "postgresql"),
+                         [](const auto& info) { return info.param; });
+
+// A ledger with no charges (only telemetry, or nothing yet) is not a green check.
+class EmptyLedger : public aicost::testing::BackendTest {};
+
+TEST_P(EmptyLedger, HasNoDataThroughAndIsStale) {
+  auto loaded = billing::ingest_file(store(), kDir + "dcgm-ai-lab-2025-06-26.prom", {});
+  ASSERT_TRUE(loaded) << loaded.error().what();
+  CheckOptions o;
+  o.as_of = ledger::days_from_civil(2025, 6, 28);
+  o.strict = true;
+  auto r = run_check(store(), {}, o, {});
+  ASSERT_TRUE(r) << r.error().what();
+  EXPECT_FALSE(r->data_through);
+  EXPECT_TRUE(r->data_stale);
+  EXPECT_TRUE(r->gate_failed);
+  ASSERT_FALSE(r->warnings.empty());
+  EXPECT_EQ(r->warnings[0].rfind("the ledger has no charges before 2025-06-28", 0), 0u) << r->warnings[0];
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, EmptyLedger, ::testing::Values("sqlite", "postgresql"),
                          [](const auto& info) { return info.param; });
 
 // On the FOCUS sample (real third-party rows, September 2024): the untagged-spend finding for a

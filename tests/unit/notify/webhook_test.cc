@@ -172,29 +172,54 @@ TEST_F(WebhookTest, HonoursRetryAfterSecondsOn429) {
   EXPECT_EQ(waits_, std::vector<milliseconds>{milliseconds(2000)});
 }
 
-TEST_F(WebhookTest, RetryAfterIsCappedAtMaxBackoff) {
-  answer_with({429, 200}, "60");
+// Retry-After is honoured as the server asks, past max_backoff (which caps only aicost's own
+// backoff): a Slack rate limit asks for tens of seconds.
+TEST_F(WebhookTest, HonoursRetryAfterLongerThanTheBackoffCap) {
+  answer_with({429, 200}, "30");
   start();
-  WebhookOptions o = recording_options();
-  o.max_backoff = milliseconds(3000);
+  WebhookOptions o = recording_options();  // max_backoff 8 s
 
   auto r = post_json(url(), "{}", o);
 
   ASSERT_TRUE(r) << r.error().what();
   EXPECT_TRUE(r->delivered);
-  EXPECT_EQ(waits_, std::vector<milliseconds>{milliseconds(3000)});
+  EXPECT_EQ(waits_, std::vector<milliseconds>{milliseconds(30000)});
 }
 
-TEST_F(WebhookTest, RetryAfterAsHttpDateFallsBackToBackoff) {
-  answer_with({429, 200}, "Wed, 21 Oct 2015 07:28:00 GMT");
+// A server that asks for longer than max_retry_after is not tried again before it asked (that
+// would be refused again): the delivery stops and says why; the caller retries later.
+TEST_F(WebhookTest, RetryAfterBeyondTheCapStopsRetrying) {
+  answer_with({429, 200}, "600");
+  start();
+  WebhookOptions o = recording_options();  // max_retry_after 60 s
+
+  auto r = post_json(url(), "{}", o);
+
+  ASSERT_TRUE(r) << r.error().what();
+  EXPECT_FALSE(r->delivered);
+  EXPECT_EQ(r->attempts, 1);
+  EXPECT_EQ(r->status, 429);
+  EXPECT_EQ(r->error, "HTTP 429 Too Many Requests; the server asks to be tried again in 600 s, more than the 60 s "
+                      "aicost waits");
+  EXPECT_TRUE(waits_.empty());
+  EXPECT_EQ(received().size(), 1u);
+}
+
+// Retry-After as an HTTP-date: the wait runs to that moment on the injected clock.
+TEST_F(WebhookTest, HonoursRetryAfterAsAnHttpDate) {
+  answer_with({503, 200}, "Wed, 21 Oct 2015 07:28:00 GMT");
   start();
   WebhookOptions o = recording_options();
+  o.now = [] {  // 20 s before the date asked for
+    using namespace std::chrono;
+    return sys_days(year(2015) / 10 / 21) + hours(7) + minutes(27) + seconds(40);
+  };
 
   auto r = post_json(url(), "{}", o);
 
   ASSERT_TRUE(r) << r.error().what();
   EXPECT_TRUE(r->delivered);
-  EXPECT_EQ(waits_, std::vector<milliseconds>{milliseconds(500)});
+  EXPECT_EQ(waits_, std::vector<milliseconds>{milliseconds(20000)});
 }
 
 TEST_F(WebhookTest, DoesNotRetryClientErrors) {
@@ -302,14 +327,14 @@ TEST(PostJson, RejectsHeaderValueWithLineBreak) {
   EXPECT_NE(r.error().message.find("X-Token"), std::string::npos) << r.error().what();
 }
 
-// parse_url: error message names what is wrong; what() names the URL.
+// parse_url: error message names what is wrong; what() names the URL, redacted.
 void expect_url_error(std::string_view url, std::string_view fragment) {
   auto r = parse_url(url);
   ASSERT_FALSE(r) << url;
   EXPECT_EQ(r.error().code, core::ErrorCode::kInvalidInput);
   EXPECT_NE(r.error().message.find(fragment), std::string::npos)
       << url << " -> " << r.error().what();
-  EXPECT_NE(r.error().what().find(url), std::string::npos) << r.error().what();
+  EXPECT_NE(r.error().what().find(redact_url(url)), std::string::npos) << r.error().what();
 }
 
 TEST(ParseUrl, RejectsUnsupportedScheme) { expect_url_error("ftp://x", "unsupported scheme \"ftp\""); }
@@ -333,10 +358,56 @@ TEST(ParseUrl, RejectsEmpty) {
   EXPECT_EQ(r.error().message, "webhook URL is empty; give an http:// or https:// URL");
 }
 
+// A rejected URL is shown with its secrets hidden (the password, and path segments and query
+// values that look like tokens: Slack's /services/T.../B.../<secret>), and the message says where
+// credentials go instead.
+TEST(ParseUrl, RejectedUrlShowsNoSecret) {
+  auto r = parse_url("https://bot:hunter2@hooks.slack.com/services/T000/B000/XXXX?token=s3cr3t");
+  ASSERT_FALSE(r);
+  const std::string what = r.error().what();
+  for (const char* secret : {"hunter2", "bot", "T000", "B000", "XXXX", "s3cr3t"})
+    EXPECT_EQ(what.find(secret), std::string::npos) << secret << " in: " << what;
+  EXPECT_NE(what.find("https://***@hooks.slack.com/services/***/***/***?token=***"), std::string::npos) << what;
+  EXPECT_NE(what.find("AICOST_WEBHOOK_AUTHORIZATION"), std::string::npos) << what;
+  EXPECT_EQ(what.find("WebhookOptions"), std::string::npos) << what;
+  auto scheme = parse_url("ftp://hooks.slack.com/services/T000/B000/XXXX");
+  ASSERT_FALSE(scheme);
+  EXPECT_EQ(scheme.error().what().find("XXXX"), std::string::npos) << scheme.error().what();
+}
+
 TEST(ParseUrl, RejectsMissingSchemeCredentialsAndWhitespace) {
   expect_url_error("hooks.example.com/x", "no scheme");
   expect_url_error("https://user:pw@hooks.example.com/x", "credentials");
   expect_url_error("http://hooks.example.com/a b", "whitespace");
+}
+
+TEST(RedactUrl, KeepsSchemeHostAndWordsHidesTokens) {
+  EXPECT_EQ(redact_url("https://hooks.slack.com/services/T000/B000/XXXX"),
+            "https://hooks.slack.com/services/***/***/***");
+  EXPECT_EQ(redact_url("https://discord.com/api/v10/webhooks/123456/AbC-dEf"),
+            "https://discord.com/api/v10/webhooks/***/***");
+  EXPECT_EQ(redact_url("http://u:p@127.0.0.1:8080/hook?token=abc&x=1&bare#frag"),
+            "http://***@127.0.0.1:8080/hook?token=***&x=***&***");
+  EXPECT_EQ(redact_url("HTTPS://example.com"), "HTTPS://example.com");
+  EXPECT_EQ(redact_url("example.com/a-very-long-path-segment-of-words/ok/"), "example.com/***/ok/");
+  EXPECT_EQ(redact_url(""), "");
+}
+
+TEST(RetryAfterWait, ReadsSecondsAndTheThreeDateForms) {
+  using namespace std::chrono;
+  const auto now = sys_days(year(1994) / 11 / 6) + hours(8) + minutes(49);  // 37 s before each date
+  EXPECT_EQ(retry_after_wait(" 120 ", now), milliseconds(120000));
+  EXPECT_EQ(retry_after_wait("Sun, 06 Nov 1994 08:49:37 GMT", now), milliseconds(37000));
+  EXPECT_EQ(retry_after_wait("Sunday, 06-Nov-94 08:49:37 GMT", now), milliseconds(37000));
+  EXPECT_EQ(retry_after_wait("Sun Nov  6 08:49:37 1994", now), milliseconds(37000));
+  EXPECT_EQ(retry_after_wait("Sat, 05 Nov 1994 08:49:37 GMT", now), milliseconds(0));  // passed: now
+  for (const char* junk : {"", "soon", "-5", "1.5", "Sun, 31 Feb 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37"})
+    EXPECT_EQ(retry_after_wait(junk, now), std::nullopt) << junk;
+}
+
+TEST(DeliveryBound, CountsEveryPhaseAndEveryWaitAtItsCap) {
+  WebhookOptions o;  // 4 attempts of 3 x 5 s, 3 waits of up to 60 s
+  EXPECT_EQ(delivery_bound(o), milliseconds(4 * 3 * 5000 + 3 * 60000));
 }
 
 TEST(ParseUrl, DefaultsPortAndPath) {

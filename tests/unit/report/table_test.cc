@@ -72,6 +72,29 @@ TEST(TableCsv, QuotesCommasQuotesAndNewlinesPerRfc4180) {
             "\"say \"\"hi\"\"\",\"line1\nline2\"\n");
 }
 
+// OWASP "CSV Injection": what a spreadsheet would run as a formula is written as quoted text
+// with a leading '; numbers, signed ones too, stay numbers.
+TEST(TableCsv, NeutralisesCellsThatASpreadsheetWouldRunAsFormulas) {
+  Table t{{"cell"},
+          {{"=cmd|' /C calc'!A0"}, {"+SUM(A1:A9)"}, {"-2+3"}, {"@HYPERLINK(\"http://x\")"}, {"\tx"}, {"\rx"},
+           {"-12.5"}, {"+3"}, {"1e9"}, {"a=b"}, {"-"}},
+          {},
+          ""};
+  EXPECT_EQ(render(t, Format::kCsv),
+            "cell\n"
+            "\"'=cmd|' /C calc'!A0\"\n"
+            "\"'+SUM(A1:A9)\"\n"
+            "\"'-2+3\"\n"
+            "\"'@HYPERLINK(\"\"http://x\"\")\"\n"
+            "\"'\tx\"\n"
+            "\"'\rx\"\n"
+            "-12.5\n"
+            "+3\n"
+            "1e9\n"
+            "a=b\n"
+            "\"'-\"\n");
+}
+
 TEST(TableMarkdown, HasAlignmentRowAndEscapesPipes) {
   Table t = sample();
   t.rows.push_back({"a|b", "7"});

@@ -1,11 +1,8 @@
 #include "backends.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <atomic>
 #include <cstdlib>
-#include <filesystem>
 
 #include "aicost/ledger/report.h"
 #include "aicost/store/open.h"
@@ -14,13 +11,10 @@ namespace aicost::testing {
 
 FreshStore fresh_store(const std::string& backend) {
   if (backend == "postgresql") return fresh_postgres_store();
-  static std::atomic<int> counter{0};
-  const auto dir = std::filesystem::path(::testing::TempDir()) /
-                   ("aicost-ledger-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-  std::filesystem::remove_all(dir);
   FreshStore out;
-  out.db = (dir / "ledger.db").string();
-  auto s = store::open_store(out.db);
+  out.dir = std::make_shared<TempDir>("aicost-ledger");
+  out.db = out.dir->file("ledger.db");
+  auto s = store::open_store(out.db, {.mode = store::OpenMode::kCreate});
   if (!s) {
     ADD_FAILURE() << s.error().what();
     return out;

@@ -10,10 +10,12 @@
 
 #include "aicost/ledger/query.h"
 #include "aicost/ledger/store.h"
+#include "temp_dir.h"
 
 namespace aicost::testing {
 
 struct FreshStore {
+  std::shared_ptr<TempDir> dir;  // SQLite: the ledger's folder, removed after the store closes
   std::unique_ptr<ledger::Store> store;
   std::string db;           // what --db would say, to reopen it
   std::string skip_reason;  // set when the backend is unavailable here
@@ -23,6 +25,13 @@ struct FreshStore {
 // $AICOST_TEST_PG_REQUIRED=1 (set by `make test`), where it fails.
 FreshStore fresh_store(const std::string& backend);
 FreshStore fresh_postgres_store();  // pg_backend.cc
+
+// A --db where no ledger is yet: a PostgreSQL URL of a new schema with no tables (dropped when the
+// test process exits). skip_reason as FreshStore's.
+struct FreshDb {
+  std::string db, skip_reason;
+};
+FreshDb fresh_postgres_db();  // pg_backend.cc
 
 // A test run once per backend (parameter "sqlite" or "postgresql"): SetUp gives it a fresh store,
 // or skips it where the backend is unavailable (fails instead when PostgreSQL is required).

@@ -5,7 +5,9 @@
 #include <libpq-fe.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -99,8 +101,10 @@ class DictionaryTest : public testing::BackendTest {
  protected:
   static void load(ledger::Store& s, const std::string& name, const std::vector<Charge>& rows) {
     ledger::SourceFile f{"/tmp/" + name, std::string(63, 'a') + name, 1, "focus-1.2"};
-    ASSERT_TRUE(s.begin_source(f, {}));
-    ASSERT_TRUE(s.add_charges(rows));
+    auto begun = s.begin_source(f, {});
+    ASSERT_TRUE(begun) << begun.error().what();
+    auto added = s.add_charges(rows);
+    ASSERT_TRUE(added) << added.error().what();
     auto r = s.commit_source("focus-1.2", 0);
     ASSERT_TRUE(r) << r.error().what();
   }
@@ -229,6 +233,160 @@ TEST_P(DictionaryTest, TwoConnectionsShareOneDictionary) {
   }
   EXPECT_EQ(scalar(fresh_.db, "SELECT COUNT(*) FROM strings WHERE value IN ('a', 'b', 'c', 'd')"),
             4);
+  EXPECT_EQ(unresolved(), 0);
+}
+
+// `n` characters of text after `seed`, pseudo-random letters and digits: PostgreSQL compresses a
+// long index entry before it checks the size, so a repetitive text would pass where a real
+// description or tag value (no pattern to compress) is refused.
+std::string long_text(std::size_t n, const std::string& seed) {
+  static constexpr char kChars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  std::string out = seed + ":";
+  std::uint64_t x = std::hash<std::string>{}(seed) | 1;
+  while (out.size() < n) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;  // Knuth's MMIX LCG
+    out += kChars[(x >> 33) % 62];
+  }
+  out.resize(n);
+  return out;
+}
+
+// PostgreSQL refuses a btree entry over 2704 bytes: 30 tags of 100 characters (within what AWS
+// allows) made a tag set's canonical text too long for a unique index on it, and one tag value of
+// 4 KB a tag too long for tagset_tags' key. Both load and read back, also through a second
+// connection that finds them stored (ON CONFLICT on their digest).
+TEST_P(DictionaryTest, LongTagSetsLoadAndReadBack) {
+  std::vector<ledger::Tag> tags;
+  for (int i = 0; i < 30; ++i) tags.push_back({"key" + std::to_string(i), long_text(100, "v" + std::to_string(i))});
+  const std::vector<ledger::Tag> one_long = {{"team", long_text(4000, "team")}};
+  Charge a = charge("a", 1), b = charge("b", 2);
+  a.tags = tags;
+  b.tags = one_long;
+  load(*fresh_.store, "long-tags", {a, b, a});
+  auto other = store::open_store(fresh_.db);
+  ASSERT_TRUE(other) << other.error().what();
+  Charge c = charge("c", 4);
+  c.tags = one_long;
+  load(**other, "long-tags-again", {a, c});
+  auto sets = fresh_.store->tagsets();
+  ASSERT_TRUE(sets) << sets.error().what();
+  ASSERT_EQ(sets->size(), 2u);
+  std::vector<std::vector<ledger::Tag>> got;
+  for (const auto& [id, t] : *sets) got.push_back(t);
+  std::sort(got.begin(), got.end(), [](const auto& x, const auto& y) { return x.size() > y.size(); });
+  auto sorted = tags;
+  std::sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) { return x.key < y.key; });
+  EXPECT_EQ(got[0], sorted);
+  EXPECT_EQ(got[1], one_long);
+  ledger::AggregateQuery q;
+  q.tags = {{"team", {}}};
+  auto rows = fresh_.store->aggregate(q);
+  ASSERT_TRUE(rows) << rows.error().what();
+  std::map<std::string, core::WideNanos> by_team;
+  for (const auto& r : *rows) by_team[r.values.at(0)] += r.sums.billed;
+  EXPECT_EQ(by_team, (std::map<std::string, core::WideNanos>{{"", 3}, {one_long[0].value, 6}}));
+}
+
+// A 10 KB ChargeDescription and resource name go into `strings`, whose unique index on the value
+// PostgreSQL refused; a source path of 3 KB into `sources`. They load, read back byte for byte,
+// are found again by a second connection (one string each, not two), and a filter finds them.
+TEST_P(DictionaryTest, TextLongerThanAnIndexPageLoadsAndReadsBack) {
+  Charge c = charge("s", 5);
+  c.charge_description = long_text(10240, "description");
+  c.resource_name = long_text(10240, "name");
+  ledger::SourceFile f{"/tmp/" + long_text(3000, "path"), std::string(64, 'p'), 1, "focus-1.2"};
+  auto begun = fresh_.store->begin_source(f, {});
+  ASSERT_TRUE(begun) << begun.error().what();
+  auto added = fresh_.store->add_charges(std::vector<Charge>{c});
+  ASSERT_TRUE(added) << added.error().what();
+  auto committed = fresh_.store->commit_source("focus-1.2", 0);
+  ASSERT_TRUE(committed) << committed.error().what();
+  auto at = fresh_.store->sources_at(f.path);
+  ASSERT_TRUE(at) << at.error().what();
+  ASSERT_EQ(at->size(), 1u);
+  EXPECT_EQ(at->front().file.path, f.path);
+  auto other = store::open_store(fresh_.db);
+  ASSERT_TRUE(other) << other.error().what();
+  load(**other, "again", {c});
+  using M = std::map<std::string, core::WideNanos>;
+  EXPECT_EQ(by(*fresh_.store, Dimension::kResourceName), (M{{c.resource_name, 10}}));
+  EXPECT_EQ(by(*fresh_.store, Dimension::kService, {{{Dimension::kResourceName, {}}, c.resource_name}}),
+            (M{{"s", 10}}));
+  EXPECT_EQ(scalar(fresh_.db, "SELECT COUNT(*) FROM charges_text WHERE charge_description = '" +
+                                  c.charge_description + "'"),
+            2);
+  EXPECT_EQ(scalar(fresh_.db, "SELECT COUNT(*) FROM strings WHERE value = '" + c.charge_description + "'"), 1);
+  EXPECT_EQ(unresolved(), 0);
+}
+
+// One row with 1,000 tag keys loads, and every tag reads back. (The store used to send each tag
+// its set's whole canonical text, memory growing with the square of the keys.)
+TEST_P(DictionaryTest, ATagSetOfAThousandKeysLoadsAndReadsBack) {
+  Charge c = charge("wide", 7);
+  for (int i = 0; i < 1000; ++i) c.tags.push_back({"k" + std::to_string(i), "v" + std::to_string(i)});
+  load(*fresh_.store, "wide", {c, c});
+  auto sets = fresh_.store->tagsets();
+  ASSERT_TRUE(sets) << sets.error().what();
+  ASSERT_EQ(sets->size(), 1u);
+  const auto& got = sets->begin()->second;
+  ASSERT_EQ(got.size(), 1000u);
+  std::map<std::string, std::string> want, have;
+  for (const auto& t : c.tags) want[t.key] = t.value;
+  for (const auto& t : got) have[t.key] = t.value;
+  EXPECT_EQ(have, want);
+  ledger::AggregateQuery q;
+  q.tags = {{"k999", {}}};
+  auto rows = fresh_.store->aggregate(q);
+  ASSERT_TRUE(rows) << rows.error().what();
+  ASSERT_EQ(rows->size(), 1u);
+  EXPECT_EQ(rows->front().values.at(0), "v999");
+  EXPECT_EQ(rows->front().sums.rows, 2);
+}
+
+// A PostgreSQL ledger made before the digests (schema 2: unique btrees over the text) migrates:
+// its tag sets, strings and alerts sent read back, the same values load again without a second
+// copy, and long ones load.
+TEST_P(DictionaryTest, APostgresLedgerOfSchemaTwoMovesItsIndexesOntoDigests) {
+  if (GetParam() != "postgresql") GTEST_SKIP() << "SQLite keeps its indexes (AlertClaimsTest migrates its alerts)";
+  Charge tagged = charge("a", 1);
+  tagged.tags = {{"team", "ml"}};
+  load(*fresh_.store, "before", {tagged, charge("b", 2)});
+  ASSERT_TRUE(fresh_.store->record_sent(std::vector<ledger::SentAlert>{{"old", "2025-06-01T00:00:00Z", "p"}}));
+  fresh_.store.reset();
+  PGconn* conn = PQconnectdb(fresh_.db.c_str());
+  PGresult* r = PQexec(conn, R"SQL(
+    DROP INDEX tagsets_canonical; ALTER TABLE tagsets ADD CONSTRAINT tagsets_canonical_key UNIQUE (canonical);
+    DROP INDEX tagset_tags_tag; ALTER TABLE tagset_tags ADD PRIMARY KEY (tagset_id, key, value);
+    DROP INDEX strings_value; DROP INDEX strings_value_lookup;
+    ALTER TABLE strings ADD CONSTRAINT strings_value_key UNIQUE (value);
+    DROP INDEX sources_path; CREATE INDEX sources_path ON sources (path);
+    CREATE INDEX gpu_samples_host_time ON gpu_samples (host, time);
+    DROP INDEX alerts_sent_key; DELETE FROM alerts_sent WHERE state <> 'sent';
+    ALTER TABLE alerts_sent DROP COLUMN state, DROP COLUMN claimed_by, DROP COLUMN lease_until;
+    ALTER TABLE alerts_sent ADD PRIMARY KEY (key);
+    DROP FUNCTION aicost_digest(text);
+    DELETE FROM schema_migrations WHERE version > 2;)SQL");
+  EXPECT_EQ(PQresultStatus(r), PGRES_COMMAND_OK) << PQerrorMessage(conn);
+  PQclear(r);
+  PQfinish(conn);
+  auto reopened = store::open_store(fresh_.db);
+  ASSERT_TRUE(reopened) << reopened.error().what();
+  fresh_.store = std::move(*reopened);
+  EXPECT_EQ(fresh_.store->schema_version(), 3);
+  Charge long_one = charge("c", 4);
+  long_one.tags = {{"team", long_text(4000, "team")}};
+  long_one.charge_description = long_text(10240, "description");
+  load(*fresh_.store, "after", {tagged, charge("b", 20), long_one});
+  using M = std::map<std::string, core::WideNanos>;
+  EXPECT_EQ(by(*fresh_.store, Dimension::kService), (M{{"a", 2}, {"b", 22}, {"c", 4}}));
+  auto sets = fresh_.store->tagsets();
+  ASSERT_TRUE(sets) << sets.error().what();
+  EXPECT_EQ(sets->size(), 2u);
+  EXPECT_EQ(scalar(fresh_.db, "SELECT COUNT(*) FROM strings WHERE value IN ('a', 'b')"), 2);
+  auto sent = fresh_.store->sent_alerts();
+  ASSERT_TRUE(sent) << sent.error().what();
+  ASSERT_EQ(sent->size(), 1u);
+  EXPECT_EQ(sent->front().key, "old");
   EXPECT_EQ(unresolved(), 0);
 }
 

@@ -61,8 +61,8 @@ class Schemas {
 
 }  // namespace
 
-FreshStore fresh_postgres_store() {
-  FreshStore out;
+FreshDb fresh_postgres_db() {
+  FreshDb out;
   const char* url = std::getenv("AICOST_TEST_PG_URL");
   if (!url || !*url) {
     out.skip_reason = "$AICOST_TEST_PG_URL is not set (`make test` starts a server and sets it)";
@@ -77,7 +77,16 @@ FreshStore fresh_postgres_store() {
   // libpq URI parameter: the server starts every session of this store with search_path=<schema>.
   const std::string base = url;
   out.db = base + (base.find('?') == std::string::npos ? "?" : "&") + "options=-csearch_path%3D" + schema;
-  auto s = store::open_store(out.db);
+  return out;
+}
+
+FreshStore fresh_postgres_store() {
+  FreshStore out;
+  const auto fresh = fresh_postgres_db();
+  out.db = fresh.db;
+  out.skip_reason = fresh.skip_reason;
+  if (out.db.empty()) return out;
+  auto s = store::open_store(out.db, {.mode = store::OpenMode::kCreate});
   if (!s) {
     ADD_FAILURE() << s.error().what();
     return out;

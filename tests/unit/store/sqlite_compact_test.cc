@@ -2,7 +2,6 @@
 // default) is rewritten in 64 KiB ones with every row kept.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <string>
@@ -31,8 +30,8 @@ std::int64_t page_size(const fs::path& db) {
 }
 
 TEST(SqliteCompact, A4KiBLedgerIsRewrittenIn64KiBPagesWithEveryRow) {
-  const auto db = fs::path(::testing::TempDir()) / ("aicost-compact-" + std::to_string(::getpid()) + ".db");
-  fs::remove(db);
+  const testing::TempDir dir("aicost-compact");
+  const fs::path db = dir.file("ledger.db");
   {
     // The file made as an older aicost made it: 4 KiB pages, fixed by its first table.
     sqlite3* c = nullptr;
@@ -41,7 +40,7 @@ TEST(SqliteCompact, A4KiBLedgerIsRewrittenIn64KiBPagesWithEveryRow) {
               SQLITE_OK);
     sqlite3_close(c);
   }
-  auto store = store::open_store(db.string());
+  auto store = store::open_store(db.string(), {.mode = store::OpenMode::kCreate});
   ASSERT_TRUE(store) << store.error().what();
   auto r = billing::ingest_file(**store, testing::samples_dir() + "focus-sample-data/focus_sample.csv", {});
   ASSERT_TRUE(r) << r.error().what();

@@ -1,7 +1,6 @@
 // SQLite scans of the raw charges read by several threads at once (StoreOptions::scan_threads),
 // each over its own range of rows on its own connection: they must answer what one thread does.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <string>
@@ -10,6 +9,7 @@
 #include "aicost/billing/ingest.h"
 #include "aicost/store/open.h"
 #include "ledger_test_support.h"
+#include "temp_dir.h"
 
 namespace aicost {
 namespace {
@@ -21,10 +21,8 @@ class SqliteThreads : public ::testing::Test {
   const ledger::Day june = ledger::days_from_civil(2025, 6, 1);
 
   void SetUp() override {
-    path_ =
-        fs::path(::testing::TempDir()) / ("aicost-threads-" + std::to_string(::getpid()) + ".db");
-    fs::remove(path_);
-    auto store = store::open_store(path_.string());
+    path_ = dir_.file("ledger.db");
+    auto store = store::open_store(path_.string(), {.mode = store::OpenMode::kCreate});
     ASSERT_TRUE(store) << store.error().what();
     auto r = billing::ingest_file(
         **store, testing::samples_dir() + "focus-sample-data/focus_sample.csv", {});
@@ -51,10 +49,6 @@ class SqliteThreads : public ::testing::Test {
       ASSERT_TRUE((*store)->add_charges(rows));
       ASSERT_TRUE((*store)->commit_source("focus-1.2", 0));
     }
-  }
-  void TearDown() override {
-    fs::remove(path_);
-    fs::remove(fs::path(path_.string() + ".moved"));
   }
 
   // `threads` 0: scans on the store's own connection (the ledger is under the rows that make a
@@ -125,6 +119,7 @@ class SqliteThreads : public ::testing::Test {
     EXPECT_GT(rows, 0u);
   }
 
+  testing::TempDir dir_{"aicost-threads"};
   fs::path path_;
 };
 

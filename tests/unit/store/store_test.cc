@@ -38,9 +38,7 @@ class StoreTest : public testing::BackendTest {
   std::map<std::string, ledger::Sums> totals() { return testing::ledger_totals(store()); }
 
   std::string temp_copy(const std::string& from, const std::string& name, const std::string& append = "") {
-    const auto dir = std::filesystem::path(::testing::TempDir()) / ("aicost-src-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
-    const auto to = dir / (GetParam() + "-" + name);
+    const auto to = files_.path() / (GetParam() + "-" + name);
     std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing);
     // The shared samples are read-only; the copy must take appends.
     std::filesystem::permissions(to, std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
@@ -48,10 +46,12 @@ class StoreTest : public testing::BackendTest {
     return to.string();
   }
 
+ private:
+  testing::TempDir files_{"aicost-src"};
 };
 
 TEST_P(StoreTest, FreshStoreIsAtTheLatestSchema) {
-  EXPECT_EQ(store().schema_version(), 2);
+  EXPECT_EQ(store().schema_version(), 3);
   auto sources = store().sources();
   ASSERT_TRUE(sources);
   EXPECT_TRUE(sources->empty());
@@ -411,7 +411,7 @@ TEST_P(StoreTest, ReopeningKeepsTheLedger) {
   auto reopened = store::open_store(fresh_.db);
   ASSERT_TRUE(reopened) << reopened.error().what();
   fresh_.store = std::move(*reopened);
-  EXPECT_EQ(store().schema_version(), 2);
+  EXPECT_EQ(store().schema_version(), 3);
   EXPECT_EQ(totals().begin()->second.billed, before.begin()->second.billed);
 }
 
@@ -432,8 +432,8 @@ TEST_P(StoreTest, CompactKeepsEveryRowAndRefusesDuringAnIngest) {
   store().rollback();
 }
 
-// A ledger written at schema 1 (before governance) opens at 2 with its charges, and alerts sent
-// go in once: a key recorded again keeps its first record.
+// A ledger written at schema 1 (before governance) opens at the latest schema with its charges,
+// and alerts sent go in once: a key recorded again keeps its first record.
 TEST_P(StoreTest, SchemaOneMigratesAndAlertsAreRecordedOnce) {
   ingest(kFocusSample);
   ingest(std::string(AICOST_SOURCE_DIR) + "/examples/ledger/dcgm-ai-lab-2025-06-03.prom");
@@ -445,14 +445,14 @@ TEST_P(StoreTest, SchemaOneMigratesAndAlertsAreRecordedOnce) {
     fresh_.store.reset();
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(fresh_.db.c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(db, "DROP TABLE alerts_sent; DROP TABLE gpu_hourly; DELETE FROM schema_migrations WHERE version = 2",
+    ASSERT_EQ(sqlite3_exec(db, "DROP TABLE alerts_sent; DROP TABLE gpu_hourly; DELETE FROM schema_migrations WHERE version >= 2",
                            nullptr, nullptr, nullptr),
               SQLITE_OK);
     sqlite3_close(db);
     auto reopened = store::open_store(fresh_.db);
     ASSERT_TRUE(reopened) << reopened.error().what();
     fresh_.store = std::move(*reopened);
-    EXPECT_EQ(store().schema_version(), 2);
+    EXPECT_EQ(store().schema_version(), 3);
     EXPECT_EQ(totals().begin()->second.billed, before.begin()->second.billed);
     // The migration rebuilt the hourly telemetry from the samples.
     auto migrated = store().gpu_hours(std::nullopt, std::nullopt);

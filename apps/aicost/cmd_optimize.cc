@@ -1,0 +1,107 @@
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "aicost/config/guardrails.h"
+#include "aicost/config/plan_edit.h"
+#include "aicost/config/serving_plan.h"
+#include "aicost/optimize/optimize.h"
+#include "aicost/report/optimize_report.h"
+#include "commands.h"
+
+namespace aicost::app {
+
+namespace {
+
+struct OptimizeArgs {
+  std::string plan;
+  std::string guardrails;
+  std::string emit;
+  int threads = 0;
+};
+
+// The combined plan as a file; written only after everything else succeeded.
+core::Status write_plan(const config::PlanEditor& editor, const optimize::OptimizeResult& res,
+                        const std::string& path) {
+  const std::string dir = std::filesystem::path(path).parent_path().string();
+  std::string ids;
+  for (const auto& id : res.combined.levers) ids += (ids.empty() ? "" : ", ") + id;
+  const std::string header =
+      "Emitted by `aicost optimize` from " + res.plan + ": the combined plan (" +
+      (ids.empty() ? std::string("no lever accepted") : ids) + ").\n" +
+      "`aicost estimate` on this file gives the combined total; comments of the original are not kept.";
+  auto text = editor.emit(res.combined.change, dir.empty() ? "." : dir, header);
+  if (!text) return text.error();
+  std::ofstream out(path);
+  out << *text;
+  if (!out) return core::make_error(core::ErrorCode::kIo, "cannot write file", path);
+  return {};
+}
+
+}  // namespace
+
+Command optimize_command() {
+  return {"optimize", "what to change in a training plan, what it saves and risks, within red lines",
+          [](CLI::App& sub, const GlobalOptions& g) -> std::function<int()> {
+            auto a = std::make_shared<OptimizeArgs>();
+            sub.add_option("plan", a->plan, "training plan file (YAML)")->required();
+            sub.add_option("--guardrails", a->guardrails,
+                           "red lines (YAML): min_retention, max_recovery_time, min_mfu, max_risk, "
+                           "capacity_buffer (docs/OPTIMIZE.md); default: risk up to medium, no cut "
+                           "in security spend");
+            sub.add_option("--emit-plan", a->emit,
+                           "write the combined plan as a plan file for `aicost estimate`");
+            sub.add_option("--threads", a->threads, "worker threads of the layout searches (default: all cores)");
+            sub.footer(
+                "Example: aicost optimize examples/gpt3-175b-a100.yaml --guardrails "
+                "examples/guardrails.yaml --emit-plan gpt3-optimized.yaml");
+            return [a, &g] {
+              auto fmt = output_format(g);
+              if (!fmt) return report_error(fmt.error(), g);
+              auto cat = load_catalog(g);
+              if (!cat) return report_error(cat.error(), g);
+              if (config::is_serving_plan(a->plan)) {
+                return report_error(
+                    core::make_error(core::ErrorCode::kInvalidInput,
+                                     "serving plans are not optimised yet (issue 16, next "
+                                     "milestone); `aicost estimate` sizes the deployment and "
+                                     "compares scaling policies",
+                                     a->plan),
+                    g);
+              }
+              optimize::Guardrails guardrails;
+              if (!a->guardrails.empty()) {
+                auto gr = config::load_guardrails(a->guardrails);
+                if (!gr) return report_error(gr.error(), g);
+                guardrails = *gr;
+              }
+              auto editor = config::PlanEditor::open(a->plan, *cat);
+              if (!editor) return report_error(editor.error(), g);
+              auto limits = editor->limits();
+              if (!limits) return report_error(limits.error(), g);
+              optimize::OptimizeInputs in;
+              in.plan_name = editor->name();
+              in.catalog = &*cat;
+              const config::PlanEditor& ed = *editor;
+              in.evaluate = [&ed](const optimize::Change& c) { return ed.evaluate(c); };
+              in.limits = *limits;
+              in.guardrails = guardrails;
+              in.threads = a->threads;
+              auto res = optimize::optimize(in);
+              if (!res) return report_error(res.error().with_context(a->plan), g);
+              // Reports list what a change does to this plan's file: removals of keys it does
+              // not have are no-ops and left out.
+              for (auto& l : res->levers) l.change = editor->prune(l.change);
+              res->combined.change = editor->prune(res->combined.change);
+              const std::string text = report::render_optimize(*res, *fmt);
+              if (!a->emit.empty()) {
+                auto written = write_plan(*editor, *res, a->emit);
+                if (!written) return report_error(written.error(), g);
+              }
+              std::cout << text;
+              return 0;
+            };
+          }};
+}
+
+}  // namespace aicost::app

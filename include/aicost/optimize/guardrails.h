@@ -1,0 +1,41 @@
+// Red lines a change may not cross to save money (docs/OPTIMIZE.md "Red lines"): data kept at
+// least so long, recovery no slower than a limit, efficiency no lower than a floor, no cut in
+// security or audit spend, and no lever riskier than allowed. Read from `--guardrails G.yaml`
+// by config::load_guardrails; without a file the defaults below hold.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "aicost/core/quantity.h"
+
+namespace aicost::optimize {
+
+enum class RiskLevel { kLow, kMedium, kHigh };
+const char* to_string(RiskLevel level);  // "low", "medium", "high"
+std::optional<RiskLevel> risk_level_from_string(const std::string& name);
+
+// The data kinds a plan keeps and a minimum retention can be set for.
+inline constexpr const char* kRetentionKinds[] = {"logs", "checkpoints"};
+
+struct Guardrails {
+  // Minimum time each kind of data is kept: "logs" (storage.log_retention) and "checkpoints"
+  // (the span the retained checkpoints cover: checkpoints_retained x checkpoint interval).
+  std::map<std::string, core::Seconds> min_retention;
+  // Longest expected recovery per interrupt: lost work (back to the last checkpoint) + restart.
+  std::optional<core::Seconds> max_recovery;
+  // Lowest acceptable model FLOP utilisation, measured against the GPU's BF16 dense peak so that
+  // a precision change does not move the yardstick.
+  std::optional<double> min_mfu;
+  // Never propose a change that lowers the plan's security spend (scanning, audit, keys).
+  bool security_floor = true;
+  // Levers riskier than this are rejected.
+  RiskLevel max_risk = RiskLevel::kMedium;
+  // Serving: replicas kept above what the traffic needs (10-20 % for bursts). Stored now; used
+  // by the serving levers (issue 16, next milestone).
+  double capacity_buffer = 0.10;
+  std::string source = "defaults";  // the file, or "defaults"
+};
+
+}  // namespace aicost::optimize

@@ -1,0 +1,261 @@
+#include "aicost/report/optimize_report.h"
+
+#include <fmt/format.h>
+
+#include "aicost/core/text.h"
+#include "aicost/report/table.h"
+#include "json.h"
+#include "rounding.h"
+
+namespace aicost::report {
+
+namespace {
+
+using optimize::LeverResult;
+using optimize::LeverStatus;
+
+bool evaluated(const LeverResult& r) { return r.saving_usd.has_value(); }
+bool applies(const LeverResult& r) { return r.status != LeverStatus::kNotApplicable; }
+
+std::string risk_text(const LeverResult& r) {
+  if (!evaluated(r)) return "";
+  std::string kinds;
+  for (const auto& k : r.risk.kinds) kinds += (kinds.empty() ? "" : ", ") + k;
+  return std::string(optimize::to_string(r.risk.level)) + (kinds.empty() ? "" : " (" + kinds + ")");
+}
+
+std::string signed_usd(double x) {
+  return (x < 0 ? "-" : "+") + core::group_digits(std::abs(x));
+}
+
+Json change_json(const optimize::Change& c) {
+  Json j = Json::object();
+  for (const auto& e : c) j[e.key] = e.value ? Json(*e.value) : Json();
+  return j;
+}
+
+Json opt(const std::optional<double>& v, bool money) {
+  if (!v) return Json();
+  return money ? Json(cents(*v)) : Json(sig(*v));
+}
+
+Json lever_json(const LeverResult& r) {
+  Json j;
+  j["id"] = r.id;
+  j["category"] = r.category;
+  j["applies"] = applies(r);
+  j["status"] = optimize::to_string(r.status);
+  j["why"] = r.why.empty() ? Json() : Json(r.why);
+  j["saving_usd"] = opt(r.saving_usd, true);
+  j["saving_pct"] = r.saving_pct ? Json(sig(*r.saving_pct * 100)) : Json();
+  j["wall_days_delta"] = opt(r.wall_days_delta, false);
+  j["total_usd"] = opt(r.total_usd, true);
+  j["wall_days"] = opt(r.wall_days, false);
+  j["mfu_bf16"] = opt(r.mfu_bf16, false);
+  if (evaluated(r)) {
+    j["risk"] = {{"level", optimize::to_string(r.risk.level)}, {"kinds", r.risk.kinds}, {"why", r.risk.why}};
+    j["red_line"] = {{"ok", r.red_line.ok}, {"why", r.red_line.ok ? Json() : Json(r.red_line.why)}};
+  } else {
+    j["risk"] = {{"level", Json()}, {"kinds", Json::array()}, {"why", Json()}};
+    j["red_line"] = {{"ok", Json()}, {"why", Json()}};
+  }
+  j["change"] = change_json(r.change);
+  auto text = [](const std::string& s) { return s.empty() ? Json() : Json(s); };
+  j["validation"] = text(r.rollout.validation);
+  j["metric"] = text(r.rollout.metric);
+  j["stop_loss"] = text(r.rollout.stop_loss);
+  j["notes"] = r.notes;
+  return j;
+}
+
+Json guardrails_json(const optimize::Guardrails& g) {
+  Json ret = Json::object();
+  for (const auto& [kind, min] : g.min_retention) ret[kind + "_days"] = sig(core::in_days(min));
+  return {{"source", g.source},
+          {"min_retention", ret},
+          {"max_recovery_h", g.max_recovery ? Json(sig(core::in_hours(*g.max_recovery))) : Json()},
+          {"min_mfu", g.min_mfu ? Json(sig(*g.min_mfu)) : Json()},
+          {"security_floor", g.security_floor},
+          {"max_risk", optimize::to_string(g.max_risk)},
+          {"capacity_buffer", sig(g.capacity_buffer)}};
+}
+
+std::string render_json(const optimize::OptimizeResult& res) {
+  const auto& b = res.baseline;
+  const auto& c = res.combined;
+  Json j;
+  j["schema_version"] = 1;
+  j["plan"] = res.plan;
+  j["baseline"] = {{"total_usd", cents(b.total_usd())},
+                   {"wall_days", sig(b.wall_days())},
+                   {"per_million_tokens_usd", cents(b.cost.per_million_tokens.value())},
+                   {"mfu", sig(b.perf.mfu)},
+                   {"mfu_bf16", sig(optimize::mfu_bf16(b))}};
+  j["guardrails"] = guardrails_json(res.guardrails);
+  j["limits"] = {{"deadline_days", res.limits.deadline_days ? Json(sig(*res.limits.deadline_days)) : Json()},
+                 {"max_gpus", res.limits.max_gpus > 0 ? Json(res.limits.max_gpus) : Json()},
+                 {"memory_headroom", sig(res.limits.memory_headroom)}};
+  j["levers"] = Json::array();
+  for (const auto& r : res.levers) j["levers"].push_back(lever_json(r));
+  Json steps = Json::array();
+  for (const auto& s : c.steps) {
+    steps.push_back({{"id", s.id}, {"retuned", s.retuned}, {"total_usd", cents(s.total_usd)},
+                     {"saving_usd", cents(s.saving_usd)}, {"wall_days", sig(s.wall_days)}});
+  }
+  Json skipped = Json::array();
+  for (const auto& [id, why] : c.skipped) skipped.push_back({{"id", id}, {"why", why}});
+  j["combined"] = {{"total_usd", cents(c.total_usd)},
+                   {"wall_days", sig(c.wall_days)},
+                   {"saving_usd", cents(c.saving_usd)},
+                   {"saving_pct", sig(b.total_usd() > 0 ? 100 * c.saving_usd / b.total_usd() : 0)},
+                   {"sum_of_savings_usd", cents(c.sum_of_savings)},
+                   {"risk", optimize::to_string(c.risk)},
+                   {"levers", c.levers},
+                   {"steps", steps},
+                   {"skipped", skipped},
+                   {"change", change_json(c.change)}};
+  j["warnings"] = res.warnings;
+  j["estimates"] = res.evaluations;
+  return json_text(j) + "\n";
+}
+
+std::string render_csv(const optimize::OptimizeResult& res) {
+  Table t;
+  t.header = {"record", "id", "category", "status", "saving_usd", "saving_pct", "wall_days_delta",
+              "total_usd", "wall_days", "risk_level", "risk_kinds", "red_line", "change",
+              "validation", "metric", "stop_loss", "why"};
+  auto num = [](const std::optional<double>& v, const char* f) {
+    return v ? fmt::format(fmt::runtime(f), *v) : std::string();
+  };
+  const auto& b = res.baseline;
+  t.rows.push_back({"baseline", "", "", "", "", "", "", fmt::format("{:.2f}", b.total_usd()),
+                    fmt::format("{:.6g}", b.wall_days())});
+  for (const auto& r : res.levers) {
+    std::string kinds;
+    for (const auto& k : r.risk.kinds) kinds += (kinds.empty() ? "" : ";") + k;
+    t.rows.push_back({"lever", r.id, r.category, optimize::to_string(r.status),
+                      num(r.saving_usd, "{:.2f}"),
+                      r.saving_pct ? fmt::format("{:.6g}", *r.saving_pct * 100) : "",
+                      num(r.wall_days_delta, "{:.6g}"), num(r.total_usd, "{:.2f}"),
+                      num(r.wall_days, "{:.6g}"),
+                      evaluated(r) ? optimize::to_string(r.risk.level) : "", kinds,
+                      evaluated(r) ? (r.red_line.ok ? "ok" : r.red_line.why) : "",
+                      optimize::describe(r.change), r.rollout.validation, r.rollout.metric,
+                      r.rollout.stop_loss, r.why});
+  }
+  const auto& c = res.combined;
+  std::string ids;
+  for (const auto& id : c.levers) ids += (ids.empty() ? "" : ";") + id;
+  t.rows.push_back({"combined", ids, "", "", fmt::format("{:.2f}", c.saving_usd),
+                    fmt::format("{:.6g}", b.total_usd() > 0 ? 100 * c.saving_usd / b.total_usd() : 0),
+                    fmt::format("{:.6g}", c.wall_days - b.wall_days()),
+                    fmt::format("{:.2f}", c.total_usd), fmt::format("{:.6g}", c.wall_days),
+                    optimize::to_string(c.risk), "", "", optimize::describe(c.change)});
+  return render(t, Format::kCsv);
+}
+
+std::string render_text(const optimize::OptimizeResult& res, Format f) {
+  const bool md = f == Format::kMarkdown;
+  const auto& b = res.baseline;
+  const auto& c = res.combined;
+  std::string out = fmt::format("{}aicost optimize: {}\n", md ? "## " : "", res.plan);
+  out += fmt::format("{}baseline: {} USD, {:.2f} wall days, MFU {:.1f} % ({:.1f} % of the BF16 peak)\n",
+                     md ? "\n" : "", core::group_digits(b.total_usd()), b.wall_days(),
+                     100 * b.perf.mfu, 100 * optimize::mfu_bf16(b));
+  std::string lines;
+  const auto& g = res.guardrails;
+  lines += fmt::format("max risk {}", optimize::to_string(g.max_risk));
+  for (const auto& [kind, min] : g.min_retention) {
+    lines += fmt::format(", {} kept >= {}", kind, core::in_days(min) >= 1
+                                                      ? fmt::format("{:.0f} d", core::in_days(min))
+                                                      : fmt::format("{:.1f} h", core::in_hours(min)));
+  }
+  if (g.max_recovery) lines += fmt::format(", recovery <= {:.1f} h", core::in_hours(*g.max_recovery));
+  if (g.min_mfu) lines += fmt::format(", MFU >= {:.0f} %", 100 * *g.min_mfu);
+  lines += ", no cut in security spend";
+  if (res.limits.deadline_days) lines += fmt::format(", deadline {:.0f} days (plan)", *res.limits.deadline_days);
+  out += fmt::format("red lines ({}): {}\n", g.source, lines);
+
+  Table ranked;
+  ranked.title = "Levers, by saving";
+  ranked.header = {"lever", "saving_usd", "saving", "wall_days_delta", "risk", "red_line", "status"};
+  ranked.right_align = {false, true, true, true, false, false, false};
+  Table others;
+  others.title = "Levers not applied";
+  others.header = {"lever", "status", "why"};
+  for (const auto& r : res.levers) {
+    if (evaluated(r) && r.status != LeverStatus::kNoSaving) {
+      ranked.rows.push_back({r.id, core::group_digits(*r.saving_usd),
+                             fmt::format("{:.1f} %", 100 * *r.saving_pct),
+                             fmt::format("{:+.2f}", *r.wall_days_delta), risk_text(r),
+                             r.red_line.ok ? "ok" : "crossed", optimize::to_string(r.status)});
+    } else {
+      others.rows.push_back({r.id, optimize::to_string(r.status), r.why});
+    }
+  }
+  if (ranked.rows.empty()) {
+    out += "\nNo lever saves money on this plan.\n";
+  } else {
+    out += "\n" + render(ranked, f);
+  }
+  // What each ranked lever changes, why it is risky, and how to roll it out.
+  out += md ? "\n### Changes, risks and rollout\n" : "\nChanges, risks and rollout\n";
+  for (const auto& r : res.levers) {
+    if (!evaluated(r) || r.status == LeverStatus::kNoSaving) continue;
+    const char* bullet = md ? "- " : "  ";
+    out += fmt::format("{}{}{}{} ({})\n", md ? "\n**" : "", r.id, md ? "**" : "", md ? "" : ":",
+                       optimize::to_string(r.status));
+    out += fmt::format("{}change: {}\n", bullet, optimize::describe(r.change));
+    if (r.status == LeverStatus::kRejected) out += fmt::format("{}red line: {}\n", bullet, r.red_line.why);
+    out += fmt::format("{}risk: {}\n", bullet, r.risk.why);
+    out += fmt::format("{}first step: {}\n", bullet, r.rollout.validation);
+    out += fmt::format("{}proof: {}\n", bullet, r.rollout.metric);
+    out += fmt::format("{}stop-loss: {}\n", bullet, r.rollout.stop_loss);
+    for (const auto& n : r.notes) out += fmt::format("{}note: {}\n", bullet, n);
+  }
+  if (!others.rows.empty()) out += "\n" + render(others, f);
+
+  out += md ? "\n### Combined plan\n\n" : "\nCombined plan (accepted levers together, low risk first, estimated as one plan)\n";
+  if (c.levers.empty()) {
+    out += "  no lever is accepted: the plan stays as it is\n";
+  } else {
+    const double pct = b.total_usd() > 0 ? 100 * c.saving_usd / b.total_usd() : 0;
+    Table s;
+    s.header = {"step", "lever", "total_usd", "saving_usd", "wall_days"};
+    s.right_align = {true, false, true, true, true};
+    int i = 0;
+    for (const auto& st : c.steps) {
+      s.rows.push_back({std::to_string(++i), st.retuned ? st.id + " (second pass)" : st.id,
+                        core::group_digits(st.total_usd),
+                        core::group_digits(st.saving_usd), fmt::format("{:.2f}", st.wall_days)});
+    }
+    out += md ? render(s, f) : indent(render(s, f), 2);
+    out += fmt::format("{}total {} USD ({} USD, {:.1f} %), {:.2f} wall days ({:+.2f}), risk up to {}\n",
+                       md ? "\n" : "  ", core::group_digits(c.total_usd), signed_usd(-c.saving_usd),
+                       -pct, c.wall_days, c.wall_days - b.wall_days(), optimize::to_string(c.risk));
+    out += fmt::format("{}the same levers' savings alone add up to {} USD: they interact, so the "
+                       "combined plan is estimated as one plan\n",
+                       md ? "\n" : "  ", core::group_digits(c.sum_of_savings));
+    out += fmt::format("{}change: {}\n", md ? "\n" : "  ", optimize::describe(c.change));
+  }
+  for (const auto& [id, why] : c.skipped) out += fmt::format("{}left out: {}: {}\n", md ? "- " : "  ", id, why);
+  if (!res.warnings.empty()) {
+    out += "\n";
+    for (const auto& w : res.warnings) out += "warning: " + w + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render_optimize(const optimize::OptimizeResult& result, Format format) {
+  switch (format) {
+    case Format::kJson: return render_json(result);
+    case Format::kCsv: return render_csv(result);
+    case Format::kTable:
+    case Format::kMarkdown: return render_text(result, format);
+  }
+  return {};
+}
+
+}  // namespace aicost::report

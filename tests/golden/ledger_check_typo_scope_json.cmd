@@ -1,0 +1,2 @@
+ledger check --db {tmp}/l.db --budgets tests/data/governance/stale.yaml --as-of 2025-06-28 -o json
+setup ledger ingest --db {tmp}/l.db examples/governance/focus-ai-lab-2025-05-06.csv

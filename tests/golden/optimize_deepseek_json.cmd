@@ -1,0 +1,1 @@
+optimize examples/deepseek-v3-h800.yaml -o json

@@ -1,0 +1,2 @@
+optimize examples/serving-llama3-70b-chat.yaml --emit-plan {tmp}/never.yaml
+exit 2

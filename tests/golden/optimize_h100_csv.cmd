@@ -1,0 +1,1 @@
+optimize tests/plans/optimize-llama3-8b-h100.yaml -o csv
