@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -220,12 +221,29 @@ BENCHMARK(BM_LedgerReportByResourceRawScan)->Arg(10'000'000)->Iterations(1)->Uni
 
 namespace aicost::bench {
 
-// A ledger of `rows` charges: rows / 50 resources, each one sample row (read once by the FOCUS
-// reader) billed 50 times at random hours of 2024-06..09, 70 % of them with one of 12 team tags.
-std::filesystem::path ledger_with(std::size_t rows) {
+namespace {
+
+// Charges for the generated ledgers: the FOCUS sample's rows as the reader reads them.
+std::vector<ledger::Charge> sample_charges() {
+  std::vector<ledger::Charge> base;
+  billing::Sink sink;
+  sink.charge = [&](ledger::Charge&& c) {
+    base.push_back(std::move(c));
+    return core::Status{};
+  };
+  (void)billing::read_file(kSample, billing::Format::kFocus, sink);
+  return base;
+}
+
+// A ledger at `db` of `rows` charges (kept when one was generated there before): row n bills
+// resource `resource_of(n)`, which is one sample row's resource (its service, type, region, SKU,
+// tags) with the number appended to its id, at a random hour of 2024-06..09 (from `seed`); 70 %
+// of the resources have one of 12 team tags. `mark` fills the source's made-up SHA-256.
+std::filesystem::path generate(const std::filesystem::path& db, std::size_t rows,
+                               const std::function<std::size_t(std::size_t)>& resource_of, std::uint64_t seed,
+                               char mark) {
   namespace fs = std::filesystem;
   fs::create_directories(kWork);
-  const auto db = kWork / ("report-v4-" + std::to_string(rows) + ".db");
   if (fs::exists(db)) {
     auto s = store::open_store(db.string());
     if (s) {
@@ -234,25 +252,17 @@ std::filesystem::path ledger_with(std::size_t rows) {
     }
     fs::remove(db);
   }
-  std::vector<ledger::Charge> base;
-  billing::Sink sink;
-  sink.charge = [&](ledger::Charge&& c) {
-    base.push_back(std::move(c));
-    return core::Status{};
-  };
-  (void)billing::read_file(kSample, billing::Format::kFocus, sink);
+  const auto base = sample_charges();
   auto store = store::open_store(db.string(), {.mode = store::OpenMode::kCreate});
-  if (!store) return {};
+  if (!store || base.empty()) return {};
   static const char* kTeams[] = {"search", "ads", "llm-train", "llm-serve", "vision", "speech",
                                  "infra", "data", "research", "safety", "growth", "platform"};
-  std::mt19937_64 rng(7);
-  if (!(*store)->begin_source({db.string() + ".generated", std::string(64, '0'), 0, "generated"}, {})) return {};
+  std::mt19937_64 rng(seed);
+  if (!(*store)->begin_source({db.string() + ".generated", std::string(64, mark), 0, "generated"}, {})) return {};
   std::vector<ledger::Charge> batch;
   const ledger::UnixSeconds june = static_cast<ledger::UnixSeconds>(ledger::days_from_civil(2024, 6, 1)) * 86400;
   for (std::size_t n = 0; n < rows; ++n) {
-    // A resource is one sample row's resource (its service, type, region, SKU, tags) billed 50
-    // times at random hours; its team is fixed too.
-    const std::size_t resource = n / 50;
+    const std::size_t resource = resource_of(n);
     ledger::Charge c = base[resource * 7919 % base.size()];
     c.line = static_cast<std::int64_t>(n + 2);
     c.period_start = june + static_cast<ledger::UnixSeconds>(rng() % (122 * 24)) * 3600;
@@ -267,6 +277,22 @@ std::filesystem::path ledger_with(std::size_t rows) {
   }
   if (!(*store)->add_charges(batch) || !(*store)->commit_source("generated", 0)) return {};
   return db;
+}
+
+}  // namespace
+
+// rows / 50 resources, each billed 50 times in a row.
+std::filesystem::path ledger_with(std::size_t rows) {
+  return generate(kWork / ("report-v4-" + std::to_string(rows) + ".db"), rows, [](std::size_t n) { return n / 50; },
+                  7, '0');
+}
+
+// Row n bills resource n % resources: each block of `resources` rows is one export of every
+// resource, so a resource's rows lie across the whole table, as in a ledger of daily exports.
+std::filesystem::path wide_ledger_with(std::size_t rows, std::size_t resources) {
+  if (resources == 0) return {};
+  return generate(kWork / ("wide-v1-" + std::to_string(rows) + "-" + std::to_string(resources) + ".db"), rows,
+                  [resources](std::size_t n) { return n % resources; }, 13, '2');
 }
 
 }  // namespace aicost::bench

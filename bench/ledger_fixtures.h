@@ -13,5 +13,8 @@ inline const std::string kSample =
 
 // A SQLite ledger of `rows` charges drawn from the FOCUS sample (ledger_bench.cc); empty on failure.
 std::filesystem::path ledger_with(std::size_t rows);
+// A SQLite ledger of `rows` charges over `resources` resources, each billed every `resources`
+// rows (its rows spread over the whole table), from the same sample rows; empty on failure.
+std::filesystem::path wide_ledger_with(std::size_t rows, std::size_t resources);
 
 }  // namespace aicost::bench

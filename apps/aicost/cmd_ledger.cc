@@ -228,9 +228,9 @@ Command ledger_command() {
               if (!req) return report_error(req.error(), g);
               auto store = open_ledger(*o, store::OpenMode::kExisting);
               if (!store) return ledger_error(store.error(), *o, g);
-              auto r = ledger::run_report(**store, *req);
-              if (!r) return ledger_error(r.error(), *o, g);
-              std::cout << report::render_ledger_report(*r, *fmt);
+              // Written as it is made: a report of millions of lines is never held whole.
+              if (auto s = report::write_ledger_report(**store, *req, *fmt, std::cout); !s)
+                return ledger_error(s.error(), *o, g);
               return 0;
             });
 

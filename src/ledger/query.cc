@@ -53,6 +53,25 @@ Sums& Sums::operator+=(const Sums& o) {
   return *this;
 }
 
+Day period_start(Period p, Day d) {
+  switch (p) {
+    case Period::kDay: return d;
+    case Period::kWeek: return d - ((d + 3) % 7 + 7) % 7;  // Monday; 1970-01-01 was a Thursday
+    case Period::kMonth: {
+      // The day of the month, by the civil-from-days algorithm of day_text (Hinnant, "chrono-
+      // Compatible Low-Level Date Algorithms", civil_from_days).
+      const Day z = d + 719468;
+      const int era = (z >= 0 ? z : z - 146096) / 146097;
+      const unsigned doe = static_cast<unsigned>(z - era * 146097);
+      const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+      const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+      const unsigned mp = (5 * doy + 2) / 153;
+      return d - static_cast<Day>(doy - (153 * mp + 2) / 5);
+    }
+  }
+  return d;
+}
+
 std::vector<std::string> dimension_names() {
   std::vector<std::string> out;
   for (const auto& n : kNames) out.emplace_back(n.name);

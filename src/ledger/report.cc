@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <unordered_map>
+#include <map>
+#include <optional>
 #include <tuple>
+#include <unordered_map>
 
 namespace aicost::ledger {
 namespace {
@@ -190,58 +192,6 @@ std::optional<double> host_activity(const std::vector<HostActivity>& activity, c
     }
   }
   return best;
-}
-
-namespace {
-
-// Charges with GPU-hours, by resource, carrying only observed and useful GPU-hours; build_report
-// adds them to the same lines as the cost rows.
-core::Result<std::vector<AggregateRow>> useful_rows(Store& store, const ReportRequest& r) {
-  auto activity = store.gpu_activity(r.from, r.to);
-  if (!activity) return activity.error();
-  std::sort(activity->begin(), activity->end(), [](const HostActivity& a, const HostActivity& b) {
-    return std::tie(a.host, a.day) < std::tie(b.host, b.day);
-  });
-  AggregateQuery q = aggregate_query(r);
-  const std::size_t keep = q.dims.size();
-  q.dims.push_back(Dimension::kResource);
-  q.dims.push_back(Dimension::kResourceName);
-  q.by_day = true;
-  q.gpu_rows_only = true;
-  auto rows = store.aggregate(q);
-  if (!rows) return rows.error();
-  std::vector<AggregateRow> out;
-  for (auto& row : *rows) {
-    const std::string& id = row.values[keep];
-    const std::string& name = row.values[keep + 1];
-    std::optional<double> busy;
-    for (const std::string& host : {name, id, id.substr(id.find_last_of('/') + 1)})
-      if (!host.empty() && !busy) busy = host_activity(*activity, host, row.day);
-    if (!busy) continue;
-    AggregateRow u;
-    u.day = row.day;
-    u.values = row.values;  // the request's dimensions, then resource and name, then tags
-    u.values.erase(u.values.begin() + static_cast<std::ptrdiff_t>(keep),
-                   u.values.begin() + static_cast<std::ptrdiff_t>(keep) + 2);
-    u.currency = row.currency;
-    u.sums.observed_gpu_hours = row.sums.gpu_hours;
-    u.sums.useful_gpu_hours = row.sums.gpu_hours * *busy;
-    out.push_back(std::move(u));
-  }
-  return out;
-}
-
-}  // namespace
-
-core::Result<Report> run_report(Store& store, const ReportRequest& r) {
-  auto rows = store.aggregate(aggregate_query(r));
-  if (!rows) return rows.error();
-  if (r.useful) {
-    auto extra = useful_rows(store, r);
-    if (!extra) return extra.error();
-    rows->insert(rows->end(), extra->begin(), extra->end());
-  }
-  return build_report(r, *rows);
 }
 
 }  // namespace aicost::ledger

@@ -52,37 +52,6 @@ void trim_right(std::string& line) {
   while (!line.empty() && line.back() == ' ') line.pop_back();
 }
 
-std::string render_text(const Table& t) {
-  const std::size_t n = column_count(t);
-  std::vector<std::size_t> width(n, 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    width[i] = display_width(one_line(cell(t.header, i)));
-    for (const auto& r : t.rows) width[i] = std::max(width[i], display_width(one_line(cell(r, i))));
-  }
-  std::string out;
-  if (!t.title.empty()) out += t.title + "\n";
-  auto line = [&](const std::vector<std::string>& r) {
-    std::string l;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (i > 0) l += "  ";
-      pad(l, one_line(cell(r, i)), width[i], right(t, i));
-    }
-    trim_right(l);
-    out += l + "\n";
-  };
-  if (!t.header.empty()) {
-    line(t.header);
-    std::string u;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (i > 0) u += "  ";
-      u += std::string(width[i], '-');
-    }
-    out += u + "\n";
-  }
-  for (const auto& r : t.rows) line(r);
-  return out;
-}
-
 // A plain number: what strtod accepts in full, without spaces, grouping or a unit.
 std::optional<nlohmann::ordered_json> as_number(const std::string& s) {
   if (s.empty() || s.find_first_of(" ,_") != std::string::npos) return std::nullopt;
@@ -117,44 +86,12 @@ std::string csv_field(const std::string& cell) {
   return out + "\"";
 }
 
-std::string render_csv(const Table& t) {
-  const std::size_t n = column_count(t);
-  std::string out;
-  auto line = [&](const std::vector<std::string>& r) {
-    for (std::size_t i = 0; i < n; ++i) {
-      if (i > 0) out += ',';
-      out += csv_field(cell(r, i));
-    }
-    out += '\n';
-  };
-  if (!t.header.empty()) line(t.header);
-  for (const auto& r : t.rows) line(r);
-  return out;
-}
-
 std::string md_cell(const std::string& s) {
   std::string out;
   for (char c : one_line(s)) {
     if (c == '|') out += '\\';
     out += c;
   }
-  return out;
-}
-
-std::string render_markdown(const Table& t) {
-  const std::size_t n = column_count(t);
-  std::string out;
-  if (!t.title.empty()) out += "### " + t.title + "\n\n";
-  auto line = [&](const std::vector<std::string>& r) {
-    out += '|';
-    for (std::size_t i = 0; i < n; ++i) out += " " + md_cell(cell(r, i)) + " |";
-    out += '\n';
-  };
-  line(t.header);
-  out += '|';
-  for (std::size_t i = 0; i < n; ++i) out += right(t, i) ? " --: |" : " --- |";
-  out += '\n';
-  for (const auto& r : t.rows) line(r);
   return out;
 }
 
@@ -226,18 +163,88 @@ std::string indent(const std::string& text, std::size_t spaces) {
   return out;
 }
 
-std::string render(const Table& table, Format format) {
-  switch (format) {
+TableWriter::TableWriter(const Table& t, Format format) : format_(format), columns_(column_count(t)) {
+  head_.header = t.header;
+  head_.right_align = t.right_align;
+  head_.title = t.title;
+  if (format_ != Format::kTable) return;
+  width_.assign(columns_, 0);
+  measure(t.header);
+  for (const auto& r : t.rows) measure(r);
+}
+
+void TableWriter::measure(const std::vector<std::string>& row) {
+  if (format_ != Format::kTable) return;
+  for (std::size_t i = 0; i < columns_; ++i) width_[i] = std::max(width_[i], display_width(one_line(cell(row, i))));
+}
+
+std::string TableWriter::line(const std::vector<std::string>& r) const {
+  std::string l;
+  switch (format_) {
     case Format::kTable:
-      return render_text(table);
+      for (std::size_t i = 0; i < columns_; ++i) {
+        if (i > 0) l += "  ";
+        pad(l, one_line(cell(r, i)), width_[i], right(head_, i));
+      }
+      trim_right(l);
+      return l + "\n";
     case Format::kCsv:
-      return render_csv(table);
+      for (std::size_t i = 0; i < columns_; ++i) {
+        if (i > 0) l += ',';
+        l += csv_field(cell(r, i));
+      }
+      return l + '\n';
     case Format::kMarkdown:
-      return render_markdown(table);
+      l += '|';
+      for (std::size_t i = 0; i < columns_; ++i) l += " " + md_cell(cell(r, i)) + " |";
+      return l + '\n';
     case Format::kJson:
-      return render_json(table);
+      break;
   }
-  return render_text(table);
+  return l;
+}
+
+std::string TableWriter::head() const {
+  std::string out;
+  switch (format_) {
+    case Format::kTable:
+      if (!head_.title.empty()) out += head_.title + "\n";
+      if (!head_.header.empty()) {
+        out += line(head_.header);
+        std::string u;
+        for (std::size_t i = 0; i < columns_; ++i) {
+          if (i > 0) u += "  ";
+          u += std::string(width_[i], '-');
+        }
+        out += u + "\n";
+      }
+      break;
+    case Format::kCsv:
+      if (!head_.header.empty()) out += line(head_.header);
+      break;
+    case Format::kMarkdown:
+      if (!head_.title.empty()) out += "### " + head_.title + "\n\n";
+      out += line(head_.header);
+      out += '|';
+      for (std::size_t i = 0; i < columns_; ++i) out += right(head_, i) ? " --: |" : " --- |";
+      out += '\n';
+      break;
+    case Format::kJson:
+      break;
+  }
+  return out;
+}
+
+std::string TableWriter::rows(const std::vector<std::vector<std::string>>& rows) const {
+  std::string out;
+  for (const auto& r : rows) out += line(r);
+  return out;
+}
+
+std::string render(const Table& table, Format format) {
+  if (format == Format::kJson) return render_json(table);
+  const TableWriter w(table, format);
+  return w.head() + w.rows(table.rows);
 }
 
 }  // namespace aicost::report

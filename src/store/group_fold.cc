@@ -2,26 +2,50 @@
 
 #include <algorithm>
 #include <cstring>
-#include <numeric>
+#include <limits>
 
 namespace aicost::store {
 
-std::int64_t TextIds::id(std::string_view value) {
-  const auto added = ids_.add(value, -static_cast<std::int64_t>(texts_.size()) - 1);
-  if (added.fresh) texts_.push_back(added.stored);
-  return added.id;
+std::int64_t TextIds::id(std::string_view value, std::uint64_t hash) {
+  const std::size_t k = index_.find(hash, [&](std::size_t p) { return text(-static_cast<std::int64_t>(p) - 1) == value; });
+  if (k != CompactHashIndex::kNone) return -static_cast<std::int64_t>(k) - 1;
+  starts_.push_back(store(value));
+  index_.insert(hash, starts_.size() - 1);
+  return -static_cast<std::int64_t>(starts_.size());
 }
 
-std::vector<std::int64_t> TextIds::ids_of(const TextIds& other) {
-  std::vector<std::int64_t> out;
-  out.reserve(other.texts_.size());
-  for (const auto text : other.texts_) out.push_back(id(text));
-  return out;
+std::string_view TextIds::text(std::int64_t id) const {
+  const char* p = starts_[static_cast<std::size_t>(-id - 1)];
+  std::uint32_t n = 0;
+  std::memcpy(&n, p, sizeof n);
+  return {p + sizeof n, n};
+}
+
+const char* TextIds::store(std::string_view value) {
+  const std::size_t need = sizeof(std::uint32_t) + value.size();
+  if (need > free_size_) {
+    const std::size_t size = std::max<std::size_t>(need, std::size_t{1} << 20);
+    blocks_.push_back(std::make_unique_for_overwrite<char[]>(size));
+    free_ = blocks_.back().get();
+    free_size_ = size;
+  }
+  char* at = free_;
+  const auto n = static_cast<std::uint32_t>(value.size());
+  std::memcpy(at, &n, sizeof n);
+  std::memcpy(at + sizeof n, value.data(), value.size());
+  free_ += need;
+  free_size_ -= need;
+  return at;
 }
 
 GroupFold::GroupFold(const ledger::AggregateQuery& q, const std::map<std::int64_t, std::vector<ledger::Tag>>& tagsets,
                      TextIds* texts)
-    : q_(q), texts_(texts ? texts : &own_texts_), width_(q.dims.size() + 3), key_(width_) {
+    : q_(q),
+      texts_(texts ? texts : &own_texts_),
+      full_(q.dims.size() + 3),
+      width_(q.dims.size() > 3 ? kProfileAt + 1 : full_),
+      full_key_(full_),
+      key_(width_) {
   if (!q.reads_tags()) return;
   std::map<std::vector<std::string>, std::int64_t> seen;
   auto index = [&](const std::vector<ledger::Tag>& tags) -> std::int64_t {
@@ -44,10 +68,16 @@ GroupFold::GroupFold(GroupFold&& o) noexcept
       last_tags_(o.last_tags_),
       own_texts_(std::move(o.own_texts_)),
       texts_(o.texts_ == &o.own_texts_ ? &own_texts_ : o.texts_),
+      full_(o.full_),
       width_(o.width_),
+      profiles_(std::move(o.profiles_)),
+      profile_index_(std::move(o.profile_index_)),
+      full_key_(std::move(o.full_key_)),
+      too_big_(o.too_big_),
       key_blocks_(std::move(o.key_blocks_)),
       sum_blocks_(std::move(o.sum_blocks_)),
       groups_(o.groups_),
+      spilled_(std::move(o.spilled_)),
       index_(std::move(o.index_)),
       key_(std::move(o.key_)),
       hashes_(std::move(o.hashes_)) {}
@@ -56,11 +86,10 @@ GroupFold::~GroupFold() = default;
 
 void GroupFold::add(ledger::Day day, std::span<const std::int64_t> cells, std::int64_t tagset,
                     const ledger::Sums& sums) {
-  if (make_key(day, cells, tagset, key_.data())) group(key_.data(), hash(key_.data())) += sums;
+  if (make_key(day, cells, tagset, key_.data())) add_sums(group(key_.data(), hash(key_.data())), sums);
 }
 
-bool GroupFold::make_key(ledger::Day day, std::span<const std::int64_t> cells, std::int64_t tagset,
-                         std::int64_t* out) {
+bool GroupFold::make_key(ledger::Day day, std::span<const std::int64_t> cells, std::int64_t tagset, Cell* out) {
   std::int64_t tags = 0;
   if (q_.reads_tags()) {
     if (tagset != last_tagset_) {
@@ -71,15 +100,35 @@ bool GroupFold::make_key(ledger::Day day, std::span<const std::int64_t> cells, s
     tags = last_tags_;
     if (tags < 0) return false;
   }
-  out[0] = day;
-  std::copy(cells.begin(), cells.end(), out + 1);
-  out[width_ - 1] = tags;
+  Cell* full = profiled() ? full_key_.data() : out;
+  full[0] = !q_.by_day ? 0 : q_.period == ledger::Period::kDay ? day : ledger::period_start(q_.period, day);
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (cells[i] > std::numeric_limits<Cell>::max() || cells[i] < std::numeric_limits<Cell>::min()) [[unlikely]] {
+      too_big_ = true;
+      return false;
+    }
+    full[1 + i] = static_cast<Cell>(cells[i]);
+  }
+  full[full_ - 1] = static_cast<Cell>(tags);
+  if (!profiled()) return true;
+  std::copy_n(full, kProfileAt, out);
+  const std::size_t n = full_ - kProfileAt;
+  const Cell* tail = full + kProfileAt;
+  const std::uint64_t h = hash_bytes(reinterpret_cast<const char*>(tail), n * sizeof(Cell));
+  std::size_t p = profile_index_.find(
+      h, [&](std::size_t k) { return std::memcmp(&profiles_[k * n], tail, n * sizeof(Cell)) == 0; });
+  if (p == CompactHashIndex::kNone) {
+    p = profiles_.size() / n;
+    profiles_.insert(profiles_.end(), tail, tail + n);
+    profile_index_.insert(h, p);
+  }
+  out[kProfileAt] = static_cast<Cell>(p);
   return true;
 }
 
 // Groups are spread over memory and rows meet them at random: each row would wait for its index
 // slot, then its group. So the slot is fetched kAhead rows early, and the group half as early.
-void GroupFold::add_keyed(std::span<const std::int64_t> keys, std::span<const ledger::Sums> row_sums) {
+void GroupFold::add_keyed(std::span<const Cell> keys, std::span<const ledger::Sums> row_sums) {
   constexpr std::size_t kAhead = 16;
   const std::size_t n = row_sums.size();
   hashes_.resize(n);
@@ -87,145 +136,95 @@ void GroupFold::add_keyed(std::span<const std::int64_t> keys, std::span<const le
   for (std::size_t r = 0; r < n; ++r) {
     if (r + kAhead < n) index_.prefetch(hashes_[r + kAhead]);
     if (r + kAhead / 2 < n) {
-      if (const auto g = index_.first(hashes_[r + kAhead / 2]); g != HashIndex::kNone) {
+      if (const auto g = index_.first(hashes_[r + kAhead / 2]); g != CompactHashIndex::kNone) {
         __builtin_prefetch(key(g));
-        __builtin_prefetch(&sums(g), 1);
+        __builtin_prefetch(&narrow(g), 1);
       }
     }
-    group(&keys[r * width_], hashes_[r]) += row_sums[r];
+    add_sums(group(&keys[r * width_], hashes_[r]), row_sums[r]);
   }
 }
 
-void GroupFold::absorb(const GroupFold& other, std::span<const std::int64_t> standins) {
-  // Both folds resolve the same tag sets in the same order, so their tag indexes agree.
-  std::vector<std::int64_t> k(width_);
-  for (std::size_t g = 0; g < other.groups_; ++g) {
-    std::copy_n(other.key(g), width_, k.begin());
-    for (std::size_t i = 1; i + 1 < width_; ++i)
-      if (k[i] < 0) k[i] = standins[static_cast<std::size_t>(-k[i] - 1)];
-    group(k.data(), hash(k.data())) += other.sums(g);
-  }
-}
-
-ledger::Sums& GroupFold::group(const std::int64_t* key, std::uint64_t hash) {
-  const std::size_t bytes = width_ * sizeof(std::int64_t);
+std::size_t GroupFold::group(const Cell* key, std::uint64_t hash) {
+  const std::size_t bytes = width_ * sizeof(Cell);
   std::size_t g = index_.find(hash, [&](std::size_t p) { return std::memcmp(this->key(p), key, bytes) == 0; });
-  if (g == HashIndex::kNone) {
+  if (g == CompactHashIndex::kNone) {
     g = groups_++;
     if ((g & (kBlockSize - 1)) == 0) {
-      key_blocks_.push_back(std::make_unique_for_overwrite<std::int64_t[]>(kBlockSize * width_));
-      sum_blocks_.push_back(std::make_unique<ledger::Sums[]>(kBlockSize));
+      key_blocks_.push_back(std::make_unique_for_overwrite<Cell[]>(kBlockSize * width_));
+      sum_blocks_.push_back(std::make_unique<Narrow[]>(kBlockSize));
     }
     std::memcpy(this->key(g), key, bytes);
     index_.insert(hash, g);
   }
-  return sum_blocks_[g >> kBlockBits][g & (kBlockSize - 1)];
+  return g;
+}
+
+void GroupFold::add_sums(std::size_t g, const ledger::Sums& s) {
+  Narrow& n = narrow(g);
+  const core::WideNanos in[4] = {s.billed, s.effective, s.list, s.contracted};
+  for (std::size_t k = 0; k < 4; ++k) {
+    std::int64_t sum = 0;
+    const bool narrow_in = in[k] >= std::numeric_limits<std::int64_t>::min() && in[k] <= std::numeric_limits<std::int64_t>::max();
+    if (narrow_in && !__builtin_add_overflow(n.money[k], static_cast<std::int64_t>(in[k]), &sum)) [[likely]]
+      n.money[k] = sum;
+    else
+      spilled_[g][k] += in[k];  // a new entry starts at zero
+  }
+  n.gpu_hours += s.gpu_hours;
+  n.consumed_quantity += s.consumed_quantity;
+  n.rows += s.rows;
+  n.first_day = std::min(n.first_day, s.first_day);
+  n.last_day = std::max(n.last_day, s.last_day);
+}
+
+ledger::Sums GroupFold::sums(std::size_t g) const {
+  const Narrow& n = narrow(g);
+  ledger::Sums s;
+  s.billed = n.money[0];
+  s.effective = n.money[1];
+  s.list = n.money[2];
+  s.contracted = n.money[3];
+  if (const auto it = spilled_.find(g); it != spilled_.end()) {
+    s.billed += it->second[0];
+    s.effective += it->second[1];
+    s.list += it->second[2];
+    s.contracted += it->second[3];
+  }
+  s.gpu_hours = n.gpu_hours;
+  s.consumed_quantity = n.consumed_quantity;
+  s.rows = n.rows;
+  s.first_day = n.first_day;
+  s.last_day = n.last_day;
+  return s;
+}
+
+core::WideNanos GroupFold::effective(std::size_t g) const {
+  core::WideNanos e = narrow(g).money[1];
+  if (!spilled_.empty())
+    if (const auto it = spilled_.find(g); it != spilled_.end()) e += it->second[1];
+  return e;
+}
+
+void GroupFold::clear() {
+  std::vector<std::unique_ptr<Cell[]>>().swap(key_blocks_);
+  std::vector<std::unique_ptr<Narrow[]>>().swap(sum_blocks_);
+  groups_ = 0;
+  spilled_.clear();
+  index_.clear();
+  std::vector<Cell>().swap(profiles_);
+  profile_index_.clear();
 }
 
 core::Result<std::vector<ledger::AggregateRow>> GroupFold::rows(const Lookup& lookup) const {
-  const std::size_t cells = width_ - 2;  // dims and currency
-  // Each distinct cell once: its text, then its rank in text order, so that groups sort by
-  // integers and are built once, in order. A cell's position in `text`: a stand-in's by its
-  // number, a string id's through a hash index over `wanted`.
-  constexpr std::uint32_t kUnseen = ~std::uint32_t{0};
-  std::vector<std::uint32_t> standin_pos(texts_->size(), kUnseen);
-  HashIndex id_index;
-  std::vector<std::string> text;
-  std::vector<std::pair<std::int64_t, std::uint32_t>> wanted;  // string ids and their positions
-  std::vector<std::uint32_t> pos(groups_ * cells);      // each group's cells in `text`
-  std::vector<std::uint32_t> uses;                            // cells left to build per text
-  uses.reserve(groups_);
-  auto position = [&](std::int64_t c) {
-    const auto next = static_cast<std::uint32_t>(text.size());
-    if (c < 0) {
-      std::uint32_t& p = standin_pos[static_cast<std::size_t>(-c - 1)];
-      if (p == kUnseen) {
-        p = next;
-        text.emplace_back(texts_->text(c));
-        uses.push_back(0);
-      }
-      return p;
-    }
-    const std::uint64_t hash = hash_bytes(reinterpret_cast<const char*>(&c), sizeof c);
-    const std::size_t w = id_index.find(hash, [&](std::size_t k) { return wanted[k].first == c; });
-    if (w != HashIndex::kNone) return wanted[w].second;
-    id_index.insert(hash, wanted.size());
-    wanted.emplace_back(c, next);
-    text.emplace_back();
-    uses.push_back(0);
-    return next;
-  };
-  for (std::size_t g = 0; g < groups_; ++g) {
-    for (std::size_t i = 0; i < cells; ++i) {
-      const std::uint32_t p = position(key(g)[1 + i]);
-      pos[g * cells + i] = p;
-      ++uses[p];
-    }
-  }
-  std::sort(wanted.begin(), wanted.end());
-  std::vector<std::int64_t> ids;
-  ids.reserve(wanted.size());
-  for (const auto& w : wanted) ids.push_back(w.first);
-  std::vector<std::string> looked_up;
-  if (!ids.empty()) {
-    if (auto s = lookup(ids, looked_up); !s) return s.error();
-    if (looked_up.size() != ids.size())
-      return core::make_error(core::ErrorCode::kInternal, "string ids without text in the ledger");
-    for (std::size_t k = 0; k < wanted.size(); ++k) text[wanted[k].second] = std::move(looked_up[k]);
-  }
-  std::vector<std::uint32_t> by_text(text.size()), rank(text.size());
-  std::iota(by_text.begin(), by_text.end(), 0u);
-  std::sort(by_text.begin(), by_text.end(), [&](std::uint32_t a, std::uint32_t b) { return text[a] < text[b]; });
-  for (std::size_t r = 0; r < by_text.size(); ++r) {
-    // Equal texts (a stand-in and a string id can spell the same) share a rank.
-    rank[by_text[r]] = r > 0 && text[by_text[r]] == text[by_text[r - 1]] ? rank[by_text[r - 1]]
-                                                                          : static_cast<std::uint32_t>(r);
-  }
-  std::vector<std::uint32_t> tag_rank(resolved_.size());
-  {
-    std::vector<std::uint32_t> order(resolved_.size());
-    std::iota(order.begin(), order.end(), 0u);
-    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return resolved_[a] < resolved_[b]; });
-    for (std::size_t r = 0; r < order.size(); ++r) tag_rank[order[r]] = static_cast<std::uint32_t>(r);
-  }
-  // Sort key per group: the dims' ranks, the tag tuple's rank, the currency's rank, the day (each
-  // group's days in a run).
-  const std::size_t dims = cells - 1;
-  std::vector<std::int64_t> sort_keys(groups_ * width_);
-  for (std::size_t g = 0; g < groups_; ++g) {
-    const std::int64_t* k = key(g);
-    std::int64_t* out = &sort_keys[g * width_];
-    const std::uint32_t* p = &pos[g * cells];
-    for (std::size_t i = 0; i < dims; ++i) out[i] = rank[p[i]];
-    out[dims] = q_.reads_tags() ? tag_rank[static_cast<std::size_t>(k[width_ - 1])] : 0;
-    out[dims + 1] = rank[p[dims]];
-    out[dims + 2] = k[0];
-  }
-  std::vector<std::uint32_t> order(groups_);
-  std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    const std::int64_t* keys = sort_keys.data();  // not &sort_keys[end]: operator[] at size() is UB
-    return std::lexicographical_compare(keys + a * width_, keys + (a + 1) * width_, keys + b * width_,
-                                        keys + (b + 1) * width_);
-  });
   std::vector<ledger::AggregateRow> out;
-  out.reserve(order.size());  // each row written once, not default-made first
-  for (const std::size_t g : order) {
-    const std::int64_t* k = key(g);
-    ledger::AggregateRow& row = out.emplace_back();
-    row.day = static_cast<ledger::Day>(k[0]);
-    row.values.reserve(dims + (q_.reads_tags() ? q_.tags.size() : 0));
-    const std::uint32_t* p = &pos[g * cells];
-    // A text's last cell takes it (a resource id is usually in one group only); others copy.
-    auto take = [&](std::uint32_t t) { return --uses[t] == 0 ? std::move(text[t]) : text[t]; };
-    for (std::size_t i = 0; i < dims; ++i) row.values.push_back(take(p[i]));
-    row.currency = take(p[dims]);
-    if (q_.reads_tags()) {
-      const auto& tags = resolved_[static_cast<std::size_t>(k[width_ - 1])];
-      row.values.insert(row.values.end(), tags.begin(), tags.end());
-    }
-    row.sums = sums(g);
-  }
+  out.reserve(groups_);
+  if (auto s = each(lookup, [&out](ledger::AggregateRow& row) -> core::Status {
+        out.push_back(std::move(row));
+        return {};
+      });
+      !s)
+    return s.error();
   return out;
 }
 

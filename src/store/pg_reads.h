@@ -11,6 +11,7 @@
 
 #include "aicost/core/result.h"
 #include "aicost/ledger/store.h"
+#include "group_fold.h"
 #include "pg_conn.h"
 
 namespace aicost::store {
@@ -21,6 +22,11 @@ class PgReads {
 
   core::Result<std::vector<ledger::RowIssue>> issues(std::int64_t source_id, std::int64_t limit);
   core::Result<std::vector<ledger::AggregateRow>> aggregate(const ledger::AggregateQuery& q);
+  // Store::aggregate_into: each query's groups read from a cursor in batches (the client never
+  // holds the server's whole answer) and folded (group_fold.h); one query at a time unless they
+  // are interleaved.
+  core::Status aggregate_into(std::span<const ledger::AggregateQuery> queries, const ledger::Store::AggregateSink& sink,
+                              std::size_t interleave);
   core::Result<std::vector<ledger::HostActivity>> gpu_activity(std::optional<ledger::Day> from,
                                                                std::optional<ledger::Day> to);
   core::Result<std::vector<ledger::GpuHour>> gpu_hours(std::optional<ledger::Day> from,
@@ -34,6 +40,8 @@ class PgReads {
     return pg_.run(what, sql, params);
   }
   core::Error unexpected(const std::string& what) const { return pg_.unexpected(what); }
+  // `q`'s groups into `fold`, read from a cursor in batches.
+  core::Status fold(const ledger::AggregateQuery& q, GroupFold& fold);
 
   PgConn& pg_;  // the store's session, which outlives this
 };

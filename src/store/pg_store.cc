@@ -274,6 +274,10 @@ class PgStore final : public ledger::Store, private PgConn {
   core::Result<std::vector<ledger::AggregateRow>> aggregate(const ledger::AggregateQuery& q) override {
     return reads_.aggregate(q);
   }
+  core::Status aggregate_into(std::span<const ledger::AggregateQuery> queries, const AggregateSink& sink,
+                              std::size_t interleave = 0) override {
+    return reads_.aggregate_into(queries, sink, interleave);
+  }
   core::Result<std::vector<ledger::HostActivity>> gpu_activity(std::optional<ledger::Day> from,
                                                                std::optional<ledger::Day> to) override {
     return reads_.gpu_activity(from, to);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <deque>
-#include <mutex>
 #include <optional>
 #include <thread>
 
@@ -62,39 +61,41 @@ core::Result<std::vector<ledger::AggregateRow>> SqliteReads::aggregate(const led
   return std::move(rows->front());
 }
 
-core::Result<std::vector<ledger::AggregateRow>> SqliteReads::fold_rows(const GroupFold& fold, std::mutex& connection) {
-  return fold.rows([&](const std::vector<std::int64_t>& ids, std::vector<std::string>& texts) -> core::Status {
-    const std::lock_guard lock(connection);
-    // Few ids: one lookup each. Many (a resource name per group): one pass over their range of
-    // the table, which is ordered by id.
-    const bool range = ids.size() > 256;
-    core::Status st;
-    Stmt q(db_, range ? "SELECT id, value FROM strings WHERE id BETWEEN ? AND ? ORDER BY id"
-                      : "SELECT id, value FROM strings WHERE id = ?", st);
-    if (!st) return st;
-    texts.reserve(ids.size());
-    if (range) {
-      q.i64(1, ids.front());
-      q.i64(2, ids.back());
-      std::size_t k = 0;
-      while (k < ids.size() && sqlite3_step(q.get()) == SQLITE_ROW)
-        if (sqlite3_column_int64(q.get(), 0) == ids[k]) texts.push_back(column_text(q.get(), 1)), ++k;
-    } else {
-      for (auto id : ids) {
-        sqlite3_reset(q.get());
-        q.i64(1, id);
-        if (sqlite3_step(q.get()) == SQLITE_ROW) texts.push_back(column_text(q.get(), 1));
-      }
+core::Status SqliteReads::lookup(const std::vector<std::int64_t>& ids, std::vector<std::string>& texts) {
+  // Few ids: one lookup each. Many (a resource name per group): one pass over their range of the
+  // table, which is ordered by id.
+  const bool range = ids.size() > 256;
+  core::Status st;
+  Stmt q(db_, range ? "SELECT id, value FROM strings WHERE id BETWEEN ? AND ? ORDER BY id"
+                    : "SELECT id, value FROM strings WHERE id = ?", st);
+  if (!st) return st;
+  texts.reserve(ids.size());
+  if (range) {
+    q.i64(1, ids.front());
+    q.i64(2, ids.back());
+    std::size_t k = 0;
+    while (k < ids.size() && sqlite3_step(q.get()) == SQLITE_ROW)
+      if (sqlite3_column_int64(q.get(), 0) == ids[k]) texts.push_back(column_text(q.get(), 1)), ++k;
+  } else {
+    for (auto id : ids) {
+      sqlite3_reset(q.get());
+      q.i64(1, id);
+      if (sqlite3_step(q.get()) == SQLITE_ROW) texts.push_back(column_text(q.get(), 1));
     }
-    if (texts.size() != ids.size()) return error("reading the texts of string ids");
-    return {};
-  });
+  }
+  if (texts.size() != ids.size()) return error("reading the texts of string ids");
+  return {};
 }
 
 bool SqliteReads::scans_together(std::span<const ledger::AggregateQuery> queries) {
-  bool together = true;
-  for (const auto& q : queries) together &= !from_rollup(q) && !q.gpu_rows_only && q.from && q.to;
-  return queries.size() == 1 || together;
+  // A query the rollup answers is not read from the raw charges for another's sake: a scan of the
+  // rollup costs far less than the extra work on every raw row.
+  std::size_t rollup = 0;
+  for (const auto& q : queries) {
+    if (q.gpu_rows_only) return queries.size() == 1;
+    rollup += from_rollup(q) ? 1 : 0;
+  }
+  return queries.size() == 1 || rollup == 0 || rollup == queries.size();
 }
 
 namespace {
@@ -118,25 +119,18 @@ class ReadTransaction {
   bool own_;
 };
 
-// One thread's share of a scan: its range of rows, read on its own connection into its own folds.
-struct ScanPart {
-  MultiScan::RowRange rows;
-  TextIds texts;
-  std::vector<GroupFold> folds;
-  core::Status status;
-  bool untouched = false;  // failed before reading a row
-};
-
-// Reads `part` of `plan` on a connection of its own: read-only, through a small page cache and no
-// memory map. A scan reads each page once, so a large cache only fills (10M charges, 30 of 122
-// days, one core: 1.51-1.56 s through a 0.5 MB cache, 2.03-2.06 s through 64 MB, 1.62-1.71 s
-// through a memory map). The range was cut from the store's read transaction: its rows are those
-// only while this connection reads the same generation (`expected`), else a writer committed in
-// between (an ingest, a --replace that deleted rows, a VACUUM that renumbered them). `untouched`:
-// whether a failure came before any row was read (no connection, another generation, a lock),
-// so that the store's own connection can read the range instead.
+// Reads `part` of `plan` into `folds` on a connection of its own: read-only, through a small page
+// cache and no memory map. A scan reads each page once, so a large cache only fills (10M charges,
+// 30 of 122 days, one core: 1.51-1.56 s through a 0.5 MB cache, 2.03-2.06 s through 64 MB,
+// 1.62-1.71 s through a memory map). Its batches are folded in the turns of `thread`. The range
+// was cut from the store's read transaction: its rows are those only while this connection reads
+// the same generation (`expected`), else a writer committed in between (an ingest, a --replace
+// that deleted rows, a VACUUM that renumbered them). `untouched`: whether a failure came before
+// any row was read (no connection, another generation, a lock), so that the store's own
+// connection can read the range instead.
 core::Status read_part(const MultiScan& plan, const std::string& path, const MultiScan::RowRange& part,
-                       const Generation& expected, std::vector<GroupFold>& folds, TextIds& texts, bool& untouched) {
+                       const Generation& expected, std::vector<GroupFold>& folds, TextIds& texts, FoldTurns& turns,
+                       std::size_t thread, bool& untouched) {
   sqlite3* c = nullptr;
   core::Status s;
   untouched = true;
@@ -144,6 +138,7 @@ core::Status read_part(const MultiScan& plan, const std::string& path, const Mul
     s = core::make_error(core::ErrorCode::kIo, std::string("cannot open another connection: ") +
                                                    (c ? sqlite3_errmsg(c) : "out of memory"), path);
     sqlite3_close(c);
+    turns.leave(thread);
     return s;
   }
   sqlite3_busy_timeout(c, kBusyTimeoutMs);  // before anything else
@@ -155,18 +150,17 @@ core::Status read_part(const MultiScan& plan, const std::string& path, const Mul
       s = core::make_error(core::ErrorCode::kIo, "the ledger changed while its scan was being split", path);
     else {
       untouched = false;  // a failure from here on may leave rows in the folds
-      s = plan.scan(c, folds, texts, &part);
+      s = plan.scan(c, folds, texts, &part, &turns, thread);  // leaves the turns when it ends
     }
   }
+  if (untouched) turns.leave(thread);
   sqlite3_close(c);  // ends the read transaction
   return s;
 }
 
 }  // namespace
 
-core::Status SqliteReads::scan(const MultiScan& plan, std::vector<GroupFold>& folds, TextIds& texts,
-                               std::span<const ledger::AggregateQuery> queries,
-                               const std::map<std::int64_t, std::vector<ledger::Tag>>& tags, bool shared) {
+core::Status SqliteReads::scan(const MultiScan& plan, std::vector<GroupFold>& folds, TextIds& texts, bool shared) {
   // Other connections see what this one does only of a file (not ":memory:"), and only when
   // `shared`: in a read transaction of the scan's own (a writer's rows are not theirs to see).
   const char* file = sqlite3_db_filename(db_, "main");
@@ -174,74 +168,91 @@ core::Status SqliteReads::scan(const MultiScan& plan, std::vector<GroupFold>& fo
   auto ranges = plan.split(db_, threads(), options_.rows_per_scan_thread);
   if (!ranges) return ranges.error();
   // A small scan stays on this connection. A large one is read on connections of its own, one
-  // thread per range, this one reading the first.
+  // thread per range (this one reading the first), all folding into the same groups in turns.
   if (ranges->empty() || ranges->front().size() < options_.rows_per_scan_thread) return plan.scan(db_, folds, texts);
   const auto gen = generation(db_, path_);
   if (!gen) return gen.error();
   if (const auto& hook = before_range_scans_hook()) hook();
-  std::deque<ScanPart> parts;
-  for (std::size_t i = 1; i < ranges->size(); ++i) {
-    ScanPart& p = parts.emplace_back();
-    p.rows = (*ranges)[i];
-    for (const auto& q : queries) p.folds.emplace_back(q, tags, &p.texts);
-  }
   const std::string path(file);
-  std::vector<std::jthread> pool;
-  for (auto& p : parts)
-    pool.emplace_back(
-        [&plan, &path, &gen](ScanPart& p) { p.status = read_part(plan, path, p.rows, *gen, p.folds, p.texts, p.untouched); },
-        std::ref(p));
-  bool untouched = false;
-  core::Status first = read_part(plan, path, ranges->front(), *gen, folds, texts, untouched);
+  FoldTurns turns(ranges->size());
+  std::vector<core::Status> status(ranges->size());
+  std::deque<bool> untouched(ranges->size(), false);  // (not vector<bool>: threads set them apart)
+  {
+    std::vector<std::jthread> pool;
+    for (std::size_t i = 1; i < ranges->size(); ++i)
+      pool.emplace_back(
+          [&, i] { status[i] = read_part(plan, path, (*ranges)[i], *gen, folds, texts, turns, i, untouched[i]); });
+    status[0] = read_part(plan, path, ranges->front(), *gen, folds, texts, turns, 0, untouched[0]);
+  }  // joins
   // A range no other connection could read as this one sees the ledger (no second handle, a
-  // writer that committed since, a lock) is read on this one.
-  if (!first && untouched) first = plan.scan(db_, folds, texts, &ranges->front());
-  pool.clear();  // joins
-  if (!first) return first;
-  for (auto& p : parts) {
-    if (!p.status && !p.untouched) return p.status;
-    if (!p.status)
-      if (auto s = plan.scan(db_, p.folds, p.texts, &p.rows); !s) return s;
-    const auto standins = texts.ids_of(p.texts);
-    for (std::size_t i = 0; i < folds.size(); ++i) folds[i].absorb(p.folds[i], standins);
+  // writer that committed since, a lock) is read on this one, after the others.
+  for (std::size_t i = 0; i < ranges->size(); ++i) {
+    if (status[i]) continue;
+    if (!untouched[i]) return status[i];
+    if (auto s = plan.scan(db_, folds, texts, &(*ranges)[i]); !s) return s;
   }
   return {};
 }
 
-core::Result<std::vector<std::vector<ledger::AggregateRow>>> SqliteReads::aggregate_each(
-    std::span<const ledger::AggregateQuery> queries) {
+core::Status SqliteReads::aggregate_into(std::span<const ledger::AggregateQuery> queries,
+                                         const ledger::Store::AggregateSink& sink, std::size_t interleave) {
+  // A query equal to an earlier one is answered from the earlier's groups.
+  std::vector<std::size_t> slot(queries.size());  // each query's place among the distinct ones
+  std::vector<ledger::AggregateQuery> distinct;
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    const auto first = static_cast<std::size_t>(std::find(queries.begin(), queries.end(), queries[i]) - queries.begin());
+    if (first == i) distinct.push_back(queries[i]);
+    slot[i] = first == i ? distinct.size() - 1 : slot[first];
+  }
   const ReadTransaction tx(db_);
-  auto plan = MultiScan::plan(db_, queries);
-  if (!plan) return plan.error();
   std::map<std::int64_t, std::vector<ledger::Tag>> tags;
-  if (std::any_of(queries.begin(), queries.end(), [](const auto& q) { return q.reads_tags(); })) {
+  if (std::any_of(distinct.begin(), distinct.end(), [](const auto& q) { return q.reads_tags(); })) {
     auto t = tagsets();
     if (!t) return t.error();
     tags = std::move(*t);
   }
-  TextIds texts;  // shared by the folds: a row's resource id is looked up once
-  std::vector<GroupFold> folds;
-  folds.reserve(queries.size());
-  for (const auto& q : queries) folds.emplace_back(q, tags, &texts);
-  if (auto s = scan(*plan, folds, texts, queries, tags, tx.own()); !s) return s.error();
-  // Each fold's groups become rows (sorting, copying texts) on a thread of its own where there
-  // are cores for it; their few lookups of string ids take turns on the connection.
-  std::mutex connection;
-  std::vector<std::optional<core::Result<std::vector<ledger::AggregateRow>>>> rows(folds.size());
-  {
-    std::vector<std::jthread> pool;
-    for (std::size_t i = 1; i < folds.size(); ++i) {
-      auto make = [&, i] { rows[i] = fold_rows(folds[i], connection); };
-      if (threads() > 1) pool.emplace_back(make);
-      else make();
+  // The groups of every distinct query: one scan for all where they scan together, else one each.
+  // The folds of a scan share their stand-ins (a row's resource id is looked up once); each holds
+  // its query by reference and its stand-ins by address, so neither moves.
+  struct Folded {
+    TextIds texts;
+    std::vector<GroupFold> folds;
+  };
+  std::vector<std::unique_ptr<Folded>> scans;
+  std::vector<GroupFold*> fold(distinct.size());
+  const bool together = scans_together(distinct);
+  for (std::size_t d = 0; d < distinct.size(); d += together ? distinct.size() : 1) {
+    const auto group = together ? std::span<const ledger::AggregateQuery>(distinct)
+                                : std::span<const ledger::AggregateQuery>(distinct).subspan(d, 1);
+    auto plan = MultiScan::plan(db_, group);
+    if (!plan) return plan.error();
+    auto& f = *scans.emplace_back(std::make_unique<Folded>());
+    f.folds.reserve(group.size());
+    for (const auto& q : group) f.folds.emplace_back(q, tags, &f.texts);
+    if (auto s = scan(*plan, f.folds, f.texts, tx.own()); !s) return s;
+    // Every row is in: the indexes are freed before the groups are handed out.
+    f.texts.seal();
+    for (std::size_t k = 0; k < group.size(); ++k) {
+      f.folds[k].seal();
+      fold[d + k] = &f.folds[k];
     }
-    rows[0] = fold_rows(folds[0], connection);
   }
-  std::vector<std::vector<ledger::AggregateRow>> out;
-  for (auto& r : rows) {
-    if (!*r) return r->error();
-    out.push_back(std::move(**r));
-  }
+  auto lookup = [this](const std::vector<std::int64_t>& ids, std::vector<std::string>& out) { return this->lookup(ids, out); };
+  std::vector<GroupFold*> answers;  // by query
+  for (std::size_t i = 0; i < queries.size(); ++i) answers.push_back(fold[slot[i]]);
+  if (interleave > 0) return each_interleaved({answers.data(), answers.size()}, interleave, lookup, sink);
+  return each_in_turn(answers, lookup, sink);
+}
+
+core::Result<std::vector<std::vector<ledger::AggregateRow>>> SqliteReads::aggregate_each(
+    std::span<const ledger::AggregateQuery> queries) {
+  std::vector<std::vector<ledger::AggregateRow>> out(queries.size());
+  if (auto s = aggregate_into(queries, [&out](std::size_t i, ledger::AggregateRow& row) -> core::Status {
+        out[i].push_back(std::move(row));
+        return {};
+      }, 0);
+      !s)
+    return s.error();
   return out;
 }
 

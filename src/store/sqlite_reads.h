@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -41,12 +40,16 @@ class SqliteReads {
 
   core::Result<std::vector<ledger::RowIssue>> issues(std::int64_t source_id, std::int64_t limit);
   core::Result<std::vector<ledger::AggregateRow>> aggregate(const ledger::AggregateQuery& q);
-  // Whether aggregate_each can answer `queries` from one scan: one query, or several over the raw
-  // charges with bounded days.
+  // Whether aggregate_into can answer `queries` from one scan: one query, or several that all read
+  // the daily rollup or all the raw charges (none only the GPU rows).
   static bool scans_together(std::span<const ledger::AggregateQuery> queries);
-  // The queries answered by one MultiScan (sqlite_scan.h); scans_together(queries) must hold.
-  // Sums of money are exact; GPU-hours and quantities are summed in floating point, in an order
-  // that depends on how many threads read (their last bits may differ from one thread's).
+  // Store::aggregate_into: the queries answered by one MultiScan (sqlite_scan.h) where
+  // scans_together(queries), else one after another. Sums of money are exact; GPU-hours and
+  // quantities are summed in floating point, in an order that depends on how many threads read
+  // (their last bits may differ from one thread's), the same in every run with as many.
+  core::Status aggregate_into(std::span<const ledger::AggregateQuery> queries, const ledger::Store::AggregateSink& sink,
+                              std::size_t interleave);
+  // aggregate_into's rows, collected.
   core::Result<std::vector<std::vector<ledger::AggregateRow>>> aggregate_each(
       std::span<const ledger::AggregateQuery> queries);
   core::Result<std::vector<ledger::HostActivity>> gpu_activity(std::optional<ledger::Day> from,
@@ -59,16 +62,13 @@ class SqliteReads {
  private:
   core::Status exec(const std::string& sql);
   core::Error error(const std::string& what) const;
-  // A fold's groups, their string ids read from `strings`.
-  // (Lookups of string ids lock `connection`: folds may turn into rows on several threads.)
-  core::Result<std::vector<ledger::AggregateRow>> fold_rows(const GroupFold& fold, std::mutex& connection);
+  // The texts of string ids (GroupFold::Lookup).
+  core::Status lookup(const std::vector<std::int64_t>& ids, std::vector<std::string>& texts);
   unsigned threads() const { return options_.scan_threads ? options_.scan_threads : core::usable_cores(); }
 
   // `plan`'s rows into `folds` (sharing `texts`), read by as many threads as options_ allow when
   // `shared` (the connection is in a read transaction that other connections can share).
-  core::Status scan(const MultiScan& plan, std::vector<GroupFold>& folds, TextIds& texts,
-                    std::span<const ledger::AggregateQuery> queries,
-                    const std::map<std::int64_t, std::vector<ledger::Tag>>& tags, bool shared);
+  core::Status scan(const MultiScan& plan, std::vector<GroupFold>& folds, TextIds& texts, bool shared);
 
   sqlite3* db_;
   std::string path_;

@@ -34,8 +34,9 @@ core::Result<MultiScan> MultiScan::plan(sqlite3* db, std::span<const ledger::Agg
   for (std::size_t i = 0; i < queries.size(); ++i) {
     const auto& q = queries[i];
     auto& part = m.parts_[i];
-    m.all_.from = std::min(*m.all_.from, *q.from);
-    m.all_.to = std::max(*m.all_.to, *q.to);
+    // The union of the days: unbounded where any query is.
+    m.all_.from = m.all_.from && q.from ? std::optional(std::min(*m.all_.from, *q.from)) : std::nullopt;
+    m.all_.to = m.all_.to && q.to ? std::optional(std::max(*m.all_.to, *q.to)) : std::nullopt;
     for (auto d : q.dims) part.columns.push_back(column_of(d));
     for (const auto& f : q.filters) {
       const std::size_t c = column_of(f.key.dim);
@@ -123,7 +124,74 @@ core::Result<std::vector<MultiScan::RowRange>> MultiScan::split(sqlite3* db, std
   return out;
 }
 
-core::Status MultiScan::scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds& texts, const RowRange* part) const {
+void FoldTurns::wait(std::size_t thread) {
+  std::unique_lock lock(m_);
+  cv_.wait(lock, [&] { return turn_ == thread; });
+}
+
+void FoldTurns::pass(std::size_t thread) {
+  {
+    const std::lock_guard lock(m_);
+    ++passes_[thread];
+    next(thread);
+  }
+  cv_.notify_all();
+}
+
+void FoldTurns::leave(std::size_t thread) {
+  {
+    const std::lock_guard lock(m_);
+    gone_[thread] = true;
+    if (turn_ == thread) next(thread);
+  }
+  cv_.notify_all();
+}
+
+void FoldTurns::next(std::size_t thread) {
+  for (std::size_t k = 1; k <= gone_.size(); ++k) {
+    const std::size_t t = (thread + k) % gone_.size();
+    if (!gone_[t]) {
+      turn_ = t;
+      return;
+    }
+  }
+}
+
+namespace {
+
+// Rows read and not yet folded: per row its day, cells (all_.dims, a text cell's stand-in
+// filled in when folded), currency and tag set, and its sums; text cells' bytes and hashes beside.
+struct Batch {
+  static constexpr std::size_t kRows = 2048;
+  std::size_t stride = 0;             // integers per row: cells, currency, tag set
+  std::vector<ledger::Day> days;
+  std::vector<std::int64_t> cells;
+  std::vector<ledger::Sums> sums;
+  std::string bytes;                  // text cells, one after another
+  std::vector<std::uint32_t> ends;    // where each text cell ends in `bytes`
+  std::vector<std::uint64_t> hashes;  // of each text cell
+  std::size_t size() const { return days.size(); }
+  void clear() {
+    days.clear();
+    cells.clear();
+    sums.clear();
+    bytes.clear();
+    ends.clear();
+    hashes.clear();
+  }
+};
+
+}  // namespace
+
+core::Status MultiScan::scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds& texts, const RowRange* part,
+                             FoldTurns* turns, std::size_t thread) const {
+  struct Leave {
+    FoldTurns* turns;
+    std::size_t thread;
+    ~Leave() {
+      if (turns) turns->leave(thread);
+    }
+  } leave{turns, thread};
   std::vector<std::string> also;
   if (const RowRange* rows = part ? part : pruned_ ? &*pruned_ : nullptr)
     also.push_back("rowid BETWEEN " + std::to_string(rows->first) + " AND " + std::to_string(rows->last));
@@ -135,68 +203,103 @@ core::Status MultiScan::scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds
   int p = 0;
   for (const auto& v : a.params) s.text(++p, v);
   const std::size_t n = all_.dims.size();
-  std::vector<std::int64_t> ids(n), cells;
+  std::vector<std::size_t> text_columns;
+  for (std::size_t k = 0; k < n; ++k)
+    if (!encoded_[k]) text_columns.push_back(k);
+  Batch batch;
+  batch.stride = n + 2;
   std::vector<std::string_view> views(n);
-  // Rows go to each fold in batches (GroupFold::add_keyed): per fold, its rows' keys and sums.
-  constexpr std::size_t kBatch = 64;
-  std::vector<std::vector<std::int64_t>> keys(folds.size());
-  std::vector<std::vector<ledger::Sums>> batch(folds.size());
+  std::vector<std::int64_t> cells;
+  // Per fold, the batch's rows that reach it: their keys and sums (GroupFold::add_keyed).
+  std::vector<std::vector<GroupFold::Cell>> keys(folds.size());
+  std::vector<std::vector<ledger::Sums>> sums(folds.size());
   for (std::size_t i = 0; i < folds.size(); ++i) {
-    keys[i].resize(kBatch * folds[i].width());
-    batch[i].reserve(kBatch);
+    keys[i].resize(Batch::kRows * folds[i].width());
+    sums[i].reserve(Batch::kRows);
   }
-  auto flush = [&](std::size_t i) {
-    folds[i].add_keyed(std::span(keys[i]).first(batch[i].size() * folds[i].width()), batch[i]);
-    batch[i].clear();
+  // Folding a batch: its text cells become stand-ins, and each row goes to the queries whose days
+  // and filters it meets.
+  auto fold = [&] {
+    if (turns) turns->wait(thread);
+    // Text cells become stand-ins first, each text's index slot and bytes fetched a few cells
+    // ahead: in a table of millions of resource ids, each is a wait on memory otherwise.
+    constexpr std::size_t kAhead = 16;
+    const std::size_t n_texts = batch.hashes.size();
+    for (std::size_t t = 0; t < n_texts; ++t) {
+      if (t + kAhead < n_texts) texts.prefetch_slot(batch.hashes[t + kAhead]);
+      if (t + kAhead / 2 < n_texts) texts.prefetch_text(batch.hashes[t + kAhead / 2]);
+      const std::uint32_t begin = t == 0 ? 0 : batch.ends[t - 1];
+      const std::size_t r = t / text_columns.size();
+      batch.cells[r * batch.stride + text_columns[t % text_columns.size()]] =
+          texts.id(std::string_view(batch.bytes).substr(begin, batch.ends[t] - begin), batch.hashes[t]);
+    }
+    for (std::size_t r = 0, t = 0; r < batch.size(); ++r) {
+      const std::int64_t* ids = &batch.cells[r * batch.stride];
+      for (const std::size_t k : text_columns) {
+        const std::uint32_t begin = t == 0 ? 0 : batch.ends[t - 1];
+        views[k] = std::string_view(batch.bytes).substr(begin, batch.ends[t] - begin);
+        ++t;
+      }
+      const ledger::Day day = batch.days[r];
+      for (std::size_t i = 0; i < queries_.size(); ++i) {
+        const auto& q = queries_[i];
+        if ((q.from && day < *q.from) || (q.to && day >= *q.to)) continue;
+        const auto& part = parts_[i];
+        bool keep = true;
+        for (const auto& [c, allowed] : part.id_filters)
+          keep = keep && std::find(allowed.begin(), allowed.end(), ids[c]) != allowed.end();
+        for (const auto& [c, allowed] : part.text_filters)
+          keep = keep && std::find(allowed.begin(), allowed.end(), views[c]) != allowed.end();
+        if (!keep) continue;
+        cells.clear();
+        for (auto c : part.columns) cells.push_back(ids[c]);
+        cells.push_back(ids[n]);
+        if (folds[i].make_key(day, cells, ids[n + 1], &keys[i][sums[i].size() * folds[i].width()]))
+          sums[i].push_back(batch.sums[r]);
+      }
+    }
+    for (std::size_t i = 0; i < folds.size(); ++i) {
+      folds[i].add_keyed(std::span(keys[i]).first(sums[i].size() * folds[i].width()), sums[i]);
+      sums[i].clear();
+    }
+    batch.clear();
+    if (turns) turns->pass(thread);
   };
   for (;;) {
     const int rc = sqlite3_step(s.get());
     if (rc == SQLITE_DONE) {
-      for (std::size_t i = 0; i < folds.size(); ++i) flush(i);
+      if (batch.size() > 0) fold();
       return {};
     }
     if (rc != SQLITE_ROW)
       return core::make_error(core::ErrorCode::kIo, std::string("SQLite failed scanning charges: ") + sqlite3_errmsg(db));
     int col = 0;
-    const ledger::Day day = sqlite3_column_int(s.get(), col++);
+    batch.days.push_back(sqlite3_column_int(s.get(), col++));
     for (std::size_t k = 0; k < n; ++k, ++col) {
       if (encoded_[k]) {
-        ids[k] = sqlite3_column_int64(s.get(), col);
+        batch.cells.push_back(sqlite3_column_int64(s.get(), col));
       } else {
         const auto* t = reinterpret_cast<const char*>(sqlite3_column_text(s.get(), col));
-        views[k] = std::string_view(t ? t : "", static_cast<std::size_t>(sqlite3_column_bytes(s.get(), col)));
-        ids[k] = texts.id(views[k]);
+        const auto size = static_cast<std::size_t>(sqlite3_column_bytes(s.get(), col));
+        const std::string_view text(t ? t : "", t ? size : 0);
+        batch.bytes.append(text);
+        batch.ends.push_back(static_cast<std::uint32_t>(batch.bytes.size()));
+        batch.hashes.push_back(hash_bytes(text.data(), text.size()));
+        batch.cells.push_back(0);  // the stand-in, when folded
       }
     }
-    const std::int64_t currency = sqlite3_column_int64(s.get(), col++);
-    const std::int64_t tagset = sqlite3_column_int64(s.get(), col++);
-    ledger::Sums sums;
-    sums.billed = sqlite3_column_int64(s.get(), col++);
-    sums.effective = sqlite3_column_int64(s.get(), col++);
-    sums.list = sqlite3_column_int64(s.get(), col++);
-    sums.contracted = sqlite3_column_int64(s.get(), col++);
-    sums.gpu_hours = sqlite3_column_double(s.get(), col++);
-    sums.rows = sqlite3_column_int64(s.get(), col++);
-    sums.consumed_quantity = sqlite3_column_double(s.get(), col++);
-    sums.first_day = sums.last_day = day;
-    for (std::size_t i = 0; i < queries_.size(); ++i) {
-      const auto& q = queries_[i];
-      if ((q.from && day < *q.from) || (q.to && day >= *q.to)) continue;
-      const auto& part = parts_[i];
-      bool keep = true;
-      for (const auto& [c, allowed] : part.id_filters)
-        keep = keep && std::find(allowed.begin(), allowed.end(), ids[c]) != allowed.end();
-      for (const auto& [c, allowed] : part.text_filters)
-        keep = keep && std::find(allowed.begin(), allowed.end(), views[c]) != allowed.end();
-      if (!keep) continue;
-      cells.clear();
-      for (auto c : part.columns) cells.push_back(ids[c]);
-      cells.push_back(currency);
-      if (!folds[i].make_key(q.by_day ? day : 0, cells, tagset, &keys[i][batch[i].size() * folds[i].width()]))
-        continue;
-      batch[i].push_back(sums);
-      if (batch[i].size() == kBatch) flush(i);
-    }
+    batch.cells.push_back(sqlite3_column_int64(s.get(), col++));  // currency
+    batch.cells.push_back(sqlite3_column_int64(s.get(), col++));  // tag set
+    ledger::Sums& sums_of_row = batch.sums.emplace_back();
+    sums_of_row.billed = sqlite3_column_int64(s.get(), col++);
+    sums_of_row.effective = sqlite3_column_int64(s.get(), col++);
+    sums_of_row.list = sqlite3_column_int64(s.get(), col++);
+    sums_of_row.contracted = sqlite3_column_int64(s.get(), col++);
+    sums_of_row.gpu_hours = sqlite3_column_double(s.get(), col++);
+    sums_of_row.rows = sqlite3_column_int64(s.get(), col++);
+    sums_of_row.consumed_quantity = sqlite3_column_double(s.get(), col++);
+    sums_of_row.first_day = sums_of_row.last_day = batch.days.back();
+    if (batch.size() == Batch::kRows) fold();
   }
 }
 

@@ -1,12 +1,15 @@
-// Aggregates from one pass over the charges (SqliteReads::aggregate and aggregate_each). One query
-// is read as scan_sql gives it (filters in SQL, the daily rollup where it answers). Several are
-// read together from the raw charges: the union of their dimensions and days, each row going to
-// the queries whose days and filters (as string ids) it meets.
+// Aggregates from one pass over the charges (SqliteReads::aggregate_into). One query is read as
+// scan_sql gives it (filters in SQL, the daily rollup where it answers). Several are read together
+// from the daily rollup where each can be, else from the raw charges: the union of their
+// dimensions and days, each row going to the queries whose days and filters (as string ids) it
+// meets.
 #pragma once
 
 #include <sqlite3.h>
 
+#include <condition_variable>
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -19,10 +22,34 @@
 
 namespace aicost::store {
 
+// Threads that fold rows into the same groups, a batch at a time, taking turns in a fixed round
+// (the threads still reading, in order): the folds see the rows in the same order in every run, so
+// floating-point sums come out the same, and the groups are held once, not once per thread.
+class FoldTurns {
+ public:
+  explicit FoldTurns(std::size_t threads) : gone_(threads, false), passes_(threads, 0) {}
+  void wait(std::size_t thread);   // until it is `thread`'s turn
+  void pass(std::size_t thread);   // to the next thread still reading
+  void leave(std::size_t thread);  // `thread` has no more batches (done, or failed)
+  // The batches `thread` has folded (after it left).
+  std::size_t passes(std::size_t thread) {
+    const std::lock_guard lock(m_);
+    return passes_[thread];
+  }
+
+ private:
+  void next(std::size_t thread);   // the turn after `thread`'s (locked)
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::size_t turn_ = 0;
+  std::vector<bool> gone_;
+  std::vector<std::size_t> passes_;
+};
+
 class MultiScan {
  public:
   // `db` resolves the filters' values to string ids; `queries` must outlive the plan. Several
-  // queries must all read raw rows over bounded days (!from_rollup, from and to set).
+  // queries must all read the rollup, or all raw rows, and none only GPU rows.
   static core::Result<MultiScan> plan(sqlite3* db, std::span<const ledger::AggregateQuery> queries);
 
   // Rowids of charges, first to last (empty when first > last).
@@ -36,8 +63,11 @@ class MultiScan {
   core::Result<std::vector<RowRange>> split(sqlite3* db, std::size_t parts, std::int64_t min_rows) const;
 
   // The rows into `folds` (one per query, in order, sharing `texts`): all of them, or those in
-  // `part` (one of split()'s).
-  core::Status scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds& texts, const RowRange* part = nullptr) const;
+  // `part` (one of split()'s). Rows are read in batches; with `turns`, several threads scan
+  // parts into the same folds and each batch is folded in the turn of `thread` (which leaves the
+  // turns when the scan ends, however it ends).
+  core::Status scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds& texts, const RowRange* part = nullptr,
+                    FoldTurns* turns = nullptr, std::size_t thread = 0) const;
 
  private:
   struct Part {

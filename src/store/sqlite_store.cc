@@ -282,6 +282,10 @@ class SqliteStore final : public ledger::Store {
     if (!SqliteReads::scans_together(queries)) return ledger::Store::aggregate_each(queries);
     return reads_.aggregate_each(queries);
   }
+  core::Status aggregate_into(std::span<const ledger::AggregateQuery> queries, const AggregateSink& sink,
+                              std::size_t interleave = 0) override {
+    return reads_.aggregate_into(queries, sink, interleave);
+  }
   core::Result<std::vector<ledger::HostActivity>> gpu_activity(std::optional<ledger::Day> from,
                                                                std::optional<ledger::Day> to) override {
     return reads_.gpu_activity(from, to);

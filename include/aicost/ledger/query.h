@@ -60,6 +60,7 @@ bool in_rollup(Dimension d);
 struct Filter {
   GroupKey key;
   std::string value;  // exact match; for a tag, "" selects rows without that tag
+  friend bool operator==(const Filter&, const Filter&) = default;
 };
 
 // A tag key as a query reads it: the canonical key, else the first of its aliases present.
@@ -74,20 +75,44 @@ const std::string* tag_value(const std::vector<Tag>& tags, const TagKey& k);
 struct TagFilter {
   TagKey key;
   std::string value;  // exact match; "" selects rows without the tag
+  friend bool operator==(const TagFilter&, const TagFilter&) = default;
+};
+
+// Days a query groups by: each day, or the ISO week (from Monday) or month it falls in.
+enum class Period { kDay, kWeek, kMonth };
+// The first day of the period holding `d`.
+Day period_start(Period p, Day d);
+
+// The order of an aggregate's rows.
+enum class RowOrder {
+  // Text order of the dimensions' values, then tags, then currency, then day: each group's days
+  // come as one ascending run.
+  kText,
+  // A cost report's: day ascending, then effective cost descending, then the values at
+  // AggregateQuery::cost_ties as text (an empty tag value read as `untagged_text`), then currency.
+  kCost,
 };
 
 // The store's side of a report: sums grouped by day (optional), plain dimensions and tag values.
-// Store::aggregate answers in text order of the dimensions' values, then tags, then currency, then
-// day, so each group's days come as one ascending run.
+// Store::aggregate answers in `order`.
 struct AggregateQuery {
   std::vector<Dimension> dims;   // plain (non-tag) dimensions
   std::vector<TagKey> tags;      // tag keys, grouped by their values ("" = untagged)
   bool by_day = false;
+  Period period = Period::kDay;  // with by_day: a row's day is the first of its period
   std::optional<Day> from, to;   // inclusive first day, exclusive last day
   std::vector<Filter> filters;   // plain dimensions
   std::vector<TagFilter> tag_filters;
   bool gpu_rows_only = false;    // only charges with GPU-hours (reads the raw charges)
+  RowOrder order = RowOrder::kText;
+  // For RowOrder::kCost: positions in AggregateRow::values (dims first, then tags) compared in
+  // turn when the effective costs are equal, and the text an empty tag value compares as.
+  std::vector<std::size_t> cost_ties;
+  std::string untagged_text;
   bool reads_tags() const { return !tags.empty() || !tag_filters.empty(); }
+  // Store::aggregate_into answers a query equal to an earlier one of the same call from the same
+  // groups, read once (a reader that measures its rows before it writes them asks twice).
+  friend bool operator==(const AggregateQuery&, const AggregateQuery&) = default;
 };
 
 // A tag set as `q` sees it: its value per q.tags ("" = untagged), or nullopt when q.tag_filters

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -114,6 +115,18 @@ class Store {
     }
     return out;
   }
+  // The rows of aggregate_each(queries) one at a time, for a reader that keeps less than all of
+  // them: every row of queries[0] in its order, then those of queries[1], and so on. Or, with
+  // `interleave` > 0, for queries in text order whose first `interleave` dims are the same: for
+  // each value of those dims in text order, its rows of queries[0], then of queries[1], ... (two
+  // answers joined on a resource without either held aside). `sink` gets the query's position and
+  // the row, which it may move from; an error from it stops the read and is returned. A query
+  // equal to an earlier one is answered again from the same groups (a reader that measures its
+  // rows before it writes them asks twice). The store holds only its groups meanwhile
+  // (src/store/group_fold.h), never the rows as well.
+  using AggregateSink = std::function<core::Status(std::size_t query, AggregateRow& row)>;
+  virtual core::Status aggregate_into(std::span<const AggregateQuery> queries, const AggregateSink& sink,
+                                      std::size_t interleave = 0) = 0;
   // Per host and day: mean SM_ACTIVE, GR_ENGINE_ACTIVE and GPU_UTIL over the samples loaded.
   virtual core::Result<std::vector<HostActivity>> gpu_activity(std::optional<Day> from, std::optional<Day> to) = 0;
   // Per host, GPU and hour: SM_ACTIVE, GR_ENGINE_ACTIVE and GPU_UTIL sums, sorted by host, GPU,

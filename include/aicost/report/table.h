@@ -30,6 +30,26 @@ struct Table {
 //   becomes a JSON number, an empty cell becomes null, anything else stays a string.
 std::string render(const Table& table, Format format);
 
+// A table too long to hold, written a few rows at a time (kTable, kCsv, kMarkdown; not kJson):
+// render() of a whole table is head() then rows() of its rows, piece by piece. Rows may have as
+// many cells as the header, or as the widest row of the Table given. kTable pads each column to
+// its widest cell, so every row is measure()d before head() (a first pass over them).
+class TableWriter {
+ public:
+  // `t`: title, header and alignment; its rows count as measured.
+  TableWriter(const Table& t, Format format);
+  void measure(const std::vector<std::string>& row);
+  std::string head() const;  // the title and header
+  std::string rows(const std::vector<std::vector<std::string>>& rows) const;
+
+ private:
+  std::string line(const std::vector<std::string>& row) const;
+  Table head_;
+  Format format_;
+  std::size_t columns_;
+  std::vector<std::size_t> width_;  // kTable
+};
+
 // Each line of `text` prefixed with `spaces` spaces (empty lines stay empty); for nesting a
 // rendered table under a section title.
 std::string indent(const std::string& text, std::size_t spaces);

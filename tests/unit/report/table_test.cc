@@ -138,5 +138,28 @@ TEST(TableJson, GroupedNumbersStayText) {
   EXPECT_EQ(j[2]["usd"], "inf");
 }
 
+// A table written a few rows at a time (the ledger report's lines as they come) reads as the
+// whole table rendered: widths measured over every row first (kTable), the header once.
+TEST(TableWriter, PiecesReadAsTheWholeTable) {
+  Table t;
+  t.title = "Cost";
+  t.header = {"resource", "effective", "note"};
+  t.right_align = {false, true, false};
+  for (int r = 0; r < 10; ++r)
+    t.rows.push_back({"res-" + std::string(static_cast<std::size_t>(r), 'x'), std::to_string(r * 137), r % 3 ? "a,b" : "|"});
+  for (auto f : {Format::kTable, Format::kCsv, Format::kMarkdown}) {
+    SCOPED_TRACE(to_string(f));
+    Table head = t;
+    head.rows.clear();
+    TableWriter w(head, f);
+    for (const auto& r : t.rows) w.measure(r);
+    std::string out = w.head();
+    for (std::size_t at = 0; at < t.rows.size(); at += 3)
+      out += w.rows({t.rows.begin() + static_cast<std::ptrdiff_t>(at),
+                     t.rows.begin() + static_cast<std::ptrdiff_t>(std::min(at + 3, t.rows.size()))});
+    EXPECT_EQ(out, render(t, f));
+  }
+}
+
 }  // namespace
 }  // namespace aicost::report

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <string>
 
@@ -103,42 +104,153 @@ TEST(GroupFold, ManyGroupsKeepTheirSums) {
                              [](const auto& a, const auto& b) { return a.values < b.values; }));
 }
 
-// Two folds over two halves of the rows, each with its own stand-ins, absorbed into a third: the
-// same rows as one fold over them all (a scan read by two threads).
-TEST(GroupFold, AbsorbingAFoldOfOtherRowsEqualsFoldingThemAll) {
+// Money is kept in 64 bits while a sum fits and exactly beyond: sums past 2^63 nano-units (9.2e9
+// units) of one group, and a value over 64 bits as PostgreSQL's NUMERIC sums may bring one.
+TEST(GroupFold, MoneyPast64BitsStaysExact) {
   ledger::AggregateQuery q;
-  q.dims = {ledger::Dimension::kService, ledger::Dimension::kResource};
-  q.by_day = true;
-  q.tags = {{"team", {}}};
-  const std::map<std::int64_t, std::vector<ledger::Tag>> tagsets = {{5, {{"team", "nlp"}}}, {6, {{"team", "ads"}}}};
-  TextIds first_texts, second_texts, texts;
-  GroupFold all(q, tagsets), first(q, tagsets, &first_texts), second(q, tagsets, &second_texts);
-  // Row k: service id 1 or 2, resource "r<k % 7>", day 10 + k % 3, tag set 0, 5 or 6.
-  auto add = [&](GroupFold& fold, int k) {
-    const std::int64_t cells[] = {1 + k % 2, fold.text("r" + std::to_string(k % 7)), 3};
-    ledger::Sums s = one(k);
-    s.gpu_hours = 0.5 * k;
-    s.first_day = s.last_day = 10 + k % 3;
-    fold.add(10 + k % 3, cells, k % 3 == 0 ? 0 : 4 + k % 3, s);
-  };
-  for (int k = 0; k < 60; ++k) add(all, k);
-  // The second half meets its resources in another order, so its stand-ins are numbered differently.
-  for (int k = 0; k < 30; ++k) add(first, k);
-  for (int k = 59; k >= 30; --k) add(second, k);
-  GroupFold merged(q, tagsets, &texts);
-  merged.absorb(first, texts.ids_of(first_texts));
-  merged.absorb(second, texts.ids_of(second_texts));
-  auto want = all.rows(lookup), got = merged.rows(lookup);
-  ASSERT_TRUE(want && got);
-  ASSERT_EQ(got->size(), want->size());
-  for (std::size_t r = 0; r < want->size(); ++r) {
-    EXPECT_EQ((*got)[r].day, (*want)[r].day);
-    EXPECT_EQ((*got)[r].values, (*want)[r].values);
-    EXPECT_EQ((*got)[r].sums.billed, (*want)[r].sums.billed);
-    EXPECT_EQ((*got)[r].sums.rows, (*want)[r].sums.rows);
-    EXPECT_EQ((*got)[r].sums.gpu_hours, (*want)[r].sums.gpu_hours);  // halves of integers: exact
-    EXPECT_EQ((*got)[r].sums.first_day, (*want)[r].sums.first_day);
+  q.dims = {ledger::Dimension::kService};
+  GroupFold fold(q, {});
+  constexpr core::WideNanos kMax = std::numeric_limits<std::int64_t>::max();
+  const core::WideNanos values[] = {kMax, kMax, 5, -kMax, kMax * 4, -3};
+  const std::int64_t cells[] = {1, 3};
+  core::WideNanos want = 0, want_list = 0;
+  for (const auto v : values) {
+    ledger::Sums s = one(0);
+    s.billed = v;
+    s.effective = -v;
+    s.list = v / 2;
+    s.contracted = 1;
+    fold.add(0, cells, 0, s);
+    want += v;
+    want_list += v / 2;
   }
+  auto rows = fold.rows(lookup);
+  ASSERT_TRUE(rows);
+  ASSERT_EQ(rows->size(), 1u);
+  const auto& sums = rows->front().sums;
+  EXPECT_TRUE(sums.billed == want);
+  EXPECT_TRUE(sums.effective == -want);
+  EXPECT_TRUE(sums.list == want_list);
+  EXPECT_EQ(sums.contracted, 6);
+  EXPECT_EQ(sums.rows, 6);
+}
+
+// A cost report's order: day, then effective cost descending; equal costs by the values the query
+// names, in its order, an empty tag value read as the untagged text; then currency.
+TEST(GroupFold, CostOrderRanksByDayThenCostThenTheNamedValuesAsText) {
+  ledger::AggregateQuery q;
+  q.dims = {ledger::Dimension::kService};
+  q.tags = {{"team", {}}};
+  q.by_day = true;
+  q.order = ledger::RowOrder::kCost;
+  q.cost_ties = {1, 0};  // the team first, then the service
+  q.untagged_text = "(untagged)";
+  const std::map<std::int64_t, std::vector<ledger::Tag>> tagsets = {{5, {{"team", "'quoted"}}}, {6, {{"team", "ads"}}}};
+  GroupFold fold(q, tagsets);
+  auto add = [&](ledger::Day day, std::int64_t service, std::int64_t tagset, core::WideNanos effective) {
+    ledger::Sums s = one(1);
+    s.effective = effective;
+    const std::int64_t cells[] = {service, 3};
+    fold.add(day, cells, tagset, s);
+  };
+  add(20, 1, 6, 9);  // day 20 comes after every group of day 10
+  add(10, 1, 6, 4);
+  add(10, 2, 6, 4);  // zeta/ads and alpha/ads tie: alpha first
+  add(10, 2, 0, 4);  // untagged reads "(untagged)", which sorts after "'quoted" and before "ads"
+  add(10, 1, 5, 4);
+  add(10, 1, 0, 7);
+  std::vector<std::string> got;
+  for (int pass = 0; pass < 2; ++pass) {  // each() leaves the groups as they were
+    got.clear();
+    ASSERT_TRUE(fold.each(lookup, [&](ledger::AggregateRow& row) -> core::Status {
+      got.push_back(std::to_string(row.day) + " " + row.values[0] + "/" + row.values[1] + " " +
+                    std::to_string(static_cast<long long>(row.sums.effective)));
+      return {};
+    }));
+    EXPECT_EQ(got, (std::vector<std::string>{"10 zeta/ 7", "10 zeta/'quoted 4", "10 alpha/ 4", "10 alpha/ads 4",
+                                             "10 zeta/ads 4", "20 zeta/ads 9"}));
+  }
+}
+
+// Days fold into ISO weeks (from Monday) and months, each group's day the first of its period.
+TEST(GroupFold, DaysFoldIntoTheirWeekOrMonth) {
+  const ledger::Day sun = ledger::days_from_civil(2024, 9, 1), mon = ledger::days_from_civil(2024, 9, 2),
+                    oct = ledger::days_from_civil(2024, 10, 31);
+  for (const auto period : {ledger::Period::kWeek, ledger::Period::kMonth}) {
+    ledger::AggregateQuery q;
+    q.dims = {ledger::Dimension::kService};
+    q.by_day = true;
+    q.period = period;
+    GroupFold fold(q, {});
+    const std::int64_t cells[] = {1, 3};
+    for (const ledger::Day d : {sun, mon, mon + 6, mon + 7, oct}) fold.add(d, cells, 0, one(1));
+    auto rows = fold.rows(lookup);
+    ASSERT_TRUE(rows);
+    std::vector<std::pair<std::string, std::int64_t>> got;
+    for (const auto& r : *rows) got.emplace_back(ledger::day_text(r.day), r.sums.rows);
+    if (period == ledger::Period::kWeek)
+      EXPECT_EQ(got, (std::vector<std::pair<std::string, std::int64_t>>{
+                         {"2024-08-26", 1}, {"2024-09-02", 2}, {"2024-09-09", 1}, {"2024-10-28", 1}}));
+    else
+      EXPECT_EQ(got, (std::vector<std::pair<std::string, std::int64_t>>{{"2024-09-01", 4}, {"2024-10-01", 1}}));
+  }
+}
+
+// Past three dimensions a key keeps the first two and one interned profile of the rest: groups
+// that differ in any cell stay apart, and read back with every cell (against a plain map).
+TEST(GroupFold, WideKeysKeepEveryCellThroughTheirProfile) {
+  ledger::AggregateQuery q;
+  q.dims = {ledger::Dimension::kResource, ledger::Dimension::kService, ledger::Dimension::kRegion,
+            ledger::Dimension::kSku, ledger::Dimension::kChargeCategory};
+  q.tags = {{"team", {}}};
+  const std::map<std::int64_t, std::vector<ledger::Tag>> tagsets = {{5, {{"team", "nlp"}}}};
+  GroupFold fold(q, tagsets);
+  std::map<std::vector<std::string>, std::int64_t> want;  // all values and currency -> billed
+  for (int k = 0; k < 3000; ++k) {
+    const std::string resource = "r" + std::to_string(k % 97);
+    const std::int64_t cells[] = {fold.text(resource), 1 + k % 2, 1 + k % 3, 2 - k % 2, 1 + k % 5 / 4, 3};
+    fold.add(0, cells, k % 7 == 0 ? 5 : 0, one(k));
+    auto text = [](std::int64_t id) { return kStrings.at(id); };
+    want[{resource, text(cells[1]), text(cells[2]), text(cells[3]), text(cells[4]), k % 7 == 0 ? "nlp" : "", "USD"}] += k;
+  }
+  auto rows = fold.rows(lookup);
+  ASSERT_TRUE(rows);
+  std::map<std::vector<std::string>, std::int64_t> got;
+  for (const auto& r : *rows) {
+    auto key = r.values;
+    key.push_back(r.currency);
+    EXPECT_TRUE(got.emplace(key, static_cast<std::int64_t>(r.sums.billed)).second);
+  }
+  EXPECT_EQ(got, want);
+  EXPECT_TRUE(std::is_sorted(rows->begin(), rows->end(), [](const auto& a, const auto& b) { return a.values < b.values; }));
+}
+
+// Two folds whose first dims agree, walked together: each value's rows of the first fold, then of
+// the second, values in text order.
+TEST(GroupFold, InterleavedFoldsTakeTurnsPerSharedValue) {
+  ledger::AggregateQuery days, totals;
+  days.dims = {ledger::Dimension::kResource};
+  days.by_day = true;
+  totals.dims = {ledger::Dimension::kResource, ledger::Dimension::kService};
+  TextIds texts;
+  GroupFold a(days, {}, &texts), b(totals, {}, &texts);
+  const std::int64_t x = texts.id("b-res"), y = texts.id("a-res"), z = texts.id("c-res");
+  for (const auto r : {x, y}) {
+    const std::int64_t cells[] = {r, 3};
+    a.add(10, cells, 0, one(1));
+    a.add(11, cells, 0, one(1));
+  }
+  for (const auto r : {z, x}) {
+    const std::int64_t cells[] = {r, 1, 3};
+    b.add(0, cells, 0, one(1));
+  }
+  std::vector<std::string> got;
+  const GroupFold* both[] = {&a, &b};
+  ASSERT_TRUE(each_interleaved(both, 1, lookup, [&](std::size_t fold, ledger::AggregateRow& row) -> core::Status {
+    got.push_back(std::to_string(fold) + " " + row.values[0] + (fold == 0 ? " " + std::to_string(row.day) : ""));
+    return {};
+  }));
+  EXPECT_EQ(got, (std::vector<std::string>{"0 a-res 10", "0 a-res 11", "0 b-res 10", "0 b-res 11", "1 b-res", "1 c-res"}));
 }
 
 }  // namespace
