@@ -408,7 +408,8 @@ core::Result<ServingPlan> parse_serving_plan(const std::string& text, const std:
     }
     for (const catalog::Precision p : plan.precisions) {
       for (int tp : *tps) {
-        if (model->heads() % tp != 0) continue;
+        // Tensor parallelism runs inside one NVLink domain (a single-superchip GH200 has none).
+        if (model->heads() % tp != 0 || tp > (*g)->scale_up_domain) continue;
         serving::DeploymentOption o;
         o.replica.model = *model;
         o.replica.gpu = **g;
