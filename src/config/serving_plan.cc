@@ -420,6 +420,7 @@ core::Result<ServingPlan> parse_serving_plan(const std::string& text, const std:
         o.replica.speculation = speculation;
         o.price_per_gpu_hour = core::per_hour(price.per_gpu);
         o.price_basis = price.basis;
+        o.instance = price.instance;
         plan.options.push_back(std::move(o));
       }
     }

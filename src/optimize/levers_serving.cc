@@ -160,8 +160,9 @@ Proposal batch_limit(const LeverContext& ctx) {
 Proposal prefix_caching(const LeverContext& ctx) {
   const auto& s = *ctx.plan.serving;
   if (s.plan.traffic.prefix_cache_hit > 0) {
-    return nothing_to_do("the plan already serves " + percent(s.plan.traffic.prefix_cache_hit) +
-                         " of prompt tokens from a prefix cache (serving.prefix_cache_hit)");
+    return nothing_to_do(core::sprintf("the plan already serves %.0f %% of prompt tokens from a "
+                                       "prefix cache (serving.prefix_cache_hit)",
+                                       100 * s.plan.traffic.prefix_cache_hit));
   }
   if (!s.plan.levers.prefix_cache_hit) {
     return not_priced("needs the share of prompt tokens a prefix cache would serve on this traffic "
@@ -170,13 +171,15 @@ Proposal prefix_caching(const LeverContext& ctx) {
   }
   const double hit = *s.plan.levers.prefix_cache_hit;
   Risk risk{RiskLevel::kLow, {"assumption", "memory"},
-            "the saving rests on the plan's " + percent(hit) +
-                " hit ratio; cached prefixes hold KV blocks that new requests then cannot use"};
+            core::sprintf("the saving rests on the plan's %.0f %% hit ratio; cached prefixes hold "
+                          "KV blocks that new requests then cannot use",
+                          100 * hit)};
   Rollout roll{"enable prefix caching (vLLM --enable-prefix-caching, SGLang's radix cache) on one "
                "replica and read the hit ratio from the engine's metrics for a day",
                "prefix-cache hit ratio, TTFT at the SLA percentile, requests/s per replica",
-               "turn it off if the measured hit ratio stays below half of " + percent(hit) +
-                   " or TTFT at the percentile rises"};
+               core::sprintf("turn it off if the measured hit ratio stays below %.0f %% (half the "
+                             "plan's) or TTFT at the percentile rises",
+                             50 * hit)};
   return change({{"serving.prefix_cache_hit", percent(hit)}}, risk, roll);
 }
 
@@ -219,8 +222,9 @@ Proposal speculative_decoding(const LeverContext& ctx) {
 Proposal cdn(const LeverContext& ctx) {
   const auto& s = *ctx.plan.serving;
   if (s.plan.traffic.response_cache_hit > 0) {
-    return nothing_to_do("the plan already answers " + percent(s.plan.traffic.response_cache_hit) +
-                         " of requests from a response cache (serving.response_cache_hit)");
+    return nothing_to_do(core::sprintf("the plan already answers %.0f %% of requests from a "
+                                       "response cache (serving.response_cache_hit)",
+                                       100 * s.plan.traffic.response_cache_hit));
   }
   if (!s.plan.levers.response_cache_hit) {
     return not_applicable("the plan gives no hit ratio for a response cache "
@@ -234,13 +238,15 @@ Proposal cdn(const LeverContext& ctx) {
                                s.plan.levers.response_cache_cost->value() * core::kSecondsPerMonth)});
   }
   Risk risk{RiskLevel::kMedium, {"quality", "assumption"},
-            "a cached answer can be stale, or wrong for a near-duplicate prompt (semantic caches); "
-            "the saving rests on the plan's " + percent(hit) + " hit ratio"};
+            core::sprintf("a cached answer can be stale, or wrong for a near-duplicate prompt "
+                          "(semantic caches); the saving rests on the plan's %.0f %% hit ratio",
+                          100 * hit)};
   Rollout roll{"run the cache in shadow on a share of traffic: look answers up, serve from the "
                "replicas, and compare",
                "hit ratio, requests reaching the replicas, agreement of cached and fresh answers",
-               "turn it off if the hit ratio stays below half of " + percent(hit) +
-                   " or cached answers are reported wrong"};
+               core::sprintf("turn it off if the hit ratio stays below %.0f %% (half the plan's) or "
+                             "cached answers are reported wrong",
+                             50 * hit)};
   auto p = change(std::move(c), risk, roll);
   p.notes.push_back("network egress is not in the serving model: what a CDN saves on egress is "
                     "not priced");

@@ -22,9 +22,15 @@ std::string fleet_text(const Evaluation& e) {
                        100 * run.over_sla_share, 100 * run.idle_share, run.mean_replicas);
 }
 
-// The catalogued instance of `gpu` with the cheapest spot price per GPU that also has an
-// on-demand price, or nullptr.
-const catalog::Instance* spot_instance(const catalog::Catalog& cat, const std::string& gpu) {
+// The instance the deployment is priced at when it has spot and on-demand prices (one provider's
+// ratio), else the catalogued instance of `gpu` with the cheapest spot price per GPU that has
+// both; nullptr when none has.
+const catalog::Instance* spot_instance(const catalog::Catalog& cat, const serving::DeploymentOption& o) {
+  const std::string& gpu = o.replica.gpu.id;
+  if (auto own = cat.instance(o.instance); !o.instance.empty() && own &&
+      (*own)->price(catalog::PricingMode::kSpot) && (*own)->price(catalog::PricingMode::kOnDemand)) {
+    return *own;
+  }
   const catalog::Instance* best = nullptr;
   for (const auto& i : cat.instances()) {
     if (catalog::normalize_name(i.gpu) != catalog::normalize_name(gpu)) continue;
@@ -53,15 +59,15 @@ Proposal autoscaling(const LeverContext& ctx) {
     std::string why;
     switch (k) {
       case PolicyKind::kReactive:
-        why = core::sprintf("replicas follow the load a %d-min cold start late", policy.cold_start_min);
+        why = core::sprintf("replicas follow the load one cold start (%d min) late", policy.cold_start_min);
         break;
       case PolicyKind::kScheduled:
         why = "replicas follow each hour's usual peak; a day unlike the others (a spike) finds too "
               "few";
         break;
       default:
-        why = core::sprintf("replicas follow last week's load a %d-min cold start ahead; a change "
-                            "of pattern finds too few until the fleet reacts",
+        why = core::sprintf("replicas follow last week's load one cold start (%d min) ahead; a "
+                            "change of pattern finds too few until the fleet reacts",
                             policy.cold_start_min);
         break;
     }
@@ -105,7 +111,7 @@ Proposal spot_mix(const LeverContext& ctx) {
     basis = core::sprintf("spot at %.0f %% of the on-demand price (serving.autoscaling.spot_price)",
                           100 * policy.spot_price_ratio);
   } else {
-    const auto* inst = spot_instance(ctx.catalog, gpu);
+    const auto* inst = spot_instance(ctx.catalog, s.option());
     if (!inst) {
       return not_priced("no catalogued spot price for " + gpu +
                         " (data/instances.yaml); give serving.autoscaling.spot_price");
@@ -113,17 +119,21 @@ Proposal spot_mix(const LeverContext& ctx) {
     const double ratio = *inst->price(catalog::PricingMode::kSpot) / *inst->price(catalog::PricingMode::kOnDemand);
     price = {{"serving.autoscaling.spot_price", percent(ratio)}};
     basis = core::sprintf("spot at %s of the on-demand price: %s, %.2f against %.2f USD/h "
-                          "(data/instances.yaml)",
+                          "(data/instances.yaml)%s",
                           percent(ratio).c_str(), inst->id.c_str(),
                           core::per_hour(*inst->price(catalog::PricingMode::kSpot)),
-                          core::per_hour(*inst->price(catalog::PricingMode::kOnDemand)));
+                          core::per_hour(*inst->price(catalog::PricingMode::kOnDemand)),
+                          inst->id == s.option().instance
+                              ? ""
+                              : "; the instance the plan is priced at has no spot price, so the "
+                                "ratio comes from another provider's");
   }
   std::vector<std::pair<Change, Risk>> candidates;
   for (double share : kSpotShares) {
     if (share == policy.spot_share) continue;
     Risk risk{share > 0.5 ? RiskLevel::kHigh : RiskLevel::kMedium, {"availability"},
-              core::sprintf("%.0f %% of replicas on spot: each reclaim takes one away for a %d-min "
-                            "cold start, and reclaims of one type in one region come together",
+              core::sprintf("%.0f %% of replicas on spot: each reclaim takes one away for a cold "
+                            "start (%d min), and reclaims of one type in one region come together",
                             100 * share, policy.cold_start_min)};
     candidates.push_back({merge({{"pricing.spot_share", percent(share)}}, price), risk});
   }

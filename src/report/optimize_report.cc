@@ -67,7 +67,7 @@ std::string serving_fleet_text(const optimize::ServingEvaluation& s) {
     out += fmt::format(", {} over the traffic profile ({:.2f} % of requests over the SLA)",
                        s.plan.policy.name, s.fleet.run->over_sla_share * 100);
   } else {
-    out += " around the clock";
+    out += ", around the clock";
   }
   if (s.fleet.cache_monthly_usd > 0) {
     out += fmt::format(", response cache {} USD", core::group_digits(s.fleet.cache_monthly_usd));
@@ -252,13 +252,15 @@ std::string render_text(const optimize::OptimizeResult& res, Format f) {
                            g.max_over_sla ? "" : " (a tenth of the SLA percentile's misses)");
     }
   }
+  // Retention, recovery, MFU and security are training lines; a serving plan has none of them.
   for (const auto& [kind, min] : g.min_retention) {
+    if (serving) break;
     lines += fmt::format(", {} kept >= {}", kind, core::in_days(min) >= 1
                                                       ? fmt::format("{:.0f} d", core::in_days(min))
                                                       : fmt::format("{:.1f} h", core::in_hours(min)));
   }
-  if (g.max_recovery) lines += fmt::format(", recovery <= {:.1f} h", core::in_hours(*g.max_recovery));
-  if (g.min_mfu) lines += fmt::format(", MFU >= {:.0f} %", 100 * *g.min_mfu);
+  if (g.max_recovery && !serving) lines += fmt::format(", recovery <= {:.1f} h", core::in_hours(*g.max_recovery));
+  if (g.min_mfu && !serving) lines += fmt::format(", MFU >= {:.0f} %", 100 * *g.min_mfu);
   if (!serving) lines += ", no cut in security spend";
   if (res.limits.deadline_days) lines += fmt::format(", deadline {:.0f} days (plan)", *res.limits.deadline_days);
   out += fmt::format("red lines ({}): {}\n", g.source, lines);
