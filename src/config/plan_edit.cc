@@ -218,8 +218,7 @@ core::Result<optimize::Evaluation> PlanEditor::evaluate_serving(const std::strin
     return core::make_error(core::ErrorCode::kInfeasible,
                             "no deployment meets the SLA: " +
                                 serving::explain_unreachable(plan->options, plan->batches,
-                                                             plan->traffic, plan->sla),
-                            origin);
+                                                             plan->traffic, plan->sla));
   }
   optimize::Evaluation e;
   e.warnings = plan->notes;

@@ -51,6 +51,15 @@ TEST(CmdOptimize, BadPlanWritesNothing) {
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 
+TEST(CmdOptimize, ServingPlanNoDeploymentServesWritesNothing) {
+  testing::TempDir dir;
+  const std::string out = dir.file("plan.yaml");
+  const Outcome r = aicost(dir, "optimize tests/plans/serving_unreachable.yaml --emit-plan " + out);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("no deployment meets the SLA"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
 TEST(CmdOptimize, EmitsTheCombinedServingPlan) {
   testing::TempDir dir;
   const std::string out = dir.file("plan.yaml");

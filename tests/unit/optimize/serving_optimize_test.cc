@@ -18,6 +18,7 @@
 namespace aicost::optimize {
 namespace {
 
+using testing::as_map;
 using testing::lever;
 using testing::read_text;
 using testing::run_optimize;
@@ -27,12 +28,7 @@ const char* kChat = "examples/serving-llama3-70b-chat.yaml";
 const char* kEight = "tests/plans/optimize-serving-llama3-8b.yaml";
 const char* kSteady = "tests/plans/optimize-serving-llama3-8b-steady.yaml";
 
-const OptimizeResult& result(const std::string& plan) {
-  static std::map<std::string, OptimizeResult> cache;
-  auto it = cache.find(plan);
-  if (it == cache.end()) it = cache.emplace(plan, run_optimize(source_path(plan))).first;
-  return it->second;
-}
+const OptimizeResult& result(const std::string& plan) { return testing::cached_optimize(plan); }
 
 std::vector<Lever> only(std::initializer_list<const char*> ids) {
   std::vector<Lever> out;
@@ -140,12 +136,6 @@ struct Case {
 };
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.lever << " on " << c.plan; }
-
-std::map<std::string, std::optional<std::string>> as_map(const Change& c) {
-  std::map<std::string, std::optional<std::string>> m;
-  for (const auto& e : c) m[e.key] = e.value;
-  return m;
-}
 
 class ServingLeverSaving : public ::testing::TestWithParam<Case> {};
 
