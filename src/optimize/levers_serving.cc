@@ -89,23 +89,21 @@ Proposal quantization(const LeverContext& ctx) {
     // FP4 weights keep an FP8 KV cache (the usual NVFP4 serving setup); narrower KV is another bet.
     if (p == Precision::kFp4 && !s.plan.kv_cache_precision) c.push_back({"serving.kv_cache_precision", "fp8"});
     const bool fp4 = p == Precision::kFp4;
+    const char* what = s.plan.kv_cache_precision ? "weights" : fp4 ? "weights (KV cache in fp8)"
+                                                                   : "weights and KV cache";
     Risk risk{fp4 ? RiskLevel::kHigh : RiskLevel::kMedium, {"quality"},
-              core::sprintf("weights%s in %s instead of %s: answers can get worse, and only an eval "
-                            "set of this service's tasks shows by how much%s",
-                            s.plan.kv_cache_precision ? "" : " and KV cache", catalog::to_string(p),
-                            catalog::to_string(now),
+              core::sprintf("%s in %s instead of %s: answers can get worse, and only an eval set of "
+                            "this service's tasks shows by how much%s",
+                            what, catalog::to_string(p), catalog::to_string(now),
                             fp4 ? "; 4-bit weights lose more than 8-bit ones" : "")};
     candidates.push_back({std::move(c), std::move(risk)});
   }
   const auto priced = price_each(ctx, std::move(candidates));
-  if (priced.empty()) {
+  // Ties go to the first: FP8 before INT8 (FP8 keeps more range at the same bytes).
+  const auto best = cheapest_within_lines(ctx, priced);
+  if (!best) {
     return nothing_to_do(core::sprintf("no deployment in %s meets the SLA",
                                        catalog::to_string(lower.front())));
-  }
-  // Ties go to the first: FP8 before INT8 (FP8 keeps more range at the same bytes).
-  const Priced* best = &priced.front();
-  for (const auto& p : priced) {
-    if (p.eval.total_usd() < best->eval.total_usd()) best = &p;
   }
   const std::string to = best->change.front().value.value();
   Rollout roll{"serve the " + to + " model on one replica next to the " + catalog::to_string(now) +

@@ -103,6 +103,12 @@ Proposal spot_mix(const LeverContext& ctx) {
   if (s.plan.mode == catalog::PricingMode::kSpot) {
     return not_applicable("the whole fleet is on spot already (pricing.mode: spot)");
   }
+  if (s.plan.mode != catalog::PricingMode::kOnDemand) {
+    return not_priced(std::string("the fleet is reserved (pricing.mode: ") +
+                      catalog::to_string(s.plan.mode) +
+                      "): a spot share is priced against on-demand, and what happens to the "
+                      "reservation's unused term is not modelled for serving");
+  }
   const auto& policy = s.plan.policy;
   const std::string& gpu = s.option().replica.gpu.id;
   Change price;
