@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "aicost/config/serving_plan.h"
+#include "aicost/serving/fleet.h"
 #include "aicost/report/diff_report.h"
 #include "aicost/report/serving_report.h"
 #include "commands.h"
@@ -20,10 +21,11 @@ int estimate_serving(const std::string& path, const catalog::Catalog& cat, repor
   view.options = &plan->options;
   view.traffic = &plan->traffic;
   view.sla = &plan->sla;
-  view.per_option = serving::per_option(plan->options, plan->batches, plan->traffic, plan->sla);
-  for (const auto& d : view.per_option) {
-    if (d && (!view.best || d->monthly_usd < view.best->monthly_usd)) view.best = d;
-  }
+  const serving::Fleet fleet = serving::estimate_fleet(*plan, plan->series);
+  view.per_option = fleet.per_option;
+  view.best = fleet.best;
+  view.fleet = &fleet;
+  view.fleet_policy = plan->policy.name;
   if (!view.best) {
     view.unreachable = serving::explain_unreachable(plan->options, plan->batches, plan->traffic, plan->sla);
   }
@@ -35,13 +37,10 @@ int estimate_serving(const std::string& path, const catalog::Catalog& cat, repor
                                          {rate / 4, rate / 2, rate, rate * 2, rate * 4});
   view.notes = plan->notes;
   if (view.best && !plan->series.rps.empty()) {
-    const auto& o = plan->options[view.best->option];
-    view.replica_capacity_rps =
-        serving::replica_capacity_rps(o, *view.best, plan->traffic, plan->sla);
-    const double replica_usd_per_hour = o.price_per_gpu_hour * o.replica.tensor_parallel;
+    view.replica_capacity_rps = fleet.replica_capacity_rps;
     for (const auto& p : plan->policies) {
-      view.policies.push_back(serving::simulate_policy(plan->series, view.replica_capacity_rps,
-                                                       replica_usd_per_hour, p));
+      view.policies.push_back(serving::simulate_policy(plan->series, fleet.replica_capacity_rps,
+                                                       fleet.replica_usd_per_hour, p));
     }
     if (!replicas_csv.empty()) {
       std::ofstream out(replicas_csv);

@@ -4,7 +4,6 @@
 
 #include "aicost/config/guardrails.h"
 #include "aicost/config/plan_edit.h"
-#include "aicost/config/serving_plan.h"
 #include "aicost/optimize/optimize.h"
 #include "aicost/report/optimize_report.h"
 #include "commands.h"
@@ -41,14 +40,14 @@ core::Status write_plan(const config::PlanEditor& editor, const optimize::Optimi
 }  // namespace
 
 Command optimize_command() {
-  return {"optimize", "what to change in a training plan, what it saves and risks, within red lines",
+  return {"optimize", "what to change in a training or serving plan, what it saves and risks, within red lines",
           [](CLI::App& sub, const GlobalOptions& g) -> std::function<int()> {
             auto a = std::make_shared<OptimizeArgs>();
-            sub.add_option("plan", a->plan, "training plan file (YAML)")->required();
+            sub.add_option("plan", a->plan, "training or serving plan file (YAML)")->required();
             sub.add_option("--guardrails", a->guardrails,
                            "red lines (YAML): min_retention, max_recovery_time, min_mfu, max_risk, "
-                           "capacity_buffer (docs/OPTIMIZE.md); default: risk up to medium, no cut "
-                           "in security spend");
+                           "capacity_buffer, max_over_sla (docs/OPTIMIZE.md); default: risk up to "
+                           "medium, no cut in security spend, 10 % capacity buffer");
             sub.add_option("--emit-plan", a->emit,
                            "write the combined plan as a plan file for `aicost estimate`");
             sub.add_option("--threads", a->threads, "worker threads of the layout searches (default: all cores)");
@@ -60,15 +59,6 @@ Command optimize_command() {
               if (!fmt) return report_error(fmt.error(), g);
               auto cat = load_catalog(g);
               if (!cat) return report_error(cat.error(), g);
-              if (config::is_serving_plan(a->plan)) {
-                return report_error(
-                    core::make_error(core::ErrorCode::kInvalidInput,
-                                     "serving plans are not optimised yet (issue 16, next "
-                                     "milestone); `aicost estimate` sizes the deployment and "
-                                     "compares scaling policies",
-                                     a->plan),
-                    g);
-              }
               optimize::Guardrails guardrails;
               if (!a->guardrails.empty()) {
                 auto gr = config::load_guardrails(a->guardrails);

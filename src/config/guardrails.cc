@@ -71,6 +71,15 @@ core::Result<optimize::Guardrails> parse_guardrails(const std::string& text, con
   if (g.capacity_buffer >= 1) {
     return src.error(top.node("capacity_buffer").Mark(), "capacity_buffer must be below 100%");
   }
+  if (top.has("max_over_sla")) {
+    double v = 0;
+    TRY_ASSIGN(v, top.quantity("max_over_sla", UnitKind::kPercent));
+    if (v < 0 || v >= 1) {
+      return src.error(top.node("max_over_sla").Mark(),
+                       "max_over_sla is a share of requests, at least 0% and below 100%");
+    }
+    g.max_over_sla = v;
+  }
   AICOST_TRY_STATUS(top.finish());
   return g;
 }

@@ -7,6 +7,7 @@
 #include "aicost/config/catalog_loader.h"
 #include "aicost/config/plan.h"
 #include "aicost/config/search_plan.h"
+#include "aicost/config/serving_plan.h"
 #include "aicost/costing/cost_model.h"
 #include "aicost/perf/estimate.h"
 #include "plan_sections.h"
@@ -18,6 +19,7 @@ struct PlanEditor::State {
   std::string text, origin, base_dir, name;
   YAML::Node root;  // parsed once; cloned for every change
   const catalog::Catalog* catalog = nullptr;
+  bool serving = false;  // a serving plan (top-level `serving:`)
 };
 
 namespace {
@@ -41,13 +43,25 @@ bool changes_data_parallel(const std::string& key) {
          key == "parallelism.context_parallel_size";
 }
 
+// "serving.autoscaling.policy" -> {"serving", "autoscaling", "policy"}; empty when a part is empty.
+std::vector<std::string> key_path(const std::string& key) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    const size_t dot = key.find('.', start);
+    parts.push_back(key.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (parts.back().empty()) return {};
+    if (dot == std::string::npos) return parts;
+    start = dot + 1;
+  }
+}
+
 core::Status apply(YAML::Node& root, const optimize::Edit& e) {
-  const auto dot = e.key.find('.');
-  const std::string section = dot == std::string::npos ? "" : e.key.substr(0, dot);
-  const std::string key = dot == std::string::npos ? e.key : e.key.substr(dot + 1);
-  if (key.empty() || key.find('.') != std::string::npos || (dot != std::string::npos && section.empty())) {
+  const std::vector<std::string> path = key_path(e.key);
+  if (path.empty()) {
     return core::make_error(core::ErrorCode::kInvalidInput,
-                            "a plan key is 'section.key' or 'key', got '" + e.key + "'");
+                            "a plan key is 'key', 'section.key' or deeper "
+                            "('serving.autoscaling.policy'), got '" + e.key + "'");
   }
   YAML::Node value;
   if (e.value) {
@@ -57,35 +71,58 @@ core::Status apply(YAML::Node& root, const optimize::Edit& e) {
       return core::make_error(core::ErrorCode::kInvalidInput,
                               "'" + *e.value + "' is not a YAML value: " + ex.what(), e.key);
     }
-    if (!value.IsScalar()) {
-      return core::make_error(core::ErrorCode::kInvalidInput, "an edit's value is one scalar", e.key);
+    bool scalars = value.IsScalar();
+    if (value.IsSequence()) {
+      scalars = true;
+      for (const auto& item : value) scalars = scalars && item.IsScalar();
+    }
+    if (!scalars) {
+      return core::make_error(core::ErrorCode::kInvalidInput,
+                              "an edit's value is one scalar or a list of scalars", e.key);
     }
   }
-  if (section.empty()) {
-    if (e.value) root[key] = value; else root.remove(key);
-    return {};
+  // Walk (and, to set a value, make) the sections down to the key's own. reset() rebinds a
+  // handle; assigning one node to another would overwrite the first.
+  YAML::Node sec = root;
+  for (size_t i = 0; i + 1 < path.size(); ++i) {
+    YAML::Node next = sec[path[i]];
+    if (next && !next.IsNull() && !next.IsMap()) {
+      std::string prefix = path[0];
+      for (size_t j = 1; j <= i; ++j) prefix += "." + path[j];
+      return core::make_error(core::ErrorCode::kInvalidInput, "'" + prefix + "' is not a section", e.key);
+    }
+    if (!next || next.IsNull()) {
+      if (!e.value) return {};
+      sec[path[i]] = YAML::Node(YAML::NodeType::Map);
+      next.reset(sec[path[i]]);
+    }
+    sec.reset(next);
   }
-  YAML::Node sec = root[section];
-  if (sec && !sec.IsNull() && !sec.IsMap()) {
-    return core::make_error(core::ErrorCode::kInvalidInput, "'" + section + "' is not a section",
-                            e.key);
-  }
-  if (!sec || sec.IsNull()) {
-    if (!e.value) return {};
-    sec = YAML::Node(YAML::NodeType::Map);
-  }
-  for (const auto& other : other_spellings(section, key)) sec.remove(other);
-  if (changes_data_parallel(e.key) && root["parallelism"] && root["parallelism"].IsMap()) {
-    if (section == "parallelism") {
-      sec.remove("data_parallel_size");
-    } else {
+  const std::string& key = path.back();
+  if (path.size() == 2) {
+    const std::string& section = path[0];
+    for (const auto& other : other_spellings(section, key)) sec.remove(other);
+    if (changes_data_parallel(e.key) && root["parallelism"] && root["parallelism"].IsMap()) {
       YAML::Node par = root["parallelism"];
       par.remove("data_parallel_size");
     }
   }
   if (e.value) sec[key] = value; else sec.remove(key);
-  root[section] = sec;
   return {};
+}
+
+// A relative serving.traffic_profile.csv was relative to the plan read; keep it pointing at
+// the same file from `out_dir`.
+void rebase_traffic_csv(YAML::Node& root, const std::string& base_dir, const std::string& out_dir) {
+  if (!root["serving"] || !root["serving"].IsMap()) return;
+  YAML::Node profile = root["serving"]["traffic_profile"];
+  if (!profile || !profile.IsMap() || !profile["csv"]) return;
+  std::filesystem::path csv(profile["csv"].Scalar());
+  if (csv.is_relative()) {
+    profile["csv"] = std::filesystem::relative(std::filesystem::absolute(base_dir) / csv,
+                                               std::filesystem::absolute(out_dir))
+                         .string();
+  }
 }
 
 core::Result<YAML::Node> edited(const YAML::Node& original, const optimize::Change& change) {
@@ -108,17 +145,25 @@ core::Result<std::string> to_text(const YAML::Node& root) {
 core::Result<PlanEditor> PlanEditor::from_text(const std::string& text, const std::string& origin,
                                                const std::string& base_dir,
                                                const catalog::Catalog& cat) {
-  auto plan = parse_plan(text, origin, base_dir, cat);  // errors point into the file as written
-  if (!plan) return plan.error();
-  auto s = std::make_shared<State>();
-  s->text = text;
-  s->origin = origin;
-  s->base_dir = base_dir;
-  s->name = plan->name;
-  s->catalog = &cat;
   const Source src = Source::from_text(origin, text);
   auto root = parse_yaml(src, text);
   if (!root) return root.error();
+  auto s = std::make_shared<State>();
+  s->serving = root->IsMap() && (*root)["serving"];
+  // Read as `aicost estimate` reads it: errors point into the file as written.
+  if (s->serving) {
+    auto plan = parse_serving_plan(text, origin, base_dir, cat);
+    if (!plan) return plan.error();
+    s->name = plan->name;
+  } else {
+    auto plan = parse_plan(text, origin, base_dir, cat);
+    if (!plan) return plan.error();
+    s->name = plan->name;
+  }
+  s->text = text;
+  s->origin = origin;
+  s->base_dir = base_dir;
+  s->catalog = &cat;
   s->root = *root;
   // The name comes from the file stem when the plan has none; keep it (first) when the text moves.
   if (!s->root["name"]) {
@@ -150,6 +195,7 @@ core::Result<optimize::Evaluation> PlanEditor::evaluate(const optimize::Change& 
   if (!text) return text.error();
   const std::string origin =
       change.empty() ? s_->origin : s_->origin + " (changed: " + optimize::describe(change) + ")";
+  if (s_->serving) return evaluate_serving(*text, origin);
   auto plan = parse_plan(*text, origin, s_->base_dir, *s_->catalog);
   if (!plan) return plan.error();
   optimize::Evaluation e;
@@ -163,11 +209,30 @@ core::Result<optimize::Evaluation> PlanEditor::evaluate(const optimize::Change& 
   return e;
 }
 
+core::Result<optimize::Evaluation> PlanEditor::evaluate_serving(const std::string& text,
+                                                                 const std::string& origin) const {
+  auto plan = parse_serving_plan(text, origin, s_->base_dir, *s_->catalog);
+  if (!plan) return plan.error();
+  serving::Fleet fleet = serving::estimate_fleet(*plan, plan->series);
+  if (!fleet.best) {
+    return core::make_error(core::ErrorCode::kInfeasible,
+                            "no deployment meets the SLA: " +
+                                serving::explain_unreachable(plan->options, plan->batches,
+                                                             plan->traffic, plan->sla));
+  }
+  optimize::Evaluation e;
+  e.warnings = plan->notes;
+  e.serving = optimize::ServingEvaluation{std::move(static_cast<serving::PlanSpec&>(*plan)),
+                                          std::move(fleet)};
+  return e;
+}
+
 core::Result<std::string> PlanEditor::emit(const optimize::Change& change, const std::string& out_dir,
                                            const std::string& header) const {
   auto root = edited(s_->root, change);
   if (!root) return root.error();
   rebase_hf_config(*root, s_->base_dir, out_dir);
+  rebase_traffic_csv(*root, s_->base_dir, out_dir);
   auto text = to_text(*root);
   if (!text) return text.error();
   std::string out;
@@ -185,13 +250,15 @@ optimize::Change PlanEditor::prune(const optimize::Change& change) const {
   optimize::Change out;
   for (const auto& e : change) {
     if (!e.value) {
-      const auto dot = e.key.find('.');
-      const YAML::Node& root = s_->root;
-      const bool present =
-          dot == std::string::npos
-              ? static_cast<bool>(root[e.key])
-              : (root[e.key.substr(0, dot)] && root[e.key.substr(0, dot)].IsMap() &&
-                 root[e.key.substr(0, dot)][e.key.substr(dot + 1)]);
+      bool present = true;
+      YAML::Node at = YAML::Clone(s_->root);  // const walk: lookups must not add keys
+      for (const auto& part : key_path(e.key)) {
+        if (!at.IsMap() || !at[part]) {
+          present = false;
+          break;
+        }
+        at.reset(at[part]);
+      }
       const bool set_before = std::any_of(out.begin(), out.end(), [&](const auto& o) { return o.key == e.key; });
       if (!present && !set_before) continue;
     }

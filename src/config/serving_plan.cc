@@ -1,5 +1,6 @@
 #include "aicost/config/serving_plan.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <sstream>
@@ -40,10 +41,71 @@ core::Result<std::vector<int>> ints(MapReader& r, const std::string& key) {
   return out;
 }
 
+// {draft_tokens, acceptance, draft_cost}, all three required (serving.speculative and
+// serving.levers.speculative).
+core::Result<serving::Speculation> read_speculation(const YAML::Node& n, const std::string& path,
+                                                    const Source& src) {
+  serving::Speculation speculation;
+  MapReader sp(n, path, src);
+  if (!n.IsMap()) return sp.not_a_map();
+  std::optional<int> draft;
+  TRY_ASSIGN(draft, sp.integer("draft_tokens"));
+  TRY_ASSIGN(speculation.acceptance, sp.quantity("acceptance", UnitKind::kPercent));
+  TRY_ASSIGN(speculation.draft_cost, sp.quantity("draft_cost", UnitKind::kPercent));
+  for (const char* k : {"draft_tokens", "acceptance", "draft_cost"})
+    if (!sp.has(k)) return src.error(n.Mark(), path + "." + k + " is required");
+  speculation.draft_tokens = draft.value_or(0);
+  if (speculation.draft_tokens < 1 || speculation.draft_tokens > 16)
+    return src.error(sp.node("draft_tokens").Mark(), path + ".draft_tokens must be 1 to 16");
+  if (speculation.acceptance < 0 || speculation.acceptance >= 1)
+    return src.error(sp.node("acceptance").Mark(), path + ".acceptance must be at least 0 % and below 100 %");
+  if (speculation.draft_cost < 0 || speculation.draft_cost >= 1)
+    return src.error(sp.node("draft_cost").Mark(),
+                     path + ".draft_cost is a draft step's share of a target step: at least 0 % and below 100 %");
+  AICOST_TRY_STATUS(sp.finish());
+  return speculation;
+}
+
+// A share of 0 % up to (not including) 100 % at `key` of `r`, into `out` when given.
+core::Status read_share(MapReader& r, const std::string& key, std::optional<double>& out) {
+  std::optional<double> v;
+  TRY_ASSIGN(v, r.quantity(key, UnitKind::kPercent));
+  if (v && (*v < 0 || *v >= 1)) {
+    return r.source().error(r.node(key).Mark(),
+                            r.path() + "." + key + " must be at least 0 % and below 100 %");
+  }
+  out = v;
+  return {};
+}
+
+// serving.levers: what a prefix cache, a response cache or a draft model would give on this
+// traffic (serving/plan.h LeverFigures).
+core::Status read_lever_figures(MapReader& s, serving::LeverFigures& out) {
+  if (!s.has("levers")) return {};
+  MapReader l(s.node("levers"), "serving.levers", s.source());
+  if (!l.self().IsMap()) return l.not_a_map();
+  AICOST_TRY_STATUS(read_share(l, "prefix_cache_hit", out.prefix_cache_hit));
+  AICOST_TRY_STATUS(read_share(l, "response_cache_hit", out.response_cache_hit));
+  core::UsdPerSecond cost(-1);
+  AICOST_TRY_STATUS(l.read("response_cache_cost", UnitKind::kMoneyRate, cost));
+  if (cost.value() >= 0) out.response_cache_cost = cost;
+  if (l.has("speculative")) {
+    auto sp = read_speculation(l.node("speculative"), "serving.levers.speculative", s.source());
+    if (!sp) return sp.error();
+    out.speculation = *sp;
+  }
+  return l.finish();
+}
+
 // serving.traffic_profile and serving.autoscaling.
 core::Status read_profile(MapReader& s, const std::string& dir, ServingPlan& plan) {
   MapReader t(s.node("traffic_profile"), "serving.traffic_profile", s.source());
   if (t.self().IsNull() || !t.self()) {
+    // Without a profile the fleet is the deployment around the clock: no policy to choose.
+    if (auto a = s.node("autoscaling"); a && a.IsMap() && a["policy"]) {
+      return s.source().error(a["policy"].Mark(),
+                              "serving.autoscaling.policy needs a serving.traffic_profile to scale over");
+    }
     s.accept("autoscaling");
     return {};
   }
@@ -121,7 +183,23 @@ core::Status read_profile(MapReader& s, const std::string& dir, ServingPlan& pla
   TRY_ASSIGN(base.max_replicas, a.integer("max_replicas"));
   double spot = 0.5;
   TRY_ASSIGN(spot, a.quantity("spot_share", UnitKind::kPercent));
+  plan.spot_price_given = a.has("spot_price");
   TRY_ASSIGN(base.spot_price_ratio, a.quantity("spot_price", UnitKind::kPercent));
+  // The policy the plan runs its fleet by (its cost is the plan's); pricing.spot_share is read
+  // with the pricing section.
+  std::optional<std::string> policy;
+  TRY_ASSIGN(policy, a.string("policy"));
+  plan.policy = base;
+  plan.policy.kind = serving::PolicyKind::kStaticPeak;
+  if (policy) {
+    auto kind = serving::policy_kind_from_string(*policy);
+    if (!kind) {
+      return s.source().error(a.node("policy").Mark(),
+                              "serving.autoscaling.policy must be static-peak, reactive, scheduled "
+                              "or predictive, got '" + *policy + "'");
+    }
+    plan.policy.kind = *kind;
+  }
   if (a.self() && !a.self().IsNull()) AICOST_TRY_STATUS(a.finish());
   for (auto p : serving::default_policies()) {
     const auto kind = p.kind;
@@ -152,19 +230,24 @@ bool is_serving_plan(const std::string& path) {
 core::Result<ServingPlan> load_serving_plan(const std::string& path, const catalog::Catalog& cat) {
   auto text = read_file(path);
   if (!text) return text.error();
-  const Source src = Source::from_text(path, *text);
-  auto root = parse_yaml(src, *text);
+  return parse_serving_plan(*text, path, std::filesystem::path(path).parent_path().string(), cat);
+}
+
+core::Result<ServingPlan> parse_serving_plan(const std::string& text, const std::string& origin,
+                                             const std::string& base_dir,
+                                             const catalog::Catalog& cat) {
+  const Source src = Source::from_text(origin, text);
+  auto root = parse_yaml(src, text);
   if (!root) return root.error();
   MapReader top(*root, "", src);
   if (!root->IsMap()) return top.not_a_map();
   ServingPlan plan;
   TRY_ASSIGN(plan.name, top.string("name"));
-  if (plan.name.empty()) plan.name = std::filesystem::path(path).stem().string();
+  if (plan.name.empty()) plan.name = std::filesystem::path(origin).stem().string();
 
   // Model: as in training plans (preset, hf_config or inline).
   MapReader m(top.node("model"), "model", src);
   if (!m.self().IsMap()) return src.error(root->Mark(), "the plan has no 'model' section");
-  const std::string base_dir = std::filesystem::path(path).parent_path().string();
   auto model = read_model(m, cat, base_dir, plan.notes);
   if (!model) return model.error();
 
@@ -179,27 +262,11 @@ core::Result<ServingPlan> load_serving_plan(const std::string& path, const catal
   if (precisions.empty()) precisions = {"bf16"};
   std::optional<std::string> kv;
   TRY_ASSIGN(kv, s.string("kv_cache_precision"));
-  // Speculative decoding: {draft_tokens, acceptance, draft_cost}, all three required.
   serving::Speculation speculation;
   if (s.has("speculative")) {
-    const auto n = s.node("speculative");
-    MapReader sp(n, "serving.speculative", src);
-    if (!n.IsMap()) return sp.not_a_map();
-    std::optional<int> draft;
-    TRY_ASSIGN(draft, sp.integer("draft_tokens"));
-    TRY_ASSIGN(speculation.acceptance, sp.quantity("acceptance", UnitKind::kPercent));
-    TRY_ASSIGN(speculation.draft_cost, sp.quantity("draft_cost", UnitKind::kPercent));
-    for (const char* k : {"draft_tokens", "acceptance", "draft_cost"})
-      if (!sp.has(k)) return src.error(n.Mark(), std::string("serving.speculative.") + k + " is required");
-    speculation.draft_tokens = draft.value_or(0);
-    if (speculation.draft_tokens < 1 || speculation.draft_tokens > 16)
-      return src.error(sp.node("draft_tokens").Mark(), "serving.speculative.draft_tokens must be 1 to 16");
-    if (speculation.acceptance < 0 || speculation.acceptance >= 1)
-      return src.error(sp.node("acceptance").Mark(), "serving.speculative.acceptance must be at least 0 % and below 100 %");
-    if (speculation.draft_cost < 0 || speculation.draft_cost >= 1)
-      return src.error(sp.node("draft_cost").Mark(),
-                       "serving.speculative.draft_cost is a draft step's share of a target step: at least 0 % and below 100 %");
-    AICOST_TRY_STATUS(sp.finish());
+    auto sp = read_speculation(s.node("speculative"), "serving.speculative", src);
+    if (!sp) return sp.error();
+    speculation = *sp;
   }
   auto batches = ints(s, "max_batch");
   if (!batches) return batches.error();
@@ -223,16 +290,13 @@ core::Result<ServingPlan> load_serving_plan(const std::string& path, const catal
   AICOST_TRY_STATUS(length("input_tokens", plan.traffic.input_tokens, input_p90));
   AICOST_TRY_STATUS(length("output_tokens", plan.traffic.output_tokens, output_p90));
   TRY_ASSIGN(plan.traffic.requests_per_s, s.quantity("requests_per_s", UnitKind::kCount));
-  TRY_ASSIGN(plan.traffic.prefix_cache_hit, s.quantity("prefix_cache_hit", UnitKind::kPercent));
-  TRY_ASSIGN(plan.traffic.response_cache_hit,
-             s.quantity("response_cache_hit", UnitKind::kPercent));
-  for (const auto& [key, hit] : {std::pair{"prefix_cache_hit", plan.traffic.prefix_cache_hit},
-                                 std::pair{"response_cache_hit", plan.traffic.response_cache_hit}}) {
-    if (hit < 0 || hit >= 1) {
-      return src.error(s.node(key).Mark(), std::string("serving.") + key +
-                                               " must be at least 0 % and below 100 %");
-    }
-  }
+  std::optional<double> hit;
+  AICOST_TRY_STATUS(read_share(s, "prefix_cache_hit", hit));
+  plan.traffic.prefix_cache_hit = hit.value_or(0);
+  AICOST_TRY_STATUS(read_share(s, "response_cache_hit", hit));
+  plan.traffic.response_cache_hit = hit.value_or(0);
+  AICOST_TRY_STATUS(s.read("response_cache_cost", UnitKind::kMoneyRate, plan.response_cache_cost));
+  AICOST_TRY_STATUS(read_lever_figures(s, plan.levers));
   for (const char* k : {"input_tokens", "output_tokens", "requests_per_s"}) {
     if (!s.has(k)) return src.error(s.self().Mark(), std::string("serving.") + k + " is required");
   }
@@ -264,6 +328,9 @@ core::Result<ServingPlan> load_serving_plan(const std::string& path, const catal
   }
   AICOST_TRY_STATUS(read_profile(s, base_dir, plan));
   AICOST_TRY_STATUS(s.finish());
+  plan.peak_rps = plan.series.rps.empty()
+                      ? plan.traffic.requests_per_s
+                      : *std::max_element(plan.series.rps.begin(), plan.series.rps.end());
 
   MapReader pricing(top.node("pricing"), "pricing", src);
   if (!pricing.self().IsNull() && !pricing.self().IsMap()) return pricing.not_a_map();
@@ -273,17 +340,55 @@ core::Result<ServingPlan> load_serving_plan(const std::string& path, const catal
   TRY_ASSIGN(mode_name, pricing.string("mode"));
   auto mode = catalog::pricing_mode_from_string(mode_name.value_or("on-demand"));
   if (!mode) return src.error(pricing.node("mode").Mark(), "pricing.mode must be on-demand, spot, reserved-1y or reserved-3y");
+  // A share of the fleet on spot: reclaimed replicas are simulated over the traffic profile.
+  double spot_share = 0;
+  TRY_ASSIGN(spot_share, pricing.quantity("spot_share", UnitKind::kPercent));
+  if (pricing.has("spot_share")) {
+    if (spot_share < 0 || spot_share > 1) {
+      return src.error(pricing.node("spot_share").Mark(), "pricing.spot_share must be 0 % to 100 %");
+    }
+    if (plan.series.rps.empty()) {
+      return src.error(pricing.node("spot_share").Mark(),
+                       "pricing.spot_share needs a serving.traffic_profile: spot reclaims are "
+                       "simulated over it");
+    }
+    if (*mode == catalog::PricingMode::kSpot && spot_share > 0) {
+      return src.error(pricing.node("spot_share").Mark(),
+                       "pricing.spot_share mixes spot into an on-demand or reserved fleet; with "
+                       "pricing.mode: spot the whole fleet is spot already");
+    }
+  }
+  plan.policy.spot_share = spot_share;
+  plan.policy.name = serving::to_string(plan.policy.kind);
+  if (spot_share > 0) {
+    plan.policy.name += core::sprintf(" + %.0f%% spot", spot_share * 100);
+  }
+  if (gpu_hour.value() > 0) plan.gpu_hour = gpu_hour;
+  plan.mode = *mode;
   AICOST_TRY_STATUS(pricing.finish());
   top.accept("model");
   top.accept("serving");
   top.accept("pricing");
   AICOST_TRY_STATUS(top.finish());
 
+  plan.gpus = gpus;
+  plan.tensor_parallel_sizes = *tps;
+  plan.speculation = speculation;
+  for (const auto& pname : precisions) {
+    auto p = catalog::precision_from_string(pname);
+    if (!p) return src.error(s.node("precision").Mark(), "unknown precision '" + pname + "'; use bf16, fp16, fp8, int8 or fp4");
+    plan.precisions.push_back(*p);
+  }
+  if (kv) {
+    auto k = catalog::precision_from_string(*kv);
+    if (!k) return src.error(s.node("kv_cache_precision").Mark(), "unknown precision '" + *kv + "'");
+    plan.kv_cache_precision = *k;
+  }
   for (const auto& id : gpus) {
     auto g = cat.gpu(id);
     if (!g) return src.error(s.node("gpu").Mark(), g.error().message, g.error().code);
     auto eff = cat.efficiency((*g)->generation);
-    if (!eff) return core::make_error(core::ErrorCode::kNotFound, "no efficiency profile for " + (*g)->generation, path);
+    if (!eff) return core::make_error(core::ErrorCode::kNotFound, "no efficiency profile for " + (*g)->generation, origin);
     // Price of one GPU: the plan's, else the cheapest catalogued instance under the mode.
     costing::ComputePricing price;
     if (gpu_hour.value() > 0) {
@@ -301,26 +406,21 @@ core::Result<ServingPlan> load_serving_plan(const std::string& path, const catal
       }
       price = instance_pricing(*best, *mode);
     }
-    for (const auto& pname : precisions) {
-      auto p = catalog::precision_from_string(pname);
-      if (!p) return src.error(s.node("precision").Mark(), "unknown precision '" + pname + "'; use bf16, fp16, fp8, int8 or fp4");
+    for (const catalog::Precision p : plan.precisions) {
       for (int tp : *tps) {
-        if (model->heads() % tp != 0) continue;
+        // Tensor parallelism runs inside one NVLink domain (a single-superchip GH200 has none).
+        if (model->heads() % tp != 0 || tp > (*g)->scale_up_domain) continue;
         serving::DeploymentOption o;
         o.replica.model = *model;
         o.replica.gpu = **g;
         o.replica.efficiency = **eff;
         o.replica.tensor_parallel = tp;
-        o.replica.weights = *p;
-        o.replica.kv_cache = *p;
+        o.replica.weights = p;
+        o.replica.kv_cache = plan.kv_cache_precision.value_or(p);
         o.replica.speculation = speculation;
-        if (kv) {
-          auto k = catalog::precision_from_string(*kv);
-          if (!k) return src.error(s.node("kv_cache_precision").Mark(), "unknown precision '" + *kv + "'");
-          o.replica.kv_cache = *k;
-        }
         o.price_per_gpu_hour = core::per_hour(price.per_gpu);
         o.price_basis = price.basis;
+        o.instance = price.instance;
         plan.options.push_back(std::move(o));
       }
     }
@@ -333,7 +433,7 @@ core::Result<ServingPlan> load_serving_plan(const std::string& path, const catal
                                 "B parameters) fits on none of the listed GPUs at the listed "
                                 "tensor-parallel sizes and precisions; allow a larger "
                                 "tensor_parallel_size, fp8/int4 weights, or a GPU with more memory",
-                            path);
+                            origin);
   }
   return plan;
 }

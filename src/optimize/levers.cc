@@ -53,6 +53,8 @@ std::string count(double n) { return core::sprintf("%.0f", n); }
 
 std::string size(core::Bytes b) { return core::sprintf("%.6gGB", b.value() / core::kGB); }
 
+std::string percent(double share) { return core::sprintf("%.4g%%", share * 100); }
+
 Change layout_edits(const workload::Parallelism& p, const workload::Parallelism& now) {
   auto b = [](bool v) { return std::string(v ? "true" : "false"); };
   Change c;

@@ -19,6 +19,7 @@ std::string minutes(core::Seconds s);  // whole minutes, at least 1: "45min"
 std::string days(core::Seconds s);     // whole days, at least 1: "7d"
 std::string count(double n);           // "1024"
 std::string size(core::Bytes b);       // "600GB" (6 significant digits, SI)
+std::string percent(double share);     // "35%", "12.5%" (4 significant digits)
 
 // The edits that set the searched parallelism keys of `now` that differ to `p`'s values
 // (docs/PLAN_FORMAT.md names).

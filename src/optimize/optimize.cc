@@ -1,4 +1,5 @@
-// The driver: propose, estimate, judge, rank, combine (docs/OPTIMIZE.md).
+// The driver: propose, estimate, judge, rank, combine (docs/OPTIMIZE.md), for training and
+// serving plans alike.
 #include "aicost/optimize/optimize.h"
 
 #include <algorithm>
@@ -48,11 +49,15 @@ LeverResult judge(const Lever& lever, Proposal p, const Evaluation& base, const 
   }
   const double saving = base.total_usd() - cand->total_usd();
   r.total_usd = cand->total_usd();
-  r.wall_days = cand->wall_days();
-  r.mfu_bf16 = mfu_bf16(*cand);
   r.saving_usd = saving;
   r.saving_pct = base.total_usd() > 0 ? saving / base.total_usd() : 0;
-  r.wall_days_delta = cand->wall_days() - base.wall_days();
+  if (cand->serving) {
+    r.sla_effect = sla_effect(*cand, base);
+  } else {
+    r.wall_days = cand->wall_days();
+    r.mfu_bf16 = mfu_bf16(*cand);
+    r.wall_days_delta = cand->wall_days() - base.wall_days();
+  }
   r.red_line = check_red_lines(*cand, base, r.risk, in.guardrails, in.limits);
   if (saving < kCent) {
     r.status = LeverStatus::kNoSaving;
@@ -158,6 +163,7 @@ Combined combine(const std::vector<Lever>& levers, const std::vector<LeverResult
   }
   out.total_usd = current.total_usd();
   out.wall_days = current.wall_days();
+  if (current.serving) out.sla_effect = sla_effect(current, base);
   out.saving_usd = base.total_usd() - current.total_usd();
   out.change = std::move(applied);
   out.plan = std::move(current);
@@ -186,7 +192,7 @@ core::Result<OptimizeResult> optimize(const OptimizeInputs& in) {
   };
   auto base = eval({});
   if (!base) return base.error();
-  if (!base->perf.memory.fits()) {
+  if (!base->serving && !base->perf.memory.fits()) {
     return core::make_error(
         core::ErrorCode::kInfeasible,
         core::sprintf("the plan does not fit in GPU memory (%.1f GiB of %.1f GiB per GPU): "
@@ -199,7 +205,8 @@ core::Result<OptimizeResult> optimize(const OptimizeInputs& in) {
   res.baseline = std::move(*base);
   res.guardrails = in.guardrails;
   res.limits = in.limits;
-  const std::vector<Lever> levers = in.levers.empty() ? training_levers() : in.levers;
+  const std::vector<Lever> levers =
+      !in.levers.empty() ? in.levers : res.baseline.serving ? serving_levers() : training_levers();
   const Change none;
   for (const auto& lever : levers) {
     const LeverContext ctx{*in.catalog, res.baseline, none, eval, in.limits, in.guardrails, in.threads};

@@ -5,6 +5,7 @@
 
 #include "aicost/core/text.h"
 #include "aicost/optimize/optimize.h"
+#include "serving_levers.h"
 
 namespace aicost::optimize {
 
@@ -51,19 +52,25 @@ namespace {
 // not a change for the worse.
 constexpr double kWorse = 0.01;
 
+std::string risk_above(const Risk& risk, const Guardrails& g) {
+  return std::string("risk ") + to_string(risk.level) + " is above the allowed " + to_string(g.max_risk);
+}
+
 // The lines `c` crosses. With `base`, a line `base` already crosses counts only when `c` is worse.
 std::vector<std::string> crossed_lines(const Evaluation& c, const Evaluation* base, const Risk& risk,
                                        const Guardrails& g, const PlanLimits& limits) {
   std::vector<std::string> crossed;
+  if (c.serving) {
+    if (risk.level > g.max_risk) crossed.push_back(risk_above(risk, g));
+    detail::serving_lines_crossed(c, base, g, kWorse, crossed);
+    return crossed;
+  }
   if (!c.perf.memory.fits()) {
     crossed.push_back(core::sprintf("does not fit in GPU memory: %.1f GiB of %.1f GiB",
                                     core::in_gib(c.perf.memory.total()),
                                     core::in_gib(c.perf.memory.capacity)));
   }
-  if (risk.level > g.max_risk) {
-    crossed.push_back(std::string("risk ") + to_string(risk.level) + " is above the allowed " +
-                      to_string(g.max_risk));
-  }
+  if (risk.level > g.max_risk) crossed.push_back(risk_above(risk, g));
   // A minimum: crossed when the candidate is below it and below the original.
   // A floor: crossed when `cand` is below it, unless the original is below it too and `cand` is
   // not worse by more than kWorse. A ceiling is the same with the signs turned.

@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "aicost/core/text.h"
 #include "aicost/report/table.h"
+#include "aicost/serving/fleet.h"
 #include "json.h"
 #include "rounding.h"
 
@@ -26,6 +29,50 @@ std::string risk_text(const LeverResult& r) {
 
 std::string signed_usd(double x) {
   return (x < 0 ? "-" : "+") + core::group_digits(std::abs(x));
+}
+
+// "TTFT -12 ms, TPOT +3.1 ms, over SLA +0.03 pp, buffer -4.0 pp": what moved, or "none".
+std::string sla_text(const optimize::SlaEffect& e) {
+  std::string out;
+  auto add = [&](const std::string& part) { out += (out.empty() ? "" : ", ") + part; };
+  if (std::abs(e.ttft_tail_delta_s) >= 0.0005) add(fmt::format("TTFT {:+.0f} ms", e.ttft_tail_delta_s * 1000));
+  if (std::abs(e.tpot_delta_s) >= 0.00005) add(fmt::format("TPOT {:+.1f} ms", e.tpot_delta_s * 1000));
+  if (e.over_sla_delta && std::abs(*e.over_sla_delta) >= 0.00005) {
+    add(fmt::format("over SLA {:+.2f} pp", *e.over_sla_delta * 100));
+  }
+  if (std::abs(e.capacity_buffer_delta) >= 0.0005) add(fmt::format("buffer {:+.1f} pp", e.capacity_buffer_delta * 100));
+  return out.empty() ? "none" : out;
+}
+
+Json sla_json(const std::optional<optimize::SlaEffect>& e) {
+  if (!e) return Json();
+  return {{"ttft_tail_s", sig(e->ttft_tail_s)},
+          {"ttft_tail_delta_s", sig(e->ttft_tail_delta_s)},
+          {"tpot_s", sig(e->tpot_s)},
+          {"tpot_delta_s", sig(e->tpot_delta_s)},
+          {"over_sla_share", e->over_sla_share ? Json(sig(*e->over_sla_share)) : Json()},
+          {"over_sla_delta", e->over_sla_delta ? Json(sig(*e->over_sla_delta)) : Json()},
+          {"capacity_buffer", sig(e->capacity_buffer)},
+          {"capacity_buffer_delta", sig(e->capacity_buffer_delta)}};
+}
+
+// The serving baseline in words: "4 x h100-sxm-80gb TP2 fp8, max batch 128, static-peak over
+// the traffic profile (0.00 % of requests over the SLA)".
+std::string serving_fleet_text(const optimize::ServingEvaluation& s) {
+  const auto& d = s.deployment();
+  const auto& r = s.option().replica;
+  std::string out = fmt::format("{} x {} TP{} {}, max batch {}", d.replicas, r.gpu.id, r.tensor_parallel,
+                                catalog::to_string(r.weights), d.max_batch);
+  if (s.fleet.run) {
+    out += fmt::format(", {} over the traffic profile ({:.2f} % of requests over the SLA)",
+                       s.plan.policy.name, s.fleet.run->over_sla_share * 100);
+  } else {
+    out += ", around the clock";
+  }
+  if (s.fleet.cache_monthly_usd > 0) {
+    out += fmt::format(", response cache {} USD", core::group_digits(s.fleet.cache_monthly_usd));
+  }
+  return out;
 }
 
 Json change_json(const optimize::Change& c) {
@@ -52,6 +99,7 @@ Json lever_json(const LeverResult& r) {
   j["total_usd"] = opt(r.total_usd, true);
   j["wall_days"] = opt(r.wall_days, false);
   j["mfu_bf16"] = opt(r.mfu_bf16, false);
+  j["sla_effect"] = sla_json(r.sla_effect);
   if (evaluated(r)) {
     j["risk"] = {{"level", optimize::to_string(r.risk.level)}, {"kinds", r.risk.kinds}, {"why", r.risk.why}};
     j["red_line"] = {{"ok", r.red_line.ok}, {"why", r.red_line.ok ? Json() : Json(r.red_line.why)}};
@@ -77,7 +125,8 @@ Json guardrails_json(const optimize::Guardrails& g) {
           {"min_mfu", g.min_mfu ? Json(sig(*g.min_mfu)) : Json()},
           {"security_floor", g.security_floor},
           {"max_risk", optimize::to_string(g.max_risk)},
-          {"capacity_buffer", sig(g.capacity_buffer)}};
+          {"capacity_buffer", sig(g.capacity_buffer)},
+          {"max_over_sla", g.max_over_sla ? Json(sig(*g.max_over_sla)) : Json()}};
 }
 
 std::string render_json(const optimize::OptimizeResult& res) {
@@ -86,11 +135,33 @@ std::string render_json(const optimize::OptimizeResult& res) {
   Json j;
   j["schema_version"] = 1;
   j["plan"] = res.plan;
-  j["baseline"] = {{"total_usd", cents(b.total_usd())},
-                   {"wall_days", sig(b.wall_days())},
-                   {"per_million_tokens_usd", cents(b.cost.per_million_tokens.value())},
-                   {"mfu", sig(b.perf.mfu)},
-                   {"mfu_bf16", sig(optimize::mfu_bf16(b))}};
+  j["kind"] = b.serving ? "serving" : "training";
+  if (b.serving) {
+    // A serving plan's total is a month (730 h) of its fleet; it has no wall time.
+    const auto& sv = *b.serving;
+    const auto& d = sv.deployment();
+    const auto& r = sv.option().replica;
+    j["baseline"] = {{"total_usd", cents(b.total_usd())},
+                     {"wall_days", Json()},
+                     {"period", "month"},
+                     {"deployment", {{"gpu", r.gpu.id},
+                                     {"tensor_parallel_size", r.tensor_parallel},
+                                     {"precision", catalog::to_string(r.weights)},
+                                     {"max_batch", d.max_batch},
+                                     {"replicas", d.replicas}}},
+                     {"policy", sv.fleet.run ? Json(sv.plan.policy.name) : Json()},
+                     {"ttft_tail_s", sig(d.load.ttft_tail_s)},
+                     {"tpot_s", sig(d.load.step_s)},
+                     {"over_sla_share", sv.fleet.run ? Json(sig(sv.fleet.run->over_sla_share)) : Json()},
+                     {"over_sla_limit", sig(optimize::over_sla_limit(b, res.guardrails))},
+                     {"capacity_buffer", sig(serving::capacity_buffer(sv.plan, sv.fleet))}};
+  } else {
+    j["baseline"] = {{"total_usd", cents(b.total_usd())},
+                     {"wall_days", sig(b.wall_days())},
+                     {"per_million_tokens_usd", cents(b.cost.per_million_tokens.value())},
+                     {"mfu", sig(b.perf.mfu)},
+                     {"mfu_bf16", sig(optimize::mfu_bf16(b))}};
+  }
   j["guardrails"] = guardrails_json(res.guardrails);
   j["limits"] = {{"deadline_days", res.limits.deadline_days ? Json(sig(*res.limits.deadline_days)) : Json()},
                  {"max_gpus", res.limits.max_gpus > 0 ? Json(res.limits.max_gpus) : Json()},
@@ -100,12 +171,14 @@ std::string render_json(const optimize::OptimizeResult& res) {
   Json steps = Json::array();
   for (const auto& s : c.steps) {
     steps.push_back({{"id", s.id}, {"retuned", s.retuned}, {"total_usd", cents(s.total_usd)},
-                     {"saving_usd", cents(s.saving_usd)}, {"wall_days", sig(s.wall_days)}});
+                     {"saving_usd", cents(s.saving_usd)},
+                     {"wall_days", b.serving ? Json() : Json(sig(s.wall_days))}});
   }
   Json skipped = Json::array();
   for (const auto& [id, why] : c.skipped) skipped.push_back({{"id", id}, {"why", why}});
   j["combined"] = {{"total_usd", cents(c.total_usd)},
-                   {"wall_days", sig(c.wall_days)},
+                   {"wall_days", b.serving ? Json() : Json(sig(c.wall_days))},
+                   {"sla_effect", sla_json(c.sla_effect)},
                    {"saving_usd", cents(c.saving_usd)},
                    {"saving_pct", sig(b.total_usd() > 0 ? 100 * c.saving_usd / b.total_usd() : 0)},
                    {"sum_of_savings_usd", cents(c.sum_of_savings)},
@@ -123,13 +196,13 @@ std::string render_csv(const optimize::OptimizeResult& res) {
   Table t;
   t.header = {"record", "id", "category", "status", "saving_usd", "saving_pct", "wall_days_delta",
               "total_usd", "wall_days", "risk_level", "risk_kinds", "red_line", "change",
-              "validation", "metric", "stop_loss", "why"};
+              "validation", "metric", "stop_loss", "why", "sla_effect"};
   auto num = [](const std::optional<double>& v, const char* f) {
     return v ? fmt::format(fmt::runtime(f), *v) : std::string();
   };
   const auto& b = res.baseline;
   t.rows.push_back({"baseline", "", "", "", "", "", "", fmt::format("{:.2f}", b.total_usd()),
-                    fmt::format("{:.6g}", b.wall_days())});
+                    b.serving ? "" : fmt::format("{:.6g}", b.wall_days())});
   for (const auto& r : res.levers) {
     std::string kinds;
     for (const auto& k : r.risk.kinds) kinds += (kinds.empty() ? "" : ";") + k;
@@ -141,16 +214,17 @@ std::string render_csv(const optimize::OptimizeResult& res) {
                       evaluated(r) ? optimize::to_string(r.risk.level) : "", kinds,
                       evaluated(r) ? (r.red_line.ok ? "ok" : r.red_line.why) : "",
                       optimize::describe(r.change), r.rollout.validation, r.rollout.metric,
-                      r.rollout.stop_loss, r.why});
+                      r.rollout.stop_loss, r.why, r.sla_effect ? sla_text(*r.sla_effect) : ""});
   }
   const auto& c = res.combined;
   std::string ids;
   for (const auto& id : c.levers) ids += (ids.empty() ? "" : ";") + id;
   t.rows.push_back({"combined", ids, "", "", fmt::format("{:.2f}", c.saving_usd),
                     fmt::format("{:.6g}", b.total_usd() > 0 ? 100 * c.saving_usd / b.total_usd() : 0),
-                    fmt::format("{:.6g}", c.wall_days - b.wall_days()),
-                    fmt::format("{:.2f}", c.total_usd), fmt::format("{:.6g}", c.wall_days),
-                    optimize::to_string(c.risk), "", "", optimize::describe(c.change)});
+                    b.serving ? "" : fmt::format("{:.6g}", c.wall_days - b.wall_days()),
+                    fmt::format("{:.2f}", c.total_usd), b.serving ? "" : fmt::format("{:.6g}", c.wall_days),
+                    optimize::to_string(c.risk), "", "", optimize::describe(c.change), "", "", "", "",
+                    c.sla_effect ? sla_text(*c.sla_effect) : ""});
   return render(t, Format::kCsv);
 }
 
@@ -158,28 +232,44 @@ std::string render_text(const optimize::OptimizeResult& res, Format f) {
   const bool md = f == Format::kMarkdown;
   const auto& b = res.baseline;
   const auto& c = res.combined;
+  const bool serving = b.serving.has_value();
   std::string out = fmt::format("{}aicost optimize: {}\n", md ? "## " : "", res.plan);
-  out += fmt::format("{}baseline: {} USD, {:.2f} wall days, MFU {:.1f} % ({:.1f} % of the BF16 peak)\n",
-                     md ? "\n" : "", core::group_digits(b.total_usd()), b.wall_days(),
-                     100 * b.perf.mfu, 100 * optimize::mfu_bf16(b));
+  if (serving) {
+    out += fmt::format("{}baseline: {} USD a month (730 h): {}\n", md ? "\n" : "",
+                       core::group_digits(b.total_usd()), serving_fleet_text(*b.serving));
+  } else {
+    out += fmt::format("{}baseline: {} USD, {:.2f} wall days, MFU {:.1f} % ({:.1f} % of the BF16 peak)\n",
+                       md ? "\n" : "", core::group_digits(b.total_usd()), b.wall_days(),
+                       100 * b.perf.mfu, 100 * optimize::mfu_bf16(b));
+  }
   std::string lines;
   const auto& g = res.guardrails;
   lines += fmt::format("max risk {}", optimize::to_string(g.max_risk));
+  if (serving) {
+    lines += fmt::format(", capacity buffer >= {:.0f} %", 100 * g.capacity_buffer);
+    if (b.serving->fleet.run) {
+      lines += fmt::format(", requests over the SLA <= {:.2f} %{}", 100 * optimize::over_sla_limit(b, g),
+                           g.max_over_sla ? "" : " (a tenth of the SLA percentile's misses)");
+    }
+  }
+  // Retention, recovery, MFU and security are training lines; a serving plan has none of them.
   for (const auto& [kind, min] : g.min_retention) {
+    if (serving) break;
     lines += fmt::format(", {} kept >= {}", kind, core::in_days(min) >= 1
                                                       ? fmt::format("{:.0f} d", core::in_days(min))
                                                       : fmt::format("{:.1f} h", core::in_hours(min)));
   }
-  if (g.max_recovery) lines += fmt::format(", recovery <= {:.1f} h", core::in_hours(*g.max_recovery));
-  if (g.min_mfu) lines += fmt::format(", MFU >= {:.0f} %", 100 * *g.min_mfu);
-  lines += ", no cut in security spend";
+  if (g.max_recovery && !serving) lines += fmt::format(", recovery <= {:.1f} h", core::in_hours(*g.max_recovery));
+  if (g.min_mfu && !serving) lines += fmt::format(", MFU >= {:.0f} %", 100 * *g.min_mfu);
+  if (!serving) lines += ", no cut in security spend";
   if (res.limits.deadline_days) lines += fmt::format(", deadline {:.0f} days (plan)", *res.limits.deadline_days);
   out += fmt::format("red lines ({}): {}\n", g.source, lines);
 
   Table ranked;
   ranked.title = "Levers, by saving";
-  ranked.header = {"lever", "saving_usd", "saving", "wall_days_delta", "risk", "red_line", "status"};
-  ranked.right_align = {false, true, true, true, false, false, false};
+  ranked.header = {"lever", "saving_usd", "saving", serving ? "sla_effect" : "wall_days_delta", "risk",
+                   "red_line", "status"};
+  ranked.right_align = {false, true, true, !serving, false, false, false};
   Table others;
   others.title = "Levers not applied";
   others.header = {"lever", "status", "why"};
@@ -187,7 +277,8 @@ std::string render_text(const optimize::OptimizeResult& res, Format f) {
     if (evaluated(r) && r.status != LeverStatus::kNoSaving) {
       ranked.rows.push_back({r.id, core::group_digits(*r.saving_usd),
                              fmt::format("{:.1f} %", 100 * *r.saving_pct),
-                             fmt::format("{:+.2f}", *r.wall_days_delta), risk_text(r),
+                             r.sla_effect ? sla_text(*r.sla_effect) : fmt::format("{:+.2f}", *r.wall_days_delta),
+                             risk_text(r),
                              r.red_line.ok ? "ok" : "crossed", optimize::to_string(r.status)});
     } else {
       others.rows.push_back({r.id, optimize::to_string(r.status), r.why});
@@ -221,18 +312,26 @@ std::string render_text(const optimize::OptimizeResult& res, Format f) {
   } else {
     const double pct = b.total_usd() > 0 ? 100 * c.saving_usd / b.total_usd() : 0;
     Table s;
-    s.header = {"step", "lever", "total_usd", "saving_usd", "wall_days"};
+    s.header = {"step", "lever", "total_usd", "saving_usd"};
+    if (!serving) s.header.push_back("wall_days");
     s.right_align = {true, false, true, true, true};
     int i = 0;
     for (const auto& st : c.steps) {
       s.rows.push_back({std::to_string(++i), st.retuned ? st.id + " (second pass)" : st.id,
-                        core::group_digits(st.total_usd),
-                        core::group_digits(st.saving_usd), fmt::format("{:.2f}", st.wall_days)});
+                        core::group_digits(st.total_usd), core::group_digits(st.saving_usd)});
+      if (!serving) s.rows.back().push_back(fmt::format("{:.2f}", st.wall_days));
     }
     out += md ? render(s, f) : indent(render(s, f), 2);
-    out += fmt::format("{}total {} USD ({} USD, {:.1f} %), {:.2f} wall days ({:+.2f}), risk up to {}\n",
-                       md ? "\n" : "  ", core::group_digits(c.total_usd), signed_usd(-c.saving_usd),
-                       -pct, c.wall_days, c.wall_days - b.wall_days(), optimize::to_string(c.risk));
+    if (serving) {
+      out += fmt::format("{}total {} USD a month ({} USD, {:.1f} %): {}; SLA effect: {}; risk up to {}\n",
+                         md ? "\n" : "  ", core::group_digits(c.total_usd), signed_usd(-c.saving_usd),
+                         -pct, serving_fleet_text(*c.plan.serving), sla_text(*c.sla_effect),
+                         optimize::to_string(c.risk));
+    } else {
+      out += fmt::format("{}total {} USD ({} USD, {:.1f} %), {:.2f} wall days ({:+.2f}), risk up to {}\n",
+                         md ? "\n" : "  ", core::group_digits(c.total_usd), signed_usd(-c.saving_usd),
+                         -pct, c.wall_days, c.wall_days - b.wall_days(), optimize::to_string(c.risk));
+    }
     out += fmt::format("{}the same levers' savings alone add up to {} USD: they interact, so the "
                        "combined plan is estimated as one plan\n",
                        md ? "\n" : "  ", core::group_digits(c.sum_of_savings));

@@ -117,6 +117,12 @@ std::string render_json(const ServingView& v) {
   }
   j["policies"] = policies;
   j["replica_capacity_rps"] = sig(v.replica_capacity_rps);
+  // What the plan costs a month as it runs its fleet (serving/fleet.h).
+  const bool priced = v.fleet && v.fleet->best;
+  j["fleet"] = {{"monthly_usd", priced ? Json(cents(v.fleet->monthly_usd)) : Json()},
+                {"policy", priced && v.fleet->run ? Json(v.fleet_policy) : Json()},
+                {"over_sla_share", priced && v.fleet->run ? Json(sig(v.fleet->run->over_sla_share)) : Json()},
+                {"response_cache_monthly_usd", priced ? Json(cents(v.fleet->cache_monthly_usd)) : Json()}};
   j["notes"] = v.notes;
   return json_text(j) + "\n";
 }
@@ -175,6 +181,16 @@ std::string render_serving(const ServingView& v, Format f) {
               {"per 1M output tokens", fmt::format("{:.2f} USD (decode and idle time)", d.usd_per_million_output_tokens)},
               {"per 1M tokens (in + out)", fmt::format("{:.2f} USD", d.usd_per_million_tokens)},
               {"price", o.price_basis}};
+    // The plan's own total when it is not just the deployment around the clock.
+    if (v.fleet && (v.fleet->run || v.fleet->cache_monthly_usd > 0)) {
+      std::string how = v.fleet->run ? fmt::format("{} over the traffic profile ({:.2f} % of requests over the SLA)",
+                                                   v.fleet_policy, v.fleet->run->over_sla_share * 100)
+                                     : "the deployment";
+      if (v.fleet->cache_monthly_usd > 0) {
+        how += fmt::format(" + {} USD response cache", core::group_digits(v.fleet->cache_monthly_usd));
+      }
+      t.rows.push_back({"plan's monthly cost", core::group_digits(v.fleet->monthly_usd) + " USD: " + how});
+    }
     out += "\n" + render(t, f);
   } else {
     out += "\nNo deployment meets the SLA: " + v.unreachable + "\n";

@@ -23,6 +23,14 @@ const char* to_string(PolicyKind k) {
   return "?";
 }
 
+std::optional<PolicyKind> policy_kind_from_string(std::string_view name) {
+  for (PolicyKind k : {PolicyKind::kStaticPeak, PolicyKind::kReactive, PolicyKind::kScheduled,
+                       PolicyKind::kPredictive}) {
+    if (name == to_string(k)) return k;
+  }
+  return std::nullopt;
+}
+
 TrafficSeries synthetic(const SyntheticTraffic& t) {
   TrafficSeries s;
   const int minutes = t.days * kMinutesPerDay;

@@ -8,19 +8,17 @@
 
 #include "aicost/catalog/catalog.h"
 #include "aicost/core/result.h"
-#include "aicost/serving/capacity.h"
+#include "aicost/serving/plan.h"
 #include "aicost/serving/traffic.h"
 
 namespace aicost::config {
 
-struct ServingPlan {
+// The typed plan (options, batches, traffic, SLA, fleet policy, lever figures: serving/plan.h)
+// and what only the estimate's report needs.
+struct ServingPlan : serving::PlanSpec {
   std::string name;
-  std::vector<serving::DeploymentOption> options;  // GPU x TP x precision, with prices
-  std::vector<int> batches;                        // max running sequences to try
-  serving::Traffic traffic;
-  serving::Sla sla;
   // Traffic over time (serving.traffic_profile: synthetic, or a CSV of requests/s per minute)
-  // and the policies to simulate over it (serving.autoscaling); empty when not given.
+  // and the policies compared over it (serving.autoscaling); empty when not given.
   serving::TrafficSeries series;
   std::vector<serving::Policy> policies;
   std::vector<std::string> notes;
@@ -32,5 +30,10 @@ bool is_serving_plan(const std::string& path);
 // Errors as for load_plan (file:line:col, did-you-mean); kInfeasible when the model fits on no
 // listed GPU at any listed tensor-parallel size.
 core::Result<ServingPlan> load_serving_plan(const std::string& path, const catalog::Catalog& cat);
+// The same for text; `origin` names it in messages, `base_dir` resolves model.hf_config and a
+// traffic_profile.csv.
+core::Result<ServingPlan> parse_serving_plan(const std::string& text, const std::string& origin,
+                                             const std::string& base_dir,
+                                             const catalog::Catalog& cat);
 
 }  // namespace aicost::config

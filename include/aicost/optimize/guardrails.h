@@ -1,6 +1,7 @@
 // Red lines a change may not cross to save money (docs/OPTIMIZE.md "Red lines"): data kept at
 // least so long, recovery no slower than a limit, efficiency no lower than a floor, no cut in
-// security or audit spend, and no lever riskier than allowed. Read from `--guardrails G.yaml`
+// security or audit spend, no lever riskier than allowed; for serving, the capacity buffer and
+// the share of requests over the SLA. Read from `--guardrails G.yaml`
 // by config::load_guardrails; without a file the defaults below hold.
 #pragma once
 
@@ -32,9 +33,13 @@ struct Guardrails {
   bool security_floor = true;
   // Levers riskier than this are rejected.
   RiskLevel max_risk = RiskLevel::kMedium;
-  // Serving: replicas kept above what the traffic needs (10-20 % for bursts). Stored now; used
-  // by the serving levers (issue 16, next milestone).
+  // Serving: spare capacity kept above the load the fleet is sized for (10-20 % for bursts;
+  // serving::capacity_buffer measures it).
   double capacity_buffer = 0.10;
+  // Serving: the most requests that may go over the SLA for want of ready replicas, across the
+  // traffic profile (scaling lags, spot reclaims). nullopt: a tenth of what the plan's SLA
+  // percentile lets miss anyway (P90: 1 %).
+  std::optional<double> max_over_sla;
   std::string source = "defaults";  // the file, or "defaults"
 };
 

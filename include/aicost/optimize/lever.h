@@ -1,4 +1,4 @@
-// A lever: one kind of change to a training plan (docs/OPTIMIZE.md lists them). Given the plan as
+// A lever: one kind of change to a training or serving plan (docs/OPTIMIZE.md lists them). Given the plan as
 // it stands, a lever proposes a Change with its risk and how to roll it out, or says why it does
 // not apply or cannot be priced. It never prices itself: the optimiser estimates the changed plan
 // (optimize.h) and the saving is the difference of two estimates.
@@ -15,19 +15,32 @@
 #include "aicost/optimize/change.h"
 #include "aicost/optimize/guardrails.h"
 #include "aicost/perf/estimate.h"
+#include "aicost/serving/fleet.h"
 #include "aicost/workload/training_job.h"
 
 namespace aicost::optimize {
 
-// One estimate of a plan: what was read and what the models made of it.
+// A serving plan's estimate: the typed plan and the fleet the serving models make of it
+// (serving/fleet.h); `fleet.best` is always set (a plan no deployment serves is an error).
+struct ServingEvaluation {
+  serving::PlanSpec plan;
+  serving::Fleet fleet;
+  const serving::Deployment& deployment() const { return *fleet.best; }
+  const serving::DeploymentOption& option() const { return plan.options[fleet.best->option]; }
+};
+
+// One estimate of a plan: what was read and what the models made of it. A training plan fills
+// job, inputs, perf and cost; a serving plan fills `serving` (its total is the fleet's monthly
+// cost, 730 h, and it has no wall time).
 struct Evaluation {
   workload::TrainingJob job;
   costing::CostInputs inputs;
   perf::TrainingEstimate perf;
   costing::CostEstimate cost;
+  std::optional<ServingEvaluation> serving;
   std::vector<std::string> warnings;
-  double total_usd() const { return cost.total.value(); }
-  double wall_days() const { return core::in_days(cost.wall_time); }
+  double total_usd() const { return serving ? serving->fleet.monthly_usd : cost.total.value(); }
+  double wall_days() const { return serving ? 0 : core::in_days(cost.wall_time); }
 };
 
 // Estimates the ORIGINAL plan with `change` applied (a change is always relative to the plan as
@@ -82,7 +95,7 @@ struct LeverContext {
 
 struct Lever {
   std::string id;        // stable, part of the JSON contract ("parallelism", "pricing-spot", ...)
-  std::string category;  // compute | pricing | reliability | storage | network
+  std::string category;  // compute | pricing | reliability | storage | network | serving
   // Levers of one group exclude each other (spot vs reserved); empty for none.
   std::string group;
   std::function<Proposal(const LeverContext&)> propose;
@@ -90,5 +103,7 @@ struct Lever {
 
 // Every training lever of this milestone, in a fixed order (ties in the ranking keep it).
 std::vector<Lever> training_levers();
+// Every serving lever (docs/OPTIMIZE.md "Serving plans"), in a fixed order.
+std::vector<Lever> serving_levers();
 
 }  // namespace aicost::optimize

@@ -1,4 +1,4 @@
-// `aicost optimize` for a training plan: every lever is proposed on the plan, the changed plan is
+// `aicost optimize` for a training or serving plan: every lever is proposed on the plan, the changed plan is
 // estimated through the caller's Evaluator, the saving is the difference of the two estimates,
 // and each change is held against the red lines. The accepted ones are then combined, low risk
 // first, each kept only if the combined plan (estimated as one plan) still gets cheaper and stays
@@ -27,6 +27,18 @@ struct RedLineCheck {
   std::string why;  // the line crossed and by how much; empty when ok
 };
 
+// What a change to a serving plan does to its latency and capacity: shown where a training
+// plan shows wall days (docs/OPTIMIZE.md "SLA effect"). Of the changed plan, and its difference
+// from the original.
+struct SlaEffect {
+  double ttft_tail_s = 0, ttft_tail_delta_s = 0;  // TTFT at the SLA percentile, design load
+  double tpot_s = 0, tpot_delta_s = 0;            // time per output token
+  // Share of requests over the SLA (arriving while ready replicas fall short) across the
+  // traffic profile; nullopt without one.
+  std::optional<double> over_sla_share, over_sla_delta;
+  double capacity_buffer = 0, capacity_buffer_delta = 0;  // serving::capacity_buffer
+};
+
 struct LeverResult {
   std::string id, category;
   LeverStatus status = LeverStatus::kNotApplicable;
@@ -34,6 +46,7 @@ struct LeverResult {
   // Of the changed plan against the original, when it was estimated.
   std::optional<double> saving_usd, saving_pct, wall_days_delta, total_usd, wall_days;
   std::optional<double> mfu_bf16;  // of the changed plan (see mfu_bf16() below)
+  std::optional<SlaEffect> sla_effect;  // serving plans (then wall_days* are nullopt)
   Risk risk;
   RedLineCheck red_line;
   Change change;
@@ -59,6 +72,7 @@ struct Combined {
   std::vector<std::pair<std::string, std::string>> skipped;  // lever id, why
   Change change;  // from the original plan to the combined one
   RiskLevel risk = RiskLevel::kLow;  // the highest of the levers taken
+  std::optional<SlaEffect> sla_effect;  // serving plans
   Evaluation plan;
 };
 
@@ -80,7 +94,7 @@ struct OptimizeInputs {
   PlanLimits limits;
   Guardrails guardrails;
   int threads = 1;
-  // Empty: training_levers(). Tests add their own.
+  // Empty: training_levers(), or serving_levers() for a serving plan. Tests add their own.
   std::vector<Lever> levers;
 };
 
@@ -97,6 +111,13 @@ RedLineCheck check_red_lines(const Evaluation& candidate, const Evaluation& base
 // The red lines the plan itself crosses (the changes are judged against it).
 std::vector<std::string> lines_crossed_by_plan(const Evaluation& plan, const Guardrails& guardrails,
                                                const PlanLimits& limits);
+
+// A serving plan changed against the original (both serving evaluations).
+SlaEffect sla_effect(const Evaluation& changed, const Evaluation& original);
+// The most of a serving plan's requests that may go over its SLA for want of ready replicas:
+// the guardrails' max_over_sla, else a tenth of what the SLA percentile allows to miss anyway
+// (P90: 1 %).
+double over_sla_limit(const Evaluation& serving_plan, const Guardrails& guardrails);
 
 // Expected recovery per interrupt: lost work (back to the last checkpoint) + restart.
 core::Seconds recovery_per_interrupt(const Evaluation& e);

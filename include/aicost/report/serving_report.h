@@ -8,6 +8,7 @@
 
 #include "aicost/report/format.h"
 #include "aicost/serving/capacity.h"
+#include "aicost/serving/fleet.h"
 #include "aicost/serving/traffic.h"
 
 namespace aicost::report {
@@ -25,6 +26,10 @@ struct ServingView {
   std::vector<serving::PolicyResult> policies;
   double replica_capacity_rps = 0;
   std::vector<std::string> notes;
+  // The plan's fleet (serving/fleet.h): what the plan costs a month, run by its own policy
+  // (`fleet_policy`) over the traffic profile, with the response cache's cost.
+  const serving::Fleet* fleet = nullptr;
+  std::string fleet_policy;
 };
 
 // minute, requests/s, then the paid replicas of each policy: a CSV for plotting.

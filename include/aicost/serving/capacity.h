@@ -100,6 +100,7 @@ struct DeploymentOption {
   Replica replica;  // GPU, TP, precision
   double price_per_gpu_hour = 0;
   std::string price_basis;
+  std::string instance;  // catalog id of the instance priced; empty for a plain gpu_hour price
 };
 
 struct Deployment {

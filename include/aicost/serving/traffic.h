@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace aicost::serving {
@@ -32,7 +34,8 @@ struct SyntheticTraffic {
 TrafficSeries synthetic(const SyntheticTraffic& t);
 
 enum class PolicyKind { kStaticPeak, kReactive, kScheduled, kPredictive };
-const char* to_string(PolicyKind k);
+const char* to_string(PolicyKind k);  // "static-peak", "reactive", "scheduled", "predictive"
+std::optional<PolicyKind> policy_kind_from_string(std::string_view name);
 
 struct Policy {
   PolicyKind kind = PolicyKind::kReactive;

@@ -29,6 +29,7 @@ min_mfu: 35%
 security_floor: true
 max_risk: low
 capacity_buffer: 15%
+max_over_sla: 0.5%
 )");
   ASSERT_TRUE(g) << g.error().what();
   EXPECT_EQ(g->min_retention.at("logs").value(), 5 * 8760 * 3600.0);
@@ -37,6 +38,7 @@ capacity_buffer: 15%
   EXPECT_DOUBLE_EQ(*g->min_mfu, 0.35);
   EXPECT_EQ(g->max_risk, optimize::RiskLevel::kLow);
   EXPECT_DOUBLE_EQ(g->capacity_buffer, 0.15);
+  EXPECT_DOUBLE_EQ(*g->max_over_sla, 0.005);
   EXPECT_EQ(g->source, "g.yaml");
 }
 
@@ -49,6 +51,7 @@ TEST(Guardrails, EmptyFileKeepsTheDefaults) {
   EXPECT_TRUE(g->min_retention.empty());
   EXPECT_FALSE(g->max_recovery);
   EXPECT_FALSE(g->min_mfu);
+  EXPECT_FALSE(g->max_over_sla);
 }
 
 TEST(Guardrails, TypoInAKeySuggestsTheKey) {
@@ -78,6 +81,8 @@ TEST(Guardrails, SecurityFloorCannotBeTurnedOff) {
 TEST(Guardrails, SharesAreBounded) {
   expect_error(parse("min_mfu: 135%\n"), "g.yaml:1:10", "at most 100%");
   expect_error(parse("capacity_buffer: 100%\n"), "g.yaml:1:18", "below 100%");
+  expect_error(parse("max_over_sla: 100%\n"), "g.yaml:1:15", "a share of requests, at least 0% and below 100%");
+  expect_error(parse("max_over_sla: 0.01\n"), "g.yaml:1:15", "has no unit");
 }
 
 TEST(Guardrails, MalformedYamlIsAParseError) {

@@ -79,10 +79,37 @@ TEST(PlanEditor, ValuesAreWrittenAsPlainYaml) {
 }
 
 TEST(PlanEditor, BadKeyPathIsAnInputError) {
-  auto text = editor().render({{"reliability.cause_mtbf.gpu", "1000h"}});
+  for (const char* key : {"reliability..gpu", ".tp", "parallelism."}) {
+    auto text = editor().render({{key, "1"}});
+    ASSERT_FALSE(text) << key;
+    EXPECT_EQ(text.error().code, core::ErrorCode::kInvalidInput);
+    EXPECT_NE(text.error().message.find("'key', 'section.key' or deeper"), std::string::npos)
+        << text.error().message;
+  }
+  // A path through a value that is not a section.
+  auto text = editor().render({{"cluster.gpus.count", "8"}});
   ASSERT_FALSE(text);
-  EXPECT_EQ(text.error().code, core::ErrorCode::kInvalidInput);
-  EXPECT_NE(text.error().message.find("'section.key' or 'key'"), std::string::npos);
+  EXPECT_NE(text.error().message.find("'cluster.gpus' is not a section"), std::string::npos)
+      << text.error().message;
+}
+
+// Serving plans nest keys one level deeper (serving.autoscaling.policy) and list values
+// (serving.max_batch: [8, 16]): the sections on the way are made, a list is written as a list,
+// and removing a key under a section the plan lacks does nothing.
+TEST(PlanEditor, DeeperKeysAndListValues) {
+  auto text = editor().render({{"serving.autoscaling.policy", "reactive"},
+                               {"serving.max_batch", "[8, 16]"},
+                               {"serving.speculative.draft_tokens", std::nullopt},
+                               {"reliability.restart.x", std::nullopt}});
+  ASSERT_TRUE(text) << text.error().what();
+  EXPECT_NE(text->find("serving:\n  autoscaling:\n    policy: reactive\n  max_batch: [8, 16]"),
+            std::string::npos)
+      << *text;
+  EXPECT_EQ(text->find("speculative"), std::string::npos) << *text;
+  EXPECT_EQ(text->find("reliability"), std::string::npos) << *text;
+  auto nested = editor().render({{"serving.max_batch", "[[8], 16]"}});
+  ASSERT_FALSE(nested);
+  EXPECT_NE(nested.error().message.find("one scalar or a list of scalars"), std::string::npos);
 }
 
 TEST(PlanEditor, EvaluateEstimatesTheRenderedText) {

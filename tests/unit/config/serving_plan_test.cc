@@ -168,6 +168,101 @@ TEST(ServingPlan, SpeculativeDecodingAppliesToEveryOption) {
   }
 }
 
+const char* kProfile = R"(  traffic_profile:
+    days: 7
+  autoscaling:
+    cold_start: 4min
+)";
+
+// The plan's own fleet: its policy (default static-peak) and a spot share, both over a traffic
+// profile; the reactive-with-spot comparison row keeps its own share.
+TEST(ServingPlan, ThePlansPolicyAndSpotShare) {
+  std::string text = kPlan;
+  text.insert(text.find("  sla:"), kProfile);
+  auto plan = load_serving_plan(write("fleet.yaml", text), testing::builtin_catalog());
+  ASSERT_TRUE(plan) << plan.error().what();
+  EXPECT_EQ(plan->policy.kind, serving::PolicyKind::kStaticPeak);
+  EXPECT_EQ(plan->policy.name, "static-peak");
+  EXPECT_EQ(plan->policy.cold_start_min, 4);
+  EXPECT_DOUBLE_EQ(plan->policy.spot_share, 0);
+  EXPECT_FALSE(plan->spot_price_given);
+  text.insert(text.find("    cold_start"), "    policy: reactive\n    spot_price: 30%\n");
+  text += "  spot_share: 25%\n";
+  plan = load_serving_plan(write("fleet.yaml", text), testing::builtin_catalog());
+  ASSERT_TRUE(plan) << plan.error().what();
+  EXPECT_EQ(plan->policy.kind, serving::PolicyKind::kReactive);
+  EXPECT_EQ(plan->policy.name, "reactive + 25% spot");
+  EXPECT_DOUBLE_EQ(plan->policy.spot_share, 0.25);
+  EXPECT_DOUBLE_EQ(plan->policy.spot_price_ratio, 0.3);
+  EXPECT_TRUE(plan->spot_price_given);
+  EXPECT_DOUBLE_EQ(plan->policies.back().spot_share, 0.5);
+}
+
+TEST(ServingPlan, PolicyAndSpotShareNeedATrafficProfile) {
+  std::string text = kPlan;
+  text.insert(text.find("  sla:"), "  autoscaling:\n    policy: reactive\n");
+  auto plan = load_serving_plan(write("fleet_bad.yaml", text), testing::builtin_catalog());
+  ASSERT_FALSE(plan);
+  EXPECT_NE(plan.error().what().find("serving.autoscaling.policy needs a serving.traffic_profile"),
+            std::string::npos) << plan.error().what();
+  EXPECT_NE(plan.error().what().find("fleet_bad.yaml:"), std::string::npos);
+  plan = load_serving_plan(write("fleet_bad.yaml", kPlan + "  spot_share: 25%\n"), testing::builtin_catalog());
+  ASSERT_FALSE(plan);
+  EXPECT_NE(plan.error().what().find("pricing.spot_share needs a serving.traffic_profile"),
+            std::string::npos) << plan.error().what();
+  text = kPlan;
+  text.insert(text.find("  sla:"), std::string(kProfile) + "    policy: elastic\n");
+  plan = load_serving_plan(write("fleet_bad.yaml", text), testing::builtin_catalog());
+  ASSERT_FALSE(plan);
+  EXPECT_NE(plan.error().what().find("must be static-peak, reactive, scheduled or predictive, got 'elastic'"),
+            std::string::npos) << plan.error().what();
+}
+
+// serving.levers: figures the optimiser's levers may assume, checked like the plan's own.
+TEST(ServingPlan, LeverFiguresAreReadAndChecked) {
+  std::string text = kPlan;
+  text.insert(text.find("  sla:"), R"(  response_cache_cost: 0.5USD/h
+  levers:
+    prefix_cache_hit: 30%
+    response_cache_hit: 8%
+    response_cache_cost: 300USD/month
+    speculative: {draft_tokens: 3, acceptance: 60%, draft_cost: 4%}
+)");
+  auto plan = load_serving_plan(write("levers.yaml", text), testing::builtin_catalog());
+  ASSERT_TRUE(plan) << plan.error().what();
+  EXPECT_DOUBLE_EQ(*plan->levers.prefix_cache_hit, 0.3);
+  EXPECT_DOUBLE_EQ(*plan->levers.response_cache_hit, 0.08);
+  EXPECT_NEAR(plan->levers.response_cache_cost->value() * core::kSecondsPerMonth, 300, 1e-9);
+  EXPECT_EQ(plan->levers.speculation->draft_tokens, 3);
+  EXPECT_NEAR(plan->response_cache_cost.value() * 3600, 0.5, 1e-12);
+  // The figures change nothing the estimate prices.
+  EXPECT_DOUBLE_EQ(plan->traffic.prefix_cache_hit, 0);
+  EXPECT_EQ(plan->options.front().replica.speculation.draft_tokens, 0);
+  const std::pair<const char*, const char*> bad[] = {
+      {"prefix_cache_hit: 100%", "serving.levers.prefix_cache_hit must be at least 0 % and below 100 %"},
+      {"speculative: {draft_tokens: 4}", "serving.levers.speculative.acceptance is required"},
+      {"response_cache_cost: 300", "has no unit"},
+      {"prefix_cahce_hit: 30%", "Did you mean 'prefix_cache_hit'?"}};
+  for (const auto& [yaml, message] : bad) {
+    std::string t = kPlan;
+    t.insert(t.find("  sla:"), std::string("  levers:\n    ") + yaml + "\n");
+    auto p = load_serving_plan(write("levers_bad.yaml", t), testing::builtin_catalog());
+    ASSERT_FALSE(p) << yaml;
+    EXPECT_NE(p.error().what().find(message), std::string::npos) << p.error().what();
+  }
+}
+
+// Tensor parallelism stays inside one NVLink domain: a rented GH200 (no NVLink peer) serves at
+// TP1 only.
+TEST(ServingPlan, TensorParallelStaysInsideTheNvlinkDomain) {
+  std::string text = kPlan;
+  text.replace(text.find("[h100-sxm-80gb, a100-sxm4-80gb]"), 31, "gh200");
+  auto plan = load_serving_plan(write("gh200.yaml", text), testing::builtin_catalog());
+  ASSERT_TRUE(plan) << plan.error().what();
+  ASSERT_EQ(plan->options.size(), 2u);  // bf16 and fp8, TP1 each
+  for (const auto& o : plan->options) EXPECT_EQ(o.replica.tensor_parallel, 1);
+}
+
 TEST(ServingPlan, PercentileMustBeAShare) {
   std::string text = kPlan;
   text.replace(text.find("99%"), 3, "100%");

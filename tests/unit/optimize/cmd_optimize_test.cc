@@ -1,5 +1,5 @@
-// `aicost optimize` as a process (apps/aicost/cmd_optimize.cc): nothing is written on error, a
-// serving plan is refused with a clear message, and the emitted plan is written on success.
+// `aicost optimize` as a process (apps/aicost/cmd_optimize.cc): nothing is written on error, and
+// the emitted plan (training or serving) is written on success.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -51,14 +51,21 @@ TEST(CmdOptimize, BadPlanWritesNothing) {
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 
-TEST(CmdOptimize, ServingPlanIsRefusedClearly) {
+TEST(CmdOptimize, ServingPlanNoDeploymentServesWritesNothing) {
+  testing::TempDir dir;
+  const std::string out = dir.file("plan.yaml");
+  const Outcome r = aicost(dir, "optimize tests/plans/serving_unreachable.yaml --emit-plan " + out);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("no deployment meets the SLA"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+TEST(CmdOptimize, EmitsTheCombinedServingPlan) {
   testing::TempDir dir;
   const std::string out = dir.file("plan.yaml");
   const Outcome r = aicost(dir, "optimize examples/serving-llama3-70b-chat.yaml --emit-plan " + out);
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("serving plans are not optimised yet (issue 16, next milestone)"), std::string::npos)
-      << r.err;
-  EXPECT_FALSE(std::filesystem::exists(out));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(out));
 }
 
 TEST(CmdOptimize, EmitsTheCombinedPlan) {

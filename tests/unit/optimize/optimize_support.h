@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -52,6 +53,21 @@ inline optimize::OptimizeResult run_optimize(const std::string& path,
   auto r = optimize::optimize(in);
   EXPECT_TRUE(r) << (r ? "" : r.error().what());
   return r ? *r : optimize::OptimizeResult{};
+}
+
+// run_optimize on a plan of the source tree with the default guardrails, once per test binary.
+inline const optimize::OptimizeResult& cached_optimize(const std::string& relative) {
+  static std::map<std::string, optimize::OptimizeResult> cache;
+  auto it = cache.find(relative);
+  if (it == cache.end()) it = cache.emplace(relative, run_optimize(source_path(relative))).first;
+  return it->second;
+}
+
+// A change as key -> value, to compare with what a test expects.
+inline std::map<std::string, std::optional<std::string>> as_map(const optimize::Change& c) {
+  std::map<std::string, std::optional<std::string>> m;
+  for (const auto& e : c) m[e.key] = e.value;
+  return m;
 }
 
 inline const optimize::LeverResult& lever(const optimize::OptimizeResult& r, const std::string& id) {

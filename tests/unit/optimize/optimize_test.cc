@@ -19,6 +19,7 @@ namespace {
 
 using testing::estimate_total;
 using testing::hand_edit;
+using testing::as_map;
 using testing::lever;
 using testing::run_optimize;
 using testing::source_path;
@@ -27,18 +28,7 @@ const char* kGpt3 = "examples/gpt3-175b-a100.yaml";
 const char* kDeepseek = "examples/deepseek-v3-h800.yaml";
 const char* kH100 = "tests/plans/optimize-llama3-8b-h100.yaml";
 
-const OptimizeResult& result(const std::string& plan) {
-  static std::map<std::string, OptimizeResult> cache;
-  auto it = cache.find(plan);
-  if (it == cache.end()) it = cache.emplace(plan, run_optimize(source_path(plan))).first;
-  return it->second;
-}
-
-std::map<std::string, std::optional<std::string>> as_map(const Change& c) {
-  std::map<std::string, std::optional<std::string>> m;
-  for (const auto& e : c) m[e.key] = e.value;
-  return m;
-}
+const OptimizeResult& result(const std::string& plan) { return testing::cached_optimize(plan); }
 
 // Applies a change to the plan text by hand, key by key; Megatron's use_distributed_optimizer
 // is another spelling of optimizer_sharding and goes when that is set.

@@ -77,8 +77,8 @@ TEST(Sla, UnreachableTargetHasNoRate) {
 }
 
 TEST(Capacity, PicksTheCheaperOptionAndScalesReplicas) {
-  std::vector<DeploymentOption> options = {{llama8b("h100-sxm-80gb"), 3.0, "h100"},
-                                           {llama8b("h100-sxm-80gb"), 2.0, "same GPU, cheaper"}};
+  std::vector<DeploymentOption> options = {{llama8b("h100-sxm-80gb"), 3.0, "h100", ""},
+                                           {llama8b("h100-sxm-80gb"), 2.0, "same GPU, cheaper", ""}};
   Traffic t = kChat;
   t.requests_per_s = 50;
   const Sla sla{1.0, 0.05, 0.9};
@@ -116,7 +116,7 @@ TEST(Load, PrefixCacheHitsShortenPrefill) {
 // the one for (1 - h) of the traffic, its per-token prices fall by (1 - h) because every token
 // delivered counts, and a scaling policy sees each replica cover 1 / (1 - h) more requests.
 TEST(Capacity, ResponseCacheHitsRemoveRequests) {
-  std::vector<DeploymentOption> options = {{llama8b("h100-sxm-80gb"), 2.0, "h100"}};
+  std::vector<DeploymentOption> options = {{llama8b("h100-sxm-80gb"), 2.0, "h100", ""}};
   const Sla sla{1.0, 0.05, 0.9};
   Traffic all = kChat;
   all.requests_per_s = 200;

@@ -1,0 +1,2 @@
+optimize tests/plans/serving_unreachable.yaml --emit-plan {tmp}/never.yaml
+exit 1

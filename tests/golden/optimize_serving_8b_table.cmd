@@ -1,0 +1,1 @@
+optimize tests/plans/optimize-serving-llama3-8b.yaml

@@ -1,0 +1,1 @@
+optimize examples/serving-llama3-70b-chat.yaml
