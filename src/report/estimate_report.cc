@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "estimate_parts.h"
+#include "owned_parts.h"
 #include "rounding.h"
 #include <cstdint>
 #include <set>
@@ -155,6 +156,11 @@ std::vector<Section> build_sections(const EstimateView& v) {
   cost.tables.push_back(kv(std::move(summary)));
   cost.notes.push_back("a month is 730 hours (USD/month: average over the wall time)");
   out.push_back(std::move(cost));
+  if (v.inputs != nullptr && v.inputs->compute.owned) {
+    const auto& owned = *v.inputs->compute.owned;
+    out.push_back(Section{"Owned GPUs (pricing.mode owned)", owned_tables(owned, c.wall_time),
+                          owned_notes(owned, c.wall_time)});
+  }
   return out;
 }
 
