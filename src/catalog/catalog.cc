@@ -105,4 +105,19 @@ core::Result<const Server*> Catalog::server(std::string_view n) const {
   return find(servers_, n, "server");
 }
 
+const Server* Catalog::server_for(std::string_view gpu) const {
+  const std::string want = normalize_name(gpu);
+  const Server* best = nullptr;
+  const Server* unpriced = nullptr;
+  for (const auto& s : servers_) {
+    if (normalize_name(s.gpu) != want) continue;
+    if (!s.priced()) {
+      if (!unpriced) unpriced = &s;
+    } else if (!best || s.price / s.gpus < best->price / best->gpus) {
+      best = &s;
+    }
+  }
+  return best ? best : unpriced;
+}
+
 }  // namespace aicost::catalog

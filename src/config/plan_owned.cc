@@ -2,6 +2,7 @@
 // data/owned.yaml (with its source) when left out, and the owned price once the cluster's size
 // (the job's GPUs and spares) is known.
 #include <algorithm>
+#include <cmath>
 #include <type_traits>
 
 #include "aicost/core/text.h"
@@ -61,23 +62,6 @@ class OwnedReader {
   std::vector<Source_>& sources_;
 };
 
-// The cheapest priced server with the plan's GPU, per GPU.
-const catalog::Server* cheapest_server(const catalog::Catalog& cat, const std::string& gpu) {
-  const catalog::Server* best = nullptr;
-  for (const auto& s : cat.servers()) {
-    if (catalog::normalize_name(s.gpu) != catalog::normalize_name(gpu) || !s.priced()) continue;
-    if (!best || s.price / s.gpus < best->price / best->gpus) best = &s;
-  }
-  return best;
-}
-
-const catalog::Server* unpriced_server(const catalog::Catalog& cat, const std::string& gpu) {
-  for (const auto& s : cat.servers()) {
-    if (catalog::normalize_name(s.gpu) == catalog::normalize_name(gpu)) return &s;
-  }
-  return nullptr;
-}
-
 }  // namespace
 
 const std::vector<std::string>& owned_keys() {
@@ -110,8 +94,7 @@ core::Status read_owned(MapReader& r, const catalog::Catalog& cat, const workloa
                                    " GPUs but cluster.gpu is " + gpu);
     }
   } else {
-    server = cheapest_server(cat, gpu);
-    if (!server) server = unpriced_server(cat, gpu);
+    server = cat.server_for(gpu);
     if (!server) {
       return r.source().error(r.self().Mark(),
                               "no catalogued server has " + gpu +
@@ -253,10 +236,12 @@ costing::ComputePricing price_owned(OwnedRequest req, int cluster_gpus, const ca
                                    catalog::PricingMode::kReserved3y}) {
       const auto price = req.rented->price(m);
       if (!price) continue;
-      const bool listed = std::any_of(rentals.begin(), rentals.end(), [&](const auto& x) {
-        return x.instance == req.rented->id && x.mode == m;
+      const costing::Rental own{req.rented->id, m, *price / req.rented->gpus};
+      // The named instance stands for the cheapest of its mode when it costs as little.
+      auto same = std::find_if(rentals.begin(), rentals.end(), [&](const auto& x) {
+        return x.mode == m && std::abs(core::per_hour(x.per_gpu - own.per_gpu)) < 0.005;
       });
-      if (!listed) rentals.push_back({req.rented->id, m, *price / req.rented->gpus});
+      if (same != rentals.end()) *same = own; else rentals.push_back(own);
     }
   }
   for (const auto& rent : rentals) p.break_even.push_back(costing::break_even(in, p.rate, rent));

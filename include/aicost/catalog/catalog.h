@@ -39,6 +39,9 @@ class Catalog {
   core::Result<const NetworkPrice*> network(std::string_view name) const;
   core::Result<const ModelSpec*> model(std::string_view name) const;
   core::Result<const Server*> server(std::string_view name) const;
+  // The server with GPU `gpu` (id or alias of the GPU as the server entry names it) and the
+  // lowest price per GPU; else the first unpriced one (its note says why); else nullptr.
+  const Server* server_for(std::string_view gpu) const;
 
   const std::vector<GpuSpec>& gpus() const { return gpus_; }
   const std::vector<EfficiencyProfile>& efficiencies() const { return efficiencies_; }
