@@ -205,7 +205,7 @@ TEST(Levers, NotApplicableAndNotPricedSayWhy) {
   EXPECT_NE(lever(result(kGpt3), "data-loader").why.find("loader-throughput term"), std::string::npos);
   EXPECT_EQ(lever(result(kDeepseek), "precision-fp8").why, "the plan already trains in FP8");
   EXPECT_NE(lever(result(kDeepseek), "pricing-spot").why.find("pricing.gpu_hour"), std::string::npos);
-  EXPECT_EQ(lever(result(kH100), "pricing-owned").status, LeverStatus::kNotPriced);
+  EXPECT_EQ(lever(result(kDeepseek), "pricing-owned").status, LeverStatus::kNotPriced);
 }
 
 // Every lever of the contract is reported once, whatever its status.
