@@ -234,6 +234,19 @@ std::string render_csv(const EstimateView& v) {
   for (const auto& [name, value, unit, sh] : summary) {
     t.rows.push_back({"summary", name, num(value), unit, num(sh), "", ""});
   }
+  if (c.contains("owned")) {
+    const auto& o = c["owned"];
+    for (const auto& p : o["parts"]) {
+      t.rows.push_back({"owned", text(p["part"]), num(p["per_gpu_hour_usd"]), "USD/GPU-h",
+                        num(sig(p["per_gpu_hour_usd"].get<double>() / o["price_per_gpu_hour_usd"].get<double>())),
+                        text(p["nature"]), text(p["driver"])});
+    }
+    t.rows.push_back({"owned", "total", num(o["price_per_gpu_hour_usd"]), "USD/GPU-h", "1", "", ""});
+    for (const auto& b : o["break_even"]) {
+      t.rows.push_back({"break_even", text(b["instance"]) + " " + text(b["mode"]), num(b["months"]),
+                        "months", "", "", "rent " + num(b["price_per_gpu_hour_usd"]) + " USD/GPU-h"});
+    }
+  }
   for (const auto& w : j["warnings"]) t.rows.push_back({"warning", "", "", "", "", "", text(w)});
   return render(t, Format::kCsv);
 }

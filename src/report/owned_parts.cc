@@ -107,15 +107,15 @@ Json owned_json(const costing::OwnedPricing& o, core::Seconds wall) {
   j["utilisation"] = sig(in.utilisation);
   j["life_years"] = sig(in.life.value() / core::kSecondsPerYear);
   j["run_share_of_life"] = sig(life_share(o, wall));
-  j["usd_per_gpu_hour"] = sig(per_hour(r.per_gpu));
-  j["fixed_usd_per_gpu_hour"] = sig(per_hour(r.fixed));
-  j["elastic_usd_per_gpu_hour"] = sig(per_hour(r.elastic));
+  j["price_per_gpu_hour_usd"] = sig(per_hour(r.per_gpu));
+  j["fixed_per_gpu_hour_usd"] = sig(per_hour(r.fixed));
+  j["elastic_per_gpu_hour_usd"] = sig(per_hour(r.elastic));
   j["upfront_usd"] = cents(r.upfront.value());
   j["running_usd_per_month"] = cents(r.running.value() * core::kSecondsPerMonth);
   Json parts = Json::array();
   for (const auto& p : r.parts) {
     parts.push_back({{"part", p.name},
-                     {"usd_per_gpu_hour", sig(per_hour(p.per_gpu))},
+                     {"per_gpu_hour_usd", sig(per_hour(p.per_gpu))},
                      {"nature", p.fixed ? "fixed" : "elastic"},
                      {"driver", p.driver}});
   }
@@ -124,7 +124,7 @@ Json owned_json(const costing::OwnedPricing& o, core::Seconds wall) {
   for (const auto& b : o.break_even) {
     be.push_back({{"instance", b.rental.instance},
                   {"mode", catalog::to_string(b.rental.mode)},
-                  {"usd_per_gpu_hour", sig(per_hour(b.rental.per_gpu))},
+                  {"price_per_gpu_hour_usd", sig(per_hour(b.rental.per_gpu))},
                   {"months", b.months ? Json(sig(*b.months)) : Json(nullptr)},
                   {"within_life", b.months.has_value() && *b.months <= life_months(o)},
                   {"utilisation", b.utilisation ? Json(sig(*b.utilisation)) : Json(nullptr)}});
