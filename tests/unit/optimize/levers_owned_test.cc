@@ -14,20 +14,12 @@
 namespace aicost::optimize {
 namespace {
 
-using testing::estimate_total;
-using testing::hand_edit;
+using Map = std::map<std::string, std::optional<std::string>>;
 using testing::lever;
 using testing::run_optimize;
 using testing::source_path;
 
 const char* kGpt3 = "examples/gpt3-175b-a100.yaml";
-const char* kH100 = "tests/plans/optimize-llama3-8b-h100.yaml";
-
-std::map<std::string, std::optional<std::string>> as_map(const Change& c) {
-  std::map<std::string, std::optional<std::string>> m;
-  for (const auto& e : c) m[e.key] = e.value;
-  return m;
-}
 
 struct Priced {
   LeverResult lever;
@@ -41,11 +33,11 @@ Priced price(const std::string& plan, const std::string& server, bool drop_reuse
   out.lever = lever(run_optimize(source_path(plan), g), "pricing-owned");
   const std::string text = testing::read_text(source_path(plan));
   const std::string dir = source_path(plan.substr(0, plan.rfind('/')));
-  std::string edited = hand_edit(text, "pricing", "mode", "owned");
-  edited = hand_edit(edited, "pricing", "server", server);
-  if (drop_reuse) edited = hand_edit(edited, "pricing", "reservation_reuse", std::nullopt);
-  out.before = estimate_total(text, dir);
-  out.after = estimate_total(edited, dir);
+  std::string edited = testing::hand_edit(text, "pricing", "mode", "owned");
+  edited = testing::hand_edit(edited, "pricing", "server", server);
+  if (drop_reuse) edited = testing::hand_edit(edited, "pricing", "reservation_reuse", std::nullopt);
+  out.before = testing::estimate_total(text, dir);
+  out.after = testing::estimate_total(edited, dir);
   return out;
 }
 
@@ -54,10 +46,9 @@ TEST(PricingOwned, SavingIsTheDifferenceOfTwoEstimatesOnGpt3) {
   const Priced p = price(kGpt3, "hgx-a100-80gb", true);
   const auto& l = p.lever;
   ASSERT_TRUE(l.saving_usd) << to_string(l.status) << ": " << l.why;
-  EXPECT_EQ(as_map(l.change), (std::map<std::string, std::optional<std::string>>{
-                                  {"pricing.mode", "owned"},
-                                  {"pricing.server", "hgx-a100-80gb"},
-                                  {"pricing.reservation_reuse", std::nullopt}}));
+  EXPECT_EQ(testing::as_map(l.change), (Map{{"pricing.mode", "owned"},
+                                             {"pricing.server", "hgx-a100-80gb"},
+                                             {"pricing.reservation_reuse", std::nullopt}}));
   EXPECT_NEAR(*l.saving_usd, p.before - p.after, 0.005);
   EXPECT_NEAR(*l.total_usd, p.after, 0.005);
   EXPECT_GT(*l.saving_usd, 0);
@@ -65,10 +56,9 @@ TEST(PricingOwned, SavingIsTheDifferenceOfTwoEstimatesOnGpt3) {
 
 // Llama 3 8B on GCP a3-highgpu-8g on demand: bought as 8 HGX H100 servers.
 TEST(PricingOwned, SavingIsTheDifferenceOfTwoEstimatesOnH100) {
-  const Priced p = price(kH100, "hgx-h100", false);
+  const Priced p = price("tests/plans/optimize-llama3-8b-h100.yaml", "hgx-h100", false);
   ASSERT_TRUE(p.lever.saving_usd) << p.lever.why;
-  EXPECT_EQ(as_map(p.lever.change), (std::map<std::string, std::optional<std::string>>{
-                                        {"pricing.mode", "owned"}, {"pricing.server", "hgx-h100"}}));
+  EXPECT_EQ(testing::as_map(p.lever.change), (Map{{"pricing.mode", "owned"}, {"pricing.server", "hgx-h100"}}));
   EXPECT_NEAR(*p.lever.saving_usd, p.before - p.after, 0.005);
 }
 
@@ -90,6 +80,28 @@ TEST(PricingOwned, RiskIsHighWhenOtherWorkMustFillTheCluster) {
   EXPECT_EQ(lever(res, "pricing-owned").status, LeverStatus::kAccepted);
   EXPECT_NE(std::find(res.combined.levers.begin(), res.combined.levers.end(), "pricing-owned"),
             res.combined.levers.end());
+}
+
+// Buying excludes spot and reserved: of the three, only the one that saves most alone is tried in
+// the combination (here buying: 8 H100 servers against GCP on-demand at 11.06 USD/GPU-h).
+TEST(PricingOwned, ExcludesSpotAndReservedInTheCombination) {
+  Guardrails g;
+  g.max_risk = RiskLevel::kHigh;
+  std::vector<Lever> pricing;
+  for (const auto& l : training_levers()) {
+    if (l.group == "pricing-mode") pricing.push_back(l);
+  }
+  const auto res = run_optimize(source_path("tests/plans/optimize-llama3-8b-h100.yaml"), g, pricing);
+  const auto& owned = lever(res, "pricing-owned");
+  const auto& spot = lever(res, "pricing-spot");
+  ASSERT_EQ(owned.status, LeverStatus::kAccepted);
+  ASSERT_EQ(spot.status, LeverStatus::kAccepted);
+  ASSERT_TRUE(owned.saving_usd && spot.saving_usd);
+  EXPECT_GT(*owned.saving_usd, *spot.saving_usd);
+  EXPECT_EQ(res.combined.levers, std::vector<std::string>{"pricing-owned"});
+  bool spot_skipped = false;
+  for (const auto& [id, why] : res.combined.skipped) spot_skipped = spot_skipped || id == "pricing-spot";
+  EXPECT_TRUE(spot_skipped);
 }
 
 // The break-even the lever states against the plan's own price, recomputed here from the owned

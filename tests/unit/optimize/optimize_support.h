@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -61,6 +62,13 @@ inline const optimize::LeverResult& lever(const optimize::OptimizeResult& r, con
   ADD_FAILURE() << "no lever " << id;
   static const optimize::LeverResult none;
   return none;
+}
+
+// A change as a map of key to value (nullopt: removed), for comparing with one written in a test.
+inline std::map<std::string, std::optional<std::string>> as_map(const optimize::Change& c) {
+  std::map<std::string, std::optional<std::string>> m;
+  for (const auto& e : c) m[e.key] = e.value;
+  return m;
 }
 
 // A plan's total, estimated the way `aicost estimate` does, from its text.
