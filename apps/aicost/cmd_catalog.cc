@@ -6,12 +6,12 @@
 namespace aicost::app {
 
 Command catalog_command() {
-  return {"catalog", "list the GPUs, instances or model presets aicost knows",
+  return {"catalog", "list the GPUs, instances, model presets or owned servers aicost knows",
           [](CLI::App& sub, const GlobalOptions& g) -> std::function<int()> {
             auto what = std::make_shared<std::string>();
-            sub.add_option("what", *what, "gpus, instances or models")
+            sub.add_option("what", *what, "gpus, instances, models or servers")
                 ->required()
-                ->check(CLI::IsMember({"gpus", "instances", "models"}));
+                ->check(CLI::IsMember({"gpus", "instances", "models", "servers"}));
             sub.footer("Example: aicost catalog gpus -o markdown");
             return [what, &g] {
               auto fmt = output_format(g);
@@ -21,6 +21,7 @@ Command catalog_command() {
               if (*what == "gpus") std::cout << report::render_gpus(*cat, *fmt);
               if (*what == "instances") std::cout << report::render_instances(*cat, *fmt);
               if (*what == "models") std::cout << report::render_models(*cat, *fmt);
+              if (*what == "servers") std::cout << report::render_servers(*cat, *fmt);
               return 0;
             };
           }};

@@ -67,7 +67,7 @@ core::Result<const T*> find(const std::vector<T>& list, std::string_view name, c
   std::string message = std::string("unknown ") + what + " '" + std::string(name) + "'." +
                         core::did_you_mean(name, ids);
   const std::string kind(what);
-  if (kind == "gpu" || kind == "instance" || kind == "model") {
+  if (kind == "gpu" || kind == "instance" || kind == "model" || kind == "server") {
     message += " Run 'aicost catalog " + kind + "s' to list them.";
   }
   return core::make_error(core::ErrorCode::kNotFound, message);
@@ -81,6 +81,7 @@ void Catalog::add(Instance i) { add_or_replace(instances_, std::move(i)); }
 void Catalog::add(StoragePrice p) { add_or_replace(storage_, std::move(p)); }
 void Catalog::add(NetworkPrice p) { add_or_replace(network_, std::move(p)); }
 void Catalog::add(ModelSpec m) { add_or_replace(models_, std::move(m)); }
+void Catalog::add(Server s) { add_or_replace(servers_, std::move(s)); }
 
 core::Result<const GpuSpec*> Catalog::gpu(std::string_view n) const {
   return find(gpus_, n, "gpu");
@@ -99,6 +100,24 @@ core::Result<const NetworkPrice*> Catalog::network(std::string_view n) const {
 }
 core::Result<const ModelSpec*> Catalog::model(std::string_view n) const {
   return find(models_, n, "model");
+}
+core::Result<const Server*> Catalog::server(std::string_view n) const {
+  return find(servers_, n, "server");
+}
+
+const Server* Catalog::server_for(std::string_view gpu) const {
+  const std::string want = normalize_name(gpu);
+  const Server* best = nullptr;
+  const Server* unpriced = nullptr;
+  for (const auto& s : servers_) {
+    if (normalize_name(s.gpu) != want) continue;
+    if (!s.priced()) {
+      if (!unpriced) unpriced = &s;
+    } else if (!best || s.price / s.gpus < best->price / best->gpus) {
+      best = &s;
+    }
+  }
+  return best ? best : unpriced;
 }
 
 }  // namespace aicost::catalog

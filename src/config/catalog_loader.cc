@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "owned_catalog.h"
 #include "yaml_source.h"
 
 namespace aicost::config {
@@ -16,8 +17,6 @@ const std::vector<std::pair<std::string_view, std::string_view>>& embedded_files
 
 using core::ErrorCode;
 using core::UnitKind;
-
-namespace {
 
 core::Status read_provenance(MapReader& r, catalog::Provenance& p) {
   TRY_ASSIGN(p.source, r.string("source"));
@@ -32,6 +31,8 @@ core::Status read_provenance(MapReader& r, catalog::Provenance& p) {
   }
   return {};
 }
+
+namespace {
 
 core::Result<std::vector<std::string>> string_list(MapReader& r, const std::string& key) {
   std::vector<std::string> out;
@@ -210,7 +211,7 @@ core::Status add_catalog_text(std::string_view text, const std::string& origin,
   if (!top.valid()) return top.not_a_map();
   // failure_model and spot_preemption are read by the plan reader (reliability.cc).
   for (const char* k : {"gpus", "efficiency", "instances", "storage", "network", "models",
-                        "failure_model", "spot_preemption"}) {
+                        "servers", "owned_defaults", "failure_model", "spot_preemption"}) {
     top.accept(k);
   }
   AICOST_TRY_STATUS(top.finish());
@@ -220,6 +221,12 @@ core::Status add_catalog_text(std::string_view text, const std::string& origin,
   AICOST_TRY_STATUS(read_section(*root, "storage", src, cat, read_storage));
   AICOST_TRY_STATUS(read_section(*root, "network", src, cat, read_network));
   AICOST_TRY_STATUS(read_section(*root, "models", src, cat, read_model));
+  AICOST_TRY_STATUS(read_section(*root, "servers", src, cat, read_server));
+  if (const YAML::Node d = (*root)["owned_defaults"]) {
+    MapReader r(d, "owned_defaults", src);
+    if (!d.IsMap()) return r.not_a_map();
+    AICOST_TRY_STATUS(read_owned_defaults(r, cat));
+  }
   return {};
 }
 

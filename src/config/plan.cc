@@ -1,5 +1,6 @@
 #include "aicost/config/plan.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "aicost/config/catalog_loader.h"
@@ -110,7 +111,8 @@ core::Result<Plan> parse_plan_root(const YAML::Node& root_node, const Source& sr
   job.efficiency = **eff;
 
   MapReader pricing = section("pricing");
-  AICOST_TRY_STATUS(read_pricing(pricing, cat, job, plan.cost.compute, plan.warnings));
+  std::optional<OwnedRequest> owned;
+  AICOST_TRY_STATUS(read_pricing(pricing, cat, job, plan.cost.compute, owned, plan.warnings));
   // Storage and network are priced at the compute's provider (AWS when only gpu_hour is given).
   const std::string provider =
       plan.cost.compute.provider.empty() ? "aws" : plan.cost.compute.provider;
@@ -123,6 +125,11 @@ core::Result<Plan> parse_plan_root(const YAML::Node& root_node, const Source& sr
   AICOST_TRY_STATUS(read_services(top, plan.cost.services));
   MapReader rel = section("reliability");
   AICOST_TRY_STATUS(read_reliability(rel, job, plan.cost.compute, plan.cost.reliability, plan.warnings));
+  if (owned) {
+    // The cluster bought holds the job's GPUs and its spare nodes.
+    const int spares = std::max(0, plan.cost.reliability.spare_nodes) * job.cluster.gpus_per_node;
+    plan.cost.compute = price_owned(std::move(*owned), job.cluster.gpus + spares, cat);
+  }
   double contingency = plan.cost.contingency;
   TRY_ASSIGN(contingency, top.quantity("contingency", UnitKind::kPercent));
   plan.cost.contingency = contingency;

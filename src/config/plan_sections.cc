@@ -184,7 +184,7 @@ core::Status read_parallelism(MapReader& r, workload::TrainingJob& job,
 
 core::Status read_pricing(MapReader& r, const catalog::Catalog& cat,
                           const workload::TrainingJob& job, costing::ComputePricing& out,
-                          std::vector<std::string>& warnings) {
+                          std::optional<OwnedRequest>& owned, std::vector<std::string>& warnings) {
   if (!r.self().IsNull() && !r.self().IsMap()) return r.not_a_map();
   double gpu_hour = 0;
   TRY_ASSIGN(gpu_hour, r.quantity("gpu_hour", UnitKind::kMoneyRate));
@@ -196,11 +196,39 @@ core::Status read_pricing(MapReader& r, const catalog::Catalog& cat,
   if (reuse && *reuse > 1) {
     return at(r, "reservation_reuse", "pricing.reservation_reuse is a share of the term, at most 100%");
   }
+  const bool is_owned = mode && catalog::normalize_name(*mode) == "owned";
+  std::string ignored;
+  if (is_owned) {
+    AICOST_TRY_STATUS(read_owned(r, cat, job, owned.emplace(), warnings));
+  } else {
+    for (const auto& k : owned_keys()) {
+      if (!r.has(k)) continue;
+      r.accept(k);
+      ignored += (ignored.empty() ? "pricing." : ", pricing.") + k;
+    }
+  }
   AICOST_TRY_STATUS(r.finish());
+  if (!ignored.empty()) warnings.push_back(ignored + ": no effect unless pricing.mode is owned");
+  if (is_owned) {
+    if (gpu_hour > 0) return at(r, "gpu_hour", "give either pricing.gpu_hour or pricing.mode owned, not both");
+    if (reuse) warnings.push_back("pricing.reservation_reuse has no effect with pricing.mode owned");
+    if (instance) {
+      auto i = cat.instance(*instance);
+      if (!i) return at(r, "instance", i.error().message, i.error().code);
+      if (catalog::normalize_name((*i)->gpu) != catalog::normalize_name(job.cluster.gpu.id)) {
+        return at(r, "instance", "instance " + (*i)->id + " has " + (*i)->gpu +
+                                     " GPUs but cluster.gpu is " + job.cluster.gpu.id);
+      }
+      owned->rented = *i;
+      out.provider = catalog::normalize_name((*i)->provider);
+      out.instance = (*i)->id;
+    }
+    return {};
+  }
   if (mode) {
     auto m = catalog::pricing_mode_from_string(*mode);
     if (!m) {
-      return at(r, "mode", "pricing.mode must be on-demand, spot, reserved-1y or reserved-3y");
+      return at(r, "mode", "pricing.mode must be on-demand, spot, reserved-1y, reserved-3y or owned");
     }
     out.mode = *m;
   }

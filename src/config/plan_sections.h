@@ -1,6 +1,7 @@
 // Private to config: readers of the plan's sections (plan_sections.cc).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,9 +40,24 @@ core::Status read_training(MapReader& r, workload::TrainingJob& job);
 core::Status read_cluster(MapReader& r, const catalog::Catalog& cat, workload::TrainingJob& job);
 core::Status read_parallelism(MapReader& r, workload::TrainingJob& job,
                               std::vector<std::string>& warnings);
+// pricing.mode owned, as read (plan_owned.cc); priced by price_owned once the spares are known.
+struct OwnedRequest {
+  costing::OwnedPricing pricing;  // inputs without the cluster size (and fabric unless given)
+  const catalog::Server* server = nullptr;
+  const catalog::Instance* rented = nullptr;  // pricing.instance beside mode owned
+  bool fabric_given = false;
+};
+// The pricing keys of owned mode (a warning names those given with another mode).
+const std::vector<std::string>& owned_keys();
+core::Status read_owned(MapReader& r, const catalog::Catalog& cat, const workload::TrainingJob& job,
+                        OwnedRequest& out, std::vector<std::string>& warnings);
+// The owned price of a cluster of `cluster_gpus` (the job's GPUs and its spares), with the
+// break-evens against the catalog's cheapest rentals of the GPU and the named instance.
+costing::ComputePricing price_owned(OwnedRequest req, int cluster_gpus, const catalog::Catalog& cat);
+// With mode owned, `out` gets only the named instance's provider until price_owned.
 core::Status read_pricing(MapReader& r, const catalog::Catalog& cat,
                           const workload::TrainingJob& job, costing::ComputePricing& out,
-                          std::vector<std::string>& warnings);
+                          std::optional<OwnedRequest>& owned, std::vector<std::string>& warnings);
 using costing::gpu_hour_pricing;
 using costing::instance_pricing;
 core::Status read_storage(MapReader& r, const catalog::Catalog& cat, const std::string& provider,

@@ -296,6 +296,13 @@ core::Result<SearchRequest> load_search_plan(const std::string& path,
     auto m = choice(src, pricing["mode"], "pricing.mode");
     if (!m) return m.error();
     modes = m->items;
+    for (const auto& mode : modes) {
+      if (catalog::normalize_name(mode) == "owned") {
+        return src.error(pricing["mode"].Mark(),
+                         "pricing.mode owned is not searched: aicost search prices rented GPUs; "
+                         "`aicost estimate` prices the owned plan and `aicost optimize` its layout");
+      }
+    }
     gpu_hour = pricing["gpu_hour"];
     if (pricing["reservation_reuse"]) {
       const YAML::Node n = pricing["reservation_reuse"];

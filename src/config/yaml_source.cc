@@ -1,5 +1,6 @@
 #include "yaml_source.h"
 
+#include <cmath>
 #include <sstream>
 
 #include "aicost/core/suggest.h"
@@ -174,6 +175,18 @@ core::Result<std::optional<bool>> MapReader::boolean(const std::string& key) {
     return bad(f->second, f->first, "must be true or false");
   }
   return std::optional<bool>(v);
+}
+
+core::Result<std::optional<double>> MapReader::ratio(const std::string& key,
+                                                     const std::string& example) {
+  auto f = find(key);
+  if (!f || f->second.IsNull()) return std::optional<double>();
+  double v = 0;
+  if (!f->second.IsScalar() || !YAML::convert<double>::decode(f->second, v) || !std::isfinite(v) ||
+      v < 0) {
+    return bad(f->second, f->first, "must be a plain number (a ratio has no unit), e.g. " + example);
+  }
+  return std::optional<double>(v);
 }
 
 core::Result<std::optional<double>> MapReader::quantity(const std::string& key,

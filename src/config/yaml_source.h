@@ -59,6 +59,8 @@ class MapReader {
   core::Result<std::optional<std::string>> string(const std::string& key);
   core::Result<std::optional<int>> integer(const std::string& key);
   core::Result<std::optional<bool>> boolean(const std::string& key);
+  // A plain number with no unit (a ratio such as a PUE); `example` shows one in the message.
+  core::Result<std::optional<double>> ratio(const std::string& key, const std::string& example);
   // A quantity with its unit, in base units (core::parse_base_units); a bare number is an error
   // that says which unit to add, except for kCount where plain numbers are counts.
   core::Result<std::optional<double>> quantity(const std::string& key, core::UnitKind kind);

@@ -55,6 +55,11 @@ const std::vector<UnitEntry>& table(UnitKind kind) {
       {"", 1}, {"K", 1e3}, {"M", 1e6}, {"B", 1e9}, {"T", 1e12}};
   static const std::vector<UnitEntry> power = {{"W", 1}, {"kW", 1e3}, {"MW", 1e6}};
   static const std::vector<UnitEntry> percent = {{"%", 0.01}};
+  static const std::vector<UnitEntry> energy_price = {
+      {"USD/kWh", 1 / (1e3 * kHour)}, {"USD/MWh", 1 / (1e6 * kHour)}};
+  static const std::vector<UnitEntry> power_price = {
+      {"USD/kW-month", 1 / (1e3 * kSecondsPerMonth)}, {"USD/kW-year", 1 / (1e3 * kSecondsPerYear)}};
+  static const std::vector<UnitEntry> percent_per_year = {{"%/y", 0.01}, {"%/year", 0.01}};
   switch (kind) {
     case UnitKind::kBytes: return bytes;
     case UnitKind::kBandwidth: return bandwidth;
@@ -67,6 +72,9 @@ const std::vector<UnitEntry>& table(UnitKind kind) {
     case UnitKind::kCount: return count;
     case UnitKind::kPower: return power;
     case UnitKind::kPercent: return percent;
+    case UnitKind::kEnergyPrice: return energy_price;
+    case UnitKind::kPowerPrice: return power_price;
+    case UnitKind::kPercentPerYear: return percent_per_year;
   }
   return count;
 }
@@ -84,6 +92,9 @@ const char* example(UnitKind kind) {
     case UnitKind::kCount: return "'300B' or '15T'";
     case UnitKind::kPower: return "'700W'";
     case UnitKind::kPercent: return "'20%'";
+    case UnitKind::kEnergyPrice: return "'0.08USD/kWh'";
+    case UnitKind::kPowerPrice: return "'185USD/kW-month'";
+    case UnitKind::kPercentPerYear: return "'10%/y'";
   }
   return "";
 }
@@ -119,6 +130,9 @@ const char* unit_kind_name(UnitKind kind) {
     case UnitKind::kCount: return "a count";
     case UnitKind::kPower: return "a power";
     case UnitKind::kPercent: return "a percentage";
+    case UnitKind::kEnergyPrice: return "an energy price";
+    case UnitKind::kPowerPrice: return "a price per kW of capacity";
+    case UnitKind::kPercentPerYear: return "a percentage per year";
   }
   return "a quantity";
 }
@@ -212,6 +226,12 @@ Result<UsdPerByte> parse_transfer_price(std::string_view t) {
 Result<double> parse_count(std::string_view t) { return parse_base_units(t, UnitKind::kCount); }
 Result<Watts> parse_power(std::string_view t) { return as<Watts>(t, UnitKind::kPower); }
 Result<double> parse_percent(std::string_view t) { return parse_base_units(t, UnitKind::kPercent); }
+Result<UsdPerJoule> parse_energy_price(std::string_view t) {
+  return as<UsdPerJoule>(t, UnitKind::kEnergyPrice);
+}
+Result<UsdPerJoule> parse_power_price(std::string_view t) {
+  return as<UsdPerJoule>(t, UnitKind::kPowerPrice);
+}
 
 std::string format_count(double count) {
   static const struct { double f; const char* s; } kSuffix[] = {

@@ -28,4 +28,23 @@ ComputePricing instance_pricing(const catalog::Instance& instance, catalog::Pric
   return out;
 }
 
+const char* mode_name(const ComputePricing& pricing) {
+  return pricing.owned ? "owned" : catalog::to_string(pricing.mode);
+}
+
+ComputePricing owned_pricing(OwnedPricing owned, const catalog::Instance* rented) {
+  ComputePricing out;
+  if (rented != nullptr) {
+    out.provider = catalog::normalize_name(rented->provider);
+    out.instance = rented->id;
+  }
+  out.per_gpu = owned.rate.per_gpu;
+  const auto& in = owned.inputs;
+  out.basis = core::sprintf("owned %s %.2f USD/GPU-h at %.0f %% utilisation over %.3g y",
+                            in.server.c_str(), core::per_hour(owned.rate.per_gpu),
+                            100 * in.utilisation, in.life.value() / core::kSecondsPerYear);
+  out.owned = std::move(owned);
+  return out;
+}
+
 }  // namespace aicost::costing

@@ -43,6 +43,7 @@ Proposal data_loader(const LeverContext& ctx);
 // pricing.cc
 Proposal pricing_reserved(const LeverContext& ctx);
 Proposal pricing_spot(const LeverContext& ctx);
+// levers_owned.cc
 Proposal pricing_owned(const LeverContext& ctx);
 // reliability.cc
 Proposal checkpoint_interval(const LeverContext& ctx);

@@ -1,5 +1,5 @@
-// Pricing levers: a reservation paid for its whole term, spot capacity with its preemptions,
-// owned GPUs (next milestone).
+// Pricing levers: a reservation paid for its whole term, spot capacity with its preemptions
+// (owned GPUs: levers_owned.cc).
 #include <cmath>
 
 #include "aicost/core/text.h"
@@ -167,11 +167,6 @@ Proposal pricing_spot(const LeverContext& ctx) {
   p.notes.push_back("spot reclaim rate: reliability.spot_preemption_mtbf, default data/reliability.yaml "
                     "(AWS Spot Instance Advisor band; weak)");
   return p;
-}
-
-Proposal pricing_owned(const LeverContext&) {
-  return not_priced("buy vs rent needs server, power, colocation and staff prices in data/ and a "
-                    "`pricing: {mode: owned}` plan (issue 16, next milestone)");
 }
 
 }  // namespace aicost::optimize::detail

@@ -94,6 +94,25 @@ Table model_table(const catalog::Catalog& catalog) {
   return t;
 }
 
+Table server_table(const catalog::Catalog& catalog) {
+  Table t{{"id", "gpu", "gpus", "price_usd", "price_usd_per_gpu", "kind", "weak", "max_kw",
+           "training_kw", "idle_kw", "source", "date"},
+          {},
+          {false, false, true, true, true, false, false, true, true, true, false, false},
+          "Servers (owned)"};
+  auto kw = [](core::Watts w) { return w.value() > 0 ? num(w.value() / 1e3, 2) : std::string(); };
+  for (const auto& s : catalog.servers()) {
+    const auto price = s.priced();
+    const auto& src = s.price_sourcing;
+    t.rows.push_back({s.id, s.gpu, std::to_string(s.gpus), price ? num(price->value(), 0) : "",
+                      price ? num(price->value() / s.gpus, 0) : "", src.kind,
+                      src.weak ? "weak" : "", kw(s.max_power), kw(s.training_power),
+                      kw(s.idle_power), price ? src.provenance.source : src.provenance.note,
+                      src.provenance.date});
+  }
+  return t;
+}
+
 namespace {
 
 // Sources are long citations: a terminal table shows their start; the other formats keep all.
@@ -125,6 +144,10 @@ std::string render_instances(const catalog::Catalog& catalog, Format f) {
 
 std::string render_models(const catalog::Catalog& catalog, Format f) {
   return render_catalog(model_table(catalog), f);
+}
+
+std::string render_servers(const catalog::Catalog& catalog, Format f) {
+  return render_catalog(server_table(catalog), f);
 }
 
 }  // namespace aicost::report

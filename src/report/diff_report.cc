@@ -55,7 +55,7 @@ std::vector<std::pair<std::string, Json>> input_fields(const EstimateView& v) {
       {"tokens", std::llround(job.tokens)}};
   if (v.inputs != nullptr) {
     f.emplace_back("price_basis", v.inputs->compute.basis);
-    f.emplace_back("pricing_mode", catalog::to_string(v.inputs->compute.mode));
+    f.emplace_back("pricing_mode", costing::mode_name(v.inputs->compute));
     f.emplace_back("price_per_gpu_hour_usd", sig(core::per_hour(v.inputs->compute.per_gpu)));
   } else {
     f.emplace_back("price_basis", nullptr);

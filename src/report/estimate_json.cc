@@ -4,6 +4,7 @@
 
 #include "aicost/report/estimate_report.h"
 #include "estimate_parts.h"
+#include "owned_parts.h"
 #include "rounding.h"
 #include "json.h"
 
@@ -114,8 +115,9 @@ Json build_json(const EstimateView& v) {
   cost["peak_storage_gb"] = sig(c.peak_storage.value() / core::kGB);
   if (v.inputs != nullptr) {
     cost["price_basis"] = v.inputs->compute.basis;
-    cost["pricing_mode"] = catalog::to_string(v.inputs->compute.mode);
+    cost["pricing_mode"] = costing::mode_name(v.inputs->compute);
     cost["price_per_gpu_hour_usd"] = sig(core::per_hour(v.inputs->compute.per_gpu));
+    if (v.inputs->compute.owned) cost["owned"] = owned_json(*v.inputs->compute.owned, c.wall_time);
   } else {
     cost["price_basis"] = nullptr;
     cost["pricing_mode"] = nullptr;

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "estimate_parts.h"
+#include "owned_parts.h"
 #include "rounding.h"
 #include <cstdint>
 #include <set>
@@ -155,6 +156,11 @@ std::vector<Section> build_sections(const EstimateView& v) {
   cost.tables.push_back(kv(std::move(summary)));
   cost.notes.push_back("a month is 730 hours (USD/month: average over the wall time)");
   out.push_back(std::move(cost));
+  if (v.inputs != nullptr && v.inputs->compute.owned) {
+    const auto& owned = *v.inputs->compute.owned;
+    out.push_back(Section{"Owned GPUs (pricing.mode owned)", owned_tables(owned, c.wall_time),
+                          owned_notes(owned, c.wall_time)});
+  }
   return out;
 }
 
@@ -227,6 +233,19 @@ std::string render_csv(const EstimateView& v) {
       {"memory_capacity", tr["memory"]["capacity_gib"], "GiB", nullptr}};
   for (const auto& [name, value, unit, sh] : summary) {
     t.rows.push_back({"summary", name, num(value), unit, num(sh), "", ""});
+  }
+  if (c.contains("owned")) {
+    const auto& o = c["owned"];
+    for (const auto& p : o["parts"]) {
+      t.rows.push_back({"owned", text(p["part"]), num(p["per_gpu_hour_usd"]), "USD/GPU-h",
+                        num(sig(p["per_gpu_hour_usd"].get<double>() / o["price_per_gpu_hour_usd"].get<double>())),
+                        text(p["nature"]), text(p["driver"])});
+    }
+    t.rows.push_back({"owned", "total", num(o["price_per_gpu_hour_usd"]), "USD/GPU-h", "1", "", ""});
+    for (const auto& b : o["break_even"]) {
+      t.rows.push_back({"break_even", text(b["instance"]) + " " + text(b["mode"]), num(b["months"]),
+                        "months", "", "", "rent " + num(b["price_per_gpu_hour_usd"]) + " USD/GPU-h"});
+    }
   }
   for (const auto& w : j["warnings"]) t.rows.push_back({"warning", "", "", "", "", "", text(w)});
   return render(t, Format::kCsv);

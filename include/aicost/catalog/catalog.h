@@ -1,5 +1,5 @@
-// The in-memory catalog: GPUs, efficiency profiles, instances, storage/network prices and model
-// presets. Filled by config::load_catalog from the shipped data/*.yaml and the user's own files;
+// The in-memory catalog: GPUs, efficiency profiles, instances, storage/network prices, model
+// presets, owned servers and the defaults of owned pricing. Filled by config::load_catalog from the shipped data/*.yaml and the user's own files;
 // a later entry with the same id replaces the earlier one (user overrides).
 // Lookups accept ids and aliases, case-insensitively, with '_' and ' ' read as '-'; a miss is a
 // kNotFound Error with a "did you mean". Not thread-safe for writes; concurrent reads are fine.
@@ -12,6 +12,7 @@
 #include "aicost/catalog/gpu.h"
 #include "aicost/catalog/instance.h"
 #include "aicost/catalog/model_spec.h"
+#include "aicost/catalog/server.h"
 #include "aicost/core/result.h"
 
 namespace aicost::catalog {
@@ -27,6 +28,9 @@ class Catalog {
   void add(StoragePrice price);
   void add(NetworkPrice price);
   void add(ModelSpec model);
+  void add(Server server);
+  // Replaces the owned-pricing defaults as a whole (a later file's section wins).
+  void set_owned_defaults(OwnedDefaults defaults) { owned_defaults_ = std::move(defaults); }
 
   core::Result<const GpuSpec*> gpu(std::string_view name) const;
   core::Result<const EfficiencyProfile*> efficiency(std::string_view generation) const;
@@ -34,6 +38,10 @@ class Catalog {
   core::Result<const StoragePrice*> storage(std::string_view name) const;
   core::Result<const NetworkPrice*> network(std::string_view name) const;
   core::Result<const ModelSpec*> model(std::string_view name) const;
+  core::Result<const Server*> server(std::string_view name) const;
+  // The server with GPU `gpu` (id or alias of the GPU as the server entry names it) and the
+  // lowest price per GPU; else the first unpriced one (its note says why); else nullptr.
+  const Server* server_for(std::string_view gpu) const;
 
   const std::vector<GpuSpec>& gpus() const { return gpus_; }
   const std::vector<EfficiencyProfile>& efficiencies() const { return efficiencies_; }
@@ -41,6 +49,8 @@ class Catalog {
   const std::vector<StoragePrice>& storage_prices() const { return storage_; }
   const std::vector<NetworkPrice>& network_prices() const { return network_; }
   const std::vector<ModelSpec>& models() const { return models_; }
+  const std::vector<Server>& servers() const { return servers_; }
+  const OwnedDefaults& owned_defaults() const { return owned_defaults_; }
 
  private:
   std::vector<GpuSpec> gpus_;
@@ -49,6 +59,8 @@ class Catalog {
   std::vector<StoragePrice> storage_;
   std::vector<NetworkPrice> network_;
   std::vector<ModelSpec> models_;
+  std::vector<Server> servers_;
+  OwnedDefaults owned_defaults_;
 };
 
 }  // namespace aicost::catalog

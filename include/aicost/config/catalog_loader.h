@@ -1,6 +1,7 @@
 // Loads catalog data: the files shipped in data/*.yaml (compiled into the binary) and the user's
 // own files. A file may hold any of the sections gpus, efficiency, instances, storage, network,
-// models; an entry whose id already exists replaces it (user overrides).
+// models, servers, owned_defaults; an entry whose id already exists replaces it (user overrides),
+// and each key of a later owned_defaults section replaces the earlier value.
 #pragma once
 
 #include <string>

@@ -68,6 +68,8 @@ using Watts = Quantity<0, -1, 0, 0, 1>;
 using UsdPerSecond = Quantity<0, -1, 0, 1, 0>;   // an hourly rate is stored per second
 using UsdPerByte = Quantity<-1, 0, 0, 1, 0>;     // transfer prices
 using UsdPerByteSecond = Quantity<-1, -1, 0, 1, 0>;  // storage prices (USD per GB-month)
+// Electricity (USD/kWh) and capacity rent (USD/kW-month: a kW held for a month is an energy).
+using UsdPerJoule = Quantity<0, 0, 0, 1, -1>;
 
 inline constexpr double kSecondsPerHour = 3600.0;
 inline constexpr double kSecondsPerDay = 86400.0;
@@ -98,6 +100,9 @@ constexpr UsdPerByteSecond usd_per_gb_month(double x) {
 }
 constexpr UsdPerByte usd_per_gb(double x) { return UsdPerByte(x / kGB); }
 constexpr Watts watts(double x) { return Watts(x); }
+constexpr Watts kilowatts(double x) { return Watts(x * 1e3); }
+constexpr UsdPerJoule usd_per_kwh(double x) { return UsdPerJoule(x / (1e3 * kSecondsPerHour)); }
+constexpr UsdPerJoule usd_per_kw_month(double x) { return UsdPerJoule(x / (1e3 * kSecondsPerMonth)); }
 
 inline constexpr double in_gib(Bytes b) { return b.value() / kGiB; }
 inline constexpr double in_hours(Seconds s) { return s.value() / kSecondsPerHour; }

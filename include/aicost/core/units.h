@@ -26,6 +26,9 @@ enum class UnitKind {
   kCount,          // plain number or K, M, B (billion), T (trillion): tokens, parameters
   kPower,          // W, kW, MW
   kPercent,        // 20% -> 0.2
+  kEnergyPrice,    // USD/kWh, USD/MWh -> USD/J
+  kPowerPrice,     // USD/kW-month (730 h), USD/kW-year (8760 h): capacity rent -> USD/(W*s)
+  kPercentPerYear, // 10%/y, 10%/year -> 0.1 per year
 };
 
 // Human name of the kind ("a size", "a bandwidth", ...), for messages.
@@ -34,7 +37,7 @@ const char* unit_kind_name(UnitKind kind);
 std::vector<std::string> accepted_units(UnitKind kind);
 
 // Parses `text` as a quantity of `kind` and returns it in base units (B, B/s, FLOP/s, s, USD,
-// USD/s, USD/(B*s), USD/B, count, W, fraction). Errors are kInvalidInput with a message that says
+// USD/s, USD/(B*s), USD/B, count, W, fraction, USD/J, USD/(W*s), fraction per year). Errors are kInvalidInput with a message that says
 // what to write instead.
 Result<double> parse_base_units(std::string_view text, UnitKind kind);
 
@@ -49,6 +52,8 @@ Result<UsdPerByte> parse_transfer_price(std::string_view text);
 Result<double> parse_count(std::string_view text);
 Result<Watts> parse_power(std::string_view text);
 Result<double> parse_percent(std::string_view text);
+Result<UsdPerJoule> parse_energy_price(std::string_view text);
+Result<UsdPerJoule> parse_power_price(std::string_view text);  // a kW-month is an energy too
 
 // Formats a count with an SI suffix: 3e11 -> "300B", 1.5e13 -> "15T".
 std::string format_count(double count);

@@ -3,10 +3,12 @@
 // and printed as the "driver" of each cost line, so a user sees every assumption.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "aicost/catalog/instance.h"
 #include "aicost/core/quantity.h"
+#include "aicost/costing/owned.h"
 #include "aicost/reliability/failure_model.h"
 
 namespace aicost::costing {
@@ -23,13 +25,23 @@ struct ComputePricing {
   // (pricing.reservation_reuse, default 0: this run pays the whole term).
   core::Seconds term{0};
   double term_reuse = 0;
+  // Owned GPUs (pricing.mode owned): per_gpu is the effective price of a busy GPU-second on the
+  // team's own cluster; `mode` is then meaningless (mode_name says "owned").
+  std::optional<OwnedPricing> owned;
 };
+
+// "owned", or the catalog mode's name ("on-demand", "reserved-1y", ...).
+const char* mode_name(const ComputePricing& pricing);
 
 // A plain per-GPU-hour price from a plan (pricing.gpu_hour): no instance, no term.
 ComputePricing gpu_hour_pricing(core::UsdPerSecond per_gpu);
 // The price of one GPU of `instance` under `mode` (0 when unpublished), with its basis text and,
 // for reserved modes, the term (1 or 3 years of 8760 h).
 ComputePricing instance_pricing(const catalog::Instance& instance, catalog::PricingMode mode);
+// The price of a busy GPU on an owned cluster (owned.h), with its basis text. `rented` (may be
+// null) is the instance the plan names beside it: its provider prices storage and network, and
+// the pricing levers may still propose its other modes.
+ComputePricing owned_pricing(OwnedPricing owned, const catalog::Instance* rented);
 
 struct StorageInputs {
   core::Bytes dataset;                     // tokenised training data kept for the run

@@ -1,4 +1,4 @@
-// `aicost catalog gpus|instances|models`: the shipped and user catalog entries as tables, each row
+// `aicost catalog gpus|instances|models|servers`: the shipped and user catalog entries as tables, each row
 // with the source and date of its figures. Pure functions; thread-safe; never fail.
 //
 // Columns are snake_case names with their unit, so they double as JSON keys and CSV headers.
@@ -25,9 +25,14 @@ Table instance_table(const catalog::Catalog& catalog);
 // id, name, layers, hidden, heads, kv_heads, vocab, experts, top_k, params_b and active_params_b
 // (billions, from workload::Model), source, date.
 Table model_table(const catalog::Catalog& catalog);
+// Owned servers (data/owned.yaml): id, gpu, gpus, price_usd (per server; empty where no price was
+// found, the source column then says why), price_usd_per_gpu, kind, weak, max_kw, training_kw,
+// idle_kw (empty: not known), source, date.
+Table server_table(const catalog::Catalog& catalog);
 
 std::string render_gpus(const catalog::Catalog& catalog, Format f);
 std::string render_instances(const catalog::Catalog& catalog, Format f);
 std::string render_models(const catalog::Catalog& catalog, Format f);
+std::string render_servers(const catalog::Catalog& catalog, Format f);
 
 }  // namespace aicost::report

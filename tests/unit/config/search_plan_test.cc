@@ -179,6 +179,13 @@ TEST(SearchPlan, UnknownGpuInTheListSuggestsTheId) {
       << r.error().message;
 }
 
+// Owned pricing depends on the cluster bought; the search prices rented GPUs and says so.
+TEST(SearchPlan, OwnedModeIsNotSearched) {
+  std::string yaml = plan("  gpu: h100-sxm-80gb\n  gpus: 8\n");
+  yaml.replace(yaml.find("  gpu_hour: 2.00USD/h\n"), 21, "  mode: owned\n");
+  expect_error(load(yaml), ErrorCode::kInvalidInput, "pricing.mode owned is not searched");
+}
+
 TEST(SearchPlan, DataParallelSizeIsAnError) {
   expect_error(load(kDataParallel), ErrorCode::kInvalidInput, "data_parallel_size is derived");
 }

@@ -147,6 +147,44 @@ TEST(ParsePercent, TwentyPercentIsPointTwo) {
   EXPECT_NEAR(*r, 0.2, 1e-15);
 }
 
+// 0.08 USD per kWh: one kWh is 1,000 W x 3,600 s = 3.6e6 J, so 0.08 / 3.6e6 USD/J.
+TEST(ParseEnergyPrice, KilowattHour) {
+  auto r = parse_energy_price("0.08USD/kWh");
+  ASSERT_TRUE(r) << r.error().what();
+  expect_rel(r->value(), 0.08 / 3.6e6);
+  auto mwh = parse_energy_price("80USD/MWh");
+  ASSERT_TRUE(mwh) << mwh.error().what();
+  expect_rel(mwh->value(), r->value());
+}
+
+// 185 USD per kW-month: a kW held for a month of 730 h is 1,000 W x 2,628,000 s.
+TEST(ParsePowerPrice, KilowattMonthIsSevenHundredThirtyHours) {
+  auto r = parse_power_price("185USD/kW-month");
+  ASSERT_TRUE(r) << r.error().what();
+  expect_rel(r->value(), 185 / (1e3 * 730 * 3600));
+  auto year = parse_power_price("2220USD/kW-year");  // 12 x 185
+  ASSERT_TRUE(year) << year.error().what();
+  expect_rel(year->value(), r->value());
+}
+
+TEST(ParsePercentPerYear, TenPercentAYear) {
+  auto r = parse_base_units("10%/y", UnitKind::kPercentPerYear);
+  ASSERT_TRUE(r) << r.error().what();
+  EXPECT_NEAR(*r, 0.1, 1e-15);
+  auto bare = parse_base_units("10%", UnitKind::kPercentPerYear);
+  ASSERT_FALSE(bare);
+  EXPECT_NE(bare.error().what().find("%/y"), std::string::npos) << bare.error().what();
+}
+
+TEST(ParseEnergyPriceError, UnitlessNumberAsksForKwh) {
+  auto r = parse_energy_price("0.08");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::kInvalidInput);
+  EXPECT_NE(r.error().what().find("'0.08USD/kWh'"), std::string::npos) << r.error().what();
+  // A capacity rent is not an energy price, though both are USD per joule.
+  EXPECT_FALSE(parse_energy_price("185USD/kW-month"));
+}
+
 TEST(ParseBytesError, UnitlessNumberAsksForUnit) {
   auto r = parse_bytes("80");
   ASSERT_FALSE(r);

@@ -1,0 +1,1 @@
+estimate examples/gpt3-175b-h100-owned.yaml -o csv
