@@ -1,4 +1,4 @@
-// The step model against published measured runs (../shared/validation/training-dev.csv): the
+// The step model against published measured runs (data/validation/training-dev.csv): the
 // acceptance bounds of the estimate issue. Prints the per-run table so a CI log shows it.
 #include <gtest/gtest.h>
 
@@ -14,10 +14,9 @@
 namespace aicost {
 namespace {
 
-const std::string kDevSet = std::string(AICOST_SOURCE_DIR) + "/../shared/validation/training-dev.csv";
+const std::string kDevSet = std::string(AICOST_SOURCE_DIR) + "/data/validation/training-dev.csv";
 
 TEST(ValidationAccuracy, TrainingDevSetWithinBounds) {
-  if (!std::filesystem::exists(kDevSet)) GTEST_SKIP() << "no " << kDevSet;
   auto cat = config::load_builtin_catalog();
   ASSERT_TRUE(cat) << cat.error().what();
   auto set = config::load_validation_csv(kDevSet, *cat);
@@ -38,7 +37,6 @@ TEST(ValidationAccuracy, TrainingDevSetWithinBounds) {
 }
 
 TEST(ValidationAccuracy, SkipsRowsWithoutMeasurementsAndSaysWhy) {
-  if (!std::filesystem::exists(kDevSet)) GTEST_SKIP() << "no " << kDevSet;
   auto cat = config::load_builtin_catalog();
   auto set = config::load_validation_csv(kDevSet, *cat);
   ASSERT_TRUE(set);

@@ -1,4 +1,4 @@
-// The serving model against published measurements (../shared/validation/inference-dev.csv):
+// The serving model against published measurements (data/validation/inference-dev.csv):
 // static-batch throughput and batch-1 TTFT, median |error| <= 10 %, 90th percentile <= 20 %,
 // one calibration per GPU generation. Prints the table.
 #include <gtest/gtest.h>
@@ -16,10 +16,9 @@ namespace aicost {
 namespace {
 
 const std::string kDevSet =
-    std::string(AICOST_SOURCE_DIR) + "/../shared/validation/inference-dev.csv";
+    std::string(AICOST_SOURCE_DIR) + "/data/validation/inference-dev.csv";
 
 TEST(ServingAccuracy, InferenceDevSetWithinBounds) {
-  if (!std::filesystem::exists(kDevSet)) GTEST_SKIP() << "no " << kDevSet;
   auto set = config::load_inference_csv(kDevSet, testing::builtin_catalog());
   ASSERT_TRUE(set) << set.error().what();
   std::vector<perf::AccuracyCase> all, bounded;
