@@ -3,6 +3,7 @@
 #include <regex>
 
 #include "aicost/config/catalog_loader.h"
+#include "aicost/config/validation_csv.h"
 #include "validation_rows.h"
 
 namespace aicost::config {
@@ -53,6 +54,7 @@ std::optional<std::string> build(const Row& r, const catalog::Catalog& cat,
     if (measured <= 0) return;
     serving::Measurement m;
     m.name = r.at("name");
+    m.group = source_group(r.count("source") ? r.at("source") : "");
     m.metric = metric;
     m.replica = rep;
     m.batch = b.value_or(1);

@@ -63,4 +63,32 @@ double predict(const Measurement& m) {
   return 0;
 }
 
+std::vector<perf::FitParameter> fit_parameters() {
+  using catalog::EfficiencyProfile;
+  using core::UnitKind;
+  return {
+      // Share of the dense peak a long prefill reaches. Start: 60 %, a large GEMM's share in an
+      // inference engine (below training's: smaller batches of rows).
+      {"serving_prefill_mfu", true, UnitKind::kPercent, 0.20, 0.95, 0.01, 0.60,
+       [](const EfficiencyProfile& e) { return e.serving_prefill_mfu; },
+       [](EfficiencyProfile& e, double v) { e.serving_prefill_mfu = v; }},
+      // Share of HBM bandwidth a decode step streams weights and KV at. Start: 70 %, what
+      // memory-bound kernels reach on HBM (STREAM-like copies). Hopper at most 64 %: the
+      // weight-streaming GEMMs of a decode step reach 61 % on an H200 (data/measurements; test
+      // MeasuredCeiling.DecodeBandwidthShareMatchesWeightStreaming allows 3 points above it).
+      {"serving_decode_bandwidth", true, UnitKind::kPercent, 0.30, 0.95, 0.01, 0.70,
+       [](const EfficiencyProfile& e) { return e.serving_decode_bandwidth; },
+       [](EfficiencyProfile& e, double v) { e.serving_decode_bandwidth = v; },
+       {{"hopper", 0.64}}},
+      // Prompt tokens at which prefill reaches half its share. Start: 128, one GEMM tile edge.
+      {"serving_prefill_half_tokens", false, UnitKind::kCount, 0, 2048, 16, 128,
+       [](const EfficiencyProfile& e) { return e.serving_prefill_half_tokens; },
+       [](EfficiencyProfile& e, double v) { e.serving_prefill_half_tokens = v; }},
+      // Fixed time per layer per decode step not hidden by CUDA graphs. Start: none.
+      {"serving_layer_overhead", false, UnitKind::kDuration, 0, 100e-6, 1e-6, 0,
+       [](const EfficiencyProfile& e) { return e.serving_layer_overhead.value(); },
+       [](EfficiencyProfile& e, double v) { e.serving_layer_overhead = core::Seconds(v); }},
+  };
+}
+
 }  // namespace aicost::serving

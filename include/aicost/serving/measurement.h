@@ -2,7 +2,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
+#include "aicost/perf/calibration.h"
 #include "aicost/serving/replica.h"
 
 namespace aicost::serving {
@@ -17,6 +19,7 @@ const char* to_string(Metric m);
 
 struct Measurement {
   std::string name;
+  std::string group;   // the source it was published in (cross-validation holds it out whole)
   Metric metric = Metric::kThroughput;
   Replica replica;
   double batch = 1;       // concurrent sequences of a static batch; ignored when max_load
@@ -38,5 +41,10 @@ struct Measurement {
 double max_load_batch(const Replica& r, double input, double output, double cap = 2048);
 
 double predict(const Measurement& m);
+
+// The serving model's calibrated parameters (perf/calibration.h; docs/VALIDATION.md):
+// serving_prefill_mfu and serving_decode_bandwidth per generation; serving_prefill_half_tokens
+// and serving_layer_overhead shared (they describe engines, not chips).
+std::vector<perf::FitParameter> fit_parameters();
 
 }  // namespace aicost::serving
