@@ -21,10 +21,14 @@ double max_load_batch(const Replica& r, double input, double output, double cap)
   return std::clamp(std::floor(kv_capacity_tokens(r) / (input + output)), 1.0, cap);
 }
 
-double predict(const Measurement& m) {
+namespace {
+
+// One replica's figure: `clients` closed-loop users or `requests_per_s` Poisson arrivals of its
+// own, else the static batch or max load of the measurement.
+double predict_replica(const Measurement& m, int clients, double requests_per_s) {
   const int slots = static_cast<int>(max_load_batch(m.replica, m.input, m.output));
-  if (m.requests_per_s > 0) {
-    const Traffic t{m.requests_per_s, m.input, m.output};
+  if (requests_per_s > 0) {
+    const Traffic t{requests_per_s, m.input, m.output};
     const auto p = at_load(m.replica, slots, t, 0.5);
     if (p.saturated) {
       const auto full = closed_loop(m.replica, slots, t, slots);
@@ -35,14 +39,14 @@ double predict(const Measurement& m) {
       }
     }
     switch (m.metric) {
-      case Metric::kThroughput: return m.requests_per_s * m.output;
+      case Metric::kThroughput: return requests_per_s * m.output;
       case Metric::kTtft: return p.ttft_p50_s;
       case Metric::kTpot: return p.step_s;
     }
   }
-  if (m.clients > 0) {
+  if (clients > 0) {
     const Traffic lengths{0, m.input, m.output};
-    const auto p = closed_loop(m.replica, slots, lengths, m.clients);
+    const auto p = closed_loop(m.replica, slots, lengths, clients);
     switch (m.metric) {
       case Metric::kThroughput: return p.output_tokens_per_s;
       case Metric::kTtft: return p.ttft_s;
@@ -61,6 +65,29 @@ double predict(const Measurement& m) {
     }
   }
   return 0;
+}
+
+}  // namespace
+
+double predict(const Measurement& m) {
+  const int n = std::max(1, m.replicas);
+  if (m.clients > 0 && m.clients % n != 0) {
+    // The clients spread as evenly as they can: k replicas serve one more than the others. The
+    // system's throughput is their sum; a latency is the mean over requests, which each replica
+    // answers in proportion to its request rate.
+    const int few = m.clients / n, k = m.clients % n;
+    Measurement rate = m;
+    rate.metric = Metric::kThroughput;
+    const double more_rate = predict_replica(rate, few + 1, 0) / m.output;
+    const double less_rate = few > 0 ? predict_replica(rate, few, 0) / m.output : 0;
+    if (m.metric == Metric::kThroughput) return (k * more_rate + (n - k) * less_rate) * m.output;
+    const double more = predict_replica(m, few + 1, 0);
+    const double less = few > 0 ? predict_replica(m, few, 0) : 0;
+    return (k * more_rate * more + (n - k) * less_rate * less) /
+           (k * more_rate + (n - k) * less_rate);
+  }
+  const double one = predict_replica(m, m.clients / n, m.requests_per_s / n);
+  return m.metric == Metric::kThroughput ? one * n : one;
 }
 
 std::vector<perf::FitParameter> fit_parameters() {
