@@ -1,8 +1,10 @@
 #include "aicost/config/inference_csv.h"
 
+#include <cmath>
 #include <regex>
 
 #include "aicost/config/catalog_loader.h"
+#include "aicost/config/validation_csv.h"
 #include "validation_rows.h"
 
 namespace aicost::config {
@@ -24,7 +26,16 @@ std::optional<std::string> build(const Row& r, const catalog::Catalog& cat,
   rep.model = *model;
   rep.gpu = **gpu;
   rep.efficiency = **eff;
-  rep.tensor_parallel = std::max(1, static_cast<int>(number(r, "tp", 1)));
+  const double tp = number(r, "tp", 1);
+  if (tp < 1 || tp != std::floor(tp)) return "tp must be a whole number >= 1, got " + r.at("tp");
+  rep.tensor_parallel = static_cast<int>(tp);
+  // A row about a whole system (GPUs > TP) measures GPUs / TP replicas side by side.
+  const double gpus = number(r, "num_gpus", tp);
+  if (gpus < tp || std::fmod(gpus, tp) != 0) {
+    return "num_gpus " + r.at("num_gpus") + " is not a multiple of tp " + std::to_string(rep.tensor_parallel) +
+           " (a row describes whole replicas)";
+  }
+  const int replicas = static_cast<int>(gpus / tp);
   // The weights' precision as the row names it ("FP8", "NVFP4", "INT8 SmoothQuant", "default
   // dtype (BF16 presumed)"); anything else is 16-bit.
   const std::string prec = lower(r.at("precision"));
@@ -49,10 +60,15 @@ std::optional<std::string> build(const Row& r, const catalog::Catalog& cat,
            "' (expected 'static batch N', 'fixed batch N', 'concurrency N', 'request rate R' or 'max load')";
   }
   const double input = number(r, "input_tokens"), output = number(r, "output_tokens");
+  if (input < 1 || output < 1) return "input_tokens and output_tokens must be at least 1";
+  if (auto fits = serving::check(rep); !fits) return fits.error().message;
+  std::vector<serving::Measurement> row;
   auto add = [&](serving::Metric metric, double measured) {
     if (measured <= 0) return;
     serving::Measurement m;
     m.name = r.at("name");
+    m.group = source_group(r.count("source") ? r.at("source") : "");
+    m.replicas = replicas;
     m.metric = metric;
     m.replica = rep;
     m.batch = b.value_or(1);
@@ -62,11 +78,20 @@ std::optional<std::string> build(const Row& r, const catalog::Catalog& cat,
     m.input = input;
     m.output = output;
     m.measured = measured;
-    out.push_back(std::move(m));
+    row.push_back(std::move(m));
   };
   add(serving::Metric::kThroughput, number(r, "throughput_tokens_per_s"));
   add(serving::Metric::kTtft, number(r, "ttft_ms") / 1000);
   add(serving::Metric::kTpot, number(r, "tpot_ms") / 1000);
+  if (row.empty()) return "no measured throughput_tokens_per_s, ttft_ms or tpot_ms";
+  for (const auto& m : row) {
+    const double p = serving::predict(m);
+    if (!(p > 0)) {
+      return std::string("the model gives no ") + serving::to_string(m.metric) + " for it (" +
+             std::to_string(p) + ")";
+    }
+  }
+  out.insert(out.end(), row.begin(), row.end());
   return std::nullopt;
 }
 

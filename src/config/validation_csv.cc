@@ -128,7 +128,7 @@ Built build(const Row& r, int line, const catalog::Catalog& cat) {
   }
   // Measured tokens/s/GPU, from the most direct figure the row has.
   const double tokens_per_step = static_cast<double>(job.global_batch) * job.seq_length;
-  ValidationCase c{name, line, job, 0, ""};
+  ValidationCase c{name, line, source_group(source), job, 0, ""};
   if (auto t = find_number(notes, R"((?:step|iteration) time ([0-9.]+) ?s)")) {
     c.measured_tokens_per_s_per_gpu = tokens_per_step / *t / gpus;
     c.measured_from = "step time " + std::to_string(*t).substr(0, 6) + " s";
@@ -150,6 +150,13 @@ Built build(const Row& r, int line, const catalog::Catalog& cat) {
 }
 
 }  // namespace
+
+std::string source_group(const std::string& source) {
+  const std::string cited = source.substr(0, source.find_first_of("'(@;,+\""));
+  const auto first = cited.find_first_not_of(" \t");
+  if (first == std::string::npos) return source.empty() ? "(no source)" : source;
+  return cited.substr(first, cited.find_last_not_of(" \t") - first + 1);
+}
 
 core::Status read_table(const std::string& path, const std::vector<std::string>& required,
                         const std::function<void(const Row&, int)>& on_row) {

@@ -3,10 +3,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <optional>
 #include <regex>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -31,14 +34,23 @@ inline std::string squash(const std::string& s) {
   return out;
 }
 
+// The number in column `col`, or `fallback` when the cell is empty or absent. A cell that is not
+// one number throws std::invalid_argument naming the column: the row is then skipped with that
+// reason, never read as 0.
 inline double number(const Row& r, const std::string& col, double fallback = 0) {
   auto it = r.find(col);
-  if (it == r.end() || it->second.empty()) return fallback;
-  try {
-    return std::stod(it->second);
-  } catch (...) {
-    return fallback;
+  if (it == r.end()) return fallback;
+  const std::string& text = it->second;
+  const auto first = text.find_first_not_of(" \t");
+  if (first == std::string::npos) return fallback;
+  const auto last = text.find_last_not_of(" \t");
+  double v = 0;
+  const char* end = text.data() + last + 1;
+  const auto [ptr, ec] = std::from_chars(text.data() + first, end, v);
+  if (ec != std::errc() || ptr != end || !std::isfinite(v)) {
+    throw std::invalid_argument("column '" + col + "' is not a number: '" + text + "'");
   }
+  return v;
 }
 
 inline std::optional<double> find_number(const std::string& text, const std::string& pattern,

@@ -4,7 +4,7 @@
 
 #include <map>
 
-#include "json.h"
+#include "accuracy_parts.h"
 
 #include "aicost/report/table.h"
 
@@ -48,24 +48,12 @@ std::string render_accuracy(const std::vector<perf::AccuracyCase>& cases,
       j["runs"].push_back({{"run", c.name}, {"group", c.group}, {"measured", c.measured},
                            {"predicted", c.predicted}, {"error", c.error()}});
     }
-    auto sum = [](const std::vector<perf::AccuracyCase>& cs) {
-      const auto s = perf::summarize(cs);
-      return nlohmann::json{{"runs", s.count},         {"median_abs", s.median_abs},
-                            {"p90_abs", s.p90_abs},    {"mean_abs", s.mean_abs},
-                            {"max_abs", s.max_abs},    {"bias", s.mean_signed}};
-    };
-    j["summary"]["all"] = sum(cases);
-    for (const auto& [g, cs] : groups) j["summary"][g] = sum(cs);
+    j["summary"]["all"] = summary_json(cases);
+    for (const auto& [g, cs] : groups) j["summary"][g] = summary_json(cs);
     j["skipped"] = skipped;
     return json_text(j) + "\n";
   }
-  std::string out = render(rows, format) + "\n" + render(summary, format);
-  if (format == Format::kCsv) return out;
-  if (!skipped.empty()) {
-    out += "\nSkipped rows:\n";
-    for (const auto& s : skipped) out += "  " + s + "\n";
-  }
-  return out;
+  return with_skipped(render(rows, format) + "\n" + render(summary, format), skipped, format);
 }
 
 }  // namespace aicost::report

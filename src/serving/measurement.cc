@@ -21,10 +21,14 @@ double max_load_batch(const Replica& r, double input, double output, double cap)
   return std::clamp(std::floor(kv_capacity_tokens(r) / (input + output)), 1.0, cap);
 }
 
-double predict(const Measurement& m) {
+namespace {
+
+// One replica's figure: `clients` closed-loop users or `requests_per_s` Poisson arrivals of its
+// own, else the static batch or max load of the measurement.
+double predict_replica(const Measurement& m, int clients, double requests_per_s) {
   const int slots = static_cast<int>(max_load_batch(m.replica, m.input, m.output));
-  if (m.requests_per_s > 0) {
-    const Traffic t{m.requests_per_s, m.input, m.output};
+  if (requests_per_s > 0) {
+    const Traffic t{requests_per_s, m.input, m.output};
     const auto p = at_load(m.replica, slots, t, 0.5);
     if (p.saturated) {
       const auto full = closed_loop(m.replica, slots, t, slots);
@@ -35,14 +39,14 @@ double predict(const Measurement& m) {
       }
     }
     switch (m.metric) {
-      case Metric::kThroughput: return m.requests_per_s * m.output;
+      case Metric::kThroughput: return requests_per_s * m.output;
       case Metric::kTtft: return p.ttft_p50_s;
       case Metric::kTpot: return p.step_s;
     }
   }
-  if (m.clients > 0) {
+  if (clients > 0) {
     const Traffic lengths{0, m.input, m.output};
-    const auto p = closed_loop(m.replica, slots, lengths, m.clients);
+    const auto p = closed_loop(m.replica, slots, lengths, clients);
     switch (m.metric) {
       case Metric::kThroughput: return p.output_tokens_per_s;
       case Metric::kTtft: return p.ttft_s;
@@ -61,6 +65,57 @@ double predict(const Measurement& m) {
     }
   }
   return 0;
+}
+
+}  // namespace
+
+double predict(const Measurement& m) {
+  const int n = std::max(1, m.replicas);
+  if (m.clients > 0 && m.clients % n != 0) {
+    // The clients spread as evenly as they can: k replicas serve one more than the others. The
+    // system's throughput is their sum; a latency is the mean over requests, which each replica
+    // answers in proportion to its request rate.
+    const int few = m.clients / n, k = m.clients % n;
+    Measurement rate = m;
+    rate.metric = Metric::kThroughput;
+    const double more_rate = predict_replica(rate, few + 1, 0) / m.output;
+    const double less_rate = few > 0 ? predict_replica(rate, few, 0) / m.output : 0;
+    if (m.metric == Metric::kThroughput) return (k * more_rate + (n - k) * less_rate) * m.output;
+    const double more = predict_replica(m, few + 1, 0);
+    const double less = few > 0 ? predict_replica(m, few, 0) : 0;
+    return (k * more_rate * more + (n - k) * less_rate * less) /
+           (k * more_rate + (n - k) * less_rate);
+  }
+  const double one = predict_replica(m, m.clients / n, m.requests_per_s / n);
+  return m.metric == Metric::kThroughput ? one * n : one;
+}
+
+std::vector<perf::FitParameter> fit_parameters() {
+  using catalog::EfficiencyProfile;
+  using core::UnitKind;
+  return {
+      // Share of the dense peak a long prefill reaches. Start: 60 %, a large GEMM's share in an
+      // inference engine (below training's: smaller batches of rows).
+      {"serving_prefill_mfu", true, UnitKind::kPercent, 0.20, 0.95, 0.01, 0.60,
+       [](const EfficiencyProfile& e) { return e.serving_prefill_mfu; },
+       [](EfficiencyProfile& e, double v) { e.serving_prefill_mfu = v; }},
+      // Share of HBM bandwidth a decode step streams weights and KV at. Start: 70 %, what
+      // memory-bound kernels reach on HBM (STREAM-like copies). Hopper at most 64 %: the
+      // weight-streaming GEMMs of a decode step reach 61 % on an H200 (data/measurements; test
+      // MeasuredCeiling.DecodeBandwidthShareMatchesWeightStreaming allows 3 points above it).
+      {"serving_decode_bandwidth", true, UnitKind::kPercent, 0.30, 0.95, 0.01, 0.70,
+       [](const EfficiencyProfile& e) { return e.serving_decode_bandwidth; },
+       [](EfficiencyProfile& e, double v) { e.serving_decode_bandwidth = v; },
+       {{"hopper", 0.64}}},
+      // Prompt tokens at which prefill reaches half its share. Start: 128, one GEMM tile edge.
+      {"serving_prefill_half_tokens", false, UnitKind::kCount, 0, 2048, 16, 128,
+       [](const EfficiencyProfile& e) { return e.serving_prefill_half_tokens; },
+       [](EfficiencyProfile& e, double v) { e.serving_prefill_half_tokens = v; }},
+      // Fixed time per layer per decode step not hidden by CUDA graphs. Start: none.
+      {"serving_layer_overhead", false, UnitKind::kDuration, 0, 100e-6, 1e-6, 0,
+       [](const EfficiencyProfile& e) { return e.serving_layer_overhead.value(); },
+       [](EfficiencyProfile& e, double v) { e.serving_layer_overhead = core::Seconds(v); }},
+  };
 }
 
 }  // namespace aicost::serving

@@ -16,6 +16,7 @@ namespace aicost::config {
 struct ValidationCase {
   std::string name;
   int line = 0;  // in the CSV
+  std::string group;  // source_group of its source cell
   workload::TrainingJob job;
   double measured_tokens_per_s_per_gpu = 0;
   std::string measured_from;  // "step time 8.309 s", "137 TFLOP/s (96Bslh^2 convention)", ...
@@ -30,5 +31,12 @@ struct ValidationSet {
 // Errors: kIo, kParse (malformed CSV), kInvalidInput (a required column is missing).
 core::Result<ValidationSet> load_validation_csv(const std::string& path,
                                                 const catalog::Catalog& catalog);
+
+// The source group of a row (cross-validation holds a group out whole): the first document its
+// `source` cell cites, i.e. the text before the first quote, parenthesis, '@', ';', ',' or '+',
+// trimmed. "Narayanan et al. 2021 'Efficient...' (SC21)" -> "Narayanan et al. 2021";
+// "NVIDIA/dgxc-benchmarking llama3.1/README_70b.md (commit ...)" ->
+// "NVIDIA/dgxc-benchmarking llama3.1/README_70b.md". An empty cell is the group "(no source)".
+std::string source_group(const std::string& source);
 
 }  // namespace aicost::config

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
+#include "aicost/perf/calibration.h"
 #include "aicost/serving/replica.h"
 
 namespace aicost::serving {
@@ -17,8 +19,12 @@ const char* to_string(Metric m);
 
 struct Measurement {
   std::string name;
+  std::string group;   // the source it was published in (cross-validation holds it out whole)
   Metric metric = Metric::kThroughput;
   Replica replica;
+  // Identical replicas the measurement describes (a whole system: GPUs / TP). Throughput is the
+  // system's; clients and request rates are shared evenly among the replicas.
+  int replicas = 1;
   double batch = 1;       // concurrent sequences of a static batch; ignored when max_load
   bool max_load = false;  // offline "all requests queued": the engine fills its KV cache
   // Online: a closed loop of this many clients (capacity.h closed_loop; 0 = not online). The
@@ -37,6 +43,13 @@ struct Measurement {
 // 1,024 running sequences).
 double max_load_batch(const Replica& r, double input, double output, double cap = 2048);
 
+// The model's figure for `m`: > 0 and not NaN for a replica that fits (check(m.replica));
+// infinite for the TTFT of Poisson arrivals that outrun the replica (the queue grows forever).
 double predict(const Measurement& m);
+
+// The serving model's calibrated parameters (perf/calibration.h; docs/VALIDATION.md):
+// serving_prefill_mfu and serving_decode_bandwidth per generation; serving_prefill_half_tokens
+// and serving_layer_overhead shared (they describe engines, not chips).
+std::vector<perf::FitParameter> fit_parameters();
 
 }  // namespace aicost::serving

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -23,6 +24,14 @@ std::string write_csv(const std::string& name, const std::string& rows) {
   return dir.write(name + ".csv",
                    "name,model,gpu_type,tp,precision,input_tokens,output_tokens,batch_or_concurrency,"
                    "throughput_tokens_per_s,ttft_ms,tpot_ms\n" + rows);
+}
+
+// The same columns with the system's GPU count (`num_gpus`) after `gpu_type`.
+std::string write_system_csv(const std::string& name, const std::string& rows) {
+  static const testing::TempDir dir("aicost-inference-system-csv");
+  return dir.write(name + ".csv",
+                   "name,model,gpu_type,num_gpus,tp,precision,input_tokens,output_tokens,"
+                   "batch_or_concurrency,throughput_tokens_per_s,ttft_ms,tpot_ms\n" + rows);
 }
 
 TEST(InferenceCsv, PrecisionsAndLoadsAsPublishedTablesSpellThem) {
@@ -72,6 +81,94 @@ TEST(InferenceCsv, OpenLoopRowsPredictServedLoad) {
   const int slots = static_cast<int>(serving::max_load_batch(r, 1000, 200));
   EXPECT_NEAR(serving::predict(set->cases[2]),
               serving::closed_loop(r, slots, serving::Traffic{0, 1000, 200}, slots).output_tokens_per_s, 1e-9);
+}
+
+// A row about a whole system (8 GPUs at TP 2) measures 4 replicas side by side: its throughput
+// is 4 times one replica's, its latencies one replica's. Clients spread as evenly as they can:
+// 10 clients on 8 single-GPU replicas are 2 replicas with 2 clients and 6 with 1.
+TEST(InferenceCsv, WholeSystemRowsAreGpusOverTpReplicas) {
+  const auto path = write_system_csv("system",
+      "one,Llama-3.1-8B,H100-SXM-80GB,2,2,FP8,1000,1000,max load,20000,,\n"
+      "four,Llama-3.1-8B,H100-SXM-80GB,8,2,FP8,1000,1000,max load,80000,,\n"
+      "four,Llama-3.1-8B,H100-SXM-80GB,8,2,FP8,2048,1,batch 1,,40,\n"
+      "c1,Llama-3.1-8B,H100-SXM-80GB,1,1,FP8,1000,200,concurrency 1,500,,\n"
+      "c2,Llama-3.1-8B,H100-SXM-80GB,1,1,FP8,1000,200,concurrency 2,900,,\n"
+      "c10,Llama-3.1-8B,H100-SXM-80GB,8,1,FP8,1000,200,concurrency 10,5000,,\n"
+      "odd,Llama-3.1-8B,H100-SXM-80GB,6,4,FP8,1000,1000,max load,20000,,\n");
+  auto set = load_inference_csv(path, testing::builtin_catalog());
+  ASSERT_TRUE(set) << set.error().what();
+  ASSERT_EQ(set->cases.size(), 6u);
+  EXPECT_EQ(set->cases[0].replicas, 1);
+  EXPECT_EQ(set->cases[1].replicas, 4);
+  EXPECT_NEAR(serving::predict(set->cases[1]), 4 * serving::predict(set->cases[0]), 1e-6);
+  auto one_replica_ttft = set->cases[2];
+  one_replica_ttft.replicas = 1;
+  EXPECT_DOUBLE_EQ(serving::predict(set->cases[2]), serving::predict(one_replica_ttft));
+  EXPECT_EQ(set->cases[5].replicas, 8);
+  EXPECT_NEAR(serving::predict(set->cases[5]),
+              2 * serving::predict(set->cases[4]) + 6 * serving::predict(set->cases[3]), 1e-6);
+  ASSERT_EQ(set->skipped.size(), 1u);
+  EXPECT_EQ(set->skipped[0].rfind("odd: num_gpus 6 is not a multiple of tp 4", 0), 0u) << set->skipped[0];
+}
+
+// A cell the reader cannot read skips its row and says which cell; it is never read as 0 (or as
+// the digits it starts with: "1k" is not 1).
+TEST(InferenceCsv, UnreadableCellsSkipTheRowWithTheReason) {
+  const auto path = write_system_csv("unreadable",
+      "k,Llama-3.1-8B,H100-SXM-80GB,1,1,FP8,1k,128,static batch 8,900,,\n"
+      "na,Llama-3.1-8B,H100-SXM-80GB,1,1,FP8,128,128,static batch 8,n/a,,\n"
+      "tp,Llama-3.1-8B,H100-SXM-80GB,2,two,FP8,128,128,static batch 8,900,,\n"
+      "zero,Llama-3.1-8B,H100-SXM-80GB,1,1,FP8,128,0,static batch 8,900,,\n"
+      "none,Llama-3.1-8B,H100-SXM-80GB,1,1,FP8,128,128,static batch 8,,,\n"
+      "big,Llama-3.1-405B,L4,1,1,BF16,128,128,static batch 8,900,,\n"
+      "ok,Llama-3.1-8B,H100-SXM-80GB,1,1,FP8,128,128,static batch 8,900,,\n");
+  auto set = load_inference_csv(path, testing::builtin_catalog());
+  ASSERT_TRUE(set) << set.error().what();
+  ASSERT_EQ(set->cases.size(), 1u);
+  EXPECT_EQ(set->cases[0].name, "ok");
+  ASSERT_EQ(set->skipped.size(), 6u);
+  const std::vector<std::string> expected = {
+      "k: unreadable row (column 'input_tokens' is not a number: '1k')",
+      "na: unreadable row (column 'throughput_tokens_per_s' is not a number: 'n/a')",
+      "tp: unreadable row (column 'tp' is not a number: 'two')",
+      "zero: input_tokens and output_tokens must be at least 1",
+      "none: no measured throughput_tokens_per_s, ttft_ms or tpot_ms",
+      "big: the weights ("};
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(set->skipped[i].rfind(expected[i], 0), 0u) << set->skipped[i];
+  }
+  EXPECT_NE(set->skipped[5].find("do not fit on l4"), std::string::npos) << set->skipped[5];
+}
+
+// Every measurement the reader keeps gets a prediction: never 0 and never NaN (the dev sets, the
+// loaded server, and rows at the edges: one token, one client, a trickle of requests). Rows
+// without token counts used to be predicted 0 (TTFT of no prompt) or NaN (TPOT of no output);
+// they are skipped.
+TEST(InferenceCsv, NoPredictionIsZeroOrNaN) {
+  std::vector<serving::Measurement> all;
+  for (const char* f : {"inference-dev.csv", "inference-loaded.csv"}) {
+    auto set = load_inference_csv(std::string(AICOST_SOURCE_DIR) + "/data/validation/" + f,
+                                  testing::builtin_catalog());
+    ASSERT_TRUE(set) << set.error().what();
+    all.insert(all.end(), set->cases.begin(), set->cases.end());
+  }
+  auto edges = load_inference_csv(write_system_csv("edges",
+      "t1,Llama-3.1-8B,H100-SXM-80GB,1,1,FP8,1,1,batch 1,10,1,1\n"
+      "c1,Llama-3.1-70B,H100-SXM-80GB,8,4,BF16,8000,1,concurrency 1,10,100,1\n"
+      "r,Llama-3.1-8B,A100-SXM4-80GB,1,1,BF16,1,1,request rate 0.001,1,1,1\n"
+      "no-input,Llama-3.1-8B,H100-SXM-80GB,1,1,FP8,,128,batch 1,,30,\n"
+      "no-output,Llama-3.1-8B,H100-SXM-80GB,1,1,FP8,128,,fixed batch 8,,,6\n"),
+      testing::builtin_catalog());
+  ASSERT_TRUE(edges) << edges.error().what();
+  ASSERT_EQ(edges->skipped.size(), 2u);
+  EXPECT_EQ(edges->skipped[0], "no-input: input_tokens and output_tokens must be at least 1");
+  all.insert(all.end(), edges->cases.begin(), edges->cases.end());
+  ASSERT_GE(all.size(), 50u);
+  for (const auto& m : all) {
+    const double p = serving::predict(m);
+    EXPECT_GT(p, 0) << m.name << " " << serving::to_string(m.metric);
+    EXPECT_FALSE(std::isnan(p)) << m.name << " " << serving::to_string(m.metric);
+  }
 }
 
 }  // namespace

@@ -1,0 +1,1 @@
+validate --cv data/validation/inference-dev.csv
