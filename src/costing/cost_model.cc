@@ -52,6 +52,16 @@ reliability::CheckpointModel checkpoint_model(const workload::TrainingJob& job,
                           ? in.reliability.checkpoint_read_bandwidth
                           : in.storage.checkpoint_write_bandwidth;
   ck.async = in.storage.async_checkpoint;
+  const auto& st = in.storage;
+  if (st.incremental_checkpoint) ck.written_share = st.trainable_share;
+  if (!st.checkpoint_compression.name.empty()) {
+    const double cores = static_cast<double>(st.compression_cores_per_node) * job.cluster.gpus /
+                         job.cluster.gpus_per_node;
+    ck.stored_ratio = st.checkpoint_compression.ratio;
+    ck.compress_rate = st.checkpoint_compression.compress_per_core * cores;
+    ck.decompress_rate = st.checkpoint_compression.decompress_per_core * cores;
+  }
+  ck.restore = latest_checkpoint_terms(st, st.checkpoint_interval).restore;
   return ck;
 }
 
@@ -161,31 +171,38 @@ CostEstimate estimate_cost(const workload::TrainingJob& job, const perf::Trainin
   // Storage: dataset for the whole run; checkpoints at full retention (peak) after ramp-up;
   // logs growing until their retention caps them.
   const auto& s = in.storage;
-  const double retained = std::min<double>(s.checkpoints_retained,
-                                           std::max(1.0, wall / f.checkpoint_interval));
-  const double ckpt_bytes = retained * f.checkpoint_size.value();
-  const double log_rate = s.logs_per_day.value() / core::kSecondsPerDay;  // B/s
+  const CheckpointStorage ckpt = checkpoint_storage(s, f, wall);
+  const double retained = ckpt.retained;
+  const double ckpt_bytes = ckpt.peak.value();
+  // Logs are stored compressed when the plan says so (ratio 1 otherwise).
+  const double log_rate = s.logs_per_day.value() / core::kSecondsPerDay * s.log_compression.ratio;  // B/s
   const double d = wall.value();
   const double r = s.log_retention.value() > 0 ? s.log_retention.value() : d;
   const double log_byte_seconds = r >= d ? log_rate * d * d / 2 : log_rate * (r * d - r * r / 2);
   const double log_peak = log_rate * std::min(r, d);
-  const Usd storage_cost = Usd(s.dataset.value() * s.dataset_price.value() * d +
-                               ckpt_bytes * s.checkpoint_price.value() * d +
-                               log_byte_seconds * s.log_price.value());
+  // A dataset on a tier with a minimum duration is billed at least that long.
+  const double dataset_seconds = std::max(d, s.dataset_terms.min_duration.value());
+  const Usd retrieval = retrieval_fees(job, s, f);
+  const Usd storage_cost = Usd(s.dataset.value() * s.dataset_price.value() * dataset_seconds +
+                               ckpt.cost.value() + log_byte_seconds * s.log_price.value()) +
+                           retrieval;
   c.peak_storage = Bytes(s.dataset.value() + ckpt_bytes + log_peak);
   const UsdPerSecond storage_peak(s.dataset.value() * s.dataset_price.value() +
-                                  ckpt_bytes * s.checkpoint_price.value() +
-                                  log_peak * s.log_price.value());
+                                  ckpt.peak_rate.value() + log_peak * s.log_price.value());
+  std::string extra;
+  if (describe && retrieval.value() > 0) {
+    extra = sprintf("; retrieval fees %s", money(retrieval.value()).c_str());
+  }
   add("storage", storage_cost,
-      AICOST_DRIVER("dataset %s + %.0f checkpoints x %s + logs %s/day; peak %s; %s",
+      AICOST_DRIVER("dataset %s + %.0f checkpoints x %s + logs %s/day; peak %s; %s%s",
               core::format_bytes(s.dataset.value()).c_str(), retained,
               core::format_bytes(f.checkpoint_size.value()).c_str(),
               core::format_bytes(s.logs_per_day.value()).c_str(),
-              core::format_bytes(c.peak_storage.value()).c_str(), s.tier_note.c_str()),
+              core::format_bytes(c.peak_storage.value()).c_str(), s.tier_note.c_str(), extra.c_str()),
       CostNature::kElastic, storage_peak);
 
   const auto& n = in.network;
-  const Usd net(n.egress.value() * n.egress_price.value() +
+  const Usd net(n.egress.value() * n.egress_compression.ratio * n.egress_price.value() +
                 n.cross_region.value() * n.cross_region_price.value());
   add("network", net,
       AICOST_DRIVER("egress %s + cross-region %s", core::format_bytes(n.egress.value()).c_str(),
