@@ -35,7 +35,7 @@ const catalog::CompressionFigure* best_within_a_core(const LeverContext& ctx, co
 }
 
 std::string figure_text(const catalog::CompressionFigure& f) {
-  return core::sprintf("%s on %s: %.1f %% of the bytes, %.3g MB/s per core to compress, %.3g MB/s to "
+  return core::sprintf("%s on %s: %.1f %% of the bytes, %.4g MB/s per core to compress, %.4g MB/s to "
                        "decompress (data/compression.yaml, measured %s: %s)",
                        f.codec.c_str(), f.content.c_str(), 100 * f.ratio,
                        f.compress_per_core.value() / 1e6, f.decompress_per_core.value() / 1e6,
