@@ -5,6 +5,7 @@
 
 #include "aicost/core/text.h"
 #include "aicost/reliability/closed_form.h"
+#include "aicost/reliability/spares.h"
 
 #include <limits>
 
@@ -106,6 +107,14 @@ FailureOverhead failure_overhead(const workload::TrainingJob& job,
   f.maintenance = l.maintenance;
   f.expected_interruptions = l.interruptions;
   f.goodput = l.ettr();
+  // With a paid pool of spares the job also waits, a share s of the wall time, for a repaired
+  // node: the running time (work and losses) is 1 - s of it.
+  f.spare_stall_share = reliability::spare_stall_share(failures, job.cluster.gpus, in.reliability.spare_nodes);
+  if (f.spare_stall_share > 0) {
+    const Seconds running = perf.compute_time + f.total();
+    f.spare_stall = running * (f.spare_stall_share / (1 - f.spare_stall_share));
+    f.goodput = perf.compute_time / (running + f.spare_stall);
+  }
   return f;
 }
 
@@ -136,12 +145,17 @@ CostEstimate estimate_cost(const workload::TrainingJob& job, const perf::Trainin
       CostNature::kElastic, fleet);
   // Failures: checkpoint stalls, lost work and restarts keep every GPU billed.
   const auto& f = c.failures;
+  std::string stall_text;
+  if (describe && f.spare_stall.value() > 0) {
+    stall_text = sprintf("; %.1f h waiting for a repaired node (%.3f %% of the time, %d spares)",
+                         core::in_hours(f.spare_stall), 100 * f.spare_stall_share, in.reliability.spare_nodes);
+  }
   add("failures", f.total() * fleet,
       AICOST_DRIVER("%.1f expected interruptions (job MTBF %.1f h); checkpoint every %.0f min, %.0f s "
-              "stall each; restart %.0f min; %.1f h of planned maintenance",
+              "stall each; restart %.0f min; %.1f h of planned maintenance%s",
               f.expected_interruptions, core::in_hours(f.job_mtbf),
               f.checkpoint_interval.value() / 60, f.checkpoint_blocking.value(),
-              f.restart_per_interrupt.value() / 60, core::in_hours(f.maintenance)),
+              f.restart_per_interrupt.value() / 60, core::in_hours(f.maintenance), stall_text.c_str()),
       CostNature::kElastic, fleet);
   // Spare nodes held for the whole run so that failed nodes are replaced at once.
   const int spare_nodes = std::max(0, in.reliability.spare_nodes);

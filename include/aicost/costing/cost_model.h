@@ -37,7 +37,13 @@ struct FailureOverhead {
   core::Seconds lost_work;        // recomputed work after interruptions
   core::Seconds restart_time;     // total restart time
   core::Seconds maintenance;      // planned maintenance windows (restart + downtime each)
-  core::Seconds total() const { return checkpoint_time + lost_work + restart_time + maintenance; }
+  // Waiting for a repaired node when the spare pool is empty (reliability.spare_nodes set;
+  // reliability::spare_stall_share); 0 when replacements are always available.
+  core::Seconds spare_stall;
+  double spare_stall_share = 0;   // of the wall time
+  core::Seconds total() const {
+    return checkpoint_time + lost_work + restart_time + maintenance + spare_stall;
+  }
   double goodput = 1;             // failure-free time / wall time
 };
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "aicost/costing/cost_model.h"
+#include "aicost/reliability/spares.h"
 
 namespace aicost::costing {
 namespace {
@@ -113,6 +114,35 @@ TEST(StorageTerms, CompressionChangesTheSaveAndTheRestore) {
   ck.written_share = 0.02;  // incremental: writes 2 %, restores the whole state
   EXPECT_NEAR(ck.write_time().value(), 0.02 * (112 * 0.8978 + 112e9 / (64 * 606.3e6)), 1e-9);
   EXPECT_NEAR(ck.read_time().value(), 112 * 0.8978 + 112e9 / (64 * 1260.4e6), 1e-9);
+}
+
+}  // namespace
+}  // namespace aicost::costing
+
+namespace aicost::costing {
+namespace {
+
+// With a paid spare pool the run also waits for repaired nodes: a share s of the wall time
+// (reliability::spare_stall_share), so the wall time is the running time / (1 - s). Without
+// reliability.spare_nodes nothing changes.
+TEST(SpareStallInTheEstimate, WallTimeIsTheRunningTimeOverOneMinusTheStallShare) {
+  workload::TrainingJob job;
+  job.cluster.gpus = 1024;
+  job.cluster.gpus_per_node = 8;
+  perf::TrainingEstimate perf;
+  perf.compute_time = core::Seconds(10 * 86400.0);
+  CostInputs in;
+  in.storage.checkpoint_size = core::Bytes(1e12);
+  in.storage.checkpoint_write_bandwidth = core::gb_per_s(10);
+  const auto free_pool = failure_overhead(job, perf, in);
+  EXPECT_EQ(free_pool.spare_stall.value(), 0);
+  in.reliability.spare_nodes = 1;
+  const auto paid = failure_overhead(job, perf, in);
+  const double s = reliability::spare_stall_share(in.reliability.failures, 1024, 1);
+  ASSERT_GT(s, 0);
+  EXPECT_DOUBLE_EQ(paid.spare_stall_share, s);
+  const double running = perf.compute_time.value() + free_pool.total().value();
+  EXPECT_NEAR(perf.compute_time.value() + paid.total().value(), running / (1 - s), 1e-6 * running);
 }
 
 }  // namespace

@@ -337,5 +337,26 @@ TEST(StorageLevers, DatasetTierIsTheDifferenceOfTwoEstimates) {
   expect_saving(cheap, text, edit(text, want));
 }
 
+// 1,024 GPUs holding no spare node: with 2-day repairs about 0.8 nodes are in repair on average
+// and the job waits for one 44 % of the time (Erlang's B(1, m)). The lever sizes the pool from
+// the ladder (0, 1, 2, 4, ... a tenth of the nodes), each pool estimated as the whole plan.
+TEST(ReliabilityLevers, SparesSizeThePoolAgainstTheWaitForRepairs) {
+  std::string text = hand_edit(kPlan, "cluster", "gpus", "1024");
+  text = hand_edit(text, "reliability", "spare_nodes", "0");
+  const auto l = run_lever(text, "spares");
+  ASSERT_EQ(l.status, LeverStatus::kAccepted) << l.why;
+  const auto m = testing::as_map(l.change);
+  ASSERT_EQ(m.size(), 1u);
+  ASSERT_TRUE(m.count("reliability.spare_nodes"));
+  expect_saving(l, text, edit(text, m));
+  EXPECT_LT(*l.wall_days_delta, 0);
+  // On the chosen pool, the lever has nothing more to do; without a pool it does not apply.
+  const auto again = run_lever(edit(text, m), "spares");
+  EXPECT_EQ(again.status, LeverStatus::kNoSaving) << again.why;
+  EXPECT_TRUE(contains(again.why, "is the cheapest pool")) << again.why;
+  const auto none = run_lever(kPlan, "spares");
+  EXPECT_EQ(none.status, LeverStatus::kNotApplicable);
+}
+
 }  // namespace
 }  // namespace aicost::optimize
