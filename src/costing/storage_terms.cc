@@ -6,6 +6,7 @@
 
 #include "aicost/core/text.h"
 #include "aicost/costing/cost_model.h"
+#include "aicost/perf/estimate.h"
 
 namespace aicost::costing {
 
@@ -86,7 +87,11 @@ CheckpointStorage checkpoint_storage(const StorageInputs& s, const FailureOverhe
 }
 
 Usd retrieval_fees(const workload::TrainingJob& job, const StorageInputs& s, const FailureOverhead& f) {
-  const Bytes dataset_read(job.tokens * job.data.bytes_per_token);
+  // What the loader reads (perf::data_reads): each token once per loading pipeline stage (the
+  // first and the last) and per context-parallel rank.
+  const double tokens_per_step = static_cast<double>(job.global_batch) * job.seq_length;
+  const Bytes dataset_read =
+      tokens_per_step > 0 ? perf::data_reads(job).per_step * (job.tokens / tokens_per_step) : Bytes(0);
   const Bytes per_restart = f.checkpoint_size * s.checkpoint_compression.ratio;
   return dataset_read * s.dataset_terms.retrieval_price +
          per_restart * f.expected_interruptions *

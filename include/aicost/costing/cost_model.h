@@ -81,8 +81,9 @@ core::Usd checkpoint_lifetime_cost(const StorageInputs& s, core::Bytes bytes, co
 // The terms of the tier the latest checkpoint sits in at `interval` (a restart reads it there):
 // the tier saves are written to, unless a lifecycle stage starts before one interval.
 const TierTerms& latest_checkpoint_terms(const StorageInputs& s, core::Seconds interval);
-// Retrieval fees of the run's reads: every trained token's bytes once from the dataset's tier,
-// and the latest checkpoint on every expected restart.
+// Retrieval fees of the run's reads: what the data loader reads from the dataset's tier (every
+// trained token's bytes once per loading pipeline stage and context-parallel rank,
+// perf::data_reads), and the latest checkpoint on every expected restart.
 core::Usd retrieval_fees(const workload::TrainingJob& job, const StorageInputs& s,
                          const FailureOverhead& f);
 

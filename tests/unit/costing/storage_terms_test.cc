@@ -89,14 +89,21 @@ TEST(StorageTerms, CompressedAndIncrementalSavesStoreWhatTheyWrite) {
               saves * 0.02 * 112e9 * p * lifetime + 0.98 * 112e9 * p * 20 * kDay, 1e-6);
 }
 
-TEST(StorageTerms, RetrievalFeesReadTheDatasetOnceAndACheckpointPerRestart) {
+TEST(StorageTerms, RetrievalFeesAreTheLoadersReadsAndACheckpointPerRestart) {
   workload::TrainingJob job;
   job.tokens = 1e12;
+  job.global_batch = 512;
+  job.seq_length = 8192;
+  job.cluster.gpus = 64;
   job.data.bytes_per_token = 4;
   StorageInputs s = hot();
   s.dataset_terms.retrieval_price = core::usd_per_gb(0.01);
   s.checkpoint_terms.retrieval_price = core::usd_per_gb(0.02);
+  // One pipeline stage reads each token once: 4 TB.
   EXPECT_NEAR(retrieval_fees(job, s, failures()).value(), 4e12 / 1e9 * 0.01 + 3 * 112 * 0.02, 1e-9);
+  // Four stages: the first and the last both read every batch (Megatron's get_batch): 8 TB.
+  job.parallel.pipeline = 4;
+  EXPECT_NEAR(retrieval_fees(job, s, failures()).value(), 8e12 / 1e9 * 0.01 + 3 * 112 * 0.02, 1e-9);
 }
 
 TEST(StorageTerms, CompressionChangesTheSaveAndTheRestore) {
