@@ -52,9 +52,9 @@ core::Result<optimize::Guardrails> parse_guardrails(const std::string& text, con
   if (top.has("max_data_stall")) {
     double v = 0;
     TRY_ASSIGN(v, top.quantity("max_data_stall", UnitKind::kPercent));
-    if (v >= 1) {
+    if (v < 0 || v >= 1) {
       return src.error(top.node("max_data_stall").Mark(),
-                       "max_data_stall is a share of the step time, below 100%");
+                       "max_data_stall is a share of the step time, at least 0% and below 100%");
     }
     g.max_data_stall = v;
   }
