@@ -93,6 +93,8 @@ BENCHMARK_CAPTURE(BM_Optimize, gpt3_175b_a100_30d_deadline, "bench/plans/gpt3-17
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Optimize, llama3_8b_h100_deadline, "tests/plans/optimize-llama3-8b-h100.yaml")
     ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Optimize, llama3_8b_h100_storage_keys, "bench/plans/llama3-8b-h100-storage.yaml")
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ServingEditorEstimate, serving_llama3_70b_chat, "examples/serving-llama3-70b-chat.yaml")
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Optimize, serving_llama3_70b_chat, "examples/serving-llama3-70b-chat.yaml")

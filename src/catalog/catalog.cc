@@ -82,6 +82,7 @@ void Catalog::add(StoragePrice p) { add_or_replace(storage_, std::move(p)); }
 void Catalog::add(NetworkPrice p) { add_or_replace(network_, std::move(p)); }
 void Catalog::add(ModelSpec m) { add_or_replace(models_, std::move(m)); }
 void Catalog::add(Server s) { add_or_replace(servers_, std::move(s)); }
+void Catalog::add(CompressionFigure f) { add_or_replace(compression_, std::move(f)); }
 
 core::Result<const GpuSpec*> Catalog::gpu(std::string_view n) const {
   return find(gpus_, n, "gpu");
@@ -103,6 +104,27 @@ core::Result<const ModelSpec*> Catalog::model(std::string_view n) const {
 }
 core::Result<const Server*> Catalog::server(std::string_view n) const {
   return find(servers_, n, "server");
+}
+
+core::Result<const CompressionFigure*> Catalog::compression(std::string_view codec,
+                                                            std::string_view content) const {
+  std::vector<std::string> codecs;
+  for (const auto& f : compression_) {
+    if (normalize_name(f.content) != normalize_name(content)) continue;
+    if (normalize_name(f.codec) == normalize_name(codec)) return &f;
+    codecs.push_back(f.codec);
+  }
+  if (codecs.empty()) {
+    return core::make_error(core::ErrorCode::kNotFound,
+                            "no compression figure for content '" + std::string(content) +
+                                "' in the catalog (data/compression.yaml)");
+  }
+  std::string measured;
+  for (const auto& c : codecs) measured += (measured.empty() ? "" : ", ") + c;
+  return core::make_error(core::ErrorCode::kNotFound,
+                          "no figure of '" + std::string(codec) + "' on " + std::string(content) +
+                              " in data/compression.yaml." + core::did_you_mean(codec, codecs) +
+                              " Measured: " + measured + " (or none)");
 }
 
 const Server* Catalog::server_for(std::string_view gpu) const {

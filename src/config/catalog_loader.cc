@@ -143,7 +143,32 @@ core::Status read_storage(MapReader& r, catalog::Catalog& cat) {
   TRY_ASSIGN(s.tier, r.string("tier"));
   TRY_ASSIGN(s.region, r.string("region"));
   AICOST_TRY_STATUS(r.read("price", UnitKind::kStoragePrice, s.price));
+  AICOST_TRY_STATUS(r.read("retrieval_price", UnitKind::kTransferPrice, s.retrieval_price));
+  core::Seconds min_duration(-1);
+  AICOST_TRY_STATUS(r.read("min_storage_duration", UnitKind::kDuration, min_duration));
+  // Hot tiers bill by the second; a colder tier without a figure has an unknown minimum.
+  if (min_duration.value() >= 0) {
+    s.min_storage_duration = min_duration;
+  } else if (s.tier != "object-infrequent" && s.tier != "archive") {
+    s.min_storage_duration = core::Seconds(0);
+  }
+  AICOST_TRY_STATUS(r.read("restore_time", UnitKind::kDuration, s.restore_time));
+  TRY_ASSIGN(s.terms_source, r.string("terms_source"));
+  AICOST_TRY_STATUS(r.read("read_per_node", UnitKind::kBandwidth, s.read_per_node, true));
+  AICOST_TRY_STATUS(r.read("read_per_tib", UnitKind::kBandwidth, s.read_per_tib, true));
+  TRY_ASSIGN(s.read_source, r.string("read_source"));
   AICOST_TRY_STATUS(read_provenance(r, s.provenance));
+  const bool has_terms = s.retrieval_price.value() > 0 || min_duration.value() > 0 ||
+                         s.restore_time.value() > 0;
+  if (has_terms && s.terms_source.empty()) {
+    return r.source().error(r.self().Mark(), "storage entry '" + s.id +
+                                                 "' gives retrieval or lifecycle terms without "
+                                                 "'terms_source'");
+  }
+  if (s.read_known() && s.read_source.empty()) {
+    return r.source().error(r.self().Mark(), "storage entry '" + s.id +
+                                                 "' gives a read throughput without 'read_source'");
+  }
   cat.add(std::move(s));
   return {};
 }
@@ -158,6 +183,26 @@ core::Status read_network(MapReader& r, catalog::Catalog& cat) {
   AICOST_TRY_STATUS(r.read("price", UnitKind::kTransferPrice, n.price));
   AICOST_TRY_STATUS(read_provenance(r, n.provenance));
   cat.add(std::move(n));
+  return {};
+}
+
+core::Status read_compression(MapReader& r, catalog::Catalog& cat) {
+  catalog::CompressionFigure f;
+  TRY_ASSIGN(f.id, r.string("id"));
+  TRY_ASSIGN(f.codec, r.string("codec"));
+  TRY_ASSIGN(f.content, r.string("content"));
+  TRY_ASSIGN(f.ratio, r.ratio("ratio", "0.88"));
+  AICOST_TRY_STATUS(r.read("compress_per_core", UnitKind::kBandwidth, f.compress_per_core, true));
+  AICOST_TRY_STATUS(r.read("decompress_per_core", UnitKind::kBandwidth, f.decompress_per_core, true));
+  TRY_ASSIGN(f.command, r.string("command"));
+  AICOST_TRY_STATUS(read_provenance(r, f.provenance));
+  if (f.codec.empty() || f.content.empty() || f.id != f.codec + "/" + f.content || f.ratio <= 0 ||
+      f.compress_per_core.value() <= 0 || f.decompress_per_core.value() <= 0 || f.command.empty()) {
+    return r.source().error(r.self().Mark(),
+                            "compression entry needs id (codec/content), codec, content, a ratio > 0, "
+                            "compress_per_core, decompress_per_core and the command that measured it");
+  }
+  cat.add(std::move(f));
   return {};
 }
 
@@ -211,7 +256,8 @@ core::Status add_catalog_text(std::string_view text, const std::string& origin,
   if (!top.valid()) return top.not_a_map();
   // failure_model and spot_preemption are read by the plan reader (reliability.cc).
   for (const char* k : {"gpus", "efficiency", "instances", "storage", "network", "models",
-                        "servers", "owned_defaults", "failure_model", "spot_preemption"}) {
+                        "servers", "owned_defaults", "failure_model", "spot_preemption",
+                        "compression", "compression_defaults"}) {
     top.accept(k);
   }
   AICOST_TRY_STATUS(top.finish());
@@ -222,6 +268,19 @@ core::Status add_catalog_text(std::string_view text, const std::string& origin,
   AICOST_TRY_STATUS(read_section(*root, "network", src, cat, read_network));
   AICOST_TRY_STATUS(read_section(*root, "models", src, cat, read_model));
   AICOST_TRY_STATUS(read_section(*root, "servers", src, cat, read_server));
+  AICOST_TRY_STATUS(read_section(*root, "compression", src, cat, read_compression));
+  if (const YAML::Node d = (*root)["compression_defaults"]) {
+    MapReader r(d, "compression_defaults", src);
+    if (!d.IsMap()) return r.not_a_map();
+    catalog::CompressionDefaults cd;
+    TRY_ASSIGN(cd.checkpoint_cores_per_node, r.integer("checkpoint_cores_per_node"));
+    AICOST_TRY_STATUS(read_provenance(r, cd.provenance));
+    AICOST_TRY_STATUS(r.finish());
+    if (cd.checkpoint_cores_per_node < 1) {
+      return r.source().error(d.Mark(), "compression_defaults.checkpoint_cores_per_node must be >= 1");
+    }
+    cat.set_compression_defaults(std::move(cd));
+  }
   if (const YAML::Node d = (*root)["owned_defaults"]) {
     MapReader r(d, "owned_defaults", src);
     if (!d.IsMap()) return r.not_a_map();

@@ -49,6 +49,15 @@ core::Result<optimize::Guardrails> parse_guardrails(const std::string& text, con
     if (v > 1) return src.error(top.node("min_mfu").Mark(), "min_mfu is a share of the peak, at most 100%");
     g.min_mfu = v;
   }
+  if (top.has("max_data_stall")) {
+    double v = 0;
+    TRY_ASSIGN(v, top.quantity("max_data_stall", UnitKind::kPercent));
+    if (v < 0 || v >= 1) {
+      return src.error(top.node("max_data_stall").Mark(),
+                       "max_data_stall is a share of the step time, at least 0% and below 100%");
+    }
+    g.max_data_stall = v;
+  }
   std::optional<bool> security;
   TRY_ASSIGN(security, top.boolean("security_floor"));
   if (security && !*security) {

@@ -58,6 +58,26 @@ core::Result<workload::Model> read_model(MapReader& r, const catalog::Catalog& c
   return model;
 }
 
+// training.trainable_share: the share of parameters the run updates (frozen-base and adapter
+// training); it sets what an incremental checkpoint writes. The step and memory models still
+// train every parameter, and a warning says so.
+core::Status read_trainable_share(MapReader r, costing::StorageInputs& s,
+                                  std::vector<std::string>& warnings) {
+  double share = 1;
+  TRY_ASSIGN(share, r.quantity("trainable_share", UnitKind::kPercent));
+  if (share <= 0 || share > 1) {
+    return r.source().error(r.node("trainable_share").Mark(),
+                            "training.trainable_share is a share of the parameters in (0%, 100%]");
+  }
+  if (share < 1) {
+    warnings.push_back(core::sprintf("training.trainable_share %.4g %%: only incremental checkpoints "
+                                     "use it; the step and memory models train every parameter",
+                                     share * 100));
+  }
+  s.trainable_share = share;
+  return {};
+}
+
 core::Result<Plan> parse_plan(const std::string& text, const std::string& origin,
                               const std::string& base_dir, const catalog::Catalog& cat) {
   const Source src = Source::from_text(origin, text);
@@ -118,6 +138,7 @@ core::Result<Plan> parse_plan_root(const YAML::Node& root_node, const Source& sr
       plan.cost.compute.provider.empty() ? "aws" : plan.cost.compute.provider;
   MapReader storage = section("storage");
   AICOST_TRY_STATUS(read_storage(storage, cat, provider, job, plan.cost.storage, plan.warnings));
+  AICOST_TRY_STATUS(read_trainable_share(section("training"), plan.cost.storage, plan.warnings));
   MapReader network = section("network");
   AICOST_TRY_STATUS(read_network(network, cat, provider, plan.cost.network));
   MapReader ops = section("operations");

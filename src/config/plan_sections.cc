@@ -68,6 +68,7 @@ core::Status read_training(MapReader& r, workload::TrainingJob& job) {
   TRY_ASSIGN(job.tokens, r.quantity("tokens", UnitKind::kCount));
   TRY_ASSIGN(job.seq_length, r.integer("seq_length"));
   TRY_ASSIGN(job.global_batch, r.integer("global_batch_size"));
+  r.accept("trainable_share");  // read with the storage inputs (plan.cc)
   if (job.seq_length == 0) job.seq_length = job.model.spec().seq_length;
   for (const char* key : {"tokens", "seq_length", "global_batch_size"}) {
     if (!r.has(key) && !(std::string(key) == "seq_length" && job.seq_length > 0)) {

@@ -60,8 +60,9 @@ core::Status read_pricing(MapReader& r, const catalog::Catalog& cat,
                           std::optional<OwnedRequest>& owned, std::vector<std::string>& warnings);
 using costing::gpu_hour_pricing;
 using costing::instance_pricing;
+// Also sets job.data: the bytes read per token and the dataset tier's read rate.
 core::Status read_storage(MapReader& r, const catalog::Catalog& cat, const std::string& provider,
-                          const workload::TrainingJob& job, costing::StorageInputs& out,
+                          workload::TrainingJob& job, costing::StorageInputs& out,
                           std::vector<std::string>& warnings);
 core::Status read_network(MapReader& r, const catalog::Catalog& cat, const std::string& provider,
                           costing::NetworkInputs& out);

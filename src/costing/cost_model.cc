@@ -5,6 +5,7 @@
 
 #include "aicost/core/text.h"
 #include "aicost/reliability/closed_form.h"
+#include "aicost/reliability/spares.h"
 
 #include <limits>
 
@@ -52,6 +53,16 @@ reliability::CheckpointModel checkpoint_model(const workload::TrainingJob& job,
                           ? in.reliability.checkpoint_read_bandwidth
                           : in.storage.checkpoint_write_bandwidth;
   ck.async = in.storage.async_checkpoint;
+  const auto& st = in.storage;
+  if (st.incremental_checkpoint) ck.written_share = st.trainable_share;
+  if (!st.checkpoint_compression.name.empty()) {
+    const double cores = static_cast<double>(st.compression_cores_per_node) * job.cluster.gpus /
+                         job.cluster.gpus_per_node;
+    ck.stored_ratio = st.checkpoint_compression.ratio;
+    ck.compress_rate = st.checkpoint_compression.compress_per_core * cores;
+    ck.decompress_rate = st.checkpoint_compression.decompress_per_core * cores;
+  }
+  ck.restore = latest_checkpoint_terms(st, st.checkpoint_interval).restore;
   return ck;
 }
 
@@ -96,6 +107,14 @@ FailureOverhead failure_overhead(const workload::TrainingJob& job,
   f.maintenance = l.maintenance;
   f.expected_interruptions = l.interruptions;
   f.goodput = l.ettr();
+  // With a paid pool of spares the job also waits, a share s of the wall time, for a repaired
+  // node: the running time (work and losses) is 1 - s of it.
+  f.spare_stall_share = reliability::spare_stall_share(failures, job.cluster.gpus, in.reliability.spare_nodes);
+  if (f.spare_stall_share > 0) {
+    const Seconds running = perf.compute_time + f.total();
+    f.spare_stall = running * (f.spare_stall_share / (1 - f.spare_stall_share));
+    f.goodput = perf.compute_time / (running + f.spare_stall);
+  }
   return f;
 }
 
@@ -126,12 +145,17 @@ CostEstimate estimate_cost(const workload::TrainingJob& job, const perf::Trainin
       CostNature::kElastic, fleet);
   // Failures: checkpoint stalls, lost work and restarts keep every GPU billed.
   const auto& f = c.failures;
+  std::string stall_text;
+  if (describe && f.spare_stall.value() > 0) {
+    stall_text = sprintf("; %.1f h waiting for a repaired node (%.3f %% of the time, %d spares)",
+                         core::in_hours(f.spare_stall), 100 * f.spare_stall_share, in.reliability.spare_nodes);
+  }
   add("failures", f.total() * fleet,
       AICOST_DRIVER("%.1f expected interruptions (job MTBF %.1f h); checkpoint every %.0f min, %.0f s "
-              "stall each; restart %.0f min; %.1f h of planned maintenance",
+              "stall each; restart %.0f min; %.1f h of planned maintenance%s",
               f.expected_interruptions, core::in_hours(f.job_mtbf),
               f.checkpoint_interval.value() / 60, f.checkpoint_blocking.value(),
-              f.restart_per_interrupt.value() / 60, core::in_hours(f.maintenance)),
+              f.restart_per_interrupt.value() / 60, core::in_hours(f.maintenance), stall_text.c_str()),
       CostNature::kElastic, fleet);
   // Spare nodes held for the whole run so that failed nodes are replaced at once.
   const int spare_nodes = std::max(0, in.reliability.spare_nodes);
@@ -161,31 +185,38 @@ CostEstimate estimate_cost(const workload::TrainingJob& job, const perf::Trainin
   // Storage: dataset for the whole run; checkpoints at full retention (peak) after ramp-up;
   // logs growing until their retention caps them.
   const auto& s = in.storage;
-  const double retained = std::min<double>(s.checkpoints_retained,
-                                           std::max(1.0, wall / f.checkpoint_interval));
-  const double ckpt_bytes = retained * f.checkpoint_size.value();
-  const double log_rate = s.logs_per_day.value() / core::kSecondsPerDay;  // B/s
+  const CheckpointStorage ckpt = checkpoint_storage(s, f, wall);
+  const double retained = ckpt.retained;
+  const double ckpt_bytes = ckpt.peak.value();
+  // Logs are stored compressed when the plan says so (ratio 1 otherwise).
+  const double log_rate = s.logs_per_day.value() / core::kSecondsPerDay * s.log_compression.ratio;  // B/s
   const double d = wall.value();
   const double r = s.log_retention.value() > 0 ? s.log_retention.value() : d;
   const double log_byte_seconds = r >= d ? log_rate * d * d / 2 : log_rate * (r * d - r * r / 2);
   const double log_peak = log_rate * std::min(r, d);
-  const Usd storage_cost = Usd(s.dataset.value() * s.dataset_price.value() * d +
-                               ckpt_bytes * s.checkpoint_price.value() * d +
-                               log_byte_seconds * s.log_price.value());
+  // A dataset on a tier with a minimum duration is billed at least that long.
+  const double dataset_seconds = std::max(d, s.dataset_terms.min_duration.value());
+  const Usd retrieval = retrieval_fees(job, s, f);
+  const Usd storage_cost = Usd(s.dataset.value() * s.dataset_price.value() * dataset_seconds +
+                               ckpt.cost.value() + log_byte_seconds * s.log_price.value()) +
+                           retrieval;
   c.peak_storage = Bytes(s.dataset.value() + ckpt_bytes + log_peak);
   const UsdPerSecond storage_peak(s.dataset.value() * s.dataset_price.value() +
-                                  ckpt_bytes * s.checkpoint_price.value() +
-                                  log_peak * s.log_price.value());
+                                  ckpt.peak_rate.value() + log_peak * s.log_price.value());
+  std::string extra;
+  if (describe && retrieval.value() > 0) {
+    extra = sprintf("; retrieval fees %s", money(retrieval.value()).c_str());
+  }
   add("storage", storage_cost,
-      AICOST_DRIVER("dataset %s + %.0f checkpoints x %s + logs %s/day; peak %s; %s",
+      AICOST_DRIVER("dataset %s + %.0f checkpoints x %s + logs %s/day; peak %s; %s%s",
               core::format_bytes(s.dataset.value()).c_str(), retained,
               core::format_bytes(f.checkpoint_size.value()).c_str(),
               core::format_bytes(s.logs_per_day.value()).c_str(),
-              core::format_bytes(c.peak_storage.value()).c_str(), s.tier_note.c_str()),
+              core::format_bytes(c.peak_storage.value()).c_str(), s.tier_note.c_str(), extra.c_str()),
       CostNature::kElastic, storage_peak);
 
   const auto& n = in.network;
-  const Usd net(n.egress.value() * n.egress_price.value() +
+  const Usd net(n.egress.value() * n.egress_compression.ratio * n.egress_price.value() +
                 n.cross_region.value() * n.cross_region_price.value());
   add("network", net,
       AICOST_DRIVER("egress %s + cross-region %s", core::format_bytes(n.egress.value()).c_str(),

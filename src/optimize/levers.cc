@@ -31,8 +31,6 @@ Proposal nothing_to_do(std::string why) {
   return p;
 }
 
-Proposal needs_model_term(std::string why) { return not_priced(std::move(why)); }
-
 Proposal change(Change c, Risk risk, Rollout rollout) {
   Proposal p;
   p.change = std::move(c);
@@ -112,9 +110,6 @@ std::optional<search::Candidate> cheapest(const LeverContext& ctx, const search:
 
 std::vector<Lever> training_levers() {
   using namespace detail;
-  const auto term = [](const char* why) {
-    return [why](const LeverContext&) { return needs_model_term(why); };
-  };
   return {
       {"parallelism", "compute", "", parallelism},
       {"gpu-type", "compute", "", gpu_type},
@@ -131,27 +126,16 @@ std::vector<Lever> training_levers() {
       {"spares", "reliability", "", spares},
       {"restart-automation", "reliability", "", restart_automation},
       {"checkpoint-retention", "storage", "", checkpoint_retention},
-      {"checkpoint-tier", "storage", "",
-       term("needs minimum-storage-duration and retrieval-fee terms: infrequent and archive tiers "
-            "bill 30-180 days per object and every byte read back, and checkpoints are rewritten "
-            "every interval")},
-      {"checkpoint-compression", "storage", "",
-       term("needs a measured compression ratio of BF16/FP32 training state (high-entropy: "
-            "it compresses little); none is shipped yet")},
-      {"incremental-checkpoint", "storage", "",
-       term("needs a changed-bytes term: full training updates every parameter each step, so an "
-            "incremental checkpoint saves little except for frozen or adapter-only training")},
-      {"dataset-tier", "storage", "",
-       term("needs a loader-throughput term (can the tier feed the GPUs' token rate?) and "
-            "retrieval fees")},
-      {"dataset-dedup", "storage", "", term("needs a measured duplicate share of the dataset")},
+      {"checkpoint-tier", "storage", "", checkpoint_tier},
+      {"checkpoint-compression", "storage", "", checkpoint_compression},
+      {"incremental-checkpoint", "storage", "", incremental_checkpoint},
+      {"dataset-tier", "storage", "", dataset_tier},
+      {"dataset-dedup", "storage", "", dataset_dedup},
       {"log-retention", "storage", "", log_retention},
-      {"log-compression", "storage", "",
-       term("needs a compression ratio measured on realistic training logs")},
-      {"log-sampling", "storage", "", term("needs log volume by level and source in the plan")},
+      {"log-compression", "storage", "", log_compression},
+      {"log-sampling", "storage", "", log_sampling},
       {"data-locality", "network", "", data_locality},
-      {"egress-compression", "network", "",
-       term("needs a measured compression ratio of what the plan ships out (network.egress)")},
+      {"egress-compression", "network", "", egress_compression},
   };
 }
 

@@ -39,7 +39,7 @@ Proposal gpu_count(const LeverContext& ctx);
 Proposal precision_fp8(const LeverContext& ctx);
 Proposal comm_overlap(const LeverContext& ctx);
 Proposal gradient_compression(const LeverContext& ctx);
-Proposal data_loader(const LeverContext& ctx);
+Proposal data_loader(const LeverContext& ctx);  // levers_data.cc
 // pricing.cc
 Proposal pricing_reserved(const LeverContext& ctx);
 Proposal pricing_spot(const LeverContext& ctx);
@@ -52,9 +52,18 @@ Proposal spares(const LeverContext& ctx);
 Proposal restart_automation(const LeverContext& ctx);
 // storage.cc
 Proposal checkpoint_retention(const LeverContext& ctx);
+Proposal incremental_checkpoint(const LeverContext& ctx);
 Proposal log_retention(const LeverContext& ctx);
+Proposal log_sampling(const LeverContext& ctx);
 Proposal data_locality(const LeverContext& ctx);
-// A lever the cost model cannot price yet: `why` names the missing term.
-Proposal needs_model_term(std::string why);
+// levers_lifecycle.cc
+Proposal checkpoint_tier(const LeverContext& ctx);
+// levers_data.cc (data_loader is a compute lever, declared above)
+Proposal dataset_tier(const LeverContext& ctx);
+Proposal dataset_dedup(const LeverContext& ctx);
+// levers_compression.cc
+Proposal checkpoint_compression(const LeverContext& ctx);
+Proposal log_compression(const LeverContext& ctx);
+Proposal egress_compression(const LeverContext& ctx);
 
 }  // namespace aicost::optimize::detail

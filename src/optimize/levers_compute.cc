@@ -1,5 +1,5 @@
 // Compute levers: the layout at the plan's GPUs, the GPU type and count under a deadline,
-// FP8, communication overlap, gradient reduction precision, the data loader.
+// FP8, communication overlap, gradient reduction precision (the data loader: levers_data.cc).
 #include <algorithm>
 
 #include "aicost/core/text.h"
@@ -239,12 +239,17 @@ Proposal gradient_compression(const LeverContext& ctx) {
   const auto& job = ctx.plan.job;
   if (job.data_parallel() <= 1) return not_applicable("no data parallelism: no gradient reduction");
   if (!job.parallel.grad_reduce_in_fp32) {
+    // Below 16 bits the bytes are easy (1 B per gradient in FP8) but the convergence is not: FP8
+    // reduction (FP8-LM, Peng et al. 2023) and 1-bit Adam (Tang et al. 2021) need per-tensor
+    // scaling or error feedback and a full-precision warm-up, run their own collectives outside
+    // Megatron-Core, and their effect on the loss is a measurement, not a model term.
     return not_priced("gradients are already reduced in " +
                       std::string(catalog::to_string(job.precision == Precision::kFp16
                                                          ? Precision::kFp16
                                                          : Precision::kBf16)) +
-                      "; below that (FP8 or 1-bit compressed reduction) needs a compression term "
-                      "in the communication model");
+                      "; below that (FP8 or 1-bit reduction) is not priced: Megatron-Core has no "
+                      "such reduction, and its convergence cost (scaling, error feedback, a "
+                      "full-precision warm-up) is measured per run, not modelled");
   }
   Risk risk{RiskLevel::kMedium, {"convergence"},
             "reducing gradients in BF16 instead of FP32 loses precision in the sum over "
@@ -254,11 +259,6 @@ Proposal gradient_compression(const LeverContext& ctx) {
             "training loss and gradient norm against the FP32 reduction",
             "roll back if the loss or gradient norm departs by more than 1 %"};
   return change({{"parallelism.grad_reduce_in_fp32", "false"}}, risk, r);
-}
-
-Proposal data_loader(const LeverContext&) {
-  return not_priced("needs a loader-throughput term: the model assumes the dataset's storage tier "
-                    "always feeds the GPUs' token rate, so GPUs that wait on data are not priced");
 }
 
 }  // namespace aicost::optimize::detail

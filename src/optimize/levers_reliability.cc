@@ -5,6 +5,7 @@
 
 #include "aicost/core/text.h"
 #include "aicost/reliability/analysis.h"
+#include "aicost/reliability/spares.h"
 #include "levers.h"
 
 namespace aicost::optimize::detail {
@@ -66,13 +67,56 @@ Proposal checkpoint_async(const LeverContext& ctx) {
 }
 
 Proposal spares(const LeverContext& ctx) {
-  if (ctx.plan.inputs.reliability.spare_nodes < 0) {
+  const auto& plan = ctx.plan;
+  const int now = plan.inputs.reliability.spare_nodes;
+  if (now < 0) {
     return not_applicable("the plan assumes replacement nodes are always available and unpaid "
                           "(reliability.spare_nodes not set); `aicost reliability` sizes a pool");
   }
-  return not_priced("needs a stall term in the estimate: without a free spare the job waits for a "
-                    "repaired node, which only the simulation models (`aicost reliability` sweeps "
-                    "spare pools), so the estimate would only see the spares' cost");
+  // Each pool of the ladder (0, 1, 2, 4, ... about a tenth of the nodes, and the plan's) is
+  // estimated as the whole plan: spares paid for the whole run against the time the job waits
+  // for a repaired node (reliability::spare_stall_share).
+  const int nodes = std::max(1, plan.job.cluster.gpus / std::max(1, plan.job.cluster.gpus_per_node));
+  std::vector<int> counts = reliability::spare_ladder(nodes);
+  if (std::find(counts.begin(), counts.end(), now) == counts.end()) counts.push_back(now);
+  int best = now;
+  double best_usd = plan.total_usd();
+  Seconds best_stall = plan.cost.failures.spare_stall;
+  for (int n : counts) {
+    if (n == now) continue;
+    auto e = ctx.evaluate(merge(ctx.applied, {{"reliability.spare_nodes", count(n)}}));
+    if (e && e->total_usd() < best_usd) {
+      best = n;
+      best_usd = e->total_usd();
+      best_stall = e->cost.failures.spare_stall;
+    }
+  }
+  const auto& f = plan.cost.failures;
+  if (best == now) {
+    return nothing_to_do(core::sprintf("%d spare nodes is the cheapest pool of those tried (0 to %d): "
+                                       "the job waits %.1f h for repaired nodes (%.3f %% of the time)",
+                                       now, counts.back() > now ? counts.back() : now,
+                                       core::in_hours(f.spare_stall), 100 * f.spare_stall_share));
+  }
+  const bool fewer = best < now;
+  Risk risk{fewer ? RiskLevel::kMedium : RiskLevel::kLow, {fewer ? "availability" : "cost"},
+            core::sprintf("%d instead of %d spare nodes: the expected wait for a repaired node goes "
+                          "from %.1f h to %.1f h over the run%s",
+                          best, now, core::in_hours(f.spare_stall), core::in_hours(best_stall),
+                          fewer ? "; a burst of failures (several nodes in repair at once) stalls the "
+                                  "whole job"
+                                : "")};
+  Rollout r{core::sprintf("hold %d spare nodes and log, for a week, how long each failed node "
+                          "takes to come back and whether the job ever waited for one",
+                          best),
+            "time waiting for a replacement node per week, nodes in repair",
+            fewer ? "add spares back if the job waits for a node more than the estimate"
+                  : "release the extra spares if none was ever needed in a month"};
+  auto p = change({{"reliability.spare_nodes", count(best)}}, risk, r);
+  p.notes.push_back("nodes in repair as an Erlang loss system (Poisson failures, the failure "
+                    "model's repair times): the job waits while all spares and one more are in "
+                    "repair; `aicost reliability` simulates the same pools");
+  return p;
 }
 
 Proposal restart_automation(const LeverContext& ctx) {

@@ -1,5 +1,6 @@
 // Storage and network levers the cost inputs can price: how many checkpoints are kept, how long
-// logs are kept, and cross-region traffic brought down to one copy of the dataset.
+// logs are kept, incremental checkpoints of a partly frozen model, sampled verbose logs, and
+// cross-region traffic brought down to one copy of the dataset.
 #include <algorithm>
 #include <cmath>
 
@@ -68,6 +69,67 @@ Proposal log_retention(const LeverContext& ctx) {
             "log storage (ledger storage cost)",
             "restore the old retention if a post-mortem or an audit needs older logs"};
   return change({{"storage.log_retention", days(target)}}, risk, r);
+}
+
+Proposal incremental_checkpoint(const LeverContext& ctx) {
+  const auto& s = ctx.plan.inputs.storage;
+  if (s.incremental_checkpoint) return nothing_to_do("the plan already saves incremental checkpoints");
+  if (s.trainable_share >= 1) {
+    return not_applicable("full training (training.trainable_share 100 %) changes every parameter "
+                          "each step: an incremental checkpoint writes as much as a full one");
+  }
+  Risk risk{RiskLevel::kMedium, {"recovery"},
+            core::sprintf("saves write the trainable %.3g %% of the state; a restore needs the frozen "
+                          "base and the latest increment, so a lost or corrupt base loses them all",
+                          100 * s.trainable_share)};
+  Rollout r{"save one incremental checkpoint, restore it on one node from the base and the "
+                "increment, and compare the loss with a full checkpoint's",
+            "save stall, checkpoint bytes stored (ledger storage cost), restore tests passed",
+            "go back to full saves if a restore from base + increment fails"};
+  auto p = change({{"storage.incremental_checkpoint", "true"}}, risk, r);
+  p.notes.push_back(core::sprintf("each save writes %.3g %% of the checkpoint "
+                                  "(training.trainable_share); the frozen base is stored once",
+                                  100 * s.trainable_share));
+  return p;
+}
+
+Proposal log_sampling(const LeverContext& ctx) {
+  const auto& s = ctx.plan.inputs.storage;
+  if (s.logs_per_day.value() <= 0) return not_applicable("the plan writes no logs (storage.logs_per_day 0)");
+  if (s.log_levels.empty()) {
+    return not_priced("needs the log volume by level: give storage.log_levels (e.g. {debug: 14GB, "
+                      "info: 5GB, warning: 1GB} a day) instead of storage.logs_per_day");
+  }
+  // Only the verbose levels are sampled, to a tenth: warnings, errors and audit logs are kept
+  // whole (the security floor never cuts audit logging).
+  const double keep = 0.10;
+  Change c;
+  std::vector<std::string> names;
+  for (const auto& [level, bytes] : s.log_levels) {
+    const std::string l = catalog::normalize_name(level);
+    if (l != "debug" && l != "trace" && l != "verbose") continue;
+    const auto now = s.log_sampling.find(level);
+    if (bytes.value() <= 0 || (now != s.log_sampling.end() && now->second <= keep)) continue;
+    c.push_back({"storage.log_sampling." + level, percent(keep)});
+    names.push_back(level);
+  }
+  if (c.empty()) {
+    return nothing_to_do("no debug, trace or verbose log level left to sample (warnings, errors and "
+                         "audit logs are never sampled)");
+  }
+  std::string list;
+  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+  Risk risk{RiskLevel::kLow, {"debuggability"},
+            "a tenth of the " + list + " lines is kept: an incident that needs every verbose line "
+            "of a rank cannot be replayed from the logs"};
+  Rollout r{"sample " + list + " logs to 10 % on one job and check that alerts and dashboards read "
+                "only warnings and above",
+            "log bytes written per day (ledger storage cost)",
+            "log " + list + " in full again during an incident or when a post-mortem asks for it"};
+  auto p = change(std::move(c), risk, r);
+  p.notes.push_back("10 % of the verbose levels is a judgement, not a measured figure; warnings, "
+                    "errors and audit logs stay whole");
+  return p;
 }
 
 Proposal data_locality(const LeverContext& ctx) {

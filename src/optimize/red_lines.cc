@@ -41,6 +41,11 @@ double mfu_bf16(const Evaluation& e) {
   return e.perf.model_flops_per_gpu / *peak;
 }
 
+double data_stall_share(const Evaluation& e) {
+  const double step = e.perf.step_time.value();
+  return step > 0 ? e.perf.step.data_loading.value() / step : 0;
+}
+
 Seconds checkpoint_span(const Evaluation& e) {
   return e.cost.failures.checkpoint_interval * static_cast<double>(e.inputs.storage.checkpoints_retained);
 }
@@ -109,6 +114,14 @@ std::vector<std::string> crossed_lines(const Evaluation& c, const Evaluation* ba
     at_least(m, mfu_bf16(b), *g.min_mfu,
              core::sprintf("MFU %.1f %% (of the BF16 peak) is below the floor %.1f %% by %.1f pp",
                            100 * m, 100 * *g.min_mfu, 100 * (*g.min_mfu - m)));
+  }
+  {
+    // The scalability trap: a cheap but slow storage tier makes every step wait for data.
+    const double stall = data_stall_share(c);
+    at_most(stall, data_stall_share(b), g.data_stall_limit(),
+            core::sprintf("the GPUs wait for data %.1f %% of each step (%.2f s), above the %.1f %% "
+                          "allowed (max_data_stall)",
+                          100 * stall, c.perf.step.data_loading.value(), 100 * g.data_stall_limit()));
   }
   if (g.security_floor) {
     const double cut = b.inputs.services.security.value() - c.inputs.services.security.value();

@@ -1,5 +1,6 @@
 #include "aicost/perf/estimate.h"
 
+#include <algorithm>
 #include <string>
 
 #include "aicost/perf/comm.h"
@@ -39,6 +40,19 @@ core::Seconds dp_time(const workload::TrainingJob& job, const LocalParams& lp) {
 }
 
 }  // namespace
+
+DataReads data_reads(const workload::TrainingJob& job) {
+  const auto& par = job.parallel;
+  const double loading_stages = std::min(par.pipeline, 2);
+  DataReads r;
+  r.per_step = core::Bytes(static_cast<double>(job.global_batch) * job.seq_length *
+                           job.data.bytes_per_token * loading_stages * par.context);
+  // The GPUs of the loading stages, on whole nodes (rank order tp-cp-dp-pp: a stage is contiguous).
+  r.reading_nodes = std::max(1.0, job.cluster.gpus * loading_stages / par.pipeline /
+                                      job.cluster.gpus_per_node);
+  r.rate = job.data.per_node * r.reading_nodes + job.data.shared;
+  return r;
+}
 
 core::Result<TrainingEstimate> estimate_training(const workload::TrainingJob& job) {
   const auto& m = job.model;
@@ -107,6 +121,13 @@ core::Result<TrainingEstimate> estimate_training(const workload::TrainingJob& jo
                  (job.cluster.gpu.memory_bandwidth * job.efficiency.memory_bound) +
                  job.efficiency.step_overhead;
 
+  if (job.data.limited()) {
+    // A prefetching loader reads the next step's batch during this one: the GPUs wait only for
+    // the part of the read that outlasts the step.
+    const DataReads reads = data_reads(job);
+    const core::Seconds read = reads.per_step / reads.rate;
+    if (read > st.total()) st.data_loading = read - st.total();
+  }
   est.step_time = st.total();
   est.tokens_per_step = static_cast<double>(job.global_batch) * job.seq_length;
   est.tokens_per_s = est.tokens_per_step / est.step_time.value();

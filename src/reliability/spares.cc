@@ -29,6 +29,19 @@ SpareDecision choose_spares(const SimulationSpec& spec, const SimulationOptions&
   return d;
 }
 
+double spare_stall_share(const FailureModel& failures, int gpus, int spare_nodes) {
+  if (spare_nodes < 0) return 0;
+  double offered = 0;  // nodes in repair on average, were the job never to stall
+  for (const auto& c : failures.causes) {
+    offered += c.per_gpu_hour * gpus * c.nodes_lost * core::in_hours(c.repair_time);
+  }
+  if (offered <= 0) return 0;
+  // Erlang B by its recursion: B(0) = 1, B(k) = m B(k-1) / (k + m B(k-1)).
+  double b = 1;
+  for (int k = 1; k <= spare_nodes + 1; ++k) b = offered * b / (k + offered * b);
+  return b;
+}
+
 std::vector<int> spare_ladder(int nodes) {
   std::vector<int> out{0};
   const int cap = std::max(1, nodes / 10);

@@ -17,11 +17,15 @@ inline double share(double part, double whole) { return whole != 0 ? part / whol
 
 inline const char* nature_name(costing::CostNature n) { return n == costing::CostNature::kFixed ? "fixed" : "elastic"; }
 
-// Parts of a step in the order they are shown, with their JSON names.
+// Parts of a step in the order they are shown, with their JSON names. `data_loading` only when
+// the GPUs wait for data (docs/JSON_OUTPUT.md): a plan whose tier keeps up shows what it always did.
 inline std::vector<std::pair<const char*, core::Seconds>> step_parts(const perf::StepBreakdown& s) {
-  return {{"compute", s.compute}, {"recompute", s.recompute}, {"tp_comm", s.tp_comm},
-          {"cp_comm", s.cp_comm}, {"ep_comm", s.ep_comm},     {"pp_comm", s.pp_comm},
-          {"bubble", s.bubble},   {"dp_comm", s.dp_comm},     {"optimizer", s.optimizer}};
+  std::vector<std::pair<const char*, core::Seconds>> parts = {
+      {"compute", s.compute}, {"recompute", s.recompute}, {"tp_comm", s.tp_comm},
+      {"cp_comm", s.cp_comm}, {"ep_comm", s.ep_comm},     {"pp_comm", s.pp_comm},
+      {"bubble", s.bubble},   {"dp_comm", s.dp_comm},     {"optimizer", s.optimizer}};
+  if (s.data_loading.value() > 0) parts.push_back({"data_loading", s.data_loading});
+  return parts;
 }
 
 inline std::vector<std::pair<const char*, core::Bytes>> memory_parts(const perf::MemoryBreakdown& m) {

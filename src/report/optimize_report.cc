@@ -126,7 +126,8 @@ Json guardrails_json(const optimize::Guardrails& g) {
           {"security_floor", g.security_floor},
           {"max_risk", optimize::to_string(g.max_risk)},
           {"capacity_buffer", sig(g.capacity_buffer)},
-          {"max_over_sla", g.max_over_sla ? Json(sig(*g.max_over_sla)) : Json()}};
+          {"max_over_sla", g.max_over_sla ? Json(sig(*g.max_over_sla)) : Json()},
+          {"max_data_stall", sig(g.data_stall_limit())}};
 }
 
 std::string render_json(const optimize::OptimizeResult& res) {
@@ -261,6 +262,9 @@ std::string render_text(const optimize::OptimizeResult& res, Format f) {
   }
   if (g.max_recovery && !serving) lines += fmt::format(", recovery <= {:.1f} h", core::in_hours(*g.max_recovery));
   if (g.min_mfu && !serving) lines += fmt::format(", MFU >= {:.0f} %", 100 * *g.min_mfu);
+  if (g.max_data_stall && !serving) {
+    lines += fmt::format(", data-loading stall <= {:.1f} % of a step", 100 * *g.max_data_stall);
+  }
   if (!serving) lines += ", no cut in security spend";
   if (res.limits.deadline_days) lines += fmt::format(", deadline {:.0f} days (plan)", *res.limits.deadline_days);
   out += fmt::format("red lines ({}): {}\n", g.source, lines);

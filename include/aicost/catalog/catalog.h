@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "aicost/catalog/compression.h"
 #include "aicost/catalog/gpu.h"
 #include "aicost/catalog/instance.h"
 #include "aicost/catalog/model_spec.h"
@@ -29,6 +30,8 @@ class Catalog {
   void add(NetworkPrice price);
   void add(ModelSpec model);
   void add(Server server);
+  void add(CompressionFigure figure);
+  void set_compression_defaults(CompressionDefaults d) { compression_defaults_ = std::move(d); }
   // Replaces the owned-pricing defaults as a whole (a later file's section wins).
   void set_owned_defaults(OwnedDefaults defaults) { owned_defaults_ = std::move(defaults); }
 
@@ -42,6 +45,10 @@ class Catalog {
   // The server with GPU `gpu` (id or alias of the GPU as the server entry names it) and the
   // lowest price per GPU; else the first unpriced one (its note says why); else nullptr.
   const Server* server_for(std::string_view gpu) const;
+  // The figure of `codec` ("zstd-3") on `content` ("checkpoint"); kNotFound with the codecs
+  // measured for that content otherwise.
+  core::Result<const CompressionFigure*> compression(std::string_view codec,
+                                                     std::string_view content) const;
 
   const std::vector<GpuSpec>& gpus() const { return gpus_; }
   const std::vector<EfficiencyProfile>& efficiencies() const { return efficiencies_; }
@@ -51,6 +58,8 @@ class Catalog {
   const std::vector<ModelSpec>& models() const { return models_; }
   const std::vector<Server>& servers() const { return servers_; }
   const OwnedDefaults& owned_defaults() const { return owned_defaults_; }
+  const std::vector<CompressionFigure>& compression_figures() const { return compression_; }
+  const CompressionDefaults& compression_defaults() const { return compression_defaults_; }
 
  private:
   std::vector<GpuSpec> gpus_;
@@ -61,6 +70,8 @@ class Catalog {
   std::vector<ModelSpec> models_;
   std::vector<Server> servers_;
   OwnedDefaults owned_defaults_;
+  std::vector<CompressionFigure> compression_;
+  CompressionDefaults compression_defaults_;
 };
 
 }  // namespace aicost::catalog

@@ -36,6 +36,8 @@ struct Instance {
   }
 };
 
+// What a storage tier charges besides its price, and how fast it feeds readers
+// (data/prices.yaml; each figure has its own source in `terms_source` / `read_source`).
 struct StoragePrice {
   std::string id;  // "aws/s3-standard"
   std::string provider;
@@ -44,6 +46,20 @@ struct StoragePrice {
   core::UsdPerByteSecond price;
   std::string region;
   Provenance provenance;
+  // Per byte read back (infrequent and archive tiers); 0: none.
+  core::UsdPerByte retrieval_price;
+  // Each object is billed at least this long, deleted earlier or not. nullopt: not known (an
+  // `object-infrequent` or `archive` tier whose data gives none); hot tiers have none (0).
+  std::optional<core::Seconds> min_storage_duration;
+  // Before an archived object can be read (S3 Glacier's restore); 0: readable at once.
+  core::Seconds restore_time{0};
+  std::string terms_source;  // of retrieval_price, min_storage_duration, restore_time
+  // Read throughput: what one node pulls from the tier (object storage, a node's own volume), and
+  // what each TiB stored adds (parallel file systems provisioned per TiB). 0: not known.
+  core::BytesPerSecond read_per_node;
+  core::BytesPerSecond read_per_tib;
+  std::string read_source;
+  bool read_known() const { return read_per_node.value() > 0 || read_per_tib.value() > 0; }
 };
 
 struct NetworkPrice {

@@ -3,6 +3,7 @@
 // and printed as the "driver" of each cost line, so a user sees every assumption.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 
@@ -43,16 +44,60 @@ ComputePricing instance_pricing(const catalog::Instance& instance, catalog::Pric
 // the pricing levers may still propose its other modes.
 ComputePricing owned_pricing(OwnedPricing owned, const catalog::Instance* rented);
 
+// What a storage tier charges and takes beyond its price per byte-month (catalog::StoragePrice);
+// a plan's own `*_price` has none of it.
+struct TierTerms {
+  std::string id;                    // catalog id; empty for a plan's own price
+  core::UsdPerByte retrieval_price;  // per byte read back
+  core::Seconds min_duration{0};     // each object billed at least this long
+  core::Seconds restore{0};          // before an archived object can be read
+};
+
+// A lifecycle rule: checkpoints older than `after` move to another tier (docs/PLAN_FORMAT.md,
+// storage.checkpoint_warm_* and checkpoint_cold_*).
+struct LifecycleStage {
+  core::Seconds after{0};
+  core::UsdPerByteSecond price;
+  TierTerms terms;
+};
+
+// A compression codec applied to a kind of data (data/compression.yaml, measured by
+// tools/compress_ratio): stored bytes / bytes, and one core's speeds.
+struct Compression {
+  std::string name;  // "zstd-3"; empty: not compressed
+  double ratio = 1;
+  core::BytesPerSecond compress_per_core;
+  core::BytesPerSecond decompress_per_core;
+};
+
 struct StorageInputs {
   core::Bytes dataset;                     // tokenised training data kept for the run
   core::UsdPerByteSecond dataset_price;
+  TierTerms dataset_terms;                 // retrieval: every trained token's bytes are read once
+  // Share of `dataset` that duplicates other data in it (storage.dataset_duplicates); nullopt:
+  // the plan does not say.
+  std::optional<double> dataset_duplicates;
   core::Bytes checkpoint_size;             // one full checkpoint; 0 = derived (14 B/param)
   core::Seconds checkpoint_interval;       // 0 = Young's optimum for the job's MTBF
   int checkpoints_retained = 5;            // kept at once (older ones deleted)
   core::UsdPerByteSecond checkpoint_price;
+  TierTerms checkpoint_terms;              // of the tier checkpoints are written to
+  std::optional<LifecycleStage> checkpoint_warm, checkpoint_cold;  // older checkpoints move
   core::BytesPerSecond checkpoint_write_bandwidth;  // aggregate; sets the blocking save time
   bool async_checkpoint = false;           // saves overlap training (only a snapshot blocks)
-  core::Bytes logs_per_day;
+  // Incremental saves (storage.incremental_checkpoint) write only what changed since the last
+  // one: the trainable share of the state (training.trainable_share, default 1: full training
+  // changes every parameter each step); the frozen rest is stored once.
+  bool incremental_checkpoint = false;
+  double trainable_share = 1;
+  Compression checkpoint_compression;      // on the training nodes' cores, before the write
+  int compression_cores_per_node = 0;      // cores a node gives to checkpoint compression
+  core::Bytes logs_per_day;                // written, after storage.log_sampling
+  // Log volume by level as the plan gives it (storage.log_levels) and the share of each level
+  // kept (storage.log_sampling); empty when the plan gives only logs_per_day.
+  std::map<std::string, core::Bytes> log_levels;
+  std::map<std::string, double> log_sampling;
+  Compression log_compression;             // logs are stored compressed
   core::Seconds log_retention;
   core::UsdPerByteSecond log_price;
   std::string tier_note;                   // which catalog prices were used
@@ -60,6 +105,10 @@ struct StorageInputs {
 
 struct NetworkInputs {
   core::Bytes egress;  // to the internet over the run
+  // What the egress is (network.egress_content: a content of data/compression.yaml, e.g.
+  // training-log, checkpoint); empty: the plan does not say.
+  std::string egress_content;
+  Compression egress_compression;  // applied before it leaves
   core::UsdPerByte egress_price;
   core::Bytes cross_region;  // between regions over the run
   core::UsdPerByte cross_region_price;

@@ -37,7 +37,13 @@ struct FailureOverhead {
   core::Seconds lost_work;        // recomputed work after interruptions
   core::Seconds restart_time;     // total restart time
   core::Seconds maintenance;      // planned maintenance windows (restart + downtime each)
-  core::Seconds total() const { return checkpoint_time + lost_work + restart_time + maintenance; }
+  // Waiting for a repaired node when the spare pool is empty (reliability.spare_nodes set;
+  // reliability::spare_stall_share); 0 when replacements are always available.
+  core::Seconds spare_stall;
+  double spare_stall_share = 0;   // of the wall time
+  core::Seconds total() const {
+    return checkpoint_time + lost_work + restart_time + maintenance + spare_stall;
+  }
   double goodput = 1;             // failure-free time / wall time
 };
 
@@ -53,6 +59,33 @@ struct CostEstimate {
   core::Bytes peak_storage;
   std::vector<std::string> warnings;
 };
+
+// The checkpoints kept over a run (storage_terms.cc): their storage cost, the bytes kept at
+// once and the cost rate at that peak. Without tier terms, lifecycle, compression or incremental
+// saves: `retained` x size x price x wall time, as ever.
+struct CheckpointStorage {
+  double retained = 0;  // checkpoints kept at once (fewer in a run shorter than retained x interval)
+  core::Bytes peak;
+  core::Usd cost;
+  core::UsdPerSecond peak_rate;
+};
+CheckpointStorage checkpoint_storage(const StorageInputs& s, const FailureOverhead& f,
+                                     core::Seconds wall);
+// True when checkpoints pay only their tier's price (no minimum duration, lifecycle,
+// compression or incremental saves).
+bool plain_checkpoint_storage(const StorageInputs& s);
+// One checkpoint of `bytes` kept for `lifetime` through the tiers of `s` (written to
+// checkpoint_tier, moved by checkpoint_warm and checkpoint_cold), each tier billing at least its
+// minimum duration.
+core::Usd checkpoint_lifetime_cost(const StorageInputs& s, core::Bytes bytes, core::Seconds lifetime);
+// The terms of the tier the latest checkpoint sits in at `interval` (a restart reads it there):
+// the tier saves are written to, unless a lifecycle stage starts before one interval.
+const TierTerms& latest_checkpoint_terms(const StorageInputs& s, core::Seconds interval);
+// Retrieval fees of the run's reads: what the data loader reads from the dataset's tier (every
+// trained token's bytes once per loading pipeline stage and context-parallel rank,
+// perf::data_reads), and the latest checkpoint on every expected restart.
+core::Usd retrieval_fees(const workload::TrainingJob& job, const StorageInputs& s,
+                         const FailureOverhead& f);
 
 // The checkpoint of this job: the plan's size or 14 B/param of training state, and bandwidths.
 reliability::CheckpointModel checkpoint_model(const workload::TrainingJob& job,

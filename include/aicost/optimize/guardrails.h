@@ -31,6 +31,10 @@ struct Guardrails {
   std::optional<double> min_mfu;
   // Never propose a change that lowers the plan's security spend (scanning, audit, keys).
   bool security_floor = true;
+  // Training: the most of a step the GPUs may wait for data from the dataset's storage tier (a
+  // cheap, slow tier stretches every step). nullopt: no change may add a wait (a limit of 0).
+  std::optional<double> max_data_stall;
+  double data_stall_limit() const { return max_data_stall.value_or(0.0); }
   // Levers riskier than this are rejected.
   RiskLevel max_risk = RiskLevel::kMedium;
   // Serving: spare capacity kept above the load the fleet is sized for (10-20 % for bursts;

@@ -123,6 +123,8 @@ double over_sla_limit(const Evaluation& serving_plan, const Guardrails& guardrai
 core::Seconds recovery_per_interrupt(const Evaluation& e);
 // Model FLOP/s per GPU over the GPU's BF16 dense peak (the precision's own peak when it has none).
 double mfu_bf16(const Evaluation& e);
+// The share of a step the GPUs wait for data (perf's data_loading part over the step time).
+double data_stall_share(const Evaluation& e);
 // The span the retained checkpoints cover: checkpoints_retained x checkpoint interval.
 core::Seconds checkpoint_span(const Evaluation& e);
 

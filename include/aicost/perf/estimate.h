@@ -28,9 +28,13 @@ struct StepBreakdown {
   core::Seconds bubble;       // pipeline fill and drain: (p-1)/v micro-batch slots
   core::Seconds dp_comm;      // exposed gradient reduce-scatter / all-reduce and param all-gather
   core::Seconds optimizer;    // Adam update, HBM-bound
+  // GPUs waiting for data: the part of reading a step's batch from the dataset's storage tier
+  // that outlasts the rest of the step (the loader prefetches the next step's batch meanwhile).
+  // 0 when the tier keeps up or its read rate is not known (workload::DataFeed).
+  core::Seconds data_loading;
   core::Seconds total() const {
     return compute + recompute + tp_comm + cp_comm + ep_comm + pp_comm + bubble + dp_comm +
-           optimizer;
+           optimizer + data_loading;
   }
 };
 
@@ -53,6 +57,17 @@ struct TrainingEstimate {
   MemoryBreakdown memory;
   std::vector<std::string> warnings;
 };
+
+// The batch reads of one step: bytes read from the dataset's tier and the aggregate rate of the
+// nodes that read them (Megatron's pretrain_gpt.py get_batch: only the first and last pipeline
+// stages load a batch, on TP rank 0, broadcast to the rest; each CP rank loads its micro-batches
+// whole). `rate` is 0 when the tier's read rate is not known.
+struct DataReads {
+  core::Bytes per_step;
+  core::BytesPerSecond rate;
+  double reading_nodes = 0;
+};
+DataReads data_reads(const workload::TrainingJob& job);
 
 // Estimates a validated job (workload::validate first). Errors: kInvalidInput when the GPU has no
 // peak for the job's precision.

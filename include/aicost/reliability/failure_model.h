@@ -48,9 +48,24 @@ struct CheckpointModel {
   core::BytesPerSecond read_bandwidth;   // aggregate
   bool async = false;       // save in the background: only the device-to-host copy blocks
   double async_blocking_share = 0.1;  // of the write time
-  core::Seconds write_time() const { return size / write_bandwidth; }
+  double written_share = 1;  // of `size`, what a save writes (incremental saves: the changed part)
+  double stored_ratio = 1;   // bytes stored / bytes (compression)
+  // Aggregate compression and decompression rates (all nodes' cores); 0: not compressed.
+  core::BytesPerSecond compress_rate, decompress_rate;
+  core::Seconds restore{0};  // before the latest checkpoint can be read (an archive tier)
+  // Compressing (sequentially, conservative) and writing what a save writes.
+  core::Seconds write_time() const {
+    const core::Bytes written = size * written_share;
+    return written * stored_ratio / write_bandwidth +
+           (compress_rate.value() > 0 ? written / compress_rate : core::Seconds(0));
+  }
   core::Seconds blocking() const { return async ? write_time() * async_blocking_share : write_time(); }
-  core::Seconds read_time() const { return size / read_bandwidth; }
+  // Restoring, reading and decompressing the whole state (the frozen base and the latest
+  // increment, for incremental saves).
+  core::Seconds read_time() const {
+    return restore + size * stored_ratio / read_bandwidth +
+           (decompress_rate.value() > 0 ? size / decompress_rate : core::Seconds(0));
+  }
 };
 
 // A restart after an interrupt, as the sum of its parts (reliability-model.md §5).

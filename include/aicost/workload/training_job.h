@@ -64,6 +64,16 @@ struct Cluster {
   }
 };
 
+// Where the training data comes from: the read rate of the dataset's storage tier and the
+// bytes read per token (perf/estimate.h's data-loading term). With both rates 0 the loader is
+// assumed to keep up (no tier named, or a tier without a read figure): no stall.
+struct DataFeed {
+  double bytes_per_token = 0;     // read from storage per trained token
+  core::BytesPerSecond per_node;  // what one reading node pulls from the tier
+  core::BytesPerSecond shared;    // what the tier gives whatever the readers (per TiB stored x TiB)
+  bool limited() const { return per_node.value() > 0 || shared.value() > 0; }
+};
+
 struct TrainingJob {
   Model model;
   double tokens = 0;           // tokens to train on
@@ -73,6 +83,7 @@ struct TrainingJob {
   Cluster cluster;
   Parallelism parallel;
   catalog::EfficiencyProfile efficiency;
+  DataFeed data;
 
   int data_parallel() const {
     return cluster.gpus / (parallel.tensor * parallel.pipeline * parallel.context);

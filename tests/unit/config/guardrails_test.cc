@@ -30,6 +30,7 @@ security_floor: true
 max_risk: low
 capacity_buffer: 15%
 max_over_sla: 0.5%
+max_data_stall: 2%
 )");
   ASSERT_TRUE(g) << g.error().what();
   EXPECT_EQ(g->min_retention.at("logs").value(), 5 * 8760 * 3600.0);
@@ -39,6 +40,7 @@ max_over_sla: 0.5%
   EXPECT_EQ(g->max_risk, optimize::RiskLevel::kLow);
   EXPECT_DOUBLE_EQ(g->capacity_buffer, 0.15);
   EXPECT_DOUBLE_EQ(*g->max_over_sla, 0.005);
+  EXPECT_DOUBLE_EQ(*g->max_data_stall, 0.02);
   EXPECT_EQ(g->source, "g.yaml");
 }
 
@@ -52,6 +54,8 @@ TEST(Guardrails, EmptyFileKeepsTheDefaults) {
   EXPECT_FALSE(g->max_recovery);
   EXPECT_FALSE(g->min_mfu);
   EXPECT_FALSE(g->max_over_sla);
+  EXPECT_FALSE(g->max_data_stall);
+  EXPECT_EQ(g->data_stall_limit(), 0);
 }
 
 TEST(Guardrails, TypoInAKeySuggestsTheKey) {
@@ -83,6 +87,7 @@ TEST(Guardrails, SharesAreBounded) {
   expect_error(parse("capacity_buffer: 100%\n"), "g.yaml:1:18", "below 100%");
   expect_error(parse("max_over_sla: 100%\n"), "g.yaml:1:15", "a share of requests, at least 0% and below 100%");
   expect_error(parse("max_over_sla: 0.01\n"), "g.yaml:1:15", "has no unit");
+  expect_error(parse("max_data_stall: 100%\n"), "g.yaml:1:17", "a share of the step time, at least 0% and below 100%");
 }
 
 TEST(Guardrails, MalformedYamlIsAParseError) {

@@ -192,7 +192,9 @@ TEST(Levers, NotApplicableAndNotPricedSayWhy) {
   EXPECT_EQ(lever(result(kGpt3), "pricing-spot").why, "no spot price for aws/p4de.24xlarge in the catalog");
   EXPECT_EQ(lever(result(kGpt3), "gpu-count").status, LeverStatus::kNotApplicable);
   EXPECT_NE(lever(result(kGpt3), "gpu-count").why.find("no deadline"), std::string::npos);
-  EXPECT_NE(lever(result(kGpt3), "data-loader").why.find("loader-throughput term"), std::string::npos);
+  EXPECT_EQ(lever(result(kGpt3), "data-loader").status, LeverStatus::kNotApplicable);
+  EXPECT_NE(lever(result(kGpt3), "data-loader").why.find("the GPUs never wait for data"), std::string::npos);
+  EXPECT_NE(lever(result(kH100), "data-loader").why.find("has no read figure"), std::string::npos);
   EXPECT_EQ(lever(result(kDeepseek), "precision-fp8").why, "the plan already trains in FP8");
   EXPECT_NE(lever(result(kDeepseek), "pricing-spot").why.find("pricing.gpu_hour"), std::string::npos);
   EXPECT_EQ(lever(result(kDeepseek), "pricing-owned").status, LeverStatus::kNotPriced);

@@ -104,3 +104,38 @@ TEST(StepEstimate, Fp8OnGpuWithoutFp8PeakIsAnError) {
 
 }  // namespace
 }  // namespace aicost::perf
+
+namespace aicost::perf {
+namespace {
+
+// The data-loading term: a step reads global batch x seq x bytes per token once per loading stage
+// (first and last: min(PP, 2)); a prefetching loader overlaps it with the step, so the GPUs wait
+// only for what outlasts the rest of the step.
+TEST(DataLoading, TheGpusWaitOnlyForTheReadThatOutlastsTheStep) {
+  auto j = pipeline_job(1, 64);  // PP 4: the first and last stages load, 2 of the 8 GPUs
+  j.data.bytes_per_token = 4;
+  const auto fed = estimate(j);  // no read rate: the loader keeps up
+  EXPECT_EQ(fed.step.data_loading.value(), 0);
+  const double bytes = 64.0 * 2048 * 4 * 2;
+  const auto reads = data_reads(j);
+  EXPECT_DOUBLE_EQ(reads.per_step.value(), bytes);
+
+  // A shared rate that reads the step's batch in 3 x the step: the GPUs wait 2 steps' time.
+  j.data.shared = core::BytesPerSecond(bytes / (3 * fed.step_time.value()));
+  const auto starved = estimate(j);
+  EXPECT_NEAR(starved.step.data_loading.value(), 2 * fed.step_time.value(), 1e-9 * fed.step_time.value());
+  EXPECT_NEAR(starved.step_time.value(), 3 * fed.step_time.value(), 1e-9 * fed.step_time.value());
+
+  // A rate that reads it in half a step: no wait.
+  j.data.shared = core::BytesPerSecond(bytes / (0.5 * fed.step_time.value()));
+  EXPECT_EQ(estimate(j).step.data_loading.value(), 0);
+
+  // Per node: the loading stages' GPUs sit on whole nodes (here, 2 GPUs of one node: 1 node).
+  j.data.shared = core::BytesPerSecond(0);
+  j.data.per_node = core::BytesPerSecond(1e5);  // 10.5 s, above the 3.8 s step
+  EXPECT_EQ(data_reads(j).reading_nodes, 1);
+  EXPECT_NEAR(estimate(j).step_time.value(), bytes / 1e5, 1e-9 * bytes / 1e5);
+}
+
+}  // namespace
+}  // namespace aicost::perf
