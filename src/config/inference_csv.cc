@@ -57,6 +57,12 @@ std::optional<std::string> build(const Row& r, const catalog::Catalog& cat,
                    : rep.weights == catalog::Precision::kInt8 ? catalog::Precision::kBf16
                                                               : rep.weights;
   }
+  // "attention DP" in the framework cell: attention data parallel over the TP ranks.
+  rep.attention_data_parallel = r.count("framework") && lower(r.at("framework")).find("attention dp") != std::string::npos;
+  // TensorRT-LLM before v0.8 had no XQA kernel: its GQA decode read the KV cache per query head.
+  if (r.count("framework") && std::regex_search(lower(r.at("framework")), std::regex(R"(tensorrt-llm v0\.[0-7]\b)"))) {
+    rep.kv_read_once_per_group = false;
+  }
   const std::string batch = lower(r.at("batch_or_concurrency"));
   const bool max_load = batch.find("max load") != std::string::npos;
   const auto b = find_number(batch, R"(batch(?: size)?[ =:]*(\d+))");
