@@ -103,14 +103,21 @@ TEST(Batch, ThroughputIsTokensOverTime) {
 }
 
 
+// A TP1 replica of catalog entries, without the per-layer overhead (closed forms below).
+Replica replica(const char* model, const char* gpu, const char* generation) {
+  Replica r;
+  r.model = preset(model);
+  r.gpu = **testing::builtin_catalog().gpu(gpu);
+  r.efficiency = **testing::builtin_catalog().efficiency(generation);
+  r.efficiency.serving_layer_overhead = core::Seconds(0);
+  return r;
+}
+
 // Attention DP splits the cache by sequence over the ranks: an MLA latent, replicated on every
 // rank under TP, then takes 1/TP of each GPU's memory per token, and the attention weights stay
 // whole on each rank (the MLP and experts are split): weights per GPU = (P - A) / t + A.
 TEST(AttentionDataParallel, SplitsTheCacheBySequenceAndKeepsAttentionWhole) {
-  Replica r;
-  r.model = preset("deepseek-v3");
-  r.gpu = **testing::builtin_catalog().gpu("b200");
-  r.efficiency = **testing::builtin_catalog().efficiency("blackwell");
+  auto r = replica("deepseek-v3", "b200", "blackwell");
   r.tensor_parallel = 8;
   r.weights = Precision::kFp4;
   r.kv_cache = Precision::kFp8;
@@ -143,11 +150,7 @@ TEST(Decode, KernelsWithoutGroupedQueryReuseReadTheCachePerQueryHead) {
 // FP4 GEMMs run at fp4_gemm_relative of the FP4 peak, FP8 at fp8_gemm_relative of the FP8 one: a
 // long prefill (compute-bound) on B200 takes 1 / (2 x 0.7 / 0.75) of its FP8 time.
 TEST(Prefill, Fp4HasItsOwnGemmEfficiency) {
-  Replica r;
-  r.model = preset("llama3-70b");
-  r.gpu = **testing::builtin_catalog().gpu("b200");
-  r.efficiency = **testing::builtin_catalog().efficiency("blackwell");
-  r.efficiency.serving_layer_overhead = core::Seconds(0);
+  auto r = replica("llama3-70b", "b200", "blackwell");
   r.efficiency.fp8_gemm_relative = 0.75;
   r.efficiency.fp4_gemm_relative = 0.7;
   r.weights = Precision::kFp8;
@@ -161,12 +164,7 @@ TEST(Prefill, Fp4HasItsOwnGemmEfficiency) {
 // of the GEMM share: the expert FLOPs of a prefill of T tokens cost (1 + half / (T k / E)) times
 // their full-rate time. Mixtral (8 experts, top 2), 4,096 tokens: 1,024 rows per expert.
 TEST(Moe, ExpertGemmsPayForTheirFewRows) {
-  Replica r;
-  r.model = preset("mixtral-8x7b");
-  r.gpu = **testing::builtin_catalog().gpu("h100-sxm-80gb");
-  r.efficiency = **testing::builtin_catalog().efficiency("hopper");
-  r.efficiency.serving_layer_overhead = core::Seconds(0);
-  r.tensor_parallel = 1;
+  auto r = replica("mixtral-8x7b", "h100-sxm-80gb", "hopper");
   r.weights = r.kv_cache = Precision::kFp8;
   auto full = r;
   full.efficiency.serving_expert_half_rows = 0;
