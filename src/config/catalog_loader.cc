@@ -83,6 +83,7 @@ core::Status read_efficiency(MapReader& r, catalog::Catalog& cat) {
   const std::pair<const char*, double*> ratios[] = {
       {"gemm_max", &e.gemm_max},
       {"fp8_gemm_relative", &e.fp8_gemm_relative},
+      {"fp4_gemm_relative", &e.fp4_gemm_relative},
       {"attention_flash", &e.attention_flash},
       {"attention_unfused", &e.attention_unfused},
       {"memory_bound", &e.memory_bound},
@@ -106,6 +107,7 @@ core::Status read_efficiency(MapReader& r, catalog::Catalog& cat) {
   AICOST_TRY_STATUS(r.read("serving_allreduce_latency", UnitKind::kDuration,
                            e.serving_allreduce_latency));
   TRY_ASSIGN(e.serving_prefill_half_tokens, r.quantity("serving_prefill_half_tokens", UnitKind::kCount));
+  TRY_ASSIGN(e.serving_expert_half_rows, r.quantity("serving_expert_half_rows", UnitKind::kCount));
   AICOST_TRY_STATUS(read_provenance(r, e.provenance));
   cat.add(std::move(e));
   return {};

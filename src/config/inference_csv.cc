@@ -45,10 +45,24 @@ std::optional<std::string> build(const Row& r, const catalog::Catalog& cat,
                 : names("int8") ? catalog::Precision::kInt8
                 : names("fp16") ? catalog::Precision::kFp16
                                 : catalog::Precision::kBf16;
-  // FP4 checkpoints keep an FP8 KV cache (TensorRT-LLM, vLLM); INT8 weights a 16-bit one.
-  rep.kv_cache = rep.weights == catalog::Precision::kFp4    ? catalog::Precision::kFp8
-                 : rep.weights == catalog::Precision::kInt8 ? catalog::Precision::kBf16
-                                                            : rep.weights;
+  // The KV cache's precision where the row names it ("NVFP4 (BF16 KV cache)"); else FP4
+  // checkpoints keep an FP8 KV cache (TensorRT-LLM, vLLM), INT8 weights a 16-bit one.
+  std::smatch kv;
+  if (std::regex_search(prec, kv, std::regex(R"((fp8|bf16|fp16) kv)"))) {
+    rep.kv_cache = kv[1] == "fp8" ? catalog::Precision::kFp8
+                   : kv[1] == "fp16" ? catalog::Precision::kFp16
+                                     : catalog::Precision::kBf16;
+  } else {
+    rep.kv_cache = rep.weights == catalog::Precision::kFp4    ? catalog::Precision::kFp8
+                   : rep.weights == catalog::Precision::kInt8 ? catalog::Precision::kBf16
+                                                              : rep.weights;
+  }
+  // "attention DP" in the framework cell: attention data parallel over the TP ranks.
+  rep.attention_data_parallel = r.count("framework") && lower(r.at("framework")).find("attention dp") != std::string::npos;
+  // TensorRT-LLM before v0.8 had no XQA kernel: its GQA decode read the KV cache per query head.
+  if (r.count("framework") && std::regex_search(lower(r.at("framework")), std::regex(R"(tensorrt-llm v0\.[0-7]\b)"))) {
+    rep.kv_read_once_per_group = false;
+  }
   const std::string batch = lower(r.at("batch_or_concurrency"));
   const bool max_load = batch.find("max load") != std::string::npos;
   const auto b = find_number(batch, R"(batch(?: size)?[ =:]*(\d+))");

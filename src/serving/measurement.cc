@@ -111,6 +111,11 @@ std::vector<perf::FitParameter> fit_parameters() {
       {"serving_prefill_half_tokens", false, UnitKind::kCount, 0, 2048, 16, 128,
        [](const EfficiencyProfile& e) { return e.serving_prefill_half_tokens; },
        [](EfficiencyProfile& e, double v) { e.serving_prefill_half_tokens = v; }},
+      // Token rows per expert at which grouped expert GEMMs reach half their share. Start: 64,
+      // half a GEMM tile edge (an expert GEMM on fewer rows than a tile wastes the rest).
+      {"serving_expert_half_rows", false, UnitKind::kCount, 0, 2048, 16, 64,
+       [](const EfficiencyProfile& e) { return e.serving_expert_half_rows; },
+       [](EfficiencyProfile& e, double v) { e.serving_expert_half_rows = v; }},
       // Fixed time per layer per decode step not hidden by CUDA graphs. Start: none.
       {"serving_layer_overhead", false, UnitKind::kDuration, 0, 100e-6, 1e-6, 0,
        [](const EfficiencyProfile& e) { return e.serving_layer_overhead.value(); },

@@ -18,18 +18,53 @@ core::FlopsPerSecond peak(const Replica& r) {
   return core::FlopsPerSecond(r.gpu.peak(Precision::kFp16).value_or(core::FlopsPerSecond(1)).value());
 }
 
-// Low-precision GEMMs reach a smaller share of their (higher) peak.
+// Low-precision GEMMs reach a smaller share of their (higher) peak: FP8 and INT8 by
+// fp8_gemm_relative, FP4 (NVFP4/MXFP4 block-scaled, Blackwell) by fp4_gemm_relative.
 double gemm_share(const Replica& r) {
-  const bool low = r.weights == Precision::kFp8 || r.weights == Precision::kInt8 ||
-                   r.weights == Precision::kFp4;
-  return r.efficiency.serving_prefill_mfu * (low ? r.efficiency.fp8_gemm_relative : 1.0);
+  const auto& e = r.efficiency;
+  const double relative = r.weights == Precision::kFp4                                ? e.fp4_gemm_relative
+                          : r.weights == Precision::kFp8 || r.weights == Precision::kInt8 ? e.fp8_gemm_relative
+                                                                                          : 1.0;
+  return e.serving_prefill_mfu * relative;
 }
 
-// KV heads each GPU holds: GQA heads split over TP and replicated once TP exceeds them; the MLA
+// Share of the GEMM rate a prefill over `rows` prompt tokens reaches: rows / (rows + half).
+// Decode GEMMs are not slowed by it: at few rows they are bound by reading the weights, which
+// the memory term counts.
+double rows_share(const Replica& r, double rows) {
+  return rows / (rows + r.efficiency.serving_prefill_half_tokens);
+}
+
+// Ways the KV cache is split over the GPUs of the replica. Under attention DP, by sequence over
+// every rank; else GQA heads split over TP and replicated once TP exceeds them, and the MLA
 // latent is replicated on every rank.
 double kv_shards(const Replica& r) {
+  if (r.attention_data_parallel) return r.tensor_parallel;
   if (r.model.spec().multi_latent_attention) return 1;
   return std::min<double>(r.tensor_parallel, r.model.kv_heads());
+}
+
+// Parameters one GPU holds: all split over TP, except the attention weights under attention DP.
+double params_per_gpu(const Replica& r, double params) {
+  const double t = r.tensor_parallel;
+  if (!r.attention_data_parallel) return params / t;
+  const double attention = r.model.attention_params() * r.model.layers();
+  return (params - attention) / t + attention;
+}
+
+// A forward pass over `tokens` token rows through the experts: each expert sees tokens x k / E
+// rows (balanced routing), so its GEMMs run on far fewer rows than the dense layers' and reach
+// rows / (rows + serving_expert_half_rows) of the GEMM share (grouped GEMM: one small GEMM per
+// expert, plus the router and the token permute / unpermute around it).
+Seconds expert_compute(const Replica& r, double tokens) {
+  const auto& m = r.model;
+  if (!m.is_moe()) return Seconds(0);
+  const double e = m.spec().num_moe_experts, k = m.spec().moe_router_topk;
+  const double active_expert_params = m.params_active() - (m.params_total() - m.params_experts());
+  const double flops = 2 * active_expert_params * tokens;
+  const double rows = tokens * k / e;
+  const double share = gemm_share(r) * rows / (rows + r.efficiency.serving_expert_half_rows);
+  return core::Flops(flops) / (peak(r) * (share * r.tensor_parallel));
 }
 
 // Two all-reduces per layer (attention and MLP outputs) of `tokens` x hidden 16-bit values.
@@ -42,7 +77,11 @@ Seconds tp_comm(const Replica& r, double tokens) {
   return one * (2.0 * r.model.layers());
 }
 
-double active_params(const workload::Model& m) { return m.params_active(); }
+// Active parameters outside the routed experts (all of them for a dense model).
+double dense_active_params(const workload::Model& m) {
+  if (!m.is_moe()) return m.params_active();
+  return m.params_total() - m.params_experts();
+}
 
 }  // namespace
 
@@ -56,7 +95,7 @@ Bytes kv_bytes_per_token(const workload::Model& m, Precision kv) {
 }
 
 Bytes weight_bytes_per_gpu(const Replica& r) {
-  return Bytes(r.model.params_total() * catalog::bytes_per_element(r.weights) / r.tensor_parallel);
+  return Bytes(params_per_gpu(r, r.model.params_total()) * catalog::bytes_per_element(r.weights));
 }
 
 double kv_capacity_tokens(const Replica& r) {
@@ -71,11 +110,12 @@ Seconds prefill_time(const Replica& r, double tokens, double seq) {
   const auto& m = r.model;
   // Forward FLOPs: 2 per active parameter per token, plus causal attention 2 q s per token and
   // layer (training-model.md §1.3, forward only).
-  const double flops = 2 * active_params(m) * tokens +
+  const double flops = 2 * dense_active_params(m) * tokens +
                        2.0 * m.layers() * m.q_width() * seq * tokens;
-  const double share = gemm_share(r) * tokens / (tokens + r.efficiency.serving_prefill_half_tokens);
+  const double share = gemm_share(r) * rows_share(r, tokens);
   const Seconds compute = core::Flops(flops) / (peak(r) * (share * r.tensor_parallel));
-  return compute + tp_comm(r, tokens) + r.efficiency.serving_layer_overhead * m.layers();
+  return compute + expert_compute(r, tokens) + tp_comm(r, tokens) +
+         r.efficiency.serving_layer_overhead * m.layers();
 }
 
 namespace {
@@ -90,13 +130,18 @@ Seconds target_step(const Replica& r, double batch, double context, double per_s
     const double touched = e * (1 - std::pow(1 - k / e, batch * per_seq));
     weights -= m.params_experts() * (1 - touched / e);
   }
-  const double bytes = weights * catalog::bytes_per_element(r.weights) / r.tensor_parallel +
-                       batch * context * kv_bytes_per_token(m, r.kv_cache).value() / kv_shards(r);
+  const double kv_reads = r.kv_read_once_per_group || m.spec().multi_latent_attention
+                              ? 1.0
+                              : static_cast<double>(m.spec().num_attention_heads) / m.kv_heads();
+  const double bytes = params_per_gpu(r, weights) * catalog::bytes_per_element(r.weights) +
+                       batch * context * kv_bytes_per_token(m, r.kv_cache).value() * kv_reads / kv_shards(r);
   const Seconds memory = Bytes(bytes) / (r.gpu.memory_bandwidth * r.efficiency.serving_decode_bandwidth);
+  // The GEMMs: the dense layers at the decode GEMM share, the experts on their few rows each.
+  const double rows = batch * per_seq;
   const Seconds compute =
-      core::Flops(2 * active_params(m) * batch * per_seq) / (peak(r) * (gemm_share(r) * r.tensor_parallel));
-  return std::max(memory, compute) + tp_comm(r, batch * per_seq) +
-         r.efficiency.serving_layer_overhead * m.layers();
+      core::Flops(2 * dense_active_params(m) * rows) / (peak(r) * (gemm_share(r) * r.tensor_parallel)) +
+      expert_compute(r, rows);
+  return std::max(memory, compute) + tp_comm(r, rows) + r.efficiency.serving_layer_overhead * m.layers();
 }
 
 }  // namespace

@@ -46,6 +46,8 @@ struct EfficiencyProfile {
   double gemm_half_dim = 64;
   // Low-precision (fp8) GEMMs reach a smaller share of their (doubled) peak: casts, scaling.
   double fp8_gemm_relative = 0.75;
+  // FP4 (NVFP4 / MXFP4 block-scaled) GEMMs likewise, relative to the FP4 peak (data/efficiency.yaml).
+  double fp4_gemm_relative = 0.75;
   // Fused (flash) attention kernel efficiency relative to the dense peak of its precision.
   double attention_flash = 0.5;
   // Unfused attention (2021-era Megatron): the softmax and dropout run memory-bound.
@@ -84,6 +86,8 @@ struct EfficiencyProfile {
   // serving_layer_overhead per layer (kernel launches, norms, sampling not hidden by graphs).
   double serving_prefill_mfu = 0.5;
   double serving_prefill_half_tokens = 256;
+  // Token rows per expert at which an MoE layer's grouped expert GEMMs reach half the GEMM share.
+  double serving_expert_half_rows = 64;
   double serving_decode_bandwidth = 0.75;
   core::Seconds serving_layer_overhead{20e-6};
   // One tensor-parallel all-reduce of a small message inside an NVLink node at serving time:

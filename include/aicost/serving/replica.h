@@ -35,13 +35,23 @@ struct Replica {
   double memory_utilization = 0.9;  // share of HBM the engine may use (vLLM default)
   core::Bytes workspace{2.0 * 1024 * 1024 * 1024};  // activations, CUDA graphs, per GPU
   Speculation speculation;
+  // Attention data parallel (TensorRT-LLM enable_attention_dp, SGLang --enable-dp-attention):
+  // each rank runs attention for its own 1/TP of the sequences with the attention weights whole,
+  // so the KV cache splits by sequence over the ranks (an MLA latent is no longer replicated)
+  // while the MLP / experts stay split over all of them.
+  bool attention_data_parallel = false;
+  // Whether the decode attention kernel reads each KV head once for all the query heads that
+  // share it (GQA/MQA: TensorRT-LLM's XQA since v0.8, FlashDecoding, vLLM's paged attention).
+  // Older kernels read it once per query head: KV traffic x (query heads / KV heads), which
+  // cost Llama-70B 2.4x in decode throughput on an H200 (TensorRT-LLM docs/source/blogs/XQA-kernel.md).
+  bool kv_read_once_per_group = true;
 };
 
 // KV-cache bytes per token for the whole model: 2 L g d_h bytes (GQA), or
 // L (kv_lora_rank + qk_rope_head_dim) bytes for multi-latent attention (DeepSeek-V2/V3).
 core::Bytes kv_bytes_per_token(const workload::Model& model, catalog::Precision kv);
 
-// Bytes of weights on one GPU of the replica.
+// Bytes of weights on one GPU of the replica (attention weights whole under attention DP).
 core::Bytes weight_bytes_per_gpu(const Replica& r);
 
 // KV-cache tokens the replica can hold (0 when the weights alone do not fit).

@@ -64,6 +64,28 @@ TEST(InferenceCsv, PrecisionsAndLoadsAsPublishedTablesSpellThem) {
   EXPECT_NE(set->skipped[0].find("'request rate R'"), std::string::npos) << set->skipped[0];
 }
 
+// The precision cell may name the KV cache ("NVFP4 (BF16 KV cache)"); "attention DP" in the
+// framework cell splits attention by sequence; TensorRT-LLM before v0.8 (no XQA) reads the cache
+// per query head.
+TEST(InferenceCsv, KvPrecisionAttentionDpAndOldKernelsAsTheRowSaysThem) {
+  static const testing::TempDir dir("aicost-inference-engine-csv");
+  const auto path = dir.write("engine.csv",
+      "name,model,gpu_type,tp,precision,framework,input_tokens,output_tokens,batch_or_concurrency,"
+      "throughput_tokens_per_s,ttft_ms,tpot_ms\n"
+      "kv,DeepSeek-R1,B200,8,NVFP4 (BF16 KV cache),\"TensorRT-LLM (tp 8, ep 8, attention DP)\",1024,2048,concurrency 3072,36000,,\n"
+      "old,Llama-2-70B,H100-SXM-80GB,2,FP8,TensorRT-LLM v0.6.1 (static batch),128,2048,static batch 64,1000,,\n"
+      "new,Llama-2-70B,H100-SXM-80GB,2,FP8,TensorRT-LLM v0.9.0 (static batch),128,2048,static batch 64,2000,,\n");
+  auto set = load_inference_csv(path, testing::builtin_catalog());
+  ASSERT_TRUE(set) << set.error().what();
+  ASSERT_EQ(set->cases.size(), 3u);
+  EXPECT_EQ(set->cases[0].replica.weights, catalog::Precision::kFp4);
+  EXPECT_EQ(set->cases[0].replica.kv_cache, catalog::Precision::kBf16);
+  EXPECT_TRUE(set->cases[0].replica.attention_data_parallel);
+  EXPECT_FALSE(set->cases[1].replica.attention_data_parallel);
+  EXPECT_FALSE(set->cases[1].replica.kv_read_once_per_group);
+  EXPECT_TRUE(set->cases[2].replica.kv_read_once_per_group);
+}
+
 // Poisson arrivals well below capacity are all served: throughput is the rate times the answer,
 // and a lone request's TTFT is its prefill. Arrivals beyond capacity are served at the
 // replica's most: the closed loop at every slot.

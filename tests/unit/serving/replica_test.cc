@@ -102,5 +102,81 @@ TEST(Batch, ThroughputIsTokensOverTime) {
   EXPECT_GT(run_batch(r, 128, 512, 256).output_tokens_per_s, b.output_tokens_per_s);
 }
 
+
+// A TP1 replica of catalog entries, without the per-layer overhead (closed forms below).
+Replica replica(const char* model, const char* gpu, const char* generation) {
+  Replica r;
+  r.model = preset(model);
+  r.gpu = **testing::builtin_catalog().gpu(gpu);
+  r.efficiency = **testing::builtin_catalog().efficiency(generation);
+  r.efficiency.serving_layer_overhead = core::Seconds(0);
+  return r;
+}
+
+// Attention DP splits the cache by sequence over the ranks: an MLA latent, replicated on every
+// rank under TP, then takes 1/TP of each GPU's memory per token, and the attention weights stay
+// whole on each rank (the MLP and experts are split): weights per GPU = (P - A) / t + A.
+TEST(AttentionDataParallel, SplitsTheCacheBySequenceAndKeepsAttentionWhole) {
+  auto r = replica("deepseek-v3", "b200", "blackwell");
+  r.tensor_parallel = 8;
+  r.weights = Precision::kFp4;
+  r.kv_cache = Precision::kFp8;
+  const double tp_capacity = kv_capacity_tokens(r);
+  auto dp = r;
+  dp.attention_data_parallel = true;
+  const double p = r.model.params_total(), a = r.model.attention_params() * r.model.layers();
+  EXPECT_NEAR(weight_bytes_per_gpu(r).value(), p * 0.5 / 8, 1);
+  EXPECT_NEAR(weight_bytes_per_gpu(dp).value(), ((p - a) / 8 + a) * 0.5, 1);
+  const double per_token = kv_bytes_per_token(r.model, Precision::kFp8).value();
+  const double free = 0.9 * r.gpu.memory.value() - 2 * std::pow(1024.0, 3);
+  EXPECT_NEAR(tp_capacity, (free - weight_bytes_per_gpu(r).value()) / per_token, 1);
+  EXPECT_NEAR(kv_capacity_tokens(dp), (free - weight_bytes_per_gpu(dp).value()) / (per_token / 8), 1);
+}
+
+// Without a grouped-query decode kernel (TensorRT-LLM before XQA) each of Llama-70B's 64 query
+// heads reads its KV head: the KV part of a decode step costs 64 / 8 = 8 times as much.
+TEST(Decode, KernelsWithoutGroupedQueryReuseReadTheCachePerQueryHead) {
+  auto r = llama70b_h100(2);
+  r.weights = r.kv_cache = Precision::kFp8;
+  r.efficiency.serving_layer_overhead = core::Seconds(0);
+  auto old = r;
+  old.kv_read_once_per_group = false;
+  // Batch 1: memory-bound; the weights part is the step at context 0 (plus all-reduces).
+  const double base = decode_step_time(r, 1, 0).value();
+  const double kv = decode_step_time(r, 1, 4096).value() - base;
+  EXPECT_NEAR(decode_step_time(old, 1, 4096).value() - base, 8 * kv, 1e-9);
+}
+
+// FP4 GEMMs run at fp4_gemm_relative of the FP4 peak, FP8 at fp8_gemm_relative of the FP8 one: a
+// long prefill (compute-bound) on B200 takes 1 / (2 x 0.7 / 0.75) of its FP8 time.
+TEST(Prefill, Fp4HasItsOwnGemmEfficiency) {
+  auto r = replica("llama3-70b", "b200", "blackwell");
+  r.efficiency.fp8_gemm_relative = 0.75;
+  r.efficiency.fp4_gemm_relative = 0.7;
+  r.weights = Precision::kFp8;
+  auto fp4 = r;
+  fp4.weights = Precision::kFp4;
+  EXPECT_NEAR(prefill_time(fp4, 8192, 8192).value() / prefill_time(r, 8192, 8192).value(),
+              0.75 / (2 * 0.7), 1e-9);
+}
+
+// Routed experts see tokens x k / E rows each and reach rows / (rows + serving_expert_half_rows)
+// of the GEMM share: the expert FLOPs of a prefill of T tokens cost (1 + half / (T k / E)) times
+// their full-rate time. Mixtral (8 experts, top 2), 4,096 tokens: 1,024 rows per expert.
+TEST(Moe, ExpertGemmsPayForTheirFewRows) {
+  auto r = replica("mixtral-8x7b", "h100-sxm-80gb", "hopper");
+  r.weights = r.kv_cache = Precision::kFp8;
+  auto full = r;
+  full.efficiency.serving_expert_half_rows = 0;
+  auto slow = r;
+  slow.efficiency.serving_expert_half_rows = 512;
+  const auto& m = r.model;
+  const double expert_flops = 2 * (m.params_active() - (m.params_total() - m.params_experts())) * 4096;
+  const double rate = r.gpu.peak(Precision::kFp8)->value() * r.efficiency.serving_prefill_mfu *
+                      r.efficiency.fp8_gemm_relative;
+  EXPECT_NEAR(prefill_time(slow, 4096, 4096).value() - prefill_time(full, 4096, 4096).value(),
+              expert_flops / rate * (512.0 / 1024), 1e-9);
+}
+
 }  // namespace
 }  // namespace aicost::serving

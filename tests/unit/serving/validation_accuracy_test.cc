@@ -18,20 +18,22 @@ namespace {
 
 const std::string kDevSet = std::string(AICOST_SOURCE_DIR) + "/data/validation/inference-dev.csv";
 
-// Measured on 2026-12-01, over the 23 measurements of 3 source groups: CV median 10.9 %, p90
-// 23.6 % (in-sample 5.0 % / 16.8 %); throughput and TTFT alone (20): CV median 8.0 %, p90 21.3 %.
-// The target (median <= 10 %, p90 <= 20 %) is missed at p90: held out, TensorRT-LLM 0.9's
-// table leaves no TTFT row to fit prefill on (its TTFTs come out up to 41 % off), and the vLLM
-// rows (BF16, fitted on FP8 rows) 23 % slow; Mixtral on TensorRT-LLM 0.9 is 2.1x too fast in
-// and out of sample (docs/VALIDATION.md). The bounds pin today's figures as a regression bound.
+// Measured on 2026-12-01 over the 92 measurements of 6 source groups (aicost validate --cv
+// data/validation/inference-dev.csv): CV median 15.0 %, p90 56.6 % (in-sample 9.6 % / 30.7 %);
+// without the 6 TPOT rows (86): 15.3 % / 56.6 %; without Blackwell and MI300X (62): 12.9 % /
+// 28.9 %. The target (median <= 10 %, p90 <= 20 %) is missed: MI300X (one source, Oracle)
+// held out takes the other generations' serving efficiency and comes out 63-156 % fast; Blackwell
+// dense FP4 held out is fitted on DeepSeek-R1 rows alone (26 % median, 61 % p90); Mixtral on
+// TensorRT-LLM 0.9 is 2.2x too fast in and out of sample (docs/VALIDATION.md). The bounds pin
+// today's figures as a regression bound, 13 fitted numbers.
 TEST(ServingAccuracy, InferenceCrossValidatedErrorWithinBounds) {
   auto run = config::cross_validate_csv(kDevSet, testing::builtin_catalog());
   ASSERT_TRUE(run) << run.error().what();
   std::cout << report::render_cross_validation(run->observations, run->parameters, run->cv,
                                                run->skipped, report::Format::kTable);
-  EXPECT_EQ(run->observations.size(), 23u);
-  EXPECT_EQ(run->cv.groups.size(), 3u);
-  EXPECT_EQ(perf::fitted_numbers(run->cv.all, run->parameters).size(), 8u);
+  EXPECT_EQ(run->observations.size(), 92u);
+  EXPECT_EQ(run->cv.groups.size(), 6u);
+  EXPECT_EQ(perf::fitted_numbers(run->cv.all, run->parameters).size(), 13u);
   std::vector<perf::AccuracyCase> all, bounded;
   for (size_t i = 0; i < run->observations.size(); ++i) {
     const auto& o = run->observations[i];
@@ -39,11 +41,11 @@ TEST(ServingAccuracy, InferenceCrossValidatedErrorWithinBounds) {
     if (o.name.find("(tpot)") == std::string::npos) bounded.push_back(all.back());
   }
   const auto s = perf::summarize(all);
-  EXPECT_LE(s.median_abs, 0.115);
-  EXPECT_LE(s.p90_abs, 0.25);
+  EXPECT_LE(s.median_abs, 0.16);
+  EXPECT_LE(s.p90_abs, 0.58);
   const auto b = perf::summarize(bounded);
-  EXPECT_LE(b.median_abs, 0.085);
-  EXPECT_LE(b.p90_abs, 0.225);
+  EXPECT_LE(b.median_abs, 0.16);
+  EXPECT_LE(b.p90_abs, 0.58);
 }
 
 // A server under load (data/validation/inference-loaded.csv: NIM 1.8.0, Llama-3.3-70B FP8 on
