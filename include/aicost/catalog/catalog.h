@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "aicost/catalog/error_band.h"
 #include "aicost/catalog/gpu.h"
 #include "aicost/catalog/instance.h"
 #include "aicost/catalog/model_spec.h"
@@ -31,6 +32,10 @@ class Catalog {
   void add(Server server);
   // Replaces the owned-pricing defaults as a whole (a later file's section wins).
   void set_owned_defaults(OwnedDefaults defaults) { owned_defaults_ = std::move(defaults); }
+  // The model's error bands (data/intervals.yaml); a later file's section replaces the earlier.
+  void set_training_bands(ErrorBands bands) { training_bands_ = std::move(bands); }
+  void set_serving_bands(ErrorBands bands) { serving_bands_ = std::move(bands); }
+  void set_memory_margin(MemoryMargin m) { memory_margin_ = std::move(m); }
 
   core::Result<const GpuSpec*> gpu(std::string_view name) const;
   core::Result<const EfficiencyProfile*> efficiency(std::string_view generation) const;
@@ -51,6 +56,9 @@ class Catalog {
   const std::vector<ModelSpec>& models() const { return models_; }
   const std::vector<Server>& servers() const { return servers_; }
   const OwnedDefaults& owned_defaults() const { return owned_defaults_; }
+  const ErrorBands& training_bands() const { return training_bands_; }
+  const ErrorBands& serving_bands() const { return serving_bands_; }
+  const MemoryMargin& memory_margin() const { return memory_margin_; }
 
  private:
   std::vector<GpuSpec> gpus_;
@@ -61,6 +69,8 @@ class Catalog {
   std::vector<ModelSpec> models_;
   std::vector<Server> servers_;
   OwnedDefaults owned_defaults_;
+  ErrorBands training_bands_, serving_bands_;
+  MemoryMargin memory_margin_;
 };
 
 }  // namespace aicost::catalog

@@ -73,6 +73,9 @@ struct TrainingJob {
   Cluster cluster;
   Parallelism parallel;
   catalog::EfficiencyProfile efficiency;
+  // The memory model's measured error (data/intervals.yaml `intervals.memory`, docs/VALIDATION.md
+  // "Memory"): a peak up to capacity x (1 + margin) is "tight", not refused. 0: no margin.
+  double memory_margin = 0;
 
   int data_parallel() const {
     return cluster.gpus / (parallel.tensor * parallel.pipeline * parallel.context);
