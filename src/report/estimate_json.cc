@@ -86,10 +86,7 @@ Json build_json(const EstimateView& v) {
   };
   if (has_interval) {
     const auto& b = v.interval->band;
-    t["interval"] = {{"confidence", 0.8},         {"regime", b.regime},
-                     {"regime_runs", b.regime_rows}, {"pool", b.pool},
-                     {"pool_runs", b.pool_rows}, {"pool_sources", b.pool_groups},     {"widening", sig(b.widening)},
-                     {"little_data", b.little_data}, {"time_ratio", {sig(b.lo), sig(b.hi)}}};
+    t["interval"] = interval_json(b);
   } else {
     t["interval"] = nullptr;
   }
@@ -169,6 +166,14 @@ Json build_json(const EstimateView& v) {
 // A titled block: tables (the first may be a key/value list without a header in text form) and
 // notes under them.
 }  // namespace
+
+Json interval_json(const perf::Interval& b) {
+  return {{"confidence", 0.8},          {"regime", b.regime},
+          {"regime_runs", b.regime_rows}, {"pool", b.pool},
+          {"pool_runs", b.pool_rows},     {"pool_sources", b.pool_groups},
+          {"widening", sig(b.widening)},  {"little_data", b.little_data},
+          {"time_ratio", {sig(b.lo), sig(b.hi)}}};
+}
 
 std::string render_estimate_json(const EstimateView& v) {
   if (v.job == nullptr || v.perf == nullptr || v.cost == nullptr) return "";

@@ -6,6 +6,7 @@
 
 #include "aicost/core/text.h"
 #include "aicost/report/table.h"
+#include "estimate_parts.h"
 #include "rounding.h"
 #include "json.h"
 
@@ -60,8 +61,8 @@ std::string serving_interval_note(const perf::Interval& b, bool conservative) {
   return n;
 }
 
+// The deployment's figures, then the 80 % intervals of its times.
 Json deployment_json(const ServingView& v, const serving::Deployment& d) {
-  const auto& o = (*v.options)[d.option];
   Json j = deployment_json_point(v, d);
   const auto* b = interval_of(v, d);
   auto pair = [&](double x) { return b ? Json::array({sig(x * b->lo), sig(x * b->hi)}) : Json(nullptr); };
@@ -74,13 +75,8 @@ Json deployment_json(const ServingView& v, const serving::Deployment& d) {
   j["output_tokens_per_s_per_replica"] = sig(tps);
   j["output_tokens_per_s_per_replica_interval"] =
       b ? Json::array({sig(tps / b->hi), sig(tps / b->lo)}) : Json(nullptr);
-  j["interval"] = b ? Json{{"confidence", 0.8},       {"regime", b->regime},
-                           {"regime_runs", b->regime_rows}, {"pool", b->pool},
-                           {"pool_runs", b->pool_rows}, {"pool_sources", b->pool_groups},   {"widening", sig(b->widening)},
-                           {"little_data", b->little_data}, {"time_ratio", {sig(b->lo), sig(b->hi)}}}
-                    : Json(nullptr);
+  j["interval"] = b ? interval_json(*b) : Json(nullptr);
   j["conservative"] = v.conservative;
-  (void)o;
   return j;
 }
 
