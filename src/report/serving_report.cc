@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 
 #include "aicost/core/text.h"
 #include "aicost/report/table.h"
@@ -44,10 +46,17 @@ std::string option_name(const serving::DeploymentOption& o) {
 
 Json deployment_json_point(const ServingView& v, const serving::Deployment& d);
 
-const perf::Interval* interval_of(const ServingView& v, const serving::Deployment& d) {
-  if (v.option_intervals.size() <= static_cast<size_t>(d.option)) return nullptr;
-  const auto& b = v.option_intervals[d.option];
-  return b.known ? &b : nullptr;
+// The option's interval as ratios of the times shown. With --conservative the times shown are
+// already the pessimistic end (nominal x hi), so the interval is [lo / hi, 1] of them.
+std::optional<perf::Interval> interval_of(const ServingView& v, const serving::Deployment& d) {
+  if (v.option_intervals.size() <= static_cast<size_t>(d.option)) return std::nullopt;
+  perf::Interval b = v.option_intervals[d.option];
+  if (!b.known) return std::nullopt;
+  if (v.conservative && b.hi > 1) {
+    b.lo /= b.hi;
+    b.hi = 1;
+  }
+  return b;
 }
 
 // The interval note of the cheapest deployment.
@@ -64,7 +73,7 @@ std::string serving_interval_note(const perf::Interval& b, bool conservative) {
 // The deployment's figures, then the 80 % intervals of its times.
 Json deployment_json(const ServingView& v, const serving::Deployment& d) {
   Json j = deployment_json_point(v, d);
-  const auto* b = interval_of(v, d);
+  const auto b = interval_of(v, d);
   auto pair = [&](double x) { return b ? Json::array({sig(x * b->lo), sig(x * b->hi)}) : Json(nullptr); };
   j["ttft_p50_s_interval"] = pair(d.load.ttft_p50_s);
   j["ttft_tail_s_interval"] = pair(d.load.ttft_tail_s);
@@ -236,7 +245,9 @@ std::string render_serving(const ServingView& v, Format f) {
       t.rows.push_back({"plan's monthly cost", core::group_digits(v.fleet->monthly_usd) + " USD: " + how});
     }
     out += "\n" + render(t, f);
-    if (const auto* b = interval_of(v, d)) out += "note: " + serving_interval_note(*b, v.conservative) + "\n";
+    if (d.option < static_cast<int>(v.option_intervals.size()) && v.option_intervals[d.option].known) {
+      out += "note: " + serving_interval_note(v.option_intervals[d.option], v.conservative) + "\n";
+    }
   } else {
     out += "\nNo deployment meets the SLA: " + v.unreachable + "\n";
   }
