@@ -2,7 +2,9 @@
 #include <iostream>
 
 #include "aicost/config/serving_plan.h"
+#include "aicost/perf/interval.h"
 #include "aicost/serving/fleet.h"
+#include "aicost/serving/replica.h"
 #include "aicost/report/diff_report.h"
 #include "aicost/report/serving_report.h"
 #include "commands.h"
@@ -13,10 +15,19 @@ namespace aicost::app {
 
 // A serving plan: the cheapest deployment, every option's best, the SLA-cost matrix, policies.
 int estimate_serving(const std::string& path, const catalog::Catalog& cat, report::Format fmt,
-                     const GlobalOptions& g, const std::string& replicas_csv) {
+                     const GlobalOptions& g, const std::string& replicas_csv, bool conservative) {
   auto plan = config::load_serving_plan(path, cat);
   if (!plan) return report_error(plan.error(), g);
   report::ServingView view;
+  view.conservative = conservative;
+  for (auto& o : plan->options) {
+    const auto& r = o.replica;
+    view.option_intervals.push_back(perf::interval_for(
+        cat.serving_bands(), perf::regime_of(r.gpu.generation, r.weights, r.model.is_moe())));
+    // --conservative: size on the pessimistic end of the option's interval.
+    const auto& b = view.option_intervals.back();
+    if (conservative && b.known && b.hi > 1) o.replica = serving::slowed(o.replica, b.hi);
+  }
   view.plan_name = plan->name;
   view.options = &plan->options;
   view.traffic = &plan->traffic;
@@ -60,6 +71,7 @@ Command estimate_command() {
             auto runs = std::make_shared<int>(0);
             auto seed = std::make_shared<uint64_t>(1);
             auto replicas_csv = std::make_shared<std::string>();
+            auto conservative = std::make_shared<bool>(false);
             sub.add_option("plan", *plan, "plan file (YAML)")->required();
             sub.add_flag("--allow-oom", *allow_oom,
                          "estimate a plan even when it does not fit in GPU memory");
@@ -68,14 +80,17 @@ Command estimate_command() {
             sub.add_option("--seed", *seed, "seed of --simulate")->capture_default_str();
             sub.add_option("--replicas-csv", *replicas_csv,
                            "serving plans: write replicas per minute of each scaling policy (CSV)");
+            sub.add_flag("--conservative", *conservative,
+                         "serving plans: size capacity on the pessimistic end of the 80 % interval "
+                         "(every time slower by the model's cross-validated error)");
             sub.footer("Example: aicost estimate examples/gpt3-175b-a100.yaml -o json");
-            return [plan, allow_oom, runs, seed, replicas_csv, &g] {
+            return [plan, allow_oom, runs, seed, replicas_csv, conservative, &g] {
               auto fmt = output_format(g);
               if (!fmt) return report_error(fmt.error(), g);
               auto cat = load_catalog(g);
               if (!cat) return report_error(cat.error(), g);
               if (config::is_serving_plan(*plan)) {
-                return estimate_serving(*plan, *cat, *fmt, g, *replicas_csv);
+                return estimate_serving(*plan, *cat, *fmt, g, *replicas_csv, *conservative);
               }
               auto run = run_plan(*plan, *cat, *allow_oom);
               if (!run) return report_error(run.error(), g);

@@ -11,6 +11,7 @@
 
 #include "aicost/config/search_plan.h"
 #include "aicost/config/serving_plan.h"
+#include "aicost/perf/interval.h"
 #include "aicost/report/search_report.h"
 #include "commands.h"
 #include "progress.h"
@@ -76,6 +77,12 @@ Command search_command() {
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
               report::SearchView view{req->base.name, &req->space, &result, opts.objective,
                                       &req->constraints, {}, req->notes};
+              const auto& base_job = req->base.job;
+              for (const auto& opt : req->space.gpus) {
+                view.gpu_intervals.push_back(perf::interval_for(
+                    cat->training_bands(),
+                    perf::regime_of(opt.gpu.generation, base_job.precision, base_job.model.is_moe())));
+              }
               for (const auto& c : result.top) {
                 const auto job = search::job_of(req->base.job, req->space, c);
                 auto est = perf::estimate_training(job);

@@ -39,8 +39,10 @@ struct Command {
 };
 
 // `aicost estimate` and `aicost search` on a serving plan (the capacity search is the same).
+// `conservative`: size on the pessimistic end of each option's 80 % interval.
 int estimate_serving(const std::string& path, const catalog::Catalog& cat, report::Format fmt,
-                     const GlobalOptions& g, const std::string& replicas_csv);
+                     const GlobalOptions& g, const std::string& replicas_csv,
+                     bool conservative = false);
 
 Command estimate_command();
 Command diff_command();

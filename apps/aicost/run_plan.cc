@@ -9,12 +9,19 @@ core::Result<PlanRun> run_plan(const std::string& path, const catalog::Catalog& 
                                bool allow_oom) {
   auto plan = config::load_plan(path, cat);
   if (!plan) return plan.error();
-  PlanRun run{std::move(*plan), {}, {}, {}};
+  PlanRun run{std::move(*plan), {}, {}, {}, {}};
   auto est = perf::estimate_training(run.plan.job);
   if (!est) return est.error().with_context(path);
   run.perf = std::move(*est);
   const auto& mem = run.perf.memory;
-  if (!mem.fits()) {
+  if (mem.tight()) {
+    run.warnings.push_back(core::sprintf(
+        "memory is tight: %.1f GiB estimated per GPU against %.1f GiB, within the memory model's "
+        "error of %.0f %% (docs/VALIDATION.md \"Memory\"); published runs of this size have fitted, "
+        "but leave no headroom",
+        core::in_gib(mem.total()), core::in_gib(mem.capacity), 100 * mem.margin));
+  }
+  if (mem.refused()) {
     std::string msg = core::sprintf(
         "the plan does not fit in GPU memory: %.1f GiB needed per GPU (weights %.1f, gradients "
         "%.1f, optimizer %.1f, activations %.1f, logits %.1f, overhead %.1f) but %s has %.1f GiB",
@@ -34,6 +41,10 @@ core::Result<PlanRun> run_plan(const std::string& path, const catalog::Catalog& 
     run.warnings.push_back(msg);
   }
   run.cost = costing::estimate_cost(run.plan.job, run.perf, run.plan.cost);
+  const auto& job = run.plan.job;
+  const auto band = perf::interval_for(
+      cat.training_bands(), perf::regime_of(job.cluster.gpu.generation, job.precision, job.model.is_moe()));
+  run.interval = costing::estimate_interval(job, run.perf, run.plan.cost, band);
   run.warnings.insert(run.warnings.begin(), run.plan.warnings.begin(), run.plan.warnings.end());
   run.warnings.insert(run.warnings.end(), run.perf.warnings.begin(), run.perf.warnings.end());
   run.warnings.insert(run.warnings.end(), run.cost.warnings.begin(), run.cost.warnings.end());

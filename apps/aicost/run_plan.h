@@ -6,6 +6,7 @@
 #include "aicost/catalog/catalog.h"
 #include "aicost/config/plan.h"
 #include "aicost/costing/cost_model.h"
+#include "aicost/costing/interval.h"
 #include "aicost/perf/estimate.h"
 #include "aicost/report/estimate_report.h"
 
@@ -16,8 +17,11 @@ struct PlanRun {
   perf::TrainingEstimate perf;
   costing::CostEstimate cost;
   std::vector<std::string> warnings;
+  costing::EstimateInterval interval;
   report::EstimateView view() const {
-    return report::EstimateView{plan.name, &plan.job, &perf, &cost, warnings, &plan.cost};
+    report::EstimateView v{plan.name, &plan.job, &perf, &cost, warnings, &plan.cost};
+    v.interval = &interval;
+    return v;
   }
 };
 

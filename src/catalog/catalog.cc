@@ -143,3 +143,14 @@ const Server* Catalog::server_for(std::string_view gpu) const {
 }
 
 }  // namespace aicost::catalog
+
+namespace aicost::catalog {
+
+const ErrorBand* ErrorBands::find(const std::string& regime) const {
+  for (const auto& b : bands) {
+    if (b.regime == regime) return &b;
+  }
+  return nullptr;
+}
+
+}  // namespace aicost::catalog

@@ -5,22 +5,19 @@
 #include "aicost/config/inference_csv.h"
 #include "aicost/config/validation_csv.h"
 #include "aicost/perf/estimate.h"
+#include "aicost/perf/interval.h"
 #include "aicost/serving/measurement.h"
 
 namespace aicost::config {
 
 namespace {
 
-std::string regime(const std::string& generation, catalog::Precision p, bool moe) {
-  return generation + "/" + catalog::to_string(p) + "/" + (moe ? "moe" : "dense");
-}
-
 perf::Observation training_observation(const ValidationCase& c) {
   perf::Observation o;
   o.name = c.name;
   o.generation = c.job.cluster.gpu.generation;
   o.group = c.group;
-  o.regime = regime(o.generation, c.job.precision, c.job.model.is_moe());
+  o.regime = perf::regime_of(o.generation, c.job.precision, c.job.model.is_moe());
   o.measured = c.measured_tokens_per_s_per_gpu;
   o.profile = c.job.efficiency;
   o.predict = [job = c.job](const catalog::EfficiencyProfile& e) {
@@ -37,8 +34,9 @@ perf::Observation serving_observation(const serving::Measurement& m) {
   o.name = m.name + " (" + serving::to_string(m.metric) + ")";
   o.generation = m.replica.gpu.generation;
   o.group = m.group;
-  o.regime = regime(o.generation, m.replica.weights, m.replica.model.is_moe());
+  o.regime = perf::regime_of(o.generation, m.replica.weights, m.replica.model.is_moe());
   o.measured = m.measured;
+  o.rate = m.metric == serving::Metric::kThroughput;
   o.profile = m.replica.efficiency;
   o.predict = [m](const catalog::EfficiencyProfile& e) {
     serving::Measurement copy = m;
@@ -76,6 +74,32 @@ core::Result<CrossValidationRun> cross_validate_csv(const std::string& path,
   if (!run) return run.error();
   run->cv = perf::cross_validate(run->observations, run->parameters);
   return run;
+}
+
+std::vector<double> held_out_ratios(const CrossValidationRun& run) {
+  std::vector<double> r;
+  for (size_t i = 0; i < run.observations.size(); ++i) {
+    r.push_back(perf::time_ratio(run.observations[i], run.cv.held_out[i]));
+  }
+  return r;
+}
+
+namespace {
+std::vector<std::string> field(const CrossValidationRun& run, std::string perf::Observation::*f) {
+  std::vector<std::string> out;
+  for (const auto& o : run.observations) out.push_back(o.*f);
+  return out;
+}
+}  // namespace
+
+catalog::ErrorBands held_out_bands(const CrossValidationRun& run, const std::string& source) {
+  return perf::build_error_bands(field(run, &perf::Observation::regime),
+                                 field(run, &perf::Observation::group), held_out_ratios(run), source);
+}
+
+double held_out_coverage(const CrossValidationRun& run) {
+  return perf::band_coverage(field(run, &perf::Observation::regime),
+                             field(run, &perf::Observation::group), held_out_ratios(run));
 }
 
 }  // namespace aicost::config

@@ -129,6 +129,7 @@ core::Result<Plan> parse_plan_root(const YAML::Node& root_node, const Source& sr
                             origin);
   }
   job.efficiency = **eff;
+  job.memory_margin = cat.memory_margin().margin;
 
   MapReader pricing = section("pricing");
   std::optional<OwnedRequest> owned;

@@ -101,7 +101,11 @@ std::optional<search::Candidate> cheapest(const LeverContext& ctx, const search:
   o.objective = search::Objective::kCheapest;
   o.top = 1;
   o.threads = ctx.threads;
-  const auto r = search::run_search(ctx.plan.job, ctx.plan.inputs, space, c, o);
+  // A layout the optimiser proposes must fit with the headroom on its own: no "tight" plans
+  // (over capacity within the memory model's error), which search keeps for people to judge.
+  workload::TrainingJob job = ctx.plan.job;
+  job.memory_margin = 0;
+  const auto r = search::run_search(job, ctx.plan.inputs, space, c, o);
   if (r.top.empty()) return std::nullopt;
   return r.top.front();
 }

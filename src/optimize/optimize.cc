@@ -192,7 +192,7 @@ core::Result<OptimizeResult> optimize(const OptimizeInputs& in) {
   };
   auto base = eval({});
   if (!base) return base.error();
-  if (!base->serving && !base->perf.memory.fits()) {
+  if (!base->serving && base->perf.memory.refused()) {
     return core::make_error(
         core::ErrorCode::kInfeasible,
         core::sprintf("the plan does not fit in GPU memory (%.1f GiB of %.1f GiB per GPU): "

@@ -70,8 +70,12 @@ std::vector<std::string> crossed_lines(const Evaluation& c, const Evaluation* ba
     detail::serving_lines_crossed(c, base, g, kWorse, crossed);
     return crossed;
   }
-  if (!c.perf.memory.fits()) {
-    crossed.push_back(core::sprintf("does not fit in GPU memory: %.1f GiB of %.1f GiB",
+  // A tight plan (over capacity within the memory model's error) may stay tight, but a change
+  // must not make a fitting plan tight.
+  const bool base_fits = base == nullptr || base->perf.memory.fits();
+  if (c.perf.memory.refused() || (c.perf.memory.tight() && base_fits)) {
+    crossed.push_back(core::sprintf("%s in GPU memory: %.1f GiB of %.1f GiB",
+                                    c.perf.memory.refused() ? "does not fit" : "tight",
                                     core::in_gib(c.perf.memory.total()),
                                     core::in_gib(c.perf.memory.capacity)));
   }

@@ -76,6 +76,7 @@ MemoryBreakdown estimate_memory(const workload::TrainingJob& job) {
   const auto& p = job.parallel;
   MemoryBreakdown mem;
   mem.capacity = job.cluster.gpu.memory;
+  mem.margin = job.memory_margin;
 
   // Megatron mixed precision: 16-bit weights (2), fp32 main grads (4), fp32 master + Adam m, v (12).
   const LocalParams lp = local_params(job);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "aicost/perf/accuracy.h"
@@ -167,6 +168,43 @@ std::string render_cross_validation(const std::vector<perf::Observation>& obs,
   return with_skipped(render(p, format) + "\n" + render(rows, format) + "\n" + render(summary, format) +
                           "\n" + render(folds, format),
                       skipped, format);
+}
+
+std::string render_error_bands_yaml(const catalog::ErrorBands* training,
+                                    const catalog::ErrorBands* serving,
+                                    const catalog::MemoryMargin* memory) {
+  std::string out =
+      "# The model's cross-validated error per regime: the 80 % intervals of `aicost estimate`,\n"
+      "# `aicost serve` and `aicost search` (docs/VALIDATION.md \"Intervals\").\n"
+      "# GENERATED, do not edit. Regenerate after a change to the model or to data/validation/:\n"
+      "#   " + std::string(kWriteIntervalsCommand) + "\n"
+      "# The test ErrorBandsFile.ShippedFileIsCurrent fails while this file is stale.\n"
+      "#\n"
+      "# Each row of a validation file is predicted by the fit without its source group; its time\n"
+      "# ratio is measured time / predicted time (a rate is turned into a time). A band holds the\n"
+      "# 10th, 50th and 90th percentiles and the extremes of those ratios over the rows of a pool\n"
+      "# (1.095: 9.5 % slower than predicted), with its row and source-group counts.\n"
+      "# memory.margin: the largest over-statement (predicted / measured - 1, at least 0) of peak\n"
+      "# memory per GPU over the memory CSV; a plan over capacity by no more than this is\n"
+      "# \"tight\", not refused.\n"
+      "intervals:\n";
+  auto ratio = [](double r) { return fmt::format("{:.4f}", r); };
+  for (const auto& [name, bands] : {std::pair{"training", training}, std::pair{"serving", serving}}) {
+    if (!bands) continue;
+    out += fmt::format("  {}:\n    source: {}\n    bands:\n", name, bands->source);
+    for (const auto& b : bands->bands) {
+      out += fmt::format("      - {{regime: {}, rows: {}, groups: {}, p10: {}, median: {}, p90: {}, min: {}, max: {}}}\n",
+                         b.regime, b.rows, b.groups, ratio(b.p10), ratio(b.median), ratio(b.p90), ratio(b.min),
+                         ratio(b.max));
+    }
+  }
+  if (memory) {
+    out += fmt::format("  memory:\n    source: {}\n    rows: {}\n    margin: {}\n", memory->source,
+                       memory->rows,
+                       // Rounded up: the row that sets the margin stays within it.
+                       fmt::format("{:.2f}%", std::ceil(memory->margin * 1e4) / 100));
+  }
+  return out;
 }
 
 }  // namespace aicost::report

@@ -77,7 +77,22 @@ Json build_json(const EstimateView& v) {
   mem["peak_gib"] = sig(core::in_gib(p.memory.total()));
   mem["capacity_gib"] = sig(core::in_gib(p.memory.capacity));
   mem["fits"] = p.memory.fits();
+  mem["verdict"] = p.memory.verdict();
+  mem["margin"] = sig(p.memory.margin);
   t["memory"] = mem;
+  const bool has_interval = v.interval != nullptr && v.interval->band.known;
+  auto pair = [&](const costing::Range& r, double (*round)(double)) {
+    return has_interval ? Json::array({round(r.lo), round(r.hi)}) : Json(nullptr);
+  };
+  if (has_interval) {
+    const auto& b = v.interval->band;
+    t["interval"] = interval_json(b);
+  } else {
+    t["interval"] = nullptr;
+  }
+  t["step_time_s_interval"] = pair(v.interval ? v.interval->step_time_s : costing::Range{}, sig);
+  t["wall_days_interval"] = pair(v.interval ? v.interval->wall_days : costing::Range{}, sig);
+  t["gpu_hours_interval"] = pair(v.interval ? v.interval->gpu_hours : costing::Range{}, sig);
   j["training"] = t;
   j["reliability"] = {{"job_mtbf_h", sig(core::in_hours(f.job_mtbf))},
                       {"checkpoint_interval_min", sig(f.checkpoint_interval.value() / 60)},
@@ -109,6 +124,7 @@ Json build_json(const EstimateView& v) {
   Json cost;
   cost["currency"] = "USD";
   cost["total_usd"] = cents(c.total.value());
+  cost["total_usd_interval"] = pair(v.interval ? v.interval->total_usd : costing::Range{}, cents);
   cost["per_million_tokens_usd"] = cents(c.per_million_tokens.value());
   cost["fixed_usd"] = cents(c.fixed.value());
   cost["elastic_usd"] = cents(c.elastic.value());
@@ -150,6 +166,14 @@ Json build_json(const EstimateView& v) {
 // A titled block: tables (the first may be a key/value list without a header in text form) and
 // notes under them.
 }  // namespace
+
+Json interval_json(const perf::Interval& b) {
+  return {{"confidence", 0.8},          {"regime", b.regime},
+          {"regime_runs", b.regime_rows}, {"pool", b.pool},
+          {"pool_runs", b.pool_rows},     {"pool_sources", b.pool_groups},
+          {"widening", sig(b.widening)},  {"little_data", b.little_data},
+          {"time_ratio", {sig(b.lo), sig(b.hi)}}};
+}
 
 std::string render_estimate_json(const EstimateView& v) {
   if (v.job == nullptr || v.perf == nullptr || v.cost == nullptr) return "";

@@ -9,7 +9,9 @@
 
 #include "aicost/costing/cost_model.h"
 #include "aicost/perf/estimate.h"
+#include "aicost/perf/interval.h"
 #include "aicost/core/text.h"
+#include "json.h"
 
 namespace aicost::report {
 
@@ -43,5 +45,8 @@ inline std::string count(double n) {
 inline std::string pct(double ratio) { return fmt::format("{:.1f} %", ratio * 100); }
 inline std::string on_off(bool b) { return b ? "on" : "off"; }
 
+
+// Where an 80 % interval comes from, as every report's JSON writes it (docs/JSON_OUTPUT.md).
+Json interval_json(const perf::Interval& b);
 
 }  // namespace aicost::report

@@ -56,14 +56,25 @@ std::string render_sections(const std::vector<Section>& sections, Format f) {
   return out;
 }
 
+// " (80 %: lo .. hi)" after a figure, when the estimate has an interval.
+std::string range(const EstimateView& v, costing::Range r, std::string (*f)(double)) {
+  if (v.interval == nullptr || !v.interval->band.known) return "";
+  return " (80 %: " + f(r.lo) + " .. " + f(r.hi) + ")";
+}
+std::string seconds3(double x) { return fmt::format("{:.3f}", x); }
+std::string days2(double x) { return fmt::format("{:.2f}", x); }
+std::string digits(double x) { return core::group_digits(x); }
+
 std::vector<Section> build_sections(const EstimateView& v) {
   const auto& p = *v.perf;
   const auto& c = *v.cost;
   std::vector<Section> out;
+  const costing::EstimateInterval none;
+  const auto& iv = v.interval != nullptr ? *v.interval : none;
 
   Section perf{"Performance", {}, {}};
   perf.tables.push_back(kv({
-      {"step time", fmt::format("{:.3f} s", p.step_time.value())},
+      {"step time", fmt::format("{:.3f} s", p.step_time.value()) + range(v, iv.step_time_s, seconds3)},
       {"tokens/s", core::group_digits(p.tokens_per_s)},
       {"tokens/s per GPU", core::group_digits(p.tokens_per_s_per_gpu)},
       {"MFU", pct(p.mfu)},
@@ -73,8 +84,8 @@ std::vector<Section> build_sections(const EstimateView& v) {
                    p.peak_per_gpu.value() / 1e12, catalog::to_string(p.peak_precision))},
       {"steps", core::group_digits(p.steps)},
       {"compute days (failure-free)", fmt::format("{:.2f}", core::in_days(p.compute_time))},
-      {"wall days (incl. failures)", fmt::format("{:.2f}", core::in_days(c.wall_time))},
-      {"GPU-hours (incl. failures)", core::group_digits(c.gpu_hours)},
+      {"wall days (incl. failures)", fmt::format("{:.2f}", core::in_days(c.wall_time)) + range(v, iv.wall_days, days2)},
+      {"GPU-hours (incl. failures)", core::group_digits(c.gpu_hours) + range(v, iv.gpu_hours, digits)},
   }));
   Table steps{{"part", "seconds", "share of step"}, {}, {false, true, true}, ""};
   for (const auto& [name, s] : step_parts(p.step)) {
@@ -85,6 +96,7 @@ std::vector<Section> build_sections(const EstimateView& v) {
                         pct(share(p.step.total().value(), p.step_time.value()))});
   perf.tables.push_back(std::move(steps));
   perf.notes.push_back(std::string("MFU counts model FLOPs as ") + kFlopConvention);
+  if (v.interval != nullptr && iv.band.known) perf.notes.push_back(interval_note(iv.band));
   out.push_back(std::move(perf));
 
   Section mem{"Memory per GPU", {}, {}};
@@ -95,7 +107,7 @@ std::vector<Section> build_sections(const EstimateView& v) {
   mem.tables.push_back(std::move(parts));
   mem.notes.push_back(fmt::format("peak {:.1f} GiB of {:.1f} GiB ({})",
                                   core::in_gib(p.memory.total()), core::in_gib(p.memory.capacity),
-                                  p.memory.fits() ? "fits" : "does not fit"));
+                                  p.memory.verdict()));
   out.push_back(std::move(mem));
 
   const auto& f = c.failures;
@@ -145,7 +157,7 @@ std::vector<Section> build_sections(const EstimateView& v) {
   }
   cost.tables.push_back(std::move(lines));
   std::vector<std::vector<std::string>> summary = {
-      {"total", core::group_digits(c.total.value()) + " USD"},
+      {"total", core::group_digits(c.total.value()) + " USD" + range(v, iv.total_usd, digits)},
       {"per 1M tokens", core::group_digits(c.per_million_tokens.value(), 2) + " USD"},
       {"fixed", fmt::format("{} USD ({})", core::group_digits(c.fixed.value()),
                             pct(share(c.fixed.value(), c.total.value())))},
@@ -252,6 +264,19 @@ std::string render_csv(const EstimateView& v) {
 }
 
 }  // namespace
+
+std::string interval_note(const perf::Interval& b) {
+  const auto runs = [](int n) { return fmt::format("{} run{}", n, n == 1 ? "" : "s"); };
+  if (!b.little_data) {
+    return fmt::format("80 % interval: cross-validated error of {} ({} from {} sources), widened x{:.2f} "
+                       "for the number of sources",
+                       b.pool, runs(b.pool_rows), b.pool_groups, b.widening);
+  }
+  return fmt::format("80 % interval, little data: {} has {} in the validation set; the band of {} ({} from "
+                     "{} sources) widened x{:.2f}{}",
+                     b.regime, runs(b.regime_rows), b.pool, runs(b.pool_rows), b.pool_groups, b.widening,
+                     b.regime_rows > 0 ? " and stretched to cover them" : "");
+}
 
 std::vector<std::string> collect_warnings(const EstimateView& v) {
   std::vector<std::string> out;

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <optional>
+
 
 #include "aicost/core/text.h"
 #include "aicost/report/table.h"
@@ -24,6 +27,41 @@ const costing::ComputePricing& price_of(const SearchView& v, const Candidate& c)
   return v.space->gpus[c.gpu_option].prices[c.price_option];
 }
 
+// The objective's value of `c` and its 80 % interval; nullopt without intervals.
+struct Span {
+  double lo = 0, hi = 0;
+};
+std::optional<Span> objective_span(const SearchView& v, const Candidate& c) {
+  if (v.gpu_intervals.size() <= static_cast<size_t>(c.gpu_option)) return std::nullopt;
+  const auto& b = v.gpu_intervals[c.gpu_option];
+  if (!b.known) return std::nullopt;
+  // Cost and days scale with the time ratio (fixed costs are not separated here: slightly wide);
+  // MFU scales with its inverse.
+  switch (v.objective) {
+    case search::Objective::kCheapest: return Span{c.cost_usd * b.lo, c.cost_usd * b.hi};
+    case search::Objective::kFastest: return Span{c.wall_days * b.lo, c.wall_days * b.hi};
+    case search::Objective::kBestMfu: return Span{c.mfu / b.hi, c.mfu / b.lo};
+  }
+  return std::nullopt;
+}
+
+// True when `c` is not the winner and its objective interval overlaps the winner's.
+bool overlaps_winner(const SearchView& v, const Candidate& c) {
+  const auto& top = v.result->top;
+  if (top.empty() || &c == &top.front()) return false;
+  const auto a = objective_span(v, c), w = objective_span(v, top.front());
+  if (!a || !w) return false;
+  if (c.key() == top.front().key()) return false;
+  return std::max(a->lo, w->lo) <= std::min(a->hi, w->hi);
+}
+
+std::string marks(const SearchView& v, const Candidate& c) {
+  std::string m;
+  if (overlaps_winner(v, c)) m = "~#1";
+  if (c.memory_tight) m += std::string(m.empty() ? "" : " ") + "tight";
+  return m;
+}
+
 // `plain`: numbers for programs (no digit grouping, full precision), else for people.
 Table candidates(const SearchView& v, const std::vector<Candidate>& list, const std::string& title,
                  bool plain = false) {
@@ -34,9 +72,9 @@ Table candidates(const SearchView& v, const std::vector<Candidate>& list, const 
   Table t;
   t.title = title;
   t.header = {"#", "gpu", "gpus", "layout", "mbs", "recompute", "sp", "optimizer", "batch",
-              "days", "gpu_hours", "mfu_pct", "mem_gib", "cost_usd", "price"};
+              "days", "gpu_hours", "mfu_pct", "mem_gib", "cost_usd", "price", "marks"};
   t.right_align = {true, false, true, false, true, false, false, false, true,
-                   true, true, true, true, true, false};
+                   true, true, true, true, true, false, false};
   int rank = 0;
   for (const auto& c : list) {
     const auto& p = c.parallel;
@@ -45,7 +83,8 @@ Table candidates(const SearchView& v, const std::vector<Candidate>& list, const 
                       workload::to_string(p.recompute), p.sequence_parallel ? "on" : "off",
                       workload::to_string(p.sharding), std::to_string(c.global_batch),
                       number(c.wall_days, 1), grouped(c.gpu_hours), number(c.mfu * 100, 1),
-                      number(c.memory_gib, 1), grouped(c.cost_usd), price_of(v, c).basis});
+                      number(c.memory_gib, 1), grouped(c.cost_usd), price_of(v, c).basis,
+                      marks(v, c)});
   }
   return t;
 }
@@ -74,6 +113,13 @@ Json candidate_json(const SearchView& v, const Candidate& c, const costing::Cost
   j["mfu"] = sig(c.mfu);
   j["memory_peak_gib"] = sig(c.memory_gib);
   j["cost_usd"] = cents(c.cost_usd);
+  j["memory_tight"] = c.memory_tight;
+  if (const auto span = objective_span(v, c)) {
+    j["objective_interval"] = {sig(span->lo), sig(span->hi)};
+  } else {
+    j["objective_interval"] = nullptr;
+  }
+  j["overlaps_winner"] = overlaps_winner(v, c);
   if (cost) {
     Json cats = Json::object();
     for (const auto& l : cost->lines) cats[l.category] = cents(l.amount.value());

@@ -1,10 +1,14 @@
 #include "aicost/report/serving_report.h"
+#include "aicost/report/estimate_report.h"
 
 #include <fmt/format.h>
+
+#include <optional>
 
 
 #include "aicost/core/text.h"
 #include "aicost/report/table.h"
+#include "estimate_parts.h"
 #include "rounding.h"
 #include "json.h"
 
@@ -40,7 +44,52 @@ std::string option_name(const serving::DeploymentOption& o) {
                      catalog::to_string(o.replica.weights));
 }
 
+Json deployment_json_point(const ServingView& v, const serving::Deployment& d);
+
+// The option's interval as ratios of the times shown. With --conservative the times shown are
+// already the pessimistic end (nominal x hi), so the interval is [lo / hi, 1] of them.
+std::optional<perf::Interval> interval_of(const ServingView& v, const serving::Deployment& d) {
+  if (v.option_intervals.size() <= static_cast<size_t>(d.option)) return std::nullopt;
+  perf::Interval b = v.option_intervals[d.option];
+  if (!b.known) return std::nullopt;
+  if (v.conservative && b.hi > 1) {
+    b.lo /= b.hi;
+    b.hi = 1;
+  }
+  return b;
+}
+
+// The interval note of the cheapest deployment.
+std::string serving_interval_note(const perf::Interval& b, bool conservative) {
+  std::string n = interval_note(b);
+  n = "times: " + n + "; at the same load (queueing makes the tail grow faster than the ratio)";
+  if (conservative) {
+    n += fmt::format("; --conservative: sized with every time {:.0f} % slower (the band's pessimistic end)",
+                     (b.hi - 1) * 100);
+  }
+  return n;
+}
+
+// The deployment's figures, then the 80 % intervals of its times.
 Json deployment_json(const ServingView& v, const serving::Deployment& d) {
+  Json j = deployment_json_point(v, d);
+  const auto b = interval_of(v, d);
+  auto pair = [&](double x) { return b ? Json::array({sig(x * b->lo), sig(x * b->hi)}) : Json(nullptr); };
+  j["ttft_p50_s_interval"] = pair(d.load.ttft_p50_s);
+  j["ttft_tail_s_interval"] = pair(d.load.ttft_tail_s);
+  j["tpot_s_interval"] = pair(d.load.step_s);
+  j["e2e_tail_s_interval"] = pair(d.load.e2e_tail_s);
+  // Tokens per second per replica at the batch it runs: the inverse of the time ratio.
+  const double tps = d.load.step_s > 0 ? d.load.concurrency / d.load.step_s : 0;
+  j["output_tokens_per_s_per_replica"] = sig(tps);
+  j["output_tokens_per_s_per_replica_interval"] =
+      b ? Json::array({sig(tps / b->hi), sig(tps / b->lo)}) : Json(nullptr);
+  j["interval"] = b ? interval_json(*b) : Json(nullptr);
+  j["conservative"] = v.conservative;
+  return j;
+}
+
+Json deployment_json_point(const ServingView& v, const serving::Deployment& d) {
   const auto& o = (*v.options)[d.option];
   return {{"gpu", o.replica.gpu.id},
           {"tensor_parallel_size", o.replica.tensor_parallel},
@@ -172,8 +221,12 @@ std::string render_serving(const ServingView& v, Format f) {
                                          option_name(o), d.max_batch)},
               {"GPUs", std::to_string(d.replicas * o.replica.tensor_parallel)},
               {"per replica", fmt::format("{:.3g} requests/s, {:.1f} sequences in flight", d.rate_per_replica, d.load.concurrency)},
-              {"TTFT", fmt::format("P50 {:.0f} ms, P{:.0f} {:.0f} ms", d.load.ttft_p50_s * 1000, v.sla->percentile * 100, d.load.ttft_tail_s * 1000)},
-              {"TPOT", fmt::format("{:.1f} ms", d.load.step_s * 1000)},
+              {"TTFT", fmt::format("P50 {:.0f} ms, P{:.0f} {:.0f} ms", d.load.ttft_p50_s * 1000, v.sla->percentile * 100, d.load.ttft_tail_s * 1000) +
+                           (interval_of(v, d) ? fmt::format(" (80 %: P50 {:.0f} .. {:.0f} ms)", d.load.ttft_p50_s * 1000 * interval_of(v, d)->lo,
+                                                            d.load.ttft_p50_s * 1000 * interval_of(v, d)->hi) : "")},
+              {"TPOT", fmt::format("{:.1f} ms", d.load.step_s * 1000) +
+                           (interval_of(v, d) ? fmt::format(" (80 %: {:.1f} .. {:.1f} ms)", d.load.step_s * 1000 * interval_of(v, d)->lo,
+                                                            d.load.step_s * 1000 * interval_of(v, d)->hi) : "")},
               {"end-to-end", fmt::format("mean {:.2f} s, P{:.0f} {:.2f} s", d.load.e2e_s,
                                          v.sla->percentile * 100, d.load.e2e_tail_s)},
               {"monthly cost", core::group_digits(d.monthly_usd) + " USD (730 h)"},
@@ -192,6 +245,9 @@ std::string render_serving(const ServingView& v, Format f) {
       t.rows.push_back({"plan's monthly cost", core::group_digits(v.fleet->monthly_usd) + " USD: " + how});
     }
     out += "\n" + render(t, f);
+    if (d.option < static_cast<int>(v.option_intervals.size()) && v.option_intervals[d.option].known) {
+      out += "note: " + serving_interval_note(v.option_intervals[d.option], v.conservative) + "\n";
+    }
   } else {
     out += "\nNo deployment meets the SLA: " + v.unreachable + "\n";
   }

@@ -5,6 +5,8 @@
 namespace aicost::search {
 
 bool better(const Candidate& a, const Candidate& b, Objective objective) {
+  // A plan that fits ranks before a tight one (over the memory limit within the model's error).
+  if (a.memory_tight != b.memory_tight) return !a.memory_tight;
   auto by = [&](double x, double y, double x2, double y2) {
     if (x != y) return x < y;
     if (x2 != y2) return x2 < y2;

@@ -8,7 +8,7 @@
 
 namespace aicost::search {
 
-// a before b under the objective; a strict total order.
+// a before b under the objective; a strict total order. Plans that fit come before tight ones.
 bool better(const Candidate& a, const Candidate& b, Objective objective);
 
 // The `k` best candidates, best first.

@@ -184,8 +184,10 @@ class Searcher {
     if (valid == 0) return;
 
     const double capacity = job.cluster.gpu.memory.value() * (1 - constraints_.memory_headroom);
+    // Over the capacity by no more than the memory model's own error is "tight": kept, marked.
+    const double tight_capacity = capacity * (1 + job.memory_margin);
     auto fits = [&](const workload::TrainingJob& j) {
-      return perf::estimate_memory(j).total().value() <= capacity;
+      return perf::estimate_memory(j).total().value() <= tight_capacity;
     };
     if (options_.prune) {
       // Memory lower bound of the whole layout: the smallest micro-batch, SP on where allowed
@@ -246,14 +248,17 @@ class Searcher {
                 c.cost_usd = cost.total.value();
                 c.mfu = est->mfu;
                 c.memory_gib = core::in_gib(est->memory.total());
+                c.memory_tight = est->memory.total().value() > capacity;
                 if (auto why = reject(c)) {
                   out.rejected[static_cast<int>(*why)] += 1;
                   continue;
                 }
                 ++out.feasible;
                 out.top.insert(c);
-                out.cost_time.insert(c);
-                out.cost_gpus.insert(c);
+                if (!c.memory_tight) {  // the fronts hold plans that fit
+                  out.cost_time.insert(c);
+                  out.cost_gpus.insert(c);
+                }
               }
             }
   }

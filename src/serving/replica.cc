@@ -186,4 +186,13 @@ core::Status check(const Replica& r) {
   return {};
 }
 
+Replica slowed(Replica r, double ratio) {
+  auto& e = r.efficiency;
+  e.serving_prefill_mfu /= ratio;
+  e.serving_decode_bandwidth /= ratio;
+  e.serving_layer_overhead = e.serving_layer_overhead * ratio;
+  e.serving_allreduce_latency = e.serving_allreduce_latency * ratio;
+  return r;
+}
+
 }  // namespace aicost::serving

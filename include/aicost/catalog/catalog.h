@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "aicost/catalog/compression.h"
+#include "aicost/catalog/error_band.h"
 #include "aicost/catalog/gpu.h"
 #include "aicost/catalog/instance.h"
 #include "aicost/catalog/model_spec.h"
@@ -34,6 +35,10 @@ class Catalog {
   void set_compression_defaults(CompressionDefaults d) { compression_defaults_ = std::move(d); }
   // Replaces the owned-pricing defaults as a whole (a later file's section wins).
   void set_owned_defaults(OwnedDefaults defaults) { owned_defaults_ = std::move(defaults); }
+  // The model's error bands (data/intervals.yaml); a later file's section replaces the earlier.
+  void set_training_bands(ErrorBands bands) { training_bands_ = std::move(bands); }
+  void set_serving_bands(ErrorBands bands) { serving_bands_ = std::move(bands); }
+  void set_memory_margin(MemoryMargin m) { memory_margin_ = std::move(m); }
 
   core::Result<const GpuSpec*> gpu(std::string_view name) const;
   core::Result<const EfficiencyProfile*> efficiency(std::string_view generation) const;
@@ -60,6 +65,9 @@ class Catalog {
   const OwnedDefaults& owned_defaults() const { return owned_defaults_; }
   const std::vector<CompressionFigure>& compression_figures() const { return compression_; }
   const CompressionDefaults& compression_defaults() const { return compression_defaults_; }
+  const ErrorBands& training_bands() const { return training_bands_; }
+  const ErrorBands& serving_bands() const { return serving_bands_; }
+  const MemoryMargin& memory_margin() const { return memory_margin_; }
 
  private:
   std::vector<GpuSpec> gpus_;
@@ -72,6 +80,8 @@ class Catalog {
   OwnedDefaults owned_defaults_;
   std::vector<CompressionFigure> compression_;
   CompressionDefaults compression_defaults_;
+  ErrorBands training_bands_, serving_bands_;
+  MemoryMargin memory_margin_;
 };
 
 }  // namespace aicost::catalog

@@ -31,4 +31,15 @@ core::Result<CrossValidationRun> load_observations(const std::string& path,
 core::Result<CrossValidationRun> cross_validate_csv(const std::string& path,
                                                     const catalog::Catalog& catalog);
 
+// The held-out time ratio of each observation (perf::time_ratio of cv.held_out).
+std::vector<double> held_out_ratios(const CrossValidationRun& run);
+
+// The error bands of a cross-validated run (perf::build_error_bands over held_out_ratios);
+// `source` names the CSV in the bands.
+catalog::ErrorBands held_out_bands(const CrossValidationRun& run, const std::string& source);
+
+// The share of rows their 80 % interval covers, each group judged by bands built without it
+// (perf::band_coverage).
+double held_out_coverage(const CrossValidationRun& run);
+
 }  // namespace aicost::config

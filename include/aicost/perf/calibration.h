@@ -47,6 +47,7 @@ struct Observation {
   std::string group;       // its source (held out together in cross-validation)
   std::string regime;      // for summaries, e.g. "hopper/fp8/dense"
   double measured = 0;     // > 0
+  bool rate = true;        // `measured` is a rate (tokens/s); false: a time (TTFT, TPOT)
   catalog::EfficiencyProfile profile;  // the catalog's profile of its generation
   // The model's prediction with `profile` changed (> 0 and finite when the model can answer).
   std::function<double(const catalog::EfficiencyProfile&)> predict;
@@ -89,6 +90,11 @@ struct CrossValidation {
   std::vector<std::string> groups;  // in order of first appearance
   std::vector<FitResult> folds;    // parallel to `groups`: the fit without that group
 };
+
+// measured time / predicted time of `o` predicted as `predicted` (a rate is turned into a time).
+inline double time_ratio(const Observation& o, double predicted) {
+  return o.rate ? predicted / o.measured : o.measured / predicted;
+}
 
 CrossValidation cross_validate(const std::vector<Observation>& observations,
                                const std::vector<FitParameter>& parameters);

@@ -17,10 +17,18 @@ struct MemoryBreakdown {
   core::Bytes logits;       // fp32 logits + loss on the last stage (counted when p == 1)
   core::Bytes overhead;     // communication buffers, CUDA context, allocator fragmentation
   core::Bytes capacity;     // the GPU's memory
+  double margin = 0;        // the model's measured error (TrainingJob::memory_margin)
   core::Bytes total() const {
     return weights + gradients + optimizer + activations + logits + overhead;
   }
   bool fits() const { return total() <= capacity; }
+  // Over capacity, but by no more than the model's own error: a published run of this size may
+  // well have fitted. Shown as "tight", never refused.
+  bool tight() const { return !fits() && total() <= capacity * (1 + margin); }
+  // Over capacity by more than the model's error: refused.
+  bool refused() const { return !fits() && !tight(); }
+  // "fits", "tight" or "does not fit".
+  const char* verdict() const { return fits() ? "fits" : tight() ? "tight" : "does not fit"; }
 };
 
 // Activation bytes of one transformer layer for one micro-batch on one GPU (dense layer when

@@ -9,6 +9,7 @@
 
 #include "aicost/costing/cost_inputs.h"
 #include "aicost/costing/cost_model.h"
+#include "aicost/costing/interval.h"
 #include "aicost/perf/estimate.h"
 #include "aicost/reliability/simulation.h"
 #include "aicost/report/format.h"
@@ -36,7 +37,13 @@ struct EstimateView {
   // Monte-Carlo bands of wall time, GPU-hours and cost (`aicost estimate --simulate N`).
   const reliability::SimulationResult* simulation = nullptr;
   uint64_t simulation_seed = 0;
+  // The 80 % interval of the estimate (docs/VALIDATION.md "Intervals"); null: none shown.
+  const costing::EstimateInterval* interval = nullptr;
 };
+
+// One line on where an interval comes from: "80 % interval: cross-validated error of
+// hopper/bf16/dense (13 runs), widened x1.06 for the sample size", or with "little data: ...".
+std::string interval_note(const perf::Interval& band);
 
 // The warnings a report shows: v.warnings, then perf->warnings, then cost->warnings, each text
 // once (the first occurrence wins), in that order.

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "aicost/costing/cost_model.h"
+#include "aicost/perf/interval.h"
 #include "aicost/report/format.h"
 #include "aicost/search/search.h"
 
@@ -20,6 +21,10 @@ struct SearchView {
   // The full cost estimate of each top plan (same order as result->top), for its categories.
   std::vector<costing::CostEstimate> top_costs;
   std::vector<std::string> notes;
+  // The 80 % interval of each GPU option (parallel to space->gpus; empty: none shown). A plan
+  // whose interval on the objective overlaps the winner's is marked: the ranking between them is
+  // within the model's error (docs/SEARCH.md).
+  std::vector<perf::Interval> gpu_intervals;
 };
 
 // kTable/kMarkdown: sections for people; kJson: documented in docs/SEARCH.md; kCsv: one row per

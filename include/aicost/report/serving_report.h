@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "aicost/perf/interval.h"
 #include "aicost/report/format.h"
 #include "aicost/serving/capacity.h"
 #include "aicost/serving/fleet.h"
@@ -29,6 +30,10 @@ struct ServingView {
   // The plan's fleet (serving/fleet.h): what the plan costs a month, run by its own policy
   // (`fleet_policy`) over the traffic profile, with the response cache's cost.
   const serving::Fleet* fleet = nullptr;
+  // The 80 % interval of each option's times (parallel to *options; empty: none shown), and
+  // whether the plan was sized on the pessimistic end (`--conservative`).
+  std::vector<perf::Interval> option_intervals;
+  bool conservative = false;
   std::string fleet_policy;
 };
 

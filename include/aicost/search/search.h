@@ -31,6 +31,9 @@ struct Candidate {
   double cost_usd = 0;   // total of every category
   double mfu = 0;
   double memory_gib = 0;
+  // Over capacity (less the headroom) but within the memory model's error
+  // (TrainingJob::memory_margin): kept in the results and marked "tight".
+  bool memory_tight = false;
   // Total order used for ties and for determinism.
   std::array<int, 14> key() const;
 };

@@ -79,4 +79,10 @@ BatchResult run_batch(const Replica& r, double batch, double input, double outpu
 // Checks that the weights fit and that `precision` runs on the GPU.
 core::Status check(const Replica& r);
 
+// `r` made `ratio` times slower (ratio >= 1 for the pessimistic end of an 80 % interval,
+// `aicost estimate --conservative`): the prefill and decode efficiencies divided by it, the
+// per-layer and all-reduce latencies multiplied by it. Prefill and decode times then grow by
+// about `ratio` (exactly, but for the TP transfer term that rides on link bandwidth).
+Replica slowed(Replica r, double ratio);
+
 }  // namespace aicost::serving

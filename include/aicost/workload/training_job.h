@@ -84,6 +84,9 @@ struct TrainingJob {
   Parallelism parallel;
   catalog::EfficiencyProfile efficiency;
   DataFeed data;
+  // The memory model's measured error (data/intervals.yaml `intervals.memory`, docs/VALIDATION.md
+  // "Memory"): a peak up to capacity x (1 + margin) is "tight", not refused. 0: no margin.
+  double memory_margin = 0;
 
   int data_parallel() const {
     return cluster.gpus / (parallel.tensor * parallel.pipeline * parallel.context);

@@ -124,3 +124,35 @@ TEST(MemoryFit, OneTrillionWithFullRecomputeFits) {
 
 }  // namespace
 }  // namespace aicost::perf
+
+namespace aicost::perf {
+namespace {
+
+// A breakdown of `gib` GiB (all in activations) on an 80 GiB GPU with the given margin.
+MemoryBreakdown breakdown(double gib, double margin) {
+  MemoryBreakdown m;
+  m.activations = core::gib(gib);
+  m.capacity = core::gib(80);
+  m.margin = margin;
+  return m;
+}
+
+TEST(MemoryVerdict, TightWithinTheMarginRefusedBeyondIt) {
+  // Margin 5 %: up to 80 x 1.05 = 84 GiB is tight, beyond is refused.
+  EXPECT_STREQ(breakdown(79.9, 0.05).verdict(), "fits");
+  EXPECT_STREQ(breakdown(83.9, 0.05).verdict(), "tight");
+  EXPECT_FALSE(breakdown(83.9, 0.05).refused());
+  EXPECT_STREQ(breakdown(84.1, 0.05).verdict(), "does not fit");
+  EXPECT_TRUE(breakdown(84.1, 0.05).refused());
+  // No margin: nothing is tight.
+  EXPECT_STREQ(breakdown(80.1, 0.0).verdict(), "does not fit");
+}
+
+TEST(MemoryVerdict, EstimateCarriesTheJobsMargin) {
+  auto j = testing::make_job(testing::classic_gpt(24, 2048, 16), "a100-sxm4-80gb", 8, 2048, 64);
+  j.memory_margin = 0.07;
+  EXPECT_EQ(estimate_memory(j).margin, 0.07);
+}
+
+}  // namespace
+}  // namespace aicost::perf

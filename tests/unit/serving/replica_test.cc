@@ -180,3 +180,24 @@ TEST(Moe, ExpertGemmsPayForTheirFewRows) {
 
 }  // namespace
 }  // namespace aicost::serving
+
+namespace aicost::serving {
+namespace {
+
+// slowed(r, k) on one GPU (no TP transfer): prefill = FLOPs / (peak x share) + layers x
+// overhead, a decode step = bytes / (bandwidth x efficiency) + layers x overhead; dividing the
+// efficiencies and multiplying the overheads by k multiplies both times by k exactly.
+TEST(Slowed, TimesOfOneGpuGrowByTheRatio) {
+  Replica r;
+  r.model = preset("llama3-8b");
+  r.gpu = **testing::builtin_catalog().gpu("h100-sxm-80gb");
+  r.efficiency = **testing::builtin_catalog().efficiency("hopper");
+  r.tensor_parallel = 1;
+  const Replica s = slowed(r, 1.3);
+  EXPECT_NEAR(prefill_time(s, 2048, 2048).value(), 1.3 * prefill_time(r, 2048, 2048).value(), 1e-12);
+  EXPECT_NEAR(decode_step_time(s, 64, 4096).value(), 1.3 * decode_step_time(r, 64, 4096).value(),
+              1e-12);
+}
+
+}  // namespace
+}  // namespace aicost::serving

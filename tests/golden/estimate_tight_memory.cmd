@@ -1,0 +1,1 @@
+estimate tests/plans/tight_deepseek_v3_h100.yaml

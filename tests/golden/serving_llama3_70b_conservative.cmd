@@ -1,0 +1,1 @@
+estimate --conservative examples/serving-llama3-70b-chat.yaml
