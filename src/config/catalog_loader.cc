@@ -77,9 +77,47 @@ core::Status read_gpu(MapReader& r, catalog::Catalog& cat) {
   return {};
 }
 
+// Every key of an efficiency profile; a profile without `base:` must give them all.
+const std::vector<std::string>& efficiency_keys() {
+  static const std::vector<std::string> keys = {
+      "gemm_max", "gemm_half_dim", "fp8_gemm_relative", "attention_flash", "attention_unfused",
+      "attention_flash_backward", "attention_unfused_backward", "memory_bound",
+      "elementwise_bytes_per_hidden", "scale_up_bus", "scale_out_bus", "all_to_all_bus",
+      "collective_latency", "layer_overhead", "step_overhead", "tp_overlap", "ep_overlap",
+      "dp_overlap", "optimizer_bytes_per_param", "memory_overhead", "memory_overhead_share",
+      "serving_prefill_mfu", "serving_prefill_half_tokens", "serving_decode_bandwidth",
+      "serving_layer_overhead", "serving_allreduce_latency", "serving_workspace"};
+  return keys;
+}
+
 core::Status read_efficiency(MapReader& r, catalog::Catalog& cat) {
   catalog::EfficiencyProfile e;
+  // `base: <generation>`: start from a profile read before (ours, or an earlier entry) and
+  // override what this entry gives.
+  std::optional<std::string> base;
+  TRY_ASSIGN(base, r.string("base"));
+  if (base) {
+    auto from = cat.efficiency(*base);
+    if (!from) return r.source().error(r.node("base").Mark(), from.error().message);
+    e = **from;
+    e.provenance = {};
+  }
   TRY_ASSIGN(e.generation, r.string("generation"));
+  if (!base) {
+    std::string missing;
+    for (const auto& k : efficiency_keys()) {
+      if (!r.has(k)) missing += (missing.empty() ? "" : ", ") + k;
+    }
+    if (!missing.empty()) {
+      std::string profiles;
+      for (const auto& p : cat.efficiencies()) profiles += (profiles.empty() ? "" : ", ") + p.generation;
+      return r.source().error(
+          r.self().Mark(),
+          "efficiency profile '" + e.generation + "' lacks " + missing +
+              ": give every key, or 'base: <generation>' to take the others from a profile" +
+              (profiles.empty() ? std::string() : " (" + profiles + ")"));
+    }
+  }
   const std::pair<const char*, double*> ratios[] = {
       {"gemm_max", &e.gemm_max},
       {"fp8_gemm_relative", &e.fp8_gemm_relative},
@@ -92,13 +130,18 @@ core::Status read_efficiency(MapReader& r, catalog::Catalog& cat) {
       {"tp_overlap", &e.tp_overlap},
       {"ep_overlap", &e.ep_overlap},
       {"dp_overlap", &e.dp_overlap},
+      {"memory_overhead_share", &e.memory_overhead_share},
       {"serving_prefill_mfu", &e.serving_prefill_mfu},
       {"serving_decode_bandwidth", &e.serving_decode_bandwidth}};
   for (const auto& [key, field] : ratios) TRY_ASSIGN(*field, r.quantity(key, UnitKind::kPercent));
   TRY_ASSIGN(e.gemm_half_dim, r.quantity("gemm_half_dim", UnitKind::kCount));
+  TRY_ASSIGN(e.attention_flash_backward, r.quantity("attention_flash_backward", UnitKind::kCount));
+  TRY_ASSIGN(e.attention_unfused_backward, r.quantity("attention_unfused_backward", UnitKind::kCount));
   TRY_ASSIGN(e.elementwise_bytes_per_hidden,
              r.quantity("elementwise_bytes_per_hidden", UnitKind::kBytes));
   TRY_ASSIGN(e.optimizer_bytes_per_param, r.quantity("optimizer_bytes_per_param", UnitKind::kBytes));
+  AICOST_TRY_STATUS(r.read("memory_overhead", UnitKind::kBytes, e.memory_overhead));
+  AICOST_TRY_STATUS(r.read("serving_workspace", UnitKind::kBytes, e.serving_workspace));
   AICOST_TRY_STATUS(r.read("collective_latency", UnitKind::kDuration, e.collective_latency));
   AICOST_TRY_STATUS(r.read("layer_overhead", UnitKind::kDuration, e.layer_overhead));
   AICOST_TRY_STATUS(r.read("step_overhead", UnitKind::kDuration, e.step_overhead));
@@ -209,9 +252,11 @@ core::Status add_catalog_text(std::string_view text, const std::string& origin,
   if (!root) return root.error();
   MapReader top(*root, "", src);
   if (!top.valid()) return top.not_a_map();
-  // failure_model and spot_preemption are read by the plan reader (reliability.cc).
+  // failure_model, spot_preemption, restart and serving_spot are read by the plan readers
+  // (reliability.cc).
   for (const char* k : {"gpus", "efficiency", "instances", "storage", "network", "models",
-                        "servers", "owned_defaults", "failure_model", "spot_preemption"}) {
+                        "servers", "owned_defaults", "failure_model", "spot_preemption", "restart",
+                        "serving_spot"}) {
     top.accept(k);
   }
   AICOST_TRY_STATUS(top.finish());

@@ -75,5 +75,13 @@ core::Status read_reliability(MapReader& r, const workload::TrainingJob& job,
                               costing::ReliabilityInputs& out, std::vector<std::string>& warnings);
 // The shipped failure model (data/reliability.yaml).
 core::Result<reliability::FailureModel> default_failure_model();
+// The shipped restart parts (data/reliability.yaml `restart`).
+core::Result<reliability::RestartModel> default_restart_model();
+// The serving simulation's spot defaults (data/reliability.yaml `serving_spot`).
+struct SpotServingDefaults {
+  double price_ratio = 0;             // spot price / on-demand price
+  double interruptions_per_hour = 0;  // reclaims per spot replica-hour
+};
+core::Result<SpotServingDefaults> default_serving_spot();
 
 }  // namespace aicost::config

@@ -119,7 +119,8 @@ LayerTime layer_time(const workload::TrainingJob& job, bool moe_layer) {
   const core::Seconds attn_fwd =
       core::Flops(attn_flops_fwd) / (peak_of(job, Precision::kBf16) * attn_eff);
   // Flash backward recomputes the scores: ~2.5x forward; unfused backward ~2x.
-  const core::Seconds attn_bwd = attn_fwd * (flash ? 2.5 : 2.0);
+  const core::Seconds attn_bwd =
+      attn_fwd * (flash ? e.attention_flash_backward : e.attention_unfused_backward);
 
   const core::Seconds ew_fwd = memory_time(job, ew_bytes);
   LayerTime lt;

@@ -61,7 +61,7 @@ Bytes weight_bytes_per_gpu(const Replica& r) {
 
 double kv_capacity_tokens(const Replica& r) {
   const double free = r.gpu.memory.value() * r.memory_utilization -
-                      weight_bytes_per_gpu(r).value() - r.workspace.value();
+                      weight_bytes_per_gpu(r).value() - r.efficiency.serving_workspace.value();
   if (free <= 0) return 0;
   const double per_token_per_gpu = kv_bytes_per_token(r.model, r.kv_cache).value() / kv_shards(r);
   return free / per_token_per_gpu;
