@@ -29,11 +29,6 @@ Built build(const Row& r, int line, const catalog::Catalog& cat) {
     return out;
   }
   const double tflops = number(r, "achieved_tflops_per_gpu");
-  const double mfu = number(r, "mfu_percent");
-  if (tflops <= 0 && mfu <= 0) {
-    out.skip = "no throughput or MFU";
-    return out;
-  }
   const int gpus = static_cast<int>(number(r, "num_gpus"));
   const int tp = static_cast<int>(number(r, "tp"));
   const int pp = static_cast<int>(number(r, "pp"));
@@ -142,7 +137,8 @@ Built build(const Row& r, int line, const catalog::Catalog& cat) {
         tflops * 1e12 / perf::korthikanti_model_flops_per_token(job.model, job.seq_length);
     c.measured_from = "TFLOP/s (72Bslh^2 convention)";
   } else {
-    out.skip = "MFU without step time or FLOP convention";
+    out.skip = number(r, "mfu_percent") > 0 ? "MFU without step time or FLOP convention"
+                                            : "no step time, throughput or TFLOP/s";
     return out;
   }
   out.value = std::move(c);

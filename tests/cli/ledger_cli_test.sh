@@ -8,7 +8,7 @@
 #   tests/cli/ledger_cli_test.sh AICOST SOURCE_DIR
 set -u
 aicost=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-src=$2
+src=$(cd "$2" && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/aicost-cli.XXXXXX") || exit 1
 holder=""
 cleanup() {

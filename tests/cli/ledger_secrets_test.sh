@@ -9,7 +9,7 @@
 #   tests/cli/ledger_secrets_test.sh AICOST SOURCE_DIR
 set -u
 aicost=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-src=$2
+src=$(cd "$2" && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/aicost-secrets.XXXXXX") || exit 1
 schema="secrets_$$_$(date +%s)"
 pg=${AICOST_TEST_PG_URL:-}

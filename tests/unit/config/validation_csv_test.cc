@@ -6,6 +6,7 @@
 
 #include <set>
 
+#include "temp_dir.h"
 #include "test_support.h"
 
 namespace aicost::config {
@@ -28,20 +29,52 @@ TEST(SourceGroup, IsTheFirstDocumentTheSourceCites) {
   EXPECT_EQ(source_group("'quoted first'"), "'quoted first'");
 }
 
-// The dev set's 38 usable runs come from 7 documents: two papers, the Megatron-LM README and
-// four NVIDIA recipe pages.
-TEST(SourceGroup, TrainingDevSetHasSevenGroups) {
-  auto set = load_validation_csv(std::string(AICOST_SOURCE_DIR) + "/data/validation/training-dev.csv",
-                                 testing::builtin_catalog());
+// The dev set's runs come from 16 documents (a paper, a README, a results repository each): the
+// groups cross-validation holds out one at a time.
+TEST(SourceGroup, TrainingDevSetGroups) {
+  auto set =
+      load_validation_csv(std::string(AICOST_SOURCE_DIR) + "/data/validation/training-dev.csv",
+                          testing::builtin_catalog());
   ASSERT_TRUE(set) << set.error().what();
   std::set<std::string> groups;
   for (const auto& c : set->cases) groups.insert(c.group);
   EXPECT_EQ(groups, (std::set<std::string>{
-                        "Korthikanti et al. 2022", "NVIDIA/Megatron-LM README", "Narayanan et al. 2021",
+                        "Korthikanti et al. 2022",
+                        "NVIDIA NeMo Framework user guide",
+                        "NVIDIA-NeMo/Megatron-Bridge performance summary",
+                        "NVIDIA/Megatron-LM README",
+                        "NVIDIA/NeMo docs/source/performance/performance_summary.md",
                         "NVIDIA/dgxc-benchmarking deepseek_v3/pretraining/README.md",
                         "NVIDIA/dgxc-benchmarking grok1/README_314b.md",
+                        "NVIDIA/dgxc-benchmarking llama3.1/README_405b.md",
                         "NVIDIA/dgxc-benchmarking llama3.1/README_70b.md",
-                        "NVIDIA/dgxc-benchmarking nemo_megatron/README_175b.md"}));
+                        "NVIDIA/dgxc-benchmarking llama3.1/README_8b.md",
+                        "NVIDIA/dgxc-benchmarking nemo_megatron/README_175b.md",
+                        "NVIDIA/dgxc-benchmarking nemotron/README_15b.md",
+                        "NVIDIA/dgxc-benchmarking nemotron/README_340b.md",
+                        "Narayanan et al. 2021",
+                        "mlcommons/training_results_v4.1",
+                        "mlcommons/training_results_v5.0"}));
+}
+
+// A published step time is a measurement on its own: a row with one and no TFLOP/s or MFU cell
+// (an MLPerf log gives only step times) is read, and its tokens/s/GPU are GBS x seq / (t x GPUs).
+// A row with none of the three is skipped with the reason.
+TEST(TrainingCsv, StepTimeAloneIsAMeasurement) {
+  testing::TempDir dir;
+  const std::string path = dir.write(
+      "runs.csv",
+      "name,source,layers,hidden,heads,seq_len,global_batch_tokens_or_sequences,gpu_type,num_gpus,"
+      "tp,pp,micro_batch,precision,achieved_tflops_per_gpu,mfu_percent,notes\n"
+      "gpt step only,Paper A,24,2048,16,2048,64 seq,H100,8,1,1,1,BF16,,,MEASURED step time 2.5 s\n"
+      "gpt nothing,Paper A,24,2048,16,2048,64 seq,H100,8,1,1,1,BF16,,,MEASURED but no figure\n");
+  auto set = load_validation_csv(path, testing::builtin_catalog());
+  ASSERT_TRUE(set) << set.error().what();
+  ASSERT_EQ(set->cases.size(), 1u);
+  EXPECT_EQ(set->cases[0].name, "gpt step only");
+  EXPECT_DOUBLE_EQ(set->cases[0].measured_tokens_per_s_per_gpu, 64.0 * 2048 / 2.5 / 8);
+  ASSERT_EQ(set->skipped.size(), 1u);
+  EXPECT_EQ(set->skipped[0], "gpt nothing: no step time, throughput or TFLOP/s");
 }
 
 }  // namespace
