@@ -82,6 +82,7 @@ void Catalog::add(StoragePrice p) { add_or_replace(storage_, std::move(p)); }
 void Catalog::add(NetworkPrice p) { add_or_replace(network_, std::move(p)); }
 void Catalog::add(ModelSpec m) { add_or_replace(models_, std::move(m)); }
 void Catalog::add(Server s) { add_or_replace(servers_, std::move(s)); }
+void Catalog::add(SoftwareEra e) { add_or_replace(software_, std::move(e)); }
 
 core::Result<const GpuSpec*> Catalog::gpu(std::string_view n) const {
   return find(gpus_, n, "gpu");
@@ -103,6 +104,10 @@ core::Result<const ModelSpec*> Catalog::model(std::string_view n) const {
 }
 core::Result<const Server*> Catalog::server(std::string_view n) const {
   return find(servers_, n, "server");
+}
+
+core::Result<const SoftwareEra*> Catalog::software(std::string_view id) const {
+  return find(software_, id, "software era");
 }
 
 const Server* Catalog::server_for(std::string_view gpu) const {

@@ -154,6 +154,35 @@ core::Status read_efficiency(MapReader& r, catalog::Catalog& cat) {
   return {};
 }
 
+core::Status read_software(MapReader& r, catalog::Catalog& cat) {
+  catalog::SoftwareEra e;
+  TRY_ASSIGN(e.id, r.string("id"));
+  TRY_ASSIGN(e.description, r.string("description"));
+  std::optional<std::string> attention;
+  TRY_ASSIGN(attention, r.string("attention"));
+  if (attention && *attention != "flash" && *attention != "unfused") {
+    return r.source().error(r.node("attention").Mark(), "attention must be flash or unfused");
+  }
+  e.flash_attention = attention.value_or("flash") == "flash";
+  const std::pair<const char*, bool*> flags[] = {
+      {"sequence_parallel", &e.sequence_parallel},
+      {"distributed_optimizer", &e.distributed_optimizer},
+      {"overlap_grad_reduce", &e.overlap_grad_reduce},
+      {"overlap_param_gather", &e.overlap_param_gather},
+      {"tp_comm_overlap", &e.tp_comm_overlap}};
+  for (const auto& [key, field] : flags) {
+    if (!r.has(key)) {
+      return r.source().error(r.self().Mark(), "software era '" + e.id + "' lacks " + key +
+                                                   ": every era states every default");
+    }
+    TRY_ASSIGN(*field, r.boolean(key));
+  }
+  AICOST_TRY_STATUS(read_provenance(r, e.provenance));
+  if (e.id.empty()) return r.source().error(r.self().Mark(), "software entry needs an id");
+  cat.add(std::move(e));
+  return {};
+}
+
 core::Status read_instance(MapReader& r, catalog::Catalog& cat) {
   catalog::Instance in;
   TRY_ASSIGN(in.id, r.string("id"));
@@ -256,12 +285,13 @@ core::Status add_catalog_text(std::string_view text, const std::string& origin,
   // (reliability.cc).
   for (const char* k : {"gpus", "efficiency", "instances", "storage", "network", "models",
                         "servers", "owned_defaults", "failure_model", "spot_preemption", "restart",
-                        "serving_spot"}) {
+                        "serving_spot", "software"}) {
     top.accept(k);
   }
   AICOST_TRY_STATUS(top.finish());
   AICOST_TRY_STATUS(read_section(*root, "gpus", src, cat, read_gpu));
   AICOST_TRY_STATUS(read_section(*root, "efficiency", src, cat, read_efficiency));
+  AICOST_TRY_STATUS(read_section(*root, "software", src, cat, read_software));
   AICOST_TRY_STATUS(read_section(*root, "instances", src, cat, read_instance));
   AICOST_TRY_STATUS(read_section(*root, "storage", src, cat, read_storage));
   AICOST_TRY_STATUS(read_section(*root, "network", src, cat, read_network));

@@ -39,7 +39,8 @@ core::Result<workload::Model> read_model(MapReader& r, const catalog::Catalog& c
 core::Status read_training(MapReader& r, workload::TrainingJob& job);
 core::Status read_cluster(MapReader& r, const catalog::Catalog& cat, workload::TrainingJob& job);
 core::Status read_parallelism(MapReader& r, workload::TrainingJob& job,
-                              std::vector<std::string>& warnings);
+                              std::vector<std::string>& warnings,
+                              const catalog::SoftwareEra* software = nullptr);
 // pricing.mode owned, as read (plan_owned.cc); priced by price_owned once the spares are known.
 struct OwnedRequest {
   costing::OwnedPricing pricing;  // inputs without the cluster size (and fabric unless given)

@@ -13,6 +13,7 @@
 #include "aicost/catalog/instance.h"
 #include "aicost/catalog/model_spec.h"
 #include "aicost/catalog/server.h"
+#include "aicost/catalog/software.h"
 #include "aicost/core/result.h"
 
 namespace aicost::catalog {
@@ -29,6 +30,7 @@ class Catalog {
   void add(NetworkPrice price);
   void add(ModelSpec model);
   void add(Server server);
+  void add(SoftwareEra era);
   // Replaces the owned-pricing defaults as a whole (a later file's section wins).
   void set_owned_defaults(OwnedDefaults defaults) { owned_defaults_ = std::move(defaults); }
 
@@ -39,6 +41,7 @@ class Catalog {
   core::Result<const NetworkPrice*> network(std::string_view name) const;
   core::Result<const ModelSpec*> model(std::string_view name) const;
   core::Result<const Server*> server(std::string_view name) const;
+  core::Result<const SoftwareEra*> software(std::string_view id) const;
   // The server with GPU `gpu` (id or alias of the GPU as the server entry names it) and the
   // lowest price per GPU; else the first unpriced one (its note says why); else nullptr.
   const Server* server_for(std::string_view gpu) const;
@@ -50,6 +53,7 @@ class Catalog {
   const std::vector<NetworkPrice>& network_prices() const { return network_; }
   const std::vector<ModelSpec>& models() const { return models_; }
   const std::vector<Server>& servers() const { return servers_; }
+  const std::vector<SoftwareEra>& software_eras() const { return software_; }
   const OwnedDefaults& owned_defaults() const { return owned_defaults_; }
 
  private:
@@ -58,6 +62,7 @@ class Catalog {
   std::vector<Instance> instances_;
   std::vector<StoragePrice> storage_;
   std::vector<NetworkPrice> network_;
+  std::vector<SoftwareEra> software_;
   std::vector<ModelSpec> models_;
   std::vector<Server> servers_;
   OwnedDefaults owned_defaults_;
