@@ -80,12 +80,12 @@ core::Status read_gpu(MapReader& r, catalog::Catalog& cat) {
 // Every key of an efficiency profile; a profile without `base:` must give them all.
 const std::vector<std::string>& efficiency_keys() {
   static const std::vector<std::string> keys = {
-      "gemm_max", "gemm_half_dim", "fp8_gemm_relative", "attention_flash", "attention_unfused",
+      "gemm_max", "gemm_half_dim", "fp8_gemm_relative", "fp8_cast_bytes", "attention_flash", "attention_unfused",
       "attention_flash_backward", "attention_unfused_backward", "memory_bound",
       "elementwise_bytes_per_hidden", "scale_up_bus", "scale_out_bus", "all_to_all_bus",
       "collective_latency", "layer_overhead", "step_overhead", "tp_overlap", "ep_overlap",
       "dp_overlap", "optimizer_bytes_per_param", "memory_overhead", "memory_overhead_share",
-      "serving_prefill_mfu", "serving_prefill_half_tokens", "serving_decode_bandwidth",
+      "serving_prefill_mfu", "serving_fp8_prefill_relative", "serving_prefill_half_tokens", "serving_decode_bandwidth",
       "serving_layer_overhead", "serving_allreduce_latency", "serving_workspace"};
   return keys;
 }
@@ -132,6 +132,7 @@ core::Status read_efficiency(MapReader& r, catalog::Catalog& cat) {
       {"dp_overlap", &e.dp_overlap},
       {"memory_overhead_share", &e.memory_overhead_share},
       {"serving_prefill_mfu", &e.serving_prefill_mfu},
+      {"serving_fp8_prefill_relative", &e.serving_fp8_prefill_relative},
       {"serving_decode_bandwidth", &e.serving_decode_bandwidth}};
   for (const auto& [key, field] : ratios) TRY_ASSIGN(*field, r.quantity(key, UnitKind::kPercent));
   TRY_ASSIGN(e.gemm_half_dim, r.quantity("gemm_half_dim", UnitKind::kCount));
@@ -140,6 +141,7 @@ core::Status read_efficiency(MapReader& r, catalog::Catalog& cat) {
   TRY_ASSIGN(e.elementwise_bytes_per_hidden,
              r.quantity("elementwise_bytes_per_hidden", UnitKind::kBytes));
   TRY_ASSIGN(e.optimizer_bytes_per_param, r.quantity("optimizer_bytes_per_param", UnitKind::kBytes));
+  TRY_ASSIGN(e.fp8_cast_bytes, r.quantity("fp8_cast_bytes", UnitKind::kBytes));
   AICOST_TRY_STATUS(r.read("memory_overhead", UnitKind::kBytes, e.memory_overhead));
   AICOST_TRY_STATUS(r.read("serving_workspace", UnitKind::kBytes, e.serving_workspace));
   AICOST_TRY_STATUS(r.read("collective_latency", UnitKind::kDuration, e.collective_latency));

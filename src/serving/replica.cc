@@ -22,7 +22,7 @@ core::FlopsPerSecond peak(const Replica& r) {
 double gemm_share(const Replica& r) {
   const bool low = r.weights == Precision::kFp8 || r.weights == Precision::kInt8 ||
                    r.weights == Precision::kFp4;
-  return r.efficiency.serving_prefill_mfu * (low ? r.efficiency.fp8_gemm_relative : 1.0);
+  return r.efficiency.serving_prefill_mfu * (low ? r.efficiency.serving_fp8_prefill_relative : 1.0);
 }
 
 // KV heads each GPU holds: GQA heads split over TP and replicated once TP exceeds them; the MLA

@@ -50,6 +50,10 @@ struct EfficiencyProfile {
   double gemm_half_dim = 0;
   // Low-precision (fp8) GEMMs reach a smaller share of their (doubled) peak: casts, scaling.
   double fp8_gemm_relative = 0;
+  // HBM bytes moved per element of each FP8 GEMM operand to quantise it (training): read the
+  // 16-bit tensor, write its row-wise and column-wise (transposed) FP8 copies, plus scales or an
+  // amax pass by recipe. Forward inputs and backward output gradients of every FP8 GEMM pay it.
+  double fp8_cast_bytes = 0;
   // Fused (flash) attention kernel efficiency relative to the dense peak of its precision.
   double attention_flash = 0;
   // Unfused attention (2021-era Megatron): the softmax and dropout run memory-bound.
@@ -96,6 +100,9 @@ struct EfficiencyProfile {
   // streams weights and KV at serving_decode_bandwidth of HBM; each decode step pays
   // serving_layer_overhead per layer (kernel launches, norms, sampling not hidden by graphs).
   double serving_prefill_mfu = 0;
+  // FP8 prefill GEMMs reach this share of the doubled FP8 peak relative to BF16 ones (calibrated
+  // with serving_prefill_mfu on the serving rows; training's fp8_gemm_relative is fitted apart).
+  double serving_fp8_prefill_relative = 0;
   double serving_prefill_half_tokens = 0;
   double serving_decode_bandwidth = 0;
   core::Seconds serving_layer_overhead{0};

@@ -25,13 +25,13 @@ std::vector<perf::AccuracyCase> held_out(const config::CrossValidationRun& run) 
   return out;
 }
 
-// Measured on 2026-12-01 after the dev set grew to 131 runs in 16 source groups (H100, A100,
-// B200, GB200; BF16, FP8, MXFP8; dense and MoE): CV median 6.6 %, p90 18.7 %, worst 291 % (in-sample
-// 5.6 % / 18.1 %). The target (median <= 8 %, p90 <= 15 %) no longer holds on this set: the
-// p90 is carried by FP8 on H100 (model too slow by 10-20 %) and small MoE models at micro-batch 1
-// (Qwen3-30B-A3B on B200/H100, model 1.6-3.3x too fast). The bounds pin today's figures with a
-// little room, so a change that makes the model worse out of sample fails here; tighten them as the
-// physics improves.
+// Measured on 2026-12-01 on 131 runs in 16 source groups (H100, A100, B200, GB200; BF16, FP8,
+// MXFP8; dense and MoE), after software eras (NeMo/Megatron-Bridge rows with TP overlap), FP8
+// casts as a memory-bound term, the output layer in BF16 and fp8_gemm_relative fitted: CV median
+// 5.6 %, p90 14.5 %, worst 260 % (in-sample 4.8 % / 14.5 %); before, 6.6 % / 18.7 %. The issue's
+// target (median <= 8 %, p90 <= 15 %) holds; the bounds pin today's figures with a little room.
+// The worst rows are a small MoE model (Qwen3-30B-A3B, model 1.5-3.6x too fast: measured at
+// micro-batch 1 a third of its micro-batch-4 throughput, which the model barely tells apart).
 TEST(ValidationAccuracy, TrainingCrossValidatedErrorWithinBounds) {
   auto run = config::cross_validate_csv(kDevSet, testing::builtin_catalog());
   ASSERT_TRUE(run) << run.error().what();
@@ -40,11 +40,11 @@ TEST(ValidationAccuracy, TrainingCrossValidatedErrorWithinBounds) {
   // Every MEASURED row with a published layout is used: 131 of the dev set's rows, 16 sources.
   EXPECT_EQ(run->observations.size(), 131u);
   EXPECT_EQ(run->cv.groups.size(), 16u);
-  // Six fitted numbers: gemm_max for ampere, hopper and blackwell, three shared.
-  EXPECT_EQ(perf::fitted_numbers(run->cv.all, run->parameters).size(), 6u);
+  // Seven fitted numbers: gemm_max for ampere, hopper and blackwell, four shared.
+  EXPECT_EQ(perf::fitted_numbers(run->cv.all, run->parameters).size(), 7u);
   const auto s = perf::summarize(held_out(*run));
-  EXPECT_LE(s.median_abs, 0.07);
-  EXPECT_LE(s.p90_abs, 0.195);
+  EXPECT_LE(s.median_abs, 0.06);
+  EXPECT_LE(s.p90_abs, 0.15);
 }
 
 TEST(ValidationAccuracy, SkipsRowsWithoutMeasurementsAndSaysWhy) {
