@@ -83,6 +83,7 @@ void Catalog::add(NetworkPrice p) { add_or_replace(network_, std::move(p)); }
 void Catalog::add(ModelSpec m) { add_or_replace(models_, std::move(m)); }
 void Catalog::add(Server s) { add_or_replace(servers_, std::move(s)); }
 void Catalog::add(CompressionFigure f) { add_or_replace(compression_, std::move(f)); }
+void Catalog::add(SoftwareEra e) { add_or_replace(software_, std::move(e)); }
 
 core::Result<const GpuSpec*> Catalog::gpu(std::string_view n) const {
   return find(gpus_, n, "gpu");
@@ -125,6 +126,10 @@ core::Result<const CompressionFigure*> Catalog::compression(std::string_view cod
                           "no figure of '" + std::string(codec) + "' on " + std::string(content) +
                               " in data/compression.yaml." + core::did_you_mean(codec, codecs) +
                               " Measured: " + measured + " (or none)");
+}
+
+core::Result<const SoftwareEra*> Catalog::software(std::string_view id) const {
+  return find(software_, id, "software era");
 }
 
 const Server* Catalog::server_for(std::string_view gpu) const {

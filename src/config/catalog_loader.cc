@@ -77,9 +77,49 @@ core::Status read_gpu(MapReader& r, catalog::Catalog& cat) {
   return {};
 }
 
+// Every key of an efficiency profile; a profile without `base:` must give them all.
+// fp4_gemm_relative is the exception: only generations with an FP4 peak (Blackwell) have one.
+const std::vector<std::string>& efficiency_keys() {
+  static const std::vector<std::string> keys = {
+      "gemm_max", "gemm_half_dim", "fp8_gemm_relative", "fp8_cast_bytes", "attention_flash",
+      "attention_unfused", "attention_flash_backward", "attention_unfused_backward",
+      "memory_bound", "elementwise_bytes_per_hidden", "scale_up_bus", "scale_out_bus",
+      "all_to_all_bus", "collective_latency", "layer_overhead", "step_overhead", "tp_overlap",
+      "ep_overlap", "dp_overlap", "optimizer_bytes_per_param", "memory_overhead",
+      "memory_overhead_share", "serving_prefill_mfu", "serving_fp8_prefill_relative",
+      "serving_prefill_half_tokens", "serving_expert_half_rows", "serving_decode_bandwidth",
+      "serving_layer_overhead", "serving_allreduce_latency", "serving_workspace"};
+  return keys;
+}
+
 core::Status read_efficiency(MapReader& r, catalog::Catalog& cat) {
   catalog::EfficiencyProfile e;
+  // `base: <generation>`: start from a profile read before (ours, or an earlier entry) and
+  // override what this entry gives.
+  std::optional<std::string> base;
+  TRY_ASSIGN(base, r.string("base"));
+  if (base) {
+    auto from = cat.efficiency(*base);
+    if (!from) return r.source().error(r.node("base").Mark(), from.error().message);
+    e = **from;
+    e.provenance = {};
+  }
   TRY_ASSIGN(e.generation, r.string("generation"));
+  if (!base) {
+    std::string missing;
+    for (const auto& k : efficiency_keys()) {
+      if (!r.has(k)) missing += (missing.empty() ? "" : ", ") + k;
+    }
+    if (!missing.empty()) {
+      std::string profiles;
+      for (const auto& p : cat.efficiencies()) profiles += (profiles.empty() ? "" : ", ") + p.generation;
+      return r.source().error(
+          r.self().Mark(),
+          "efficiency profile '" + e.generation + "' lacks " + missing +
+              ": give every key, or 'base: <generation>' to take the others from a profile" +
+              (profiles.empty() ? std::string() : " (" + profiles + ")"));
+    }
+  }
   const std::pair<const char*, double*> ratios[] = {
       {"gemm_max", &e.gemm_max},
       {"fp8_gemm_relative", &e.fp8_gemm_relative},
@@ -93,13 +133,20 @@ core::Status read_efficiency(MapReader& r, catalog::Catalog& cat) {
       {"tp_overlap", &e.tp_overlap},
       {"ep_overlap", &e.ep_overlap},
       {"dp_overlap", &e.dp_overlap},
+      {"memory_overhead_share", &e.memory_overhead_share},
       {"serving_prefill_mfu", &e.serving_prefill_mfu},
+      {"serving_fp8_prefill_relative", &e.serving_fp8_prefill_relative},
       {"serving_decode_bandwidth", &e.serving_decode_bandwidth}};
   for (const auto& [key, field] : ratios) TRY_ASSIGN(*field, r.quantity(key, UnitKind::kPercent));
   TRY_ASSIGN(e.gemm_half_dim, r.quantity("gemm_half_dim", UnitKind::kCount));
+  TRY_ASSIGN(e.attention_flash_backward, r.quantity("attention_flash_backward", UnitKind::kCount));
+  TRY_ASSIGN(e.attention_unfused_backward, r.quantity("attention_unfused_backward", UnitKind::kCount));
   TRY_ASSIGN(e.elementwise_bytes_per_hidden,
              r.quantity("elementwise_bytes_per_hidden", UnitKind::kBytes));
   TRY_ASSIGN(e.optimizer_bytes_per_param, r.quantity("optimizer_bytes_per_param", UnitKind::kBytes));
+  TRY_ASSIGN(e.fp8_cast_bytes, r.quantity("fp8_cast_bytes", UnitKind::kBytes));
+  AICOST_TRY_STATUS(r.read("memory_overhead", UnitKind::kBytes, e.memory_overhead));
+  AICOST_TRY_STATUS(r.read("serving_workspace", UnitKind::kBytes, e.serving_workspace));
   AICOST_TRY_STATUS(r.read("collective_latency", UnitKind::kDuration, e.collective_latency));
   AICOST_TRY_STATUS(r.read("layer_overhead", UnitKind::kDuration, e.layer_overhead));
   AICOST_TRY_STATUS(r.read("step_overhead", UnitKind::kDuration, e.step_overhead));
@@ -109,6 +156,35 @@ core::Status read_efficiency(MapReader& r, catalog::Catalog& cat) {
   TRY_ASSIGN(e.serving_prefill_half_tokens, r.quantity("serving_prefill_half_tokens", UnitKind::kCount));
   TRY_ASSIGN(e.serving_expert_half_rows, r.quantity("serving_expert_half_rows", UnitKind::kCount));
   AICOST_TRY_STATUS(read_provenance(r, e.provenance));
+  cat.add(std::move(e));
+  return {};
+}
+
+core::Status read_software(MapReader& r, catalog::Catalog& cat) {
+  catalog::SoftwareEra e;
+  TRY_ASSIGN(e.id, r.string("id"));
+  TRY_ASSIGN(e.description, r.string("description"));
+  std::optional<std::string> attention;
+  TRY_ASSIGN(attention, r.string("attention"));
+  if (attention && *attention != "flash" && *attention != "unfused") {
+    return r.source().error(r.node("attention").Mark(), "attention must be flash or unfused");
+  }
+  e.flash_attention = attention.value_or("flash") == "flash";
+  const std::pair<const char*, bool*> flags[] = {
+      {"sequence_parallel", &e.sequence_parallel},
+      {"distributed_optimizer", &e.distributed_optimizer},
+      {"overlap_grad_reduce", &e.overlap_grad_reduce},
+      {"overlap_param_gather", &e.overlap_param_gather},
+      {"tp_comm_overlap", &e.tp_comm_overlap}};
+  for (const auto& [key, field] : flags) {
+    if (!r.has(key)) {
+      return r.source().error(r.self().Mark(), "software era '" + e.id + "' lacks " + key +
+                                                   ": every era states every default");
+    }
+    TRY_ASSIGN(*field, r.boolean(key));
+  }
+  AICOST_TRY_STATUS(read_provenance(r, e.provenance));
+  if (e.id.empty()) return r.source().error(r.self().Mark(), "software entry needs an id");
   cat.add(std::move(e));
   return {};
 }
@@ -321,15 +397,18 @@ core::Status add_catalog_text(std::string_view text, const std::string& origin,
   if (!root) return root.error();
   MapReader top(*root, "", src);
   if (!top.valid()) return top.not_a_map();
-  // failure_model and spot_preemption are read by the plan reader (reliability.cc).
+  // failure_model, spot_preemption, restart and serving_spot are read by the plan readers
+  // (reliability.cc).
   for (const char* k : {"gpus", "efficiency", "instances", "storage", "network", "models",
-                        "servers", "owned_defaults", "failure_model", "spot_preemption",
-                        "compression", "compression_defaults", "intervals"}) {
+                        "servers", "owned_defaults", "failure_model", "spot_preemption", "restart",
+                        "serving_spot", "software", "compression", "compression_defaults",
+                        "intervals"}) {
     top.accept(k);
   }
   AICOST_TRY_STATUS(top.finish());
   AICOST_TRY_STATUS(read_section(*root, "gpus", src, cat, read_gpu));
   AICOST_TRY_STATUS(read_section(*root, "efficiency", src, cat, read_efficiency));
+  AICOST_TRY_STATUS(read_section(*root, "software", src, cat, read_software));
   AICOST_TRY_STATUS(read_section(*root, "instances", src, cat, read_instance));
   AICOST_TRY_STATUS(read_section(*root, "storage", src, cat, read_storage));
   AICOST_TRY_STATUS(read_section(*root, "network", src, cat, read_network));

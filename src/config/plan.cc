@@ -118,8 +118,19 @@ core::Result<Plan> parse_plan_root(const YAML::Node& root_node, const Source& sr
   AICOST_TRY_STATUS(read_training(training, job));
   MapReader cluster = section("cluster");
   AICOST_TRY_STATUS(read_cluster(cluster, cat, job));
+  // `software: megatron-2021`: the era's kernels and overlaps (data/software.yaml), under the
+  // plan's own parallelism keys.
+  std::optional<std::string> software;
+  TRY_ASSIGN(software, top.string("software"));
+  const catalog::SoftwareEra* era = nullptr;
+  if (software) {
+    auto e = cat.software(*software);
+    if (!e) return src.error(top.node("software").Mark(), e.error().message);
+    era = *e;
+    plan.software = era->id;
+  }
   MapReader parallel = section("parallelism");
-  AICOST_TRY_STATUS(read_parallelism(parallel, job, plan.warnings));
+  AICOST_TRY_STATUS(read_parallelism(parallel, job, plan.warnings, era));
 
   auto eff = cat.efficiency(job.cluster.gpu.generation);
   if (!eff) {

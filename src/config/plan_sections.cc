@@ -112,7 +112,9 @@ core::Status read_cluster(MapReader& r, const catalog::Catalog& cat, workload::T
 }
 
 core::Status read_parallelism(MapReader& r, workload::TrainingJob& job,
-                              std::vector<std::string>& warnings) {
+                              std::vector<std::string>& warnings,
+                              const catalog::SoftwareEra* software) {
+  if (software) workload::apply_software(*software, job.parallel);
   if (r.self().IsNull()) return {};
   if (!r.self().IsMap()) return r.not_a_map();
   for (const auto& a : key_aliases()) {
@@ -170,6 +172,10 @@ core::Status read_parallelism(MapReader& r, workload::TrainingJob& job,
                                       std::pair{"unfused", AttentionKernel::kUnfused},
                                       std::pair{"local", AttentionKernel::kUnfused}},
                            p.attention));
+  // The era's sequence parallelism needs the plan's TP, read above.
+  if (software && !r.has("sequence_parallel")) {
+    p.sequence_parallel = software->sequence_parallel && p.tensor > 1;
+  }
   std::optional<int> dp;
   TRY_ASSIGN(dp, r.integer("data_parallel_size"));
   AICOST_TRY_STATUS(r.finish());

@@ -39,7 +39,8 @@ core::Result<workload::Model> read_model(MapReader& r, const catalog::Catalog& c
 core::Status read_training(MapReader& r, workload::TrainingJob& job);
 core::Status read_cluster(MapReader& r, const catalog::Catalog& cat, workload::TrainingJob& job);
 core::Status read_parallelism(MapReader& r, workload::TrainingJob& job,
-                              std::vector<std::string>& warnings);
+                              std::vector<std::string>& warnings,
+                              const catalog::SoftwareEra* software = nullptr);
 // pricing.mode owned, as read (plan_owned.cc); priced by price_owned once the spares are known.
 struct OwnedRequest {
   costing::OwnedPricing pricing;  // inputs without the cluster size (and fabric unless given)
@@ -76,5 +77,13 @@ core::Status read_reliability(MapReader& r, const workload::TrainingJob& job,
                               costing::ReliabilityInputs& out, std::vector<std::string>& warnings);
 // The shipped failure model (data/reliability.yaml).
 core::Result<reliability::FailureModel> default_failure_model();
+// The shipped restart parts (data/reliability.yaml `restart`).
+core::Result<reliability::RestartModel> default_restart_model();
+// The serving simulation's spot defaults (data/reliability.yaml `serving_spot`).
+struct SpotServingDefaults {
+  double price_ratio = 0;             // spot price / on-demand price
+  double interruptions_per_hour = 0;  // reclaims per spot replica-hour
+};
+core::Result<SpotServingDefaults> default_serving_spot();
 
 }  // namespace aicost::config

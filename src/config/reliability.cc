@@ -112,12 +112,48 @@ core::Result<core::Seconds> default_spot_preemption_mtbf() {
   });
 }
 
+core::Result<reliability::RestartModel> default_restart_model() {
+  return shipped_section<reliability::RestartModel>(
+      "restart", [](MapReader& r) -> core::Result<reliability::RestartModel> {
+        r.accept("source");
+        r.accept("date");
+        reliability::RestartModel m;
+        AICOST_TRY_STATUS(r.read("detection", UnitKind::kDuration, m.detection, true));
+        AICOST_TRY_STATUS(r.read("rescheduling", UnitKind::kDuration, m.rescheduling, true));
+        AICOST_TRY_STATUS(r.read("initialisation", UnitKind::kDuration, m.initialisation, true));
+        AICOST_TRY_STATUS(r.finish());
+        return m;
+      });
+}
+
+core::Result<SpotServingDefaults> default_serving_spot() {
+  return shipped_section<SpotServingDefaults>(
+      "serving_spot", [](MapReader& r) -> core::Result<SpotServingDefaults> {
+        r.accept("source");
+        r.accept("date");
+        SpotServingDefaults d;
+        core::Seconds mtbf(0);
+        TRY_ASSIGN(d.price_ratio, r.quantity("price", UnitKind::kPercent));
+        AICOST_TRY_STATUS(r.read("per_replica_mtbf", UnitKind::kDuration, mtbf, true));
+        AICOST_TRY_STATUS(r.finish());
+        if (d.price_ratio <= 0 || mtbf.value() <= 0) {
+          return core::make_error(core::ErrorCode::kInternal,
+                                  "data/reliability.yaml serving_spot needs price and per_replica_mtbf");
+        }
+        d.interruptions_per_hour = core::kSecondsPerHour / mtbf.value();
+        return d;
+      });
+}
+
 core::Status read_reliability(MapReader& r, const workload::TrainingJob& job,
                               const costing::ComputePricing& pricing,
                               costing::ReliabilityInputs& rel, std::vector<std::string>& warnings) {
   auto model = default_failure_model();
   if (!model) return model.error();
   rel.failures = *model;
+  auto restart = default_restart_model();
+  if (!restart) return restart.error();
+  rel.restart = *restart;
   if (!r.self().IsNull() && !r.self().IsMap()) return r.not_a_map();
   AICOST_TRY_STATUS(read_model(r, rel.failures));
   AICOST_TRY_STATUS(read_causes(r, rel.failures));

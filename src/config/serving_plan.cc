@@ -172,6 +172,10 @@ core::Status read_profile(MapReader& s, const std::string& dir, ServingPlan& pla
   MapReader a(s.node("autoscaling"), "serving.autoscaling", s.source());
   if (!a.self().IsNull() && a.self() && !a.self().IsMap()) return a.not_a_map();
   serving::Policy base;
+  auto spot_defaults = default_serving_spot();
+  if (!spot_defaults) return spot_defaults.error();
+  base.spot_price_ratio = spot_defaults->price_ratio;
+  base.spot_interruptions_per_hour = spot_defaults->interruptions_per_hour;
   core::Seconds cold(base.cold_start_min * 60.0), cool(base.cooldown_min * 60.0);
   AICOST_TRY_STATUS(a.read("cold_start", UnitKind::kDuration, cold));
   AICOST_TRY_STATUS(a.read("cooldown", UnitKind::kDuration, cool));

@@ -99,23 +99,17 @@ Built build(const Row& r, int line, const catalog::Catalog& cat) {
   job.precision = prec.find("fp8") != std::string::npos   ? catalog::Precision::kFp8
                   : prec.rfind("fp16 mixed", 0) == 0 ? catalog::Precision::kFp16
                                                           : catalog::Precision::kBf16;
-  // Era of the software: SC'21 (2021) and Korthikanti (2022) Megatron had no flash attention,
-  // no distributed optimizer and no communication overlap; SC'21 had no sequence parallelism.
-  const bool era_2021 = source.find("Narayanan et al. 2021") != std::string::npos;
-  const bool era_2022 = source.find("Korthikanti") != std::string::npos;
-  if (era_2021 || era_2022) {
-    p.attention = workload::AttentionKernel::kUnfused;
-    p.sharding = workload::OptimizerSharding::kNone;
-    p.overlap_grad_reduce = false;
-    p.overlap_param_gather = false;
-    p.sequence_parallel = era_2022 && notes.find("no SP") == std::string::npos && tp > 1;
-  } else {
-    // Megatron-Core and NeMo recipes run the distributed optimizer with overlapped reduction.
-    p.sharding = workload::OptimizerSharding::kZero1;
-    p.sequence_parallel = tp > 1;
-    p.tp_comm_overlap = source.find("dgxc-benchmarking") != std::string::npos ||
-                        notes.find("--tp-comm-overlap") != std::string::npos;
+  // Software era: the row's `software` cell (data/software.yaml), else read from its source.
+  std::string era_id = r.count("software") ? r.at("software") : "";
+  if (era_id.empty()) era_id = software_of_source(source);
+  auto era = cat.software(era_id);
+  if (!era) {
+    out.skip = "software: " + era.error().message;
+    return out;
   }
+  workload::apply_software(**era, p);
+  if (notes.find("no SP") != std::string::npos) p.sequence_parallel = false;
+  if (notes.find("--tp-comm-overlap") != std::string::npos) p.tp_comm_overlap = true;
   std::vector<std::string> ignored;
   if (auto v = workload::validate(job, &ignored); !v) {
     out.skip = "invalid layout: " + v.error().message;
@@ -146,6 +140,15 @@ Built build(const Row& r, int line, const catalog::Catalog& cat) {
 }
 
 }  // namespace
+
+std::string software_of_source(const std::string& source) {
+  if (source.find("Narayanan et al. 2021") != std::string::npos) return "megatron-2021";
+  if (source.find("Korthikanti") != std::string::npos) return "megatron-2022";
+  for (const char* recipe : {"NeMo", "Megatron-Bridge", "dgxc-benchmarking", "mlcommons/training_results"}) {
+    if (source.find(recipe) != std::string::npos) return "nemo-2025";
+  }
+  return "megatron-core-2024";
+}
 
 std::string source_group(const std::string& source) {
   const std::string cited = source.substr(0, source.find_first_of("'(@;,+\""));

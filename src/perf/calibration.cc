@@ -193,6 +193,15 @@ std::vector<FitParameter> training_fit_parameters() {
       {"step_overhead", false, UnitKind::kDuration, 0, 0.3, 0.005, 0,
        [](const EfficiencyProfile& e) { return e.step_overhead.value(); },
        [](EfficiencyProfile& e, double v) { e.step_overhead = core::Seconds(v); }},
+      // Share of the (doubled) FP8 peak that FP8 GEMM kernels reach relative to BF16 ones; the
+      // casts are a separate memory-bound term (fp8_cast_bytes). One value for every generation
+      // (a per-generation one would be fitted to nothing on Ampere, which has no FP8). Start:
+      // 75 %. At most 82 %: above it the shipped Hopper profile's FP8 GEMMs outrun cuBLAS on an
+      // H200 by more than 5 % at 1024 x 8192 x 1024 (data/measurements; tests MeasuredCeiling.*;
+      // large shapes alone would allow 89 %, FP8 at 1.73-1.85x BF16).
+      {"fp8_gemm_relative", false, UnitKind::kPercent, 0.50, 0.82, 0.01, 0.75,
+       [](const EfficiencyProfile& e) { return e.fp8_gemm_relative; },
+       [](EfficiencyProfile& e, double v) { e.fp8_gemm_relative = v; }},
   };
 }
 

@@ -31,12 +31,19 @@ core::Seconds memory_time(const workload::TrainingJob& job, double bytes) {
 
 }  // namespace
 
-core::Seconds gemm_time(const workload::TrainingJob& job, double m, double n, double k) {
+bool runs_low_precision(const workload::TrainingJob& job) {
+  const Precision p = job.precision;
+  return (p == Precision::kFp8 || p == Precision::kInt8 || p == Precision::kFp4) &&
+         job.cluster.gpu.peak(p).has_value();
+}
+
+core::Seconds gemm_time(const workload::TrainingJob& job, double m, double n, double k,
+                        bool low_precision) {
   const auto& e = job.efficiency;
   double eff = gemm_efficiency(e, m, n, k);
   Precision p = job.precision;
   if (p == Precision::kFp8 || p == Precision::kInt8 || p == Precision::kFp4) {
-    if (job.cluster.gpu.peak(p)) {
+    if (low_precision && runs_low_precision(job)) {
       eff *= e.fp8_gemm_relative;
     } else {
       p = Precision::kBf16;
@@ -60,9 +67,14 @@ LayerTime layer_time(const workload::TrainingJob& job, bool moe_layer) {
   // --- forward GEMMs and their FLOPs
   core::Seconds gemm_fwd(0);
   double gemm_flops = 0;
+  // FP8: each GEMM's forward input (rows x k) and backward output gradient (rows x n) are
+  // quantised by a memory-bound cast (fp8_cast_bytes per element); weights are cast once per
+  // step and not counted. Attention (flash) and the output layer stay BF16.
+  double cast_elements = 0;
   auto gemm = [&](double rows, double n, double k) {
     gemm_fwd += gemm_time(job, rows, n, k);
     gemm_flops += 2 * rows * n * k;
+    cast_elements += rows * (n + k);
   };
   double q_width = m.q_width();
   if (spec.multi_latent_attention) {
@@ -94,9 +106,11 @@ LayerTime layer_time(const workload::TrainingJob& job, bool moe_layer) {
     const double local_experts = experts / par.expert;
     const core::Seconds before = gemm_fwd;
     const double flops_before = gemm_flops;
+    const double cast_before = cast_elements;
     mlp(rows_per_expert, spec.moe_ffn_hidden_size, etp);
     gemm_fwd = before + (gemm_fwd - before) * (local_experts);
     gemm_flops = flops_before + (gemm_flops - flops_before) * local_experts;
+    cast_elements = cast_before + (cast_elements - cast_before) * local_experts;
     if (spec.moe_shared_expert_intermediate_size > 0) {
       mlp(tokens, spec.moe_shared_expert_intermediate_size, t);
     }
@@ -119,11 +133,14 @@ LayerTime layer_time(const workload::TrainingJob& job, bool moe_layer) {
   const core::Seconds attn_fwd =
       core::Flops(attn_flops_fwd) / (peak_of(job, Precision::kBf16) * attn_eff);
   // Flash backward recomputes the scores: ~2.5x forward; unfused backward ~2x.
-  const core::Seconds attn_bwd = attn_fwd * (flash ? 2.5 : 2.0);
+  const core::Seconds attn_bwd =
+      attn_fwd * (flash ? e.attention_flash_backward : e.attention_unfused_backward);
 
   const core::Seconds ew_fwd = memory_time(job, ew_bytes);
+  const core::Seconds casts =
+      runs_low_precision(job) ? memory_time(job, cast_elements * e.fp8_cast_bytes) : core::Seconds(0);
   LayerTime lt;
-  lt.compute = gemm_fwd * 3 + attn_fwd + attn_bwd + ew_fwd * 3 + e.layer_overhead;
+  lt.compute = gemm_fwd * 3 + attn_fwd + attn_bwd + ew_fwd * 3 + casts + e.layer_overhead;
   lt.hardware_flops = 3 * (gemm_flops + attn_flops_fwd);
   if (par.recompute == Recompute::kFull) {
     lt.recompute = gemm_fwd + attn_fwd + ew_fwd;
@@ -177,8 +194,9 @@ LayerTime logits_time(const workload::TrainingJob& job) {
   const double tokens = par.micro_batch * static_cast<double>(job.seq_length) / par.context;
   const double v = job.model.vocab();
   LayerTime lt;
-  // Output GEMM (forward + 2 backward) and an fp32 softmax cross-entropy read/written ~4 times.
-  lt.compute = gemm_time(job, tokens, v / par.tensor, job.model.hidden()) * 3 +
+  // Output GEMM (forward + 2 backward; BF16 even in FP8 training: Megatron's output layer is not
+  // a Transformer Engine FP8 module) and an fp32 softmax cross-entropy read/written ~4 times.
+  lt.compute = gemm_time(job, tokens, v / par.tensor, job.model.hidden(), false) * 3 +
                memory_time(job, 4.0 * 4 * tokens * v / par.tensor);
   lt.hardware_flops = 6.0 * tokens * v / par.tensor * job.model.hidden();
   return lt;

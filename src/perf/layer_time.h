@@ -22,7 +22,11 @@ LayerTime layer_time(const workload::TrainingJob& job, bool moe_layer);
 // The output layer and loss for one micro-batch on the last stage (forward + backward).
 LayerTime logits_time(const workload::TrainingJob& job);
 
-// Time of one GEMM of M x N x K (2MNK FLOPs) at the job's math precision.
-core::Seconds gemm_time(const workload::TrainingJob& job, double m, double n, double k);
+// Time of one GEMM of M x N x K (2MNK FLOPs) at the job's math precision, or at BF16 when
+// `low_precision` is false (layers Transformer Engine does not run in FP8: the output layer).
+core::Seconds gemm_time(const workload::TrainingJob& job, double m, double n, double k,
+                        bool low_precision = true);
+// Whether the job's transformer-block GEMMs run in a low precision (FP8, INT8, FP4) on its GPU.
+bool runs_low_precision(const workload::TrainingJob& job);
 
 }  // namespace aicost::perf

@@ -122,7 +122,8 @@ MemoryBreakdown estimate_memory(const workload::TrainingJob& job) {
   // CUDA context, NCCL and communication buffers, allocator fragmentation: a fixed part plus a
   // share of the rest (Megatron issue #488 reports real usage above the theoretical figure).
   const core::Bytes states = mem.weights + mem.gradients + mem.optimizer;
-  mem.overhead = core::gib(2.5) + (states + mem.activations + mem.logits) * 0.05;
+  mem.overhead = job.efficiency.memory_overhead +
+                 (states + mem.activations + mem.logits) * job.efficiency.memory_overhead_share;
   return mem;
 }
 

@@ -22,9 +22,10 @@ core::FlopsPerSecond peak(const Replica& r) {
 // fp8_gemm_relative, FP4 (NVFP4/MXFP4 block-scaled, Blackwell) by fp4_gemm_relative.
 double gemm_share(const Replica& r) {
   const auto& e = r.efficiency;
-  const double relative = r.weights == Precision::kFp4                                ? e.fp4_gemm_relative
-                          : r.weights == Precision::kFp8 || r.weights == Precision::kInt8 ? e.fp8_gemm_relative
-                                                                                          : 1.0;
+  const double relative = r.weights == Precision::kFp4 ? e.fp4_gemm_relative
+                          : r.weights == Precision::kFp8 || r.weights == Precision::kInt8
+                              ? e.serving_fp8_prefill_relative
+                              : 1.0;
   return e.serving_prefill_mfu * relative;
 }
 
@@ -100,7 +101,7 @@ Bytes weight_bytes_per_gpu(const Replica& r) {
 
 double kv_capacity_tokens(const Replica& r) {
   const double free = r.gpu.memory.value() * r.memory_utilization -
-                      weight_bytes_per_gpu(r).value() - r.workspace.value();
+                      weight_bytes_per_gpu(r).value() - r.efficiency.serving_workspace.value();
   if (free <= 0) return 0;
   const double per_token_per_gpu = kv_bytes_per_token(r.model, r.kv_cache).value() / kv_shards(r);
   return free / per_token_per_gpu;

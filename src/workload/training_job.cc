@@ -196,4 +196,13 @@ core::Status validate(const TrainingJob& job, std::vector<std::string>* warnings
   return {};
 }
 
+void apply_software(const catalog::SoftwareEra& era, Parallelism& p) {
+  p.attention = era.flash_attention ? AttentionKernel::kFlash : AttentionKernel::kUnfused;
+  p.sharding = era.distributed_optimizer ? OptimizerSharding::kZero1 : OptimizerSharding::kNone;
+  p.overlap_grad_reduce = era.overlap_grad_reduce;
+  p.overlap_param_gather = era.overlap_param_gather;
+  p.tp_comm_overlap = era.tp_comm_overlap;
+  p.sequence_parallel = era.sequence_parallel && p.tensor > 1;
+}
+
 }  // namespace aicost::workload

@@ -15,6 +15,7 @@
 #include "aicost/catalog/instance.h"
 #include "aicost/catalog/model_spec.h"
 #include "aicost/catalog/server.h"
+#include "aicost/catalog/software.h"
 #include "aicost/core/result.h"
 
 namespace aicost::catalog {
@@ -33,6 +34,7 @@ class Catalog {
   void add(Server server);
   void add(CompressionFigure figure);
   void set_compression_defaults(CompressionDefaults d) { compression_defaults_ = std::move(d); }
+  void add(SoftwareEra era);
   // Replaces the owned-pricing defaults as a whole (a later file's section wins).
   void set_owned_defaults(OwnedDefaults defaults) { owned_defaults_ = std::move(defaults); }
   // The model's error bands (data/intervals.yaml); a later file's section replaces the earlier.
@@ -47,6 +49,7 @@ class Catalog {
   core::Result<const NetworkPrice*> network(std::string_view name) const;
   core::Result<const ModelSpec*> model(std::string_view name) const;
   core::Result<const Server*> server(std::string_view name) const;
+  core::Result<const SoftwareEra*> software(std::string_view id) const;
   // The server with GPU `gpu` (id or alias of the GPU as the server entry names it) and the
   // lowest price per GPU; else the first unpriced one (its note says why); else nullptr.
   const Server* server_for(std::string_view gpu) const;
@@ -62,6 +65,7 @@ class Catalog {
   const std::vector<NetworkPrice>& network_prices() const { return network_; }
   const std::vector<ModelSpec>& models() const { return models_; }
   const std::vector<Server>& servers() const { return servers_; }
+  const std::vector<SoftwareEra>& software_eras() const { return software_; }
   const OwnedDefaults& owned_defaults() const { return owned_defaults_; }
   const std::vector<CompressionFigure>& compression_figures() const { return compression_; }
   const CompressionDefaults& compression_defaults() const { return compression_defaults_; }
@@ -75,6 +79,7 @@ class Catalog {
   std::vector<Instance> instances_;
   std::vector<StoragePrice> storage_;
   std::vector<NetworkPrice> network_;
+  std::vector<SoftwareEra> software_;
   std::vector<ModelSpec> models_;
   std::vector<Server> servers_;
   OwnedDefaults owned_defaults_;

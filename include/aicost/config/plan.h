@@ -15,6 +15,7 @@ namespace aicost::config {
 struct Plan {
   std::string name;
   std::string path;  // the file it came from
+  std::string software;  // the `software:` era (data/software.yaml), empty when not given
   workload::TrainingJob job;
   costing::CostInputs cost;
   std::vector<std::string> warnings;  // accepted aliases, assumptions worth knowing

@@ -38,5 +38,9 @@ core::Result<ValidationSet> load_validation_csv(const std::string& path,
 // "NVIDIA/dgxc-benchmarking llama3.1/README_70b.md (commit ...)" ->
 // "NVIDIA/dgxc-benchmarking llama3.1/README_70b.md". An empty cell is the group "(no source)".
 std::string source_group(const std::string& source);
+// The software era (data/software.yaml) of a row without a `software` cell, from its source:
+// Narayanan et al. 2021 -> megatron-2021, Korthikanti -> megatron-2022, NVIDIA's NeMo,
+// Megatron-Bridge, dgxc-benchmarking and MLPerf recipes -> nemo-2025, else megatron-core-2024.
+std::string software_of_source(const std::string& source);
 
 }  // namespace aicost::config

@@ -68,11 +68,12 @@ struct CheckpointModel {
   }
 };
 
-// A restart after an interrupt, as the sum of its parts (reliability-model.md §5).
+// A restart after an interrupt, as the sum of its parts (reliability-model.md §5). The parts'
+// values live in data/reliability.yaml (`restart`); 0 here means "not read yet".
 struct RestartModel {
-  core::Seconds detection{120};     // fault noticed (NCCL timeouts are ~10 min; health checks faster)
-  core::Seconds rescheduling{180};  // replacement nodes allocated, job relaunched
-  core::Seconds initialisation{120};  // process groups, communicators, compile/warm-up
+  core::Seconds detection{0};       // fault noticed (NCCL timeouts are ~10 min; health checks faster)
+  core::Seconds rescheduling{0};    // replacement nodes allocated, job relaunched
+  core::Seconds initialisation{0};  // process groups, communicators, compile/warm-up
   std::optional<core::Seconds> fixed_total;  // the plan's restart_time, overriding the parts
   core::Seconds total(const CheckpointModel& ckpt) const {
     if (fixed_total) return *fixed_total;

@@ -33,7 +33,6 @@ struct Replica {
   catalog::Precision weights = catalog::Precision::kBf16;   // storage and GEMM precision
   catalog::Precision kv_cache = catalog::Precision::kBf16;
   double memory_utilization = 0.9;  // share of HBM the engine may use (vLLM default)
-  core::Bytes workspace{2.0 * 1024 * 1024 * 1024};  // activations, CUDA graphs, per GPU
   Speculation speculation;
   // Attention data parallel (TensorRT-LLM enable_attention_dp, SGLang --enable-dp-attention):
   // each rank runs attention for its own 1/TP of the sequences with the attention weights whole,

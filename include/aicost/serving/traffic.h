@@ -47,9 +47,10 @@ struct Policy {
   int min_replicas = 1, max_replicas = 1 << 20;
   // Spot mix: this share of replicas at `spot_price_ratio` of the on-demand price; each spot
   // replica is reclaimed at `spot_interruptions_per_hour` and replaced after a cold start.
+  // Both come from data/reliability.yaml (`serving_spot`) through the plan reader; 0 until then.
   double spot_share = 0;
-  double spot_price_ratio = 0.4;
-  double spot_interruptions_per_hour = 0.05;
+  double spot_price_ratio = 0;
+  double spot_interruptions_per_hour = 0;
   uint64_t seed = 1;
 };
 

@@ -8,6 +8,7 @@
 
 #include "aicost/catalog/gpu.h"
 #include "aicost/catalog/precision.h"
+#include "aicost/catalog/software.h"
 #include "aicost/core/quantity.h"
 #include "aicost/core/result.h"
 #include "aicost/workload/model.h"
@@ -114,6 +115,10 @@ struct TrainingJob {
 // sizes are positive. On failure: kInvalidInput naming the key and listing values that would work.
 // Non-fatal oddities (sequence_parallel with TP 1, ...) are appended to `warnings`.
 core::Status validate(const TrainingJob& job, std::vector<std::string>* warnings);
+
+// The defaults of a software era (data/software.yaml): attention kernel, optimizer sharding,
+// overlaps, and sequence parallelism when p.tensor > 1. Call it before the plan's own keys.
+void apply_software(const catalog::SoftwareEra& era, Parallelism& p);
 
 // Divisors of n, ascending.
 std::vector<int> divisors(int n);

@@ -186,6 +186,10 @@ TEST(ServingPlan, ThePlansPolicyAndSpotShare) {
   EXPECT_EQ(plan->policy.cold_start_min, 4);
   EXPECT_DOUBLE_EQ(plan->policy.spot_share, 0);
   EXPECT_FALSE(plan->spot_price_given);
+  // Without serving.autoscaling.spot_price: data/reliability.yaml serving_spot (40 %, one
+  // reclaim per replica every 20 h).
+  EXPECT_DOUBLE_EQ(plan->policy.spot_price_ratio, 0.4);
+  EXPECT_DOUBLE_EQ(plan->policy.spot_interruptions_per_hour, 0.05);
   text.insert(text.find("    cold_start"), "    policy: reactive\n    spot_price: 30%\n");
   text += "  spot_share: 25%\n";
   plan = load_serving_plan(write("fleet.yaml", text), testing::builtin_catalog());

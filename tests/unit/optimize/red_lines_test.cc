@@ -148,7 +148,7 @@ TEST(RedLines, LogRetentionLeverStopsAtTheMinimum) {
 TEST(RedLines, AChangeThatDoesNotFitInMemoryIsRejected) {
   const auto res = run_optimize(source_path("examples/gpt3-175b-a100.yaml"), {},
                                 {cutting("no-recompute", {{"parallelism.recompute_granularity", "none"},
-                                                          {"parallelism.micro_batch_size", "8"}})});
+                                                          {"parallelism.micro_batch_size", "16"}})});
   const auto& l = lever(res, "no-recompute");
   ASSERT_TRUE(l.saving_usd);
   EXPECT_FALSE(l.red_line.ok);

@@ -82,9 +82,10 @@ TEST(Fit, RecoversTheParametersOfASyntheticModel) {
   EXPECT_NEAR(f.value(2, "ampere"), 0.4e-3, 1e-12);
   EXPECT_NEAR(f.value(3, "ampere"), 0.03, 1e-12);
   EXPECT_NEAR(f.loss, 0, 1e-12);
-  // Five numbers: gemm_max per generation, three shared.
+  // Six numbers: gemm_max per generation, four shared (fp8_gemm_relative among them, though
+  // these synthetic rows have no FP8 and leave it where it starts).
   const auto numbers = fitted_numbers(f, params);
-  ASSERT_EQ(numbers.size(), 5u);
+  ASSERT_EQ(numbers.size(), 6u);
   EXPECT_EQ(numbers[0].name, "gemm_max[ampere]");
   EXPECT_EQ(numbers[1].name, "gemm_max[hopper]");
   EXPECT_EQ(numbers[2].name, "gemm_half_dim");
@@ -193,6 +194,8 @@ TEST(Fit, RecoversTheStepModelsOwnParameters) {
     EXPECT_NEAR(f.value(1, "ampere"), t.half_dim, 1e-9);
     EXPECT_NEAR(f.value(2, "ampere"), t.layer, 1e-12);
     EXPECT_NEAR(f.value(3, "ampere"), t.step, 1e-12);
+    // fp8_gemm_relative stays the shipped profiles' (hopper and blackwell: 82 %).
+    EXPECT_NEAR(f.value(4, "hopper"), (**testing::builtin_catalog().efficiency("hopper")).fp8_gemm_relative, 1e-9);
     EXPECT_NEAR(f.loss, 0, 1e-12);
   }
 }

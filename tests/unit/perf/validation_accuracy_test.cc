@@ -25,14 +25,15 @@ std::vector<perf::AccuracyCase> held_out(const config::CrossValidationRun& run) 
   return out;
 }
 
-// Measured on 2026-12-01 after the dev set grew to 144 runs in 18 source groups (A100, H100,
-// B200, GB200; BF16, FP8, MXFP8; dense and MoE): CV median 7.0 %, p90 18.9 %, worst 292 %
-// (in-sample 6.5 % / 18.7 %). The target (median <= 8 %, p90 <= 15 %) no longer holds on this set: the
-// p90 is carried by FP8 on H100 (model too slow by 10-20 %), small MoE models at micro-batch 1
-// (Qwen3-30B-A3B on B200/H100, model 1.6-3.9x too fast) and sub-second MLPerf Llama 3.1 8B steps
-// on B200/GB200 when their group is held out (the fitted step overhead moves). The bounds pin today's figures with a
-// little room, so a change that makes the model worse out of sample fails here; tighten them as the
-// physics improves.
+// Measured on 2026-12-01 on 144 runs in 18 source groups (H100, A100, B200, B300, GB200; BF16,
+// FP8, MXFP8; dense and MoE), after software eras (NeMo/Megatron-Bridge rows with TP overlap), FP8
+// casts as a memory-bound term, the output layer in BF16 and fp8_gemm_relative fitted: CV median
+// 5.8 %, p90 18.1 %, worst 236 % (in-sample 5.0 % / 15.0 %); on the first 131 of these runs the
+// same model gave 5.6 % / 14.5 %. The p90 target (15 %) does not hold on the enlarged
+// set: the misses are MoE (blackwell/fp8/moe p90 222 %, hopper/fp8/moe 147 %), a small MoE model
+// (Qwen3-30B-A3B, model 1.5-3.6x too fast: measured at micro-batch 1 a third of its
+// micro-batch-4 throughput, which the model barely tells apart) and DeepSeek-V3 with EP 32 across
+// B200 nodes. The bounds pin today's figures with a little room, so a regression fails.
 TEST(ValidationAccuracy, TrainingCrossValidatedErrorWithinBounds) {
   auto run = config::cross_validate_csv(kDevSet, testing::builtin_catalog());
   ASSERT_TRUE(run) << run.error().what();
@@ -41,11 +42,11 @@ TEST(ValidationAccuracy, TrainingCrossValidatedErrorWithinBounds) {
   // Every MEASURED row with a published layout is used: 144 of the dev set's rows, 18 sources.
   EXPECT_EQ(run->observations.size(), 144u);
   EXPECT_EQ(run->cv.groups.size(), 18u);
-  // Six fitted numbers: gemm_max for ampere, hopper and blackwell, three shared.
-  EXPECT_EQ(perf::fitted_numbers(run->cv.all, run->parameters).size(), 6u);
+  // Seven fitted numbers: gemm_max for ampere, hopper and blackwell, four shared.
+  EXPECT_EQ(perf::fitted_numbers(run->cv.all, run->parameters).size(), 7u);
   const auto s = perf::summarize(held_out(*run));
-  EXPECT_LE(s.median_abs, 0.075);
-  EXPECT_LE(s.p90_abs, 0.20);
+  EXPECT_LE(s.median_abs, 0.062);
+  EXPECT_LE(s.p90_abs, 0.19);
 }
 
 TEST(ValidationAccuracy, SkipsRowsWithoutMeasurementsAndSaysWhy) {

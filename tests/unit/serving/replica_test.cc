@@ -147,11 +147,11 @@ TEST(Decode, KernelsWithoutGroupedQueryReuseReadTheCachePerQueryHead) {
   EXPECT_NEAR(decode_step_time(old, 1, 4096).value() - base, 8 * kv, 1e-9);
 }
 
-// FP4 GEMMs run at fp4_gemm_relative of the FP4 peak, FP8 at fp8_gemm_relative of the FP8 one: a
+// FP4 GEMMs run at fp4_gemm_relative of the FP4 peak, FP8 at serving_fp8_prefill_relative of the FP8 one: a
 // long prefill (compute-bound) on B200 takes 1 / (2 x 0.7 / 0.75) of its FP8 time.
 TEST(Prefill, Fp4HasItsOwnGemmEfficiency) {
   auto r = replica("llama3-70b", "b200", "blackwell");
-  r.efficiency.fp8_gemm_relative = 0.75;
+  r.efficiency.serving_fp8_prefill_relative = 0.75;
   r.efficiency.fp4_gemm_relative = 0.7;
   r.weights = Precision::kFp8;
   auto fp4 = r;
@@ -173,7 +173,7 @@ TEST(Moe, ExpertGemmsPayForTheirFewRows) {
   const auto& m = r.model;
   const double expert_flops = 2 * (m.params_active() - (m.params_total() - m.params_experts())) * 4096;
   const double rate = r.gpu.peak(Precision::kFp8)->value() * r.efficiency.serving_prefill_mfu *
-                      r.efficiency.fp8_gemm_relative;
+                      r.efficiency.serving_fp8_prefill_relative;
   EXPECT_NEAR(prefill_time(slow, 4096, 4096).value() - prefill_time(full, 4096, 4096).value(),
               expert_flops / rate * (512.0 / 1024), 1e-9);
 }
