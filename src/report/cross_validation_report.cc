@@ -23,17 +23,7 @@ struct Split {
 
 }  // namespace
 
-std::string format_parameter(const perf::FitParameter& p, double v) {
-  switch (p.unit) {
-    case core::UnitKind::kPercent: return fmt::format("{:g}%", std::round(v * 1e4) / 100);
-    case core::UnitKind::kDuration:
-      if (v == 0) return "0s";
-      if (v < 1e-3) return fmt::format("{:g}us", std::round(v * 1e9) / 1e3);
-      if (v < 1) return fmt::format("{:g}ms", std::round(v * 1e6) / 1e3);
-      return fmt::format("{:g}s", v);
-    default: return fmt::format("{:g}", v);
-  }
-}
+std::string format_parameter(const perf::FitParameter& p, double v) { return core::format_in_unit(v, p.unit); }
 
 std::string render_cross_validation(const std::vector<perf::Observation>& obs,
                                     const std::vector<perf::FitParameter>& params,
