@@ -46,9 +46,9 @@ Command calibrate_command() {
                 "turn (when every generation has rows of two or more), else each row (up to 20\n"
                 "rows), else 5 folds.\n\n"
                 "Examples:\n"
-                "  aicost calibrate data/validation/training-dev.csv\n"
-                "  aicost calibrate my-runs.csv --write my-profile.yaml\n"
-                "  aicost --catalog my-profile.yaml estimate examples/gpt3-175b-h100-owned.yaml");
+                "  aicost calibrate examples/calibration/blackwell-runs.csv --write my-blackwell.yaml\n"
+                "  aicost calibrate examples/calibration/hopper-serving-runs.csv -o json\n"
+                "then, for a B200/GB200 plan: aicost --catalog my-blackwell.yaml estimate PLAN.yaml");
             return [csv, write, &g] {
               auto fmt = output_format(g);
               if (!fmt) return report_error(fmt.error(), g);

@@ -9,6 +9,7 @@
 #include "aicost/core/units.h"
 #include "aicost/report/table.h"
 #include "accuracy_parts.h"
+#include "rounding.h"
 
 namespace aicost::report {
 
@@ -86,9 +87,9 @@ std::string render_calibration(const perf::UserCalibration& c, bool serving,
       const auto& p = c.parameters[n.parameter];
       j["parameters"].push_back({{"name", n.name}, {"key", n.key},
                                  {"generation", p.per_generation ? Json(n.generation) : Json(nullptr)},
-                                 {"shipped", n.shipped}, {"value", n.value},
+                                 {"shipped", sig(n.shipped)}, {"value", sig(n.value)},
                                  {"text", core::format_in_unit(n.value, p.unit)},
-                                 {"folds", {{"min", n.lo}, {"max", n.hi}}},
+                                 {"folds", {{"min", sig(n.lo)}, {"max", sig(n.hi)}}},
                                  {"bound", n.bound.empty() ? Json(nullptr) : Json(n.bound)}});
     }
     j["held"] = Json::array();
@@ -105,9 +106,9 @@ std::string render_calibration(const perf::UserCalibration& c, bool serving,
     for (size_t i = 0; i < c.observations.size(); ++i) {
       const auto& o = c.observations[i];
       j["runs"].push_back({{"run", o.name}, {"regime", o.regime}, {"holdout", o.group},
-                           {"measured", o.measured}, {"before", c.before[i]},
-                           {"before_error", before[i].error()}, {"after", c.cv.held_out[i]},
-                           {"after_error", after[i].error()}, {"in_sample", c.cv.in_sample[i]}});
+                           {"measured", sig(o.measured)}, {"before", sig(c.before[i])},
+                           {"before_error", sig(before[i].error())}, {"after", sig(c.cv.held_out[i])},
+                           {"after_error", sig(after[i].error())}, {"in_sample", sig(c.cv.in_sample[i])}});
     }
     j["skipped"] = skipped;
     return json_text(j) + "\n";
