@@ -15,10 +15,6 @@ namespace aicost::report {
 
 namespace {
 
-std::string value(double v) { return v < 10 ? fmt::format("{:.4g}", v) : fmt::format("{:.1f}", v); }
-std::string pct(double v) { return fmt::format("{:.1f}", v * 100); }
-std::string signed_pct(double v) { return fmt::format("{:+.1f}", v * 100); }
-
 struct Number {
   std::string name, key, generation;
   size_t parameter;

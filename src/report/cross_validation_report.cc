@@ -13,10 +13,6 @@ namespace aicost::report {
 
 namespace {
 
-std::string value(double v) { return v < 10 ? fmt::format("{:.4g}", v) : fmt::format("{:.1f}", v); }
-std::string pct(double v) { return fmt::format("{:.1f}", v * 100); }
-std::string signed_pct(double v) { return fmt::format("{:+.1f}", v * 100); }
-
 struct Split {
   std::vector<perf::AccuracyCase> in_sample, held_out;
 };
