@@ -18,17 +18,22 @@ core::Result<CalibrationRun> calibrate_csv(const std::string& path, const catalo
   // A row of the user's own hardware the catalog cannot place is an error, not a skip: the
   // calibration would otherwise silently leave out the runs it was asked to fit.
   std::string unknown;
-  for (const auto& s : loaded->skipped) {
-    if (s.find(": unknown GPU '") != std::string::npos || s.find(": no efficiency profile for ") != std::string::npos) {
-      unknown += "\n  " + s;
+  int first_line = 0;
+  for (size_t i = 0; i < loaded->skipped.size(); ++i) {
+    const auto& s = loaded->skipped[i];
+    if (s.find(": unknown GPU '") == std::string::npos && s.find(": no efficiency profile for ") == std::string::npos) {
+      continue;
     }
+    const int line = i < loaded->skipped_lines.size() ? loaded->skipped_lines[i] : 0;
+    if (first_line == 0) first_line = line;
+    unknown += fmt::format("\n  line {}: {}", line, s);
   }
   if (!unknown.empty()) {
     return core::make_error(core::ErrorCode::kNotFound,
                             "rows name a GPU the catalog cannot place; add the GPU (a 'gpus:' entry "
                             "with its generation, and an 'efficiency:' profile for a new generation) "
                             "in a file given with --catalog, or correct gpu_type:" + unknown,
-                            path);
+                            fmt::format("{}:{}:{}", path, first_line, 1));
   }
   auto fitted = perf::calibrate(std::move(loaded->observations), loaded->parameters, rules);
   if (!fitted) return fitted.error().with_context(path);

@@ -20,7 +20,8 @@ struct CalibrationRun {
 };
 
 // Errors: those of load_observations (kIo, kParse with file:line, kInvalidInput for a missing
-// column); kNotFound when a row names a GPU the catalog lacks or a generation without an
+// column); kNotFound (context file:line:1 of the first such row, every one listed) when a row
+// names a GPU the catalog lacks or a generation without an
 // efficiency profile (a user's own runs are not silently dropped); those of perf::calibrate.
 core::Result<CalibrationRun> calibrate_csv(const std::string& path, const catalog::Catalog& catalog,
                                            const perf::CalibrationRules& rules = {});

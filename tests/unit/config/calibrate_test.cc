@@ -148,10 +148,27 @@ TEST(Calibrate, GpuNotInTheCatalogIsAnErrorThatSaysHowToAddIt) {
   auto run = calibrate_csv(csv, testing::builtin_catalog());
   ASSERT_FALSE(run);
   EXPECT_EQ(run.error().code, core::ErrorCode::kNotFound);
-  EXPECT_EQ(run.error().context, csv);
-  EXPECT_NE(run.error().message.find("my run: unknown GPU 'Z100 (our lab)'"), std::string::npos)
+  EXPECT_EQ(run.error().context, csv + ":2:1");
+  EXPECT_NE(run.error().message.find("line 2: my run: unknown GPU 'Z100 (our lab)'"), std::string::npos)
       << run.error().message;
   EXPECT_NE(run.error().message.find("--catalog"), std::string::npos);
+}
+
+// The same for a serving file, on its third line.
+TEST(Calibrate, ServingGpuNotInTheCatalogIsAnErrorAtItsLine) {
+  testing::TempDir dir;
+  const std::string header = "name,source,model,params_B,gpu_type,num_gpus,tp,precision,framework,input_tokens,"
+                             "output_tokens,batch_or_concurrency,scenario,throughput_tokens_per_s,"
+                             "throughput_per_gpu,ttft_ms,tpot_ms,e2e_latency_ms,notes\n";
+  auto row = [](const std::string& name, const std::string& gpu) {
+    return name + ",me,llama3-8b,8," + gpu + ",1,1,BF16,vLLM,128,128,batch 8,offline,9000,,,,,\n";
+  };
+  const auto csv = dir.write("serve.csv", header + row("ok", "H100-SXM-80GB") + row("z", "Z100"));
+  auto run = calibrate_csv(csv, testing::builtin_catalog());
+  ASSERT_FALSE(run);
+  EXPECT_EQ(run.error().code, core::ErrorCode::kNotFound);
+  EXPECT_EQ(run.error().context, csv + ":3:1");
+  EXPECT_NE(run.error().message.find("line 3: z: unknown GPU 'Z100'"), std::string::npos) << run.error().message;
 }
 
 TEST(Calibrate, UnwritableOutputIsAnErrorAndLeavesNothing) {
