@@ -48,6 +48,7 @@ Command estimate_command();
 Command diff_command();
 Command catalog_command();
 Command validate_command();
+Command calibrate_command();
 Command search_command();
 Command optimize_command();
 Command reliability_command();

@@ -87,7 +87,7 @@ int main(int argc, char** argv) {
 
   std::function<int()> handler;
   for (const Command& c : {estimate_command(), search_command(), optimize_command(), reliability_command(),
-                           diff_command(), catalog_command(), validate_command(), ledger_command()}) {
+                           diff_command(), catalog_command(), validate_command(), calibrate_command(), ledger_command()}) {
     CLI::App* sub = app.add_subcommand(c.name, c.help);
     auto run = c.setup(*sub, g);
     sub->callback([&handler, run] { handler = run; });

@@ -57,12 +57,14 @@ core::Result<CrossValidationRun> load_observations(const std::string& path,
     if (!set) return set.error();
     for (const auto& m : set->cases) run.observations.push_back(serving_observation(m));
     run.skipped = set->skipped;
+    run.skipped_lines = set->skipped_lines;
     run.parameters = serving::fit_parameters();
   } else {
     auto set = load_validation_csv(path, cat);
     if (!set) return set.error();
     for (const auto& c : set->cases) run.observations.push_back(training_observation(c));
     run.skipped = set->skipped;
+    run.skipped_lines = set->skipped_lines;
     run.parameters = perf::training_fit_parameters();
   }
   return run;

@@ -118,13 +118,15 @@ core::Result<InferenceSet> load_inference_csv(const std::string& path,
                        {"name", "model", "gpu_type", "tp", "precision", "input_tokens",
                         "output_tokens", "batch_or_concurrency", "throughput_tokens_per_s",
                         "ttft_ms", "tpot_ms"},
-                       [&](const Row& row, int) {
+                       [&](const Row& row, int line) {
                          try {
                            if (auto why = build(row, cat, set.cases)) {
                              set.skipped.push_back(row.at("name") + ": " + *why);
+                             set.skipped_lines.push_back(line);
                            }
                          } catch (const std::exception& e) {
                            set.skipped.push_back(row.at("name") + ": unreadable row (" + e.what() + ")");
+                           set.skipped_lines.push_back(line);
                          }
                        });
   if (!st) return st.error();

@@ -193,9 +193,11 @@ core::Result<ValidationSet> load_validation_csv(const std::string& path,
                              set.cases.push_back(std::move(*b.value));
                            } else {
                              set.skipped.push_back(row.at("name") + ": " + b.skip);
+                             set.skipped_lines.push_back(line);
                            }
                          } catch (const std::exception& e) {
                            set.skipped.push_back(row.at("name") + ": unreadable row (" + e.what() + ")");
+                           set.skipped_lines.push_back(line);
                          }
                        });
   if (!st) return st.error();

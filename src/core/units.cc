@@ -247,4 +247,21 @@ std::string format_count(double count) {
   return buf;
 }
 
+std::string format_in_unit(double v, UnitKind kind) {
+  auto g = [](double x, const char* unit) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%g%s", x, unit);
+    return std::string(buf);
+  };
+  switch (kind) {
+    case UnitKind::kPercent: return g(std::round(v * 1e4) / 100, "%");
+    case UnitKind::kDuration:
+      if (v == 0) return "0s";
+      if (v < 1e-3) return g(std::round(v * 1e9) / 1e3, "us");
+      if (v < 1) return g(std::round(v * 1e6) / 1e3, "ms");
+      return g(v, "s");
+    default: return g(v, "");
+  }
+}
+
 }  // namespace aicost::core

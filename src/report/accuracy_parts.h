@@ -1,6 +1,8 @@
 // Private to report: the pieces the accuracy and cross-validation reports share.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <string>
 #include <vector>
 
@@ -9,6 +11,13 @@
 #include "json.h"
 
 namespace aicost::report {
+
+// A measured or predicted figure: throughputs to one decimal; latencies in seconds (0.0213) to
+// four significant digits.
+inline std::string value(double v) { return v < 10 ? fmt::format("{:.4g}", v) : fmt::format("{:.1f}", v); }
+// A ratio as a percentage with one decimal, unsigned ("6.6") or signed ("+5.7").
+inline std::string pct(double v) { return fmt::format("{:.1f}", v * 100); }
+inline std::string signed_pct(double v) { return fmt::format("{:+.1f}", v * 100); }
 
 // {"runs", "median_abs", "p90_abs", "mean_abs", "max_abs", "bias"} of `cases`.
 inline Json summary_json(const std::vector<perf::AccuracyCase>& cases) {

@@ -10,13 +10,6 @@
 
 namespace aicost::report {
 
-namespace {
-
-// Throughputs to one decimal; latencies in seconds (0.0213) to four significant digits.
-std::string value(double v) { return v < 10 ? fmt::format("{:.4g}", v) : fmt::format("{:.1f}", v); }
-
-}  // namespace
-
 std::string render_accuracy(const std::vector<perf::AccuracyCase>& cases,
                             const std::vector<std::string>& skipped, Format format) {
   Table rows;

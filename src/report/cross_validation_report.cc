@@ -14,27 +14,13 @@ namespace aicost::report {
 
 namespace {
 
-std::string value(double v) { return v < 10 ? fmt::format("{:.4g}", v) : fmt::format("{:.1f}", v); }
-std::string pct(double v) { return fmt::format("{:.1f}", v * 100); }
-std::string signed_pct(double v) { return fmt::format("{:+.1f}", v * 100); }
-
 struct Split {
   std::vector<perf::AccuracyCase> in_sample, held_out;
 };
 
 }  // namespace
 
-std::string format_parameter(const perf::FitParameter& p, double v) {
-  switch (p.unit) {
-    case core::UnitKind::kPercent: return fmt::format("{:g}%", std::round(v * 1e4) / 100);
-    case core::UnitKind::kDuration:
-      if (v == 0) return "0s";
-      if (v < 1e-3) return fmt::format("{:g}us", std::round(v * 1e9) / 1e3);
-      if (v < 1) return fmt::format("{:g}ms", std::round(v * 1e6) / 1e3);
-      return fmt::format("{:g}s", v);
-    default: return fmt::format("{:g}", v);
-  }
-}
+std::string format_parameter(const perf::FitParameter& p, double v) { return core::format_in_unit(v, p.unit); }
 
 std::string render_cross_validation(const std::vector<perf::Observation>& obs,
                                     const std::vector<perf::FitParameter>& params,

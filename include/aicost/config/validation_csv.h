@@ -25,6 +25,7 @@ struct ValidationCase {
 struct ValidationSet {
   std::vector<ValidationCase> cases;
   std::vector<std::string> skipped;  // "name: reason"
+  std::vector<int> skipped_lines;     // parallel to skipped: where each row starts in the CSV
 };
 
 // Rows that are not MEASURED or have neither throughput nor MFU are skipped with a reason.

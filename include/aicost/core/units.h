@@ -58,4 +58,9 @@ Result<UsdPerJoule> parse_power_price(std::string_view text);  // a kW-month is 
 // Formats a count with an SI suffix: 3e11 -> "300B", 1.5e13 -> "15T".
 std::string format_count(double count);
 
+// A value in SI units as an input file writes it, for the kinds the efficiency profiles use:
+// kPercent 0.685 -> "68.5%"; kDuration 0 -> "0s", 3e-4 -> "300us", 1.5e-3 -> "1.5ms", 2 -> "2s";
+// anything else as a plain number ("128"). Six significant digits (printf %g).
+std::string format_in_unit(double value, UnitKind kind);
+
 }  // namespace aicost::core

@@ -236,6 +236,24 @@ TEST(FormatCount, RoundsUpIntoNextSuffix) {
   EXPECT_EQ(format_count(999950), "1M");
 }
 
+// The inverse of the parsers for the kinds of data/efficiency.yaml: what format_in_unit writes
+// parses back to the value (to its rounding: 0.01 % and 1 ns).
+TEST(FormatInUnit, WritesWhatTheParsersRead) {
+  EXPECT_EQ(format_in_unit(0.685, UnitKind::kPercent), "68.5%");
+  EXPECT_EQ(format_in_unit(0, UnitKind::kDuration), "0s");
+  EXPECT_EQ(format_in_unit(8e-6, UnitKind::kDuration), "8us");
+  EXPECT_EQ(format_in_unit(3e-4, UnitKind::kDuration), "300us");
+  EXPECT_EQ(format_in_unit(1.5e-3, UnitKind::kDuration), "1.5ms");
+  EXPECT_EQ(format_in_unit(2, UnitKind::kDuration), "2s");
+  EXPECT_EQ(format_in_unit(128, UnitKind::kCount), "128");
+  for (auto [v, kind] : {std::pair{0.6799999999999999, UnitKind::kPercent}, {0.35e-3, UnitKind::kDuration},
+                         {0.045, UnitKind::kDuration}, {96.0, UnitKind::kCount}}) {
+    auto back = parse_base_units(format_in_unit(v, kind), kind);
+    ASSERT_TRUE(back) << format_in_unit(v, kind);
+    EXPECT_NEAR(*back, v, 1e-9);
+  }
+}
+
 TEST(GroupDigits, RoundsAndGroupsThousands) {
   // 1234567.8 rounds to 1234568 and groups as 1,234,568.
   EXPECT_EQ(group_digits(1234567.8), "1,234,568");

@@ -1,0 +1,1 @@
+calibrate examples/calibration/hopper-serving-runs.csv -o json

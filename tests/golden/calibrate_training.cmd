@@ -1,0 +1,1 @@
+calibrate examples/calibration/blackwell-runs.csv

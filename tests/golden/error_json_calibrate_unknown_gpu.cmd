@@ -1,0 +1,2 @@
+calibrate tests/plans/calibrate-unknown-gpu.csv -o json
+exit 2
