@@ -16,6 +16,7 @@
 #include "aicost/config/validation_csv.h"
 #include "aicost/core/csv.h"
 #include "aicost/perf/estimate.h"
+#include "aicost/serving/measurement.h"
 #include "../temp_dir.h"
 #include "../test_support.h"
 
@@ -63,23 +64,30 @@ double median_abs_error(const std::vector<perf::Observation>& obs) {
   return e[(e.size() - 1) / 2];
 }
 
-// The round trip: a user whose runs the shipped profile was never fitted to. The MI300X (cdna3)
-// serving values of data/efficiency.yaml are set from principles ("not calibrated"), and the
+// The round trip: a user whose runs the profile was never fitted to. The shipped profiles are the
+// fit to every row of the validation sets (data/efficiency.yaml), so the test starts from a
+// catalog whose MI300X (cdna3) serving values are the fit's priors from principles (the `start`
+// of serving::fit_parameters(), what the profile would be without the MI300X rows), and takes the
 // published MI300X rows of inference-dev.csv (Oracle: Llama 3.1 405B on 8 MI300X with vLLM, 7
-// rows) run far below them: the shipped profile predicts them too fast, all in one direction
-// (`aicost validate data/validation/inference-dev.csv`). A common bias of one sign is what a
-// per-generation efficiency fitted on half of the rows removes on the other half, so the other
-// half's median |error| must fall. (A generation whose shipped values were fitted to these very
-// rows, such as Blackwell training since gemm_max[blackwell] came from the dev set, gives no
-// change, as it should.) The 4 fitting rows are fixed batches from 1 to 256 sequences and one
-// max-load run: 2 of them respond to the decode bandwidth (small batches) and 2 to the prefill
-// share (compute-bound ones), under the default rule of 3 rows per value `calibrate` would refuse
-// ("add runs"), so this test asks for 2 (perf::CalibrationRules::min_rows_per_generation).
+// rows), which run far below those priors, all in one direction. A common bias of one sign is
+// what a per-generation efficiency fitted on half of the rows removes on the other half, so the
+// other half's median |error| must fall. The 4 fitting rows are fixed batches from 1 to 256
+// sequences and one max-load run: 2 of them respond to the decode bandwidth (small batches) and 2
+// to the prefill share (compute-bound ones); under the default rule of 3 rows per value
+// `calibrate` would refuse ("add runs"), so this test asks for 2
+// (perf::CalibrationRules::min_rows_per_generation).
 TEST(Calibrate, FitOnHalfOfAGenerationImprovesTheOtherHalf) {
   testing::TempDir dir;
   const auto fit = dir.file("mi300x-fit.csv"), check = dir.file("mi300x-check.csv");
   split_rows(kServingSet, "oracle_mi300x_", fit, check);
-  const auto& shipped = testing::builtin_catalog();
+  auto priors = load_builtin_catalog();
+  ASSERT_TRUE(priors);
+  auto cdna3 = **priors->efficiency("cdna3");
+  for (const auto& p : serving::fit_parameters()) {
+    if (p.per_generation) p.set(cdna3, p.start);
+  }
+  priors->add(cdna3);
+  const auto& shipped = *priors;
   perf::CalibrationRules rules;
   rules.min_rows_per_generation = 2;
   auto run = calibrate_csv(fit, shipped, rules);
@@ -104,8 +112,7 @@ TEST(Calibrate, FitOnHalfOfAGenerationImprovesTheOtherHalf) {
   EXPECT_EQ(keys, expected);
 
   // --catalog takes it: the cdna3 profile changes in the fitted keys only.
-  auto cat = load_builtin_catalog();
-  ASSERT_TRUE(cat);
+  auto cat = priors;
   ASSERT_TRUE(add_catalog_file(overlay, *cat));
   const auto* before = *shipped.efficiency("cdna3");
   const auto* after = *cat->efficiency("cdna3");
@@ -117,7 +124,7 @@ TEST(Calibrate, FitOnHalfOfAGenerationImprovesTheOtherHalf) {
   EXPECT_EQ(after->serving_prefill_half_tokens, before->serving_prefill_half_tokens);
   EXPECT_NE(after->provenance.source.find("aicost calibrate on " + fit), std::string::npos);
   EXPECT_EQ((*cat->efficiency("hopper"))->serving_decode_bandwidth,
-            (*shipped.efficiency("hopper"))->serving_decode_bandwidth);
+            (*testing::builtin_catalog().efficiency("hopper"))->serving_decode_bandwidth);
 
   // The held-back half, predicted through the same loader and serving model.
   auto old_rows = load_observations(check, shipped);
@@ -130,8 +137,8 @@ TEST(Calibrate, FitOnHalfOfAGenerationImprovesTheOtherHalf) {
     std::cout << " " << run->fit.parameters[i].key << " " << run->fit.parameters[i].start << " -> "
               << run->fit.cv.all.value(i, "cdna3");
   }
-  std::cout << "; median |error| of the other 3: shipped " << was << ", calibrated " << now << "\n";
-  EXPECT_LT(now, was) << "median |error| on the other half: shipped " << was << ", calibrated " << now;
+  std::cout << "; median |error| of the other 3: priors " << was << ", calibrated " << now << "\n";
+  EXPECT_LT(now, was) << "median |error| on the other half: priors " << was << ", calibrated " << now;
 }
 
 TEST(Calibrate, MalformedCsvIsAnErrorAtItsLine) {

@@ -12,6 +12,7 @@
 #include "aicost/report/accuracy_report.h"
 #include "aicost/report/cross_validation_report.h"
 #include "test_support.h"
+#include "../shipped_fit.h"
 
 namespace aicost {
 namespace {
@@ -46,6 +47,7 @@ TEST(ServingAccuracy, InferenceCrossValidatedErrorWithinBounds) {
   const auto b = perf::summarize(bounded);
   EXPECT_LE(b.median_abs, 0.16);
   EXPECT_LE(b.p90_abs, 0.58);
+  testing::expect_shipped_profiles_are_the_fit(*run, testing::builtin_catalog());
 }
 
 // A server under load (data/validation/inference-loaded.csv: NIM 1.8.0, Llama-3.3-70B FP8 on
