@@ -3,7 +3,8 @@
 # stderr must equal <case>.err. With AICOST_UPDATE_GOLDEN=1 in the environment the files are
 # rewritten instead (review the diff before committing).
 # Further lines "setup ARGS" run aicost first (each must exit 0, or N with "setup exit N ARGS";
-# output ignored), e.g. to load a ledger. "{tmp}" in any line is a folder emptied for this case.
+# output ignored), e.g. to load a ledger. "{tmp}" in any line is a folder emptied for this case;
+# the folder's path in the output is written back as "{tmp}".
 file(STRINGS ${CASE} lines)
 string(REGEX REPLACE "\\.cmd$" "" case_name ${CASE})
 get_filename_component(case_name ${case_name} NAME)
@@ -40,6 +41,10 @@ endif()
 execute_process(COMMAND ${AICOST} ${args} WORKING_DIRECTORY ${SOURCE_DIR}
                 OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
 string(REGEX REPLACE "\\.cmd$" "" base ${CASE})
+# The case's folder is written back as "{tmp}", so that goldens do not depend on the checkout's
+# path.
+string(REPLACE "${tmp}" "{tmp}" out "${out}")
+string(REPLACE "${tmp}" "{tmp}" err "${err}")
 if(DEFINED ENV{AICOST_UPDATE_GOLDEN})
   file(WRITE ${base}.out "${out}")
   if(err OR EXISTS ${base}.err)
