@@ -53,7 +53,15 @@ core::Result<std::vector<MemoryCase>> load_memory_csv(const std::string& path,
         get("gpus"), get("tp"), get("pp"), get("vpp"), get("cp"), get("ep"),
         get("etp").empty() ? get("tp") : get("etp"), get("micro_batch"),
         get("sequence_parallel"), get("recompute"), get("optimizer_sharding"));
-    auto plan = parse_plan(yaml, where, ".", cat);
+    // Optional columns (default as Megatron's): empty or absent leaves the plan key out.
+    std::string extra;
+    if (col.count("optimizer_states") && !get("optimizer_states").empty()) {
+      extra += "  optimizer_states: " + get("optimizer_states") + "\n";
+    }
+    if (col.count("fp8_param_gather") && !get("fp8_param_gather").empty()) {
+      extra += "  fp8_param_gather: " + get("fp8_param_gather") + "\n";
+    }
+    auto plan = parse_plan(yaml + extra, where, ".", cat);
     if (!plan) {
       return core::make_error(core::ErrorCode::kInvalidInput,
                               "row '" + get("name") + "' is not a valid plan: " + plan.error().message, where);

@@ -138,6 +138,15 @@ core::Status read_parallelism(MapReader& r, workload::TrainingJob& job,
   TRY_ASSIGN(p.tp_comm_overlap, r.boolean("tp_comm_overlap"));
   TRY_ASSIGN(p.ep_comm_overlap, r.boolean("ep_comm_overlap"));
   TRY_ASSIGN(p.grad_reduce_in_fp32, r.boolean("grad_reduce_in_fp32"));
+  AICOST_TRY_STATUS(choice(r, "optimizer_states",
+                           std::array{std::pair{"fp32", false}, std::pair{"bf16", true}},
+                           p.bf16_optimizer_states));
+  TRY_ASSIGN(p.fp8_param_gather, r.boolean("fp8_param_gather"));
+  if (p.fp8_param_gather && job.precision != catalog::Precision::kFp8) {
+    return at(r, "fp8_param_gather",
+              "fp8_param_gather keeps the weights in FP8, so it needs training.precision: fp8; "
+              "set the precision to fp8 or remove fp8_param_gather");
+  }
   using workload::Recompute;
   if (r.has("recompute_granularity") && r.node("recompute_granularity").IsNull()) {
     p.recompute = Recompute::kNone;  // NeMo writes `null` for none

@@ -110,6 +110,12 @@ Built build(const Row& r, int line, const catalog::Catalog& cat) {
   workload::apply_software(**era, p);
   if (notes.find("no SP") != std::string::npos) p.sequence_parallel = false;
   if (notes.find("--tp-comm-overlap") != std::string::npos) p.tp_comm_overlap = true;
+  // Memory-only settings named in the notes (plan keys optimizer_states, fp8_param_gather).
+  if (notes.find("precision-aware optimizer") != std::string::npos) p.bf16_optimizer_states = true;
+  if (notes.find("fp8_param_gather") != std::string::npos &&
+      job.precision == catalog::Precision::kFp8) {
+    p.fp8_param_gather = true;
+  }
   std::vector<std::string> ignored;
   if (auto v = workload::validate(job, &ignored); !v) {
     out.skip = "invalid layout: " + v.error().message;

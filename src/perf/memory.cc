@@ -62,11 +62,12 @@ LocalParams local_params(const workload::TrainingJob& job) {
   const double per_stage = static_cast<double>(job.layers_per_stage()) / m.layers();
   const double router = static_cast<double>(m.hidden()) * m.spec().num_moe_experts;
   LocalParams lp;
+  lp.outside_layers = m.embedding_params() / p.tensor;
+  if (p.pipeline == 1) lp.outside_layers += m.output_params() / p.tensor + m.hidden() /* final norm */;
   lp.dense = (m.layers() * m.attention_params() + m.dense_layers() * m.dense_mlp_params() +
               m.moe_layers() * (m.shared_expert_params() + router)) *
                  per_stage / p.tensor +
-             m.embedding_params() / p.tensor;
-  if (p.pipeline == 1) lp.dense += m.output_params() / p.tensor + m.hidden() /* final norm */;
+             lp.outside_layers;
   lp.expert = m.params_experts() * per_stage / (job.expert_tensor() * p.expert);
   return lp;
 }
@@ -78,7 +79,15 @@ MemoryBreakdown estimate_memory(const workload::TrainingJob& job) {
   mem.capacity = job.cluster.gpu.memory;
   mem.margin = job.memory_margin;
 
-  // Megatron mixed precision: 16-bit weights (2), fp32 main grads (4), fp32 master + Adam m, v (12).
+  // Megatron mixed precision: 16-bit weights (2), main grads (4 in fp32, else 2), fp32 master +
+  // Adam m, v (4 + 4 + 4 = 12).
+  // optimizer_states: bf16 is Megatron-Core's precision-aware optimizer with exp_avg_dtype and
+  // exp_avg_sq_dtype bf16 (megatron/core/optimizer/optimizer_config.py, use_precision_aware_optimizer;
+  // main_params_dtype stays fp32): fp32 master (4) + bf16 m (2) + bf16 v (2) = 8 bytes/param.
+  // fp8_param_gather (TransformerConfig.fp8_param_gather, Transformer Engine Float8Tensor weights)
+  // keeps the transformer layers' linear weights in FP8: 1 byte/param instead of 2. The embedding,
+  // output layer and final norm are not TE linear layers and stay 16-bit (2); the norms and the
+  // router inside the layers also stay 16-bit, but are < 0.1 % of a layer and counted at 1 byte.
   const LocalParams lp = local_params(job);
   const double dp = job.data_parallel() * p.context;  // gradients reduce over DP x CP
   const double edp = job.expert_data_parallel();
@@ -90,9 +99,16 @@ MemoryBreakdown estimate_memory(const workload::TrainingJob& job) {
   const bool z2 = p.sharding == OptimizerSharding::kZero2 || p.sharding == OptimizerSharding::kZero3;
   const bool z3 = p.sharding == OptimizerSharding::kZero3;
   mem.weights = core::Bytes(2 * (shard(lp.dense, dp, z3) + shard(lp.expert, edp, z3)));
+  if (p.fp8_param_gather) {
+    const double layer_dense = lp.dense - lp.outside_layers;
+    mem.weights = core::Bytes(1 * (shard(layer_dense, dp, z3) + shard(lp.expert, edp, z3)) +
+                              2 * shard(lp.outside_layers, dp, z3));
+  }
   mem.gradients =
       core::Bytes(grad_bytes * (shard(lp.dense, dp, z2) + shard(lp.expert, edp, z2)));
-  mem.optimizer = core::Bytes(12 * (shard(lp.dense, dp, z1) + shard(lp.expert, edp, z1)));
+  const double optimizer_bytes = p.bf16_optimizer_states ? 8.0 : 12.0;
+  mem.optimizer =
+      core::Bytes(optimizer_bytes * (shard(lp.dense, dp, z1) + shard(lp.expert, edp, z1)));
 
   // 1F1B: the first stage keeps min(m, p) micro-batches of L/p layers in flight (≈ L layers);
   // interleaving adds (p-1)/(p v) (Korthikanti §4.2.3; training-model.md §3.3).

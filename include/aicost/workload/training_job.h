@@ -44,6 +44,10 @@ struct Parallelism {
   bool tp_comm_overlap = false;      // --tp-comm-overlap
   bool ep_comm_overlap = false;      // --overlap-moe-expert-parallel-comm (DeepSeek DualPipe-like)
   bool grad_reduce_in_fp32 = false;  // gradients reduced as fp32 (else bf16/fp16)
+  // Megatron's precision-aware optimizer with --exp-avg-dtype/--exp-avg-sq-dtype bf16: Adam's
+  // moments kept in bf16 (the fp32 master weights stay). Default: fp32 moments.
+  bool bf16_optimizer_states = false;
+  bool fp8_param_gather = false;  // --fp8-param-gather: layer weights kept in FP8 (fp8 only)
 };
 
 struct Cluster {

@@ -306,6 +306,25 @@ TEST(ParsePlanErrors, IndivisibleTensorParallelListsValues) {
   EXPECT_NE(plan.error().message.find("8"), std::string::npos) << plan.error().message;
 }
 
+TEST(ParsePlan, OptimizerStatesAndFp8ParamGatherAreRead) {
+  std::string yaml = base_plan_with("parallelism:\n  optimizer_states: bf16\n  fp8_param_gather: true\n");
+  const std::string batch = "global_batch_size: 64\n";
+  yaml.replace(yaml.find(batch), batch.size(), batch + "  precision: fp8\n");
+  auto plan = parse(yaml);
+  ASSERT_TRUE(plan.has_value()) << plan.error().what();
+  EXPECT_TRUE(plan->job.parallel.bf16_optimizer_states);
+  EXPECT_TRUE(plan->job.parallel.fp8_param_gather);
+  auto plain = parse(base_plan_with("parallelism:\n  optimizer_states: fp32\n"));
+  ASSERT_TRUE(plain.has_value()) << plain.error().what();
+  EXPECT_FALSE(plain->job.parallel.bf16_optimizer_states);
+  EXPECT_FALSE(plain->job.parallel.fp8_param_gather);
+}
+
+TEST(ParsePlanErrors, Fp8ParamGatherNeedsFp8Precision) {
+  auto plan = parse(base_plan_with("parallelism:\n  fp8_param_gather: true\n"));
+  expect_error(plan, ErrorCode::kInvalidInput, "plan.yaml:13:21", "training.precision: fp8");
+}
+
 TEST(ParsePlanErrors, MalformedYamlIsParseErrorWithCaret) {
   auto plan = parse("model:\n  preset: [gpt3-175b\ntraining: {}\n");
   ASSERT_FALSE(plan.has_value());

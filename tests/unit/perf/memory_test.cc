@@ -96,6 +96,38 @@ TEST(ModelStates, DistributedOptimizerIs6Plus12OverD) {
   EXPECT_NEAR(state_bytes_per_param(OptimizerSharding::kZero1, 32), 6.0 + 12.0 / 32, 1e-9);
 }
 
+TEST(ModelStates, Bf16OptimizerStatesAre8BytesPerParam) {
+  // Precision-aware optimizer: fp32 master 4 + bf16 Adam m 2 + bf16 v 2 = 8 bytes per param,
+  // instead of 12; sharded over d = 8 by the distributed optimizer: 8 / 8 = 1 byte per param.
+  auto j = make_job(classic_gpt(4, 1024, 16, 32000), "a100-sxm4-80gb", 8, 1024, 8);
+  j.parallel.sharding = OptimizerSharding::kZero1;
+  const double fp32 = estimate_memory(j).optimizer.value();
+  j.parallel.bf16_optimizer_states = true;
+  const auto mem = estimate_memory(j);
+  const double params = local_params(j).dense;
+  EXPECT_NEAR(mem.optimizer.value() / params, 8.0 / 8, 1e-12);
+  EXPECT_NEAR(mem.optimizer.value() / fp32, 8.0 / 12, 1e-12);
+}
+
+TEST(ModelStates, Fp8ParamGatherKeepsLayerWeightsInOneByte) {
+  // t = 1, p = 1, no sharding: the transformer layers' weights take 1 byte per param, the
+  // embedding, untied output layer and final norm keep 2: weights = 1 x all + 1 x (V h + V h + h).
+  auto j = make_job(classic_gpt(4, 1024, 16, 32000), "a100-sxm4-80gb", 8, 1024, 8);
+  j.precision = catalog::Precision::kFp8;
+  j.parallel.fp8_param_gather = true;
+  const auto mem = estimate_memory(j);
+  const double all = j.model.params_total();
+  const double outside = 32000.0 * 1024 + j.model.output_params() + 1024;
+  const double expected = all + outside;
+  // params_total vs the layer sum: within the final norm (1e-5 of the total).
+  EXPECT_NEAR(mem.weights.value(), expected, 1e-4 * expected);
+  // The layers alone (4 (12 h^2 + 13 h) for a classic GPT with biases) moved from 2 to 1 byte.
+  j.parallel.fp8_param_gather = false;
+  const double saved = estimate_memory(j).weights.value() - mem.weights.value();
+  const double h = 1024;
+  EXPECT_NEAR(saved, 4 * (12 * h * h + 13 * h), 1e-3 * saved);
+}
+
 workload::TrainingJob one_trillion(Recompute rc) {
   // Korthikanti 1T: 128 layers, h=25600, a=160, t=8, p=64 on 512 A100-80GB, b=1, s=2048.
   auto j = make_job(classic_gpt(128, 25600, 160), "a100-sxm4-80gb", 512, 2048, 512);
