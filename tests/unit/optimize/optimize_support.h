@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -133,6 +134,23 @@ inline std::string hand_edit(const std::string& text, const std::string& section
   std::string out;
   for (const auto& l : lines) out += l + "\n";
   return out;
+}
+
+// A lever's saving and total against two estimates the test makes itself: the plan as written and
+// the plan with the lever's change applied by hand (`apply`), each priced by `total` (a training
+// or serving estimate of the plan's text, relative paths read from the plan's folder).
+inline void expect_saving_is_difference(
+    const std::string& plan, const optimize::LeverResult& l,
+    const std::function<std::string(std::string, const optimize::Change&)>& apply,
+    const std::function<double(const std::string&, const std::string&)>& total) {
+  ASSERT_TRUE(l.saving_usd) << l.id << ": " << l.why;
+  const std::string text = read_text(source_path(plan));
+  const std::string dir = source_path(plan.substr(0, plan.rfind('/')));
+  const double before = total(text, dir);
+  const double after = total(apply(text, l.change), dir);
+  EXPECT_NEAR(*l.saving_usd, before - after, 0.005)
+      << l.id << " on " << plan << ": " << optimize::describe(l.change);
+  EXPECT_NEAR(*l.total_usd, after, 0.005) << l.id << " on " << plan;
 }
 
 }  // namespace aicost::testing

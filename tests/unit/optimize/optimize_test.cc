@@ -45,15 +45,8 @@ std::string apply_by_hand(std::string text, const Change& c) {
   return text;
 }
 
-// The lever's saving against the original and the hand-edited plan, each estimated here.
 void expect_saving_is_difference(const std::string& plan, const LeverResult& l) {
-  ASSERT_TRUE(l.saving_usd) << l.id << ": " << l.why;
-  const std::string text = testing::read_text(source_path(plan));
-  const std::string dir = source_path(plan.substr(0, plan.rfind('/')));
-  const double before = estimate_total(text, dir);
-  const double after = estimate_total(apply_by_hand(text, l.change), dir);
-  EXPECT_NEAR(*l.saving_usd, before - after, 0.005) << l.id << " on " << plan;
-  EXPECT_NEAR(*l.total_usd, after, 0.005) << l.id << " on " << plan;
+  testing::expect_saving_is_difference(plan, l, apply_by_hand, estimate_total);
 }
 
 struct Case {

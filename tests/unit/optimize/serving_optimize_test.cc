@@ -117,15 +117,8 @@ TEST(ServingHandSet, EditsNestedKeysByLine) {
             "  speculative:\n    draft_tokens: 4\n");
 }
 
-// The lever's saving against the original and the hand-edited plan, each estimated here.
 void expect_saving_is_difference(const std::string& plan, const LeverResult& l) {
-  ASSERT_TRUE(l.saving_usd) << l.id << ": " << l.why;
-  const std::string text = read_text(source_path(plan));
-  const std::string dir = source_path(plan.substr(0, plan.rfind('/')));
-  const double before = serving_total(text, dir);
-  const double after = serving_total(apply_by_hand(text, l.change), dir);
-  EXPECT_NEAR(*l.saving_usd, before - after, 0.005) << l.id << " on " << plan << ": " << describe(l.change);
-  EXPECT_NEAR(*l.total_usd, after, 0.005) << l.id << " on " << plan;
+  testing::expect_saving_is_difference(plan, l, apply_by_hand, serving_total);
 }
 
 struct Case {
