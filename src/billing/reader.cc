@@ -279,7 +279,8 @@ Format detect_format(std::string_view head) {
       head.rfind("# HELP dcgm_", 0) == 0 || head.rfind("dcgm_", 0) == 0)
     return Format::kDcgmPrometheus;
   if (contains(first_line, "BilledCost") && contains(first_line, "ChargePeriodStart")) return Format::kFocus;
-  if (contains(first_line, "lineItem/UnblendedCost") || contains(first_line, "lineItem/LineItemType"))
+  if (contains(first_line, "lineItem/UnblendedCost") || contains(first_line, "lineItem/LineItemType") ||
+      contains(first_line, "line_item_unblended_cost") || contains(first_line, "line_item_line_item_type"))
     return Format::kAwsCur;
   if (contains(first_line, "cost/myCost")) return Format::kOci;
   if (contains(first_line, "usage_start_time") && contains(first_line, "service.description")) return Format::kGcp;

@@ -216,6 +216,36 @@ TEST(ParquetReader, TagsAsAMapAreTags) {
             ledger::tagset_text({{"team", "ml"}, {"env", "prod"}}));
 }
 
+// AWS CUR 2.0 (Data Exports) as Parquet: snake-case names, DECIMAL costs, TIMESTAMP dates and
+// the tags in a map. The usage row's EffectiveCost is its BilledCost (focus_converters recipe);
+// the DiscountedUsage row's is reservation/EffectiveCost.
+TEST(ParquetReader, AwsCur2IsReadByTheCurReader) {
+  testing::TempDir dir("aicost-parquet");
+  const auto path = to_parquet(
+      "SELECT * FROM (VALUES "
+      "('Usage', 0.123456789012::DECIMAL(30,12), NULL::DECIMAL(30,12), TIMESTAMP '2025-01-01 00:00:00', "
+      " TIMESTAMP '2025-01-01 01:00:00', 'USD', 'AmazonEC2', MAP {'user_team': 'ml', 'aws_created_by': 'x'}), "
+      "('DiscountedUsage', 2.5::DECIMAL(30,12), 1.75::DECIMAL(30,12), TIMESTAMP '2025-01-01 01:00:00', "
+      " TIMESTAMP '2025-01-01 02:00:00', 'USD', 'AmazonEC2', MAP {'user_team': 'web'})) "
+      "AS t(line_item_line_item_type, line_item_unblended_cost, reservation_effective_cost, "
+      "line_item_usage_start_date, line_item_usage_end_date, line_item_currency_code, line_item_product_code, "
+      "resource_tags)",
+      dir.file("cur2.parquet"));
+  const auto c = read(path);
+  EXPECT_EQ(c.summary.format, Format::kAwsCur);
+  ASSERT_EQ(c.charges.size(), 2u) << c.errors();
+  EXPECT_EQ(c.charges[0].billed, 123'456'789);  // 0.123456789|012: digits below 1e-9 rounded
+  EXPECT_EQ(c.charges[0].effective, 123'456'789);
+  EXPECT_EQ(c.charges[0].period_start, 1735689600);  // 2025-01-01T00:00:00Z: 20089 days
+  EXPECT_EQ(c.charges[0].period_end, 1735689600 + 3600);
+  EXPECT_EQ(c.charges[0].service_name, "AmazonEC2");
+  EXPECT_EQ(ledger::tagset_text(c.charges[0].tags),
+            ledger::tagset_text({{"team", "ml"}, {"aws_created_by", "x"}}));
+  EXPECT_EQ(c.charges[1].billed, 2'500'000'000);
+  EXPECT_EQ(c.charges[1].effective, 1'750'000'000);
+  EXPECT_EQ(c.charges[1].commitment_discount_status, "Used");
+}
+
 // A bad cell is an issue on its row (counted from 1) and column; the other rows load.
 TEST(ParquetReader, RowIssuesNameTheRowAndColumn) {
   testing::TempDir dir("aicost-parquet");
