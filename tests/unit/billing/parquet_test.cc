@@ -204,6 +204,18 @@ TEST(ParquetReader, TimesAreUtc) {
   for (const auto& i : c.issues) EXPECT_EQ(i.column.find("Period"), std::string::npos) << i.message;
 }
 
+// DuckDB's read_parquet expands *, ? and [...] in a path; the reader hands it the open file
+// instead, so a name holding them is read as written (and a second file the glob would match is
+// not read too).
+TEST(ParquetReader, PathsWithGlobCharactersAreReadAsWritten) {
+  testing::TempDir dir("aicost-parquet");
+  const std::string row = "SELECT 1.5 AS BilledCost, TIMESTAMP '2024-09-01' AS ChargePeriodStart";
+  const auto path = to_parquet(row, dir.file("focus[1]*.parquet"));
+  to_parquet(row, dir.file("focus1x.parquet"));
+  const auto c = read(path);
+  EXPECT_EQ(c.charges.size(), 1u);
+}
+
 TEST(ParquetReader, TagsAsAMapAreTags) {
   testing::TempDir dir("aicost-parquet");
   const auto path = to_parquet(
