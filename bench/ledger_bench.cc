@@ -64,11 +64,9 @@ void write_field(std::FILE* f, const std::string& v) {
   std::fputc('"', f);
 }
 
-// `rows` FOCUS rows drawn from the sample: a random sample row, moved to a random hour of
-// September 2024, its resource id suffixed with n / 50 (random rows rarely share a prefix, so
-// nearly every row names its own resource: the pessimistic case), costs scaled by a log-normal
-// factor, and a team tag added to 70 % of tagged rows (team names from a fixed list).
-fs::path generate_focus(std::size_t rows, std::uint64_t seed) {
+}  // namespace
+
+fs::path aicost::bench::generate_focus(std::size_t rows, std::uint64_t seed) {
   fs::create_directories(kWork);
   const fs::path out = kWork / ("focus-" + std::to_string(rows) + ".csv");
   if (fs::exists(out)) return out;
@@ -119,6 +117,10 @@ fs::path generate_focus(std::size_t rows, std::uint64_t seed) {
   std::fclose(f);
   return out;
 }
+
+namespace {
+
+using aicost::bench::generate_focus;
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -252,13 +254,25 @@ std::filesystem::path generate(const std::filesystem::path& db, std::size_t rows
     }
     fs::remove(db);
   }
-  const auto base = sample_charges();
   auto store = store::open_store(db.string(), {.mode = store::OpenMode::kCreate});
-  if (!store || base.empty()) return {};
+  if (!store) return {};
+  if (!(*store)->begin_source({db.string() + ".generated", std::string(64, mark), 0, "generated"}, {})) return {};
+  const bool added = generate_charges(rows, resource_of, seed, [&](const std::vector<ledger::Charge>& batch) {
+    return static_cast<bool>((*store)->add_charges(batch));
+  });
+  if (!added || !(*store)->commit_source("generated", 0)) return {};
+  return db;
+}
+
+}  // namespace
+
+bool generate_charges(std::size_t rows, const std::function<std::size_t(std::size_t)>& resource_of,
+                      std::uint64_t seed, const std::function<bool(const std::vector<ledger::Charge>&)>& add) {
+  const auto base = sample_charges();
+  if (base.empty()) return false;
   static const char* kTeams[] = {"search", "ads", "llm-train", "llm-serve", "vision", "speech",
                                  "infra", "data", "research", "safety", "growth", "platform"};
   std::mt19937_64 rng(seed);
-  if (!(*store)->begin_source({db.string() + ".generated", std::string(64, mark), 0, "generated"}, {})) return {};
   std::vector<ledger::Charge> batch;
   const ledger::UnixSeconds june = static_cast<ledger::UnixSeconds>(ledger::days_from_civil(2024, 6, 1)) * 86400;
   for (std::size_t n = 0; n < rows; ++n) {
@@ -271,15 +285,12 @@ std::filesystem::path generate(const std::filesystem::path& db, std::size_t rows
     if (resource * 2654435761u % 10 < 7) c.tags.push_back({"team", kTeams[resource % 12]});
     batch.push_back(std::move(c));
     if (batch.size() == 8192) {
-      if (!(*store)->add_charges(batch)) return {};
+      if (!add(batch)) return false;
       batch.clear();
     }
   }
-  if (!(*store)->add_charges(batch) || !(*store)->commit_source("generated", 0)) return {};
-  return db;
+  return add(batch);
 }
-
-}  // namespace
 
 // rows / 50 resources, each billed 50 times in a row.
 std::filesystem::path ledger_with(std::size_t rows) {

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs the Debian packages aicost needs to build and test. Idempotent: installs only what is missing.
+# Installs the Debian packages aicost needs to build and test, then the DuckDB C library (Parquet,
+# scripts/install-duckdb.sh: pinned, checksummed, into .deps/). Idempotent: installs only what is
+# missing.
 set -euo pipefail
 
 packages=(
@@ -7,6 +9,7 @@ packages=(
   libcli11-dev libyaml-cpp-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libsqlite3-dev sqlite3 libpq-dev postgresql libssl-dev libcpp-httplib-dev libjemalloc-dev libzstd-dev
+  curl ca-certificates openssl
   clang libclang-rt-14-dev
 )
 
@@ -14,11 +17,13 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
 
-echo "install-deps: installing ${missing[*]}" >&2
-sudo=""
-[ "$(id -u)" -ne 0 ] && sudo="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+exec "$(dirname "$0")/install-duckdb.sh"

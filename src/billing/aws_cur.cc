@@ -1,6 +1,10 @@
 // AWS Cost and Usage Report, legacy slash-named columns (lineItem/..., product/..., ...), mapped to
 // FOCUS by the focus_converters recipe (../shared/data/billing-samples/focus-converters/
-// conversion_rules_aws-cur.csv; ../shared/reference/finops.md §1.6, §10).
+// conversion_rules_aws-cur.csv; ../shared/reference/finops.md §1.6, §10). CUR 2.0 (AWS Data
+// Exports) names the same columns in snake case and holds the tags in one map, resource_tags.
+#include <algorithm>
+#include <array>
+#include <cctype>
 #include <cstdlib>
 
 #include "values.h"
@@ -34,9 +38,53 @@ const char* charge_frequency(std::string_view type, std::string_view bill_type) 
   return "";
 }
 
+// The legacy columns read below.
+constexpr std::array kLegacyColumns = {
+    "lineItem/NetUnblendedCost", "lineItem/UnblendedCost", "lineItem/UsageStartDate", "identity/TimeInterval",
+    "lineItem/UsageEndDate", "bill/BillingPeriodStartDate", "lineItem/CurrencyCode", "lineItem/LineItemType",
+    "bill/BillType", "reservation/EffectiveCost", "savingsPlan/SavingsPlanEffectiveCost",
+    "savingsPlan/TotalCommitmentToDate", "savingsPlan/UsedCommitment",
+    "reservation/UnusedAmortizedUpfrontFeeForBillingPeriod", "reservation/UnusedRecurringFee",
+    "pricing/publicOnDemandCost", "bill/PayerAccountId", "lineItem/UsageAccountId", "lineItem/UsageAccountName",
+    "lineItem/ProductCode", "product/region", "product/regionCode", "lineItem/ResourceId", "product/sku",
+    "lineItem/LineItemDescription", "pricing/unit", "lineItem/UsageAmount", "lineItem/UsageType", "pricing/term",
+    "product/PurchaseOption", "pricing/PurchaseOption", "savingsPlan/SavingsPlanARN", "reservation/ReservationARN",
+    "product/gpu"};
+
+// A legacy column's CUR 2.0 name: snake case, every capital starting a word, as AWS Data Exports
+// writes them (lineItem/UsageAmount is line_item_usage_amount, savingsPlan/SavingsPlanARN is
+// savings_plan_savings_plan_a_r_n; docs.aws.amazon.com/cur/latest/userguide/table-dictionary-cur2.html).
+std::string cur2_name(std::string_view legacy) {
+  std::string out;
+  for (char c : legacy) {
+    if (c == '/') {
+      out += '_';
+    } else if (std::isupper(static_cast<unsigned char>(c))) {
+      if (!out.empty() && out.back() != '_') out += '_';
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+// CUR 2.0's names as the legacy ones, so one mapping reads both (issues name the legacy column).
+std::vector<std::string_view> legacy_names(const std::vector<std::string_view>& names) {
+  std::vector<std::string_view> out = names;
+  for (auto& n : out)
+    for (const char* legacy : kLegacyColumns)
+      if (n == cur2_name(legacy)) n = legacy;
+  return out;
+}
+
 class AwsCurDialect final : public CsvDialect {
  public:
-  core::Status header(const std::vector<std::string_view>& names, IssueLog& log) override {
+  core::Status header(const std::vector<std::string_view>& file_names, IssueLog& log) override {
+    const bool cur2 = std::any_of(file_names.begin(), file_names.end(), [](std::string_view n) {
+      return n == "line_item_unblended_cost" || n == "line_item_line_item_type";
+    });
+    const auto names = cur2 ? legacy_names(file_names) : file_names;
     Columns cols(names);
     net_ = cols.find({"lineItem/NetUnblendedCost"});
     unblended_ = cols.find({"lineItem/UnblendedCost"});
@@ -79,6 +127,7 @@ class AwsCurDialect final : public CsvDialect {
     ri_arn_ = cols.find({"reservation/ReservationARN"});
     gpu_ = cols.find({"product/gpu"});
     tags_ = tag_columns(cols, "resourceTags/");
+    resource_tags_ = cur2 ? cols.find({"resource_tags"}) : -1;
     for (auto& [i, key] : tags_)
       if (key.rfind("user:", 0) == 0)
         key.erase(0, 5);  // user-defined; aws:createdBy keeps its prefix
@@ -129,12 +178,19 @@ class AwsCurDialect final : public CsvDialect {
     if (type == "DiscountedUsage" || type == "SavingsPlanCoveredUsage")
       c.commitment_discount_status = "Used";
     add_tag_cells(r, tags_, c.tags);
+    if (resource_tags_ >= 0) {
+      // A map of user-defined tags ("user_team") and AWS ones ("aws_created_by"); a user tag is
+      // its own key, as resourceTags/user:team is.
+      tag_reader_.read(r, resource_tags_, "resource_tags", c.tags, log);
+      for (auto& t : c.tags)
+        if (t.key.rfind("user_", 0) == 0) t.key.erase(0, 5);
+    }
     c.gpu_hours = gpu_hours(r, c);
     return true;
   }
 
   std::string version() const override { return "aws-cur"; }
-  std::string_view tags_column() const override { return "resourceTags/"; }
+  std::string_view tags_column() const override { return resource_tags_ >= 0 ? "resource_tags" : "resourceTags/"; }
 
  private:
   bool period(const CsvRecord& r, ledger::Charge& c, IssueLog& log) {
@@ -227,8 +283,10 @@ class AwsCurDialect final : public CsvDialect {
       sp_total_ = -1, sp_used_ = -1, ri_unused_upfront_ = -1, ri_unused_recurring_ = -1,
       public_cost_ = -1, payer_ = -1, account_ = -1, account_name_ = -1, product_code_ = -1,
       region_ = -1, resource_ = -1, sku_ = -1, description_ = -1, unit_ = -1, amount_ = -1,
-      usage_type_ = -1, term_ = -1, purchase_option_ = -1, sp_arn_ = -1, ri_arn_ = -1, gpu_ = -1;
+      usage_type_ = -1, term_ = -1, purchase_option_ = -1, sp_arn_ = -1, ri_arn_ = -1, gpu_ = -1,
+      resource_tags_ = -1;
   std::vector<std::pair<int, std::string>> tags_;
+  TagReader tag_reader_;
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "aicost/billing/reader.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -10,6 +11,7 @@
 
 #include "dcgm.h"
 #include "guard.h"
+#include "parquet.h"
 #include "values.h"
 
 namespace aicost::billing {
@@ -44,8 +46,10 @@ constexpr std::array kSignatures{
     Signature{"PK\x03\x04", "a zip archive", "extract it first (unzip FILE) and load the CSV inside",
               "compressed exports"},
     Signature{"PK\x05\x06", "an empty zip archive", "export the data again", "compressed exports"},
+    // A Parquet file is read from a path (read_file); this is one met in a stream or in memory.
     Signature{"PAR1", "a Parquet file",
-              "export it as CSV first (for example: duckdb -c \"COPY (FROM 'FILE') TO 'FILE.csv'\")", "Parquet"},
+              "save it to a file and load that (Parquet is read from a file, which can be seeked in)",
+              "Parquet from a stream"},
     Signature{std::string_view("\xFF\xFE\0\0", 4), "UTF-32 (little-endian) text",
               "convert it to UTF-8 first (iconv -f UTF-32 -t UTF-8 FILE > FILE.utf8.csv)", "UTF-32"},
     Signature{"\xFF\xFE", "UTF-16 (little-endian) text",
@@ -114,15 +118,27 @@ class Pipeline {
     return push(buffered);
   }
 
+  // Records already split (Parquet, parquet.h): the first is the header, whose names decide the
+  // format as a CSV header's do. Line 0 is the file's schema, rows are numbered from 1.
+  core::Status table_record(const CsvRecord& r) {
+    if (!started_) {
+      started_ = true;
+      summary_.rows_numbered = true;
+      log_.set_header_line(0);
+      if (auto s = start_table(r.fields); !s) return s;
+    }
+    return record(r);
+  }
+
   core::Result<ReadSummary> finish() {
     if (!started_) {
       if (auto s = start(); !s) return s.error();
       std::string buffered = std::move(pending_);
       if (auto s = push(buffered); !s) return s.error();
     }
-    core::Status s = text_ ? text_->finish() : csv_->finish();
+    core::Status s = text_ ? text_->finish() : csv_ ? csv_->finish() : core::Status{};
     if (!s) return s.error();
-    if (!header_seen_ && csv_) return core::make_error(core::ErrorCode::kInvalidInput, "the file is empty", origin_);
+    if (!header_seen_ && !text_) return core::make_error(core::ErrorCode::kInvalidInput, "the file is empty", origin_);
     summary_.format = format_;
     if (text_) {
       summary_.version = format_name(format_);
@@ -160,6 +176,25 @@ class Pipeline {
     return {};
   }
 
+  core::Status start_table(const std::vector<std::string_view>& names) {
+    std::string head;
+    for (auto n : names) head.append(head.empty() ? "" : ",").append(n);
+    if (format_ == Format::kAuto) format_ = detect_format(head);
+    if (format_ == Format::kAuto)
+      return core::make_error(core::ErrorCode::kInvalidInput,
+                              "cannot tell the format from the column names; name it with --format "
+                              "(focus, aws-cur, azure, gcp, oci, dcgm-csv)",
+                              origin_);
+    if (format_ == Format::kDcgmPrometheus)
+      return core::make_error(core::ErrorCode::kInvalidInput,
+                              "a Parquet file holds a table, not Prometheus text; name a table format with "
+                              "--format (focus, aws-cur, azure, gcp, oci, dcgm-csv)",
+                              origin_);
+    if (format_ == Format::kDcgmCsv) dcgm_csv_ = std::make_unique<DcgmCsvReader>(scrape_time_);
+    else dialect_ = make_dialect(format_);
+    return {};
+  }
+
   core::Status push(std::string_view bytes) { return text_ ? text_->feed(bytes) : csv_->feed(bytes); }
 
   core::Status record(const CsvRecord& raw) {
@@ -168,7 +203,7 @@ class Pipeline {
       const CsvRecord& r = guard_.header(raw, log_);
       header_size_ = r.fields.size();
       auto s = dcgm_csv_ ? dcgm_csv_->header(r.fields, log_) : dialect_->header(r.fields, log_);
-      if (!s) return s.error().with_context(origin_ + ":" + std::to_string(r.line));
+      if (!s) return s.error().with_context(r.line > 0 ? origin_ + ":" + std::to_string(r.line) : origin_);
       return {};
     }
     if (raw.fields.size() == 1 && raw.fields[0].empty()) return {};  // a blank line
@@ -244,7 +279,8 @@ Format detect_format(std::string_view head) {
       head.rfind("# HELP dcgm_", 0) == 0 || head.rfind("dcgm_", 0) == 0)
     return Format::kDcgmPrometheus;
   if (contains(first_line, "BilledCost") && contains(first_line, "ChargePeriodStart")) return Format::kFocus;
-  if (contains(first_line, "lineItem/UnblendedCost") || contains(first_line, "lineItem/LineItemType"))
+  if (contains(first_line, "lineItem/UnblendedCost") || contains(first_line, "lineItem/LineItemType") ||
+      contains(first_line, "line_item_unblended_cost") || contains(first_line, "line_item_line_item_type"))
     return Format::kAwsCur;
   if (contains(first_line, "cost/myCost")) return Format::kOci;
   if (contains(first_line, "usage_start_time") && contains(first_line, "service.description")) return Format::kGcp;
@@ -264,18 +300,27 @@ core::Result<ReadSummary> read_file(const std::string& path, Format format, cons
   struct stat st {};
   const ledger::UnixSeconds mtime = ::stat(path.c_str(), &st) == 0 ? st.st_mtime : 0;
   Pipeline pipeline(format, path, sink, mtime);
+  // Parquet is read by DuckDB from the open file (parquet.h); the loop then only hashes its bytes.
+  char magic[4];
+  const bool parquet = ::pread(::fileno(f.get()), magic, sizeof magic, 0) == sizeof magic &&
+                       is_parquet(std::string_view(magic, sizeof magic));
   std::vector<char> buffer(1 << 20);
-  for (;;) {
+  while (!parquet || on_bytes) {
     const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), f.get());
     if (n > 0) {
       const std::string_view chunk(buffer.data(), n);
       if (on_bytes) on_bytes(chunk);
-      if (auto s = pipeline.feed(chunk); !s) return s.error();
+      if (auto s = parquet ? core::Status{} : pipeline.feed(chunk); !s) return s.error();
     }
     if (n < buffer.size()) {
       if (std::ferror(f.get())) return core::make_error(core::ErrorCode::kIo, "read error", path);
       break;
     }
+  }
+  if (parquet) {
+    auto s = read_parquet_records(::fileno(f.get()), path,
+                                  [&](const CsvRecord& r) { return pipeline.table_record(r); });
+    if (!s) return s.error();
   }
   return pipeline.finish();
 }

@@ -83,8 +83,9 @@ class IssueLog {
                      std::string message) {
     warn_repeated(line, column, kind, [&] { return std::move(message); });
   }
-  // A file-level note (line 1: the header).
-  void note(std::string_view column, std::string message) { warn(1, column, std::move(message)); }
+  // A file-level note (line 1: the header; Parquet: line 0, the schema).
+  void note(std::string_view column, std::string message) { warn(header_line_, column, std::move(message)); }
+  void set_header_line(std::int64_t line) { header_line_ = line; }
   void flush(const Sink& sink);
   std::int64_t errors() const { return errors_; }
 
@@ -98,6 +99,7 @@ class IssueLog {
   std::map<std::string, Repeated> repeated_;  // by "column\x1fkind"
   std::string key_;                           // scratch
   std::int64_t errors_ = 0;
+  std::int64_t header_line_ = 1;
 };
 
 // One CSV export dialect: the header sets up column positions, then each record maps to a Charge.

@@ -26,6 +26,11 @@ std::string severity(const ledger::RowIssue& i) {
   return i.severity == ledger::RowIssue::Severity::kError ? "error" : "warning";
 }
 
+// Where an issue is: "line 12" of a text file, "row 11" of a Parquet file (row 0: its schema).
+std::string position(const ledger::RowIssue& i, const billing::ReadSummary& s) {
+  return fmt::format("{} {}", s.rows_numbered ? "row" : "line", i.line);
+}
+
 Json issue_json(const ledger::RowIssue& i) {
   return Json{{"line", i.line}, {"column", i.column}, {"severity", severity(i)}, {"message", i.message}};
 }
@@ -93,7 +98,8 @@ std::string render_ingest(const std::string& path, const billing::IngestResult& 
   if (r.issue_count > 0) {
     out += fmt::format("  {} issue{}:\n", r.issue_count, r.issue_count == 1 ? "" : "s");
     for (const auto& i : r.issues)
-      out += fmt::format("    line {}{}: {}: {}\n", i.line, i.column.empty() ? "" : " " + i.column, severity(i), i.message);
+      out += fmt::format("    {}{}: {}: {}\n", position(i, r.summary), i.column.empty() ? "" : " " + i.column,
+                         severity(i), i.message);
     if (r.issue_count > static_cast<std::int64_t>(r.issues.size()))
       out += fmt::format("    ... and {} more\n", r.issue_count - static_cast<std::int64_t>(r.issues.size()));
   }
@@ -349,7 +355,7 @@ std::string render_validation(const std::string& path, const billing::Validation
   t.title = fmt::format("{}: {}, {} rows, {} loadable, {} rejected; {} errors, {} warnings{}", path, v.summary.version,
                         v.summary.records, v.summary.loaded, v.summary.rejected, errors, warnings,
                         failed ? "" : " (conformant)");
-  t.header = {"line", "column", "severity", "finding"};
+  t.header = {v.summary.rows_numbered ? "row" : "line", "column", "severity", "finding"};
   t.right_align = {true, false, false, false};
   for (const auto& i : v.issues) t.rows.push_back({std::to_string(i.line), i.column, severity(i), i.message});
   if (t.rows.empty()) return t.title + "\n";

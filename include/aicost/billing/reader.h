@@ -41,6 +41,9 @@ struct ReadSummary {
   std::int64_t loaded = 0;      // handed to the sink
   std::int64_t rejected = 0;    // not handed over (each has an error issue)
   std::int64_t rounded = 0;     // amounts with digits below 1e-9, rounded half to even
+  // What RowIssue::line counts: false, the text's lines (the header is line 1); true, a table's
+  // rows from 1 (Parquet), line 0 being the file's schema.
+  bool rows_numbered = false;
 };
 
 // Guesses the format from the first bytes of a file (header row or exposition text).
@@ -48,6 +51,9 @@ Format detect_format(std::string_view head);
 
 // Reads one file. `on_bytes` sees every byte (for hashing). An error is returned only when the
 // file as a whole cannot be read (I/O, not CSV, a required column missing); bad rows are issues.
+// A Parquet file (told by its first bytes, "PAR1") is read with DuckDB and its rows go to the
+// same readers as a CSV's, as the text a CSV export of them holds (src/billing/parquet.h); its
+// issues count rows, not lines (ReadSummary::rows_numbered).
 core::Result<ReadSummary> read_file(const std::string& path, Format format, const Sink& sink,
                                     const std::function<void(std::string_view)>& on_bytes = {});
 // The same on text in memory (tests, fuzzing).

@@ -1,5 +1,6 @@
-// Files no reader reads (compressed, Parquet, UTF-16/32) are told apart from their first bytes and
-// refused with what they are and what to do (src/billing/reader.cc), whatever --format says.
+// Bytes no reader reads as text (compressed, Parquet met in memory or a stream, UTF-16/32) are
+// told apart from their first bytes and refused with what they are and what to do
+// (src/billing/reader.cc), whatever --format says.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -51,7 +52,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"bzip2", "BZh91AY&SY"s, "a bzip2-compressed file; decompress it first (bunzip2 -k"},
         Case{"xz", "\xFD" "7zXZ\0\0"s, "an xz-compressed file"},
         Case{"zip", "PK\x03\x04\x14\0\0\0"s, "a zip archive; extract it first (unzip"},
-        Case{"parquet", "PAR1\x15\x04"s, "a Parquet file; export it as CSV first"},
+        Case{"parquet", "PAR1\x15\x04"s, "a Parquet file; save it to a file and load that"},
         Case{"utf16le_bom", "\xFF\xFE"s + utf16(kCsv, false), "UTF-16 (little-endian) text; convert it to UTF-8 first (iconv -f UTF-16 "},
         Case{"utf16be_bom", "\xFE\xFF"s + utf16(kCsv, true), "UTF-16 (big-endian) text; convert it to UTF-8 first"},
         Case{"utf16le", utf16(kCsv, false), "UTF-16 (little-endian) text without a byte-order mark; convert it to UTF-8 first (iconv -f UTF-16LE"},
