@@ -200,7 +200,7 @@ Command ledger_command() {
 
             auto* ingest = sub.add_subcommand("ingest", "load billing exports (FOCUS, AWS CUR, Azure, GCP, OCI) and dcgm-exporter telemetry (makes the ledger if missing)");
             ingest->add_option("files", o->files, "files to load; each is one transaction, and a file loaded before is skipped")->required();
-            ingest->add_option("--format", o->format, "auto, focus, aws-cur, azure, gcp, oci, dcgm-prometheus, dcgm-csv")->capture_default_str();
+            ingest->add_option("--format", o->format, "auto, focus, focus-contract-commitment, aws-cur, azure, gcp, oci, dcgm-prometheus, dcgm-csv")->capture_default_str();
             ingest->add_flag("--replace", o->replace, "a path loaded before with other bytes: swap the new content in");
             ingest->add_flag("--strict", o->strict, "exit 4 when a file had rows that were not loaded (each is reported)");
             ingest->footer("Exit status: 0 loaded (rows that could not be read are reported, not loaded), 4 under "

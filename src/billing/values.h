@@ -85,6 +85,11 @@ class IssueLog {
   }
   // A file-level note (line 1: the header).
   void note(std::string_view column, std::string message) { warn(1, column, std::move(message)); }
+  // Information on the header that is no fault of the file (severity kNote: `ledger validate`
+  // shows it and still passes the file).
+  void info(std::string_view column, std::string message) {
+    pending_.push_back({1, std::string(column), ledger::RowIssue::Severity::kNote, std::move(message)});
+  }
   void flush(const Sink& sink);
   std::int64_t errors() const { return errors_; }
 
