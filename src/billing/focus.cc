@@ -282,7 +282,10 @@ class FocusDialect final : public CsvDialect {
   // forbids AllocatedTags to repeat a key of Tags; where one does, the Tags value is kept.
   void add_allocation(const CsvRecord& r, ledger::Charge& c, IssueLog& log) {
     allocated_.clear();
-    allocated_tags_reader_.read(r, allocated_tags_, "AllocatedTags", allocated_, log);
+    // A cell that is no JSON object is the generated rule's finding (kind: JSON object); its tags
+    // are left out, the row keeps its own.
+    if (focus_rules::is_json_object(cell(r, allocated_tags_)))
+      allocated_tags_reader_.read(r, allocated_tags_, "AllocatedTags", allocated_, log);
     auto add = [&](std::string_view key, std::string_view value) {
       const auto clash = std::find_if(c.tags.begin(), c.tags.end(), [&](const ledger::Tag& t) {
         return ledger::canonical_tag_key(t.key) == ledger::canonical_tag_key(key);

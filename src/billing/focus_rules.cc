@@ -17,18 +17,18 @@ bool is_decimal(std::string_view v) {
   return !v.empty() && ec == std::errc() && end == v.data() + v.size();
 }
 
+std::string with_rule(std::string message, std::string_view rule) {
+  return message + " (FOCUS rule " + std::string(rule) + ")";
+}
+
+}  // namespace
+
 bool is_json_object(std::string_view v) {
   const auto first = v.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos || v[first] != '{') return false;
   const auto parsed = parse_tag_object(v);
   return parsed && !parsed->braceless;
 }
-
-std::string with_rule(std::string message, std::string_view rule) {
-  return message + " (FOCUS rule " + std::string(rule) + ")";
-}
-
-}  // namespace
 
 std::span<const ColumnRule> column_rules() { return kColumnRules; }
 std::span<const DeprecatedColumn> deprecated_columns() { return kDeprecated; }

@@ -37,6 +37,8 @@ struct DeprecatedColumn {
 };
 
 std::span<const ColumnRule> column_rules();
+// Whether a cell is a JSON object, braces and all (FOCUS KeyValueFormat).
+bool is_json_object(std::string_view v);
 std::span<const DeprecatedColumn> deprecated_columns();
 
 // The mandatory columns of `dataset` at `version` ("1.2", "1.3") missing from the header, in

@@ -141,6 +141,18 @@ TEST(Focus13, AllocatedTagsThatRepeatATagKeepTheTagsValue) {
   EXPECT_NE(issue(c, "AllocatedTags", "the Tags value is kept"), nullptr);
 }
 
+TEST(Focus13, AllocatedTagsThatAreNoObjectAreOneFindingAndTheRowKeepsItsTags) {
+  const auto c = read_text_all(
+      "ChargePeriodStart,BilledCost,Tags,AllocatedTags\n"
+      "2025-12-02,1,\"{\"\"team\"\":\"\"infra\"\"}\",\"[\"\"team\"\"]\"\n");
+  ASSERT_EQ(c.charges.size(), 1u);
+  EXPECT_EQ(tag(c.charges[0], "team"), "infra");
+  std::size_t findings = 0;
+  for (const auto& i : c.issues) findings += i.column == "AllocatedTags";
+  EXPECT_EQ(findings, 1u);
+  EXPECT_NE(issue(c, "AllocatedTags", "is not a JSON object (FOCUS rule aicost-1.3:AllocatedTags-Format)"), nullptr);
+}
+
 // Each check below comes from the generated table: a 1.2-model rule id or a 1.3 addition's.
 TEST(Focus13, GeneratedRulesFindBadCellsWithLineAndColumn) {
   std::string bad = row13("ACME", "ACME", "");  // HostProviderName null
