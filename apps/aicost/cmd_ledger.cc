@@ -1,4 +1,4 @@
-// `aicost ledger init|ingest|report|sources|validate|compact`: the cost ledger (docs/LEDGER.md).
+// `aicost ledger init|ingest|report|sources|commitments|validate|compact`: the cost ledger (docs/LEDGER.md).
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -8,6 +8,7 @@
 #include "aicost/billing/ingest.h"
 #include "aicost/core/units.h"
 #include "aicost/ledger/report.h"
+#include "aicost/report/commitments_report.h"
 #include "aicost/report/ledger_report.h"
 #include "aicost/store/open.h"
 #include "commands.h"
@@ -200,7 +201,7 @@ Command ledger_command() {
 
             auto* ingest = sub.add_subcommand("ingest", "load billing exports (FOCUS, AWS CUR, Azure, GCP, OCI) and dcgm-exporter telemetry (makes the ledger if missing)");
             ingest->add_option("files", o->files, "files to load; each is one transaction, and a file loaded before is skipped")->required();
-            ingest->add_option("--format", o->format, "auto, focus, aws-cur, azure, gcp, oci, dcgm-prometheus, dcgm-csv")->capture_default_str();
+            ingest->add_option("--format", o->format, "auto, focus, focus-contract-commitment, aws-cur, azure, gcp, oci, dcgm-prometheus, dcgm-csv")->capture_default_str();
             ingest->add_flag("--replace", o->replace, "a path loaded before with other bytes: swap the new content in");
             ingest->add_flag("--strict", o->strict, "exit 4 when a file had rows that were not loaded (each is reported)");
             ingest->footer("Exit status: 0 loaded (rows that could not be read are reported, not loaded), 4 under "
@@ -243,6 +244,18 @@ Command ledger_command() {
               auto list = (*store)->sources();
               if (!list) return ledger_error(list.error(), *o, g);
               std::cout << report::render_sources(*list, *fmt);
+              return 0;
+            });
+
+            auto* commitments = sub.add_subcommand("commitments", "FOCUS 1.3 contract commitments loaded: each term, its amount or quantity and period");
+            on(commitments, [o, &g] {
+              auto fmt = output_format(g);
+              if (!fmt) return report_error(fmt.error(), g);
+              auto store = open_ledger(*o, store::OpenMode::kExisting);
+              if (!store) return ledger_error(store.error(), *o, g);
+              auto terms = (*store)->commitments();
+              if (!terms) return ledger_error(terms.error(), *o, g);
+              std::cout << report::render_commitments(*terms, *fmt);
               return 0;
             });
 

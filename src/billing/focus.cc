@@ -1,10 +1,11 @@
-// FOCUS 1.0 / 1.1 / 1.2 cost-and-usage CSV (../shared/reference/finops.md §1).
+// FOCUS 1.0 / 1.1 / 1.2 / 1.3 cost-and-usage CSV (../shared/reference/finops.md §1, docs/LEDGER.md).
 #include <algorithm>
 #include <array>
 #include <cctype>
 
 #include "aicost/core/suggest.h"
 #include "aicost/core/text.h"
+#include "focus_rules.h"
 #include "values.h"
 
 namespace aicost::billing {
@@ -25,21 +26,20 @@ constexpr std::array kFocus11 = {"CapacityReservationId", "CapacityReservationSt
 constexpr std::array kFocus12 = {"BillingAccountType", "InvoiceId", "PricingCurrency",
                                  "PricingCurrencyContractedUnitPrice", "PricingCurrencyEffectiveCost",
                                  "PricingCurrencyListUnitPrice", "SubAccountType"};
-// Mandatory in every version (the M column of finops.md §1.2).
-constexpr std::array kMandatory = {"BilledCost", "BillingAccountId", "BillingAccountName", "BillingCurrency",
-                                   "BillingPeriodEnd", "BillingPeriodStart", "ChargeCategory", "ChargeClass",
-                                   "ChargeDescription", "ChargePeriodEnd", "ChargePeriodStart", "ContractedCost",
-                                   "EffectiveCost", "InvoiceIssuerName", "ListCost", "PricingQuantity",
-                                   "PricingUnit", "ProviderName", "PublisherName", "ServiceCategory",
-                                   "ServiceName"};
-constexpr std::array kChargeCategories = {"Usage", "Purchase", "Tax", "Credit", "Adjustment"};
-constexpr std::array kChargeFrequencies = {"One-Time", "Recurring", "Usage-Based"};
-constexpr std::array kPricingCategories = {"Standard", "Dynamic", "Committed", "Other"};
-
-template <std::size_t N>
-bool one_of(std::string_view v, const std::array<const char*, N>& set) {
-  return std::any_of(set.begin(), set.end(), [&](const char* s) { return v == s; });
-}
+// FOCUS 1.3 (ratified December 2025): FOCUS_Spec specification/datasets/cost_and_usage/columns/
+// columns.mdpp at 02645d23, the columns whose files say "Introduced (version) 1.3".
+constexpr std::array kFocus13 = {"AllocatedMethodDetails", "AllocatedMethodId", "AllocatedResourceId",
+                                 "AllocatedResourceName", "AllocatedTags", "ContractApplied", "HostProviderName",
+                                 "ServiceProviderName"};
+// The reader checks these itself (amounts and times it parses): the generated rules leave them.
+constexpr std::array<std::string_view, 8> kReaderChecked = {"BilledCost", "EffectiveCost", "ListCost",
+                                                            "ContractedCost", "ChargePeriodStart",
+                                                            "ChargePeriodEnd", "PricingQuantity",
+                                                            "ConsumedQuantity"};
+// Tag keys an allocated charge's AllocatedResourceId and AllocatedResourceName are reported under
+// (docs/LEDGER.md, "FOCUS 1.3").
+constexpr std::string_view kAllocatedResourceIdTag = "x_AllocatedResourceId";
+constexpr std::string_view kAllocatedResourceNameTag = "x_AllocatedResourceName";
 
 bool hours_unit(std::string_view u) {
   std::string s(u);
@@ -75,7 +75,10 @@ class FocusDialect final : public CsvDialect {
     effective_ = col("EffectiveCost");
     list_ = col("ListCost");
     contracted_ = col("ContractedCost");
-    provider_ = col("ProviderName");
+    // FOCUS 1.3 deprecates ProviderName for ServiceProviderName: the new one wins, row by row.
+    provider_ = col("ServiceProviderName");
+    legacy_provider_ = col("ProviderName");
+    if (provider_ < 0) std::swap(provider_, legacy_provider_);
     billing_account_ = col("BillingAccountId");
     billing_account_name_ = col("BillingAccountName");
     sub_account_ = col("SubAccountId");
@@ -101,21 +104,42 @@ class FocusDialect final : public CsvDialect {
     tags_ = col("Tags");
     sku_details_ = col("SkuPriceDetails");
     gpu_hours_ = col("x_GpuHours");
+    allocated_tags_ = col("AllocatedTags");
+    allocated_resource_ = col("AllocatedResourceId");
+    allocated_resource_name_ = col("AllocatedResourceName");
 
     // Version: the newest whose additions are present.
     auto any_of_set = [&](const auto& set) {
       return std::any_of(set.begin(), set.end(), [&](const char* n) { return cols.has(n); });
     };
-    version_ = any_of_set(kFocus12) ? "focus-1.2" : any_of_set(kFocus11) ? "focus-1.1" : "focus-1.0";
+    version_ = any_of_set(kFocus13)   ? "focus-1.3"
+               : any_of_set(kFocus12) ? "focus-1.2"
+               : any_of_set(kFocus11) ? "focus-1.1"
+                                      : "focus-1.0";
+    const bool focus13 = version_ == "focus-1.3";
 
     std::vector<std::string> known;
     for (auto n : kFocus10) known.emplace_back(n);
     for (auto n : kFocus11) known.emplace_back(n);
     for (auto n : kFocus12) known.emplace_back(n);
+    for (auto n : kFocus13) known.emplace_back(n);
     std::string missing;
-    for (auto n : kMandatory)
-      if (!cols.has(n)) missing += std::string(missing.empty() ? "" : ", ") + n;
+    for (auto n : focus_rules::missing_mandatory(focus_rules::Dataset::kCostAndUsage, version_.substr(6), cols))
+      missing += std::string(missing.empty() ? "" : ", ") + std::string(n);
     if (!missing.empty()) log.note("", "mandatory FOCUS columns missing: " + missing);
+    if (focus13)
+      for (const auto& d : focus_rules::deprecated_columns())
+        if (cols.has(d.column))
+          log.info(d.column, std::string(d.column) + " is deprecated since FOCUS " + std::string(d.version) +
+                                 " (replaced by " + std::string(d.replaced_by) + "); still read" +
+                                 (d.column == "ProviderName" && provider_ != legacy_provider_ && legacy_provider_ >= 0
+                                      ? ", as the provider where ServiceProviderName is null"
+                                      : ""));
+    // Files before 1.3 keep the checks they had: the allowed values of three columns whose lists
+    // are the same in 1.0, 1.1 and 1.2 (the model's lists are 1.2's).
+    static constexpr std::string_view kBefore13[] = {"ChargeCategory", "ChargeFrequency", "PricingCategory"};
+    if (focus13) checker_.bind(focus_rules::Dataset::kCostAndUsage, cols, focus_rules::RowChecker::Scope::kAll, kReaderChecked);
+    else checker_.bind(focus_rules::Dataset::kCostAndUsage, cols, focus_rules::RowChecker::Scope::kAllowedValues, {}, kBefore13);
     if (currency_ < 0) log.note("BillingCurrency", "no BillingCurrency column; amounts are stored under XXX (ISO 4217: no currency)");
     if (effective_ < 0) log.note("EffectiveCost", "no EffectiveCost column; EffectiveCost taken as BilledCost");
     if (list_ < 0) log.note("ListCost", "no ListCost column; ListCost taken as BilledCost");
@@ -153,6 +177,8 @@ class FocusDialect final : public CsvDialect {
 
   bool row(const CsvRecord& r, ledger::Charge& c, IssueLog& log, std::int64_t& rounded) override {
     c.line = r.line;
+    // First, so that a row rejected below is still checked in full (`ledger validate`).
+    checker_.check(r, log);
     DateForm form = DateForm::kIso;
     const auto start = required_time(r, start_, "ChargePeriodStart", log, &form);
     if (!start) return false;
@@ -193,6 +219,7 @@ class FocusDialect final : public CsvDialect {
 
     c.currency = currency_cell(r, currency_, "BillingCurrency", log);
     assign(c.provider, r, provider_);
+    if (c.provider.empty() && legacy_provider_ >= 0) assign(c.provider, r, legacy_provider_);
     assign(c.billing_account_id, r, billing_account_);
     assign(c.billing_account_name, r, billing_account_name_);
     assign(c.sub_account_id, r, sub_account_);
@@ -213,13 +240,11 @@ class FocusDialect final : public CsvDialect {
     assign(c.pricing_unit, r, pricing_unit_);
     assign(c.consumed_unit, r, consumed_unit_);
     assign(c.charge_description, r, description_);
-    check_enum(r.line, "ChargeCategory", c.charge_category, kChargeCategories, log);
-    check_enum(r.line, "ChargeFrequency", c.charge_frequency, kChargeFrequencies, log);
-    check_enum(r.line, "PricingCategory", c.pricing_category, kPricingCategories, log);
     c.pricing_quantity = quantity_cell(r, pricing_quantity_, "PricingQuantity", log);
     c.consumed_quantity = quantity_cell(r, consumed_quantity_, "ConsumedQuantity", log);
 
     tags_reader_.read(r, tags_, "Tags", c.tags, log);
+    if (allocated_tags_ >= 0 || allocated_resource_ >= 0) add_allocation(r, c, log);
     c.gpu_hours = gpu_hours(r, c, log);
     return true;
   }
@@ -251,11 +276,35 @@ class FocusDialect final : public CsvDialect {
     });
   }
 
-  template <std::size_t N>
-  static void check_enum(std::int64_t line, const char* column, const std::string& v,
-                         const std::array<const char*, N>& allowed, IssueLog& log) {
-    if (v.empty() || one_of(v, allowed)) return;
-    log.warn_repeated(line, column, "value:" + v, "'" + v + "' is not a FOCUS " + column + " value");
+  // An allocated charge (FOCUS 1.3 split cost allocation) stays on its ResourceId, the resource
+  // billed (the host that telemetry and waste findings name); what it is allocated to joins its
+  // tags: AllocatedTags, and AllocatedResourceId/Name under kAllocatedResource*Tag. The spec
+  // forbids AllocatedTags to repeat a key of Tags; where one does, the Tags value is kept.
+  void add_allocation(const CsvRecord& r, ledger::Charge& c, IssueLog& log) {
+    allocated_.clear();
+    // A cell that is no JSON object is the generated rule's finding (kind: JSON object); its tags
+    // are left out, the row keeps its own.
+    if (focus_rules::is_json_object(cell(r, allocated_tags_)))
+      allocated_tags_reader_.read(r, allocated_tags_, "AllocatedTags", allocated_, log);
+    auto add = [&](std::string_view key, std::string_view value) {
+      const auto clash = std::find_if(c.tags.begin(), c.tags.end(), [&](const ledger::Tag& t) {
+        return ledger::canonical_tag_key(t.key) == ledger::canonical_tag_key(key);
+      });
+      if (clash == c.tags.end()) {
+        c.tags.push_back({std::string(key), std::string(value)});
+        return;
+      }
+      if (clash->value == value) return;
+      log.warn_repeated(r.line, "AllocatedTags", "clash:" + std::string(key), [&] {
+        return "AllocatedTags repeats the key '" + std::string(key) +
+               "' of Tags with another value, which FOCUS 1.3 forbids; the Tags value is kept";
+      });
+    };
+    for (const auto& t : allocated_) add(t.key, t.value);
+    const auto id = cell(r, allocated_resource_);
+    if (!is_null(id)) add(kAllocatedResourceIdTag, id);
+    const auto name = cell(r, allocated_resource_name_);
+    if (!is_null(name)) add(kAllocatedResourceNameTag, name);
   }
 
   double gpu_hours(const CsvRecord& r, const ledger::Charge& c, IssueLog& log) {
@@ -283,9 +332,12 @@ class FocusDialect final : public CsvDialect {
       resource_name_ = -1, resource_type_ = -1, sku_ = -1, charge_category_ = -1, charge_class_ = -1,
       charge_frequency_ = -1, pricing_category_ = -1, commitment_id_ = -1, commitment_status_ = -1,
       pricing_unit_ = -1, consumed_unit_ = -1, description_ = -1, pricing_quantity_ = -1,
-      consumed_quantity_ = -1, tags_ = -1, sku_details_ = -1, gpu_hours_ = -1;
+      consumed_quantity_ = -1, tags_ = -1, sku_details_ = -1, gpu_hours_ = -1, legacy_provider_ = -1,
+      allocated_tags_ = -1, allocated_resource_ = -1, allocated_resource_name_ = -1;
   std::string version_ = "focus-1.0";
-  TagReader tags_reader_;
+  TagReader tags_reader_, allocated_tags_reader_;
+  std::vector<ledger::Tag> allocated_;
+  focus_rules::RowChecker checker_;
 };
 
 }  // namespace

@@ -96,6 +96,7 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
   }
   std::vector<ledger::Charge> charges;
   std::vector<ledger::GpuSample> samples;
+  std::vector<ledger::ContractCommitment> commitments;
   std::vector<ledger::RowIssue> issues;
   charges.reserve(options.batch);
   const std::int64_t kill_at = kill_after_rows();
@@ -114,6 +115,11 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
       sent += static_cast<std::int64_t>(samples.size());
       samples.clear();
     }
+    if (!commitments.empty()) {
+      if (auto s = store.add_commitments(commitments); !s) return s;
+      sent += static_cast<std::int64_t>(commitments.size());
+      commitments.clear();
+    }
     if (kill_at >= 0 && sent >= kill_at) std::raise(SIGKILL);
     return {};
   };
@@ -126,6 +132,10 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
   sink.sample = [&](ledger::GpuSample&& g) -> core::Status {
     samples.push_back(std::move(g));
     return samples.size() >= options.batch ? flush() : core::Status{};
+  };
+  sink.commitment = [&](ledger::ContractCommitment&& c) -> core::Status {
+    commitments.push_back(std::move(c));
+    return commitments.size() >= options.batch ? flush() : core::Status{};
   };
   sink.issue = [&](ledger::RowIssue&& i) { issues.push_back(std::move(i)); };
 
@@ -151,6 +161,7 @@ core::Result<Validation> validate_file(const std::string& path, Format format) {
   Sink sink;
   sink.charge = [](ledger::Charge&&) { return core::Status{}; };
   sink.sample = [](ledger::GpuSample&&) { return core::Status{}; };
+  sink.commitment = [](ledger::ContractCommitment&&) { return core::Status{}; };
   sink.issue = [&](ledger::RowIssue&& i) { v.issues.push_back(std::move(i)); };
   auto summary = read_file(path, format, sink);
   if (!summary) return summary.error();

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "dcgm.h"
+#include "focus_commitment.h"
 #include "guard.h"
 #include "parquet.h"
 #include "values.h"
@@ -23,6 +24,7 @@ struct FormatName {
 };
 constexpr std::array kFormats{
     FormatName{Format::kAuto, "auto"},          FormatName{Format::kFocus, "focus"},
+    FormatName{Format::kFocusCommitment, "focus-contract-commitment"},
     FormatName{Format::kAwsCur, "aws-cur"},     FormatName{Format::kAzure, "azure"},
     FormatName{Format::kGcp, "gcp"},            FormatName{Format::kOci, "oci"},
     FormatName{Format::kDcgmPrometheus, "dcgm-prometheus"}, FormatName{Format::kDcgmCsv, "dcgm-csv"},
@@ -147,6 +149,8 @@ class Pipeline {
       summary_.rejected = text_->rejected();
     } else if (dialect_) {
       summary_.version = dialect_->version();
+    } else if (commitments_) {
+      summary_.version = "focus-1.3-contract-commitment";
     } else {
       summary_.version = format_name(format_);
     }
@@ -164,13 +168,14 @@ class Pipeline {
     if (format_ == Format::kAuto)
       return core::make_error(core::ErrorCode::kInvalidInput,
                               "cannot tell the format from the first line; name it with --format "
-                              "(focus, aws-cur, azure, gcp, oci, dcgm-prometheus, dcgm-csv)",
+                              "(focus, focus-contract-commitment, aws-cur, azure, gcp, oci, dcgm-prometheus, dcgm-csv)",
                               origin_);
     if (format_ == Format::kDcgmPrometheus) {
       text_ = std::make_unique<DcgmTextReader>(sink_, log_, scrape_time_);
       return {};
     }
     if (format_ == Format::kDcgmCsv) dcgm_csv_ = std::make_unique<DcgmCsvReader>(scrape_time_);
+    else if (format_ == Format::kFocusCommitment) commitments_ = std::make_unique<CommitmentReader>();
     else dialect_ = make_dialect(format_);
     csv_ = std::make_unique<CsvStream>(origin_, [this](const CsvRecord& r) { return record(r); });
     return {};
@@ -202,7 +207,9 @@ class Pipeline {
       header_seen_ = true;
       const CsvRecord& r = guard_.header(raw, log_);
       header_size_ = r.fields.size();
-      auto s = dcgm_csv_ ? dcgm_csv_->header(r.fields, log_) : dialect_->header(r.fields, log_);
+      auto s = dcgm_csv_       ? dcgm_csv_->header(r.fields, log_)
+               : commitments_ ? commitments_->header(r.fields, log_)
+                              : dialect_->header(r.fields, log_);
       if (!s) return s.error().with_context(r.line > 0 ? origin_ + ":" + std::to_string(r.line) : origin_);
       return {};
     }
@@ -226,6 +233,15 @@ class Pipeline {
       }
       ++summary_.loaded;
       return sink_.sample ? sink_.sample(std::move(g)) : core::Status{};
+    }
+    if (commitments_) {
+      ledger::ContractCommitment c;
+      if (!commitments_->row(*r, c, log_, summary_.rounded)) {
+        ++summary_.rejected;
+        return {};
+      }
+      ++summary_.loaded;
+      return sink_.commitment ? sink_.commitment(std::move(c)) : core::Status{};
     }
     ledger::clear(charge_);
     if (!dialect_->row(*r, charge_, log_, summary_.rounded) ||
@@ -251,6 +267,7 @@ class Pipeline {
   std::unique_ptr<CsvStream> csv_;
   std::unique_ptr<CsvDialect> dialect_;
   std::unique_ptr<DcgmCsvReader> dcgm_csv_;
+  std::unique_ptr<CommitmentReader> commitments_;
   std::unique_ptr<DcgmTextReader> text_;
   ledger::Charge charge_;
   ReadSummary summary_;
@@ -269,7 +286,7 @@ core::Result<Format> parse_format(std::string_view name) {
     if (name == n.name) return n.format;
   return core::make_error(core::ErrorCode::kInvalidInput,
                           "unknown format '" + std::string(name) +
-                              "'; use auto, focus, aws-cur, azure, gcp, oci, dcgm-prometheus or dcgm-csv");
+                              "'; use auto, focus, focus-contract-commitment, aws-cur, azure, gcp, oci, dcgm-prometheus or dcgm-csv");
 }
 
 Format detect_format(std::string_view head) {
@@ -279,6 +296,8 @@ Format detect_format(std::string_view head) {
       head.rfind("# HELP dcgm_", 0) == 0 || head.rfind("dcgm_", 0) == 0)
     return Format::kDcgmPrometheus;
   if (contains(first_line, "BilledCost") && contains(first_line, "ChargePeriodStart")) return Format::kFocus;
+  if (contains(first_line, "ContractCommitmentId") && contains(first_line, "ContractCommitmentCategory"))
+    return Format::kFocusCommitment;
   if (contains(first_line, "lineItem/UnblendedCost") || contains(first_line, "lineItem/LineItemType") ||
       contains(first_line, "line_item_unblended_cost") || contains(first_line, "line_item_line_item_type"))
     return Format::kAwsCur;

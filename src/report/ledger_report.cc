@@ -23,7 +23,7 @@ std::string exact(core::WideNanos n) { return core::format_amount_exact(n); }
 std::string money(core::WideNanos n, Format f) { return f == Format::kTable || f == Format::kMarkdown ? people(n) : exact(n); }
 
 std::string severity(const ledger::RowIssue& i) {
-  return i.severity == ledger::RowIssue::Severity::kError ? "error" : "warning";
+  return ledger::severity_name(i.severity);
 }
 
 // Where an issue is: "line 12" of a text file, "row 11" of a Parquet file (row 0: its schema).
@@ -337,7 +337,9 @@ core::Status write_ledger_report(ledger::Store& store, const ledger::ReportReque
 
 std::string render_validation(const std::string& path, const billing::Validation& v, Format f, bool& failed) {
   std::int64_t errors = 0, warnings = 0;
-  for (const auto& i : v.issues) (i.severity == ledger::RowIssue::Severity::kError ? errors : warnings)++;
+  for (const auto& i : v.issues)
+    if (i.severity != ledger::RowIssue::Severity::kNote)
+      (i.severity == ledger::RowIssue::Severity::kError ? errors : warnings)++;
   failed = errors > 0 || warnings > 0;
   if (f == Format::kJson) {
     Json issues = Json::array();

@@ -23,7 +23,7 @@ core::Result<std::vector<ledger::RowIssue>> PgReads::issues(std::int64_t source_
     ledger::RowIssue issue;
     ok &= cell(r->get(), row, 0, issue.line) && cell(r->get(), row, 1, issue.column) &&
           cell(r->get(), row, 2, severity) && cell(r->get(), row, 3, issue.message);
-    issue.severity = severity == "error" ? ledger::RowIssue::Severity::kError : ledger::RowIssue::Severity::kWarning;
+    issue.severity = ledger::severity_from_name(severity);
     out.push_back(std::move(issue));
   }
   if (!ok) return unexpected("reading row issues");

@@ -9,6 +9,7 @@
 
 #include "aicost/core/text.h"
 #include "aicost/store/open.h"
+#include "commitments.h"
 #include "id_rollup.h"
 #include "pg_alerts.h"
 #include "pg_conn.h"
@@ -91,7 +92,7 @@ class PgStore final : public ledger::Store, private PgConn {
     if (!before) return before.error();
     // VACUUM runs outside a transaction, one table at a time.
     for (const char* table : {"charges", "charge_daily", "strings", "tagsets", "tagset_tags", "gpu_samples",
-                              "gpu_hourly", "row_issues", "alerts_sent", "sources"})
+                              "gpu_hourly", "contract_commitments", "row_issues", "alerts_sent", "sources"})
       if (auto r = run("vacuuming the ledger", std::string("VACUUM (ANALYZE) ") + table); !r) return r.error();
     auto after = size();
     if (!after) return after.error();
@@ -119,7 +120,8 @@ class PgStore final : public ledger::Store, private PgConn {
       return again;
     }
     for (auto id : replace) {
-      for (const char* table : {"charges", "charge_daily", "gpu_samples", "gpu_hourly", "row_issues", "sources"}) {
+      for (const char* table : {"charges", "charge_daily", "gpu_samples", "gpu_hourly", "contract_commitments",
+                                "row_issues", "sources"}) {
         const std::string sql = std::string("DELETE FROM ") + table +
                                 (std::string(table) == "sources" ? " WHERE id = $1" : " WHERE source_id = $1");
         if (auto r = run("deleting a replaced source", sql, {std::to_string(id)}); !r) return fail(r.error());
@@ -192,6 +194,13 @@ class PgStore final : public ledger::Store, private PgConn {
     return {};
   }
 
+  core::Status add_commitments(std::span<const ledger::ContractCommitment> rows) override {
+    if (!in_tx_) return make_error(ErrorCode::kInternal, "add_commitments outside an ingest");
+    if (auto s = pg_insert_commitments(*this, source_id_, rows); !s) return fail(s.error());
+    rows_ += static_cast<std::int64_t>(rows.size());
+    return {};
+  }
+
   core::Status add_issues(std::span<const ledger::RowIssue> issues) override {
     if (!in_tx_) return make_error(ErrorCode::kInternal, "add_issues outside an ingest");
     auto s = copy_in("recording row issues", "row_issues", issues.size(), [&](std::size_t k, CopyRows& out) {
@@ -199,7 +208,7 @@ class PgStore final : public ledger::Store, private PgConn {
       out.i64(source_id_);
       out.i64(r.line);
       out.text(r.column);
-      out.text(r.severity == ledger::RowIssue::Severity::kError ? "error" : "warning");
+      out.text(ledger::severity_name(r.severity));
       out.text(r.message);
       out.end_row();
     });
@@ -296,6 +305,7 @@ class PgStore final : public ledger::Store, private PgConn {
     return alerts_.release(keys, owner);
   }
   core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> tagsets() override { return reads_.tagsets(); }
+  core::Result<std::vector<ledger::ContractCommitment>> commitments() override { return pg_read_commitments(*this); }
 
  private:
   core::Error fail(const core::Error& e) {

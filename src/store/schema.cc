@@ -187,6 +187,30 @@ ALTER TABLE alerts_sent DROP CONSTRAINT alerts_sent_pkey;
 CREATE UNIQUE INDEX alerts_sent_key ON alerts_sent (aicost_digest(key));
 )SQL";
 
+// FOCUS 1.3 Contract Commitment dataset (include/aicost/ledger/commitment.h): one row per term of
+// a contract. Money in nano-units of currency as in charges (NULL: the term commits a quantity
+// only); times in seconds since the epoch, UTC, [start, end).
+constexpr const char* kSchemaV4Commitments = R"SQL(
+CREATE TABLE IF NOT EXISTS contract_commitments (
+  source_id BIGINT NOT NULL REFERENCES sources (id),
+  line BIGINT NOT NULL,
+  contract_id TEXT NOT NULL,
+  commitment_id TEXT NOT NULL,
+  category TEXT NOT NULL,
+  type TEXT NOT NULL,
+  description TEXT NOT NULL,
+  currency TEXT NOT NULL,
+  cost BIGINT,
+  quantity DOUBLE PRECISION,
+  unit TEXT NOT NULL,
+  commitment_start BIGINT NOT NULL,
+  commitment_end BIGINT NOT NULL,
+  contract_start BIGINT NOT NULL,
+  contract_end BIGINT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS contract_commitments_source ON contract_commitments (source_id);
+)SQL";
+
 std::string substitute(std::string sql, const std::string& from, const std::string& to) {
   for (auto pos = sql.find(from); pos != std::string::npos; pos = sql.find(from, pos + to.size()))
     sql.replace(pos, from.size(), to);
@@ -245,7 +269,8 @@ std::vector<Migration> migrations(Dialect d) {
   if (d == Dialect::kPostgres) v3 += kSchemaV3PgDigests;
   return {{1, substitute(substitute(kSchemaV1, "{ID}", id), "{CHARGES_TEXT}", charges_text_view())},
           {2, kSchemaV2},
-          {3, v3}};
+          {3, v3},
+          {4, kSchemaV4Commitments}};
 }
 
 const char* dimension_column(ledger::Dimension d) {

@@ -47,8 +47,7 @@ core::Result<std::vector<ledger::RowIssue>> SqliteReads::issues(std::int64_t sou
     ledger::RowIssue r;
     r.line = sqlite3_column_int64(q.get(), 0);
     r.column = column_text(q.get(), 1);
-    r.severity = column_text(q.get(), 2) == "error" ? ledger::RowIssue::Severity::kError
-                                                     : ledger::RowIssue::Severity::kWarning;
+    r.severity = ledger::severity_from_name(column_text(q.get(), 2));
     r.message = column_text(q.get(), 3);
     out.push_back(std::move(r));
   }

@@ -10,6 +10,7 @@
 #include "aicost/core/text.h"
 #include "aicost/core/amount.h"
 #include "file_lock.h"
+#include "commitments.h"
 #include "id_rollup.h"
 #include "raw_tagsets.h"
 #include "recheck.h"
@@ -115,7 +116,8 @@ class SqliteStore final : public ledger::Store {
     }
     if (auto s = bump_generation(db_, path_); !s) return fail(s);
     for (auto id : replace) {
-      for (const char* table : {"charges", "charge_daily", "gpu_samples", "gpu_hourly", "row_issues", "sources"}) {
+      for (const char* table : {"charges", "charge_daily", "gpu_samples", "gpu_hourly", "contract_commitments",
+                                "row_issues", "sources"}) {
         core::Status st;
         Stmt del(db_, std::string("DELETE FROM ") + table + (std::string(table) == "sources" ? " WHERE id = ?" : " WHERE source_id = ?"), st);
         if (!st) return fail(st);
@@ -190,12 +192,19 @@ class SqliteStore final : public ledger::Store {
     return {};
   }
 
+  core::Status add_commitments(std::span<const ledger::ContractCommitment> rows) override {
+    if (!in_tx_) return make_error(ErrorCode::kInternal, "add_commitments outside an ingest");
+    if (auto s = sqlite_insert_commitments(db_, path_, source_id_, rows); !s) return fail(s);
+    rows_ += static_cast<std::int64_t>(rows.size());
+    return {};
+  }
+
   core::Status add_issues(std::span<const ledger::RowIssue> issues) override {
     if (!in_tx_) return make_error(ErrorCode::kInternal, "add_issues outside an ingest");
     auto* s = statement("issue", "INSERT INTO row_issues VALUES (?,?,?,?,?)");
     if (!s) return fail(error("preparing the issue insert"));
     for (const auto& r : issues) {
-      const std::string severity = r.severity == ledger::RowIssue::Severity::kError ? "error" : "warning";
+      const std::string severity = ledger::severity_name(r.severity);
       s->i64(1, source_id_);
       s->i64(2, r.line);
       s->text(3, r.column);
@@ -314,6 +323,9 @@ class SqliteStore final : public ledger::Store {
     return alerts_.release(keys, owner);
   }
   core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> tagsets() override { return reads_.tagsets(); }
+  core::Result<std::vector<ledger::ContractCommitment>> commitments() override {
+    return sqlite_read_commitments(db_, path_);
+  }
 
   core::Result<ledger::CompactResult> compact() override {
     if (in_tx_) return make_error(ErrorCode::kInternal, "compact inside an open ingest");

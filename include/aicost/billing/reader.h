@@ -11,13 +11,15 @@
 
 #include "aicost/core/result.h"
 #include "aicost/ledger/charge.h"
+#include "aicost/ledger/commitment.h"
 #include "aicost/ledger/telemetry.h"
 
 namespace aicost::billing {
 
 enum class Format {
   kAuto,
-  kFocus,           // FOCUS 1.0 / 1.1 / 1.2 cost and usage CSV
+  kFocus,           // FOCUS 1.0 / 1.1 / 1.2 / 1.3 cost and usage CSV
+  kFocusCommitment,  // FOCUS 1.3 Contract Commitment dataset CSV
   kAwsCur,          // AWS Cost and Usage Report, legacy slash-named columns
   kAzure,           // Azure cost details (EA, MCA, pay-as-you-go; actual or amortised)
   kGcp,             // GCP BigQuery billing export flattened to CSV
@@ -25,18 +27,19 @@ enum class Format {
   kDcgmPrometheus,  // dcgm-exporter /metrics scrape (Prometheus text format)
   kDcgmCsv,         // dcgm-exporter samples as CSV (metric, labels, value)
 };
-const char* format_name(Format f);  // "focus", "aws-cur", ... (kAuto: "auto")
+const char* format_name(Format f);  // "focus", "focus-contract-commitment", "aws-cur", ... (kAuto: "auto")
 core::Result<Format> parse_format(std::string_view name);
 
 struct Sink {
   std::function<core::Status(ledger::Charge&&)> charge;
   std::function<core::Status(ledger::GpuSample&&)> sample;
+  std::function<core::Status(ledger::ContractCommitment&&)> commitment;  // FOCUS 1.3 Contract Commitment rows
   std::function<void(ledger::RowIssue&&)> issue;
 };
 
 struct ReadSummary {
   Format format = Format::kAuto;
-  std::string version;          // "focus-1.2", "aws-cur", ... as stored in the ledger
+  std::string version;          // "focus-1.2", "focus-1.3-contract-commitment", "aws-cur", ... as stored in the ledger
   std::int64_t records = 0;     // data rows or samples read
   std::int64_t loaded = 0;      // handed to the sink
   std::int64_t rejected = 0;    // not handed over (each has an error issue)

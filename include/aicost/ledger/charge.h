@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -66,11 +67,23 @@ std::string tagset_text(const std::vector<Tag>& tags);
 
 // A reader's complaint about one cell (or the whole row when column is empty).
 struct RowIssue {
-  enum class Severity { kWarning, kError };  // error: the row was not loaded
+  // error: the row was not loaded; note: information that is no fault of the file (a column
+  // FOCUS deprecates but still requires), which `ledger validate` shows without failing.
+  enum class Severity { kWarning, kError, kNote };
   std::int64_t line = 0;
   std::string column;
   Severity severity = Severity::kWarning;
   std::string message;
 };
+
+// "warning", "error", "note": how an issue is stored and shown.
+inline const char* severity_name(RowIssue::Severity s) {
+  return s == RowIssue::Severity::kError ? "error" : s == RowIssue::Severity::kNote ? "note" : "warning";
+}
+// The inverse; text it does not know reads as a warning.
+inline RowIssue::Severity severity_from_name(std::string_view name) {
+  return name == "error" ? RowIssue::Severity::kError : name == "note" ? RowIssue::Severity::kNote
+                                                                       : RowIssue::Severity::kWarning;
+}
 
 }  // namespace aicost::ledger

@@ -14,6 +14,7 @@
 
 #include "aicost/core/result.h"
 #include "aicost/ledger/charge.h"
+#include "aicost/ledger/commitment.h"
 #include "aicost/ledger/query.h"
 #include "aicost/ledger/telemetry.h"
 
@@ -94,6 +95,9 @@ class Store {
                                                                  const std::vector<std::int64_t>& replace) = 0;
   virtual core::Status add_charges(std::span<const Charge> rows) = 0;
   virtual core::Status add_samples(std::span<const GpuSample> samples) = 0;
+  // FOCUS 1.3 Contract Commitment rows (table contract_commitments, schema 4); they count as the
+  // source's rows.
+  virtual core::Status add_commitments(std::span<const ContractCommitment> rows) = 0;
   virtual core::Status add_issues(std::span<const RowIssue> issues) = 0;
   // `format` is what the reader found ("focus-1.2", ...); `rejected` the rows it could not load.
   virtual core::Result<SourceRecord> commit_source(const std::string& format, std::int64_t rejected) = 0;
@@ -132,6 +136,8 @@ class Store {
   // Per host, GPU and hour: SM_ACTIVE, GR_ENGINE_ACTIVE and GPU_UTIL sums, sorted by host, GPU,
   // hour and metric; samples of several sources in one hour are summed.
   virtual core::Result<std::vector<GpuHour>> gpu_hours(std::optional<Day> from, std::optional<Day> to) = 0;
+  // Every contract commitment loaded, by contract, commitment id and period start.
+  virtual core::Result<std::vector<ContractCommitment>> commitments() = 0;
   // Every tag set's tags, by id.
   virtual core::Result<std::map<std::int64_t, std::vector<Tag>>> tagsets() = 0;
 

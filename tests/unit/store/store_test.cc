@@ -51,7 +51,7 @@ class StoreTest : public testing::BackendTest {
 };
 
 TEST_P(StoreTest, FreshStoreIsAtTheLatestSchema) {
-  EXPECT_EQ(store().schema_version(), 3);
+  EXPECT_EQ(store().schema_version(), 4);
   auto sources = store().sources();
   ASSERT_TRUE(sources);
   EXPECT_TRUE(sources->empty());
@@ -111,6 +111,53 @@ TEST_P(StoreTest, ChangedFileAtTheSamePathNeedsReplace) {
   EXPECT_EQ(sources->size(), 1u);
   EXPECT_EQ(totals().begin()->second.billed, before.begin()->second.billed);
   (void)rows;
+}
+
+// A FOCUS 1.3 Contract Commitment file goes into contract_commitments (schema 4) with its money
+// exact, counts as its source's rows, and a re-delivery replaces its terms rather than adding to
+// them. The expected values are the fixture's cells (tests/data/ledger/focus-1.3-contract-commitment.csv).
+TEST_P(StoreTest, ContractCommitmentsAreKeptExactlyAndReplaced) {
+  const auto path = temp_copy(std::string(AICOST_SOURCE_DIR) + "/tests/data/ledger/focus-1.3-contract-commitment.csv",
+                              "commitments.csv");
+  const auto loaded = ingest(path);
+  EXPECT_EQ(loaded.record.rows, 2);
+  EXPECT_EQ(loaded.record.file.format, "focus-1.3-contract-commitment");
+  auto read = store().commitments();
+  ASSERT_TRUE(read) << read.error().what();
+  ASSERT_EQ(read->size(), 2u);
+  const auto& spend = (*read)[0];
+  EXPECT_EQ(spend.contract_id, "C-100");
+  EXPECT_EQ(spend.commitment_id, "12346");
+  EXPECT_EQ(spend.category, "Spend");
+  EXPECT_EQ(spend.type, "Spend Commitment");
+  EXPECT_EQ(spend.description, "Spend 500,000 USD on the relevant service");
+  EXPECT_EQ(spend.currency, "USD");
+  ASSERT_TRUE(spend.cost);
+  EXPECT_EQ(*spend.cost, 500'000'000'000'000);
+  EXPECT_FALSE(spend.quantity);
+  EXPECT_EQ(spend.line, 2);
+  EXPECT_EQ(spend.commitment_start, 1764547200);  // 2025-12-01T00:00:00Z
+  EXPECT_EQ(spend.contract_end, 1859241600);      // 2028-12-01T00:00:00Z
+  const auto& usage = (*read)[1];
+  EXPECT_EQ(usage.commitment_id, "23456");
+  EXPECT_FALSE(usage.cost);
+  ASSERT_TRUE(usage.quantity);
+  EXPECT_EQ(*usage.quantity, 8760.0);
+  EXPECT_EQ(usage.unit, "compute_hours");
+  // Re-delivered with the usage term only: the earlier two rows go.
+  std::ifstream in(path);
+  std::string header, first, second;
+  std::getline(in, header);
+  std::getline(in, first);
+  std::getline(in, second);
+  in.close();
+  std::ofstream(path, std::ios::trunc) << header << "\n" << second << "\n";
+  const auto swapped = ingest(path, /*replace=*/true);
+  EXPECT_EQ(swapped.outcome, IngestResult::Outcome::kReplaced);
+  read = store().commitments();
+  ASSERT_TRUE(read) << read.error().what();
+  ASSERT_EQ(read->size(), 1u);
+  EXPECT_EQ((*read)[0].commitment_id, "23456");
 }
 
 TEST_P(StoreTest, RolledBackIngestLeavesNothing) {
@@ -411,7 +458,7 @@ TEST_P(StoreTest, ReopeningKeepsTheLedger) {
   auto reopened = store::open_store(fresh_.db);
   ASSERT_TRUE(reopened) << reopened.error().what();
   fresh_.store = std::move(*reopened);
-  EXPECT_EQ(store().schema_version(), 3);
+  EXPECT_EQ(store().schema_version(), 4);
   EXPECT_EQ(totals().begin()->second.billed, before.begin()->second.billed);
 }
 
@@ -452,7 +499,7 @@ TEST_P(StoreTest, SchemaOneMigratesAndAlertsAreRecordedOnce) {
     auto reopened = store::open_store(fresh_.db);
     ASSERT_TRUE(reopened) << reopened.error().what();
     fresh_.store = std::move(*reopened);
-    EXPECT_EQ(store().schema_version(), 3);
+    EXPECT_EQ(store().schema_version(), 4);
     EXPECT_EQ(totals().begin()->second.billed, before.begin()->second.billed);
     // The migration rebuilt the hourly telemetry from the samples.
     auto migrated = store().gpu_hours(std::nullopt, std::nullopt);

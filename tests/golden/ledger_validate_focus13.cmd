@@ -1,0 +1,1 @@
+ledger validate tests/data/ledger/focus-1.3-allocation.csv
