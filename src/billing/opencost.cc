@@ -32,10 +32,12 @@ class OpenCostDialect final : public CsvDialect {
     labels_ = cols.find({"Labels"});
     label_columns_ = tag_columns(cols, "Label_");
     for (const char* c : {"CPUCoreUsageAverage", "CPUCoreRequestAverage", "RAMBytesUsageAverage",
-                          "RAMBytesRequestAverage", "NetworkReceiveBytes", "NetworkTransferBytes", "PVBytes",
-                          "CPUCost", "RAMCost", "NetworkCost", "PVCost", "GPUCost", "LoadBalancerCost",
-                          "SharedCost", "ExternalCost"})
-      cols.find({c});  // in TotalCost; read so that they are not reported as unknown
+                          "RAMBytesRequestAverage", "NetworkReceiveBytes", "NetworkTransferBytes", "PVBytes"})
+      cols.find({c});
+    parts_.clear();
+    for (const char* c : {"CPUCost", "RAMCost", "NetworkCost", "PVCost", "GPUCost", "LoadBalancerCost", "SharedCost",
+                          "ExternalCost"})
+      if (const int i = cols.find({c}); i >= 0) parts_.emplace_back(i, c);
     return cols.check_duplicates(log);
   }
 
@@ -46,7 +48,7 @@ class OpenCostDialect final : public CsvDialect {
     c.period_start = *day;
     c.period_end = *day + 86400;
     c.billing_period_start = month_start(*day);
-    const auto cost = required_cost(r, total_, "TotalCost", log, rounded);
+    const auto cost = total_cost(r, log, rounded);
     if (!cost) return false;
     c.billed = c.effective = c.list = *cost;
     c.currency = "USD";
@@ -66,6 +68,7 @@ class OpenCostDialect final : public CsvDialect {
       c.consumed_unit = c.pricing_unit = "GPU-Hours";
       c.consumed_quantity = c.pricing_quantity = c.gpu_hours;
     }
+    if (labels_ >= 0) tags_.read(r, labels_, "Labels", c.tags, log);  // first: it replaces c.tags
     auto tag = [&](const char* key, int column) {
       if (auto v = text_cell(r, column); !v.empty()) c.tags.push_back({key, std::move(v)});
     };
@@ -75,18 +78,44 @@ class OpenCostDialect final : public CsvDialect {
     tag("controller", controller_);
     tag("pod", pod_);
     tag("container", container_);
-    if (labels_ >= 0) tags_.read(r, labels_, "Labels", c.tags, log);
     add_tag_cells(r, label_columns_, c.tags);
     return true;
   }
 
   std::string version() const override { return "opencost"; }
+
+  // TotalCost; where it is empty (rows of an older export merged into a newer one's columns, as
+  // OpenCost's exporter does), the sum of the cost columns the row has, with a warning.
+  std::optional<std::int64_t> total_cost(const CsvRecord& r, IssueLog& log, std::int64_t& rounded) {
+    if (!is_null(cell(r, total_))) return required_cost(r, total_, "TotalCost", log, rounded);
+    std::optional<std::int64_t> sum;
+    std::string names;
+    for (const auto& [i, name] : parts_) {
+      const auto v = amount_cell(r, i, name, log, rounded);
+      if (v.bad) {
+        log.error(r.line, name, v.why_not());
+        return std::nullopt;
+      }
+      if (!v.value) continue;
+      sum = sum.value_or(0) + *v.value;
+      names += (names.empty() ? "" : " + ") + std::string(name);
+    }
+    if (!sum) {
+      log.error(r.line, "TotalCost", "TotalCost is empty and so is every other cost column; the row has no cost");
+      return std::nullopt;
+    }
+    log.warn_repeated(r.line, "TotalCost", "sum", [&] {
+      return "TotalCost is empty; taken as the sum of the row's cost columns (" + names + ")";
+    });
+    return sum;
+  }
   std::string_view tags_column() const override { return "Labels"; }
 
  private:
   int date_ = -1, total_ = -1, namespace_ = -1, cluster_ = -1, kind_ = -1, controller_ = -1, pod_ = -1,
       container_ = -1, name_ = -1, gpus_ = -1, labels_ = -1;
   std::vector<std::pair<int, std::string>> label_columns_;
+  std::vector<std::pair<int, const char*>> parts_;  // the cost columns TotalCost sums
   TagReader tags_;
 };
 
