@@ -3,6 +3,7 @@
 // --format fields JobID, AllocTRES, Elapsed "[days-]hours:minutes:seconds[.microseconds]").
 #include "slurm.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace aicost::billing {
@@ -255,45 +256,54 @@ core::Status SlurmReader::row(const CsvRecord& r) {
   }
   if (*elapsed == 0) return {};
   const double hours = static_cast<double>(*elapsed) / 3600.0;
-  for (const auto& [type, count] : gpus->by_type) {
-    ledger::Charge& c = charge_;
-    ledger::clear(c);
-    c.line = r.line;
-    c.period_start = *start;
-    c.period_end = end.value_or(*start + *elapsed);
-    c.billing_period_start = month_start(*start);
-    c.provider = "Slurm";
-    c.billing_account_id = text_cell(r, cluster_);
-    c.sub_account_id = c.sub_account_name = text_cell(r, account_);
-    c.service_name = "Slurm";
-    c.service_category = "Compute";
-    c.resource_id.assign(job);
-    c.resource_name = text_cell(r, name_);
-    c.resource_type = "Slurm job";
-    c.sku_id = type;
-    c.charge_category = "Usage";
-    c.charge_frequency = "Usage-Based";
-    c.pricing_unit = c.consumed_unit = "GPU-Hours";
-    c.gpu_hours = static_cast<double>(count) * hours;
-    c.pricing_quantity = c.consumed_quantity = c.gpu_hours;
-    c.charge_description = std::to_string(count) + " " + (type.empty() ? "" : type + " ") + "GPUs x " +
-                           hours_text(hours) + " h";
-    auto tag = [&](const char* key, int column) {
-      if (const std::string_view v = cell(r, column); !v.empty()) c.tags.push_back({key, std::string(v)});
-    };
-    tag("user", user_);
-    tag("account", account_);
-    tag("partition", partition_);
-    tag("cluster", cluster_);
-    c.tags.push_back({"job", std::string(job)});
-    if (!type.empty()) c.tags.push_back({"gpu_type", type});
-    if (!tags_within_caps(c.tags, r.line, "", log_)) {
-      ++rejected_;
-      return {};
+  const ledger::UnixSeconds stop = *start + *elapsed;
+  // One row per GPU type and UTC day the job ran on, so that a week-long job is spent over its
+  // week (daily budgets, forecasts and anomalies read days), not on the day it started.
+  for (ledger::UnixSeconds from = *start; from < stop;) {
+    const ledger::UnixSeconds next_day = (ledger::day_of(from) + 1) * ledger::UnixSeconds{86400};
+    const ledger::UnixSeconds to = std::min(stop, next_day);
+    const double part_hours = static_cast<double>(to - from) / 3600.0;
+    for (const auto& [type, count] : gpus->by_type) {
+      ledger::Charge& c = charge_;
+      ledger::clear(c);
+      c.line = r.line;
+      c.period_start = from;
+      c.period_end = to;
+      c.billing_period_start = month_start(from);
+      c.provider = "Slurm";
+      c.billing_account_id = text_cell(r, cluster_);
+      c.sub_account_id = c.sub_account_name = text_cell(r, account_);
+      c.service_name = "Slurm";
+      c.service_category = "Compute";
+      c.resource_id.assign(job);
+      c.resource_name = text_cell(r, name_);
+      c.resource_type = "Slurm job";
+      c.sku_id = type;
+      c.charge_category = "Usage";
+      c.charge_frequency = "Usage-Based";
+      c.pricing_unit = c.consumed_unit = "GPU-Hours";
+      c.gpu_hours = static_cast<double>(count) * part_hours;
+      c.pricing_quantity = c.consumed_quantity = c.gpu_hours;
+      c.charge_description = std::to_string(count) + " " + (type.empty() ? "" : type + " ") + "GPUs x " +
+                             hours_text(part_hours) + " h of " + hours_text(hours) + " h";
+      auto tag = [&](const char* key, int column) {
+        if (const std::string_view v = cell(r, column); !v.empty()) c.tags.push_back({key, std::string(v)});
+      };
+      tag("user", user_);
+      tag("account", account_);
+      tag("partition", partition_);
+      tag("cluster", cluster_);
+      c.tags.push_back({"job", std::string(job)});
+      if (!type.empty()) c.tags.push_back({"gpu_type", type});
+      if (!tags_within_caps(c.tags, r.line, "", log_)) {
+        ++rejected_;
+        return {};
+      }
+      ++loaded_;
+      if (sink_.charge)
+        if (auto s = sink_.charge(std::move(c)); !s) return s;
     }
-    ++loaded_;
-    if (sink_.charge)
-      if (auto s = sink_.charge(std::move(c)); !s) return s;
+    from = to;
   }
   return {};
 }

@@ -1,7 +1,8 @@
 // Slurm accounting as `sacct --parsable2` writes it: a header line naming the fields, then one
 // line per job and per job step, fields separated by '|' (no quoting). Each job that held GPUs
-// becomes one usage row per GPU type in its AllocTRES (gres/gpu:h100=8), with GPU-hours = GPUs x
-// Elapsed and no price: the ingest prices it with a rate card (ledger/rate_card.h).
+// becomes usage rows, one per GPU type in its AllocTRES (gres/gpu:h100=8) and UTC day it ran on,
+// with GPU-hours = GPUs x the part of Elapsed in that day and no price: the ingest prices them
+// with a rate card (ledger/rate_card.h). A running job (End Unknown) ends at Start + Elapsed.
 //
 // Read: JobID (or JobIDRaw), Start, AllocTRES, and Elapsed (or ElapsedRaw, or End); optional
 // User, Account, Partition, End, State, Cluster, JobName. Job steps (JobID 123.batch, 123.0,

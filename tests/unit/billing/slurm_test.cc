@@ -98,9 +98,9 @@ TEST(SlurmReader, GpuCountsAndTypesFromGres) {
 TEST(SlurmReader, DurationsInEveryForm) {
   const auto a = collect(kHeader + "1|j|u|a|p|2025-06-01T00:00:00|Unknown|1-02:03:04|gres/gpu=1|RUNNING\n",
                          Format::kSlurm);
-  ASSERT_EQ(a.charges.size(), 1u) << a.errors();
-  EXPECT_DOUBLE_EQ(a.charges[0].gpu_hours, (26 * 3600 + 3 * 60 + 4) / 3600.0);
-  EXPECT_EQ(a.charges[0].period_end, a.charges[0].period_start + 26 * 3600 + 184);
+  ASSERT_EQ(a.charges.size(), 2u) << a.errors();  // two UTC days
+  EXPECT_DOUBLE_EQ(a.charges[0].gpu_hours + a.charges[1].gpu_hours, (26 * 3600 + 3 * 60 + 4) / 3600.0);
+  EXPECT_EQ(a.charges[1].period_end, a.charges[0].period_start + 26 * 3600 + 184);
   const auto b = collect("JobIDRaw|Start|ElapsedRaw|AllocTRES\n7|2025-06-01T00:00:00|5400|gres/gpu=4\n", Format::kSlurm);
   ASSERT_EQ(b.charges.size(), 1u) << b.errors();
   EXPECT_DOUBLE_EQ(b.charges[0].gpu_hours, 6.0);
@@ -111,6 +111,21 @@ TEST(SlurmReader, DurationsInEveryForm) {
   const auto e = collect("JobID|Start|Elapsed|AllocTRES\n7|2025-06-01T00:00:00|45:30|gres/gpu=2\n", Format::kSlurm);
   ASSERT_EQ(e.charges.size(), 1u) << e.errors();
   EXPECT_DOUBLE_EQ(e.charges[0].gpu_hours, 2 * 45.5 / 60);
+}
+
+// A job is spent on the UTC days it ran: 4 GPUs from 22:00 to 02:30 the next day are 8 GPU-hours
+// on the first day and 10 on the second, 18 in all.
+TEST(SlurmReader, AJobIsSplitAtEveryUtcMidnight) {
+  const auto c = collect(kHeader + "1|j|u|a|p|2025-06-01T22:00:00|2025-06-02T02:30:00|04:30:00|gres/gpu=4|COMPLETED\n",
+                         Format::kSlurm);
+  ASSERT_EQ(c.charges.size(), 2u) << c.errors();
+  EXPECT_DOUBLE_EQ(c.charges[0].gpu_hours, 8.0);
+  EXPECT_DOUBLE_EQ(c.charges[1].gpu_hours, 10.0);
+  EXPECT_EQ(c.charges[0].period_end, c.charges[1].period_start);
+  EXPECT_EQ(ledger::day_text(ledger::day_of(c.charges[1].period_start)), "2025-06-02");
+  EXPECT_EQ(c.charges[1].period_start % 86400, 0);
+  EXPECT_EQ(c.charges[0].line, 2);
+  EXPECT_EQ(c.charges[1].line, 2);
 }
 
 // Jobs that never ran (pending, cancelled before start) have no usage and no issue.
