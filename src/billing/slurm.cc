@@ -73,6 +73,54 @@ std::optional<GpuAllocation> parse_alloc_tres(std::string_view tres, std::string
   return out;
 }
 
+std::optional<std::vector<std::string>> expand_hostlist(std::string_view list) {
+  constexpr std::size_t kMaxHosts = 4096;
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  while (i < list.size()) {
+    // One entry: a prefix, optionally one [ranges] group, optionally a suffix; ends at a comma
+    // outside brackets.
+    const std::size_t start = i;
+    std::size_t end = i, open = std::string_view::npos, close = std::string_view::npos;
+    for (; end < list.size() && list[end] != ','; ++end) {
+      if (list[end] != '[') continue;
+      if (open != std::string_view::npos) return std::nullopt;  // two groups: not a form sacct writes
+      open = end;
+      close = list.find(']', end);
+      if (close == std::string_view::npos) return std::nullopt;
+      end = close;
+    }
+    const std::string_view entry = list.substr(start, end - start);
+    i = end + 1;
+    if (entry.empty()) continue;
+    if (open == std::string_view::npos) {
+      out.emplace_back(entry);
+    } else {
+      const std::string_view prefix = list.substr(start, open - start);
+      const std::string_view ranges = list.substr(open + 1, close - open - 1);
+      const std::string_view suffix = list.substr(close + 1, end - close - 1);
+      for (std::size_t at = 0; at <= ranges.size();) {
+        const auto comma = std::min(ranges.find(',', at), ranges.size());
+        const std::string_view range = ranges.substr(at, comma - at);
+        at = comma + 1;
+        const auto dash = range.find('-');
+        const std::string_view lo_text = range.substr(0, dash);
+        const std::string_view hi_text = dash == std::string_view::npos ? lo_text : range.substr(dash + 1);
+        const auto lo = whole(lo_text), hi = whole(hi_text);
+        if (!lo || !hi || *hi < *lo || *hi - *lo >= static_cast<std::int64_t>(kMaxHosts)) return std::nullopt;
+        for (std::int64_t n = *lo; n <= *hi; ++n) {
+          std::string digits = std::to_string(n);
+          if (digits.size() < lo_text.size()) digits.insert(0, lo_text.size() - digits.size(), '0');
+          out.push_back(std::string(prefix) + digits + std::string(suffix));
+          if (out.size() > kMaxHosts) return std::nullopt;
+        }
+      }
+    }
+    if (out.size() > kMaxHosts) return std::nullopt;
+  }
+  return out;
+}
+
 std::optional<std::int64_t> parse_elapsed(std::string_view t) {
   std::int64_t days = 0;
   if (const auto dash = t.find('-'); dash != std::string_view::npos) {
@@ -177,7 +225,7 @@ core::Status SlurmReader::header(const CsvRecord& r) {
     return core::make_error(core::ErrorCode::kInvalidInput,
                             "not sacct --parsable2 output aicost can read: no " + missing +
                                 " column; run sacct --parsable2 --allusers "
-                                "--format=JobID,User,Account,Partition,Start,End,Elapsed,AllocTRES,State",
+                                "--format=JobID,User,Account,Partition,Start,End,Elapsed,AllocTRES,NodeList,State",
                             "line 1");
   user_ = cols.find({"User"});
   account_ = cols.find({"Account"});
@@ -185,6 +233,7 @@ core::Status SlurmReader::header(const CsvRecord& r) {
   state_ = cols.find({"State"});
   cluster_ = cols.find({"Cluster"});
   name_ = cols.find({"JobName"});
+  nodes_ = cols.find({"NodeList"});
   return cols.check_duplicates(log_);
 }
 
@@ -235,13 +284,13 @@ core::Status SlurmReader::row(const CsvRecord& r) {
   if (elapsed_raw_ >= 0) {
     elapsed = whole(cell(r, elapsed_raw_));
     if (!elapsed) {
-      reject(r.line, "ElapsedRaw", "'" + quote_cell(cell(r, elapsed_raw_)) + "' is not a number of seconds");
+      reject(r.line, "ElapsedRaw", quote_cell(cell(r, elapsed_raw_)) + " is not a number of seconds");
       return {};
     }
   } else if (elapsed_ >= 0) {
     elapsed = parse_elapsed(cell(r, elapsed_));
     if (!elapsed) {
-      reject(r.line, "Elapsed", "'" + quote_cell(cell(r, elapsed_)) + "' is not a duration as [D-]HH:MM:SS");
+      reject(r.line, "Elapsed", quote_cell(cell(r, elapsed_)) + " is not a duration as [D-]HH:MM:SS");
       return {};
     }
   } else if (end) {
@@ -255,6 +304,17 @@ core::Status SlurmReader::row(const CsvRecord& r) {
     return {};
   }
   if (*elapsed == 0) return {};
+  hosts_.clear();
+  if (const std::string_view list = cell(r, nodes_); nodes_ >= 0 && !list.empty() && list != "None assigned") {
+    auto hosts = expand_hostlist(list);
+    if (!hosts) {
+      reject(r.line, "NodeList", quote_cell(list) + " is not a Slurm hostlist (as in gpu-a[01-04],gpu-b7)");
+      return {};
+    }
+    hosts_ = std::move(*hosts);
+  }
+  if (hosts_.empty()) hosts_.emplace_back();  // no NodeList: one row for the whole job
+  const double share = 1.0 / static_cast<double>(hosts_.size());
   const double hours = static_cast<double>(*elapsed) / 3600.0;
   const ledger::UnixSeconds stop = *start + *elapsed;
   // One row per GPU type and UTC day the job ran on, so that a week-long job is spent over its
@@ -263,6 +323,7 @@ core::Status SlurmReader::row(const CsvRecord& r) {
     const ledger::UnixSeconds next_day = (ledger::day_of(from) + 1) * ledger::UnixSeconds{86400};
     const ledger::UnixSeconds to = std::min(stop, next_day);
     const double part_hours = static_cast<double>(to - from) / 3600.0;
+    for (const auto& host : hosts_)
     for (const auto& [type, count] : gpus->by_type) {
       ledger::Charge& c = charge_;
       ledger::clear(c);
@@ -276,16 +337,18 @@ core::Status SlurmReader::row(const CsvRecord& r) {
       c.service_name = "Slurm";
       c.service_category = "Compute";
       c.resource_id.assign(job);
+      if (!host.empty()) c.resource_id.append("/").append(host);
       c.resource_name = text_cell(r, name_);
       c.resource_type = "Slurm job";
       c.sku_id = type;
       c.charge_category = "Usage";
       c.charge_frequency = "Usage-Based";
       c.pricing_unit = c.consumed_unit = "GPU-Hours";
-      c.gpu_hours = static_cast<double>(count) * part_hours;
+      c.gpu_hours = static_cast<double>(count) * part_hours * share;
       c.pricing_quantity = c.consumed_quantity = c.gpu_hours;
       c.charge_description = std::to_string(count) + " " + (type.empty() ? "" : type + " ") + "GPUs x " +
-                             hours_text(part_hours) + " h of " + hours_text(hours) + " h";
+                             hours_text(part_hours) + " h of " + hours_text(hours) + " h" +
+                             (hosts_.size() > 1 ? ", 1/" + std::to_string(hosts_.size()) + " on " + host : "");
       auto tag = [&](const char* key, int column) {
         if (const std::string_view v = cell(r, column); !v.empty()) c.tags.push_back({key, std::string(v)});
       };
@@ -294,6 +357,7 @@ core::Status SlurmReader::row(const CsvRecord& r) {
       tag("partition", partition_);
       tag("cluster", cluster_);
       c.tags.push_back({"job", std::string(job)});
+      if (!host.empty()) c.tags.push_back({"node", host});
       if (!type.empty()) c.tags.push_back({"gpu_type", type});
       if (!tags_within_caps(c.tags, r.line, "", log_)) {
         ++rejected_;

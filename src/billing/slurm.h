@@ -3,9 +3,13 @@
 // becomes usage rows, one per GPU type in its AllocTRES (gres/gpu:h100=8) and UTC day it ran on,
 // with GPU-hours = GPUs x the part of Elapsed in that day and no price: the ingest prices them
 // with a rate card (ledger/rate_card.h). A running job (End Unknown) ends at Start + Elapsed.
+// With a NodeList column, the rows are also per node (the job's GPUs split evenly over its nodes,
+// as Slurm allocates gres per node) and the resource id is "JOBID/NODE": its last segment is the
+// host dcgm-exporter telemetry names, which joins the job to its GPUs' activity (idle GPUs in the
+// waste scan, the run's activity in plan against actual).
 //
 // Read: JobID (or JobIDRaw), Start, AllocTRES, and Elapsed (or ElapsedRaw, or End); optional
-// User, Account, Partition, End, State, Cluster, JobName. Job steps (JobID 123.batch, 123.0,
+// User, Account, Partition, End, State, Cluster, JobName, NodeList. Job steps (JobID 123.batch, 123.0,
 // 123.extern) are skipped: a step runs inside its job's allocation, which the job's own row holds,
 // so counting both would count the GPUs twice. Jobs that never started (Start Unknown/None) or
 // held no GPU are skipped too; none of the skipped rows is an issue.
@@ -38,6 +42,10 @@ struct GpuAllocation {
 };
 std::optional<GpuAllocation> parse_alloc_tres(std::string_view tres, std::string* why = nullptr);
 
+// A Slurm hostlist ("gpu-a[01-03,07],login1") as host names, in order; ranges keep their
+// zero-padding. nullopt for a list that is malformed or names over 4096 hosts.
+std::optional<std::vector<std::string>> expand_hostlist(std::string_view list);
+
 // Elapsed as sacct writes it: [D-]HH:MM:SS, MM:SS or MM:SS.mmm; seconds, or nullopt.
 std::optional<std::int64_t> parse_elapsed(std::string_view text);
 
@@ -65,7 +73,8 @@ class SlurmReader final : public TextReader {
   bool header_seen_ = false;
   std::size_t header_size_ = 0;
   int job_ = -1, user_ = -1, account_ = -1, partition_ = -1, start_ = -1, end_ = -1, elapsed_ = -1,
-      elapsed_raw_ = -1, tres_ = -1, state_ = -1, cluster_ = -1, name_ = -1;
+      elapsed_raw_ = -1, tres_ = -1, state_ = -1, cluster_ = -1, name_ = -1, nodes_ = -1;
+  std::vector<std::string> hosts_;  // the row's NodeList, expanded
   ledger::Charge charge_;
 };
 

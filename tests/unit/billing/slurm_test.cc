@@ -7,6 +7,7 @@
 
 #include "aicost/billing/reader.h"
 #include "collected.h"
+#include "slurm.h"
 
 namespace aicost::billing {
 namespace {
@@ -164,6 +165,41 @@ TEST(SlurmReader, RefusesOutputWithoutTheColumnsItNeeds) {
             std::string::npos);
   EXPECT_NE(refusal("JobID|Start|AllocTRES\n", Format::kSlurm).find("no Elapsed (or End) column"), std::string::npos);
   EXPECT_NE(refusal("", Format::kSlurm).find("empty"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace aicost::billing
+
+namespace aicost::billing {
+namespace {
+
+// With NodeList, a job's GPUs are split over its nodes, and each row's resource id ends in the
+// node's name: the host dcgm-exporter's telemetry names.
+TEST(SlurmReader, NodeListSplitsAJobOverItsNodes) {
+  const auto c = collect(
+      "JobID|Start|Elapsed|AllocTRES|NodeList\n"
+      "5|2025-06-01T00:00:00|02:00:00|gres/gpu:h100=16,gres/gpu=16|gpu-h[07-08]\n"
+      "6|2025-06-01T00:00:00|01:00:00|gres/gpu=1|None assigned\n"
+      "7|2025-06-01T00:00:00|01:00:00|gres/gpu=1|gpu-[3\n",
+      Format::kSlurm);
+  ASSERT_EQ(c.charges.size(), 3u) << c.errors();
+  EXPECT_EQ(c.charges[0].resource_id, "5/gpu-h07");
+  EXPECT_EQ(c.charges[1].resource_id, "5/gpu-h08");
+  EXPECT_DOUBLE_EQ(c.charges[0].gpu_hours, 16.0);  // 8 of the 16 GPUs x 2 h
+  EXPECT_DOUBLE_EQ(c.charges[1].gpu_hours, 16.0);
+  EXPECT_EQ(tag(c.charges[1], "node"), "gpu-h08");
+  EXPECT_EQ(c.charges[2].resource_id, "6");
+  EXPECT_TRUE(c.has_issue("NodeList", "'gpu-[3' is not a Slurm hostlist"));
+}
+
+TEST(SlurmHostlist, ExpandsRangesKeepingZeroPadding) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(expand_hostlist("gpu-a[01-03,07],login1"), (V{"gpu-a01", "gpu-a02", "gpu-a03", "gpu-a07", "login1"}));
+  EXPECT_EQ(expand_hostlist("n[8-10]-ib"), (V{"n8-ib", "n9-ib", "n10-ib"}));
+  EXPECT_EQ(expand_hostlist("node1"), (V{"node1"}));
+  EXPECT_FALSE(expand_hostlist("n[3-1]"));
+  EXPECT_FALSE(expand_hostlist("n[1-99999]"));
+  EXPECT_FALSE(expand_hostlist("n[1-2][3-4]"));
 }
 
 }  // namespace

@@ -95,6 +95,36 @@ TEST_P(UsageLedger, GpuHourBudgetsPerAccountAndMoneyBudgetsJoin) {
   EXPECT_EQ(by_name["cluster"]->status.spent, 75'540'000'000);
 }
 
+// An idle allocation: a job holds one H100 on gpu-h07 for 6 hours (NodeList), and the node's
+// telemetry reads SM_ACTIVE 0 all that time. The waste scan finds the idle GPU on that host and
+// prices it at the job's rate: 6 idle GPU-hours of 6 observed hours x 2.10 USD x 720 h a month
+// = 1512 USD (waste.h, idle_gpus).
+TEST_P(UsageLedger, AnIdleAllocationIsWastePricedAtItsRate) {
+  const auto rates = card("gpus:\n  h100: 2.10USD/h\n");
+  auto slurm = ingest("sacct.txt",
+                      "JobID|Account|Start|Elapsed|AllocTRES|NodeList\n"
+                      "21|llm|2025-06-02T00:00:00|06:00:00|gres/gpu:h100=1,gres/gpu=1|gpu-h07\n",
+                      &rates);
+  ASSERT_TRUE(slurm) << slurm.error().what();
+  std::string prom = "# TYPE DCGM_FI_PROF_SM_ACTIVE gauge\n";
+  for (int h = 0; h < 6; ++h)
+    prom += "DCGM_FI_PROF_SM_ACTIVE{gpu=\"0\",UUID=\"GPU-7\",Hostname=\"gpu-h07\"} 0 " +
+            std::to_string((1748822400LL + h * 3600LL) * 1000) + "\n";  // 2025-06-02T00:00Z + h
+  auto telemetry = ingest("dcgm.prom", prom, nullptr);
+  ASSERT_TRUE(telemetry) << telemetry.error().what();
+  CheckOptions o;
+  o.as_of = ledger::days_from_civil(2025, 6, 4);
+  auto r = run_check(store(), {}, o, {});
+  ASSERT_TRUE(r) << r.error().what();
+  const WasteFinding* idle = nullptr;
+  for (const auto& w : r->waste)
+    if (w.finding.kind == WasteKind::kIdleGpu) idle = &w.finding;
+  ASSERT_NE(idle, nullptr);
+  EXPECT_EQ(idle->subject, "gpu-h07");
+  EXPECT_EQ(idle->currency, "USD");
+  EXPECT_NEAR(idle->monthly_saving, 1512.0, 1e-6);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, UsageLedger, ::testing::Values("sqlite", "postgresql"),
                          [](const auto& info) { return info.param; });
 
