@@ -9,7 +9,6 @@
 namespace aicost::billing {
 namespace {
 
-constexpr std::size_t kMaxLine = std::size_t{1} << 20;
 constexpr std::string_view kGpu = "gres/gpu";
 
 std::optional<std::int64_t> whole(std::string_view s) {
@@ -150,25 +149,7 @@ std::optional<std::int64_t> parse_elapsed(std::string_view t) {
 }
 
 core::Status SlurmReader::feed(std::string_view bytes) {
-  while (!bytes.empty()) {
-    const auto nl = bytes.find('\n');
-    if (nl == std::string_view::npos) {
-      if (partial_.size() + bytes.size() > kMaxLine)
-        return core::make_error(core::ErrorCode::kParse, "a line longer than 1 MiB; this is not sacct output",
-                                "line " + std::to_string(line_no_ + 1));
-      partial_.append(bytes);
-      return {};
-    }
-    if (partial_.empty()) {
-      AICOST_TRY_STATUS(line(bytes.substr(0, nl)));
-    } else {
-      partial_.append(bytes.substr(0, nl));
-      AICOST_TRY_STATUS(line(partial_));
-      partial_.clear();
-    }
-    bytes.remove_prefix(nl + 1);
-  }
-  return {};
+  return split_lines(bytes, partial_, line_no_, "sacct output", [this](std::string_view l) { return line(l); });
 }
 
 core::Status SlurmReader::finish() {
