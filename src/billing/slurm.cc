@@ -295,58 +295,61 @@ core::Status SlurmReader::row(const CsvRecord& r) {
     hosts_ = std::move(*hosts);
   }
   if (hosts_.empty()) hosts_.emplace_back();  // no NodeList: one row for the whole job
+  // The tags every row of the job carries, checked against the caps once, before any row goes out
+  // (a job loads whole or not at all).
+  std::vector<ledger::Tag> common;
+  for (const auto& [key, column] : {std::pair{"user", user_}, {"account", account_}, {"partition", partition_},
+                                     {"cluster", cluster_}})
+    if (const std::string_view v = cell(r, column); !v.empty()) common.push_back({key, std::string(v)});
+  common.push_back({"job", std::string(job)});
+  std::vector<ledger::Tag> check = common;
+  for (const auto& host : hosts_) check.push_back({"node", host});
+  for (const auto& g : gpus->by_type) check.push_back({"gpu_type", g.first});
+  if (!tags_within_caps(check, r.line, "", log_)) {
+    ++rejected_;
+    return {};
+  }
   const double share = 1.0 / static_cast<double>(hosts_.size());
   const double hours = static_cast<double>(*elapsed) / 3600.0;
   const ledger::UnixSeconds stop = *start + *elapsed;
-  // One row per GPU type and UTC day the job ran on, so that a week-long job is spent over its
-  // week (daily budgets, forecasts and anomalies read days), not on the day it started.
+  // One row per UTC day the job ran on (so that a week-long job is spent over its week: budgets,
+  // forecasts and anomalies read days, not the day it started), node and GPU type.
   for (ledger::UnixSeconds from = *start; from < stop;) {
-    const ledger::UnixSeconds next_day = (ledger::day_of(from) + 1) * ledger::UnixSeconds{86400};
-    const ledger::UnixSeconds to = std::min(stop, next_day);
+    const ledger::UnixSeconds to = std::min(stop, (ledger::day_of(from) + 1) * ledger::UnixSeconds{86400});
     const double part_hours = static_cast<double>(to - from) / 3600.0;
-    for (const auto& host : hosts_)
-    for (const auto& [type, count] : gpus->by_type) {
-      ledger::Charge& c = charge_;
-      ledger::clear(c);
-      c.line = r.line;
-      c.period_start = from;
-      c.period_end = to;
-      c.billing_period_start = month_start(from);
-      c.provider = "Slurm";
-      c.billing_account_id = text_cell(r, cluster_);
-      c.sub_account_id = c.sub_account_name = text_cell(r, account_);
-      c.service_name = "Slurm";
-      c.service_category = "Compute";
-      c.resource_id.assign(job);
-      if (!host.empty()) c.resource_id.append("/").append(host);
-      c.resource_name = text_cell(r, name_);
-      c.resource_type = "Slurm job";
-      c.sku_id = type;
-      c.charge_category = "Usage";
-      c.charge_frequency = "Usage-Based";
-      c.pricing_unit = c.consumed_unit = "GPU-Hours";
-      c.gpu_hours = static_cast<double>(count) * part_hours * share;
-      c.pricing_quantity = c.consumed_quantity = c.gpu_hours;
-      c.charge_description = std::to_string(count) + " " + (type.empty() ? "" : type + " ") + "GPUs x " +
-                             hours_text(part_hours) + " h of " + hours_text(hours) + " h" +
-                             (hosts_.size() > 1 ? ", 1/" + std::to_string(hosts_.size()) + " on " + host : "");
-      auto tag = [&](const char* key, int column) {
-        if (const std::string_view v = cell(r, column); !v.empty()) c.tags.push_back({key, std::string(v)});
-      };
-      tag("user", user_);
-      tag("account", account_);
-      tag("partition", partition_);
-      tag("cluster", cluster_);
-      c.tags.push_back({"job", std::string(job)});
-      if (!host.empty()) c.tags.push_back({"node", host});
-      if (!type.empty()) c.tags.push_back({"gpu_type", type});
-      if (!tags_within_caps(c.tags, r.line, "", log_)) {
-        ++rejected_;
-        return {};
+    for (const auto& host : hosts_) {
+      for (const auto& [type, count] : gpus->by_type) {
+        ledger::Charge& c = charge_;
+        ledger::clear(c);
+        c.line = r.line;
+        c.period_start = from;
+        c.period_end = to;
+        c.billing_period_start = month_start(from);
+        c.provider = "Slurm";
+        c.billing_account_id = text_cell(r, cluster_);
+        c.sub_account_id = c.sub_account_name = text_cell(r, account_);
+        c.service_name = "Slurm";
+        c.service_category = "Compute";
+        c.resource_id.assign(job);
+        if (!host.empty()) c.resource_id.append("/").append(host);
+        c.resource_name = text_cell(r, name_);
+        c.resource_type = "Slurm job";
+        c.sku_id = type;
+        c.charge_category = "Usage";
+        c.charge_frequency = "Usage-Based";
+        c.pricing_unit = c.consumed_unit = "GPU-Hours";
+        c.gpu_hours = static_cast<double>(count) * part_hours * share;
+        c.pricing_quantity = c.consumed_quantity = c.gpu_hours;
+        c.charge_description = std::to_string(count) + " " + (type.empty() ? "" : type + " ") + "GPUs x " +
+                               hours_text(part_hours) + " h of " + hours_text(hours) + " h" +
+                               (hosts_.size() > 1 ? ", 1/" + std::to_string(hosts_.size()) + " on " + host : "");
+        c.tags = common;
+        if (!host.empty()) c.tags.push_back({"node", host});
+        if (!type.empty()) c.tags.push_back({"gpu_type", type});
+        ++loaded_;
+        if (sink_.charge)
+          if (auto s = sink_.charge(std::move(c)); !s) return s;
       }
-      ++loaded_;
-      if (sink_.charge)
-        if (auto s = sink_.charge(std::move(c)); !s) return s;
     }
     from = to;
   }
