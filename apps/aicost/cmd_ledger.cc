@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "aicost/billing/ingest.h"
+#include "aicost/config/rate_card.h"
 #include "aicost/core/units.h"
 #include "aicost/ledger/report.h"
 #include "aicost/report/commitments_report.h"
@@ -19,6 +20,7 @@ namespace {
 struct LedgerOptions : LedgerDb {
   std::vector<std::string> files;
   std::string format = "auto";
+  std::string rate_card;
   bool replace = false;
   bool strict = false;
   std::string by, from, to, granularity = "total";
@@ -105,6 +107,15 @@ int run_ingest(const LedgerOptions& o, const GlobalOptions& g, report::Format fm
   billing::IngestOptions opts;
   opts.format = *format;
   opts.replace = o.replace;
+  std::optional<ledger::RateCard> card;
+  if (!o.rate_card.empty()) {
+    auto cat = load_catalog(g);
+    if (!cat) return report_error(cat.error(), g);
+    auto c = config::load_rate_card(o.rate_card, *cat);
+    if (!c) return report_error(c.error(), g);
+    card = std::move(*c);
+    opts.rate_card = &*card;
+  }
   int status = 0;
   bool rejected = false;
   for (const auto& file : o.files) {
@@ -201,7 +212,8 @@ Command ledger_command() {
 
             auto* ingest = sub.add_subcommand("ingest", "load billing exports (FOCUS, AWS CUR, Azure, GCP, OCI) and dcgm-exporter telemetry (makes the ledger if missing)");
             ingest->add_option("files", o->files, "files to load; each is one transaction, and a file loaded before is skipped")->required();
-            ingest->add_option("--format", o->format, "auto, focus, focus-contract-commitment, aws-cur, azure, gcp, oci, dcgm-prometheus, dcgm-csv")->capture_default_str();
+            ingest->add_option("--format", o->format, "auto, focus, focus-contract-commitment, aws-cur, azure, gcp, oci, dcgm-prometheus, dcgm-csv, slurm, opencost")->capture_default_str();
+            ingest->add_option("--rate-card", o->rate_card, "YAML prices per GPU-hour for usage without a bill (Slurm): gpus: {h100: 2.10USD/h}");
             ingest->add_flag("--replace", o->replace, "a path loaded before with other bytes: swap the new content in");
             ingest->add_flag("--strict", o->strict, "exit 4 when a file had rows that were not loaded (each is reported)");
             ingest->footer("Exit status: 0 loaded (rows that could not be read are reported, not loaded), 4 under "

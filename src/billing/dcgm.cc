@@ -281,26 +281,8 @@ DcgmTextReader::DcgmTextReader(const Sink& sink, IssueLog& log, ledger::UnixSeco
     : sink_(sink), log_(log), scrape_time_(scrape_time) {}
 
 core::Status DcgmTextReader::feed(std::string_view bytes) {
-  while (!bytes.empty()) {
-    const auto nl = bytes.find('\n');
-    if (nl == std::string_view::npos) {
-      if (partial_.size() + bytes.size() > kMaxLine)
-        return core::make_error(core::ErrorCode::kParse,
-                                "a line longer than 1 MiB; this is not Prometheus text exposition",
-                                "line " + std::to_string(line_no_ + 1));
-      partial_.append(bytes);
-      return {};
-    }
-    if (partial_.empty()) {
-      AICOST_TRY_STATUS(line(bytes.substr(0, nl)));
-    } else {
-      partial_.append(bytes.substr(0, nl));
-      AICOST_TRY_STATUS(line(partial_));
-      partial_.clear();
-    }
-    bytes.remove_prefix(nl + 1);
-  }
-  return {};
+  return split_lines(bytes, partial_, line_no_, "Prometheus text exposition",
+                     [this](std::string_view l) { return line(l); });
 }
 
 // The format wants a final newline; a scrape cut after its last sample is still read.

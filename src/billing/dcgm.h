@@ -9,6 +9,7 @@
 
 #include "aicost/core/csv.h"
 #include "aicost/billing/reader.h"
+#include "text_reader.h"
 #include "values.h"
 
 namespace aicost::billing {
@@ -16,15 +17,15 @@ namespace aicost::billing {
 // Prometheus text exposition format 0.0.4, fed in chunks of any size. Samples of metrics the
 // ledger keeps (ledger::gpu_metric_from_name) go to the sink with units converted; other metrics
 // are counted and skipped; malformed lines become error issues and are skipped.
-class DcgmTextReader {
+class DcgmTextReader final : public TextReader {
  public:
   // `scrape_time`: the time of samples that carry no timestamp of their own.
   DcgmTextReader(const Sink& sink, IssueLog& log, ledger::UnixSeconds scrape_time);
-  core::Status feed(std::string_view bytes);
-  core::Status finish();
-  std::int64_t records() const { return records_; }    // sample lines read
-  std::int64_t loaded() const { return loaded_; }      // handed to the sink
-  std::int64_t rejected() const { return rejected_; }  // malformed
+  core::Status feed(std::string_view bytes) override;
+  core::Status finish() override;
+  std::int64_t records() const override { return records_; }    // sample lines read
+  std::int64_t loaded() const override { return loaded_; }      // handed to the sink
+  std::int64_t rejected() const override { return rejected_; }  // malformed
 
  private:
   core::Status line(std::string_view text);

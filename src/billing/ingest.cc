@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <set>
 #include <span>
 
 namespace aicost::billing {
@@ -123,8 +124,21 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
     if (kill_at >= 0 && sent >= kill_at) std::raise(SIGKILL);
     return {};
   };
+  std::set<std::string> unpriced;  // GPU types the rate card lacks
   Sink sink;
   sink.charge = [&](ledger::Charge&& c) -> core::Status {
+    if (ledger::needs_price(c)) {
+      if (!options.rate_card)
+        return core::make_error(core::ErrorCode::kInvalidInput,
+                                "this is GPU usage without prices (" + c.provider +
+                                    "); give a rate card with --rate-card FILE (docs/LEDGER.md, \"Usage without a "
+                                    "bill\")",
+                                path);
+      if (!ledger::price_usage(c, *options.rate_card)) {
+        unpriced.insert(c.sku_id);
+        return {};
+      }
+    }
     if (used < charges.size()) std::swap(charges[used], c);
     else charges.push_back(std::move(c));
     return ++used >= options.batch ? flush() : core::Status{};
@@ -141,6 +155,8 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
 
   auto summary = read_file(path, options.format, sink);
   core::Status s = summary ? flush() : core::Status(summary.error());
+  if (s && !unpriced.empty())
+    s = core::make_error(core::ErrorCode::kInvalidInput, ledger::unpriced_message(unpriced, *options.rate_card), path);
   if (s) s = store.add_issues(issues);
   if (!s) {
     store.rollback();

@@ -13,6 +13,7 @@
 #include "focus_commitment.h"
 #include "guard.h"
 #include "parquet.h"
+#include "slurm.h"
 #include "values.h"
 
 namespace aicost::billing {
@@ -28,6 +29,7 @@ constexpr std::array kFormats{
     FormatName{Format::kAwsCur, "aws-cur"},     FormatName{Format::kAzure, "azure"},
     FormatName{Format::kGcp, "gcp"},            FormatName{Format::kOci, "oci"},
     FormatName{Format::kDcgmPrometheus, "dcgm-prometheus"}, FormatName{Format::kDcgmCsv, "dcgm-csv"},
+    FormatName{Format::kSlurm, "slurm"},        FormatName{Format::kOpenCost, "opencost"},
 };
 
 bool contains(std::string_view head, std::string_view what) { return head.find(what) != std::string_view::npos; }
@@ -100,6 +102,7 @@ std::unique_ptr<CsvDialect> make_dialect(Format f) {
     case Format::kAzure: return make_azure_dialect();
     case Format::kGcp: return make_gcp_dialect();
     case Format::kOci: return make_oci_dialect();
+    case Format::kOpenCost: return make_opencost_dialect();
     default: return nullptr;
   }
 }
@@ -168,10 +171,14 @@ class Pipeline {
     if (format_ == Format::kAuto)
       return core::make_error(core::ErrorCode::kInvalidInput,
                               "cannot tell the format from the first line; name it with --format "
-                              "(focus, focus-contract-commitment, aws-cur, azure, gcp, oci, dcgm-prometheus, dcgm-csv)",
+                              "(focus, focus-contract-commitment, aws-cur, azure, gcp, oci, dcgm-prometheus, dcgm-csv, slurm, opencost)",
                               origin_);
     if (format_ == Format::kDcgmPrometheus) {
       text_ = std::make_unique<DcgmTextReader>(sink_, log_, scrape_time_);
+      return {};
+    }
+    if (format_ == Format::kSlurm) {
+      text_ = std::make_unique<SlurmReader>(sink_, log_);
       return {};
     }
     if (format_ == Format::kDcgmCsv) dcgm_csv_ = std::make_unique<DcgmCsvReader>(scrape_time_);
@@ -268,7 +275,7 @@ class Pipeline {
   std::unique_ptr<CsvDialect> dialect_;
   std::unique_ptr<DcgmCsvReader> dcgm_csv_;
   std::unique_ptr<CommitmentReader> commitments_;
-  std::unique_ptr<DcgmTextReader> text_;
+  std::unique_ptr<TextReader> text_;
   ledger::Charge charge_;
   ReadSummary summary_;
 };
@@ -286,7 +293,7 @@ core::Result<Format> parse_format(std::string_view name) {
     if (name == n.name) return n.format;
   return core::make_error(core::ErrorCode::kInvalidInput,
                           "unknown format '" + std::string(name) +
-                              "'; use auto, focus, focus-contract-commitment, aws-cur, azure, gcp, oci, dcgm-prometheus or dcgm-csv");
+                              "'; use auto, focus, focus-contract-commitment, aws-cur, azure, gcp, oci, dcgm-prometheus, dcgm-csv, slurm or opencost");
 }
 
 Format detect_format(std::string_view head) {
@@ -306,6 +313,9 @@ Format detect_format(std::string_view head) {
   if (contains(first_line, "metric") && contains(first_line, "value") &&
       (contains(first_line, "Hostname") || contains(first_line, "gpu")))
     return Format::kDcgmCsv;
+  if (is_slurm_header(first_line)) return Format::kSlurm;
+  if (contains(first_line, "GPUCost") && contains(first_line, "Namespace") && contains(first_line, "Date"))
+    return Format::kOpenCost;
   for (const char* azure : {"CostInBillingCurrency", "costInBillingCurrency", "PreTaxCost", "MeterCategory",
                             "meterCategory", "ConsumedService"})
     if (contains(first_line, azure)) return Format::kAzure;

@@ -126,6 +126,7 @@ std::unique_ptr<CsvDialect> make_aws_cur_dialect();
 std::unique_ptr<CsvDialect> make_azure_dialect();
 std::unique_ptr<CsvDialect> make_gcp_dialect();
 std::unique_ptr<CsvDialect> make_oci_dialect();
+std::unique_ptr<CsvDialect> make_opencost_dialect();  // opencost.cc
 
 // Header lookup for dialects: exact name first, then case-insensitive.
 class Columns {

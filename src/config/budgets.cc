@@ -28,12 +28,13 @@ core::Status read_amount(MapReader& r, const std::string& key, gov::Budget& b) {
   const std::string number = space == std::string::npos ? t : t.substr(0, space);
   const std::string currency = space == std::string::npos ? "" : t.substr(space + 1);
   const auto parsed = core::parse_amount(number);
-  const bool code = currency.size() == 3 && std::all_of(currency.begin(), currency.end(), [](unsigned char c) {
-                      return std::isupper(c) != 0;
-                    });
+  const bool code = (currency.size() == 3 && std::all_of(currency.begin(), currency.end(), [](unsigned char c) {
+                       return std::isupper(c) != 0;
+                     })) || currency == gov::kGpuHours;
   if (!parsed || !code)
-    return r.source().error(r.node(key).Mark(),
-                            "'" + key + "' must be a number and a currency code, as in '30000 USD'; got '" + t + "'");
+    return r.source().error(r.node(key).Mark(), "'" + key +
+                                                    "' must be a number and a currency code, as in '30000 USD', or "
+                                                    "GPU-hours, as in '5000 GPU-h'; got '" + t + "'");
   b.amount = parsed->nanos;
   b.currency = currency;
   return {};

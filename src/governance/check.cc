@@ -1,6 +1,7 @@
 #include "aicost/governance/check.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -58,16 +59,25 @@ class Cube {
     return c;
   }
 
-  // Calls visit(row) for the rows of `scope` in `currency` over [from, to).
+  // Calls visit(row) for the rows of `scope` in `currency` over [from, to); a GPU-hour budget's
+  // "currency" (kGpuHours) takes the rows of every currency.
   template <class Visit>
   void each(const Scope& scope, const std::string& currency, ledger::Day from, ledger::Day to, Visit&& visit) const {
+    const bool any_currency = currency == kGpuHours;
     for (const auto& r : rows_)
-      if (r.currency == currency && r.day >= from && r.day < to && matches(r, scope)) visit(r);
+      if ((any_currency || r.currency == currency) && r.day >= from && r.day < to && matches(r, scope)) visit(r);
+  }
+  // What a budget in `currency` counts of a row: its cost, or its GPU-hours in nano-units.
+  static core::WideNanos amount_of(const ledger::Sums& s, const std::string& currency, CostBasis cost) {
+    if (currency == kGpuHours)
+      return static_cast<core::WideNanos>(std::llround(s.gpu_hours * static_cast<double>(core::kNanosPerUnit)));
+    return cost_of(s, cost);
   }
   std::vector<std::pair<ledger::Day, core::WideNanos>> daily(const Scope& scope, const std::string& currency,
                                                              CostBasis cost, ledger::Day from, ledger::Day to) const {
     std::map<ledger::Day, core::WideNanos> by_day;
-    each(scope, currency, from, to, [&](const ledger::AggregateRow& r) { by_day[r.day] += cost_of(r.sums, cost); });
+    each(scope, currency, from, to,
+         [&](const ledger::AggregateRow& r) { by_day[r.day] += amount_of(r.sums, currency, cost); });
     return {by_day.begin(), by_day.end()};
   }
   // Daily series per value of the root-cause dimension, every day of [from, to).
@@ -75,7 +85,7 @@ class Cube {
                                                    ledger::Day from, ledger::Day to) const {
     std::map<std::string, DailySeries> out;
     each(scope, currency, from, to, [&](const ledger::AggregateRow& r) {
-      out[r.values[0]].push_back({r.day, units(cost_of(r.sums, cost))});
+      out[r.values[0]].push_back({r.day, units(amount_of(r.sums, currency, cost))});
     });
     for (auto& [value, s] : out) s = dense(s, from, to - 1);
     return out;

@@ -8,6 +8,7 @@
 
 #include "aicost/billing/reader.h"
 #include "aicost/core/result.h"
+#include "aicost/ledger/rate_card.h"
 #include "aicost/ledger/store.h"
 
 namespace aicost::billing {
@@ -17,6 +18,10 @@ struct IngestOptions {
   bool replace = false;          // swap out earlier loads of the same path with other bytes
   std::size_t batch = 512;       // rows handed to the store at a time (small: they stay in cache)
   std::size_t keep_issues = 20;  // issues copied into the result for printing
+  // Prices usage that comes without a bill (Slurm: rows with GPU-hours and no currency). Such a
+  // file without a card, or with a GPU type the card does not price, is an error and loads
+  // nothing (the message names every unpriced type and the card). Not owned; may be null.
+  const ledger::RateCard* rate_card = nullptr;
 };
 
 struct IngestResult {

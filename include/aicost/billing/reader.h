@@ -26,6 +26,8 @@ enum class Format {
   kOci,             // Oracle Cloud cost report
   kDcgmPrometheus,  // dcgm-exporter /metrics scrape (Prometheus text format)
   kDcgmCsv,         // dcgm-exporter samples as CSV (metric, labels, value)
+  kSlurm,           // Slurm accounting: `sacct --parsable2` (GPU-hours from AllocTRES, unpriced)
+  kOpenCost,        // OpenCost allocation CSV export (one row per day and container)
 };
 const char* format_name(Format f);  // "focus", "focus-contract-commitment", "aws-cur", ... (kAuto: "auto")
 core::Result<Format> parse_format(std::string_view name);

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "aicost/core/amount.h"
@@ -20,6 +21,11 @@ namespace aicost::governance {
 enum class PeriodKind { kMonth, kQuarter, kRun };
 enum class CostBasis { kEffective, kBilled, kList };  // which FOCUS cost column the budget counts
 enum class Basis { kActual, kForecast };               // what an alert compares with the amount
+
+// The unit of a GPU-hour budget (`amount: 5000 GPU-h`), held where a money budget holds its
+// currency: such a budget counts the GPU-hours of its scope's rows whatever their currency, in
+// nano-units like money (on-prem accounts are granted GPU-hours, not money).
+inline constexpr std::string_view kGpuHours = "GPU-h";
 
 const char* period_kind_name(PeriodKind k);  // "month", "quarter", "run"
 const char* cost_basis_name(CostBasis b);    // "effective", "billed", "list"
@@ -52,7 +58,7 @@ struct Budget {
   PeriodKind period = PeriodKind::kMonth;
   std::optional<ledger::Day> start, end;  // a run's life [start, end); end may come from the plan
   core::WideNanos amount = 0;
-  std::string currency = "USD";
+  std::string currency = "USD";     // ISO 4217, or kGpuHours
   CostBasis cost = CostBasis::kEffective;
   std::vector<AlertLevel> levels = default_levels();  // ascending fractions
   std::optional<PlanLine> plan;        // run budgets only

@@ -59,5 +59,30 @@ TEST(BudgetFile, UnknownKeysAreRefusedWithASuggestion) {
   EXPECT_NE(r.error().message.find("period"), std::string::npos) << r.error().message;
 }
 
+// A GPU-hour grant carries its unit in the amount (examples/usage/budgets.yaml); a unit that is
+// neither a currency code nor GPU-h is refused.
+TEST(BudgetFile, GpuHourAmountsCarryTheirUnit) {
+  auto f = load_budgets(std::string(AICOST_SOURCE_DIR) + "/examples/usage/budgets.yaml");
+  ASSERT_TRUE(f) << f.error().what();
+  const governance::Budget* llm = nullptr;
+  for (const auto& b : f->budgets)
+    if (b.name == "llm-gpu-hours") llm = &b;
+  ASSERT_NE(llm, nullptr);
+  EXPECT_EQ(llm->currency, "GPU-h");
+  EXPECT_EQ(llm->amount, core::WideNanos{5000} * core::kNanosPerUnit);
+  EXPECT_EQ(f->options.aliases.at("team"), (std::vector<std::string>{"account"}));
+  const testing::TempDir dir;
+  auto r = load_budgets(dir.write("b.yaml", "budgets:\n  - name: a\n    amount: 10 gpu-hours\n"));
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("or GPU-hours, as in '5000 GPU-h'; got '10 gpu-hours'"), std::string::npos)
+      << r.error().message;
+  // A GPU-hour budget under a money budget is two units: the hierarchy refuses it.
+  auto mixed = load_budgets(dir.write("m.yaml", "budgets:\n  - {name: a, amount: 10 USD}\n"
+                                                "  - {name: b, parent: a, amount: 10 GPU-h}\n"));
+  ASSERT_FALSE(mixed);
+  EXPECT_NE(mixed.error().message.find("is in GPU-h but its parent 'a' is in USD"), std::string::npos)
+      << mixed.error().message;
+}
+
 }  // namespace
 }  // namespace aicost::config

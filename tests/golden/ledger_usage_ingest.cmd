@@ -1,0 +1,1 @@
+ledger ingest --db {tmp}/u.db --rate-card examples/usage/rates.yaml examples/usage/sacct-atlas-2025-06.txt examples/usage/opencost-2025-06.csv
