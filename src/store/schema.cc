@@ -187,6 +187,15 @@ ALTER TABLE alerts_sent DROP CONSTRAINT alerts_sent_pkey;
 CREATE UNIQUE INDEX alerts_sent_key ON alerts_sent (aicost_digest(key));
 )SQL";
 
+// Deliveries (billing::ingest_delivery): a source that is a provider's delivery of an export
+// records the export's key (provider, billing accounts, export name) and the billing periods it
+// covers (BillingPeriodStart days, ISO, comma-separated), so that a re-delivery of a period can
+// replace it. Sources loaded before, and plain file loads, have neither.
+constexpr const char* kSchemaV4 = R"SQL(
+ALTER TABLE sources ADD COLUMN export_key TEXT;
+ALTER TABLE sources ADD COLUMN periods TEXT;
+)SQL";
+
 std::string substitute(std::string sql, const std::string& from, const std::string& to) {
   for (auto pos = sql.find(from); pos != std::string::npos; pos = sql.find(from, pos + to.size()))
     sql.replace(pos, from.size(), to);
@@ -245,7 +254,10 @@ std::vector<Migration> migrations(Dialect d) {
   if (d == Dialect::kPostgres) v3 += kSchemaV3PgDigests;
   return {{1, substitute(substitute(kSchemaV1, "{ID}", id), "{CHARGES_TEXT}", charges_text_view())},
           {2, kSchemaV2},
-          {3, v3}};
+          {3, v3},
+          // A key can be long (an ARN and many accounts): a hash index on PostgreSQL, as for paths.
+          {4, std::string(kSchemaV4) + (d == Dialect::kSqlite ? "CREATE INDEX sources_export ON sources (export_key);"
+                                                              : "CREATE INDEX sources_export ON sources USING hash (export_key);")}};
 }
 
 const char* dimension_column(ledger::Dimension d) {
