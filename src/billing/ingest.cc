@@ -1,6 +1,5 @@
 #include "aicost/billing/ingest.h"
 
-#include <openssl/evp.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -32,28 +31,17 @@ std::int64_t kill_after_rows() {
 core::Result<std::string> sha256_file(const std::string& path) {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!f) return core::make_error(core::ErrorCode::kIo, "cannot open the file", path);
-  std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX*)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
-  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1)
-    return core::make_error(core::ErrorCode::kInternal, "SHA-256 is unavailable");
-  std::vector<unsigned char> buffer(1 << 20);
+  Sha256 sha;
+  std::vector<char> buffer(1 << 20);
   for (;;) {
     const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), f.get());
-    if (n > 0) EVP_DigestUpdate(ctx.get(), buffer.data(), n);
+    if (n > 0) sha.update(std::string_view(buffer.data(), n));
     if (n < buffer.size()) {
       if (std::ferror(f.get())) return core::make_error(core::ErrorCode::kIo, "read error", path);
       break;
     }
   }
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  EVP_DigestFinal_ex(ctx.get(), digest, &len);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned i = 0; i < len; ++i) {
-    out.push_back(kHex[digest[i] >> 4]);
-    out.push_back(kHex[digest[i] & 15]);
-  }
-  return out;
+  return sha.hex();
 }
 
 namespace {
@@ -135,7 +123,9 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
     auto earlier = store.sources_at(file.path);
     if (!earlier) return earlier.error();
     if (!earlier->empty()) {
-      if (!options.replace) {
+      // A delivery at a path loaded before is the provider's new delivery there (an export that
+      // overwrites its files): it replaces the old one, as --replace does.
+      if (!options.replace && !restate) {
         const auto& e = earlier->front();
         return core::make_error(core::ErrorCode::kInvalidInput,
                                 "this path was loaded before with other content (source #" + std::to_string(e.id) +

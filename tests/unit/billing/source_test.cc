@@ -126,6 +126,17 @@ TEST_F(SourceTest, ZipOfSeveralCsvMembersReadsEachWithItsHeader) {
   EXPECT_NE(delivery_identity(r->member_sha256), *sha256_file(kSample));
 }
 
+// `cat a.gz b.gz` is a gzip file of two members (RFC 1952 §2.2): both are read, as gzip -d does.
+TEST_F(SourceTest, ConcatenatedGzipMembersReadOn) {
+  std::size_t cut = plain_.find('\n') + 1;
+  for (int i = 0; i < 600; ++i) cut = plain_.find('\n', cut) + 1;
+  const auto a = dir_.file("a.gz"), b = dir_.file("b.gz");
+  write_packed(a, Packing::kGzip, {{"a", plain_.substr(0, cut)}});
+  write_packed(b, Packing::kGzip, {{"b", plain_.substr(cut)}});
+  const auto both = dir_.write("both.csv.gz", slurp(a) + slurp(b));
+  EXPECT_EQ(totals_of(both), totals_of(kSample));
+}
+
 TEST_F(SourceTest, TruncatedGzipIsRefusedNamingTheFileAndWhatToDo) {
   const auto whole = slurp(packed("whole.csv.gz", Packing::kGzip));
   const auto cut = dir_.write("cut.csv.gz", whole.substr(0, whole.size() / 2));

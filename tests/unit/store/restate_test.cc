@@ -127,6 +127,21 @@ TEST_P(RestateTest, ManifestFolderLoadsItsPartsAsOneDeliveryAndARedeliveryReplac
   EXPECT_EQ(billed_usd(store()), 12 * kUsd);
 }
 
+// An export in "overwrite" mode writes its new delivery over the old files and manifest: the same
+// path with other bytes replaces the earlier load (no --replace needed for a delivery).
+TEST_P(RestateTest, ADeliveryOverwrittenInPlaceReplacesTheEarlierOne) {
+  const auto manifest = dir_.write("azure/run/manifest.json", R"({"exportConfig": {"exportName": "gpu"}, "blobs": [{"blobName": "azure/run/part_0_0001.csv"}]})");
+  dir_.write("azure/run/part_0_0001.csv", period_csv("2024-09", 10, "1.5"));
+  auto first = billing::ingest_file(store(), manifest, {});
+  ASSERT_TRUE(first) << first.error().what();
+  dir_.write("azure/run/part_0_0001.csv", period_csv("2024-09", 2, "4"));
+  auto second = billing::ingest_file(store(), dir_.file("azure/run"), {});
+  ASSERT_TRUE(second) << second.error().what();
+  EXPECT_EQ(second->outcome, IngestResult::Outcome::kReplaced);
+  EXPECT_EQ(second->replaced, (std::vector<std::int64_t>{first->record.id}));
+  EXPECT_EQ(billed_usd(store()), 8 * kUsd);
+}
+
 TEST_P(RestateTest, KilledRestatementLeavesTheOldPeriodAndTheRerunTheNew) {
   IngestOptions opts;
   opts.restate = true;
