@@ -22,6 +22,8 @@ struct LedgerOptions : LedgerDb {
   std::string format = "auto";
   std::string rate_card;
   bool replace = false;
+  bool restate = false;
+  std::string export_name;
   bool strict = false;
   std::string by, from, to, granularity = "total";
   std::size_t top = 0;
@@ -116,6 +118,8 @@ int run_ingest(const LedgerOptions& o, const GlobalOptions& g, report::Format fm
     card = std::move(*c);
     opts.rate_card = &*card;
   }
+  opts.restate = o.restate;
+  opts.export_name = o.export_name;
   int status = 0;
   bool rejected = false;
   for (const auto& file : o.files) {
@@ -211,10 +215,19 @@ Command ledger_command() {
             });
 
             auto* ingest = sub.add_subcommand("ingest", "load billing exports (FOCUS, AWS CUR, Azure, GCP, OCI) and dcgm-exporter telemetry (makes the ledger if missing)");
-            ingest->add_option("files", o->files, "files to load; each is one transaction, and a file loaded before is skipped")->required();
+            ingest->add_option("files", o->files,
+                               "files (plain, gzip, zstd or zip), folders or manifests to load, - for standard input; "
+                               "each is one transaction, and one loaded before is skipped")
+                ->required();
             ingest->add_option("--format", o->format, "auto, focus, focus-contract-commitment, aws-cur, azure, gcp, oci, dcgm-prometheus, dcgm-csv, slurm, opencost")->capture_default_str();
             ingest->add_option("--rate-card", o->rate_card, "YAML prices per GPU-hour for usage without a bill (Slurm): gpus: {h100: 2.10USD/h}");
             ingest->add_flag("--replace", o->replace, "a path loaded before with other bytes: swap the new content in");
+            ingest->add_flag("--restate", o->restate,
+                             "each file is the whole delivery of its billing periods: it replaces an earlier delivery of "
+                             "those periods of the same export (folders and manifests always are)");
+            ingest->add_option("--export", o->export_name,
+                               "the export a restating file belongs to (default: the manifest's; else provider and "
+                               "billing account alone)");
             ingest->add_flag("--strict", o->strict, "exit 4 when a file had rows that were not loaded (each is reported)");
             ingest->footer("Exit status: 0 loaded (rows that could not be read are reported, not loaded), 4 under "
                            "--strict when some were not, 1 or 2 an error.");
@@ -285,7 +298,9 @@ Command ledger_command() {
             });
 
             auto* validate = sub.add_subcommand("validate", "check a billing export against FOCUS and print what fails (exit 1 if anything does)");
-            validate->add_option("file", o->files, "the export to check")->required()->expected(1);
+            validate->add_option("file", o->files, "the export to check (plain, gzip, zstd or zip; - for standard input)")
+                ->required()
+                ->expected(1);
             validate->add_option("--format", o->format, "as for ingest")->capture_default_str();
             on(validate, [o, &g] {
               auto fmt = output_format(g);

@@ -1,14 +1,20 @@
 #include "aicost/billing/ingest.h"
 
-#include <openssl/evp.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <atomic>
 #include <csignal>
+#include <ctime>
+#include <set>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <set>
 #include <span>
+
+#include "aicost/billing/delivery.h"
 
 namespace aicost::billing {
 namespace {
@@ -20,68 +26,117 @@ std::int64_t kill_after_rows() {
   return v ? std::atoll(v) : -1;
 }
 
-std::string absolute(const std::string& path) {
-  std::error_code ec;
-  auto p = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
-  return ec ? path : p.string();
-}
 
 }  // namespace
 
 core::Result<std::string> sha256_file(const std::string& path) {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!f) return core::make_error(core::ErrorCode::kIo, "cannot open the file", path);
-  std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX*)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
-  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1)
-    return core::make_error(core::ErrorCode::kInternal, "SHA-256 is unavailable");
-  std::vector<unsigned char> buffer(1 << 20);
+  Sha256 sha;
+  std::vector<char> buffer(1 << 20);
   for (;;) {
     const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), f.get());
-    if (n > 0) EVP_DigestUpdate(ctx.get(), buffer.data(), n);
+    if (n > 0) sha.update(std::string_view(buffer.data(), n));
     if (n < buffer.size()) {
       if (std::ferror(f.get())) return core::make_error(core::ErrorCode::kIo, "read error", path);
       break;
     }
   }
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  EVP_DigestFinal_ex(ctx.get(), digest, &len);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned i = 0; i < len; ++i) {
-    out.push_back(kHex[digest[i] >> 4]);
-    out.push_back(kHex[digest[i] & 15]);
-  }
-  return out;
+  return sha.hex();
 }
 
-core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& path, const IngestOptions& options) {
-  auto sha = sha256_file(path);
-  if (!sha) return sha.error();
-  IngestResult result;
-  auto existing = store.find_source(*sha);
-  if (!existing) return existing.error();
-  if (*existing) {
-    result.outcome = IngestResult::Outcome::kAlreadyLoaded;
-    result.record = **existing;
-    return result;
+namespace {
+
+// A provisional identity for a stream hashed while it loads: unique, and never a SHA-256.
+std::string provisional_identity() {
+  static std::atomic<int> n{0};
+  return "pending-" + std::to_string(::getpid()) + "-" + std::to_string(std::time(nullptr)) + "-" +
+         std::to_string(n++);
+}
+
+std::string iso_day(ledger::UnixSeconds t) { return ledger::day_text(ledger::day_of(t)); }
+
+// What a delivery is of: the reader's format, providers, billing accounts and the export's name.
+struct ExportKey {
+  std::set<std::string> providers, accounts;
+  std::set<ledger::UnixSeconds> periods;
+  void add(const ledger::Charge& c) {
+    if (last_provider_ != c.provider) providers.insert(last_provider_ = c.provider);
+    if (last_account_ != c.billing_account_id) accounts.insert(last_account_ = c.billing_account_id);
+    if (last_period_ != c.billing_period_start) periods.insert(last_period_ = c.billing_period_start);
   }
-  ledger::SourceFile file{absolute(path), *sha, 0, ""};
-  std::error_code ec;
-  file.bytes = static_cast<std::int64_t>(std::filesystem::file_size(path, ec));
-  auto earlier = store.sources_at(file.path);
-  if (!earlier) return earlier.error();
-  if (!earlier->empty()) {
-    if (!options.replace) {
-      const auto& e = earlier->front();
-      return core::make_error(core::ErrorCode::kInvalidInput,
-                              "this path was loaded before with other content (source #" + std::to_string(e.id) +
-                                  ", " + std::to_string(e.rows) + " rows, " + e.loaded_at +
-                                  "); pass --replace to swap the new content in, in one transaction",
-                              path);
+  std::string text(const std::string& format, const std::string& export_name) const {
+    auto join = [](const std::set<std::string>& s) {
+      std::string out;
+      for (const auto& v : s) out += (out.empty() ? "" : "+") + v;
+      return out;
+    };
+    return format + "|" + join(providers) + "|" + join(accounts) + "|" + export_name;
+  }
+
+ private:
+  std::string last_provider_ = "\x01", last_account_ = "\x01";
+  ledger::UnixSeconds last_period_ = -1;
+};
+
+// The reader's format family ("focus-1.2" -> "focus"): an export keeps its key across versions.
+std::string family(const std::string& version) { return version.rfind("focus", 0) == 0 ? "focus" : version; }
+
+}  // namespace
+
+core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& path, const IngestOptions& options) {
+  auto delivery = resolve_delivery(path);
+  if (!delivery) return delivery.error();
+  const Delivery& d = *delivery;
+  const bool restate = options.restate || d.whole_periods;
+  const std::string export_name = options.export_name.empty() ? d.export_name : options.export_name;
+  // A file is read twice (hashed, then loaded) so that a loaded one costs no transaction; a pipe
+  // or standard input once, hashed as it loads.
+  bool rereadable = true;
+  std::int64_t bytes = 0;
+  for (const auto& part : d.parts) {
+    struct stat st {};
+    if (is_stdin(part) || ::stat(part.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) rereadable = false;
+    else bytes += st.st_size;
+  }
+  IngestResult result;
+  result.parts = d.parts.size();
+  std::string sha = provisional_identity();
+  if (rereadable) {
+    std::vector<std::string> members;
+    for (const auto& part : d.parts) {
+      auto m = member_digests(part);
+      if (!m) return m.error();
+      members.insert(members.end(), m->begin(), m->end());
     }
-    for (const auto& e : *earlier) result.replaced.push_back(e.id);
-    result.outcome = IngestResult::Outcome::kReplaced;
+    sha = delivery_identity(std::move(members));
+    auto existing = store.find_source(sha);
+    if (!existing) return existing.error();
+    if (*existing) {
+      result.outcome = IngestResult::Outcome::kAlreadyLoaded;
+      result.record = **existing;
+      return result;
+    }
+  }
+  ledger::SourceFile file{d.path, sha, bytes, ""};
+  // Standard input has no path: sources read from it are never compared by path.
+  if (d.path != kStdinName) {
+    auto earlier = store.sources_at(file.path);
+    if (!earlier) return earlier.error();
+    if (!earlier->empty()) {
+      // A delivery at a path loaded before is the provider's new delivery there (an export that
+      // overwrites its files): it replaces the old one, as --replace does.
+      if (!options.replace && !restate) {
+        const auto& e = earlier->front();
+        return core::make_error(core::ErrorCode::kInvalidInput,
+                                "this path was loaded before with other content (source #" + std::to_string(e.id) +
+                                    ", " + std::to_string(e.rows) + " rows, " + e.loaded_at +
+                                    "); pass --replace to swap the new content in, in one transaction",
+                                path);
+      }
+      for (const auto& e : *earlier) result.replaced.push_back(e.id);
+      result.outcome = IngestResult::Outcome::kReplaced;
+    }
   }
 
   // The checks above were made without the write lock; begin_source makes them again under it,
@@ -102,6 +157,7 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
   charges.reserve(options.batch);
   const std::int64_t kill_at = kill_after_rows();
   std::int64_t sent = 0;
+  ExportKey key;
   // Charges live in `charges[0, used)`; slots are swapped with the reader's row, so the reader
   // writes the next row into strings that already have capacity (no allocation per field).
   std::size_t used = 0;
@@ -125,6 +181,7 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
     return {};
   };
   std::set<std::string> unpriced;  // GPU types the rate card lacks
+  std::string part_name;  // prefixed to the issues of a part of several
   Sink sink;
   sink.charge = [&](ledger::Charge&& c) -> core::Status {
     if (ledger::needs_price(c)) {
@@ -139,6 +196,7 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
         return {};
       }
     }
+    if (restate) key.add(c);
     if (used < charges.size()) std::swap(charges[used], c);
     else charges.push_back(std::move(c));
     return ++used >= options.batch ? flush() : core::Status{};
@@ -151,19 +209,67 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
     commitments.push_back(std::move(c));
     return commitments.size() >= options.batch ? flush() : core::Status{};
   };
-  sink.issue = [&](ledger::RowIssue&& i) { issues.push_back(std::move(i)); };
+  sink.issue = [&](ledger::RowIssue&& i) {
+    if (!part_name.empty()) i.message = part_name + ": " + i.message;
+    issues.push_back(std::move(i));
+  };
 
-  auto summary = read_file(path, options.format, sink);
-  core::Status s = summary ? flush() : core::Status(summary.error());
+  ReadSummary summary;
+  std::vector<std::string> members;
+  std::int64_t delivered = 0;
+  core::Status s;
+  for (std::size_t k = 0; s && k < d.parts.size(); ++k) {
+    if (d.parts.size() > 1) part_name = std::filesystem::path(d.parts[k]).filename().string();
+    auto r = read_source(d.parts[k], k == 0 ? options.format : summary.format, sink, !rereadable);
+    if (!r) {
+      s = r.error();
+      break;
+    }
+    if (k == 0) {
+      summary = r->summary;
+      result.encoding = r->encoding;
+    } else {
+      summary.records += r->summary.records;
+      summary.loaded += r->summary.loaded;
+      summary.rejected += r->summary.rejected;
+      summary.rounded += r->summary.rounded;
+    }
+    delivered += r->delivered_bytes;
+    members.insert(members.end(), r->member_sha256.begin(), r->member_sha256.end());
+  }
+  if (s) s = flush();
   if (s && !unpriced.empty())
     s = core::make_error(core::ErrorCode::kInvalidInput, ledger::unpriced_message(unpriced, *options.rate_card), path);
   if (s) s = store.add_issues(issues);
+  if (s && !rereadable) {
+    auto loaded = store.settle_identity(delivery_identity(members), delivered);
+    if (!loaded) {
+      s = loaded.error();
+    } else if (*loaded) {
+      store.rollback();
+      result = {};
+      result.outcome = IngestResult::Outcome::kAlreadyLoaded;
+      result.record = **loaded;
+      return result;
+    }
+  }
+  if (s && restate && !key.periods.empty()) {
+    for (auto p : key.periods) result.periods.push_back(iso_day(p));
+    auto gone = store.restate(key.text(family(summary.version), export_name), result.periods);
+    if (!gone) {
+      s = gone.error().with_context(path);
+    } else {
+      result.restated = *gone;
+      result.replaced.insert(result.replaced.end(), gone->begin(), gone->end());
+      if (!gone->empty()) result.outcome = IngestResult::Outcome::kReplaced;
+    }
+  }
   if (!s) {
     store.rollback();
     return s.error();
   }
-  result.summary = *summary;
-  auto record = store.commit_source(summary->version, summary->rejected);
+  result.summary = summary;
+  auto record = store.commit_source(summary.version, summary.rejected);
   if (!record) return record.error().with_context(path);
   result.record = *record;
   result.issue_count = static_cast<std::int64_t>(issues.size());

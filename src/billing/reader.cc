@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 
+#include "aicost/billing/source.h"
 #include "dcgm.h"
 #include "focus_commitment.h"
 #include "guard.h"
@@ -43,14 +44,19 @@ struct Signature {
   const char* planned;  // what reading them would be
 };
 constexpr std::array kSignatures{
-    Signature{"\x1F\x8B", "a gzip-compressed file", "decompress it first (gunzip -k FILE)", "compressed exports"},
-    Signature{"\x28\xB5\x2F\xFD", "a zstd-compressed file", "decompress it first (zstd -d -k FILE)", "compressed exports"},
-    Signature{"BZh", "a bzip2-compressed file", "decompress it first (bunzip2 -k FILE)", "compressed exports"},
-    Signature{"\xFD" "7zXZ", "an xz-compressed file", "decompress it first (unxz -k FILE)", "compressed exports"},
-    Signature{"PK\x03\x04", "a zip archive", "extract it first (unzip FILE) and load the CSV inside",
-              "compressed exports"},
-    Signature{"PK\x05\x06", "an empty zip archive", "export the data again", "compressed exports"},
-    // A Parquet file is read from a path (read_file); this is one met in a stream or in memory.
+    // A plain file never starts so (source.cc decodes these); a member of a zip or the content
+    // of a gzip file may.
+    Signature{"\x1F\x8B", "a gzip-compressed file inside a compressed file",
+              "unpack the outer file and load the inner one", ""},
+    Signature{"\x28\xB5\x2F\xFD", "a zstd-compressed file inside a compressed file",
+              "unpack the outer file and load the inner one", ""},
+    Signature{"BZh", "a bzip2-compressed file", "decompress it first (bunzip2 -k FILE)", "bzip2"},
+    Signature{"\xFD" "7zXZ", "an xz-compressed file", "decompress it first (unxz -k FILE)", "xz"},
+    Signature{"PK\x03\x04", "a zip archive inside a compressed file", "unpack the outer file and load the zip",
+              ""},
+    Signature{"PK\x05\x06", "an empty zip archive", "export the data again", ""},
+    // A Parquet file is read from a plain file (read_file); this is one met in a stream, in memory
+    // or inside an archive.
     Signature{"PAR1", "a Parquet file",
               "save it to a file and load that (Parquet is read from a file, which can be seeked in)",
               "Parquet from a stream"},
@@ -85,8 +91,9 @@ std::optional<std::string> not_text(std::string_view head, const std::string& pa
   for (const auto& sig : kSignatures) {
     if (head.substr(0, sig.magic.size()) != sig.magic) continue;
     if (sig.magic == "BZh" && (head.size() < 4 || head[3] < '1' || head[3] > '9')) continue;
-    return std::string("this is ") + sig.what + "; " + replace_file(sig.todo, path) + "; reading " +
-           sig.planned + " is planned";
+    std::string out = std::string("this is ") + sig.what + "; " + replace_file(sig.todo, path);
+    if (*sig.planned) out += std::string("; reading ") + sig.planned + " is planned";
+    return out;
   }
   if (const char* order = utf16_without_bom(head))
     return std::string("this is UTF-16 (") + (order[0] == 'L' ? "little" : "big") +
@@ -322,36 +329,106 @@ Format detect_format(std::string_view head) {
   return Format::kAuto;
 }
 
+namespace {
+
+core::Result<SourceSummary> read_impl(const std::string& path, Format format, const Sink& sink,
+                                      const std::function<void(std::string_view)>& tap, bool digest) {
+  const std::string name = is_stdin(path) ? kStdinName : path;
+  SourceSummary out;
+  std::unique_ptr<Pipeline> pipeline;
+  std::string member;
+  Sha256 sha;
+  ledger::UnixSeconds mtime = 0;
+  {
+    struct stat st {};
+    if (is_stdin(path) ? ::fstat(0, &st) == 0 : ::stat(path.c_str(), &st) == 0) mtime = st.st_mtime;
+  }
+  // Issues of a zip member name it: their lines are the member's.
+  Sink member_sink = sink;
+  if (sink.issue)
+    member_sink.issue = [&](ledger::RowIssue&& i) {
+      if (!member.empty()) i.message = member + ": " + i.message;
+      sink.issue(std::move(i));
+    };
+  DecodedSink decoded;
+  decoded.begin = [&](const std::string& m) -> core::Status {
+    member = m;
+    // Every member of one source is read as the format of the first (or as named).
+    const Format f = out.members.empty() ? format : out.summary.format;
+    pipeline = std::make_unique<Pipeline>(f, m.empty() ? name : name + "[" + m + "]", member_sink, mtime);
+    return {};
+  };
+  decoded.bytes = [&](std::string_view b) -> core::Status {
+    if (tap) tap(b);
+    if (digest) sha.update(b);
+    return pipeline->feed(b);
+  };
+  decoded.end = [&]() -> core::Status {
+    auto s = pipeline->finish();
+    pipeline.reset();
+    if (!s) return s.error();
+    if (out.members.empty()) {
+      out.summary = *s;
+    } else {
+      out.summary.records += s->records;
+      out.summary.loaded += s->loaded;
+      out.summary.rejected += s->rejected;
+      out.summary.rounded += s->rounded;
+    }
+    out.members.push_back(member);
+    if (digest) out.member_sha256.push_back(sha.hex());
+    return {};
+  };
+  // A Parquet file must be seeked in: DuckDB reads it from the open file (parquet.h), and the
+  // bytes are streamed here only to be hashed. Parquet from standard input or inside an archive
+  // meets the Parquet signature in the Pipeline and is refused with what to do.
+  if (!is_stdin(path)) {
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+    if (!f) return core::make_error(core::ErrorCode::kIo, "cannot open the file", path);
+    char magic[4];
+    if (::pread(::fileno(f.get()), magic, sizeof magic, 0) == sizeof magic &&
+        is_parquet(std::string_view(magic, sizeof magic))) {
+      if (auto s = decoded.begin(""); !s) return s.error();
+      if (tap || digest) {
+        std::vector<char> buffer(1 << 20);
+        for (std::size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), f.get())) > 0;) {
+          const std::string_view chunk(buffer.data(), n);
+          if (tap) tap(chunk);
+          if (digest) sha.update(chunk);
+          out.delivered_bytes += static_cast<std::int64_t>(n);
+        }
+        if (std::ferror(f.get())) return core::make_error(core::ErrorCode::kIo, "read error", path);
+      } else {
+        struct stat st {};
+        if (::fstat(::fileno(f.get()), &st) == 0) out.delivered_bytes = st.st_size;
+      }
+      if (auto s = read_parquet_records(::fileno(f.get()), path,
+                                        [&](const CsvRecord& r) { return pipeline->table_record(r); });
+          !s)
+        return s.error();
+      if (auto s = decoded.end(); !s) return s.error();
+      return out;
+    }
+  }
+  auto info = decode_source(path, decoded);
+  if (!info) return info.error();
+  if (out.members.empty()) return core::make_error(core::ErrorCode::kInvalidInput, "the file is empty", name);
+  out.encoding = info->encoding;
+  out.delivered_bytes = info->delivered_bytes;
+  return out;
+}
+
+}  // namespace
+
 core::Result<ReadSummary> read_file(const std::string& path, Format format, const Sink& sink,
                                     const std::function<void(std::string_view)>& on_bytes) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!f) return core::make_error(core::ErrorCode::kIo, "cannot open the file", path);
-  struct stat st {};
-  const ledger::UnixSeconds mtime = ::stat(path.c_str(), &st) == 0 ? st.st_mtime : 0;
-  Pipeline pipeline(format, path, sink, mtime);
-  // Parquet is read by DuckDB from the open file (parquet.h); the loop then only hashes its bytes.
-  char magic[4];
-  const bool parquet = ::pread(::fileno(f.get()), magic, sizeof magic, 0) == sizeof magic &&
-                       is_parquet(std::string_view(magic, sizeof magic));
-  std::vector<char> buffer(1 << 20);
-  while (!parquet || on_bytes) {
-    const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), f.get());
-    if (n > 0) {
-      const std::string_view chunk(buffer.data(), n);
-      if (on_bytes) on_bytes(chunk);
-      if (auto s = parquet ? core::Status{} : pipeline.feed(chunk); !s) return s.error();
-    }
-    if (n < buffer.size()) {
-      if (std::ferror(f.get())) return core::make_error(core::ErrorCode::kIo, "read error", path);
-      break;
-    }
-  }
-  if (parquet) {
-    auto s = read_parquet_records(::fileno(f.get()), path,
-                                  [&](const CsvRecord& r) { return pipeline.table_record(r); });
-    if (!s) return s.error();
-  }
-  return pipeline.finish();
+  auto r = read_impl(path, format, sink, on_bytes, false);
+  if (!r) return r.error();
+  return std::move(r->summary);
+}
+
+core::Result<SourceSummary> read_source(const std::string& path, Format format, const Sink& sink, bool digest) {
+  return read_impl(path, format, sink, {}, digest);
 }
 
 core::Result<ReadSummary> read_text(std::string_view text, const std::string& origin, Format format,

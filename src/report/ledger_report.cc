@@ -75,6 +75,10 @@ std::string render_ingest(const std::string& path, const billing::IngestResult& 
       j["records"] = r.summary.records;
       j["rounded_amounts"] = r.summary.rounded;
       j["replaced"] = r.replaced;
+      j["restated"] = r.restated;
+      j["periods"] = r.periods;
+      j["parts"] = r.parts;
+      j["encoding"] = billing::encoding_name(r.encoding);
       j["issue_count"] = r.issue_count;
       Json issues = Json::array();
       for (const auto& i : r.issues) issues.push_back(issue_json(i));
@@ -88,10 +92,19 @@ std::string render_ingest(const std::string& path, const billing::IngestResult& 
   std::string out = fmt::format("{}: {} {} rows as source #{} ({}); {}\n", path,
                                 r.outcome == billing::IngestResult::Outcome::kReplaced ? "replaced, loaded" : "loaded",
                                 r.record.rows, r.record.id, r.record.file.format, totals_text(r.record.totals));
-  if (!r.replaced.empty()) {
-    std::string ids;
-    for (auto id : r.replaced) ids += (ids.empty() ? "#" : ", #") + std::to_string(id);
-    out += fmt::format("  swapped out earlier load {} of this path\n", ids);
+  auto ids_text = [](const std::vector<std::int64_t>& ids, const std::vector<std::int64_t>& but) {
+    std::string out;
+    for (auto id : ids)
+      if (std::find(but.begin(), but.end(), id) == but.end()) out += (out.empty() ? "#" : ", #") + std::to_string(id);
+    return out;
+  };
+  if (const auto by_path = ids_text(r.replaced, r.restated); !by_path.empty())
+    out += fmt::format("  swapped out earlier load {} of this path\n", by_path);
+  if (!r.restated.empty()) {
+    std::string periods;
+    for (const auto& p : r.periods) periods += (periods.empty() ? "" : ", ") + p.substr(0, 7);
+    out += fmt::format("  replaced earlier delivery {} of billing period {} (a restatement)\n", ids_text(r.restated, {}),
+                       periods);
   }
   if (r.summary.rejected > 0)
     out += fmt::format("  {} rows not loaded (errors below; `aicost ledger validate` lists all)\n", r.summary.rejected);

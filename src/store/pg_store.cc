@@ -114,19 +114,14 @@ class PgStore final : public ledger::Store, private PgConn {
     if (!same) return fail(same.error());
     auto at_path = reads_.select_sources("WHERE s.path = $1", file.path);
     if (!at_path) return fail(at_path.error());
+    if (file.path == "(stdin)") at_path->clear();  // every load of standard input has this name
     auto again = recheck_under_lock(*same, *at_path, replace);
     if (!again || *again) {
       rollback();
       return again;
     }
-    for (auto id : replace) {
-      for (const char* table : {"charges", "charge_daily", "gpu_samples", "gpu_hourly", "contract_commitments",
-                                "row_issues", "sources"}) {
-        const std::string sql = std::string("DELETE FROM ") + table +
-                                (std::string(table) == "sources" ? " WHERE id = $1" : " WHERE source_id = $1");
-        if (auto r = run("deleting a replaced source", sql, {std::to_string(id)}); !r) return fail(r.error());
-      }
-    }
+    for (auto id : replace)
+      if (auto s = drop_source(id); !s) return fail(s.error());
     auto ins = run("recording the source",
                    "INSERT INTO sources (path, sha256, bytes, format, loaded_at) VALUES ($1, $2, $3, $4, $5) RETURNING id",
                    {file.path, file.sha256, std::to_string(file.bytes), file.format, core::utc_now_iso()});
@@ -261,6 +256,40 @@ class PgStore final : public ledger::Store, private PgConn {
     return rec->front();
   }
 
+  core::Result<std::optional<ledger::SourceRecord>> settle_identity(const std::string& sha256, std::int64_t bytes) override {
+    if (!in_tx_) return make_error(ErrorCode::kInternal, "settle_identity outside an ingest");
+    auto same = reads_.select_sources("WHERE s.sha256 = $1", sha256);
+    if (!same) return same.error();
+    for (const auto& r : *same)
+      if (r.id != source_id_) return std::optional<ledger::SourceRecord>(r);
+    if (auto r = run("recording the source's identity", "UPDATE sources SET sha256 = $1, bytes = $2 WHERE id = $3",
+                     {sha256, std::to_string(bytes), std::to_string(source_id_)});
+        !r)
+      return r.error();
+    return std::optional<ledger::SourceRecord>{};
+  }
+
+  core::Result<std::vector<std::int64_t>> restate(const std::string& export_key,
+                                                  const std::vector<std::string>& periods) override {
+    if (!in_tx_) return make_error(ErrorCode::kInternal, "restate outside an ingest");
+    auto q = run("reading earlier deliveries",
+                 "SELECT id, COALESCE(periods, '') FROM sources WHERE export_key = $1 AND id <> $2 ORDER BY id",
+                 {export_key, std::to_string(source_id_)});
+    if (!q) return q.error();
+    std::vector<EarlierDelivery> earlier;
+    for (int i = 0; i < PQntuples(q->get()); ++i)
+      earlier.push_back({std::stoll(PQgetvalue(q->get(), i, 0)), PQgetvalue(q->get(), i, 1)});
+    auto gone = restated(earlier, periods);
+    if (!gone) return gone.error();
+    for (auto id : *gone)
+      if (auto s = drop_source(id); !s) return s.error();
+    if (auto r = run("recording the delivery", "UPDATE sources SET export_key = $1, periods = $2 WHERE id = $3",
+                     {export_key, periods_text(periods), std::to_string(source_id_)});
+        !r)
+      return r.error();
+    return gone;
+  }
+
   void rollback() noexcept override {
     if (!in_tx_) return;
     in_tx_ = false;
@@ -308,6 +337,15 @@ class PgStore final : public ledger::Store, private PgConn {
   core::Result<std::vector<ledger::ContractCommitment>> commitments() override { return pg_read_commitments(*this); }
 
  private:
+  // Deletes a source and everything loaded from it, inside the open transaction.
+  core::Status drop_source(std::int64_t id) {
+    for (const char* table : {"charges", "charge_daily", "gpu_samples", "gpu_hourly", "contract_commitments", "row_issues", "sources"}) {
+      const std::string sql = std::string("DELETE FROM ") + table +
+                              (std::string(table) == "sources" ? " WHERE id = $1" : " WHERE source_id = $1");
+      if (auto r = run("deleting a replaced source", sql, {std::to_string(id)}); !r) return r.error();
+    }
+    return {};
+  }
   core::Error fail(const core::Error& e) {
     rollback();
     return e;

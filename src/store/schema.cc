@@ -211,6 +211,15 @@ CREATE TABLE IF NOT EXISTS contract_commitments (
 CREATE INDEX IF NOT EXISTS contract_commitments_source ON contract_commitments (source_id);
 )SQL";
 
+// Deliveries (billing::ingest_delivery): a source that is a provider's delivery of an export
+// records the export's key (provider, billing accounts, export name) and the billing periods it
+// covers (BillingPeriodStart days, ISO, comma-separated), so that a re-delivery of a period can
+// replace it. Sources loaded before, and plain file loads, have neither.
+constexpr const char* kSchemaV5Deliveries = R"SQL(
+ALTER TABLE sources ADD COLUMN export_key TEXT;
+ALTER TABLE sources ADD COLUMN periods TEXT;
+)SQL";
+
 std::string substitute(std::string sql, const std::string& from, const std::string& to) {
   for (auto pos = sql.find(from); pos != std::string::npos; pos = sql.find(from, pos + to.size()))
     sql.replace(pos, from.size(), to);
@@ -270,7 +279,10 @@ std::vector<Migration> migrations(Dialect d) {
   return {{1, substitute(substitute(kSchemaV1, "{ID}", id), "{CHARGES_TEXT}", charges_text_view())},
           {2, kSchemaV2},
           {3, v3},
-          {4, kSchemaV4Commitments}};
+          {4, kSchemaV4Commitments},
+          // A key can be long (an ARN and many accounts): a hash index on PostgreSQL, as for paths.
+          {5, std::string(kSchemaV5Deliveries) + (d == Dialect::kSqlite ? "CREATE INDEX sources_export ON sources (export_key);"
+                                                                        : "CREATE INDEX sources_export ON sources USING hash (export_key);")}};
 }
 
 const char* dimension_column(ledger::Dimension d) {

@@ -109,22 +109,15 @@ class SqliteStore final : public ledger::Store {
     if (!same) return fail(same.error());
     auto at_path = reads_.select_sources("WHERE path = ?", file.path);
     if (!at_path) return fail(at_path.error());
+    if (file.path == "(stdin)") at_path->clear();  // every load of standard input has this name
     auto again = recheck_under_lock(*same, *at_path, replace);
     if (!again || *again) {
       rollback();
       return again;
     }
     if (auto s = bump_generation(db_, path_); !s) return fail(s);
-    for (auto id : replace) {
-      for (const char* table : {"charges", "charge_daily", "gpu_samples", "gpu_hourly", "contract_commitments",
-                                "row_issues", "sources"}) {
-        core::Status st;
-        Stmt del(db_, std::string("DELETE FROM ") + table + (std::string(table) == "sources" ? " WHERE id = ?" : " WHERE source_id = ?"), st);
-        if (!st) return fail(st);
-        del.i64(1, id);
-        if (sqlite3_step(del.get()) != SQLITE_DONE) return fail(error("deleting a replaced source"));
-      }
-    }
+    for (auto id : replace)
+      if (auto s = drop_source(id); !s) return fail(s);
     core::Status st;
     Stmt ins(db_, "INSERT INTO sources (path, sha256, bytes, format, loaded_at) VALUES (?, ?, ?, ?, ?)", st);
     if (!st) return fail(st);
@@ -265,6 +258,54 @@ class SqliteStore final : public ledger::Store {
     return record_;
   }
 
+  core::Result<std::optional<ledger::SourceRecord>> settle_identity(const std::string& sha256, std::int64_t bytes) override {
+    if (!in_tx_) return make_error(ErrorCode::kInternal, "settle_identity outside an ingest");
+    auto same = reads_.select_sources("WHERE sha256 = ?", sha256);
+    if (!same) return same.error();
+    for (const auto& r : *same)
+      if (r.id != source_id_) return std::optional<ledger::SourceRecord>(r);
+    core::Status st;
+    Stmt upd(db_, "UPDATE sources SET sha256 = ?, bytes = ? WHERE id = ?", st);
+    if (!st) return st.error();
+    upd.text(1, sha256);
+    upd.i64(2, bytes);
+    upd.i64(3, source_id_);
+    if (sqlite3_step(upd.get()) != SQLITE_DONE) return error("recording the source's identity");
+    record_.file.sha256 = sha256;
+    record_.file.bytes = bytes;
+    return std::optional<ledger::SourceRecord>{};
+  }
+
+  core::Result<std::vector<std::int64_t>> restate(const std::string& export_key,
+                                                  const std::vector<std::string>& periods) override {
+    if (!in_tx_) return make_error(ErrorCode::kInternal, "restate outside an ingest");
+    std::vector<EarlierDelivery> earlier;
+    {
+      core::Status st;
+      Stmt q(db_, "SELECT id, COALESCE(periods, '') FROM sources WHERE export_key = ? AND id <> ? ORDER BY id", st);
+      if (!st) return st.error();
+      q.text(1, export_key);
+      q.i64(2, source_id_);
+      int rc;
+      while ((rc = sqlite3_step(q.get())) == SQLITE_ROW)
+        earlier.push_back({sqlite3_column_int64(q.get(), 0), column_text(q.get(), 1)});
+      if (rc != SQLITE_DONE) return error("reading earlier deliveries");
+    }
+    auto gone = restated(earlier, periods);
+    if (!gone) return gone.error();
+    for (auto id : *gone)
+      if (auto s = drop_source(id); !s) return s.error();
+    core::Status st;
+    Stmt upd(db_, "UPDATE sources SET export_key = ?, periods = ? WHERE id = ?", st);
+    if (!st) return st.error();
+    const std::string text = periods_text(periods);  // bound without a copy: it must outlive the step
+    upd.text(1, export_key);
+    upd.text(2, text);
+    upd.i64(3, source_id_);
+    if (sqlite3_step(upd.get()) != SQLITE_DONE) return error("recording the delivery");
+    return gone;
+  }
+
   void rollback() noexcept override {
     if (!in_tx_) return;
     sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
@@ -364,6 +405,17 @@ class SqliteStore final : public ledger::Store {
   }
 
  private:
+  // Deletes a source and everything loaded from it, inside the open transaction.
+  core::Status drop_source(std::int64_t id) {
+    for (const char* table : {"charges", "charge_daily", "gpu_samples", "gpu_hourly", "contract_commitments", "row_issues", "sources"}) {
+      core::Status st;
+      Stmt del(db_, std::string("DELETE FROM ") + table + (std::string(table) == "sources" ? " WHERE id = ?" : " WHERE source_id = ?"), st);
+      if (!st) return st;
+      del.i64(1, id);
+      if (sqlite3_step(del.get()) != SQLITE_DONE) return error("deleting a replaced source");
+    }
+    return {};
+  }
   core::Status exec(const std::string& sql) { return sqlite_exec(db_, path_, sql); }
 
   core::Error error(const std::string& what) const { return sqlite_error(db_, path_, what); }

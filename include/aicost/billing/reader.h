@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "aicost/billing/source.h"
 #include "aicost/core/result.h"
 #include "aicost/ledger/charge.h"
 #include "aicost/ledger/commitment.h"
@@ -54,13 +55,29 @@ struct ReadSummary {
 // Guesses the format from the first bytes of a file (header row or exposition text).
 Format detect_format(std::string_view head);
 
-// Reads one file. `on_bytes` sees every byte (for hashing). An error is returned only when the
-// file as a whole cannot be read (I/O, not CSV, a required column missing); bad rows are issues.
-// A Parquet file (told by its first bytes, "PAR1") is read with DuckDB and its rows go to the
-// same readers as a CSV's, as the text a CSV export of them holds (src/billing/parquet.h); its
-// issues count rows, not lines (ReadSummary::rows_numbered).
+// Reads one file ("-" or /dev/stdin: standard input), decoding gzip, zstd and zip as its first
+// bytes say (source.h); the members of a zip are read in turn, each with its own header, all as
+// the format of the first (or as named). `on_bytes` sees every decoded byte. An error is returned
+// only when the file as a whole cannot be read (I/O, damaged compression, not CSV, a required
+// column missing); bad rows are issues. Issues of a zip member carry the line in that member; the
+// member's name is in the error context of a whole-file error ("export.zip[part-2.csv]:1").
+// A Parquet file (told by its first bytes, "PAR1"; a plain file, not standard input or inside an
+// archive) is read with DuckDB and its rows go to the same readers as a CSV's, as the text a CSV
+// export of them holds (src/billing/parquet.h); its issues count rows, not lines
+// (ReadSummary::rows_numbered).
 core::Result<ReadSummary> read_file(const std::string& path, Format format, const Sink& sink,
                                     const std::function<void(std::string_view)>& on_bytes = {});
+
+// read_file, telling also how the file was delivered and what members it had.
+struct SourceSummary {
+  ReadSummary summary;  // summed over the members; format and version those of the first
+  Encoding encoding = Encoding::kPlain;
+  std::int64_t delivered_bytes = 0;
+  std::vector<std::string> members;  // "" for a file that is not an archive
+  std::vector<std::string> member_sha256;  // with `digest`: the SHA-256 of each member's decoded bytes
+};
+// Issues of a zip member begin with its name ("part-2.csv: ...").
+core::Result<SourceSummary> read_source(const std::string& path, Format format, const Sink& sink, bool digest = false);
 // The same on text in memory (tests, fuzzing).
 core::Result<ReadSummary> read_text(std::string_view text, const std::string& origin, Format format,
                                     const Sink& sink);

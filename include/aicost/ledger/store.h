@@ -21,7 +21,7 @@
 namespace aicost::ledger {
 
 struct SourceFile {
-  std::string path;    // as given on the command line, made absolute
+  std::string path;    // as given on the command line, made absolute; "(stdin)", shared by every load of standard input
   std::string sha256;  // of the bytes; the identity of a load
   std::int64_t bytes = 0;
   std::string format;  // "focus-1.0", "aws-cur", "azure-ea", "dcgm-prometheus", ...
@@ -101,6 +101,20 @@ class Store {
   virtual core::Status add_issues(std::span<const RowIssue> issues) = 0;
   // `format` is what the reader found ("focus-1.2", ...); `rejected` the rows it could not load.
   virtual core::Result<SourceRecord> commit_source(const std::string& format, std::int64_t rejected) = 0;
+  // Inside an open ingest begun with a provisional sha256 (a stream read once, such as standard
+  // input, whose identity and size are known only at its end): sets them. When another source
+  // holds that identity already, changes nothing and returns that source (the caller rolls back:
+  // these bytes are loaded); else nullopt.
+  virtual core::Result<std::optional<SourceRecord>> settle_identity(const std::string& sha256, std::int64_t bytes) = 0;
+  // Inside an open ingest: records the source as a delivery of `export_key` (an export of one
+  // provider and billing account) covering the billing `periods` (BillingPeriodStart days as
+  // YYYY-MM-DD), and deletes, in the same transaction, every earlier delivery of that key whose
+  // periods all lie among these: a re-delivered period replaces its earlier delivery (a
+  // restatement). Returns the ids deleted. An earlier delivery of the key that shares a period but
+  // also covers one that this does not is an error (deleting it would lose that period; nothing is
+  // changed, the transaction stays open for the caller to roll back).
+  virtual core::Result<std::vector<std::int64_t>> restate(const std::string& export_key,
+                                                          const std::vector<std::string>& periods) = 0;
   virtual void rollback() noexcept = 0;
 
   virtual core::Result<std::vector<SourceRecord>> sources() = 0;

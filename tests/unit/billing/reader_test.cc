@@ -1,6 +1,5 @@
-// Bytes no reader reads as text (compressed, Parquet met in memory or a stream, UTF-16/32) are
-// told apart from their first bytes and refused with what they are and what to do
-// (src/billing/reader.cc), whatever --format says.
+// Files no reader reads (bzip2, xz, compression inside compression, Parquet, UTF-16/32) are told apart from their first bytes and
+// refused with what they are and what to do (src/billing/reader.cc), whatever --format says.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -32,7 +31,9 @@ TEST_P(NotText, SaysWhatTheFileIsAndWhatToDo) {
     const auto m = refused(GetParam().bytes, f);
     EXPECT_NE(m.find(GetParam().says), std::string::npos) << format_name(f) << ": " << m;
     EXPECT_EQ(m.find("--format"), std::string::npos) << m;
-    EXPECT_NE(m.find("is planned"), std::string::npos) << m;
+    if (m.find("inside a compressed file") == std::string::npos) {
+      EXPECT_NE(m.find("is planned"), std::string::npos) << m;
+    }
   }
 }
 
@@ -47,11 +48,12 @@ std::string utf16(const std::string& ascii, bool big_endian) {
 INSTANTIATE_TEST_SUITE_P(
     Signatures, NotText,
     ::testing::Values(
-        Case{"gzip", "\x1F\x8B\x08\x00\x00\x00\x00\x00"s, "this is a gzip-compressed file; decompress it first (gunzip -k export.csv.gz)"},
-        Case{"zstd", "\x28\xB5\x2F\xFD\x04\x00"s, "a zstd-compressed file; decompress it first (zstd -d -k"},
+        // What reaches a reader compressed was inside a file that was decoded (source.cc).
+        Case{"gzip", "\x1F\x8B\x08\x00\x00\x00\x00\x00"s, "this is a gzip-compressed file inside a compressed file; unpack the outer file"},
+        Case{"zstd", "\x28\xB5\x2F\xFD\x04\x00"s, "a zstd-compressed file inside a compressed file; unpack"},
         Case{"bzip2", "BZh91AY&SY"s, "a bzip2-compressed file; decompress it first (bunzip2 -k"},
         Case{"xz", "\xFD" "7zXZ\0\0"s, "an xz-compressed file"},
-        Case{"zip", "PK\x03\x04\x14\0\0\0"s, "a zip archive; extract it first (unzip"},
+        Case{"zip", "PK\x03\x04\x14\0\0\0"s, "a zip archive inside a compressed file; unpack"},
         Case{"parquet", "PAR1\x15\x04"s, "a Parquet file; save it to a file and load that"},
         Case{"utf16le_bom", "\xFF\xFE"s + utf16(kCsv, false), "UTF-16 (little-endian) text; convert it to UTF-8 first (iconv -f UTF-16 "},
         Case{"utf16be_bom", "\xFE\xFF"s + utf16(kCsv, true), "UTF-16 (big-endian) text; convert it to UTF-8 first"},
