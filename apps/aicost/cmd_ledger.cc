@@ -198,7 +198,7 @@ Command ledger_command() {
               return fmt ? run_init(*o, g, *fmt) : report_error(fmt.error(), g);
             });
 
-            auto* ingest = sub.add_subcommand("ingest", "load billing exports (FOCUS, AWS CUR, Azure, GCP, OCI) and dcgm-exporter telemetry (makes the ledger if missing)");
+            auto* ingest = sub.add_subcommand("ingest", "load billing exports (FOCUS, AWS CUR, Azure, GCP, OCI; CSV or Parquet) and dcgm-exporter telemetry (makes the ledger if missing)");
             ingest->add_option("files", o->files, "files to load; each is one transaction, and a file loaded before is skipped")->required();
             ingest->add_option("--format", o->format, "auto, focus, aws-cur, azure, gcp, oci, dcgm-prometheus, dcgm-csv")->capture_default_str();
             ingest->add_flag("--replace", o->replace, "a path loaded before with other bytes: swap the new content in");
