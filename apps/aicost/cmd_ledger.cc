@@ -214,9 +214,9 @@ Command ledger_command() {
               return fmt ? run_init(*o, g, *fmt) : report_error(fmt.error(), g);
             });
 
-            auto* ingest = sub.add_subcommand("ingest", "load billing exports (FOCUS, AWS CUR, Azure, GCP, OCI) and dcgm-exporter telemetry (makes the ledger if missing)");
+            auto* ingest = sub.add_subcommand("ingest", "load billing exports (FOCUS, AWS CUR, Azure, GCP, OCI; CSV, compressed or Parquet), usage (Slurm, OpenCost) and dcgm-exporter telemetry (makes the ledger if missing)");
             ingest->add_option("files", o->files,
-                               "files (plain, gzip, zstd or zip), folders or manifests to load, - for standard input; "
+                               "files (plain, gzip, zstd, zip or Parquet), folders or manifests to load, - for standard input; "
                                "each is one transaction, and one loaded before is skipped")
                 ->required();
             ingest->add_option("--format", o->format, "auto, focus, focus-contract-commitment, aws-cur, azure, gcp, oci, dcgm-prometheus, dcgm-csv, slurm, opencost")->capture_default_str();
