@@ -48,7 +48,7 @@ using namespace aicost;
 constexpr billing::Format kFormats[] = {
     billing::Format::kAuto, billing::Format::kFocus,          billing::Format::kAwsCur,
     billing::Format::kAzure, billing::Format::kGcp,           billing::Format::kOci,
-    billing::Format::kDcgmPrometheus, billing::Format::kDcgmCsv,
+    billing::Format::kDcgmPrometheus, billing::Format::kDcgmCsv, billing::Format::kOpenCost,
 };
 
 // The private folder every input's ledger lives in: aicost-fuzz-<pid>, made once per process and

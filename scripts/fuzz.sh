@@ -24,9 +24,9 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$root/build-fuzz
 samples=${AICOST_SAMPLES:-$root/../shared/data/billing-samples}
 jobs=${FUZZ_JOBS:-$(nproc)}
-targets=(focus aws_cur azure gcp oci dcgm_prometheus dcgm_csv auto ledger)
+targets=(focus aws_cur azure gcp oci dcgm_prometheus dcgm_csv slurm opencost auto ledger)
 # fuzz_ledger's first byte picks the format: its index in this list (fuzz/fuzz_ledger.cc).
-ledger_formats=(auto focus aws_cur azure gcp oci dcgm_prometheus dcgm_csv)
+ledger_formats=(auto focus aws_cur azure gcp oci dcgm_prometheus dcgm_csv opencost)
 max_len=65536
 
 # --- build -------------------------------------------------------------------------------------
@@ -58,7 +58,9 @@ seeds_for() {
     oci) echo "$s"/focus-converters/oci_reports_cost-*.csv ;;
     dcgm_prometheus) echo "$root"/tests/data/dcgm/*.prom ;;
     dcgm_csv) echo "$s"/datadog-dcgm-fixture/*.csv "$s"/nvidia-dcgm-exporter/*.csv ;;
-    auto) local t; for t in focus aws_cur azure gcp oci dcgm_prometheus dcgm_csv; do seeds_for "$t"; done ;;
+    slurm) echo "$root"/examples/usage/sacct-*.txt ;;
+    opencost) echo "$root"/tests/data/opencost/*.csv "$root"/examples/usage/opencost-*.csv ;;
+    auto) local t; for t in focus aws_cur azure gcp oci dcgm_prometheus dcgm_csv slurm opencost; do seeds_for "$t"; done ;;
   esac
 }
 # Seeds the samples lack: bytes that are not UTF-8 and NULs (the byte policy, src/billing/guard.h)

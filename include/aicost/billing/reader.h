@@ -44,7 +44,7 @@ struct ReadSummary {
   Format format = Format::kAuto;
   std::string version;          // "focus-1.2", "focus-1.3-contract-commitment", "aws-cur", ... as stored in the ledger
   std::int64_t records = 0;     // data rows or samples read
-  std::int64_t loaded = 0;      // handed to the sink
+  std::int64_t loaded = 0;      // handed to the sink (a Slurm job line: a row per day, node and GPU type)
   std::int64_t rejected = 0;    // not handed over (each has an error issue)
   std::int64_t rounded = 0;     // amounts with digits below 1e-9, rounded half to even
   // What RowIssue::line counts: false, the text's lines (the header is line 1); true, a table's
