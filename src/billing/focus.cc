@@ -128,13 +128,15 @@ class FocusDialect final : public CsvDialect {
       missing += std::string(missing.empty() ? "" : ", ") + std::string(n);
     if (!missing.empty()) log.note("", "mandatory FOCUS columns missing: " + missing);
     if (focus13)
-      for (const auto& d : focus_rules::deprecated_columns())
-        if (cols.has(d.column))
-          log.info(d.column, std::string(d.column) + " is deprecated since FOCUS " + std::string(d.version) +
-                                 " (replaced by " + std::string(d.replaced_by) + "); still read" +
-                                 (d.column == "ProviderName" && provider_ != legacy_provider_ && legacy_provider_ >= 0
-                                      ? ", as the provider where ServiceProviderName is null"
-                                      : ""));
+      for (const auto& d : focus_rules::deprecated_columns()) {
+        if (!cols.has(d.column)) continue;
+        std::string text = std::string(d.column) + " is deprecated since FOCUS " + std::string(d.version);
+        if (!d.replaced_by.empty()) text += " (replaced by " + std::string(d.replaced_by) + ")";
+        if (d.column != "ProviderName") text += "; accepted, not read";
+        else if (provider_ == legacy_provider_ || legacy_provider_ < 0) text += "; still read as the provider";
+        else text += "; still read, as the provider where ServiceProviderName is null";
+        log.info(d.column, std::move(text));
+      }
     // Files before 1.3 keep the checks they had: the allowed values of three columns whose lists
     // are the same in 1.0, 1.1 and 1.2 (the model's lists are 1.2's).
     static constexpr std::string_view kBefore13[] = {"ChargeCategory", "ChargeFrequency", "PricingCategory"};

@@ -89,11 +89,13 @@ TEST(Focus13, VersionIsDetectedFromTheNewColumns) {
 TEST(Focus13, DeprecatedProviderAndPublisherAreNotesNotErrors) {
   const auto c = read(kAllocation);
   for (const char* column : {"ProviderName", "PublisherName"}) {
-    const auto* i = issue(c, column, "deprecated since FOCUS 1.3 (replaced by ServiceProviderName)");
+    const auto* i = issue(c, column, "is deprecated since FOCUS 1.3");
     ASSERT_NE(i, nullptr) << column;
     EXPECT_EQ(i->severity, RowIssue::Severity::kNote);
     EXPECT_EQ(i->line, 1);
   }
+  EXPECT_NE(issue(c, "ProviderName", "(replaced by ServiceProviderName); still read, as the provider where"), nullptr);
+  EXPECT_NE(issue(c, "PublisherName", "; accepted, not read"), nullptr);
   // A file of 1.2 is not told about 1.3's deprecations.
   const auto old = read(testing::samples_dir() + "focus-spec-examples/virtual_currency_pricing_model_a1.csv");
   EXPECT_EQ(issue(old, "ProviderName", "deprecated"), nullptr);
