@@ -233,11 +233,12 @@ class Searcher {
               p.sequence_parallel = s;
               p.recompute = r;
               p.sharding = z;
-              if (!fits(job)) {
+              const perf::MemoryBreakdown memory = perf::estimate_memory(job);
+              if (memory.total().value() > tight_capacity) {
                 out.rejected[static_cast<int>(Rejection::kOutOfMemory)] += prices.size();
                 continue;
               }
-              auto est = perf::estimate_training(job);
+              auto est = perf::estimate_training(job, memory);
               if (!est) continue;  // no peak for the precision: not reachable for listed GPUs
               Candidate c;
               c.gpu_option = l.gpu;
