@@ -118,24 +118,49 @@ FailureOverhead failure_overhead(const workload::TrainingJob& job,
   return f;
 }
 
+core::Usd cost_lower_bound(const workload::TrainingJob& job, Seconds wall, const CostInputs& in) {
+  const auto& p = in.compute;
+  if (in.contingency < 0 || p.term_reuse < 0 || p.term_reuse > 1 || p.per_gpu.value() < 0 ||
+      wall.value() < 0) {
+    return Usd(0);
+  }
+  const double fleet = p.per_gpu.value() * job.cluster.gpus;  // USD/s
+  double seconds = wall.value();
+  if (p.term.value() > 0) {
+    const double term = p.term.value();
+    // The model's wall time may fall short of `wall` by a rounding (its loss terms come from
+    // subtractions): one ulp must not move the bound to the next term.
+    const double terms = std::max(1.0, std::ceil(seconds * (1 - 1e-12) / term));
+    seconds = p.term_reuse * seconds + (1 - p.term_reuse) * term * terms;
+  }
+  return Usd(fleet * seconds * (1 + in.contingency) * (1 - 1e-9));
+}
+
 CostEstimate estimate_cost(const workload::TrainingJob& job, const perf::TrainingEstimate& perf,
                            const CostInputs& in, CostDetail detail) {
+  return estimate_cost(job, perf, in, failure_overhead(job, perf, in), detail);
+}
+
+CostEstimate estimate_cost(const workload::TrainingJob& job, const perf::TrainingEstimate& perf,
+                           const CostInputs& in, const FailureOverhead& failures,
+                           CostDetail detail) {
   const bool describe = detail == CostDetail::kFull;
   // Driver texts cost more than the arithmetic; a search asks for the numbers only.
 #define AICOST_DRIVER(...) (describe ? sprintf(__VA_ARGS__) : std::string())
   CostEstimate c;
-  c.failures = failure_overhead(job, perf, in);
+  c.lines.reserve(12);  // every category below, without a reallocation
+  c.failures = failures;
   c.wall_time = perf.compute_time + c.failures.total();
   const double gpus = job.cluster.gpus;
   c.gpu_hours = core::in_hours(c.wall_time) * gpus;
   const Seconds wall = c.wall_time;
   const double wall_months = wall.value() / core::kSecondsPerMonth;
 
-  auto add = [&](std::string category, Usd amount, std::string driver, CostNature nature,
+  auto add = [&](const char* category, Usd amount, std::string driver, CostNature nature,
                  UsdPerSecond peak) {
-    CostLine l{std::move(category), amount, std::move(driver), nature,
-               UsdPerSecond(wall.value() > 0 ? amount.value() / wall.value() : 0), peak};
-    c.lines.push_back(std::move(l));
+    c.lines.push_back(CostLine{category, amount, std::move(driver), nature,
+                               UsdPerSecond(wall.value() > 0 ? amount.value() / wall.value() : 0),
+                               peak});
   };
 
   // Compute: failure-free GPU time.

@@ -55,6 +55,11 @@ DataReads data_reads(const workload::TrainingJob& job) {
 }
 
 core::Result<TrainingEstimate> estimate_training(const workload::TrainingJob& job) {
+  return estimate_training(job, estimate_memory(job));
+}
+
+core::Result<TrainingEstimate> estimate_training(const workload::TrainingJob& job,
+                                                 const MemoryBreakdown& memory) {
   const auto& m = job.model;
   const auto& par = job.parallel;
   const auto peak = job.cluster.gpu.peak(job.precision);
@@ -147,7 +152,7 @@ core::Result<TrainingEstimate> estimate_training(const workload::TrainingJob& jo
   est.steps = job.steps();
   est.compute_time = est.step_time * est.steps;
   est.gpu_hours = core::in_hours(est.compute_time) * job.cluster.gpus;
-  est.memory = estimate_memory(job);
+  est.memory = memory;
   return est;
 }
 

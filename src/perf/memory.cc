@@ -9,7 +9,11 @@ using workload::AttentionKernel;
 using workload::OptimizerSharding;
 using workload::Recompute;
 
-double activation_bytes_per_layer(const workload::TrainingJob& job, bool moe_layer) {
+namespace {
+
+// activation_bytes_per_layer under recompute mode `recompute` (which may differ from the job's:
+// a fully recomputed layer needs its activations without recomputation once).
+double activation_bytes(const workload::TrainingJob& job, bool moe_layer, Recompute recompute) {
   const auto& m = job.model;
   const auto& p = job.parallel;
   const double t = p.tensor;
@@ -20,7 +24,7 @@ double activation_bytes_per_layer(const workload::TrainingJob& job, bool moe_lay
   const double sp = p.sequence_parallel ? t : 1.0;  // divisor of the replicated part
   const double drop = m.spec().hidden_dropout ? 1.0 : 0.0;
 
-  if (p.recompute == Recompute::kFull) {
+  if (recompute == Recompute::kFull) {
     return 2 * sbh / sp;  // only the layer input is kept (Korthikanti §4.1)
   }
   // Bytes per token per hidden element, 16-bit activations, 1-byte dropout masks.
@@ -49,11 +53,17 @@ double activation_bytes_per_layer(const workload::TrainingJob& job, bool moe_lay
   const double a = m.heads();
   if (p.attention == AttentionKernel::kUnfused) {
     // Scores (2) + softmax (2) + dropout mask (1) per element of the a x s x s tensor.
-    if (p.recompute != Recompute::kSelective) bytes += 5 * a * s * s * b / t;
+    if (recompute != Recompute::kSelective) bytes += 5 * a * s * s * b / t;
   } else {
     bytes += 4 * a * s * b / t;  // fp32 log-sum-exp kept by flash attention
   }
   return bytes;
+}
+
+}  // namespace
+
+double activation_bytes_per_layer(const workload::TrainingJob& job, bool moe_layer) {
+  return activation_bytes(job, moe_layer, job.parallel.recompute);
 }
 
 LocalParams local_params(const workload::TrainingJob& job) {
@@ -124,9 +134,7 @@ MemoryBreakdown estimate_memory(const workload::TrainingJob& job) {
   double act = per_layer * layers_per_stage * in_flight * interleave;
   if (p.recompute == Recompute::kFull) {
     // The layer being recomputed needs its full activations once.
-    workload::TrainingJob no_recompute = job;
-    no_recompute.parallel.recompute = Recompute::kNone;
-    act += activation_bytes_per_layer(no_recompute, m.moe_layers() > 0);
+    act += activation_bytes(job, m.moe_layers() > 0, Recompute::kNone);
   }
   mem.activations = core::Bytes(act);
 

@@ -30,6 +30,21 @@ void TopK::insert(const Candidate& c) {
   if (static_cast<int>(items_.size()) > k_) items_.pop_back();
 }
 
+bool TopK::rejects_above(const Candidate& bound) const {
+  if (k_ <= 0) return true;
+  if (static_cast<int>(items_.size()) < k_) return false;
+  const Candidate& last = items_.back();
+  // Mirrors better(c, last): a plan that fits ranks first, then the objective's metrics.
+  if (bound.memory_tight != last.memory_tight) return bound.memory_tight;
+  switch (objective_) {
+    case Objective::kCheapest: return bound.cost_usd > last.cost_usd;
+    case Objective::kFastest: return bound.wall_days > last.wall_days;
+    case Objective::kBestMfu:
+      return bound.mfu < last.mfu || (bound.mfu == last.mfu && bound.cost_usd > last.cost_usd);
+  }
+  return false;
+}
+
 void TopK::merge(const TopK& other) {
   for (const auto& c : other.items_) insert(c);
 }
@@ -42,6 +57,13 @@ bool ParetoFront::dominates(const Candidate& a, const Candidate& b) const {
   const double ma = metric(a), mb = metric(b);
   if (a.cost_usd > b.cost_usd || ma > mb) return false;
   return a.cost_usd < b.cost_usd || ma < mb || a.key() < b.key();
+}
+
+bool ParetoFront::dominates_above(const Candidate& bound) const {
+  const double m = metric(bound);
+  return std::any_of(points_.begin(), points_.end(), [&](const Candidate& p) {
+    return p.cost_usd < bound.cost_usd && metric(p) <= m;
+  });
 }
 
 void ParetoFront::insert(const Candidate& c) {

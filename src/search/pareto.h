@@ -18,6 +18,10 @@ class TopK {
   void insert(const Candidate& c);
   void merge(const TopK& other);
   const std::vector<Candidate>& items() const { return items_; }
+  // True when insert(c) would leave the list unchanged for every candidate c that equals
+  // `bound` except for a cost_usd and a wall_days at least bound's (bound holds lower bounds of
+  // those two, the other fields exactly): the list is full and its last entry ranks before c.
+  bool rejects_above(const Candidate& bound) const;
 
  private:
   int k_;
@@ -34,6 +38,10 @@ class ParetoFront {
   explicit ParetoFront(Metric second) : second_(second) {}
   void insert(const Candidate& c);
   void merge(const ParetoFront& other);
+  // True when a point of the front dominates every candidate c that equals `bound` except for a
+  // cost_usd and a wall_days at least bound's: a point strictly cheaper than the bound and no
+  // worse in the second metric dominates c, so insert(c) would leave the front unchanged.
+  bool dominates_above(const Candidate& bound) const;
   // Sorted by cost, then the second metric.
   std::vector<Candidate> sorted() const;
 

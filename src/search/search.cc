@@ -95,7 +95,14 @@ struct Partial {
   TopK top;
   ParetoFront cost_time, cost_gpus;
   std::array<double, kRejectionCount> rejected{};
-  uint64_t evaluated = 0, feasible = 0;
+  uint64_t evaluated = 0, feasible = 0, priced = 0;
+  // Whether no candidate at or above `bound` (cost and wall days lower bounds) can change the
+  // list or the fronts.
+  bool rejects_above(const Candidate& bound) const {
+    if (!top.rejects_above(bound)) return false;
+    if (bound.memory_tight) return true;  // the fronts hold plans that fit
+    return cost_gpus.dominates_above(bound) && cost_time.dominates_above(bound);
+  }
 };
 
 class Searcher {
@@ -226,41 +233,127 @@ class Searcher {
               p.sequence_parallel = s;
               p.recompute = r;
               p.sharding = z;
-              if (!fits(job)) {
+              const perf::MemoryBreakdown memory = perf::estimate_memory(job);
+              if (memory.total().value() > tight_capacity) {
                 out.rejected[static_cast<int>(Rejection::kOutOfMemory)] += prices.size();
                 continue;
               }
-              auto est = perf::estimate_training(job);
+              auto est = perf::estimate_training(job, memory);
               if (!est) continue;  // no peak for the precision: not reachable for listed GPUs
-              for (size_t k = 0; k < prices.size(); ++k) {
-                ++out.evaluated;
-                const auto cost =
-                    costing::estimate_cost(job, *est, prices[k], costing::CostDetail::kTotalsOnly);
-                Candidate c;
-                c.gpu_option = l.gpu;
-                c.price_option = static_cast<int>(k);
-                c.gpus = l.gpus();
-                c.global_batch = batch;
-                c.parallel = p;
-                c.step_time_s = est->step_time.value();
-                c.wall_days = core::in_days(cost.wall_time);
-                c.gpu_hours = cost.gpu_hours;
-                c.cost_usd = cost.total.value();
-                c.mfu = est->mfu;
-                c.memory_gib = core::in_gib(est->memory.total());
-                c.memory_tight = est->memory.total().value() > capacity;
-                if (auto why = reject(c)) {
-                  out.rejected[static_cast<int>(*why)] += 1;
-                  continue;
-                }
-                ++out.feasible;
-                out.top.insert(c);
-                if (!c.memory_tight) {  // the fronts hold plans that fit
-                  out.cost_time.insert(c);
-                  out.cost_gpus.insert(c);
-                }
+              Candidate c;
+              c.gpu_option = l.gpu;
+              c.gpus = l.gpus();
+              c.global_batch = batch;
+              c.parallel = p;
+              c.step_time_s = est->step_time.value();
+              c.mfu = est->mfu;
+              c.memory_gib = core::in_gib(est->memory.total());
+              c.memory_tight = est->memory.total().value() > capacity;
+              if (options_.prune) {
+                place(job, *est, c, out);
+              } else {
+                place_unbounded(job, *est, c, out);
               }
             }
+  }
+
+  // Prices every candidate of one estimated layout point and applies the constraints in order:
+  // the reference `place` must agree with (SearchOptions::prune off).
+  void place_unbounded(const workload::TrainingJob& job, const perf::TrainingEstimate& est,
+                       Candidate c, Partial& out) const {
+    const auto& prices = costs_[c.gpu_option];
+    for (size_t k = 0; k < prices.size(); ++k) {
+      ++out.evaluated;
+      c.price_option = static_cast<int>(k);
+      price(job, est, costing::failure_overhead(job, est, prices[k]), c, out);
+      if (auto why = reject(c)) {
+        out.rejected[static_cast<int>(*why)] += 1;
+        continue;
+      }
+      keep(c, out);
+    }
+  }
+
+  // The same answer as place_unbounded with less work (tests compare the two):
+  // - the wall time does not depend on the price (costing::failure_overhead does not read it),
+  //   so the deadline is tested once for all prices, and before the failure model when the
+  //   failure-free compute time alone misses it (failures only add time);
+  // - without a budget a price decides nothing but the rank, so a candidate whose cost lower
+  //   bound (costing::cost_lower_bound) cannot enter the best-k list nor either front of this
+  //   thread is counted feasible without being priced. Skipping it leaves the thread's list and
+  //   fronts exactly as inserting it would (TopK::rejects_above, ParetoFront::dominates_above),
+  //   and the merged result does not depend on how candidates were split among threads.
+  void place(const workload::TrainingJob& job, const perf::TrainingEstimate& est, Candidate c,
+             Partial& out) const {
+    const auto& prices = costs_[c.gpu_option];
+    const double n = static_cast<double>(prices.size());
+    out.evaluated += prices.size();
+    const auto& k = constraints_;
+    // Wall days >= compute days, less a rounding of the loss terms (they come from subtractions).
+    const double days_floor = core::in_days(est.compute_time) * (1 - 1e-9);
+    if (k.deadline_days && days_floor > *k.deadline_days) {
+      out.rejected[static_cast<int>(Rejection::kMissesDeadline)] += n;
+      return;
+    }
+    std::optional<costing::FailureOverhead> failures;
+    auto known_failures = [&]() -> const costing::FailureOverhead& {
+      if (!failures) failures = costing::failure_overhead(job, est, prices[0]);
+      return *failures;
+    };
+    if (k.deadline_days) {
+      c.wall_days = core::in_days(est.compute_time + known_failures().total());
+      if (c.wall_days > *k.deadline_days) {
+        out.rejected[static_cast<int>(Rejection::kMissesDeadline)] += n;
+        return;
+      }
+    }
+    for (size_t i = 0; i < prices.size(); ++i) {
+      c.price_option = static_cast<int>(i);
+      if (k.budget_usd) {
+        price(job, est, known_failures(), c, out);
+        if (auto why = reject(c)) {
+          out.rejected[static_cast<int>(*why)] += 1;
+          continue;
+        }
+        keep(c, out);
+        continue;
+      }
+      if (k.min_mfu && c.mfu < *k.min_mfu) {
+        out.rejected[static_cast<int>(Rejection::kBelowMfuFloor)] += 1;
+        continue;
+      }
+      Candidate bound = c;
+      const core::Seconds wall =
+          failures ? est.compute_time + failures->total() : est.compute_time;
+      bound.wall_days = failures ? c.wall_days : days_floor;
+      bound.cost_usd = costing::cost_lower_bound(job, wall, prices[i]).value();
+      if (out.rejects_above(bound)) {
+        ++out.feasible;
+        continue;
+      }
+      price(job, est, known_failures(), c, out);
+      keep(c, out);
+    }
+  }
+
+  // The cost and wall time of `c` at its price.
+  void price(const workload::TrainingJob& job, const perf::TrainingEstimate& est,
+             const costing::FailureOverhead& failures, Candidate& c, Partial& out) const {
+    ++out.priced;
+    const auto cost = costing::estimate_cost(job, est, costs_[c.gpu_option][c.price_option],
+                                             failures, costing::CostDetail::kTotalsOnly);
+    c.wall_days = core::in_days(cost.wall_time);
+    c.gpu_hours = cost.gpu_hours;
+    c.cost_usd = cost.total.value();
+  }
+
+  static void keep(const Candidate& c, Partial& out) {
+    ++out.feasible;
+    out.top.insert(c);
+    if (!c.memory_tight) {  // the fronts hold plans that fit
+      out.cost_time.insert(c);
+      out.cost_gpus.insert(c);
+    }
   }
 
   std::optional<Rejection> reject(const Candidate& c) const {
@@ -334,6 +427,7 @@ SearchResult run_search(const workload::TrainingJob& base, const costing::CostIn
     total.cost_gpus.merge(p.cost_gpus);
     for (int r = 0; r < kRejectionCount; ++r) result.rejected[r] += p.rejected[r];
     result.evaluated += p.evaluated;
+    result.priced += p.priced;
     result.feasible += p.feasible;
   }
   result.top = total.top.items();

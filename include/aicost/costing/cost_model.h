@@ -96,6 +96,8 @@ reliability::CheckpointModel checkpoint_model(const workload::TrainingJob& job,
 reliability::RunInputs reliability_inputs(const workload::TrainingJob& job,
                                           const perf::TrainingEstimate& perf, const CostInputs& in);
 
+// Does not read `in.compute`: a run's failure overhead, and so its wall time, is the same at every
+// price (a search prices one candidate several times with one FailureOverhead).
 FailureOverhead failure_overhead(const workload::TrainingJob& job,
                                  const perf::TrainingEstimate& perf, const CostInputs& in);
 
@@ -105,5 +107,24 @@ enum class CostDetail { kFull, kTotalsOnly };
 
 CostEstimate estimate_cost(const workload::TrainingJob& job, const perf::TrainingEstimate& perf,
                            const CostInputs& in, CostDetail detail = CostDetail::kFull);
+// The same with the failure overhead already known: `failures` must be
+// failure_overhead(job, perf, in'), where `in'` may differ from `in` only in `compute`.
+CostEstimate estimate_cost(const workload::TrainingJob& job, const perf::TrainingEstimate& perf,
+                           const CostInputs& in, const FailureOverhead& failures,
+                           CostDetail detail);
+
+// A lower bound on estimate_cost(job, perf, in).total for any perf estimate with this failure-free
+// `compute_time` and at least `wall` wall time (wall >= compute_time; pass compute_time when the
+// failure overhead is not known), for a search to skip pricing plans that cannot rank.
+// Every cost line is >= 0 (the plan loader refuses negative prices and amounts), so
+// total >= (1 + contingency) x (compute + failures + commitment), and
+//   compute + failures + commitment = fleet x wall + (term x terms - wall) x fleet' x (1 - reuse)
+//                                   >= fleet x (reuse x wall + (1 - reuse) x term x ceil(wall/term))
+// (fleet' = per-GPU price x (GPUs + spares) >= fleet), which grows with the wall time. The result
+// is shrunk by 1e-9 so that the rounding of the dozen additions of the exact model can never put
+// the computed total below it. 0 (no bound) when the contingency, the reuse share or the price
+// is out of its range.
+core::Usd cost_lower_bound(const workload::TrainingJob& job, core::Seconds wall,
+                           const CostInputs& in);
 
 }  // namespace aicost::costing

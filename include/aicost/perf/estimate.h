@@ -72,5 +72,9 @@ DataReads data_reads(const workload::TrainingJob& job);
 // Estimates a validated job (workload::validate first). Errors: kInvalidInput when the GPU has no
 // peak for the job's precision.
 core::Result<TrainingEstimate> estimate_training(const workload::TrainingJob& job);
+// The same with the job's memory already estimated (`memory` must be estimate_memory(job)): a
+// search checks memory before it estimates the step.
+core::Result<TrainingEstimate> estimate_training(const workload::TrainingJob& job,
+                                                 const MemoryBreakdown& memory);
 
 }  // namespace aicost::perf

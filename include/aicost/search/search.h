@@ -3,7 +3,9 @@
 // Deterministic: the result does not depend on the number of threads (ties are broken by the
 // candidate's key, a total order over its choices). Pruning skips whole sub-spaces only with
 // order-independent bounds (divisibility, a memory lower bound), so it never removes a feasible
-// candidate. Thread-safe to call concurrently on different inputs.
+// candidate; it skips pricing a candidate only where the price cannot change the counts, the
+// best-k list or the fronts (search.cc, Searcher::place). Thread-safe to call concurrently on
+// different inputs.
 #pragma once
 
 #include <array>
@@ -42,7 +44,9 @@ struct SearchOptions {
   Objective objective = Objective::kCheapest;
   int top = 10;
   int threads = 0;  // 0 = all hardware threads
-  bool prune = true;  // memory lower bound per layout (tests turn it off to compare)
+  // Exact pruning (tests turn it off to compare): a memory lower bound per layout, the deadline
+  // on the failure-free compute time, and a cost lower bound against the best-k list and fronts.
+  bool prune = true;
   std::atomic<uint64_t>* progress = nullptr;  // layouts done, updated as the search runs
 };
 
@@ -51,7 +55,10 @@ struct SearchResult {
   std::vector<Candidate> pareto_cost_time;   // no other candidate is both cheaper and faster
   std::vector<Candidate> pareto_cost_gpus;   // ... both cheaper and on fewer GPUs
   double enumerated = 0;                // size of the option product (may exceed 2^53: double)
-  uint64_t evaluated = 0;               // candidates run through the step and cost models
+  uint64_t evaluated = 0;               // candidates that fit, run through the step model
+  // Of those, the ones the cost model priced; with pruning, a candidate that misses the deadline
+  // on its compute time alone, or whose cost lower bound cannot rank, is classified unpriced.
+  uint64_t priced = 0;
   uint64_t feasible = 0;
   std::array<double, kRejectionCount> rejected{};
   uint64_t layouts = 0;                 // (gpu, TP, PP, CP, DP, EP) combinations, for progress

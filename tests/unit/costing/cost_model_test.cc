@@ -213,5 +213,61 @@ TEST(CostModel, RunLongerThanTheTermPaysWholeTerms) {
   EXPECT_NEAR(line(c, "commitment")->amount.value(), (1500 - wall_h) * kGpus * 2.0, 1e-6);
 }
 
+TEST(CostModel, FailureOverheadIsTheSameAtEveryPrice) {
+  // The search prices a candidate several times with one failure overhead: it must not depend
+  // on the compute pricing, and the overload that takes it must give the same totals.
+  CostInputs cheap = inputs();
+  CostInputs reserved = inputs();
+  reserved.compute.per_gpu = core::usd_per_hour(7.0);
+  reserved.compute.term = core::hours(8760);
+  const auto f = failure_overhead(job(), perf_estimate(), cheap);
+  EXPECT_EQ(f.total().value(), failure_overhead(job(), perf_estimate(), reserved).total().value());
+  for (const CostInputs& in : {cheap, reserved}) {
+    const auto once = estimate_cost(job(), perf_estimate(), in, f, CostDetail::kTotalsOnly);
+    const auto full = estimate_cost(job(), perf_estimate(), in);
+    EXPECT_EQ(once.total.value(), full.total.value());
+    EXPECT_EQ(once.wall_time.value(), full.wall_time.value());
+    EXPECT_EQ(once.gpu_hours, full.gpu_hours);
+  }
+}
+
+TEST(CostModel, LowerBoundIsBelowTheTotalAndClose) {
+  // total >= (1 + contingency) x fleet x (reuse x wall + (1 - reuse) x term x ceil(wall/term))
+  // (cost_model.h). On demand, compute is almost all of this plan's cost: 1000 GPU x 1000 h x
+  // 2 USD x 1.1 = 2.2 MUSD against a total a few per cent higher (failures, storage, people).
+  auto bound = [](const CostInputs& in, core::Seconds wall) {
+    return cost_lower_bound(job(), wall, in).value();
+  };
+  const core::Seconds ct = perf_estimate().compute_time;
+  const CostInputs plain = inputs();
+  const auto c = estimate_cost(job(), perf_estimate(), plain);
+  EXPECT_NEAR(bound(plain, ct), 1000 * 1000 * 2.0 * 1.1, 1e-2);
+  EXPECT_LE(bound(plain, ct), c.total.value());
+  EXPECT_LE(bound(plain, c.wall_time), c.total.value());
+  EXPECT_GT(bound(plain, c.wall_time), 0.9 * c.total.value());
+  // Reserved terms (the bound charges whole terms), with and without reuse, with spares.
+  for (double term_h : {500.0, 8760.0}) {
+    for (double reuse : {0.0, 0.75, 1.0}) {
+      CostInputs in = inputs();
+      in.compute.term = core::hours(term_h);
+      in.compute.term_reuse = reuse;
+      in.reliability.spare_nodes = 2;
+      SCOPED_TRACE(term_h);
+      SCOPED_TRACE(reuse);
+      const auto r = estimate_cost(job(), perf_estimate(), in);
+      EXPECT_LE(bound(in, ct), r.total.value());
+      EXPECT_LE(bound(in, r.wall_time), r.total.value());
+      // Without reuse the whole term is in the bound: 1000 GPU x 8760 h x 2 USD x 1.1.
+      if (term_h == 8760 && reuse == 0) {
+        EXPECT_NEAR(bound(in, ct), 1000 * 8760 * 2.0 * 1.1, 1e-1);
+      }
+    }
+  }
+  // Out of range inputs give no bound rather than a wrong one.
+  CostInputs negative = inputs();
+  negative.contingency = -0.5;
+  EXPECT_EQ(bound(negative, ct), 0.0);
+}
+
 }  // namespace
 }  // namespace aicost::costing

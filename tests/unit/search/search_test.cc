@@ -326,6 +326,51 @@ TEST(Search, PruningNeverChangesTheAnswer) {
   }
 }
 
+// Without a budget, pruning prices only the candidates that can still rank (a cost lower bound
+// against the thread's best-k list and both fronts), and tests the deadline once per estimate,
+// on the failure-free compute time first. The whole result (counts, list, fronts, every number)
+// must equal the search that prices every candidate, and pruning must really skip pricing, or
+// this test would prove nothing. A reserved price with reuse (whole terms in the bound) and a
+// memory margin (tight plans, which rank last and stay off the fronts) exercise every branch.
+TEST(Search, SkippingPricesNeverChangesTheAnswer) {
+  Case c = small_case();
+  c.base.memory_margin = 0.1;
+  costing::ComputePricing reserved = c.space.gpus[0].prices[1];
+  reserved.term = core::hours(8760);
+  reserved.term_reuse = 0.5;
+  c.space.gpus[0].prices.push_back(reserved);
+  const Constraints biting = biting_constraints(c);
+  Constraints none;
+  none.memory_headroom = kHeadroom;
+  Constraints deadline = none;
+  deadline.deadline_days = biting.deadline_days;
+  Constraints mfu = none;
+  mfu.min_mfu = biting.min_mfu;
+  Constraints both = deadline;
+  both.min_mfu = biting.min_mfu;
+  uint64_t priced_pruned = 0, priced_full = 0;
+  for (const Constraints& k : {none, deadline, mfu, both}) {
+    for (Objective o : {Objective::kCheapest, Objective::kFastest, Objective::kBestMfu}) {
+      for (int top : {1, 10}) {
+        SCOPED_TRACE(std::string(to_string(o)) + " top " + std::to_string(top) +
+                     (k.deadline_days ? " deadline" : "") + (k.min_mfu ? " mfu" : ""));
+        const SearchResult pruned = search(c, k, o, 1, true, top);
+        const SearchResult full = search(c, k, o, 1, false, top);
+        ASSERT_GT(full.feasible, static_cast<uint64_t>(top));
+        expect_same(pruned, full);
+        EXPECT_EQ(full.priced, full.evaluated);
+        EXPECT_LE(pruned.priced, full.priced);
+        priced_pruned += pruned.priced;
+        priced_full += full.priced;
+      }
+    }
+  }
+  EXPECT_LT(priced_pruned, priced_full / 2);
+  // Each thread bounds against its own list and fronts; the merged answer is the same.
+  const SearchResult two = search(c, deadline, Objective::kCheapest, 2, true, 3);
+  expect_same(two, search(c, deadline, Objective::kCheapest, 1, false, 3));
+}
+
 // A case built so that the memory lower bound is tight: TP 1, PP = layers (one layer per stage),
 // DP x micro-batch = the whole batch (one micro-batch in flight). There, full recomputation keeps
 // the layer inputs *plus* one layer's full activations for the recompute (perf/memory.cc), i.e.
