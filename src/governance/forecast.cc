@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "aicost/core/stats.h"
+#include "aicost/governance/anomaly.h"
 
 namespace aicost::governance {
 namespace {
@@ -134,6 +135,124 @@ Prediction predict_trend(const std::vector<double>& y, Day first, const Factors&
   return p;
 }
 
+// Days of level before a change that the old level is read from (the detector's default window).
+constexpr std::size_t kLevelDays = 28;
+
+// The old level of a change at `c`, weekday by weekday: the mean of y on each weekday over the
+// kLevelDays before c, skipping `skip`ped days (a weekday with none gets the mean of the others).
+Factors level_before(const std::vector<double>& y, const std::vector<char>& skip, Day first, std::size_t c) {
+  Factors sum{}, level{};
+  std::array<int, 7> count{};
+  double all = 0;
+  int all_count = 0;
+  for (std::size_t t = c > kLevelDays ? c - kLevelDays : 0; t < c; ++t) {
+    if (skip[t]) continue;
+    const int w = weekday(static_cast<Day>(first + static_cast<std::int64_t>(t)));
+    sum[w] += y[t];
+    ++count[w];
+    all += y[t];
+    ++all_count;
+  }
+  for (int w = 0; w < 7; ++w)
+    level[w] = count[w] > 0 ? sum[w] / count[w] : all_count > 0 ? all / all_count : 0.0;
+  return level;
+}
+
+// Σ y / Σ old level over [from, to): what a change multiplied the spend by; nullopt when the old
+// level sums to <= 0 there (a ratio to nothing).
+std::optional<double> ratio(const std::vector<double>& y, const Factors& old, Day first, std::size_t from,
+                            std::size_t to) {
+  double actual = 0, expected = 0;
+  for (std::size_t t = from; t < to; ++t) {
+    actual += y[t];
+    expected += old[weekday(static_cast<Day>(first + static_cast<std::int64_t>(t)))];
+  }
+  if (expected <= 0 || actual < 0) return std::nullopt;
+  return actual / expected;
+}
+
+// The daily spend of [first, today) as the robust fit reads it (forecast.h): the anomalous days
+// of one-off episodes replaced by the detector's baseline, days before a lasting shift brought to
+// the level after it. Returns the values and what it changed; `shifts` counts those after fit_start.
+struct Cleaned {
+  std::vector<double> y;  // first .. today − 1
+  std::vector<char> replaced;
+  int shifts = 0;
+};
+
+// One pass of the cleaning over c.y (both passes: clean_history).
+void clean_pass(Cleaned& c, Day first, Day fit_start, const ForecastOptions& o, bool with_shifts) {
+  const std::size_t n = c.y.size();
+  DailySeries full;
+  full.reserve(n);
+  for (std::size_t t = 0; t < n; ++t) full.push_back({static_cast<Day>(first + static_cast<std::int64_t>(t)), c.y[t]});
+  const std::vector<DayCheck> checks = check_days(full, o.anomaly);
+  std::vector<char> anomalous(n, 0);
+  for (const DayCheck& k : checks) anomalous[static_cast<std::size_t>(std::int64_t{k.day} - first)] = k.anomalous;
+  const std::size_t shift_days = static_cast<std::size_t>(std::max(o.shift_days, 1));
+  auto index = [&](Day d) { return static_cast<std::size_t>(std::int64_t{d} - first); };
+
+  // One-offs first, so that the levels around a lasting change are read without spikes.
+  std::vector<std::size_t> changes;
+  for (const Anomaly& e : detect_anomalies(full, o.anomaly)) {
+    const std::size_t from = index(e.first_day), last = index(e.last_day);
+    std::size_t days = 0;
+    for (std::size_t t = from; t <= last; ++t) days += anomalous[t] ? 1 : 0;
+    bool lasting = days >= shift_days;
+    if (lasting && last + 1 < n) {
+      // Ended: lasting only if the spend did not go back, i.e. the days after it are nearer the
+      // episode's level than the old one. The detector cannot say: its baseline drifts to a new
+      // level through days it did not flag (a weekend under a shift), and then stops flagging.
+      const Factors old = level_before(c.y, anomalous, first, from);
+      const auto during = ratio(c.y, old, first, from, last + 1), after = ratio(c.y, old, first, last + 1, n);
+      lasting = during && after && std::abs(*after - 1) >= std::abs(*after - *during);
+    }
+    if (lasting) {
+      if (with_shifts) changes.push_back(from);
+      continue;
+    }
+    for (std::size_t t = from; t <= last; ++t) {
+      if (!anomalous[t]) continue;
+      c.y[t] = checks[t - (n - checks.size())].expected;
+      c.replaced[t] = 1;
+    }
+  }
+  // Then each lasting change, oldest first: each day before it gets what the change added to its
+  // weekday (the mean on that weekday after it, up to the next change, less the mean before it),
+  // so that every day reads at the newest level. Additive, not a ratio: a training run adds its
+  // cost to a small base, and a ratio would multiply the base's own trend by as much. A weekday not
+  // seen since the change gets the change's overall ratio times its old mean. Clamped at 0.
+  for (std::size_t i = 0; i < changes.size(); ++i) {
+    const std::size_t at = changes[i], next = i + 1 < changes.size() ? changes[i + 1] : n;
+    const std::vector<char> none(n, 0);
+    const Factors old = level_before(c.y, none, first, at);
+    const double r = ratio(c.y, old, first, at, next).value_or(1.0);
+    Factors sum{};
+    std::array<int, 7> count{};
+    for (std::size_t t = at; t < next; ++t) {
+      const int w = weekday(static_cast<Day>(first + static_cast<std::int64_t>(t)));
+      sum[w] += c.y[t];
+      ++count[w];
+    }
+    Factors delta{};
+    for (int w = 0; w < 7; ++w) delta[w] = count[w] > 0 ? sum[w] / count[w] - old[w] : old[w] * (r - 1);
+    for (std::size_t t = 0; t < at; ++t)
+      c.y[t] = std::max(0.0, c.y[t] + delta[weekday(static_cast<Day>(first + static_cast<std::int64_t>(t)))]);
+    if (first + static_cast<std::int64_t>(at) > fit_start) ++c.shifts;
+  }
+}
+
+Cleaned clean_history(const DailySeries& history, Day first, Day fit_start, Day today, const ForecastOptions& o) {
+  Cleaned c;
+  for (const DayAmount& p : dense(history, first, today - 1)) c.y.push_back(p.amount);
+  c.replaced.assign(c.y.size(), 0);
+  clean_pass(c, first, fit_start, o, true);
+  // Again on the cleaned days, one-offs only: a spike inside a shift's episode (the detector
+  // merges them) stands out once the shift is gone.
+  clean_pass(c, first, fit_start, o, false);
+  return c;
+}
+
 }  // namespace
 
 Forecast forecast_period(const DailySeries& history, Day period_start, Day period_end, Day today,
@@ -157,6 +276,13 @@ Forecast forecast_period(const DailySeries& history, Day period_start, Day perio
   std::vector<double> y;
   for (const DayAmount& p : dense(history, start, today - 1)) y.push_back(p.amount);
   const std::int64_t n = static_cast<std::int64_t>(y.size());
+  if (options.robust && n >= 7) {
+    const Cleaned c = clean_history(history, *first_data, start, today, options);
+    const std::size_t skip = c.y.size() - y.size();
+    y.assign(c.y.begin() + static_cast<std::ptrdiff_t>(skip), c.y.end());
+    f.replaced_days = static_cast<int>(std::count(c.replaced.begin() + static_cast<std::ptrdiff_t>(skip), c.replaced.end(), 1));
+    f.level_shifts = c.shifts;
+  }
   const Day from = std::max(today, period_start);
   const std::int64_t horizon = std::int64_t{period_end} - from;
 

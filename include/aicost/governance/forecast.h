@@ -9,6 +9,7 @@
 
 #include <string>
 
+#include "aicost/governance/anomaly.h"
 #include "aicost/governance/series.h"
 
 namespace aicost::governance {
@@ -22,6 +23,17 @@ struct ForecastOptions {
   double interval = 0.8;
   // Estimate multiplicative weekday factors (needs >= 14 days of history; otherwise all 1).
   bool weekly = true;
+  // Robust fit: the anomaly detector (check_days with `anomaly`) runs over the whole history first;
+  // the anomalous days of a one-off episode are replaced by the detector's baseline, and a shift
+  // that holds for `shift_days` anomalous days becomes the new level (see forecast_period). false:
+  // every day is fitted as it is (the method before 2026-12; one two-day spike could lift a month's
+  // forecast by a fifth).
+  bool robust = true;
+  // Anomalous days after which an episode is a lasting level shift, not a one-off (at least 1).
+  // Default 3, chosen by the back-test in docs/GOVERNANCE.md: the planted spikes last 1-2 days.
+  int shift_days = 3;
+  // The detector the robust fit uses; run_check passes the budget file's `anomalies:` options.
+  AnomalyOptions anomaly;
 };
 
 // Totals for the whole period [period_start, period_end), in currency units.
@@ -35,6 +47,10 @@ struct Forecast {
   // method is "trend" or "trend+weekly". A weekly pattern alone gives ~0 here.
   double trend_per_day = 0;
   int history_days_used = 0;  // days of history the model fitted (0 for "plan", "actual", "none")
+  // Robust fit only: days of one-off anomaly episodes replaced by the detector's baseline within
+  // the fitted days, and the level shifts the fitted days were brought to the newest level across.
+  int replaced_days = 0;
+  int level_shifts = 0;
   // "trend+weekly", "trend", "mean" (fewer than 7 days of history), "plan" (plan_forecast),
   // "actual" (the period is over or empty: nothing left to predict), "none" (no history before
   // `today`: remaining is 0 and the interval collapses to `spent`).
@@ -51,6 +67,21 @@ struct Forecast {
 //    n >= 14; classical multiplicative decomposition, each weekday's mean ratio to the centred
 //    7-day moving average, normalised to average 1), then a, b by least squares on y_t / f_t.
 //    Method "trend+weekly" or "trend". Each predicted day is clamped at >= 0.
+// Robust fit (options.robust, method "trend+weekly" or "trend" only): check_days(options.anomaly)
+// runs over every day of `history` before `today` (so the first fitted days have a baseline when
+// the history is longer than history_days), and its days are grouped into episodes as
+// detect_anomalies does. An episode is a lasting shift when it has shift_days or more anomalous
+// days and either still runs at `today` (its last anomalous day is at most anomaly.merge_gap_days
+// before today − 1) or reached max(1, anomaly.window_days / 2) of them (the detector then takes it
+// as the new normal); any other episode is a one-off, however long, since the spend went back.
+// Each anomalous day of a one-off is replaced by the detector's expected value (the trailing
+// weekday-aware baseline, which leaves flagged days out), so it neither lifts the level nor tilts
+// the slope; its money still counts in `spent`. For a lasting shift every day
+// before its first day is multiplied by r = Σ actual / Σ expected over its first
+// max(1, anomaly.window_days / 2) anomalous days (the days the detector judged against the old level
+// alone), so the whole window reads at the new level; where r cannot be formed (expected sum <= 0)
+// those days get the mean difference added instead, clamped at 0. An episode still running at
+// `today` with fewer than shift_days anomalous days is taken as one-off: it is expected to end.
 // Interval: remaining ± z·se with z = core::normal_quantile(0.5 + interval/2). se assumes independent
 // daily errors (no autocorrelation, which makes it optimistic for sticky spend) with the residual
 // standard deviation of the fit, and adds the uncertainty of the fitted level and trend (the
