@@ -158,12 +158,13 @@ Factors level_before(const std::vector<double>& y, const std::vector<char>& skip
   return level;
 }
 
-// Σ y / Σ old level over [from, to): what a change multiplied the spend by; nullopt when the old
-// level sums to <= 0 there (a ratio to nothing).
-std::optional<double> ratio(const std::vector<double>& y, const Factors& old, Day first, std::size_t from,
-                            std::size_t to) {
+// Σ y / Σ old level over the days of [from, to) not marked in `skip`: what a change multiplied the
+// spend by; nullopt when the old level sums to <= 0 there (a ratio to nothing).
+std::optional<double> ratio(const std::vector<double>& y, const std::vector<char>& skip, const Factors& old,
+                            Day first, std::size_t from, std::size_t to) {
   double actual = 0, expected = 0;
   for (std::size_t t = from; t < to; ++t) {
+    if (skip[t]) continue;
     actual += y[t];
     expected += old[weekday(static_cast<Day>(first + static_cast<std::int64_t>(t)))];
   }
@@ -180,8 +181,10 @@ struct Cleaned {
   int shifts = 0;
 };
 
-// One pass of the cleaning over c.y (both passes: clean_history).
-void clean_pass(Cleaned& c, Day first, Day fit_start, const ForecastOptions& o, bool with_shifts) {
+// One pass of the cleaning over c.y (the passes: clean_history). Days marked in `spikes` are left
+// out of the level after a change.
+void clean_pass(Cleaned& c, Day first, Day fit_start, const ForecastOptions& o, bool with_shifts,
+                const std::vector<char>& spikes) {
   const std::size_t n = c.y.size();
   DailySeries full;
   full.reserve(n);
@@ -194,6 +197,7 @@ void clean_pass(Cleaned& c, Day first, Day fit_start, const ForecastOptions& o, 
 
   // One-offs first, so that the levels around a lasting change are read without spikes.
   std::vector<std::size_t> changes;
+  std::vector<int> one_off(n, 0);  // +1 / −1: an anomalous day of a one-off above / below its baseline
   for (const Anomaly& e : detect_anomalies(full, o.anomaly)) {
     const std::size_t from = index(e.first_day), last = index(e.last_day);
     std::size_t days = 0;
@@ -204,18 +208,23 @@ void clean_pass(Cleaned& c, Day first, Day fit_start, const ForecastOptions& o, 
       // episode's level than the old one. The detector cannot say: its baseline drifts to a new
       // level through days it did not flag (a weekend under a shift), and then stops flagging.
       const Factors old = level_before(c.y, anomalous, first, from);
-      const auto during = ratio(c.y, old, first, from, last + 1), after = ratio(c.y, old, first, last + 1, n);
+      const auto during = ratio(c.y, spikes, old, first, from, last + 1), after = ratio(c.y, spikes, old, first, last + 1, n);
       lasting = during && after && std::abs(*after - 1) >= std::abs(*after - *during);
     }
     if (lasting) {
       if (with_shifts) changes.push_back(from);
       continue;
     }
-    for (std::size_t t = from; t <= last; ++t) {
-      if (!anomalous[t]) continue;
-      c.y[t] = checks[t - (n - checks.size())].expected;
-      c.replaced[t] = 1;
-    }
+    for (std::size_t t = from; t <= last; ++t)
+      if (anomalous[t]) one_off[t] = checks[t - (n - checks.size())].actual > checks[t - (n - checks.size())].expected ? 1 : -1;
+  }
+  // A one-off day with another one-off of the same sign a week before or after is a weekly
+  // pattern the detector has not learned (a job every Sunday from some day on): kept.
+  for (std::size_t t = 0; t < n; ++t) {
+    if (one_off[t] == 0) continue;
+    if ((t >= 7 && one_off[t - 7] == one_off[t]) || (t + 7 < n && one_off[t + 7] == one_off[t])) continue;
+    c.y[t] = checks[t - (n - checks.size())].expected;
+    c.replaced[t] = 1;
   }
   // Then each lasting change, oldest first: each day before it gets what the change added to its
   // weekday (the mean on that weekday after it, up to the next change, less the mean before it),
@@ -226,10 +235,11 @@ void clean_pass(Cleaned& c, Day first, Day fit_start, const ForecastOptions& o, 
     const std::size_t at = changes[i], next = i + 1 < changes.size() ? changes[i + 1] : n;
     const std::vector<char> none(n, 0);
     const Factors old = level_before(c.y, none, first, at);
-    const double r = ratio(c.y, old, first, at, next).value_or(1.0);
+    const double r = ratio(c.y, spikes, old, first, at, next).value_or(1.0);
     Factors sum{};
     std::array<int, 7> count{};
     for (std::size_t t = at; t < next; ++t) {
+      if (spikes[t]) continue;
       const int w = weekday(static_cast<Day>(first + static_cast<std::int64_t>(t)));
       sum[w] += c.y[t];
       ++count[w];
@@ -243,13 +253,25 @@ void clean_pass(Cleaned& c, Day first, Day fit_start, const ForecastOptions& o, 
 }
 
 Cleaned clean_history(const DailySeries& history, Day first, Day fit_start, Day today, const ForecastOptions& o) {
-  Cleaned c;
-  for (const DayAmount& p : dense(history, first, today - 1)) c.y.push_back(p.amount);
-  c.replaced.assign(c.y.size(), 0);
-  clean_pass(c, first, fit_start, o, true);
+  Cleaned raw;
+  for (const DayAmount& p : dense(history, first, today - 1)) raw.y.push_back(p.amount);
+  const std::size_t n = raw.y.size();
+  raw.replaced.assign(n, 0);
+  const std::vector<char> none(n, 0);
+  Cleaned c = raw;
+  clean_pass(c, first, fit_start, o, true, none);
   // Again on the cleaned days, one-offs only: a spike inside a shift's episode (the detector
-  // merges them) stands out once the shift is gone.
-  clean_pass(c, first, fit_start, o, false);
+  // merges them) stands out once the shift is gone. If there is one, it lifted the level the
+  // shift added: start over with it left out of that level.
+  std::vector<char> before = c.replaced;
+  clean_pass(c, first, fit_start, o, false, none);
+  std::vector<char> hidden(n, 0);
+  bool any = false;
+  for (std::size_t t = 0; t < n; ++t) any |= (hidden[t] = c.replaced[t] && !before[t]) != 0;
+  if (!any) return c;
+  c = raw;
+  clean_pass(c, first, fit_start, o, true, hidden);
+  clean_pass(c, first, fit_start, o, false, none);
   return c;
 }
 

@@ -29,8 +29,9 @@ struct ForecastOptions {
   // every day is fitted as it is (the method before 2026-12; one two-day spike could lift a month's
   // forecast by a fifth).
   bool robust = true;
-  // Anomalous days after which an episode is a lasting level shift, not a one-off (at least 1).
-  // Default 3, chosen by the back-test in docs/GOVERNANCE.md: the planted spikes last 1-2 days.
+  // Anomalous days after which a running episode is a lasting level shift, not a one-off (at
+  // least 1). Default 3, from the back-test in docs/GOVERNANCE.md: the smallest that does not take
+  // a spike of up to 3 days for the new level while it runs.
   int shift_days = 3;
   // The detector the robust fit uses; run_check passes the budget file's `anomalies:` options.
   AnomalyOptions anomaly;
@@ -69,19 +70,25 @@ struct Forecast {
 //    Method "trend+weekly" or "trend". Each predicted day is clamped at >= 0.
 // Robust fit (options.robust, method "trend+weekly" or "trend" only): check_days(options.anomaly)
 // runs over every day of `history` before `today` (so the first fitted days have a baseline when
-// the history is longer than history_days), and its days are grouped into episodes as
-// detect_anomalies does. An episode is a lasting shift when it has shift_days or more anomalous
-// days and either still runs at `today` (its last anomalous day is at most anomaly.merge_gap_days
-// before today − 1) or reached max(1, anomaly.window_days / 2) of them (the detector then takes it
-// as the new normal); any other episode is a one-off, however long, since the spend went back.
-// Each anomalous day of a one-off is replaced by the detector's expected value (the trailing
-// weekday-aware baseline, which leaves flagged days out), so it neither lifts the level nor tilts
-// the slope; its money still counts in `spent`. For a lasting shift every day
-// before its first day is multiplied by r = Σ actual / Σ expected over its first
-// max(1, anomaly.window_days / 2) anomalous days (the days the detector judged against the old level
-// alone), so the whole window reads at the new level; where r cannot be formed (expected sum <= 0)
-// those days get the mean difference added instead, clamped at 0. An episode still running at
-// `today` with fewer than shift_days anomalous days is taken as one-off: it is expected to end.
+// the history is longer than history_days), its days grouped into episodes as detect_anomalies
+// does. Old level of an episode: each weekday's mean over the 28 days before it.
+//  * Lasting shift: shift_days or more anomalous days, and either still running at `today` or
+//    followed by days whose total is nearer the episode's level than the old one (the detector
+//    cannot say "it went back": its baseline drifts to a new level through days it did not flag,
+//    such as a shifted weekend, and then stops flagging). Every day before the episode gets, per
+//    weekday, the mean after the change (up to the next change) less the old mean added, clamped
+//    at 0, so the whole window reads at the newest level. Additive, not a ratio: a training run
+//    adds its cost to a small base, and a ratio would multiply that base's own trend as much. A
+//    weekday not seen since the change gets its old mean × (ratio of the totals − 1).
+//  * One-off (any other episode, including one still running with fewer than shift_days anomalous
+//    days: it is expected to end): each anomalous day is replaced by the detector's expected value
+//    (the trailing weekday-aware baseline, which leaves flagged days out), so it neither lifts the
+//    level nor tilts the slope; its money still counts in `spent`. Except one-off days with another
+//    of the same sign 7 days before or after: a weekly pattern the detector has not learned (it
+//    flags a new Sunday job every Sunday), kept as it is.
+// Then the detector runs again on the cleaned days, for one-offs only: a spike inside a shift's
+// episode (which the detector merges with the shift) stands out once the shift is gone. When it
+// finds one, the cleaning starts over with those days left out of the levels after changes.
 // Interval: remaining ± z·se with z = core::normal_quantile(0.5 + interval/2). se assumes independent
 // daily errors (no autocorrelation, which makes it optimistic for sticky spend) with the residual
 // standard deviation of the fit, and adds the uncertainty of the fitted level and trend (the

@@ -255,6 +255,30 @@ TEST(RobustForecast, PlateauThatWentBackIsOneOff) {
   EXPECT_EQ(f.level_shifts, 0);
 }
 
+// A spike inside a shift's episode (the detector merges them): 100/day, 200 from t = 40, and ×3
+// (600) on t = 47, 48. Once the shift is taken out the spike stands out and is replaced; the
+// weekdays it fell on do not keep its extra either. The 10 days to come cost 2000.
+TEST(RobustForecast, SpikeInsideAShiftIsLeftOut) {
+  const Day today = monday() + 56;
+  const DailySeries s = make(56, [](int t) { return t < 40 ? 100.0 : t == 47 || t == 48 ? 600.0 : 200.0; });
+  const Forecast f = forecast_period(s, today, today + 10, today);
+  EXPECT_NEAR(f.remaining, 2000, 1e-6);
+  EXPECT_EQ(f.level_shifts, 1);
+  EXPECT_EQ(f.replaced_days, 2);
+}
+
+// A weekly job from some day on: 1000/day, Sundays 3000 from t = 28 (8 weeks of 84 days). The
+// detector flags each Sunday as a one-day one-off (its baseline leaves flagged days out, so it
+// never learns them); one-offs a week apart are a pattern and stay in the fit. The next 14 days
+// hold 2 Sundays: 12·1000 + 2·3000 = 18000.
+TEST(RobustForecast, NewWeeklyJobIsAPatternNotOneOffs) {
+  const Day today = monday() + 84;
+  const DailySeries s = make(84, [](int t) { return t >= 28 && t % 7 == 6 ? 3000.0 : 1000.0; });
+  const Forecast f = forecast_period(s, today, today + 14, today);
+  EXPECT_NEAR(f.remaining, 18000, 1e-6);
+  EXPECT_EQ(f.replaced_days, 0);
+}
+
 // A drop that lasts (an outage of a workload, 100 -> 40 from t = 50) is followed the same way:
 // 6 days at 40, the next 10 days cost 400.
 TEST(RobustForecast, LastingDropBecomesTheNewLevel) {
