@@ -188,7 +188,8 @@ void clean_pass(Cleaned& c, Day first, Day fit_start, const ForecastOptions& o, 
   const std::size_t n = c.y.size();
   DailySeries full;
   full.reserve(n);
-  for (std::size_t t = 0; t < n; ++t) full.push_back({static_cast<Day>(first + static_cast<std::int64_t>(t)), c.y[t]});
+  for (std::size_t t = 0; t < n; ++t)
+    full.push_back({static_cast<Day>(first + static_cast<std::int64_t>(t)), c.y[t]});
   const std::vector<DayCheck> checks = check_days(full, o.anomaly);
   std::vector<char> anomalous(n, 0);
   for (const DayCheck& k : checks) anomalous[static_cast<std::size_t>(std::int64_t{k.day} - first)] = k.anomalous;
@@ -208,15 +209,19 @@ void clean_pass(Cleaned& c, Day first, Day fit_start, const ForecastOptions& o, 
       // episode's level than the old one. The detector cannot say: its baseline drifts to a new
       // level through days it did not flag (a weekend under a shift), and then stops flagging.
       const Factors old = level_before(c.y, anomalous, first, from);
-      const auto during = ratio(c.y, spikes, old, first, from, last + 1), after = ratio(c.y, spikes, old, first, last + 1, n);
+      const auto during = ratio(c.y, spikes, old, first, from, last + 1);
+      const auto after = ratio(c.y, spikes, old, first, last + 1, n);
       lasting = during && after && std::abs(*after - 1) >= std::abs(*after - *during);
     }
     if (lasting) {
       if (with_shifts) changes.push_back(from);
       continue;
     }
-    for (std::size_t t = from; t <= last; ++t)
-      if (anomalous[t]) one_off[t] = checks[t - (n - checks.size())].actual > checks[t - (n - checks.size())].expected ? 1 : -1;
+    for (std::size_t t = from; t <= last; ++t) {
+      if (!anomalous[t]) continue;
+      const DayCheck& k = checks[t - (n - checks.size())];  // checks start min_history days in
+      one_off[t] = k.actual > k.expected ? 1 : -1;
+    }
   }
   // A one-off day with another one-off of the same sign a week before or after is a weekly
   // pattern the detector has not learned (a job every Sunday from some day on): kept.
@@ -302,7 +307,8 @@ Forecast forecast_period(const DailySeries& history, Day period_start, Day perio
     const Cleaned c = clean_history(history, *first_data, start, today, options);
     const std::size_t skip = c.y.size() - y.size();
     y.assign(c.y.begin() + static_cast<std::ptrdiff_t>(skip), c.y.end());
-    f.replaced_days = static_cast<int>(std::count(c.replaced.begin() + static_cast<std::ptrdiff_t>(skip), c.replaced.end(), 1));
+    f.replaced_days =
+        static_cast<int>(std::count(c.replaced.begin() + static_cast<std::ptrdiff_t>(skip), c.replaced.end(), 1));
     f.level_shifts = c.shifts;
   }
   const Day from = std::max(today, period_start);

@@ -33,7 +33,8 @@ std::vector<NamedPattern> backtest_patterns() {
   mixed.growth_per_30_days = 0.05;
   mixed.spikes_per_30_days = 1;
   mixed.shifts_per_30_days = 0.5;
-  return {{"flat", {}}, {"weekly", weekly}, {"growth", growth}, {"spikes", spikes}, {"shifts", shifts}, {"mixed", mixed}};
+  return {{"flat", {}},         {"weekly", weekly}, {"growth", growth},
+          {"spikes", spikes}, {"shifts", shifts}, {"mixed", mixed}};
 }
 
 SyntheticSeries synthetic_spend(const SyntheticSpend& spec, Day first_day, int days, std::uint64_t seed) {

@@ -82,7 +82,8 @@ void synthetic() {
   for (auto kind : {governance::OriginKind::kNewShift, governance::OriginKind::kAhead})
     row("all (" + governance::origin_kind_name(kind) + ")", other_old[kind], other_new[kind]);
 
-  std::printf("\n## shift_days: robust p90 |error| where the pattern holds, after a new shift, and inside a spike\n\n");
+  std::printf("\n## shift_days: robust p90 |error| where the pattern holds, after a new shift, "
+              "and inside a spike\n\n");
   std::printf("| shift_days | spikes | shifts | mixed | new shift (all) | inside a spike (all) |\n");
   std::printf("|---:|---:|---:|---:|---:|---:|\n");
   for (int n : {1, 2, 3, 4, 5, 7, 10, 14}) {
