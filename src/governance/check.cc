@@ -203,6 +203,12 @@ core::Status check_freshness(ledger::Store& store, const std::vector<Budget>& bu
   return {};
 }
 
+// Days of history a forecast reads before as_of: the days it fits, and before them a window for
+// the robust fit's anomaly detector, so that the first fitted days are judged too.
+int forecast_lookback(const CheckOptions& o) {
+  return std::max(o.forecast.history_days, 1) + (o.forecast.robust ? std::max(o.anomaly.window_days, 1) : 0);
+}
+
 }  // namespace
 
 std::string AnomalyResult::key() const {
@@ -240,15 +246,18 @@ core::Result<CheckResult> run_check(ledger::Store& store, const std::vector<Budg
   ledger::Day from = o.as_of - o.anomaly_lookback_days - o.anomaly.window_days;
   for (const Budget& b : budgets) {
     scopes.push_back(&b.scope);
-    from = std::min({from, period_of(b, o.as_of).start, o.as_of - o.forecast.history_days});
+    from = std::min({from, period_of(b, o.as_of).start, o.as_of - forecast_lookback(o)});
   }
   auto cube = Cube::load(store, scopes, o.root_cause, from, o.as_of, o.aliases);
   if (!cube) return cube.error();
 
+  // The robust forecast judges its days with the budget file's anomaly detector.
+  ForecastOptions forecast_options = o.forecast;
+  forecast_options.anomaly = o.anomaly;
   std::map<std::string, core::WideNanos> child_amounts;
   for (const Budget& b : budgets) {
     const Period p = period_of(b, o.as_of);
-    const ledger::Day history_from = std::min(p.start, o.as_of - o.forecast.history_days);
+    const ledger::Day history_from = std::min(p.start, o.as_of - forecast_lookback(o));
     const auto spend = cube->daily(b.scope, b.currency, b.cost, history_from, std::min(o.as_of, p.end));
     core::WideNanos spent = 0;
     for (const auto& [day, nanos] : spend)
@@ -263,13 +272,13 @@ core::Result<CheckResult> run_check(ledger::Store& store, const std::vector<Budg
         out.warnings.push_back("budget '" + b.name +
                                "': forecast from the spend's trend, since the run has used the GPU-hours its plan "
                                "needs");
-        f = forecast_period(history, p.start, p.end, o.as_of, o.forecast);
+        f = forecast_period(history, p.start, p.end, o.as_of, forecast_options);
       } else {
         const double left = b.plan->gpu_hours > 0 ? 1.0 - gpu_hours / b.plan->gpu_hours : 1.0;
         f = plan_forecast(history, p.start, p.end, o.as_of, b.plan->total_cost * left, b.plan->uncertainty);
       }
     } else {
-      f = forecast_period(history, p.start, p.end, o.as_of, o.forecast);
+      f = forecast_period(history, p.start, p.end, o.as_of, forecast_options);
     }
     BudgetResult r;
     r.budget = b;

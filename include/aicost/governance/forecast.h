@@ -9,6 +9,7 @@
 
 #include <string>
 
+#include "aicost/governance/anomaly.h"
 #include "aicost/governance/series.h"
 
 namespace aicost::governance {
@@ -22,6 +23,18 @@ struct ForecastOptions {
   double interval = 0.8;
   // Estimate multiplicative weekday factors (needs >= 14 days of history; otherwise all 1).
   bool weekly = true;
+  // Robust fit: the anomaly detector (check_days with `anomaly`) runs over the whole history first;
+  // the anomalous days of a one-off episode are replaced by the detector's baseline, and a shift
+  // that holds for `shift_days` anomalous days becomes the new level (see forecast_period). false:
+  // every day is fitted as it is (the method before 2026-12; one two-day spike could lift a month's
+  // forecast by a fifth).
+  bool robust = true;
+  // Anomalous days after which a running episode is a lasting level shift, not a one-off (at
+  // least 1). Default 3, from the back-test in docs/GOVERNANCE.md: the smallest that does not take
+  // a spike of up to 3 days for the new level while it runs.
+  int shift_days = 3;
+  // The detector the robust fit uses; run_check passes the budget file's `anomalies:` options.
+  AnomalyOptions anomaly;
 };
 
 // Totals for the whole period [period_start, period_end), in currency units.
@@ -35,6 +48,10 @@ struct Forecast {
   // method is "trend" or "trend+weekly". A weekly pattern alone gives ~0 here.
   double trend_per_day = 0;
   int history_days_used = 0;  // days of history the model fitted (0 for "plan", "actual", "none")
+  // Robust fit only: days of one-off anomaly episodes replaced by the detector's baseline within
+  // the fitted days, and the level shifts the fitted days were brought to the newest level across.
+  int replaced_days = 0;
+  int level_shifts = 0;
   // "trend+weekly", "trend", "mean" (fewer than 7 days of history), "plan" (plan_forecast),
   // "actual" (the period is over or empty: nothing left to predict), "none" (no history before
   // `today`: remaining is 0 and the interval collapses to `spent`).
@@ -51,6 +68,27 @@ struct Forecast {
 //    n >= 14; classical multiplicative decomposition, each weekday's mean ratio to the centred
 //    7-day moving average, normalised to average 1), then a, b by least squares on y_t / f_t.
 //    Method "trend+weekly" or "trend". Each predicted day is clamped at >= 0.
+// Robust fit (options.robust, method "trend+weekly" or "trend" only): check_days(options.anomaly)
+// runs over every day of `history` before `today` (so the first fitted days have a baseline when
+// the history is longer than history_days), its days grouped into episodes as detect_anomalies
+// does. Old level of an episode: each weekday's mean over the 28 days before it.
+//  * Lasting shift: shift_days or more anomalous days, and either still running at `today` or
+//    followed by days whose total is nearer the episode's level than the old one (the detector
+//    cannot say "it went back": its baseline drifts to a new level through days it did not flag,
+//    such as a shifted weekend, and then stops flagging). Every day before the episode gets, per
+//    weekday, the mean after the change (up to the next change) less the old mean added, clamped
+//    at 0, so the whole window reads at the newest level. Additive, not a ratio: a training run
+//    adds its cost to a small base, and a ratio would multiply that base's own trend as much. A
+//    weekday not seen since the change gets its old mean × (ratio of the totals − 1).
+//  * One-off (any other episode, including one still running with fewer than shift_days anomalous
+//    days: it is expected to end): each anomalous day is replaced by the detector's expected value
+//    (the trailing weekday-aware baseline, which leaves flagged days out), so it neither lifts the
+//    level nor tilts the slope; its money still counts in `spent`. Except one-off days with another
+//    of the same sign 7 days before or after: a weekly pattern the detector has not learned (it
+//    flags a new Sunday job every Sunday), kept as it is.
+// Then the detector runs again on the cleaned days, for one-offs only: a spike inside a shift's
+// episode (which the detector merges with the shift) stands out once the shift is gone. When it
+// finds one, the cleaning starts over with those days left out of the levels after changes.
 // Interval: remaining ± z·se with z = core::normal_quantile(0.5 + interval/2). se assumes independent
 // daily errors (no autocorrelation, which makes it optimistic for sticky spend) with the residual
 // standard deviation of the fit, and adds the uncertainty of the fitted level and trend (the
