@@ -69,6 +69,7 @@ std::optional<std::string> build(const Row& r, const catalog::Catalog& cat,
   auto clients = find_number(batch, R"(concurrency[ =:]*(\d+))");
   if (!clients) clients = find_number(batch, R"((\d+) (?:concurrent|clients|users))");
   const auto rate = find_number(batch, R"((?:request rate|qps)[ =:]*(\d+(?:\.\d+)?))");
+  const auto max_sequences = find_number(batch, R"(max_num_seqs[ =:]*(\d+))");
   if (!max_load && !b && !clients && !rate) {
     return "batch not understood: '" + r.at("batch_or_concurrency") +
            "' (expected 'static batch N', 'fixed batch N', 'concurrency N', 'request rate R' or 'max load')";
@@ -87,6 +88,7 @@ std::optional<std::string> build(const Row& r, const catalog::Catalog& cat,
     m.replica = rep;
     m.batch = b.value_or(1);
     m.max_load = max_load;
+    if (max_sequences) m.max_sequences = *max_sequences;
     m.clients = static_cast<int>(clients.value_or(0));
     m.requests_per_s = rate.value_or(0);
     m.input = input;

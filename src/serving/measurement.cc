@@ -53,7 +53,11 @@ double predict_replica(const Measurement& m, int clients, double requests_per_s)
       case Metric::kTpot: return p.tpot_s;
     }
   }
-  const double batch = m.max_load ? max_load_batch(m.replica, m.input, m.output) : m.batch;
+  if (m.max_load && m.metric == Metric::kThroughput) {
+    const double batch = max_load_batch(m.replica, m.input, m.output, m.max_sequences);
+    return batch / continuous_step_time(m.replica, batch, m.input, m.output).value();
+  }
+  const double batch = m.max_load ? max_load_batch(m.replica, m.input, m.output, m.max_sequences) : m.batch;
   switch (m.metric) {
     case Metric::kThroughput:
       return run_batch(m.replica, batch, m.input, m.output).output_tokens_per_s;

@@ -121,28 +121,61 @@ Seconds prefill_time(const Replica& r, double tokens, double seq) {
 
 namespace {
 
-// A target step over `batch` sequences of `per_seq` new tokens each.
-Seconds target_step(const Replica& r, double batch, double context, double per_seq) {
+// Bytes of weights one decode step reads on a GPU: all of them for a dense model; for MoE the
+// experts that `tokens` routed tokens touch, E (1 - (1 - k/E)^t) per MoE layer, the rest unread.
+double step_weight_bytes(const Replica& r, double tokens) {
   const auto& m = r.model;
   double weights = m.params_total();
   if (m.is_moe()) {
-    // A batch touches E (1 - (1 - k/E)^t) distinct experts per MoE layer (t tokens); the others stay unread.
     const double e = m.spec().num_moe_experts, k = m.spec().moe_router_topk;
-    const double touched = e * (1 - std::pow(1 - k / e, batch * per_seq));
+    const double touched = e * (1 - std::pow(1 - k / e, tokens));
     weights -= m.params_experts() * (1 - touched / e);
   }
+  return params_per_gpu(r, weights) * catalog::bytes_per_element(r.weights);
+}
+
+// Bytes of KV cache one decode step reads on a GPU: every context token of every sequence, once
+// per KV head group (once per query head before XQA-like kernels).
+double step_kv_bytes(const Replica& r, double batch, double context) {
+  const auto& m = r.model;
   const double kv_reads = r.kv_read_once_per_group || m.spec().multi_latent_attention
                               ? 1.0
                               : static_cast<double>(m.spec().num_attention_heads) / m.kv_heads();
-  const double bytes = params_per_gpu(r, weights) * catalog::bytes_per_element(r.weights) +
-                       batch * context * kv_bytes_per_token(m, r.kv_cache).value() * kv_reads / kv_shards(r);
-  const Seconds memory = Bytes(bytes) / (r.gpu.memory_bandwidth * r.efficiency.serving_decode_bandwidth);
-  // The GEMMs: the dense layers at the decode GEMM share, the experts on their few rows each.
-  const double rows = batch * per_seq;
-  const Seconds compute =
-      core::Flops(2 * dense_active_params(m) * rows) / (peak(r) * (gemm_share(r) * r.tensor_parallel)) +
-      expert_compute(r, rows);
-  return std::max(memory, compute) + tp_comm(r, rows) + r.efficiency.serving_layer_overhead * m.layers();
+  return batch * context * kv_bytes_per_token(m, r.kv_cache).value() * kv_reads / kv_shards(r);
+}
+
+// The GEMMs of a step over `rows` token rows: the dense layers at the GEMM share, the experts on
+// their few rows each.
+Seconds step_gemm_compute(const Replica& r, double rows) {
+  return core::Flops(2 * dense_active_params(r.model) * rows) / (peak(r) * (gemm_share(r) * r.tensor_parallel)) +
+         expert_compute(r, rows);
+}
+
+// One forward step. The GEMM kernels stream the weights while they compute, so they take the
+// longer of the two; the attention kernels that read the KV cache run after them, in their own
+// kernels, and add (FlashDecoding / XQA: memory-bound on the KV bytes at any batch). Prefill
+// rows in the same step (`prefill_rows` of prompts `prefill_seq` long: chunked prefill /
+// in-flight batching) share the weight reads and add their causal attention.
+Seconds forward_step(const Replica& r, double batch, double context, double per_seq, double prefill_rows,
+                     double prefill_seq) {
+  const auto& m = r.model;
+  const auto bw = r.gpu.memory_bandwidth * r.efficiency.serving_decode_bandwidth;
+  const double decode_rows = batch * per_seq;
+  const double rows = decode_rows + prefill_rows;
+  const Seconds weights = Bytes(step_weight_bytes(r, rows)) / bw;
+  const Seconds kv = Bytes(step_kv_bytes(r, batch, context)) / bw;
+  Seconds attention(0);
+  if (prefill_rows > 0) {
+    const double flops = 2.0 * m.layers() * m.q_width() * prefill_seq * prefill_rows;
+    attention = core::Flops(flops) / (peak(r) * (gemm_share(r) * r.tensor_parallel));
+  }
+  return std::max(weights, step_gemm_compute(r, rows)) + kv + attention + tp_comm(r, rows) +
+         r.efficiency.serving_layer_overhead * m.layers();
+}
+
+// A target step over `batch` sequences of `per_seq` new tokens each.
+Seconds target_step(const Replica& r, double batch, double context, double per_seq) {
+  return forward_step(r, batch, context, per_seq, 0, 0);
 }
 
 }  // namespace
@@ -159,6 +192,12 @@ Seconds decode_step_time(const Replica& r, double batch, double context) {
   const Seconds verify = target_step(r, batch, context, sp.draft_tokens + 1);
   const Seconds draft = target_step(r, batch, context, 1) * (sp.draft_cost * sp.draft_tokens);
   return (verify + draft) / sp.tokens_per_step();
+}
+
+Seconds continuous_step_time(const Replica& r, double batch, double input, double output) {
+  // Each sequence lives `output` steps, so batch / output new ones join per step, each with
+  // `input` prompt tokens prefilled in the step (chunks of long prompts spread the same work).
+  return forward_step(r, batch, input + (output + 1) / 2, 1, batch * input / output, input);
 }
 
 BatchResult run_batch(const Replica& r, double batch, double input, double output) {

@@ -27,6 +27,9 @@ struct Measurement {
   int replicas = 1;
   double batch = 1;       // concurrent sequences of a static batch; ignored when max_load
   bool max_load = false;  // offline "all requests queued": the engine fills its KV cache
+  // The engine's limit on running sequences under max load ("max_num_seqs N" in the row; vLLM
+  // --max-num-seqs, TensorRT-LLM max_batch_size). Default: max_load_batch's.
+  double max_sequences = 2048;
   // Online: a closed loop of this many clients (capacity.h closed_loop; 0 = not online). The
   // engine runs as many of them as its KV cache holds (max_load_batch) and queues the rest.
   int clients = 0;

@@ -65,6 +65,13 @@ core::Seconds prefill_time(const Replica& r, double tokens, double seq);
 // the tokens it yields: a gain while decode is bandwidth-bound, a loss once it is compute-bound.
 core::Seconds decode_step_time(const Replica& r, double batch, double context);
 
+// One step of an engine that batches continuously under full load (in-flight batching with
+// chunked prefill: TensorRT-LLM, vLLM V1, SGLang) and keeps `batch` sequences of `input` prompt
+// and `output` generated tokens running: each step generates one token of every sequence and
+// prefills the prompts of the batch / output sequences that replace those finishing, sharing the
+// weight reads with them (Agrawal et al. 2024, Sarathi-Serve). Throughput = batch / this time.
+core::Seconds continuous_step_time(const Replica& r, double batch, double input, double output);
+
 // A static batch of `batch` requests of `input` prompt and `output` generated tokens, run to
 // completion: prefill all, then `output` decode steps.
 struct BatchResult {

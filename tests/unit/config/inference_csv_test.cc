@@ -64,6 +64,27 @@ TEST(InferenceCsv, PrecisionsAndLoadsAsPublishedTablesSpellThem) {
   EXPECT_NE(set->skipped[0].find("'request rate R'"), std::string::npos) << set->skipped[0];
 }
 
+// "max_num_seqs N" in a max-load cell is the engine's limit on running sequences (vLLM
+// --max-num-seqs): the batch is what the KV cache holds, capped by it. Llama 3.1 8B FP8 on an
+// H100 holds ~950K tokens of cache, ~460 sequences of 1,000 + 1,000 tokens: a limit of 64 binds,
+// and the throughput at max load is then exactly that of a continuous batch of 64.
+TEST(InferenceCsv, MaxNumSeqsCapsTheMaxLoadBatch) {
+  const auto path = write_csv("max-num-seqs",
+      "capped,Llama-3.1-8B,H100-SXM-80GB,1,FP8,1000,1000,max load (max_num_seqs 64),3000,,\n"
+      "free,Llama-3.1-8B,H100-SXM-80GB,1,FP8,1000,1000,max load,3000,,\n");
+  auto set = load_inference_csv(path, testing::builtin_catalog());
+  ASSERT_TRUE(set) << set.error().what();
+  ASSERT_EQ(set->cases.size(), 2u);
+  const auto& capped = set->cases[0];
+  const auto& free = set->cases[1];
+  EXPECT_DOUBLE_EQ(capped.max_sequences, 64);
+  EXPECT_DOUBLE_EQ(free.max_sequences, 2048);
+  ASSERT_GT(serving::max_load_batch(free.replica, 1000, 1000), 64);
+  EXPECT_NEAR(serving::predict(capped),
+              64 / serving::continuous_step_time(capped.replica, 64, 1000, 1000).value(), 1e-6);
+  EXPECT_LT(serving::predict(capped), serving::predict(free));
+}
+
 // The precision cell may name the KV cache ("NVFP4 (BF16 KV cache)"); "attention DP" in the
 // framework cell splits attention by sequence; TensorRT-LLM before v0.8 (no XQA) reads the cache
 // per query head.

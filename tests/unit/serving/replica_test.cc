@@ -147,6 +147,54 @@ TEST(Decode, KernelsWithoutGroupedQueryReuseReadTheCachePerQueryHead) {
   EXPECT_NEAR(decode_step_time(old, 1, 4096).value() - base, 8 * kv, 1e-9);
 }
 
+// At a compute-bound batch the GEMMs take their FLOP time whatever the weights; the attention
+// kernels that read the KV cache come after them, so the KV bytes add to the step instead of
+// hiding under the compute: step(context) - step(0) = batch x context x KV bytes per GPU / (HBM
+// x share), at any batch.
+TEST(Decode, KvReadsAddToComputeBoundGemms) {
+  auto r = llama70b_h100(2);
+  r.weights = r.kv_cache = Precision::kFp8;
+  const double batch = 1024, context = 256;
+  const double per_token_per_gpu = 160 * kKiB / 2;  // fp8 (160 KiB), KV heads split over TP 2
+  const double kv = batch * context * per_token_per_gpu /
+                    (r.gpu.memory_bandwidth.value() * r.efficiency.serving_decode_bandwidth);
+  const double added = decode_step_time(r, batch, context).value() - decode_step_time(r, batch, 0).value();
+  EXPECT_NEAR(added, kv, 1e-9);
+  // The step at context 0 is compute-bound: 2 x 70.6 G x 1024 FLOPs exceed the weight reads.
+  const double flops_time = 2 * r.model.params_active() * batch /
+                            (r.gpu.peak(Precision::kFp8)->value() * r.efficiency.serving_prefill_mfu *
+                             r.efficiency.serving_fp8_prefill_relative * 2);  // x TP 2
+  EXPECT_GT(flops_time, r.model.params_total() / 2 /
+                            (r.gpu.memory_bandwidth.value() * r.efficiency.serving_decode_bandwidth));
+}
+
+// Continuous batching under full load (in-flight batching with chunked prefill): each step
+// generates one token of each of `batch` sequences and prefills the prompts of the batch / output
+// sequences that replace those finishing, in the same step. At 8 sequences of 128 -> 128 tokens a
+// step has 8 decode and 8 prefill rows; its GEMMs are still bound by the weight reads, which the
+// prefill rows share, so the step costs a decode step plus only the prefill rows' causal
+// attention (2 L q s FLOPs a row at the GEMM rate) and their all-reduce bytes, not a prefill of
+// its own (which would read the weights again).
+TEST(Continuous, PrefillRowsShareTheStepsWeightReads) {
+  auto r = llama70b_h100(2);
+  r.weights = r.kv_cache = Precision::kFp8;
+  r.efficiency.serving_layer_overhead = core::Seconds(0);
+  const double batch = 8, input = 128, output = 128, tp = 2;
+  const double prefill_rows = batch * input / output;
+  const double mixed = continuous_step_time(r, batch, input, output).value();
+  const double decode = decode_step_time(r, batch, input + (output + 1) / 2).value();
+  const double gemm_rate = r.gpu.peak(Precision::kFp8)->value() * r.efficiency.serving_prefill_mfu *
+                           r.efficiency.serving_fp8_prefill_relative * tp;
+  const double attention = 2.0 * r.model.layers() * r.model.q_width() * input * prefill_rows / gemm_rate;
+  // Two all-reduces per layer of hidden x 2 bytes a row, ring volume 2 (t - 1) / t, over NVLink.
+  const double bus = r.gpu.scale_up_bandwidth.value() * r.efficiency.scale_up_bus;
+  const double comm = prefill_rows * 2.0 * r.model.layers() * r.model.hidden() * 2 * (2 * (tp - 1) / tp) / bus;
+  EXPECT_NEAR(mixed - decode, attention + comm, 1e-9);
+  // The weight reads alone (35.3 GB per GPU) take longer than the 16 rows' GEMMs.
+  EXPECT_GT(r.model.params_total() / tp / (r.gpu.memory_bandwidth.value() * r.efficiency.serving_decode_bandwidth),
+            2 * r.model.params_active() * (batch + prefill_rows) / gemm_rate);
+}
+
 // FP4 GEMMs run at fp4_gemm_relative of the FP4 peak, FP8 at serving_fp8_prefill_relative of the FP8 one: a
 // long prefill (compute-bound) on B200 takes 1 / (2 x 0.7 / 0.75) of its FP8 time.
 TEST(Prefill, Fp4HasItsOwnGemmEfficiency) {

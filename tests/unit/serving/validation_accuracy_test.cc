@@ -19,21 +19,22 @@ namespace {
 
 const std::string kDevSet = std::string(AICOST_SOURCE_DIR) + "/data/validation/inference-dev.csv";
 
-// Measured on 2026-12-01 over the 92 measurements of 6 source groups (aicost validate --cv
-// data/validation/inference-dev.csv): CV median 15.0 %, p90 56.6 % (in-sample 9.6 % / 30.7 %);
-// without the 6 TPOT rows (86): 15.3 % / 56.6 %; without Blackwell and MI300X (62): 12.9 % /
-// 28.9 %. The target (median <= 10 %, p90 <= 20 %) is missed: MI300X (one source, Oracle)
-// held out takes the other generations' serving efficiency and comes out 63-156 % fast; Blackwell
-// dense FP4 held out is fitted on DeepSeek-R1 rows alone (26 % median, 61 % p90); Mixtral on
-// TensorRT-LLM 0.9 is 2.2x too fast in and out of sample (docs/VALIDATION.md). The bounds pin
-// today's figures as a regression bound, 13 fitted numbers.
+// Measured on 2026-12-01 over the 100 measurements of 7 source groups (aicost validate --cv
+// data/validation/inference-dev.csv): CV median 12.9 %, p90 40.8 % (in-sample 6.8 % / 26.5 %).
+// Before the decode step split KV reads from the weight-streaming GEMMs and max-load rows ran
+// as continuous batching with chunked prefill, and before the second MI300X source (AMD's ROCm
+// vLLM results), the 92 rows of 6 groups gave 15.0 % / 56.6 %. The target (median <= 10
+// %, p90 <= 20 %) is still missed: Blackwell dense FP4 has one source (held out, Blackwell is
+// fitted on the three DeepSeek-R1 rows), and MoE rows (Mixtral on TensorRT-LLM 0.9, Qwen3 on
+// GB200) are 1.5-2x too fast (docs/VALIDATION.md). The bounds pin today's figures as a
+// regression bound, 13 fitted numbers.
 TEST(ServingAccuracy, InferenceCrossValidatedErrorWithinBounds) {
   auto run = config::cross_validate_csv(kDevSet, testing::builtin_catalog());
   ASSERT_TRUE(run) << run.error().what();
   std::cout << report::render_cross_validation(run->observations, run->parameters, run->cv,
                                                run->skipped, report::Format::kTable);
-  EXPECT_EQ(run->observations.size(), 92u);
-  EXPECT_EQ(run->cv.groups.size(), 6u);
+  EXPECT_EQ(run->observations.size(), 100u);
+  EXPECT_EQ(run->cv.groups.size(), 7u);
   EXPECT_EQ(perf::fitted_numbers(run->cv.all, run->parameters).size(), 13u);
   std::vector<perf::AccuracyCase> all, bounded;
   for (size_t i = 0; i < run->observations.size(); ++i) {
@@ -42,11 +43,12 @@ TEST(ServingAccuracy, InferenceCrossValidatedErrorWithinBounds) {
     if (o.name.find("(tpot)") == std::string::npos) bounded.push_back(all.back());
   }
   const auto s = perf::summarize(all);
-  EXPECT_LE(s.median_abs, 0.16);
-  EXPECT_LE(s.p90_abs, 0.58);
+  EXPECT_LE(s.median_abs, 0.135);
+  EXPECT_LE(s.p90_abs, 0.42);
   const auto b = perf::summarize(bounded);
-  EXPECT_LE(b.median_abs, 0.16);
-  EXPECT_LE(b.p90_abs, 0.58);
+  std::cout << "without TPOT rows: CV median " << 100 * b.median_abs << " %, p90 " << 100 * b.p90_abs << " %\n";
+  EXPECT_LE(b.median_abs, 0.135);
+  EXPECT_LE(b.p90_abs, 0.42);
   testing::expect_shipped_profiles_are_the_fit(*run, testing::builtin_catalog());
 }
 
