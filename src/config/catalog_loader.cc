@@ -84,7 +84,7 @@ const std::vector<std::string>& efficiency_keys() {
       "gemm_max", "gemm_half_dim", "fp8_gemm_relative", "fp8_cast_bytes", "attention_flash",
       "attention_unfused", "attention_flash_backward", "attention_unfused_backward",
       "memory_bound", "elementwise_bytes_per_hidden", "scale_up_bus", "scale_out_bus",
-      "all_to_all_bus", "collective_latency", "layer_overhead", "step_overhead", "tp_overlap",
+      "all_to_all_bus", "flex_dispatch_bus", "collective_latency", "layer_overhead", "moe_sync_expert_overhead", "step_overhead", "tp_overlap",
       "ep_overlap", "dp_overlap", "optimizer_bytes_per_param", "memory_overhead",
       "memory_overhead_share", "serving_prefill_mfu", "serving_fp8_prefill_relative",
       "serving_prefill_half_tokens", "serving_expert_half_rows", "serving_decode_bandwidth",
@@ -130,6 +130,7 @@ core::Status read_efficiency(MapReader& r, catalog::Catalog& cat) {
       {"scale_up_bus", &e.scale_up_bus},
       {"scale_out_bus", &e.scale_out_bus},
       {"all_to_all_bus", &e.all_to_all_bus},
+      {"flex_dispatch_bus", &e.flex_dispatch_bus},
       {"tp_overlap", &e.tp_overlap},
       {"ep_overlap", &e.ep_overlap},
       {"dp_overlap", &e.dp_overlap},
@@ -149,6 +150,8 @@ core::Status read_efficiency(MapReader& r, catalog::Catalog& cat) {
   AICOST_TRY_STATUS(r.read("serving_workspace", UnitKind::kBytes, e.serving_workspace));
   AICOST_TRY_STATUS(r.read("collective_latency", UnitKind::kDuration, e.collective_latency));
   AICOST_TRY_STATUS(r.read("layer_overhead", UnitKind::kDuration, e.layer_overhead));
+  AICOST_TRY_STATUS(
+      r.read("moe_sync_expert_overhead", UnitKind::kDuration, e.moe_sync_expert_overhead));
   AICOST_TRY_STATUS(r.read("step_overhead", UnitKind::kDuration, e.step_overhead));
   AICOST_TRY_STATUS(r.read("serving_layer_overhead", UnitKind::kDuration, e.serving_layer_overhead));
   AICOST_TRY_STATUS(r.read("serving_allreduce_latency", UnitKind::kDuration,

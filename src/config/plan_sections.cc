@@ -56,6 +56,7 @@ const std::vector<KeyAlias>& key_aliases() {
       {"parallelism", "train_micro_batch_size_per_gpu", "micro_batch_size", true},
       {"parallelism", "activations_checkpoint_granularity", "recompute_granularity", true},
       {"parallelism", "overlap_moe_expert_parallel_comm", "ep_comm_overlap", true},
+      {"parallelism", "moe_token_dispatcher_type", "moe_dispatcher", false},
   };
   return table;
 }
@@ -137,6 +138,11 @@ core::Status read_parallelism(MapReader& r, workload::TrainingJob& job,
   TRY_ASSIGN(p.overlap_param_gather, r.boolean("overlap_param_gather"));
   TRY_ASSIGN(p.tp_comm_overlap, r.boolean("tp_comm_overlap"));
   TRY_ASSIGN(p.ep_comm_overlap, r.boolean("ep_comm_overlap"));
+  using workload::MoeDispatcher;
+  AICOST_TRY_STATUS(choice(r, "moe_dispatcher",
+                           std::array{std::pair{"alltoall", MoeDispatcher::kAllToAll},
+                                      std::pair{"flex", MoeDispatcher::kFlex}},
+                           p.moe_dispatcher));
   TRY_ASSIGN(p.grad_reduce_in_fp32, r.boolean("grad_reduce_in_fp32"));
   AICOST_TRY_STATUS(choice(r, "optimizer_states",
                            std::array{std::pair{"fp32", false}, std::pair{"bf16", true}},

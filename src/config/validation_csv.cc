@@ -110,6 +110,12 @@ Built build(const Row& r, int line, const catalog::Catalog& cat) {
   workload::apply_software(**era, p);
   if (notes.find("no SP") != std::string::npos) p.sequence_parallel = false;
   if (notes.find("--tp-comm-overlap") != std::string::npos) p.tp_comm_overlap = true;
+  // MoE settings of the run's recipe: "moe_a2a_overlap" (Megatron-Bridge's name for
+  // --overlap-moe-expert-parallel-comm) and a DeepEP/HybridEP flex dispatcher.
+  if (notes.find("moe_a2a_overlap") != std::string::npos) p.ep_comm_overlap = true;
+  if (notes.find("DeepEP") != std::string::npos || notes.find("HybridEP") != std::string::npos) {
+    p.moe_dispatcher = workload::MoeDispatcher::kFlex;
+  }
   // Memory-only settings named in the notes (plan keys optimizer_states, fp8_param_gather).
   if (notes.find("precision-aware optimizer") != std::string::npos) p.bf16_optimizer_states = true;
   if (notes.find("fp8_param_gather") != std::string::npos &&

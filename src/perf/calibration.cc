@@ -202,6 +202,13 @@ std::vector<FitParameter> training_fit_parameters() {
       {"fp8_gemm_relative", false, UnitKind::kPercent, 0.50, 0.82, 0.01, 0.75,
        [](const EfficiencyProfile& e) { return e.fp8_gemm_relative; },
        [](EfficiencyProfile& e, double v) { e.fp8_gemm_relative = v; }},
+      // Host time per local expert per MoE layer per micro-batch that Megatron's alltoall
+      // dispatcher exposes by synchronising the stream before its all-to-all (the GPU idles
+      // while the host launches the experts' GEMMs). Start: none. Only runs with that dispatcher
+      // and several experts per GPU inform it (the flex dispatcher's runs do not pay it).
+      {"moe_sync_expert_overhead", false, UnitKind::kDuration, 0, 1e-3, 0.02e-3, 0,
+       [](const EfficiencyProfile& e) { return e.moe_sync_expert_overhead.value(); },
+       [](EfficiencyProfile& e, double v) { e.moe_sync_expert_overhead = core::Seconds(v); }},
   };
 }
 

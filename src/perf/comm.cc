@@ -58,4 +58,50 @@ core::Seconds collective_time(const workload::TrainingJob& job, Collective c, Gr
   return core::Seconds(0);
 }
 
+namespace {
+
+// Probability that none of `topk` distinct experts, drawn uniformly from `experts`, falls among
+// the `held` experts of one place (hypergeometric: prod over i of (E - held - i) / (E - i)).
+double missed(double experts, double held, double topk) {
+  double p = 1;
+  for (int i = 0; i < static_cast<int>(topk); ++i) {
+    if (experts - i <= 0) return 0;
+    p *= std::max(0.0, experts - held - i) / (experts - i);
+  }
+  return p;
+}
+
+}  // namespace
+
+DispatchCopies dispatch_copies(const workload::TrainingJob& job, Group ep, double experts,
+                               double topk) {
+  const double n = ep.size;
+  const double local = local_ranks(job, ep);
+  DispatchCopies c;
+  if (job.parallel.moe_dispatcher == workload::MoeDispatcher::kAllToAll) {
+    c.local = topk * (local - 1) / n;
+    c.remote = topk * (n - local) / n;
+    return c;
+  }
+  const double domains = n / local;
+  c.remote = (domains - 1) * (1 - missed(experts, experts / domains, topk));
+  // Each GPU sends to the hit GPUs of its own domain and forwards what arrives from each other
+  // domain to the hit GPUs of its own: by symmetry, (local - 1) x P(hit) copies per domain.
+  c.local = domains * (local - 1) * (1 - missed(experts, experts / n, topk));
+  return c;
+}
+
+core::Seconds dispatch_time(const workload::TrainingJob& job, Group ep, double experts,
+                            double topk, core::Bytes token_bytes) {
+  if (ep.size <= 1) return core::Seconds(0);
+  const DispatchCopies c = dispatch_copies(job, ep, experts, topk);
+  const bool flex = job.parallel.moe_dispatcher == workload::MoeDispatcher::kFlex;
+  const core::BytesPerSecond network =
+      flex ? job.cluster.inter_node_bandwidth * job.efficiency.flex_dispatch_bus
+           : scale_out(job) * job.efficiency.all_to_all_bus;
+  const core::Seconds inside = token_bytes * c.local / scale_up(job);
+  const core::Seconds outside = token_bytes * c.remote / network;
+  return job.efficiency.collective_latency + std::max(inside, outside);
+}
+
 }  // namespace aicost::perf

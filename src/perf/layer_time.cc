@@ -172,19 +172,30 @@ LayerTime layer_time(const workload::TrainingJob& job, bool moe_layer) {
     };
     lt.cp = exposed(ring, attn_fwd) + exposed(ring * 2, attn_bwd);
   }
-  // --- EP: dispatch + combine all-to-all, forward and backward (+ forward again if full).
+  // --- EP: dispatch + combine, forward and backward (+ forward again if full).
   if (moe_layer && par.expert > 1) {
-    const double k = spec.moe_router_topk;
     // FP8 training dispatches tokens in fp8 (1 byte) and combines in bf16 (DeepSeek-V3 §3.3);
     // otherwise both directions carry 16-bit activations.
     const double dispatch_bytes = job.precision == Precision::kFp8 ? 1.0 : 2.0;
-    const core::Bytes sent(tokens / t * k * h);
+    const core::Bytes tokens_out(tokens / t * h);
     const Group ep{par.expert, job.expert_tensor()};
-    const core::Seconds dispatch = collective_time(job, Collective::kAllToAll, ep, sent * dispatch_bytes);
-    const core::Seconds combine = collective_time(job, Collective::kAllToAll, ep, sent * 2.0);
-    // Forward and backward each dispatch and combine once (+ forward again under full recompute).
+    const double k = spec.moe_router_topk;
+    const double experts = spec.num_moe_experts;
+    const core::Seconds dispatch = dispatch_time(job, ep, experts, k, tokens_out * dispatch_bytes);
+    const core::Seconds combine = dispatch_time(job, ep, experts, k, tokens_out * 2.0);
     lt.ep = (dispatch + combine) * (par.recompute == Recompute::kFull ? 3.0 : 2.0) *
             (par.ep_comm_overlap ? 1.0 - e.ep_overlap : 1.0);
+    // Megatron's alltoall dispatcher reads the token counts back to the host before its
+    // all-to-all (token_dispatcher.py, "before_ep_alltoall"): the GPU idles while the host then
+    // launches the local experts' work. Once per forward dispatch (again when recomputing). The
+    // flex dispatchers also learn their received counts on the host (DeepEP docs/legacy.md), but
+    // their recipes capture router and preprocessing in CUDA graphs and their runs show no such
+    // stall, so it is not charged to them.
+    if (par.moe_dispatcher == workload::MoeDispatcher::kAllToAll) {
+      const double local_experts = experts / par.expert;
+      lt.compute += e.moe_sync_expert_overhead * local_experts *
+                    (par.recompute == Recompute::kFull ? 2.0 : 1.0);
+    }
   }
   return lt;
 }

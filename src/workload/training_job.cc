@@ -28,6 +28,10 @@ const char* to_string(AttentionKernel k) {
   return k == AttentionKernel::kFlash ? "flash" : "unfused";
 }
 
+const char* to_string(MoeDispatcher d) {
+  return d == MoeDispatcher::kFlex ? "flex" : "alltoall";
+}
+
 std::vector<int> divisors(int n) {
   std::vector<int> d;
   for (int i = 1; i <= n; ++i) {

@@ -73,11 +73,19 @@ struct EfficiencyProfile {
   double scale_out_bus = 0;
   // All-to-all across nodes reaches this share of the ring bus bandwidth (many small messages).
   double all_to_all_bus = 0;
+  // The flex dispatcher (DeepEP/HybridEP) drives the scale-out NICs at this share of their line
+  // rate: one RDMA write per token and destination NVLink domain, forwarded inside it by NVLink.
+  double flex_dispatch_bus = 0;
   core::Seconds collective_latency{0};
   // Fixed time per transformer layer per micro-batch (forward + backward): kernel launches,
   // synchronisation and small ops that do not scale with the layer's size. It is what makes
   // small models reach a lower share of peak than large ones on the same GPU.
   core::Seconds layer_overhead{0};
+  // Megatron's alltoall token dispatcher reads the token counts back to the host before its
+  // all-to-all (a stream synchronisation per MoE layer, token_dispatcher.py "before_ep_alltoall"),
+  // so the GPU waits while the host launches the layer's expert work: this much per local expert
+  // per MoE layer per micro-batch (its grouped GEMMs, forward and backward, and their casts).
+  core::Seconds moe_sync_expert_overhead{0};
   // Fixed time per optimizer step: optimizer and grad-norm kernels over many tensors, loss
   // reduction, scheduling and logging on the host. Matters when a step has few micro-batches.
   core::Seconds step_overhead{0};

@@ -26,4 +26,22 @@ core::BytesPerSecond bus_bandwidth(const workload::TrainingJob& job, Group g);
 core::Seconds collective_time(const workload::TrainingJob& job, Collective c, Group g,
                               core::Bytes bytes);
 
+// Expected copies of one token that an MoE dispatch sends with top-`topk` routing over `experts`
+// experts spread evenly over the expert-parallel group `ep` (balanced, uniform routing).
+struct DispatchCopies {
+  double remote = 0;  // over the scale-out network (to other NVLink domains)
+  double local = 0;   // over NVLink (to other GPUs of the sender's domain, or forwarded there)
+};
+// alltoall: one copy per routed expert off the GPU (Megatron permutes before the all-to-all).
+// flex (DeepEP/HybridEP): one RDMA copy per other domain holding any of the token's experts,
+// and one NVLink copy per other GPU holding any of them (DeepEP README; Megatron-Core MoE README:
+// "removes redundant tokens during cross-node communication").
+DispatchCopies dispatch_copies(const workload::TrainingJob& job, Group ep, double experts,
+                               double topk);
+
+// Time of one dispatch (or combine) of `token_bytes` (the GPU's tokens x hidden x element size)
+// to the experts of `ep`, by the job's dispatcher.
+core::Seconds dispatch_time(const workload::TrainingJob& job, Group ep, double experts,
+                            double topk, core::Bytes token_bytes);
+
 }  // namespace aicost::perf

@@ -22,10 +22,15 @@ enum class OptimizerSharding { kNone, kZero1, kZero2, kZero3 };
 // flash: fused attention that keeps no s x s scores (FlashAttention / cuDNN); unfused: the
 // 2021-2022 Megatron kernels that store scores, softmax and dropout mask (Korthikanti Table 2).
 enum class AttentionKernel { kFlash, kUnfused };
+// How MoE tokens reach their experts (Megatron --moe-token-dispatcher-type): alltoall = NCCL
+// all-to-all, a token copied once per routed expert; flex = the flex dispatcher with a DeepEP or
+// HybridEP backend, a token sent once per destination NVLink domain and forwarded inside it.
+enum class MoeDispatcher { kAllToAll, kFlex };
 
 const char* to_string(Recompute r);
 const char* to_string(OptimizerSharding s);
 const char* to_string(AttentionKernel k);
+const char* to_string(MoeDispatcher d);
 
 struct Parallelism {
   int tensor = 1;                 // tensor_model_parallel_size
@@ -43,6 +48,7 @@ struct Parallelism {
   bool overlap_param_gather = true;  // --overlap-param-gather
   bool tp_comm_overlap = false;      // --tp-comm-overlap
   bool ep_comm_overlap = false;      // --overlap-moe-expert-parallel-comm (DeepSeek DualPipe-like)
+  MoeDispatcher moe_dispatcher = MoeDispatcher::kAllToAll;  // --moe-token-dispatcher-type
   bool grad_reduce_in_fp32 = false;  // gradients reduced as fp32 (else bf16/fp16)
   // Megatron's precision-aware optimizer with --exp-avg-dtype/--exp-avg-sq-dtype bf16: Adam's
   // moments kept in bf16 (the fp32 master weights stay). Default: fp32 moments.

@@ -320,6 +320,19 @@ TEST(ParsePlan, OptimizerStatesAndFp8ParamGatherAreRead) {
   EXPECT_FALSE(plain->job.parallel.fp8_param_gather);
 }
 
+TEST(ParsePlan, MoeDispatcherIsRead) {
+  auto flex = parse(base_plan_with("parallelism:\n  moe_dispatcher: flex\n"));
+  ASSERT_TRUE(flex.has_value()) << flex.error().what();
+  EXPECT_EQ(flex->job.parallel.moe_dispatcher, workload::MoeDispatcher::kFlex);
+  // Megatron's own flag name is an alias.
+  auto alias = parse(base_plan_with("parallelism:\n  moe_token_dispatcher_type: alltoall\n"));
+  ASSERT_TRUE(alias.has_value()) << alias.error().what();
+  EXPECT_EQ(alias->job.parallel.moe_dispatcher, workload::MoeDispatcher::kAllToAll);
+  auto plain = parse(base_plan_with(""));
+  ASSERT_TRUE(plain.has_value()) << plain.error().what();
+  EXPECT_EQ(plain->job.parallel.moe_dispatcher, workload::MoeDispatcher::kAllToAll);
+}
+
 TEST(ParsePlanErrors, Fp8ParamGatherNeedsFp8Precision) {
   auto plan = parse(base_plan_with("parallelism:\n  fp8_param_gather: true\n"));
   expect_error(plan, ErrorCode::kInvalidInput, "plan.yaml:13:21", "training.precision: fp8");

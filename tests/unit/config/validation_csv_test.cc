@@ -79,5 +79,33 @@ TEST(TrainingCsv, StepTimeAloneIsAMeasurement) {
   EXPECT_EQ(set->skipped[0], "gpt nothing: no step time, throughput or TFLOP/s");
 }
 
+// The MoE settings of a run's recipe are read from its notes: "DeepEP" or "HybridEP" selects the
+// flex dispatcher, "moe_a2a_overlap" the EP communication overlap; a row naming neither keeps
+// Megatron's alltoall dispatcher without overlap.
+TEST(TrainingCsv, MoeDispatcherAndOverlapComeFromTheNotes) {
+  testing::TempDir dir;
+  const std::string head =
+      "name,source,seq_len,global_batch_tokens_or_sequences,gpu_type,num_gpus,tp,pp,ep,"
+      "micro_batch,precision,achieved_tflops_per_gpu,notes\n";
+  const std::string path = dir.write(
+      "runs.csv", head +
+                      "Mixtral 8x7B flex,Paper A,4096,64 seq,H100,8,1,1,8,1,BF16,,"
+                      "MEASURED step time 2.5 s. DeepEP flex token dispatcher; moe_a2a_overlap=True\n"
+                      "Mixtral 8x7B hybrid,Paper A,4096,64 seq,H100,8,1,1,8,1,BF16,,"
+                      "MEASURED step time 2.5 s. HybridEP flex token dispatcher\n"
+                      "Mixtral 8x7B plain,Paper A,4096,64 seq,H100,8,1,1,8,1,BF16,,"
+                      "MEASURED step time 2.5 s. alltoall token dispatcher\n");
+  auto set = load_validation_csv(path, testing::builtin_catalog());
+  ASSERT_TRUE(set) << set.error().what();
+  ASSERT_EQ(set->cases.size(), 3u) << (set->skipped.empty() ? "" : set->skipped[0]);
+  using workload::MoeDispatcher;
+  EXPECT_EQ(set->cases[0].job.parallel.moe_dispatcher, MoeDispatcher::kFlex);
+  EXPECT_TRUE(set->cases[0].job.parallel.ep_comm_overlap);
+  EXPECT_EQ(set->cases[1].job.parallel.moe_dispatcher, MoeDispatcher::kFlex);
+  EXPECT_FALSE(set->cases[1].job.parallel.ep_comm_overlap);
+  EXPECT_EQ(set->cases[2].job.parallel.moe_dispatcher, MoeDispatcher::kAllToAll);
+  EXPECT_FALSE(set->cases[2].job.parallel.ep_comm_overlap);
+}
+
 }  // namespace
 }  // namespace aicost::config

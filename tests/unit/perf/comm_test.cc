@@ -67,5 +67,54 @@ TEST(Collective, SingleRankIsFree) {
   EXPECT_EQ(collective_time(j, Collective::kAllReduce, Group{1, 1}, core::gb(1)).value(), 0.0);
 }
 
+// MoE dispatch (DeepSeek-V3-like: 256 experts, top-8, EP 32 over four 8-GPU domains).
+TEST(Dispatch, AllToAllSendsOneCopyPerRoutedExpert) {
+  // Megatron's alltoall dispatcher permutes before the all-to-all: 8 copies per token, of which
+  // 7/32 stay in the domain and 24/32 leave it.
+  const auto j = cluster_job(32);
+  const auto c = dispatch_copies(j, Group{32, 1}, 256, 8);
+  EXPECT_NEAR(c.local, 8.0 * 7 / 32, 1e-12);
+  EXPECT_NEAR(c.remote, 8.0 * 24 / 32, 1e-12);
+}
+
+TEST(Dispatch, FlexSendsOneCopyPerDestinationDomain) {
+  // DeepEP/HybridEP: a token crosses to another domain once if any of its 8 experts lives there.
+  // A domain holds 64 of 256 experts; P(missed) = prod_{i<8} (192 - i) / (256 - i).
+  auto j = cluster_job(32);
+  j.parallel.moe_dispatcher = workload::MoeDispatcher::kFlex;
+  double miss_domain = 1, miss_gpu = 1;
+  for (int i = 0; i < 8; ++i) {
+    miss_domain *= (192.0 - i) / (256.0 - i);
+    miss_gpu *= (248.0 - i) / (256.0 - i);
+  }
+  const auto c = dispatch_copies(j, Group{32, 1}, 256, 8);
+  EXPECT_NEAR(c.remote, 3 * (1 - miss_domain), 1e-12);  // ~2.71 copies, not 6
+  EXPECT_LT(c.remote, 8.0 * 24 / 32 / 2);
+  // NVLink: each domain's 7 other GPUs are hit with P = 1 - miss_gpu, for 4 domains' traffic.
+  EXPECT_NEAR(c.local, 4 * 7 * (1 - miss_gpu), 1e-12);
+}
+
+TEST(Dispatch, FlexInsideOneDomainDeduplicatesPerGpu) {
+  // EP 8 in one domain: one NVLink copy per other GPU that holds any of the token's experts.
+  auto j = cluster_job(8);
+  j.parallel.moe_dispatcher = workload::MoeDispatcher::kFlex;
+  const auto c = dispatch_copies(j, Group{8, 1}, 128, 8);
+  double miss = 1;
+  for (int i = 0; i < 8; ++i) miss *= (112.0 - i) / (128.0 - i);
+  EXPECT_EQ(c.remote, 0.0);
+  EXPECT_NEAR(c.local, 7 * (1 - miss), 1e-12);
+}
+
+TEST(Dispatch, FlexCrossesTheNetworkAtTheDeepEpShare) {
+  // 1 GB of tokens, EP 16 over two domains, 16 experts top-1: remote copies = P(expert in the
+  // other domain) = 1/2; RDMA at 25 GB/s x flex_dispatch_bus 0.86; NVLink 2 x 7 x 1/16 = 0.875
+  // copies at 240 GB/s is faster, so the network decides.
+  auto j = cluster_job(16);
+  j.parallel.moe_dispatcher = workload::MoeDispatcher::kFlex;
+  j.efficiency.flex_dispatch_bus = 0.86;
+  const double expected = 20e-6 + 1e9 * 0.5 / (25e9 * 0.86);
+  EXPECT_NEAR(dispatch_time(j, Group{16, 1}, 16, 1, core::gb(1)).value(), expected, expected * 1e-9);
+}
+
 }  // namespace
 }  // namespace aicost::perf

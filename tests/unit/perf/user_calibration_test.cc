@@ -65,7 +65,8 @@ TEST(UserCalibration, FitsThePerGenerationValueFromTheShippedOne) {
   EXPECT_EQ(c->parameters[0].key, "gemm_max");
   EXPECT_DOUBLE_EQ(c->parameters[0].start, 0.66);
   EXPECT_NEAR(c->cv.all.value(0, "hopper"), 0.60, 1e-9);
-  ASSERT_EQ(c->held.size(), 4u);  // the three shared values and fp8_gemm_relative (BF16 rows)
+  // The three shared values, fp8_gemm_relative and moe_sync_expert_overhead (dense BF16 rows).
+  ASSERT_EQ(c->held.size(), 5u);
   EXPECT_EQ(c->held[0].key, "gemm_half_dim");
   EXPECT_NE(c->held[0].reason.find("at least 40 rows of 3 source groups (here 6 rows of 1)"), std::string::npos)
       << c->held[0].reason;
@@ -120,9 +121,10 @@ TEST(UserCalibration, ManyVariedRowsFitTheSharedValuesAndHoldOutSourceGroups) {
   auto c = calibrate(obs, training_fit_parameters());
   ASSERT_TRUE(c) << c.error().what();
   EXPECT_EQ(c->parameters.size(), 4u);
-  // fp8_gemm_relative stays: these BF16 rows do not respond to it.
-  ASSERT_EQ(c->held.size(), 1u);
+  // fp8_gemm_relative and moe_sync_expert_overhead stay: these dense BF16 rows do not respond.
+  ASSERT_EQ(c->held.size(), 2u);
   EXPECT_EQ(c->held[0].key, "fp8_gemm_relative");
+  EXPECT_EQ(c->held[1].key, "moe_sync_expert_overhead");
   EXPECT_EQ(c->holdout, "source group");
   EXPECT_EQ(c->cv.groups.size(), 3u);
   EXPECT_EQ(c->generations, (std::vector<std::string>{"ampere", "hopper"}));

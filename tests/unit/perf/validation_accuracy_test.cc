@@ -27,13 +27,14 @@ std::vector<perf::AccuracyCase> held_out(const config::CrossValidationRun& run) 
 
 // Measured on 2026-12-01 on 144 runs in 18 source groups (H100, A100, B200, B300, GB200; BF16,
 // FP8, MXFP8; dense and MoE), after software eras (NeMo/Megatron-Bridge rows with TP overlap), FP8
-// casts as a memory-bound term, the output layer in BF16 and fp8_gemm_relative fitted: CV median
-// 5.8 %, p90 18.1 %, worst 236 % (in-sample 5.0 % / 15.0 %); on the first 131 of these runs the
-// same model gave 5.6 % / 14.5 %. The p90 target (15 %) does not hold on the enlarged
-// set: the misses are MoE (blackwell/fp8/moe p90 222 %, hopper/fp8/moe 147 %), a small MoE model
-// (Qwen3-30B-A3B, model 1.5-3.6x too fast: measured at micro-batch 1 a third of its
-// micro-batch-4 throughput, which the model barely tells apart) and DeepSeek-V3 with EP 32 across
-// B200 nodes. The bounds pin today's figures with a little room, so a regression fails.
+// casts as a memory-bound term, the output layer in BF16, fp8_gemm_relative fitted, and the MoE
+// dispatcher terms (flex dispatch deduplicated per NVLink domain; the alltoall dispatcher's host
+// sync, moe_sync_expert_overhead, fitted): CV median 5.9 %, p90 16.9 %, worst 74 % (in-sample
+// 4.7 % / 14.1 %); before the MoE terms 5.8 % / 18.1 %, worst 236 %. The p90 target
+// (15 %) does not hold: the misses are Blackwell dense runs with short steps held out (MLPerf v5.1
+// Llama 3.1 8B), the Megatron-Bridge MoE runs when their one source group is held out (the sync
+// term is then fitted without any run that informs it) and Qwen3-30B-A3B on H100. The bounds pin
+// today's figures with a little room, so a regression fails.
 TEST(ValidationAccuracy, TrainingCrossValidatedErrorWithinBounds) {
   auto run = config::cross_validate_csv(kDevSet, testing::builtin_catalog());
   ASSERT_TRUE(run) << run.error().what();
@@ -42,11 +43,12 @@ TEST(ValidationAccuracy, TrainingCrossValidatedErrorWithinBounds) {
   // Every MEASURED row with a published layout is used: 144 of the dev set's rows, 18 sources.
   EXPECT_EQ(run->observations.size(), 144u);
   EXPECT_EQ(run->cv.groups.size(), 18u);
-  // Seven fitted numbers: gemm_max for ampere, hopper and blackwell, four shared.
-  EXPECT_EQ(perf::fitted_numbers(run->cv.all, run->parameters).size(), 7u);
+  // Eight fitted numbers: gemm_max for ampere, hopper and blackwell, five shared.
+  EXPECT_EQ(perf::fitted_numbers(run->cv.all, run->parameters).size(), 8u);
   const auto s = perf::summarize(held_out(*run));
   EXPECT_LE(s.median_abs, 0.062);
-  EXPECT_LE(s.p90_abs, 0.19);
+  EXPECT_LE(s.p90_abs, 0.175);
+  EXPECT_LE(s.max_abs, 0.80);
 }
 
 TEST(ValidationAccuracy, SkipsRowsWithoutMeasurementsAndSaysWhy) {
