@@ -171,40 +171,40 @@ core::Result<std::optional<ledger::Day>> newest_day(ledger::Store& store, ledger
 }
 
 // Missing or stale data makes every budget look green: say so, and fail the gate under --strict.
-core::Status check_freshness(ledger::Store& store, const std::vector<Budget>& budgets, const Cube& cube,
-                             const CheckOptions& o, CheckResult& out) {
-  auto newest = newest_day(store, o.as_of);
-  if (!newest) return newest.error();
-  out.data_through = *newest;
+// `newest`: the newest day with a charge before as_of (newest_day).
+void check_freshness(std::optional<ledger::Day> newest, const std::vector<Budget>& budgets, const Cube& cube,
+                     const CheckOptions& o, CheckResult& out) {
+  out.data_through = newest;
   const std::string strict = o.strict ? " (--strict: the gate fails)" : "";
-  if (!*newest) {
+  if (!newest) {
     out.data_stale = true;
     out.warnings.push_back("the ledger has no charges before " + ledger::day_text(o.as_of) +
                            ": nothing was checked; load billing exports with `aicost ledger ingest`" + strict);
-  } else if (const int age = (o.as_of - 1) - **newest; age >= o.stale_after_days) {
+  } else if (const int age = (o.as_of - 1) - *newest; age >= o.stale_after_days) {
     out.data_stale = true;
-    out.warnings.push_back("the newest charge is from " + ledger::day_text(**newest) + ", " + std::to_string(age) +
+    out.warnings.push_back("the newest charge is from " + ledger::day_text(*newest) + ", " + std::to_string(age) +
                            " days before " + ledger::day_text(o.as_of - 1) + " (stale after " +
                            std::to_string(o.stale_after_days) +
-                           " days): exports may have stopped arriving, and spend since is not counted" + strict);
+                           " days): exports may have stopped arriving; spend since is not in the actuals, and the "
+                           "forecasts project it from the days before" + strict);
   }
   // A scope with nothing while the ledger has charges in the same days: a filter that matches
   // nothing (a typo) or a team whose exports are missing. (When the ledger has nothing in the
   // period at all, the warning above already says so.)
   for (const Budget& b : budgets) {
     const Period p = period_of(b, o.as_of);
-    if (!*newest || **newest < p.start || p.start >= o.as_of || cube.any(b.scope, p.start, std::min(o.as_of, p.end)))
+    if (!newest || *newest < p.start || p.start >= o.as_of || cube.any(b.scope, p.start, std::min(o.as_of, p.end)))
       continue;
     out.data_stale = true;
     out.warnings.push_back("budget '" + b.name + "': no charge in its scope in " + p.label +
                            " so far: check its scope's filters against `aicost ledger report`, or the exports" + strict);
   }
   if (o.strict && out.data_stale) out.gate_failed = true;
-  return {};
 }
 
-// Days of history a forecast reads before as_of: the days it fits, and before them a window for
-// the robust fit's anomaly detector, so that the first fitted days are judged too.
+// Days of history a forecast reads before the day after the newest one with data: the days it
+// fits, and before them a window for the robust fit's anomaly detector, so that the first fitted
+// days are judged too.
 int forecast_lookback(const CheckOptions& o) {
   return std::max(o.forecast.history_days, 1) + (o.forecast.robust ? std::max(o.anomaly.window_days, 1) : 0);
 }
@@ -240,13 +240,18 @@ core::Result<CheckResult> run_check(ledger::Store& store, const std::vector<Budg
   CheckResult out;
   out.as_of = o.as_of;
   out.forecast_interval = o.forecast.interval;
+  // Billing exports arrive days late: the days after the newest one with data are not known yet,
+  // so the forecasts fit the days up to it and project the rest (forecast_period's data_through).
+  auto newest = newest_day(store, o.as_of);
+  if (!newest) return newest.error();
+  const ledger::Day known_end = *newest ? std::min(o.as_of, static_cast<ledger::Day>(**newest + 1)) : o.as_of;
   // One read of the ledger for every budget's history and the anomalies' windows.
   const Scope everything;
   std::vector<const Scope*> scopes{&everything};
   ledger::Day from = o.as_of - o.anomaly_lookback_days - o.anomaly.window_days;
   for (const Budget& b : budgets) {
     scopes.push_back(&b.scope);
-    from = std::min({from, period_of(b, o.as_of).start, o.as_of - forecast_lookback(o)});
+    from = std::min({from, period_of(b, o.as_of).start, known_end - forecast_lookback(o)});
   }
   auto cube = Cube::load(store, scopes, o.root_cause, from, o.as_of, o.aliases);
   if (!cube) return cube.error();
@@ -257,7 +262,7 @@ core::Result<CheckResult> run_check(ledger::Store& store, const std::vector<Budg
   std::map<std::string, core::WideNanos> child_amounts;
   for (const Budget& b : budgets) {
     const Period p = period_of(b, o.as_of);
-    const ledger::Day history_from = std::min(p.start, o.as_of - forecast_lookback(o));
+    const ledger::Day history_from = std::min(p.start, known_end - forecast_lookback(o));
     const auto spend = cube->daily(b.scope, b.currency, b.cost, history_from, std::min(o.as_of, p.end));
     core::WideNanos spent = 0;
     for (const auto& [day, nanos] : spend)
@@ -272,13 +277,13 @@ core::Result<CheckResult> run_check(ledger::Store& store, const std::vector<Budg
         out.warnings.push_back("budget '" + b.name +
                                "': forecast from the spend's trend, since the run has used the GPU-hours its plan "
                                "needs");
-        f = forecast_period(history, p.start, p.end, o.as_of, forecast_options);
+        f = forecast_period(history, p.start, p.end, o.as_of, forecast_options, *newest);
       } else {
         const double left = b.plan->gpu_hours > 0 ? 1.0 - gpu_hours / b.plan->gpu_hours : 1.0;
         f = plan_forecast(history, p.start, p.end, o.as_of, b.plan->total_cost * left, b.plan->uncertainty);
       }
     } else {
-      f = forecast_period(history, p.start, p.end, o.as_of, forecast_options);
+      f = forecast_period(history, p.start, p.end, o.as_of, forecast_options, *newest);
     }
     BudgetResult r;
     r.budget = b;
@@ -312,7 +317,7 @@ core::Result<CheckResult> run_check(ledger::Store& store, const std::vector<Budg
     auto a = scope_anomalies(*cube, b.name, b.scope, b.currency, b.cost, o, fired);
     out.anomalies.insert(out.anomalies.end(), a.begin(), a.end());
   }
-  if (auto s = check_freshness(store, budgets, *cube, o, out); !s) return s.error();
+  check_freshness(*newest, budgets, *cube, o, out);
   auto waste = find_waste(store, o.waste, o.as_of, o.aliases);
   if (!waste) return waste.error();
   for (auto& f : *waste) {

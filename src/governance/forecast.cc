@@ -283,35 +283,38 @@ Cleaned clean_history(const DailySeries& history, Day first, Day fit_start, Day 
 }  // namespace
 
 Forecast forecast_period(const DailySeries& history, Day period_start, Day period_end, Day today,
-                         const ForecastOptions& options) {
+                         const ForecastOptions& options, std::optional<Day> data_through) {
+  // Days the data does not cover yet are unknown, not zero: the fit ends where the data does and
+  // those days are forecast with the rest (a late export read as zeros would become a shift to 0).
+  const Day known_end = data_through ? std::min(today, static_cast<Day>(*data_through + 1)) : today;
   Forecast f;
-  f.spent = spent_in(history, period_start, std::min(today, period_end));
+  f.spent = spent_in(history, period_start, std::min(known_end, period_end));
   f.expected = f.low = f.high = f.spent;
-  if (today >= period_end || period_end <= period_start) {
+  if (known_end >= period_end || period_end <= period_start) {
     f.method = "actual";
     return f;
   }
   std::optional<Day> first_data;
   for (const DayAmount& p : history)
-    if (p.day < today && (!first_data || p.day < *first_data)) first_data = p.day;
+    if (p.day < known_end && (!first_data || p.day < *first_data)) first_data = p.day;
   if (!first_data) {
     f.method = "none";
     return f;
   }
   const std::int64_t lookback = std::max(options.history_days, 1);
-  const Day start = static_cast<Day>(std::max<std::int64_t>(*first_data, std::int64_t{today} - lookback));
+  const Day start = static_cast<Day>(std::max<std::int64_t>(*first_data, std::int64_t{known_end} - lookback));
   std::vector<double> y;
-  for (const DayAmount& p : dense(history, start, today - 1)) y.push_back(p.amount);
+  for (const DayAmount& p : dense(history, start, known_end - 1)) y.push_back(p.amount);
   const std::int64_t n = static_cast<std::int64_t>(y.size());
   if (options.robust && n >= 7) {
-    const Cleaned c = clean_history(history, *first_data, start, today, options);
+    const Cleaned c = clean_history(history, *first_data, start, known_end, options);
     const std::size_t skip = c.y.size() - y.size();
     y.assign(c.y.begin() + static_cast<std::ptrdiff_t>(skip), c.y.end());
     f.replaced_days =
         static_cast<int>(std::count(c.replaced.begin() + static_cast<std::ptrdiff_t>(skip), c.replaced.end(), 1));
     f.level_shifts = c.shifts;
   }
-  const Day from = std::max(today, period_start);
+  const Day from = std::max(known_end, period_start);
   const std::int64_t horizon = std::int64_t{period_end} - from;
 
   Prediction p;

@@ -65,7 +65,8 @@ struct CheckResult {
   std::vector<PlanVsActual> plans;        // run budgets with a plan
   bool gate_failed = false;               // some budget at a gating level (actual or forecast), or
                                           // stale data under CheckOptions::strict
-  // The newest day with a charge before as_of; nullopt when the ledger has none.
+  // The newest day with a charge before as_of; nullopt when the ledger has none. The forecasts
+  // fit the days up to it and predict the days after it (forecast_period's data_through).
   std::optional<ledger::Day> data_through;
   // The data is stale or missing (CheckOptions::stale_after_days), or a budget's scope has no
   // charge in its period so far; each case is also in `warnings`.

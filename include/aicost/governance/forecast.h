@@ -7,6 +7,7 @@
 // clock (`today` is passed in).
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "aicost/governance/anomaly.h"
@@ -15,8 +16,9 @@
 namespace aicost::governance {
 
 struct ForecastOptions {
-  // Days before `today` that the model fits (fewer when the history starts later). Values < 1
-  // count as 1. Default 56 = 8 whole weeks, so every weekday is seen 8 times.
+  // Days before the known end (forecast_period) that the model fits (fewer when the history
+  // starts later). Values < 1 count as 1. Default 56 = 8 whole weeks, so every weekday is seen
+  // 8 times.
   int history_days = 56;
   // Central probability of [low, high], clamped to [0, 0.999999]; 0.8 = the 10th to 90th
   // percentile (AWS Cost Explorer's 80 % prediction interval; Kubecost uses 0.75).
@@ -39,11 +41,11 @@ struct ForecastOptions {
 
 // Totals for the whole period [period_start, period_end), in currency units.
 struct Forecast {
-  double spent = 0;      // actual spend on the days of the period before `today`
+  double spent = 0;      // actual spend on the days of the period the data covers (see forecast_period)
   double expected = 0;   // spent + remaining
   double low = 0;        // lower end of the interval on the period total; never below `spent`
   double high = 0;       // upper end of the interval on the period total
-  double remaining = 0;  // predicted spend on [max(today, period_start), period_end); 0 when over
+  double remaining = 0;  // predicted spend on [max(known end, period_start), period_end); 0 when over
   // Slope of the fitted (deseasonalised) trend, currency units per day, per day; 0 unless the
   // method is "trend" or "trend+weekly". A weekly pattern alone gives ~0 here.
   double trend_per_day = 0;
@@ -54,25 +56,30 @@ struct Forecast {
   int level_shifts = 0;
   // "trend+weekly", "trend", "mean" (fewer than 7 days of history), "plan" (plan_forecast),
   // "actual" (the period is over or empty: nothing left to predict), "none" (no history before
-  // `today`: remaining is 0 and the interval collapses to `spent`).
+  // the known end: remaining is 0 and the interval collapses to `spent`).
   std::string method;
 };
 
 // Forecast of the total spend of [period_start, period_end) given the actual daily spend in
-// `history` (only days before `today` are read; later entries are ignored).
+// `history` up to the known end: `today`, or the day after `data_through` if that is earlier (the
+// newest day the billing data covers; exports arrive days late). Days from the known end on are
+// unknown, not zero spend: entries of `history` there are ignored, the fit ends at the known end,
+// and `remaining` covers [max(known end, period_start), period_end), so a late or stalled export
+// is forecast like the rest of the period instead of read as spend that stopped. nullopt: every
+// day before `today` is known.
 //
-// Model, on the last `history_days` days before `today` (from the first day of history if that is
-// later; missing days are zero spend):
+// Model, on the last `history_days` days before the known end (from the first day of history if
+// that is later; missing days are zero spend):
 //  * n < 7 days: the mean daily spend, method "mean";
 //  * otherwise y_t = f_{weekday(t)} · (a + b·t) + noise: weekday factors f (when `weekly` and
 //    n >= 14; classical multiplicative decomposition, each weekday's mean ratio to the centred
 //    7-day moving average, normalised to average 1), then a, b by least squares on y_t / f_t.
 //    Method "trend+weekly" or "trend". Each predicted day is clamped at >= 0.
 // Robust fit (options.robust, method "trend+weekly" or "trend" only): check_days(options.anomaly)
-// runs over every day of `history` before `today` (so the first fitted days have a baseline when
+// runs over every day of `history` before the known end (so the first fitted days have a baseline when
 // the history is longer than history_days), its days grouped into episodes as detect_anomalies
 // does. Old level of an episode: each weekday's mean over the 28 days before it.
-//  * Lasting shift: shift_days or more anomalous days, and either still running at `today` or
+//  * Lasting shift: shift_days or more anomalous days, and either still running at the known end or
 //    followed by days whose total is nearer the episode's level than the old one (the detector
 //    cannot say "it went back": its baseline drifts to a new level through days it did not flag,
 //    such as a shifted weekend, and then stops flagging). Every day before the episode gets, per
@@ -93,9 +100,10 @@ struct Forecast {
 // daily errors (no autocorrelation, which makes it optimistic for sticky spend) with the residual
 // standard deviation of the fit, and adds the uncertainty of the fitted level and trend (the
 // usual OLS prediction variance); it ignores the uncertainty of the weekday factors.
-// today >= period_end: remaining 0, expected = low = high = spent, method "actual".
+// Known end >= period_end: remaining 0, expected = low = high = spent, method "actual".
 Forecast forecast_period(const DailySeries& history, ledger::Day period_start, ledger::Day period_end,
-                         ledger::Day today, const ForecastOptions& options = {});
+                         ledger::Day today, const ForecastOptions& options = {},
+                         std::optional<ledger::Day> data_through = std::nullopt);
 
 // Forecast when a plan knows what the rest costs (e.g. a training run with an estimate): remaining
 // = max(plan_remaining, 0) instead of an extrapolation, interval = spent + remaining·(1 ± fraction)

@@ -157,6 +157,25 @@ TEST_P(ExampleLab, DataIsStaleFromTheLimitOnAndFailsTheGateOnlyUnderStrict) {
   EXPECT_FALSE(r->data_stale);
 }
 
+// Late data is unknown, not zero: with the newest charge on 06-27 and nothing arriving since, a
+// check of June as of 06-30 (06-28 and 06-29 not delivered) forecasts each budget's June exactly as
+// the check as of 06-28 does. Counting the two late days as zeros would lower every trend forecast.
+TEST_P(ExampleLab, LateDaysDoNotChangeTheForecast) {
+  auto fresh = run_check(store(), file_.budgets, file_.options, {});
+  ASSERT_TRUE(fresh) << fresh.error().what();
+  file_.options.as_of = ledger::days_from_civil(2025, 6, 30);
+  auto late = run_check(store(), file_.budgets, file_.options, {});
+  ASSERT_TRUE(late) << late.error().what();
+  ASSERT_EQ(fresh->budgets.size(), late->budgets.size());
+  for (std::size_t i = 0; i < fresh->budgets.size(); ++i) {
+    const Forecast& a = fresh->budgets[i].status.forecast;
+    const Forecast& b = late->budgets[i].status.forecast;
+    EXPECT_NE(a.method, "none") << fresh->budgets[i].budget.name;
+    EXPECT_DOUBLE_EQ(a.expected, b.expected) << fresh->budgets[i].budget.name;
+    EXPECT_DOUBLE_EQ(a.high, b.high) << fresh->budgets[i].budget.name;
+  }
+}
+
 TEST_P(ExampleLab, ABudgetWhoseScopeMatchesNothingIsNotAQuietGreen) {
   Budget typo;
   typo.name = "typo";

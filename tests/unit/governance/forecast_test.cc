@@ -340,6 +340,51 @@ TEST(RobustForecast, SameAsPlainFitWithoutAnomalies) {
   EXPECT_DOUBLE_EQ(robust.high, plain.high);
 }
 
+// 100/day on days 0..50 from a Monday, then nothing: the export is 5 days late at today = day 56
+// (days 51..55 missing). Period: days 42..71 (30 days). By hand, a flat month costs
+// 30 · 100 = 3000: 9 days in the ledger (42..50, 900) and 21 to come (51..71, 2100), the 5 late
+// days among them. The plain reading (the late days as zeros) sees 5 anomalous days at 0, a lasting
+// shift, and forecasts 0 for the rest: 900.
+TEST(LateData, DaysAfterTheDataAreForecastNotZero) {
+  const Day today = monday() + 56, start = monday() + 42, end = monday() + 72;
+  const DailySeries s = make(51, [](int) { return 100.0; });
+  const Forecast f = forecast_period(s, start, end, today, {}, monday() + 50);
+  EXPECT_EQ(f.method, "trend+weekly");
+  EXPECT_EQ(f.history_days_used, 51);
+  EXPECT_EQ(f.level_shifts, 0);
+  EXPECT_NEAR(f.spent, 900, 1e-9);  // what the ledger holds
+  EXPECT_NEAR(f.remaining, 2100, 1e-6);
+  EXPECT_NEAR(f.expected, 3000, 1e-6);
+  EXPECT_NEAR(f.high - f.low, 0, 1e-6);
+
+  const Forecast zeros = forecast_period(s, start, end, today);
+  EXPECT_EQ(zeros.level_shifts, 1);
+  EXPECT_NEAR(zeros.expected, 900, 1e-6);
+}
+
+// Data through the day before today, or later: nothing is unknown, the same as no data_through.
+TEST(LateData, FreshDataChangesNothing) {
+  const Day today = monday() + 56;
+  const DailySeries s = make(56, [](int t) { return 100.0 + t; });
+  const Forecast plain = forecast_period(s, today - 10, today + 20, today);
+  for (Day through : {today - 1, today, today + 3}) {
+    const Forecast f = forecast_period(s, today - 10, today + 20, today, {}, through);
+    EXPECT_DOUBLE_EQ(f.expected, plain.expected) << through - today;
+    EXPECT_DOUBLE_EQ(f.high, plain.high) << through - today;
+  }
+}
+
+// A period that ended before today but whose last 3 days the data does not cover yet is still
+// forecast, not closed at what arrived: 100/day on days 0..52, period days 28..55 (28 days),
+// today day 60: 25 days known (2500) + 3 forecast (300) = 2800, method not "actual".
+TEST(LateData, AnEndedPeriodWithLateDaysIsForecast) {
+  const DailySeries s = make(53, [](int) { return 100.0; });
+  const Forecast f = forecast_period(s, monday() + 28, monday() + 56, monday() + 60, {}, monday() + 52);
+  EXPECT_EQ(f.method, "trend+weekly");
+  EXPECT_NEAR(f.spent, 2500, 1e-9);
+  EXPECT_NEAR(f.expected, 2800, 1e-6);
+}
+
 // 10 days of 100 spent; the plan says 500 more, ±20 % → 1500 in [1400, 1600].
 TEST(PlanForecast, RemainingComesFromThePlan) {
   const DailySeries s = make(10, [](int) { return 100.0; });
