@@ -1,16 +1,14 @@
 // An ingest killed with SIGKILL halfway leaves the ledger as it was; the rerun gives the totals of
 // a clean run. Runs against every backend.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <csignal>
 #include <cstdlib>
 
 #include "aicost/billing/ingest.h"
 #include "aicost/ledger/report.h"
 #include "aicost/store/open.h"
 #include "backends.h"
+#include "kill_support.h"
 #include "ledger_test_support.h"
 
 namespace aicost {
@@ -33,19 +31,7 @@ TEST_P(CrashTest, KilledIngestLeavesTheLedgerAsItWasAndRerunMatchesACleanRun) {
   const std::string db = fresh.db;
   fresh.store.reset();
 
-  const pid_t child = ::fork();
-  ASSERT_NE(child, -1);
-  if (child == 0) {
-    ::setenv("AICOST_TEST_KILL_AFTER_ROWS", "500", 1);
-    auto s = store::open_store(db);
-    if (!s) ::_exit(3);
-    (void)billing::ingest_file(**s, kFocusSample, opts);
-    ::_exit(4);  // not reached: the hook kills us at 500 of 1000 rows
-  }
-  int status = 0;
-  ASSERT_EQ(::waitpid(child, &status, 0), child);
-  ASSERT_TRUE(WIFSIGNALED(status)) << "exit status " << WEXITSTATUS(status);
-  EXPECT_EQ(WTERMSIG(status), SIGKILL);
+  ASSERT_NO_FATAL_FAILURE(testing::ingest_killed_after(db, kFocusSample, opts));
 
   auto reopened = store::open_store(db);
   ASSERT_TRUE(reopened) << reopened.error().what();
