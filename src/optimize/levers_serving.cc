@@ -7,6 +7,18 @@
 #include "aicost/core/text.h"
 #include "serving_levers.h"
 
+namespace aicost::optimize {
+
+std::string deployment_text(const ServingEvaluation& s) {
+  const auto& d = s.deployment();
+  const auto& r = s.option().replica;
+  return core::sprintf("%d %s of %s TP%d (%d GPUs) %s, max batch %d", d.replicas, d.replicas == 1 ? "replica" : "replicas",
+                       r.gpu.id.c_str(), r.tensor_parallel, d.replicas * r.tensor_parallel,
+                       catalog::to_string(r.weights), d.max_batch);
+}
+
+}  // namespace aicost::optimize
+
 namespace aicost::optimize::detail {
 
 using catalog::Precision;
@@ -30,13 +42,6 @@ bool lists(const std::vector<Precision>& v, Precision p) {
 std::string usd(double x) { return core::group_digits(x) + " USD/month"; }
 
 }  // namespace
-
-std::string deployment_text(const ServingEvaluation& s) {
-  const auto& d = s.deployment();
-  const auto& r = s.option().replica;
-  return core::sprintf("%d x %s TP%d %s, max batch %d", d.replicas, r.gpu.id.c_str(),
-                       r.tensor_parallel, catalog::to_string(r.weights), d.max_batch);
-}
 
 std::vector<Priced> price_each(const LeverContext& ctx,
                                std::vector<std::pair<Change, Risk>> candidates) {

@@ -20,9 +20,6 @@ Proposal cdn(const LeverContext& ctx);
 Proposal autoscaling(const LeverContext& ctx);
 Proposal spot_mix(const LeverContext& ctx);
 
-// "4 x h100-sxm-80gb TP2 fp8, max batch 128"
-std::string deployment_text(const ServingEvaluation& s);
-
 // A candidate change and its estimate (the plan as it stands with the change on top).
 struct Priced {
   Change change;

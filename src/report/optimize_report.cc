@@ -56,13 +56,10 @@ Json sla_json(const std::optional<optimize::SlaEffect>& e) {
           {"capacity_buffer_delta", sig(e->capacity_buffer_delta)}};
 }
 
-// The serving baseline in words: "4 x h100-sxm-80gb TP2 fp8, max batch 128, static-peak over
-// the traffic profile (0.00 % of requests over the SLA)".
+// The serving baseline in words: "4 replicas of h100-sxm-80gb TP2 (8 GPUs) fp8, max batch 128,
+// static-peak over the traffic profile (0.00 % of requests over the SLA)".
 std::string serving_fleet_text(const optimize::ServingEvaluation& s) {
-  const auto& d = s.deployment();
-  const auto& r = s.option().replica;
-  std::string out = fmt::format("{} x {} TP{} {}, max batch {}", d.replicas, r.gpu.id, r.tensor_parallel,
-                                catalog::to_string(r.weights), d.max_batch);
+  std::string out = optimize::deployment_text(s);
   if (s.fleet.run) {
     out += fmt::format(", {} over the traffic profile ({:.2f} % of requests over the SLA)",
                        s.plan.policy.name, s.fleet.run->over_sla_share * 100);

@@ -29,6 +29,10 @@ struct ServingEvaluation {
   const serving::DeploymentOption& option() const { return plan.options[fleet.best->option]; }
 };
 
+// The deployment in words, replicas and GPUs told apart: "4 replicas of h100-sxm-80gb TP2 (8 GPUs)
+// fp8, max batch 128".
+std::string deployment_text(const ServingEvaluation& s);
+
 // One estimate of a plan: what was read and what the models made of it. A training plan fills
 // job, inputs, perf and cost; a serving plan fills `serving` (its total is the fleet's monthly
 // cost, 730 h, and it has no wall time).
