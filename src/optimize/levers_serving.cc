@@ -17,6 +17,12 @@ std::string deployment_text(const ServingEvaluation& s) {
                        catalog::to_string(r.weights), d.max_batch);
 }
 
+std::string replica_text(const ServingEvaluation& s) {
+  const auto& r = s.option().replica;
+  return core::sprintf("%s TP%d %s, max batch %d", r.gpu.id.c_str(), r.tensor_parallel, catalog::to_string(r.weights),
+                       s.deployment().max_batch);
+}
+
 }  // namespace aicost::optimize
 
 namespace aicost::optimize::detail {

@@ -56,15 +56,19 @@ Json sla_json(const std::optional<optimize::SlaEffect>& e) {
           {"capacity_buffer_delta", sig(e->capacity_buffer_delta)}};
 }
 
-// The serving baseline in words: "4 replicas of h100-sxm-80gb TP2 (8 GPUs) fp8, max batch 128,
-// static-peak over the traffic profile (0.00 % of requests over the SLA)".
+// The serving baseline in words. With a traffic profile, the fleet its policy runs: "static-peak
+// over the traffic profile: 18.0 replicas on average, 18 at peak, of h100-sxm-80gb TP4 fp8, max
+// batch 128 (0.00 % of requests over the SLA)"; without, the deployment around the clock.
 std::string serving_fleet_text(const optimize::ServingEvaluation& s) {
-  std::string out = optimize::deployment_text(s);
+  std::string out;
   if (s.fleet.run) {
-    out += fmt::format(", {} over the traffic profile ({:.2f} % of requests over the SLA)",
-                       s.plan.policy.name, s.fleet.run->over_sla_share * 100);
+    const auto& run = *s.fleet.run;
+    out = fmt::format("{} over the traffic profile: {:.1f} replicas on average, {} at peak, of {} ({:.2f} % of "
+                      "requests over the SLA)",
+                      s.plan.policy.name, run.mean_replicas, run.peak_replicas, optimize::replica_text(s),
+                      run.over_sla_share * 100);
   } else {
-    out += ", around the clock";
+    out = optimize::deployment_text(s) + ", around the clock";
   }
   if (s.fleet.cache_monthly_usd > 0) {
     out += fmt::format(", response cache {} USD", core::group_digits(s.fleet.cache_monthly_usd));

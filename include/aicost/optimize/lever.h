@@ -32,6 +32,8 @@ struct ServingEvaluation {
 // The deployment in words, replicas and GPUs told apart: "4 replicas of h100-sxm-80gb TP2 (8 GPUs)
 // fp8, max batch 128".
 std::string deployment_text(const ServingEvaluation& s);
+// One replica of it: "h100-sxm-80gb TP2 fp8, max batch 128".
+std::string replica_text(const ServingEvaluation& s);
 
 // One estimate of a plan: what was read and what the models made of it. A training plan fills
 // job, inputs, perf and cost; a serving plan fills `serving` (its total is the fleet's monthly
