@@ -64,7 +64,7 @@ int estimate_serving(const std::string& path, const catalog::Catalog& cat, repor
 }
 
 Command estimate_command() {
-  return {"estimate", "time, MFU, memory and cost of a training plan",
+  return {"estimate", "time, MFU, memory and cost of a training plan; replicas, latency and monthly cost of a serving plan",
           [](CLI::App& sub, const GlobalOptions& g) -> std::function<int()> {
             auto plan = std::make_shared<std::string>();
             auto allow_oom = std::make_shared<bool>(false);

@@ -1,4 +1,5 @@
 // aicost: what a large-model training run will cost, before the money is spent.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -8,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "aicost/config/catalog_loader.h"
+#include "aicost/core/suggest.h"
 #include "commands.h"
 
 namespace aicost::app {
@@ -70,11 +72,56 @@ core::Result<report::Format> output_format(const GlobalOptions& g) {
   return *f;
 }
 
+std::vector<std::string> subcommand_names(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) names.push_back(sub->get_name());
+  return names;
+}
+
+std::string command_list(const std::vector<std::string>& names) {
+  std::string list;
+  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+  return list;
+}
+
+// What to say instead of CLI11's "A subcommand is required" when the command line names a command
+// that does not exist ("aicost estimat", "aicost ledger repot": the word, the closest command and
+// the commands there are) or none ("aicost ledger"). Walks the arguments as CLI11 does, skipping
+// options and the values they take; nullopt when the commands named are all there are.
+std::optional<std::string> command_error(const CLI::App& app, int argc, char** argv) {
+  const CLI::App* at = &app;
+  std::string path = "aicost";
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--") return std::nullopt;
+    if (arg.size() > 1 && arg[0] == '-') {
+      const std::string name = arg.substr(0, arg.find('='));
+      const CLI::Option* opt = nullptr;
+      for (const CLI::App* a = at; a && !opt; a = a->get_parent()) opt = a->get_option_no_throw(name);
+      if (opt && opt->get_type_size() > 0 && name.size() == arg.size()) ++i;  // its value follows
+      continue;
+    }
+    const auto names = subcommand_names(*at);
+    if (std::find(names.begin(), names.end(), arg) != names.end()) {
+      at = at->get_subcommand(arg);
+      path += " " + arg;
+      continue;
+    }
+    if (names.empty() || at->get_require_subcommand_min() == 0) return std::nullopt;
+    return "'" + arg + "' is not a command of " + path + "." + core::did_you_mean(arg, names) +
+           " Commands: " + command_list(names) + " (" + path + " --help says what each does).";
+  }
+  if (at->get_require_subcommand_min() == 0) return std::nullopt;
+  return path + " needs a command: " + command_list(subcommand_names(*at)) + " (" + path +
+         " --help says what each does).";
+}
+
 }  // namespace aicost::app
 
 int main(int argc, char** argv) {
   using namespace aicost::app;
-  CLI::App app{"aicost: estimate what training a large model costs, before spending the money"};
+  CLI::App app{"aicost: what training or serving a large model will cost before the money is spent, the cheapest way to "
+                 "run it, and where real spend goes (the ledger)"};
   app.set_version_flag("--version", "aicost 0.1.0");
   app.require_subcommand(1);
   app.fallthrough();  // global options (-o, --catalog) may follow the subcommand
@@ -101,6 +148,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    if (auto what = dynamic_cast<const CLI::RequiredError*>(&e) ? command_error(app, argc, argv) : std::nullopt) {
+      std::cerr << "error: " << *what << "\n";
+      return 2;
+    }
     app.exit(e);
     return 2;  // usage error, whatever CLI11's own code (ecosystem.md: map parse errors to 2)
   }

@@ -1,0 +1,2 @@
+ledger
+exit 2

@@ -1,0 +1,2 @@
+estimat
+exit 2

@@ -1,0 +1,2 @@
+ledger repot
+exit 2
