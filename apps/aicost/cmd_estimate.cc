@@ -47,6 +47,14 @@ int estimate_serving(const std::string& path, const catalog::Catalog& cat, repor
                                          {ttft / 4, ttft / 2, ttft, ttft * 2},
                                          {rate / 4, rate / 2, rate, rate * 2, rate * 4});
   view.notes = plan->notes;
+  if (!replicas_csv.empty() && plan->series.rps.empty()) {
+    return report_error(core::make_error(core::ErrorCode::kInvalidInput,
+                                         "--replicas-csv writes the replicas each scaling policy runs over the "
+                                         "traffic profile, and this plan has none: add serving.traffic_profile "
+                                         "(docs/SERVING.md) or drop --replicas-csv",
+                                         replicas_csv),
+                        g);
+  }
   if (view.best && !plan->series.rps.empty()) {
     view.replica_capacity_rps = fleet.replica_capacity_rps;
     for (const auto& p : plan->policies) {
