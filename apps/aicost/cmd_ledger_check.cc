@@ -142,7 +142,10 @@ int run_check(const CheckOptions& o, const LedgerDb& d, const GlobalOptions& g) 
   for (const auto& s : *sent) fired.insert(s.key);
   auto result = governance::run_check(**store, file->budgets, file->options, fired);
   if (!result) return ledger_error(result.error(), d, g);
-  std::cout << report::render_check(*result, *fmt);
+  // With `--prometheus -` standard output is the metrics alone, so a collector can read it as it
+  // is; the report goes to standard error.
+  std::ostream& report_out = o.prometheus == "-" ? std::cerr : std::cout;
+  report_out << report::render_check(*result, *fmt);
   // Tables and JSON carry the warnings; CSV and Markdown have no place for them.
   if (*fmt == report::Format::kCsv || *fmt == report::Format::kMarkdown)
     for (const auto& w : result->warnings) std::cerr << "warning: " << w << "\n";
@@ -181,7 +184,7 @@ std::function<int()> setup_ledger_check(CLI::App* check, const GlobalOptions& g,
                     "seconds: a Retry-After up to this is honoured as asked; a webhook that asks for longer is "
                     "left to the next check (a check run by cron should end in minutes)")
       ->capture_default_str();
-  check->add_option("--prometheus", o->prometheus, "write budget burn, forecast and anomaly gauges in Prometheus text format to this file ('-': stdout)");
+  check->add_option("--prometheus", o->prometheus, "write budget burn, forecast and anomaly gauges in Prometheus text format to this file ('-': standard output, which then holds the metrics alone; the report goes to standard error)");
   check->add_flag("--dry-run", o->dry_run, "print, send nothing, remember nothing");
   check->add_option("--stale-after", o->stale_after_days,
                     "warn when the newest charge is this many days or more older than the day before --as-of")
