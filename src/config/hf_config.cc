@@ -161,15 +161,27 @@ core::Result<const Family*> resolve_family(Fields& f, std::string_view origin,
   return *f.error();
 }
 
-// "meta-llama/Llama-3.1-8B" -> "Llama-3.1-8B"; ".../Llama-3.1-8B/config.json" -> "Llama-3.1-8B".
+// The last part of a path that names something ("a/b/" -> "b"); "" for ".", ".." or nothing.
+std::string last_name(const std::filesystem::path& path) {
+  std::filesystem::path p = path.lexically_normal();
+  if (!p.has_filename()) p = p.parent_path();
+  const std::string name = p.filename().string();
+  return name == "." || name == ".." ? "" : name;
+}
+
+// "meta-llama/Llama-3.1-8B" -> "Llama-3.1-8B"; ".../Llama-3.1-8B/config.json" -> "Llama-3.1-8B";
+// a config saved from a local folder ("_name_or_path": ".") or read from the current one
+// ("config.json") takes the folder's real name.
 std::string display_name(const std::optional<std::string>& name_or_path, std::string_view origin) {
-  if (name_or_path && !name_or_path->empty()) {
-    const std::filesystem::path p(*name_or_path);
-    return p.has_filename() ? p.filename().string() : p.parent_path().filename().string();
+  if (name_or_path) {
+    if (std::string name = last_name(*name_or_path); !name.empty()) return name;
   }
-  const std::filesystem::path p(origin);
-  if (p.filename() == "config.json" && p.parent_path().has_filename()) {
-    return p.parent_path().filename().string();
+  std::error_code ec;
+  std::filesystem::path p = std::filesystem::absolute(std::filesystem::path(origin), ec);
+  if (ec) p = std::filesystem::path(origin);
+  p = p.lexically_normal();
+  if (p.filename() == "config.json") {
+    if (std::string name = last_name(p.parent_path()); !name.empty()) return name;
   }
   return p.stem().string();
 }

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -323,6 +324,24 @@ TEST(HfConfig, ConfigJsonInAFolderTakesTheFolderName) {
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(m->name, "Llama-3.1-8B-Instruct");
   EXPECT_EQ(m->id, "llama-3.1-8b-instruct");
+}
+
+// "hf_config: config.json" read from the current folder, or a config saved from a local folder
+// (transformers writes "_name_or_path": "."), is named after that folder, not ".".
+TEST(HfConfig, ConfigJsonInTheCurrentFolderTakesItsName) {
+  const std::string folder = std::filesystem::current_path().filename().string();
+  ASSERT_FALSE(folder.empty());
+  for (const char* origin : {"config.json", "./config.json"}) {
+    auto m = parse_hf_config(llama_with(""), origin);
+    ASSERT_TRUE(m.has_value());
+    EXPECT_EQ(m->name, folder) << origin;
+  }
+  auto dot = parse_hf_config(llama_with(R"(, "_name_or_path": ".")"), "/models/Qwen-Local/config.json");
+  ASSERT_TRUE(dot.has_value());
+  EXPECT_EQ(dot->name, "Qwen-Local");
+  auto slash = parse_hf_config(llama_with(R"(, "_name_or_path": "org/Model-X/")"), "cfg.json");
+  ASSERT_TRUE(slash.has_value());
+  EXPECT_EQ(slash->name, "Model-X");
 }
 
 }  // namespace
