@@ -247,7 +247,7 @@ std::string render_reliability(const ReliabilityView& v, Format f) {
   if (v.spares) {
     Table t;
     t.title = "Spare nodes (simulated; spares paid for the whole run)";
-    t.header = {"spare_nodes", "mean_days", "p90_days", "stall_pct", "gpu_time_usd", ""};
+    t.header = {"spare_nodes", "mean_days", "p90_days", "stall_pct", "gpu_time_usd", "note"};
     t.right_align = {true, true, true, true, true, false};
     for (size_t i = 0; i < v.spares->options.size(); ++i) {
       const auto& o = v.spares->options[i];
@@ -265,7 +265,7 @@ std::string render_reliability(const ReliabilityView& v, Format f) {
   levers.header = {"lever", "wall_days", "saved_days", "saved_usd"};
   levers.right_align = {false, true, true, true};
   for (const auto& l : a.levers) {
-    levers.rows.push_back({l.name, fmt::format("{:.2f}", l.wall_days), fmt::format("{:.2f}", l.saved_days),
+    levers.rows.push_back({l.name, fmt::format("{:.2f}", l.wall_days), core::group_digits(l.saved_days, 2),
                            core::group_digits(l.saved_usd)});
   }
   out += "\n" + render(levers, f);
