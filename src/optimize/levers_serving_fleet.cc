@@ -160,8 +160,8 @@ Proposal spot_mix(const LeverContext& ctx) {
                              100 * over_sla_limit(ctx.plan, ctx.guardrails))};
   auto p = change(best->change, risk, roll);
   p.notes.push_back(basis);
-  p.notes.push_back(core::sprintf("reclaims: %.2f per spot replica-hour, the serving simulation's "
-                                  "rate (serving/traffic.h; not from data/: measure yours)",
+  p.notes.push_back(core::sprintf("reclaims: %.2f per spot replica-hour (data/reliability.yaml "
+                                  "serving_spot, an assumed rate: measure yours)",
                                   policy.spot_interruptions_per_hour));
   p.notes.push_back("now " + fleet_text(ctx.plan));
   for (const auto& c : priced) p.notes.push_back("weighed " + fleet_text(c.eval));
