@@ -16,7 +16,9 @@ using ledger::Day;
 using ledger::UnixSeconds;
 
 constexpr std::size_t kMaxEvidence = 10;
-constexpr double kHoursPerMonth = kDaysPerMonth * 24;
+// Waste savings are per 30-day month (kDaysPerMonth, as the findings say), not the 730-hour
+// average month (core::kHoursPerMonth) that plans are priced by.
+constexpr double kHoursPer30Days = kDaysPerMonth * 24;
 
 std::string money(double v, const std::string& currency) { return core::group_digits(v, 2) + " " + currency; }
 std::string percent(double fraction) { return core::sprintf("%.1f %%", fraction * 100); }
@@ -147,7 +149,7 @@ std::vector<WasteFinding> idle_gpus(const std::vector<GpuActivityHour>& hours,
       if (price == cost_per_gpu_hour_by_host.end()) {
         f.message += "no price for this host, saving not estimated";
       } else {
-        f.monthly_saving = gpu_hours * price->second * kHoursPerMonth / observed;
+        f.monthly_saving = gpu_hours * price->second * kHoursPer30Days / observed;
         f.message += money(f.monthly_saving, currency) + "/month at " + rate(price->second, currency) +
                      "/GPU-hour, extrapolated to 30 days";
       }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "aicost/core/quantity.h"
 #include "aicost/core/rng.h"
 
 namespace aicost::serving {
@@ -151,7 +152,7 @@ PolicyResult simulate_policy(const TrafficSeries& traffic, double capacity, doub
     r.replicas.push_back(paid);
     r.peak_replicas = std::max(r.peak_replicas, paid);
   }
-  r.monthly_usd *= 730.0 * 60 / n;
+  r.monthly_usd *= core::kHoursPerMonth * 60 / n;
   r.idle_share = paid_capacity > 0 ? 1 - served / paid_capacity : 0;
   r.over_sla_share = demanded > 0 ? over / demanded : 0;
   r.mean_replicas = replica_minutes / n;

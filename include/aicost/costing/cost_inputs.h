@@ -78,7 +78,7 @@ struct StorageInputs {
   // the plan does not say.
   std::optional<double> dataset_duplicates;
   core::Bytes checkpoint_size;             // one full checkpoint; 0 = derived (14 B/param)
-  core::Seconds checkpoint_interval;       // 0 = Young's optimum for the job's MTBF
+  core::Seconds checkpoint_interval;       // 0 = the minimiser of Daly's expected wall time for the job's MTBF
   int checkpoints_retained = 5;            // kept at once (older ones deleted)
   core::UsdPerByteSecond checkpoint_price;
   TierTerms checkpoint_terms;              // of the tier checkpoints are written to

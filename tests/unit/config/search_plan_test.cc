@@ -190,11 +190,9 @@ TEST(SearchPlan, DataParallelSizeIsAnError) {
   expect_error(load(kDataParallel), ErrorCode::kInvalidInput, "data_parallel_size is derived");
 }
 
-// DISABLED: BUG in src/config/search_plan.cc load_search_plan: the cluster/training/parallelism/
-// pricing nodes are taken from `YAML::Clone(*parsed)`, and yaml-cpp's Clone drops source marks, so
-// every error raised on them (ranges, empty lists, unknown GPU ids, data_parallel_size, bad
-// pricing.mode, ...) points at "plan.yaml:1:1" with the excerpt of line 1 instead of the value.
-// Fix: read the choices from `*parsed` (which keeps marks) and only mutate the clone.
+// Errors on the searched choices point at the value, not at "plan.yaml:1:1": yaml-cpp's Clone
+// drops source marks, so load_search_plan reads the choices from the parsed plan, which keeps
+// them, and only mutates the clone.
 TEST(SearchPlan, ErrorsPointAtTheOffendingValue) {
   expect_error(load(kReversed), ErrorCode::kInvalidInput, "64..32", "14:9");
   expect_error(load(kEmptyList), ErrorCode::kInvalidInput, "empty list", "13:8");

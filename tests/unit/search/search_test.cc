@@ -376,10 +376,9 @@ TEST(Search, SkippingPricesNeverChangesTheAnswer) {
 // the layer inputs *plus* one layer's full activations for the recompute (perf/memory.cc), i.e.
 // more than selective recomputation, so "the most aggressive recompute" is not a memory lower
 // bound. With the capacity set between the two, selective fits and full does not.
-// DISABLED: BUG in src/search/search.cc Searcher::evaluate: the prune step bounds memory with
-// Recompute::kFull (max "aggressiveness"), which is not the minimum here; the pruned search
-// reports 0 feasible plans (2 out-of-memory) where the unpruned one finds the selective plan.
-// Fix: bound with the minimum memory over the listed recompute modes (try each, like VPP).
+// So the prune step must bound memory with the minimum over the listed recompute modes, not with
+// Recompute::kFull: bounding with kFull reported 0 feasible plans here, where the unpruned search
+// finds the selective one.
 TEST(Search, PruningKeepsAPlanThatFitsOnlyWithSelectiveRecompute) {
   Case c = small_case();
   c.space.gpus.resize(1);
