@@ -179,7 +179,11 @@ core::Result<std::unique_ptr<ledger::Store>> open_ledger(const LedgerDb& d, stor
 }
 
 core::Error scrub_error(const core::Error& e, const std::string& db) {
-  return core::make_error(e.code, store::scrub(e.message, db), store::scrub(e.context, db));
+  core::Error out = e;
+  out.message = store::scrub(e.message, db);
+  out.context = store::scrub(e.context, db);
+  if (out.location) out.location->file = store::scrub(out.location->file, db);
+  return out;
 }
 
 int ledger_error(const core::Error& e, const LedgerDb& d, const GlobalOptions& g) {

@@ -3,7 +3,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
-#include <regex>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -26,16 +25,12 @@ int exit_code(const core::Error& e) {
 int report_error(const core::Error& e, const GlobalOptions& g) {
   if (g.output == "json") {
     // Programs get the message without the quoted source line, and the position as numbers.
-    const auto nl = e.message.find('\n');
-    nlohmann::json err = {{"code", core::code_name(e.code)},
-                          {"message", e.message.substr(0, nl)},
-                          {"context", e.context}};
-    if (nl != std::string::npos) err["excerpt"] = e.message.substr(nl + 1);
-    std::smatch m;
-    if (std::regex_match(e.context, m, std::regex(R"((.*):(\d+):(\d+))"))) {
-      err["file"] = m[1].str();
-      err["line"] = std::stoi(m[2].str());
-      err["column"] = std::stoi(m[3].str());
+    nlohmann::json err = {{"code", core::code_name(e.code)}, {"message", e.message}, {"context", e.context}};
+    if (const auto& at = e.location) {
+      if (!at->excerpt.empty()) err["excerpt"] = at->excerpt;
+      err["file"] = at->file;
+      if (at->line > 0) err["line"] = at->line;
+      if (at->column > 0) err["column"] = at->column;
     }
     nlohmann::json j = {{"error", err}};
     std::cerr << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";

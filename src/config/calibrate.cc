@@ -26,14 +26,15 @@ core::Result<CalibrationRun> calibrate_csv(const std::string& path, const catalo
     }
     const int line = i < loaded->skipped_lines.size() ? loaded->skipped_lines[i] : 0;
     if (first_line == 0) first_line = line;
-    unknown += fmt::format("\n  line {}: {}", line, s);
+    unknown += fmt::format("{}  line {}: {}", unknown.empty() ? "" : "\n", line, s);
   }
   if (!unknown.empty()) {
-    return core::make_error(core::ErrorCode::kNotFound,
-                            "rows name a GPU the catalog cannot place; add the GPU (a 'gpus:' entry "
-                            "with its generation, and an 'efficiency:' profile for a new generation) "
-                            "in a file given with --catalog, or correct gpu_type:" + unknown,
-                            fmt::format("{}:{}:{}", path, first_line, 1));
+    // The rows, one per line, are the excerpt; the location is the first of them.
+    return core::make_error_at(core::ErrorCode::kNotFound,
+                               "rows name a GPU the catalog cannot place; add the GPU (a 'gpus:' entry "
+                               "with its generation, and an 'efficiency:' profile for a new generation) "
+                               "in a file given with --catalog, or correct gpu_type:",
+                               {path, first_line, 0, unknown});
   }
   auto fitted = perf::calibrate(std::move(loaded->observations), loaded->parameters, rules);
   if (!fitted) return fitted.error().with_context(path);

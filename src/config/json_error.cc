@@ -63,12 +63,10 @@ core::Error json_parse_error(std::string_view text, std::string_view origin, siz
       std::string_view(",{[:").find(text[prev - 1]) == std::string_view::npos) {
     reason += " (is a ',' missing before it?)";
   }
-  return core::make_error(
-      core::ErrorCode::kParse,
-      "malformed JSON: " + reason + "\n    " + (begin > 0 ? "..." : "") +
-          std::string(shown) + (begin + shown.size() < line.size() ? "..." : "") + "\n    " + pad +
-          "^",
-      std::string(origin) + ":" + std::to_string(line_no) + ":" + std::to_string(column));
+  return core::make_error_at(core::ErrorCode::kParse, "malformed JSON: " + reason,
+                             {std::string(origin), static_cast<int>(line_no), static_cast<int>(column),
+                              "    " + std::string(begin > 0 ? "..." : "") + std::string(shown) +
+                                  (begin + shown.size() < line.size() ? "..." : "") + "\n    " + pad + "^"});
 }
 
 }  // namespace aicost::config

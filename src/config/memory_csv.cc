@@ -32,9 +32,8 @@ core::Result<std::vector<MemoryCase>> load_memory_csv(const std::string& path,
       for (size_t i = 0; i < f.size(); ++i) col[f[i]] = i;
       for (const char* c : kColumns) {
         if (!col.count(c)) {
-          return core::make_error(core::ErrorCode::kInvalidInput,
-                                  std::string("memory CSV has no column '") + c + "'",
-                                  path + ":" + std::to_string(line));
+          return core::make_error_at(core::ErrorCode::kInvalidInput,
+                                     std::string("memory CSV has no column '") + c + "'", {path, line, 0, ""});
         }
       }
       return {};

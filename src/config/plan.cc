@@ -37,7 +37,7 @@ core::Result<workload::Model> read_model(MapReader& r, const catalog::Catalog& c
     if (!m) {
       // The JSON file's own position leads; the plan line that named it follows.
       core::Error e = m.error();
-      e.message += "\n  (model.hf_config at " + r.source().where(r.node("hf_config").Mark()) + ")";
+      e.message += " (the file model.hf_config names at " + r.source().where(r.node("hf_config").Mark()) + ")";
       return e;
     }
     spec = *m;

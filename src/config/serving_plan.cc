@@ -131,9 +131,9 @@ core::Status read_profile(MapReader& s, const std::string& dir, ServingPlan& pla
         plan.series.rps.push_back(v);
       } catch (...) {
         if (n == 1) continue;  // header
-        return core::make_error(core::ErrorCode::kParse,
-                                "requests per second must be a non-negative number, got '" + cell + "'",
-                                file.string() + ":" + std::to_string(n));
+        return core::make_error_at(core::ErrorCode::kParse,
+                                   "requests per second must be a non-negative number, got '" + cell + "'",
+                                   {file.string(), n, 0, ""});
       }
     }
   } else {

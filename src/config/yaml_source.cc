@@ -25,11 +25,13 @@ std::string Source::where(const YAML::Mark& mark) const {
 
 std::string Source::excerpt(const YAML::Mark& mark) const {
   if (mark.is_null() || mark.line < 0 || static_cast<size_t>(mark.line) >= lines.size()) return "";
-  return "\n    " + lines[mark.line] + "\n    " + std::string(mark.column, ' ') + "^";
+  return "    " + lines[mark.line] + "\n    " + std::string(mark.column, ' ') + "^";
 }
 
 core::Error Source::error(const YAML::Mark& mark, std::string message, ErrorCode code) const {
-  return core::make_error(code, message + excerpt(mark), where(mark));
+  if (mark.is_null()) return core::make_error(code, std::move(message), name);
+  return core::make_error_at(code, std::move(message),
+                             {name, mark.line + 1, mark.column + 1, excerpt(mark)});
 }
 
 namespace {

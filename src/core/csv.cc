@@ -31,8 +31,8 @@ Status CsvStream::finish() {
   const std::size_t used = parse(true, status);
   buffer_.erase(0, used);
   if (status && !buffer_.empty())
-    return make_error(ErrorCode::kParse, "unterminated quoted field at the end of the file",
-                      origin_ + ":" + std::to_string(line_));
+    return make_error_at(ErrorCode::kParse, "unterminated quoted field at the end of the file",
+                         {origin_, static_cast<int>(line_), 0, ""});
   return status;
 }
 

@@ -26,7 +26,16 @@ const char* code_name(ErrorCode code) {
   return "unknown";
 }
 
-std::string Error::what() const { return context.empty() ? message : context + ": " + message; }
+std::string SourceLocation::text() const {
+  if (line <= 0) return file;
+  return file + ":" + std::to_string(line) + (column > 0 ? ":" + std::to_string(column) : "");
+}
+
+std::string Error::what() const {
+  std::string out = context.empty() ? message : context + ": " + message;
+  if (location && !location->excerpt.empty()) out += "\n" + location->excerpt;
+  return out;
+}
 
 Error Error::with_context(const std::string& outer) const {
   Error e = *this;

@@ -1,6 +1,7 @@
 // Result<T> and Error: recoverable failures as values (a small std::expected subset; gcc 12 has none).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -23,19 +24,37 @@ const char* code_name(ErrorCode code);
 
 // message: one sentence saying what is wrong and what to do about it.
 // context: where (file:line:col, key path, or the offending value); may be empty.
+// Where in an input file an error is, for programs (`-o json` errors carry file, line and column)
+// and for people (the excerpt: the line quoted and a caret under the column).
+struct SourceLocation {
+  std::string file;
+  int line = 0;    // 1-based; 0 when unknown
+  int column = 0;  // 1-based; 0 when unknown or the whole line is meant
+  std::string excerpt;  // "    the line\n    ^" (each line indented by 4), or empty
+  // "file:line:column", "file:line" or "file".
+  std::string text() const;
+};
+
 struct Error {
   ErrorCode code = ErrorCode::kInternal;
   std::string message;
   std::string context;
+  std::optional<SourceLocation> location;  // set when the error is at a place in an input file
 
-  // "context: message" (or just message when context is empty).
+  // "context: message" (or just message when context is empty), then the excerpt on its own lines.
   std::string what() const;
   // Prefixes context with `outer` ("outer: context"); used as an error travels outwards.
   Error with_context(const std::string& outer) const;
 };
 
 inline Error make_error(ErrorCode code, std::string message, std::string context = {}) {
-  return Error{code, std::move(message), std::move(context)};
+  return Error{code, std::move(message), std::move(context), std::nullopt};
+}
+
+// An error at a place in a file: the context is the location's text.
+inline Error make_error_at(ErrorCode code, std::string message, SourceLocation where) {
+  std::string context = where.text();
+  return Error{code, std::move(message), std::move(context), std::move(where)};
 }
 
 template <class T>

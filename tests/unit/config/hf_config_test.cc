@@ -183,7 +183,7 @@ TEST(HfConfig, MalformedJsonReportsLineAndColumnWithCaret) {
   EXPECT_EQ(e.context, "cfg.json:3:3");
   EXPECT_EQ(e.message.rfind("malformed JSON: ", 0), 0u) << e.message;
   EXPECT_NE(e.message.find("is a ',' missing before it?"), std::string::npos) << e.message;
-  EXPECT_NE(e.message.find("\n      \"vocab_size\": 100\n      ^"), std::string::npos) << e.message;
+  EXPECT_NE(e.what().find("\n      \"vocab_size\": 100\n      ^"), std::string::npos) << e.what();
 }
 
 TEST(HfConfig, TruncatedJsonPointsPastTheLastCharacter) {

@@ -343,7 +343,7 @@ TEST(ParsePlanErrors, MalformedYamlIsParseErrorWithCaret) {
   ASSERT_FALSE(plan.has_value());
   EXPECT_EQ(plan.error().code, ErrorCode::kParse);
   EXPECT_EQ(plan.error().context.rfind("plan.yaml:", 0), 0u) << plan.error().context;
-  EXPECT_NE(plan.error().message.find("^"), std::string::npos) << plan.error().message;
+  EXPECT_NE(plan.error().what().find("^"), std::string::npos) << plan.error().what();
 }
 
 TEST(ParsePlanErrors, MissingSectionIsNamed) {

@@ -122,7 +122,7 @@ TEST(ServingPlan, MissingHuggingFaceConfigNamesThePlanLine) {
   text.replace(text.find("preset: llama3.1-8b"), 19, "hf_config: nowhere.json");
   auto plan = load_serving_plan(write("hf_missing.yaml", text), testing::builtin_catalog());
   ASSERT_FALSE(plan);
-  EXPECT_NE(plan.error().message.find("model.hf_config at"), std::string::npos)
+  EXPECT_NE(plan.error().message.find("model.hf_config names at"), std::string::npos)
       << plan.error().message;
   EXPECT_NE(plan.error().message.find("hf_missing.yaml:3"), std::string::npos)
       << plan.error().message;
