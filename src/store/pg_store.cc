@@ -5,6 +5,7 @@
 #include <memory>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "aicost/store/open.h"
 #include "ledger_base.h"
@@ -154,6 +155,7 @@ class PgStore final : public LedgerBase, private PgConn {
   // in its transaction (pg_lock.h); a migration, which may make the tables that lock names, an
   // advisory lock on every ledger of the database.
   core::Status begin_write(Writer who) override {
+    days_.clear();  // partitions made by a transaction rolled back are gone
     if (auto r = run("starting a write transaction", "BEGIN"); !r) return r.error();
     core::Status s;
     if (who == Writer::kIngest) s = lock_ledger(*this, conn_, where_, options_, "ingest");
@@ -190,6 +192,18 @@ class PgStore final : public LedgerBase, private PgConn {
   }
   core::Status load_charges(std::int64_t source, std::span<const ledger::Charge> rows, const std::int64_t* tagsets,
                             const ChargeTextIds* ids) override {
+    // `charges` is partitioned by month (schema 6): the batch's months need their partitions first.
+    std::string days;
+    for (const auto& c : rows)
+      if (const auto day = ledger::day_of(c.period_start); days_.insert(day).second) {
+        if (!days.empty()) days += ',';
+        days += std::to_string(day);
+      }
+    if (!days.empty())
+      if (auto r = run("making the charges' monthly partitions",
+                       "SELECT aicost_charges_month(d) FROM unnest($1::integer[]) AS u (d)", {"{" + days + "}"});
+          !r)
+        return r.error();
     return copy_in("inserting charges", "charges (" + charge_columns() + ")", rows.size(), [&](std::size_t k, CopyRows& out) {
       const auto& c = rows[k];
       out.i64(source);
@@ -295,6 +309,7 @@ class PgStore final : public LedgerBase, private PgConn {
   }
 
  private:
+  std::unordered_set<ledger::Day> days_;  // days whose month has its partition, this transaction
   PgReads reads_{*this, [this] { return tagsets(); }};
 };
 
