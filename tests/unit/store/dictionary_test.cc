@@ -355,14 +355,7 @@ TEST_P(DictionaryTest, APostgresLedgerOfSchemaTwoMovesItsIndexesOntoDigests) {
   fresh_.store.reset();
   PGconn* conn = PQconnectdb(fresh_.db.c_str());
   // Schema 6 (charges partitioned by month) undone first, then 5 to 3.
-  PGresult* r = PQexec(conn, R"SQL(
-    CREATE TABLE charges_plain (LIKE charges INCLUDING DEFAULTS);
-    INSERT INTO charges_plain SELECT * FROM charges;
-    DROP VIEW charges_text; DROP TABLE charges;
-    ALTER TABLE charges_plain RENAME TO charges;
-    ALTER TABLE charges ADD FOREIGN KEY (source_id) REFERENCES sources (id);
-    CREATE INDEX charges_source ON charges (source_id);
-    DROP FUNCTION aicost_charges_month(integer);
+  PGresult* r = PQexec(conn, (std::string(testing::kUnpartitionCharges) + R"SQL(
     DROP INDEX tagsets_canonical; ALTER TABLE tagsets ADD CONSTRAINT tagsets_canonical_key UNIQUE (canonical);
     DROP INDEX tagset_tags_tag; ALTER TABLE tagset_tags ADD PRIMARY KEY (tagset_id, key, value);
     DROP INDEX strings_value; DROP INDEX strings_value_lookup;
@@ -374,7 +367,7 @@ TEST_P(DictionaryTest, APostgresLedgerOfSchemaTwoMovesItsIndexesOntoDigests) {
     ALTER TABLE alerts_sent ADD PRIMARY KEY (key);
     DROP FUNCTION aicost_digest(text);
     DROP INDEX sources_export; ALTER TABLE sources DROP COLUMN export_key, DROP COLUMN periods;
-    DELETE FROM schema_migrations WHERE version > 2;)SQL");
+    DELETE FROM schema_migrations WHERE version > 2;)SQL").c_str());
   EXPECT_EQ(PQresultStatus(r), PGRES_COMMAND_OK) << PQerrorMessage(conn);
   PQclear(r);
   PQfinish(conn);

@@ -3,7 +3,10 @@
 // query over a range of days reads only its months.
 #include <gtest/gtest.h>
 #include <libpq-fe.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <map>
 #include <optional>
@@ -79,17 +82,6 @@ std::map<std::string, core::WideNanos> by_resource(ledger::Store& s, std::option
   return out;
 }
 
-// Schema 6 undone by hand: `charges` one table again, as aicost 5 left it.
-constexpr const char* kUnpartition = R"SQL(
-  CREATE TABLE charges_plain (LIKE charges INCLUDING DEFAULTS);
-  INSERT INTO charges_plain SELECT * FROM charges;
-  DROP VIEW charges_text; DROP TABLE charges;
-  ALTER TABLE charges_plain RENAME TO charges;
-  ALTER TABLE charges ADD FOREIGN KEY (source_id) REFERENCES sources (id);
-  CREATE INDEX charges_source ON charges (source_id);
-  DROP FUNCTION aicost_charges_month(integer);
-  DELETE FROM schema_migrations WHERE version > 5;)SQL";
-
 const char* const kPartitions =
     "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = "
     "'charges'::regclass ORDER BY 1";
@@ -105,7 +97,9 @@ TEST_P(PartitionTest, ASchemaFiveLedgerIsPartitionedByMonthKeepingEveryRow) {
   const auto rows = rows_of(fresh_.db, "SELECT source_id, line, day, billed, tagset_id, resource_id, service_name_sid "
                                        "FROM charges ORDER BY day, billed");
   fresh_.store.reset();
-  ASSERT_EQ(rows_of(fresh_.db, kUnpartition).size(), 0u);
+  ASSERT_EQ(rows_of(fresh_.db, std::string(testing::kUnpartitionCharges) +
+                                     "DELETE FROM schema_migrations WHERE version > 5").size(),
+            0u);
   ASSERT_EQ(rows_of(fresh_.db, "SELECT relkind FROM pg_class WHERE oid = 'charges'::regclass"),
             std::vector<std::string>{"r"});  // a plain table: the ledger is at schema 5
 
@@ -149,6 +143,59 @@ TEST_P(PartitionTest, AnIngestMakesANewMonthsPartitionAndARangeReadsOnlyItsMonth
   EXPECT_NE(plan.find("charges_2024_07"), std::string::npos) << plan;
   EXPECT_EQ(plan.find("charges_2024_06"), std::string::npos) << plan;
   EXPECT_EQ(plan.find("charges_2024_08"), std::string::npos) << plan;
+}
+
+// kill -9 of a process in the middle of migration 6: its rows already copied into the partitions,
+// the migration waits for a lock on `strings` (the view it makes last reads it), which this test
+// holds. The server rolls the migration back: the ledger is still schema 5, one table with every
+// row, and the next open migrates it.
+TEST_P(PartitionTest, AMigrationKilledMidwayLeavesTheSchemaFiveLedger) {
+  if (GetParam() != "postgresql") GTEST_SKIP() << "SQLite's migration 6 changes nothing";
+  load(store(), "three-months", {charge(kDays[0], "a", 1), charge(kDays[1], "b", 20), charge(kDays[2], "c", 300)});
+  const auto totals = testing::ledger_totals(store());
+  fresh_.store.reset();
+  ASSERT_EQ(rows_of(fresh_.db, std::string(testing::kUnpartitionCharges) +
+                                     "DELETE FROM schema_migrations WHERE version > 5")
+                .size(),
+            0u);
+  PGconn* holder = PQconnectdb(fresh_.db.c_str());
+  PQclear(PQexec(holder, "BEGIN; LOCK TABLE strings IN ACCESS EXCLUSIVE MODE"));
+  const pid_t child = ::fork();
+  ASSERT_NE(child, -1);
+  if (child == 0) {
+    (void)store::open_store(fresh_.db);  // migrates, and waits for `strings`
+    ::_exit(4);
+  }
+  // Until the migration waits for the lock (its INSERT of the rows done).
+  bool waiting = false;
+  for (int i = 0; i < 600 && !waiting; ++i) {
+    waiting = !rows_of(fresh_.db, "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE "
+                                  "'%aicost_charges_month%'")
+                   .empty();
+    if (!waiting) ::usleep(50'000);
+  }
+  EXPECT_TRUE(waiting) << "the migration never waited for the lock on strings";
+  ::kill(child, SIGKILL);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFSIGNALED(status));
+  // What others see meanwhile: schema 5, one table, every row.
+  EXPECT_EQ(rows_of(fresh_.db, "SELECT MAX(version) FROM schema_migrations"), std::vector<std::string>{"5"});
+  EXPECT_EQ(rows_of(fresh_.db, "SELECT relkind FROM pg_class WHERE oid = 'charges'::regclass"),
+            std::vector<std::string>{"r"});
+  PQclear(PQexec(holder, "COMMIT"));
+  PQfinish(holder);
+  // The server ends the dead client's transaction once the statement can go on and its answer
+  // cannot be sent; until then the migration lock keeps the next open waiting.
+  auto reopened = store::open_store(fresh_.db);
+  ASSERT_TRUE(reopened) << reopened.error().what();
+  fresh_.store = std::move(*reopened);
+  EXPECT_EQ(store().schema_version(), 6);
+  EXPECT_EQ(rows_of(fresh_.db, "SELECT COUNT(*) FROM schema_migrations WHERE version = 6"),
+            std::vector<std::string>{"1"});
+  EXPECT_EQ(rows_of(fresh_.db, kPartitions), (std::vector<std::string>{"charges_2024_06", "charges_2024_07", "charges_2024_08"}));
+  EXPECT_EQ(rows_of(fresh_.db, "SELECT COUNT(*) FROM charges"), std::vector<std::string>{"3"});
+  testing::expect_same_totals(testing::ledger_totals(store()), totals);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, PartitionTest, ::testing::Values("sqlite", "postgresql"),
