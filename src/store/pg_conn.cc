@@ -17,28 +17,6 @@ std::string one_line(const char* msg) {
   return out;
 }
 
-// Exact parse of an integer NUMERIC ("-123456789012345678901") into 128 bits; false on anything else.
-bool parse_wide(std::string_view s, core::WideNanos& out) {
-  constexpr core::WideNanos kMax = ((core::WideNanos{1} << 126) - 1) + (core::WideNanos{1} << 126);
-  constexpr core::WideNanos kMin = -kMax - 1;
-  std::size_t i = 0;
-  const bool negative = !s.empty() && s[0] == '-';
-  if (!s.empty() && (s[0] == '-' || s[0] == '+')) ++i;
-  if (i == s.size()) return false;
-  core::WideNanos v = 0;  // accumulated as a negative number so that kMin itself parses
-  for (; i < s.size(); ++i) {
-    if (s[i] < '0' || s[i] > '9') return false;
-    const int d = s[i] - '0';
-    if (v < kMin / 10) return false;
-    v *= 10;
-    if (v < kMin + d) return false;
-    v -= d;
-  }
-  if (!negative && v == kMin) return false;
-  out = negative ? v : -v;
-  return true;
-}
-
 // Typed reads of one cell of a text-format result; false when the text does not parse. NULL reads
 // as 0 / "" (SUM over no rows).
 bool cell(const PGresult* r, int row, int col, std::string& out) {

@@ -17,6 +17,7 @@
 #include "aicost/core/amount.h"
 #include "aicost/core/result.h"
 #include "aicost/store/open.h"  // scrub: messages never show the password
+#include "sql_rows.h"
 
 namespace aicost::store {
 
@@ -29,8 +30,6 @@ inline constexpr std::size_t kCopyFlushBytes = 1 << 20;
 
 // libpq messages span lines ("...failed: ...\n\tIs the server running...?"); one line reads better.
 std::string one_line(const char* msg);
-// Exact parse of an integer NUMERIC ("-123456789012345678901") into 128 bits; false on anything else.
-bool parse_wide(std::string_view s, core::WideNanos& out);
 
 // Typed reads of one cell of a text-format result; false when the text does not parse. NULL reads
 // as 0 / "" (SUM over no rows).

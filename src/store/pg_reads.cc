@@ -8,28 +8,6 @@
 
 namespace aicost::store {
 
-core::Result<std::vector<ledger::RowIssue>> PgReads::issues(std::int64_t source_id, std::int64_t limit) {
-  // SQLite reads a negative LIMIT as none; PostgreSQL refuses it.
-  auto r = limit < 0 ? run("reading row issues", "SELECT line, column_name, severity, message FROM row_issues "
-                                                 "WHERE source_id = $1 ORDER BY line", {std::to_string(source_id)})
-                     : run("reading row issues", "SELECT line, column_name, severity, message FROM row_issues "
-                                                 "WHERE source_id = $1 ORDER BY line LIMIT $2",
-                           {std::to_string(source_id), std::to_string(limit)});
-  if (!r) return r.error();
-  std::vector<ledger::RowIssue> out;
-  bool ok = true;
-  std::string severity;
-  for (int row = 0; row < PQntuples(r->get()); ++row) {
-    ledger::RowIssue issue;
-    ok &= cell(r->get(), row, 0, issue.line) && cell(r->get(), row, 1, issue.column) &&
-          cell(r->get(), row, 2, severity) && cell(r->get(), row, 3, issue.message);
-    issue.severity = ledger::severity_from_name(severity);
-    out.push_back(std::move(issue));
-  }
-  if (!ok) return unexpected("reading row issues");
-  return out;
-}
-
 core::Result<std::vector<ledger::AggregateRow>> PgReads::aggregate(const ledger::AggregateQuery& q) {
   std::vector<ledger::AggregateRow> out;
   if (auto s = aggregate_into({&q, 1}, [&out](std::size_t, ledger::AggregateRow& row) -> core::Status {
@@ -105,7 +83,7 @@ core::Status PgReads::aggregate_into(std::span<const ledger::AggregateQuery> que
                                      const ledger::Store::AggregateSink& sink, std::size_t interleave) {
   std::map<std::int64_t, std::vector<ledger::Tag>> tags;
   if (std::any_of(queries.begin(), queries.end(), [](const auto& q) { return q.reads_tags(); })) {
-    auto t = tagsets();
+    auto t = tagsets_();
     if (!t) return t.error();
     tags = std::move(*t);
   }
@@ -129,98 +107,6 @@ core::Status PgReads::aggregate_into(std::span<const ledger::AggregateQuery> que
   }
   if (interleave > 0) return each_interleaved({answers.data(), answers.size()}, interleave, none, sink);
   return each_in_turn(answers, none, sink);
-}
-
-core::Result<std::vector<ledger::HostActivity>> PgReads::gpu_activity(std::optional<ledger::Day> from,
-                                                             std::optional<ledger::Day> to) {
-  const auto a = gpu_activity_sql(from, to, Dialect::kPostgres);
-  auto r = run("reading GPU activity", a.sql, a.params);
-  if (!r) return r.error();
-  std::vector<ledger::HostActivity> out;
-  bool ok = true;
-  for (int row = 0; row < PQntuples(r->get()); ++row) {
-    ledger::HostActivity h;
-    std::string metric;
-    ok &= cell(r->get(), row, 0, h.host) && cell(r->get(), row, 1, h.day) && cell(r->get(), row, 2, metric) &&
-          cell(r->get(), row, 3, h.mean) && cell(r->get(), row, 4, h.samples);
-    const auto m = ledger::gpu_metric_from_name(metric);
-    if (!m) continue;
-    h.metric = *m;
-    out.push_back(std::move(h));
-  }
-  if (!ok) return unexpected("reading GPU activity");
-  return out;
-}
-
-core::Result<std::vector<ledger::GpuHour>> PgReads::gpu_hours(std::optional<ledger::Day> from,
-                                                     std::optional<ledger::Day> to) {
-  const auto a = gpu_hours_sql(from, to, Dialect::kPostgres);
-  auto r = run("reading hourly GPU telemetry", a.sql, a.params);
-  if (!r) return r.error();
-  std::vector<ledger::GpuHour> out;
-  bool ok = true;
-  for (int row = 0; row < PQntuples(r->get()); ++row) {
-    ledger::GpuHour h;
-    std::string metric;
-    ok &= cell(r->get(), row, 0, h.host) && cell(r->get(), row, 1, h.gpu) && cell(r->get(), row, 2, h.hour) &&
-          cell(r->get(), row, 3, metric) && cell(r->get(), row, 4, h.sum) && cell(r->get(), row, 5, h.samples);
-    const auto m = ledger::gpu_metric_from_name(metric);
-    if (!m) continue;
-    h.metric = *m;
-    out.push_back(std::move(h));
-  }
-  if (!ok) return unexpected("reading hourly GPU telemetry");
-  ledger::merge_gpu_hours(out);
-  return out;
-}
-
-core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> PgReads::tagsets() {
-  // Byte order, as SQLite sorts, whatever the database's collation.
-  auto r = run("reading tag sets",
-               "SELECT tagset_id, key, value FROM tagset_tags ORDER BY tagset_id, key COLLATE \"C\", value COLLATE \"C\"");
-  if (!r) return r.error();
-  std::map<std::int64_t, std::vector<ledger::Tag>> out;
-  bool ok = true;
-  for (int row = 0; row < PQntuples(r->get()); ++row) {
-    std::int64_t id = 0;
-    ledger::Tag t;
-    ok &= cell(r->get(), row, 0, id) && cell(r->get(), row, 1, t.key) && cell(r->get(), row, 2, t.value);
-    out[id].push_back(std::move(t));
-  }
-  if (!ok) return unexpected("reading tag sets");
-  return out;
-}
-
-// Sources and their per-currency totals in one statement, hence one snapshot.
-core::Result<std::vector<ledger::SourceRecord>> PgReads::select_sources(const std::string& where, const std::string& arg) {
-  auto r = run("reading sources",
-               "SELECT s.id, s.path, s.sha256, s.bytes, s.format, s.loaded_at, s.rows, s.rejected, s.warnings, "
-               "t.currency, t.billed, t.effective FROM sources s LEFT JOIN LATERAL (SELECT c.value AS currency, "
-               "SUM(d.billed) AS billed, SUM(d.effective) AS effective FROM charge_daily d JOIN strings c ON c.id = "
-               "d.currency_sid WHERE d.source_id = s.id GROUP BY c.value) t ON true " + where + " ORDER BY s.id, t.currency COLLATE \"C\"",
-               where.empty() ? std::vector<std::string>{} : std::vector<std::string>{arg});
-  if (!r) return r.error();
-  const PGresult* res = r->get();
-  std::vector<ledger::SourceRecord> out;
-  bool ok = true;
-  for (int row = 0; row < PQntuples(res); ++row) {
-    std::int64_t id = 0;
-    ok &= cell(res, row, 0, id);
-    if (out.empty() || out.back().id != id) {
-      ledger::SourceRecord s;
-      s.id = id;
-      ok &= cell(res, row, 1, s.file.path) && cell(res, row, 2, s.file.sha256) && cell(res, row, 3, s.file.bytes) &&
-            cell(res, row, 4, s.file.format) && cell(res, row, 5, s.loaded_at) && cell(res, row, 6, s.rows) &&
-            cell(res, row, 7, s.rejected) && cell(res, row, 8, s.warnings);
-      out.push_back(std::move(s));
-    }
-    if (PQgetisnull(res, row, 9)) continue;  // no charges
-    ledger::CurrencyTotal t;
-    ok &= cell(res, row, 9, t.currency) && wide_cell(res, row, 10, t.billed) && wide_cell(res, row, 11, t.effective);
-    out.back().totals.push_back(std::move(t));
-  }
-  if (!ok) return unexpected("reading sources");
-  return out;
 }
 
 }  // namespace aicost::store

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <span>
@@ -18,22 +19,16 @@ namespace aicost::store {
 
 class PgReads {
  public:
-  explicit PgReads(PgConn& pg) : pg_(pg) {}
+  // `tagsets` reads every tag set (Store::tagsets).
+  using Tagsets = std::function<core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>>()>;
+  PgReads(PgConn& pg, Tagsets tagsets) : pg_(pg), tagsets_(std::move(tagsets)) {}
 
-  core::Result<std::vector<ledger::RowIssue>> issues(std::int64_t source_id, std::int64_t limit);
   core::Result<std::vector<ledger::AggregateRow>> aggregate(const ledger::AggregateQuery& q);
   // Store::aggregate_into: each query's groups read from a cursor in batches (the client never
   // holds the server's whole answer) and folded (group_fold.h); one query at a time unless they
   // are interleaved.
   core::Status aggregate_into(std::span<const ledger::AggregateQuery> queries, const ledger::Store::AggregateSink& sink,
                               std::size_t interleave);
-  core::Result<std::vector<ledger::HostActivity>> gpu_activity(std::optional<ledger::Day> from,
-                                                               std::optional<ledger::Day> to);
-  core::Result<std::vector<ledger::GpuHour>> gpu_hours(std::optional<ledger::Day> from,
-                                                       std::optional<ledger::Day> to);
-  core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> tagsets();
-  // Sources and their per-currency totals in one statement, hence one snapshot.
-  core::Result<std::vector<ledger::SourceRecord>> select_sources(const std::string& where, const std::string& arg);
 
  private:
   core::Result<PgResult> run(const char* what, const std::string& sql, const std::vector<std::string>& params = {}) {
@@ -44,6 +39,7 @@ class PgReads {
   core::Status fold(const ledger::AggregateQuery& q, GroupFold& fold);
 
   PgConn& pg_;  // the store's session, which outlives this
+  Tagsets tagsets_;
 };
 
 }  // namespace aicost::store

@@ -220,6 +220,38 @@ ALTER TABLE sources ADD COLUMN export_key TEXT;
 ALTER TABLE sources ADD COLUMN periods TEXT;
 )SQL";
 
+// PostgreSQL only: `charges` partitioned by month of `day` (docs/LEDGER.md, Scale). A query over a
+// range of days reads only its months' partitions (the range is a literal in the plan), and a
+// month can be detached or dropped as a whole. aicost_charges_month(day) makes the partition of a
+// day's month when it is missing, CREATE then ATTACH: attaching takes SHARE UPDATE EXCLUSIVE on
+// `charges`, which readers do not wait for (CREATE ... PARTITION OF would lock them out until the
+// ingest commits). The migration moves every row in the one transaction of the migrations.
+// `charge_daily`, about a hundredth of the charges, stays one table. SQLite keeps one table: it
+// has no partitions, and its scans already read a window of days through the rollup or by rowid.
+constexpr const char* kSchemaV6PgPartitions = R"SQL(
+CREATE OR REPLACE FUNCTION aicost_charges_month(d integer) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  first date := date_trunc('month', date '1970-01-01' + d)::date;
+  part text := 'charges_' || to_char(first, 'YYYY_MM');
+BEGIN
+  IF to_regclass(quote_ident(part)) IS NULL THEN
+    EXECUTE format('CREATE TABLE %I (LIKE charges INCLUDING DEFAULTS)', part);
+    EXECUTE format('ALTER TABLE charges ATTACH PARTITION %I FOR VALUES FROM (%s) TO (%s)', part,
+                   first - date '1970-01-01', (first + interval '1 month')::date - date '1970-01-01');
+  END IF;
+END $$;
+DROP VIEW IF EXISTS charges_text;
+ALTER TABLE charges RENAME TO charges_v5;
+ALTER INDEX charges_source RENAME TO charges_v5_source;
+CREATE TABLE charges (LIKE charges_v5 INCLUDING DEFAULTS) PARTITION BY RANGE (day);
+ALTER TABLE charges ADD CONSTRAINT charges_source_fkey FOREIGN KEY (source_id) REFERENCES sources (id);
+CREATE INDEX charges_source ON charges (source_id);
+SELECT aicost_charges_month(day) FROM (SELECT DISTINCT day FROM charges_v5) AS d;
+INSERT INTO charges SELECT * FROM charges_v5;
+DROP TABLE charges_v5;
+{CHARGES_TEXT};
+)SQL";
+
 std::string substitute(std::string sql, const std::string& from, const std::string& to) {
   for (auto pos = sql.find(from); pos != std::string::npos; pos = sql.find(from, pos + to.size()))
     sql.replace(pos, from.size(), to);
@@ -282,7 +314,8 @@ std::vector<Migration> migrations(Dialect d) {
           {4, kSchemaV4Commitments},
           // A key can be long (an ARN and many accounts): a hash index on PostgreSQL, as for paths.
           {5, std::string(kSchemaV5Deliveries) + (d == Dialect::kSqlite ? "CREATE INDEX sources_export ON sources (export_key);"
-                                                                        : "CREATE INDEX sources_export ON sources USING hash (export_key);")}};
+                                                                        : "CREATE INDEX sources_export ON sources USING hash (export_key);")},
+          {6, d == Dialect::kSqlite ? "SELECT 1" : substitute(kSchemaV6PgPartitions, "{CHARGES_TEXT}", charges_text_view())}};
 }
 
 const char* dimension_column(ledger::Dimension d) {

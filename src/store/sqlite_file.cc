@@ -51,43 +51,6 @@ core::Result<int> applied_version(sqlite3* db, const std::string& path) {
   return sqlite3_column_int(q.get(), 0);
 }
 
-core::Status migrate(sqlite3* db, const std::string& path, const StoreOptions& options,
-                     core::Result<int>& current, bool& made) {
-  if (*current == 0 && options.mode == OpenMode::kExisting)
-    return make_error(
-        ErrorCode::kNotFound,
-        "this file is not an aicost ledger yet (it has no tables); load a billing export into it "
-        "(aicost ledger ingest FILE --db " +
-            path + ") or make it a ledger (aicost ledger init --db " + path + ")",
-        path);
-  auto lock = FileLock::acquire(path, "migration", options);
-  if (!lock) return lock.error();
-  auto exec = [&](const std::string& sql) { return sqlite_exec(db, path, sql); };
-  if (auto s = exec("BEGIN IMMEDIATE"); !s) return s;
-  // Another process may have migrated it while this one waited.
-  current = applied_version(db, path);
-  made = current && *current == 0;
-  auto s = current
-               ? exec(
-                     "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, "
-                     "applied_at TEXT NOT NULL)")
-               : core::Status(current.error());
-  for (const auto& m : migrations(Dialect::kSqlite)) {
-    if (!s || m.version <= *current) continue;
-    s = exec(m.sql);
-    if (s)
-      s = exec("INSERT INTO schema_migrations VALUES (" + std::to_string(m.version) + ", '" +
-               core::utc_now_iso() + "')");
-  }
-  if (s) s = exec("COMMIT");
-  if (!s) {
-    (void)exec("ROLLBACK");
-    return s;
-  }
-  current = applied_version(db, path);
-  return current ? core::Status{} : core::Status(current.error());
-}
-
 core::Result<Generation> generation(sqlite3* db, const std::string& path) {
   Generation g;
   for (auto [sql, out] : {std::pair{"PRAGMA schema_version", &g.first},

@@ -28,12 +28,6 @@ void checkpoint(sqlite3* db) noexcept;
 // with tables but not aicost's.
 core::Result<int> applied_version(sqlite3* db, const std::string& path);
 
-// The migrations `current` (applied_version's answer) lacks, in one transaction under the write
-// lock; `current` becomes the version after. A file with no tables is made a ledger only with
-// OpenMode::kCreate; `made` says whether this call made it (not another process meanwhile).
-core::Status migrate(sqlite3* db, const std::string& path, const StoreOptions& options,
-                     core::Result<int>& current, bool& made);
-
 // Which state of the ledger a read transaction sees, as far as a scan of the charges cares: the
 // schema cookie (VACUUM, which renumbers rowids, adds one) and the write generation (PRAGMA
 // user_version, one more in every transaction that changes the charges). Read inside the

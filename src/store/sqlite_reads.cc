@@ -36,24 +36,6 @@ core::Error sqlite_error(sqlite3* db, const std::string& path, const std::string
 core::Status SqliteReads::exec(const std::string& sql) { return sqlite_exec(db_, path_, sql); }
 core::Error SqliteReads::error(const std::string& what) const { return sqlite_error(db_, path_, what); }
 
-core::Result<std::vector<ledger::RowIssue>> SqliteReads::issues(std::int64_t source_id, std::int64_t limit) {
-  core::Status st;
-  Stmt q(db_, "SELECT line, column_name, severity, message FROM row_issues WHERE source_id = ? ORDER BY line LIMIT ?", st);
-  if (!st) return st.error();
-  q.i64(1, source_id);
-  q.i64(2, limit);
-  std::vector<ledger::RowIssue> out;
-  while (sqlite3_step(q.get()) == SQLITE_ROW) {
-    ledger::RowIssue r;
-    r.line = sqlite3_column_int64(q.get(), 0);
-    r.column = column_text(q.get(), 1);
-    r.severity = ledger::severity_from_name(column_text(q.get(), 2));
-    r.message = column_text(q.get(), 3);
-    out.push_back(std::move(r));
-  }
-  return out;
-}
-
 core::Result<std::vector<ledger::AggregateRow>> SqliteReads::aggregate(const ledger::AggregateQuery& q) {
   auto rows = aggregate_each({&q, 1});
   if (!rows) return rows.error();
@@ -206,7 +188,7 @@ core::Status SqliteReads::aggregate_into(std::span<const ledger::AggregateQuery>
   const ReadTransaction tx(db_);
   std::map<std::int64_t, std::vector<ledger::Tag>> tags;
   if (std::any_of(distinct.begin(), distinct.end(), [](const auto& q) { return q.reads_tags(); })) {
-    auto t = tagsets();
+    auto t = tagsets_();
     if (!t) return t.error();
     tags = std::move(*t);
   }
@@ -252,87 +234,6 @@ core::Result<std::vector<std::vector<ledger::AggregateRow>>> SqliteReads::aggreg
       }, 0);
       !s)
     return s.error();
-  return out;
-}
-
-core::Result<std::vector<ledger::HostActivity>> SqliteReads::gpu_activity(std::optional<ledger::Day> from,
-                                                             std::optional<ledger::Day> to) {
-  const auto a = gpu_activity_sql(from, to, Dialect::kSqlite);
-  core::Status st;
-  Stmt s(db_, a.sql, st);
-  if (!st) return st.error();
-  for (std::size_t i = 0; i < a.params.size(); ++i) s.text(static_cast<int>(i + 1), a.params[i]);
-  std::vector<ledger::HostActivity> out;
-  int rc;
-  while ((rc = sqlite3_step(s.get())) == SQLITE_ROW) {
-    const auto metric = ledger::gpu_metric_from_name(column_text(s.get(), 2));
-    if (!metric) continue;
-    out.push_back({column_text(s.get(), 0), sqlite3_column_int(s.get(), 1), *metric,
-                   sqlite3_column_double(s.get(), 3), sqlite3_column_int64(s.get(), 4)});
-  }
-  if (rc != SQLITE_DONE) return error("reading GPU activity");
-  return out;
-}
-
-core::Result<std::vector<ledger::GpuHour>> SqliteReads::gpu_hours(std::optional<ledger::Day> from,
-                                                     std::optional<ledger::Day> to) {
-  const auto a = gpu_hours_sql(from, to, Dialect::kSqlite);
-  core::Status st;
-  Stmt s(db_, a.sql, st);
-  if (!st) return st.error();
-  for (std::size_t i = 0; i < a.params.size(); ++i) s.text(static_cast<int>(i + 1), a.params[i]);
-  std::vector<ledger::GpuHour> out;
-  int rc;
-  while ((rc = sqlite3_step(s.get())) == SQLITE_ROW) {
-    const auto metric = ledger::gpu_metric_from_name(column_text(s.get(), 3));
-    if (!metric) continue;
-    out.push_back({column_text(s.get(), 0), column_text(s.get(), 1), sqlite3_column_int64(s.get(), 2), *metric,
-                   sqlite3_column_double(s.get(), 4), sqlite3_column_int64(s.get(), 5)});
-  }
-  if (rc != SQLITE_DONE) return error("reading hourly GPU telemetry");
-  ledger::merge_gpu_hours(out);
-  return out;
-}
-
-core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> SqliteReads::tagsets() {
-  core::Status st;
-  Stmt q(db_, "SELECT tagset_id, key, value FROM tagset_tags ORDER BY tagset_id, key, value", st);
-  if (!st) return st.error();
-  std::map<std::int64_t, std::vector<ledger::Tag>> out;
-  while (sqlite3_step(q.get()) == SQLITE_ROW)
-    out[sqlite3_column_int64(q.get(), 0)].push_back({column_text(q.get(), 1), column_text(q.get(), 2)});
-  return out;
-}
-
-core::Result<std::vector<ledger::SourceRecord>> SqliteReads::select_sources(const std::string& where, const std::string& arg) {
-  core::Status st;
-  Stmt q(db_, "SELECT id, path, sha256, bytes, format, loaded_at, rows, rejected, warnings FROM sources " + where +
-                  " ORDER BY id", st);
-  if (!st) return st.error();
-  if (!where.empty()) q.text(1, arg);
-  std::vector<ledger::SourceRecord> out;
-  while (sqlite3_step(q.get()) == SQLITE_ROW) {
-    ledger::SourceRecord r;
-    r.id = sqlite3_column_int64(q.get(), 0);
-    r.file.path = column_text(q.get(), 1);
-    r.file.sha256 = column_text(q.get(), 2);
-    r.file.bytes = sqlite3_column_int64(q.get(), 3);
-    r.file.format = column_text(q.get(), 4);
-    r.loaded_at = column_text(q.get(), 5);
-    r.rows = sqlite3_column_int64(q.get(), 6);
-    r.rejected = sqlite3_column_int64(q.get(), 7);
-    r.warnings = sqlite3_column_int64(q.get(), 8);
-    out.push_back(std::move(r));
-  }
-  for (auto& r : out) {
-    Stmt t(db_, "SELECT s.value, t.billed, t.effective FROM (SELECT currency_sid, SUM(billed) AS billed, "
-                "SUM(effective) AS effective FROM charge_daily WHERE source_id = ? GROUP BY currency_sid) t "
-                "JOIN strings s ON s.id = t.currency_sid ORDER BY s.value", st);
-    if (!st) return st.error();
-    t.i64(1, r.id);
-    while (sqlite3_step(t.get()) == SQLITE_ROW)
-      r.totals.push_back({column_text(t.get(), 0), sqlite3_column_int64(t.get(), 1), sqlite3_column_int64(t.get(), 2)});
-  }
   return out;
 }
 

@@ -34,11 +34,11 @@ inline std::function<void()>& before_range_scans_hook() {
 class SqliteReads {
  public:
   // `db` is the store's connection, which outlives this; `path` names it in errors; `options` say
-  // how many threads a scan of the raw charges may use.
-  SqliteReads(sqlite3* db, std::string path, const StoreOptions& options)
-      : db_(db), path_(std::move(path)), options_(options) {}
+  // how many threads a scan of the raw charges may use; `tagsets` reads every tag set (Store::tagsets).
+  using Tagsets = std::function<core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>>()>;
+  SqliteReads(sqlite3* db, std::string path, const StoreOptions& options, Tagsets tagsets)
+      : db_(db), path_(std::move(path)), options_(options), tagsets_(std::move(tagsets)) {}
 
-  core::Result<std::vector<ledger::RowIssue>> issues(std::int64_t source_id, std::int64_t limit);
   core::Result<std::vector<ledger::AggregateRow>> aggregate(const ledger::AggregateQuery& q);
   // Whether aggregate_into can answer `queries` from one scan: one query, or several that all read
   // the daily rollup or all the raw charges (none only the GPU rows).
@@ -52,12 +52,6 @@ class SqliteReads {
   // aggregate_into's rows, collected.
   core::Result<std::vector<std::vector<ledger::AggregateRow>>> aggregate_each(
       std::span<const ledger::AggregateQuery> queries);
-  core::Result<std::vector<ledger::HostActivity>> gpu_activity(std::optional<ledger::Day> from,
-                                                               std::optional<ledger::Day> to);
-  core::Result<std::vector<ledger::GpuHour>> gpu_hours(std::optional<ledger::Day> from,
-                                                       std::optional<ledger::Day> to);
-  core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> tagsets();
-  core::Result<std::vector<ledger::SourceRecord>> select_sources(const std::string& where, const std::string& arg);
 
  private:
   core::Status exec(const std::string& sql);
@@ -73,6 +67,7 @@ class SqliteReads {
   sqlite3* db_;
   std::string path_;
   StoreOptions options_;
+  Tagsets tagsets_;
 };
 
 }  // namespace aicost::store

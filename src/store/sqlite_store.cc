@@ -4,25 +4,17 @@
 
 #include <sqlite3.h>
 
-#include <algorithm>
+#include <functional>
 #include <unordered_map>
 
-#include "aicost/core/text.h"
-#include "aicost/core/amount.h"
 #include "file_lock.h"
-#include "commitments.h"
-#include "id_rollup.h"
-#include "raw_tagsets.h"
-#include "recheck.h"
-#include "sample_rollup.h"
-#include "sqlite_alerts.h"
+#include "ledger_base.h"
 #include "schema.h"
 #include "sqlite_feed.h"
 #include "sqlite_feed_rows.h"
 #include "sqlite_file.h"
 #include "sqlite_reads.h"
 #include "sqlite_stmt.h"
-#include "string_ids.h"
 
 namespace aicost::store {
 namespace {
@@ -30,19 +22,43 @@ namespace {
 using core::ErrorCode;
 using core::make_error;
 
-// Where the currency's id sits in a rollup row's ids.
-constexpr std::size_t kCurrencySlot = [] {
-  std::size_t i = 0;
-  while (ledger::kRollupDims[i] != ledger::Dimension::kCurrency) ++i;
-  return i;
-}();
+// `sql` with PostgreSQL's $1, $2 ... as SQLite's ?1, ?2 ...
+std::string sqlite_params(std::string sql) {
+  for (std::size_t i = 0; i + 1 < sql.size(); ++i)
+    if (sql[i] == '$' && sql[i + 1] >= '0' && sql[i + 1] <= '9') sql[i] = '?';
+  return sql;
+}
 
-class SqliteStore final : public ledger::Store {
+// A bulk load's rows bound to a prepared INSERT, one step per row; the first failure is kept.
+class BindSink final : public RowSink {
+ public:
+  BindSink(sqlite3_stmt* s, std::function<core::Error()> error) : s_(s), error_(std::move(error)) {}
+  void i64(std::int64_t v) override { sqlite3_bind_int64(s_, ++i_, v); }
+  void real(double v) override { sqlite3_bind_double(s_, ++i_, v); }
+  void text(std::string_view v) override {
+    sqlite3_bind_text(s_, ++i_, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+  }
+  void null() override { sqlite3_bind_null(s_, ++i_); }
+  void end_row() override {
+    if (sqlite3_step(s_) != SQLITE_DONE && status_) status_ = error_();
+    sqlite3_reset(s_);
+    i_ = 0;
+  }
+  core::Status status() const { return status_; }
+
+ private:
+  sqlite3_stmt* s_;
+  std::function<core::Error()> error_;
+  int i_ = 0;
+  core::Status status_;
+};
+
+class SqliteStore final : public LedgerBase {
  public:
   SqliteStore(sqlite3* db, std::string path, const StoreOptions& options)
-      : db_(db), path_(std::move(path)), options_(options), reads_(db_, path_, options), alerts_(db_, path_) {}
+      : LedgerBase(options), db_(db), path_(std::move(path)), reads_(db_, path_, options, [this] { return tagsets(); }) {}
   ~SqliteStore() override {
-    if (in_tx_) rollback();
+    rollback();
     statements_.clear();
     sqlite3_close(db_);
   }
@@ -64,265 +80,13 @@ class SqliteStore final : public ledger::Store {
       return s;
     for (auto* feed : {&charge_feed_, &daily_feed_, &string_feed_})
       if (auto s = feed->attach(db_); !s) return s;
-    // Read first, and write only when a migration is due: a reader opening the ledger while an
+    // Reads first, and writes only when a migration is due: a reader opening the ledger while an
     // ingest holds the write lock must not wait for it.
-    auto current = applied_version(db_, path_);
-    if (!current) return current.error();
-    if (*current < latest_schema_version()) {
-      bool made = false;
-      if (auto s = migrate(db_, path_, options_, current, made); !s) return s;
-      if (made && options_.on_create) options_.on_create(path_);
-    }
-    if (*current > latest_schema_version())
-      return make_error(ErrorCode::kInvalidInput,
-                        "the ledger was written by a newer aicost (schema " + std::to_string(*current) +
-                            ", this one knows " + std::to_string(latest_schema_version()) + "); upgrade aicost",
-                        path_);
-    version_ = latest_schema_version();
-    return {};
+    return open_schema(path_);
   }
 
   std::string backend() const override { return "sqlite"; }
-  int schema_version() const override { return version_; }
 
-  core::Result<std::optional<ledger::SourceRecord>> find_source(const std::string& sha256) override {
-    auto all = reads_.select_sources("WHERE sha256 = ?", sha256);
-    if (!all) return all.error();
-    if (all->empty()) return std::optional<ledger::SourceRecord>{};
-    return std::optional<ledger::SourceRecord>(all->front());
-  }
-  core::Result<std::vector<ledger::SourceRecord>> sources_at(const std::string& path) override {
-    return reads_.select_sources("WHERE path = ?", path);
-  }
-  core::Result<std::vector<ledger::SourceRecord>> sources() override { return reads_.select_sources("", ""); }
-
-  core::Result<std::optional<ledger::SourceRecord>> begin_source(const ledger::SourceFile& file,
-                                                                 const std::vector<std::int64_t>& replace) override {
-    if (in_tx_) return make_error(ErrorCode::kInternal, "begin_source inside an open ingest");
-    auto lock = FileLock::acquire(path_, "ingest", options_);
-    if (!lock) return lock.error();
-    if (auto s = exec("BEGIN IMMEDIATE"); !s) return s.error();
-    in_tx_ = true;
-    writer_ = std::move(*lock);
-    // Another process may have loaded these bytes, or this path, while this one waited.
-    auto same = reads_.select_sources("WHERE sha256 = ?", file.sha256);
-    if (!same) return fail(same.error());
-    auto at_path = reads_.select_sources("WHERE path = ?", file.path);
-    if (!at_path) return fail(at_path.error());
-    if (file.path == "(stdin)") at_path->clear();  // every load of standard input has this name
-    auto again = recheck_under_lock(*same, *at_path, replace);
-    if (!again || *again) {
-      rollback();
-      return again;
-    }
-    if (auto s = bump_generation(db_, path_); !s) return fail(s);
-    for (auto id : replace)
-      if (auto s = drop_source(id); !s) return fail(s);
-    core::Status st;
-    Stmt ins(db_, "INSERT INTO sources (path, sha256, bytes, format, loaded_at) VALUES (?, ?, ?, ?, ?)", st);
-    if (!st) return fail(st);
-    record_ = {};
-    record_.file = file;
-    record_.loaded_at = core::utc_now_iso();
-    ins.text(1, file.path);
-    ins.text(2, file.sha256);
-    ins.i64(3, file.bytes);
-    ins.text(4, file.format);
-    ins.text(5, record_.loaded_at);
-    if (sqlite3_step(ins.get()) != SQLITE_DONE) return fail(error("recording the source"));
-    source_id_ = record_.id = sqlite3_last_insert_rowid(db_);
-    rows_ = 0;
-    warnings_ = 0;
-    rollup_.clear();
-    hours_.clear();
-    if (auto s = load_tagsets(); !s) return fail(s);
-    if (auto s = load_strings(); !s) return fail(s);
-    return std::optional<ledger::SourceRecord>{};
-  }
-
-  core::Status add_charges(std::span<const ledger::Charge> rows) override {
-    if (!in_tx_) return make_error(ErrorCode::kInternal, "add_charges outside an ingest");
-    // Ids first (tag sets and strings new to the ledger are stored on the way), then the rollup
-    // over the whole batch, then the rows in one statement.
-    tagsets_.resize(rows.size());
-    ids_.resize(rows.size());
-    for (std::size_t k = 0; k < rows.size(); ++k) {
-      prefetch_ahead(rows, k);
-      auto tagset = tagset_id(rows[k].tags);
-      if (!tagset) return fail(tagset.error());
-      tagsets_[k] = *tagset;
-      if (!strings_.find(rows[k], ids_[k])) intern(rows[k], ids_[k]);
-    }
-    auto s = feed(string_feed_, "strings", "id, value", pending_.data(), pending_.size());
-    pending_.clear();
-    if (!s) return fail(s);
-    rollup_.add(rows, std::span(ids_.data(), rows.size()), std::span(tagsets_.data(), rows.size()));
-    const ChargeRows batch{source_id_, rows.data(), tagsets_.data(), ids_.data()};
-    if (auto f = feed(charge_feed_, "charges", charge_columns(), &batch, rows.size()); !f) return fail(f);
-    rows_ += static_cast<std::int64_t>(rows.size());
-    return {};
-  }
-
-  core::Status add_samples(std::span<const ledger::GpuSample> samples) override {
-    if (!in_tx_) return make_error(ErrorCode::kInternal, "add_samples outside an ingest");
-    auto* s = statement("sample", "INSERT INTO gpu_samples VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    if (!s) return fail(error("preparing the sample insert"));
-    for (const auto& g : samples) {
-      int i = 0;
-      s->i64(++i, source_id_);
-      s->i64(++i, g.line);
-      s->i64(++i, g.time);
-      const std::string metric = ledger::gpu_metric_name(g.metric);
-      s->text(++i, metric);
-      s->real(++i, g.value);
-      for (const std::string* v : {&g.host, &g.gpu, &g.uuid, &g.model_name, &g.ns, &g.pod, &g.container, &g.job})
-        s->text(++i, *v);
-      if (sqlite3_step(s->get()) != SQLITE_DONE) return fail(error("inserting a GPU sample"));
-      sqlite3_reset(s->get());
-      ++rows_;
-    }
-    hours_.add(samples);
-    return {};
-  }
-
-  core::Status add_commitments(std::span<const ledger::ContractCommitment> rows) override {
-    if (!in_tx_) return make_error(ErrorCode::kInternal, "add_commitments outside an ingest");
-    if (auto s = sqlite_insert_commitments(db_, path_, source_id_, rows); !s) return fail(s);
-    rows_ += static_cast<std::int64_t>(rows.size());
-    return {};
-  }
-
-  core::Status add_issues(std::span<const ledger::RowIssue> issues) override {
-    if (!in_tx_) return make_error(ErrorCode::kInternal, "add_issues outside an ingest");
-    auto* s = statement("issue", "INSERT INTO row_issues VALUES (?,?,?,?,?)");
-    if (!s) return fail(error("preparing the issue insert"));
-    for (const auto& r : issues) {
-      const std::string severity = ledger::severity_name(r.severity);
-      s->i64(1, source_id_);
-      s->i64(2, r.line);
-      s->text(3, r.column);
-      s->text(4, severity);
-      s->text(5, r.message);
-      if (sqlite3_step(s->get()) != SQLITE_DONE) return fail(error("recording a row issue"));
-      sqlite3_reset(s->get());
-      warnings_ += r.severity == ledger::RowIssue::Severity::kWarning;
-    }
-    return {};
-  }
-
-  core::Result<ledger::SourceRecord> commit_source(const std::string& format, std::int64_t rejected) override {
-    if (!in_tx_) return make_error(ErrorCode::kInternal, "commit_source outside an ingest");
-    if (auto s = rollup_.check_fits(); !s) return fail(s);
-    const auto daily = rollup_.rows();
-    const DailyRows batch{source_id_, daily.data()};
-    if (auto s = feed(daily_feed_, "charge_daily", daily_columns(), &batch, daily.size()); !s) return fail(s);
-    if (auto s = write_hours(); !s) return fail(s);
-    core::Status st;
-    Stmt upd(db_, "UPDATE sources SET rows = ?, rejected = ?, warnings = ?, format = ? WHERE id = ?", st);
-    if (!st) return fail(st);
-    upd.i64(1, rows_);
-    upd.i64(2, rejected);
-    upd.i64(3, warnings_);
-    upd.text(4, format);
-    upd.i64(5, source_id_);
-    if (sqlite3_step(upd.get()) != SQLITE_DONE) return fail(error("closing the source"));
-    // The record as committed, from what this ingest wrote (reading it back costs a scan of the
-    // source's rollup): totals per currency, in SQLite's byte order.
-    record_.file.format = format;
-    record_.rows = rows_;
-    record_.rejected = rejected;
-    record_.warnings = warnings_;
-    std::map<std::int64_t, ledger::CurrencyTotal> totals;
-    for (const auto& r : daily) {
-      auto& t = totals[r.ids[kCurrencySlot]];
-      t.billed += r.sums.billed;
-      t.effective += r.sums.effective;
-    }
-    for (auto& [id, t] : totals) {
-      core::Status st;
-      Stmt q(db_, "SELECT value FROM strings WHERE id = ?", st);
-      if (!st) return fail(st);
-      q.i64(1, id);
-      if (sqlite3_step(q.get()) != SQLITE_ROW) return fail(error("reading a currency"));
-      t.currency = column_text(q.get(), 0);
-      record_.totals.push_back(std::move(t));
-    }
-    std::sort(record_.totals.begin(), record_.totals.end(),
-              [](const auto& a, const auto& b) { return a.currency < b.currency; });
-    if (auto c = exec("COMMIT"); !c) return fail(c);
-    in_tx_ = false;
-    // The load's pages are in the log: copy them into the file now, and empty the log, rather
-    // than leave a log the size of the load beside the ledger for as long as anyone reads it.
-    checkpoint(db_);
-    writer_.release();
-    return record_;
-  }
-
-  core::Result<std::optional<ledger::SourceRecord>> settle_identity(const std::string& sha256, std::int64_t bytes) override {
-    if (!in_tx_) return make_error(ErrorCode::kInternal, "settle_identity outside an ingest");
-    auto same = reads_.select_sources("WHERE sha256 = ?", sha256);
-    if (!same) return same.error();
-    for (const auto& r : *same)
-      if (r.id != source_id_) return std::optional<ledger::SourceRecord>(r);
-    core::Status st;
-    Stmt upd(db_, "UPDATE sources SET sha256 = ?, bytes = ? WHERE id = ?", st);
-    if (!st) return st.error();
-    upd.text(1, sha256);
-    upd.i64(2, bytes);
-    upd.i64(3, source_id_);
-    if (sqlite3_step(upd.get()) != SQLITE_DONE) return error("recording the source's identity");
-    record_.file.sha256 = sha256;
-    record_.file.bytes = bytes;
-    return std::optional<ledger::SourceRecord>{};
-  }
-
-  core::Result<std::vector<std::int64_t>> restate(const std::string& export_key,
-                                                  const std::vector<std::string>& periods) override {
-    if (!in_tx_) return make_error(ErrorCode::kInternal, "restate outside an ingest");
-    std::vector<EarlierDelivery> earlier;
-    {
-      core::Status st;
-      Stmt q(db_, "SELECT id, COALESCE(periods, '') FROM sources WHERE export_key = ? AND id <> ? ORDER BY id", st);
-      if (!st) return st.error();
-      q.text(1, export_key);
-      q.i64(2, source_id_);
-      int rc;
-      while ((rc = sqlite3_step(q.get())) == SQLITE_ROW)
-        earlier.push_back({sqlite3_column_int64(q.get(), 0), column_text(q.get(), 1)});
-      if (rc != SQLITE_DONE) return error("reading earlier deliveries");
-    }
-    auto gone = restated(earlier, periods);
-    if (!gone) return gone.error();
-    for (auto id : *gone)
-      if (auto s = drop_source(id); !s) return s.error();
-    core::Status st;
-    Stmt upd(db_, "UPDATE sources SET export_key = ?, periods = ? WHERE id = ?", st);
-    if (!st) return st.error();
-    const std::string text = periods_text(periods);  // bound without a copy: it must outlive the step
-    upd.text(1, export_key);
-    upd.text(2, text);
-    upd.i64(3, source_id_);
-    if (sqlite3_step(upd.get()) != SQLITE_DONE) return error("recording the delivery");
-    return gone;
-  }
-
-  void rollback() noexcept override {
-    if (!in_tx_) return;
-    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-    in_tx_ = false;
-    writer_.release();
-    tagset_ids_.clear();
-    raw_ids_.clear();
-    max_tagset_ = 0;
-    strings_.clear();
-    pending_.clear();
-    rollup_.clear();
-    hours_.clear();
-  }
-
-  core::Result<std::vector<ledger::RowIssue>> issues(std::int64_t source_id, std::int64_t limit) override {
-    return reads_.issues(source_id, limit);
-  }
   core::Result<std::vector<ledger::AggregateRow>> aggregate(const ledger::AggregateQuery& q) override {
     return reads_.aggregate(q);
   }
@@ -336,40 +100,9 @@ class SqliteStore final : public ledger::Store {
                               std::size_t interleave = 0) override {
     return reads_.aggregate_into(queries, sink, interleave);
   }
-  core::Result<std::vector<ledger::HostActivity>> gpu_activity(std::optional<ledger::Day> from,
-                                                               std::optional<ledger::Day> to) override {
-    return reads_.gpu_activity(from, to);
-  }
-  core::Result<std::vector<ledger::GpuHour>> gpu_hours(std::optional<ledger::Day> from,
-                                                       std::optional<ledger::Day> to) override {
-    return reads_.gpu_hours(from, to);
-  }
-  core::Result<std::vector<ledger::SentAlert>> sent_alerts() override { return alerts_.sent(); }
-  // The alerts' writes take the write lock first, as an ingest does: a check waits for a long
-  // ingest (saying so) up to the lock timeout, not SQLite's busy timeout.
-  core::Status record_sent(std::span<const ledger::SentAlert> alerts) override {
-    auto lock = FileLock::acquire(path_, "check", options_);
-    if (!lock) return lock.error();
-    return alerts_.record(alerts);
-  }
-  core::Result<std::vector<std::string>> claim_alerts(std::span<const std::string> keys,
-                                                      const ledger::AlertClaim& claim) override {
-    auto lock = FileLock::acquire(path_, "check", options_);
-    if (!lock) return lock.error();
-    return alerts_.claim(keys, claim);
-  }
-  core::Status release_alerts(std::span<const std::string> keys, const std::string& owner) override {
-    auto lock = FileLock::acquire(path_, "check", options_);
-    if (!lock) return lock.error();
-    return alerts_.release(keys, owner);
-  }
-  core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> tagsets() override { return reads_.tagsets(); }
-  core::Result<std::vector<ledger::ContractCommitment>> commitments() override {
-    return sqlite_read_commitments(db_, path_);
-  }
 
   core::Result<ledger::CompactResult> compact() override {
-    if (in_tx_) return make_error(ErrorCode::kInternal, "compact inside an open ingest");
+    if (in_ingest()) return make_error(ErrorCode::kInternal, "compact inside an open ingest");
     auto pragma = [this](const char* name) -> core::Result<std::int64_t> {
       core::Status st;
       Stmt q(db_, std::string("PRAGMA ") + name, st);
@@ -404,116 +137,154 @@ class SqliteStore final : public ledger::Store {
     return out;
   }
 
- private:
-  // Deletes a source and everything loaded from it, inside the open transaction.
-  core::Status drop_source(std::int64_t id) {
-    for (const char* table : {"charges", "charge_daily", "gpu_samples", "gpu_hourly", "contract_commitments", "row_issues", "sources"}) {
-      core::Status st;
-      Stmt del(db_, std::string("DELETE FROM ") + table + (std::string(table) == "sources" ? " WHERE id = ?" : " WHERE source_id = ?"), st);
-      if (!st) return st;
-      del.i64(1, id);
-      if (sqlite3_step(del.get()) != SQLITE_DONE) return error("deleting a replaced source");
+ protected:
+  Dialect dialect() const override { return Dialect::kSqlite; }
+
+  core::Result<SqlRows> query(const char* what, const std::string& sql,
+                              const std::vector<SqlParam>& params) override {
+    Stmt* s = statement(sql, sqlite_params(sql));
+    if (!s) return error(what);
+    sqlite3_reset(s->get());
+    int i = 0;
+    for (const auto& p : params) {
+      ++i;
+      if (const auto* v = std::get_if<std::int64_t>(&p)) s->i64(i, *v);
+      else if (const auto* d = std::get_if<double>(&p)) s->real(i, *d);
+      else if (const auto* t = std::get_if<std::string_view>(&p)) s->text(i, *t);
+      else s->null(i);
     }
+    SqlRows out;
+    int rc;
+    while ((rc = sqlite3_step(s->get())) == SQLITE_ROW) {
+      auto& row = out.rows.emplace_back();
+      for (int c = 0; c < sqlite3_column_count(s->get()); ++c) {
+        switch (sqlite3_column_type(s->get(), c)) {
+          case SQLITE_NULL: row.emplace_back(nullptr); break;
+          case SQLITE_INTEGER: row.emplace_back(std::int64_t{sqlite3_column_int64(s->get(), c)}); break;
+          case SQLITE_FLOAT: row.emplace_back(sqlite3_column_double(s->get(), c)); break;
+          default:
+            row.emplace_back(std::string(static_cast<const char*>(sqlite3_column_blob(s->get(), c)),
+                                         static_cast<std::size_t>(sqlite3_column_bytes(s->get(), c))));
+        }
+      }
+    }
+    busy_ = (rc & 0xff) == SQLITE_BUSY;
+    const auto e = rc == SQLITE_DONE ? core::Status{} : core::Status(error(what));
+    sqlite3_reset(s->get());
+    sqlite3_clear_bindings(s->get());
+    if (!e) return e.error();
+    return out;
+  }
+  core::Status script(const char*, const std::string& sql) override { return exec(sql); }
+  core::Result<int> applied_version() override { return store::applied_version(db_, path_); }
+  core::Error no_ledger() const override {
+    return make_error(ErrorCode::kNotFound,
+                      "this file is not an aicost ledger yet (it has no tables); load a billing export into it "
+                      "(aicost ledger ingest FILE --db " +
+                          path_ + ") or make it a ledger (aicost ledger init --db " + path_ + ")",
+                      path_);
+  }
+
+  // Writers take turns through the lock file (file_lock.h), then BEGIN IMMEDIATE.
+  core::Status begin_write(Writer who) override {
+    const char* name = who == Writer::kIngest ? "ingest" : who == Writer::kMigration ? "migration" : "check";
+    busy_ = false;
+    auto lock = FileLock::acquire(path_, name, options_);
+    if (!lock) return lock.error();
+    if (sqlite3_exec(db_, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) != SQLITE_OK) {
+      busy_ = sqlite3_errcode(db_) == SQLITE_BUSY;
+      return sqlite_error(db_, path_, busy_ ? "starting a write (another process kept the ledger locked)"
+                                           : "starting a write");
+    }
+    writer_ = std::move(*lock);
+    ingest_ = who == Writer::kIngest;
+    if (!ingest_) return {};
+    auto s = bump_generation(db_, path_);  // a scan split over connections compares it
+    if (!s) rollback_write();
+    return s;
+  }
+  core::Status commit_write() override {
+    if (auto c = exec("COMMIT"); !c) {
+      busy_ = sqlite3_errcode(db_) == SQLITE_BUSY;  // a COMMIT waits for readers, and may give up
+      return c;
+    }
+    // An ingest's pages are in the log: copy them into the file now, and empty the log, rather
+    // than leave a log the size of the load beside the ledger for as long as anyone reads it.
+    if (ingest_) checkpoint(db_);
+    writer_.release();
     return {};
   }
+  void rollback_write() noexcept override {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    writer_.release();
+  }
+  bool transient_failure() const override { return busy_; }
+
+  core::Status load(const char* what, const char* table, int columns, std::size_t n, const RowWriter& write) override {
+    if (n == 0) return {};
+    std::string sql = std::string("INSERT INTO ") + table + " VALUES (?";
+    for (int i = 1; i < columns; ++i) sql += ",?";
+    Stmt* s = statement(sql + ")", sql + ")");
+    if (!s) return error(what);
+    BindSink sink(s->get(), [this, what] { return error(what); });
+    for (std::size_t k = 0; k < n && sink.status(); ++k) write(k, sink);
+    return sink.status();
+  }
+  core::Status load_charges(std::int64_t source, std::span<const ledger::Charge> rows, const std::int64_t* tagsets,
+                            const ChargeTextIds* ids) override {
+    const ChargeRows batch{source, rows.data(), tagsets, ids};
+    return feed(charge_feed_, "charges", charge_columns(), &batch, rows.size());
+  }
+  core::Status load_daily(std::int64_t source, std::span<const IdRollupRow> rows) override {
+    const DailyRows batch{source, rows.data()};
+    return feed(daily_feed_, "charge_daily", daily_columns(), &batch, rows.size());
+  }
+  // The next ids, max + 1 on (this connection holds the write lock, and SQLite would number them
+  // so too), fed in one statement.
+  core::Result<std::vector<std::int64_t>> store_strings(std::span<const std::string_view> values,
+                                                        std::int64_t max_id) override {
+    std::vector<std::int64_t> ids(values.size());
+    pending_.clear();
+    for (std::size_t i = 0; i < values.size(); ++i) pending_.emplace_back(ids[i] = max_id + 1 + std::int64_t(i), values[i]);
+    auto s = feed(string_feed_, "strings", "id, value", pending_.data(), pending_.size());
+    pending_.clear();
+    if (!s) return s.error();
+    return ids;
+  }
+  core::Result<std::vector<std::int64_t>> store_tagsets(std::span<const NewTagset> sets) override {
+    auto* ins = statement("tagset", "INSERT INTO tagsets (canonical) VALUES (?)");
+    auto* tag = statement("tag", "INSERT OR IGNORE INTO tagset_tags VALUES (?, ?, ?)");
+    if (!ins || !tag) return error("preparing the tag inserts");
+    std::vector<std::int64_t> ids;
+    for (const auto& set : sets) {
+      ins->text(1, set.canonical);
+      if (sqlite3_step(ins->get()) != SQLITE_DONE) return error("inserting a tag set");
+      sqlite3_reset(ins->get());
+      const std::int64_t id = ids.emplace_back(sqlite3_last_insert_rowid(db_));
+      for (const auto& t : *set.tags) {
+        const std::string key = ledger::canonical_tag_key(t.key);
+        tag->i64(1, id);
+        tag->text(2, key);
+        tag->text(3, t.value);
+        if (sqlite3_step(tag->get()) != SQLITE_DONE) return error("inserting a tag");
+        sqlite3_reset(tag->get());
+      }
+    }
+    return ids;
+  }
+
+ private:
   core::Status exec(const std::string& sql) { return sqlite_exec(db_, path_, sql); }
-
   core::Error error(const std::string& what) const { return sqlite_error(db_, path_, what); }
-  core::Error fail(const core::Status& s) {
-    rollback();
-    return s.error();
-  }
-  core::Error fail(const core::Error& e) {
-    rollback();
-    return e;
-  }
 
-  Stmt* statement(const std::string& name, const std::string& sql) {
-    auto it = statements_.find(name);
+  // The statement prepared for `key`, prepared from `sql` on first use.
+  Stmt* statement(const std::string& key, const std::string& sql) {
+    auto it = statements_.find(key);
     if (it != statements_.end()) return &it->second;
     core::Status st;
     Stmt s(db_, sql, st);
     if (!st) return nullptr;
-    return &statements_.emplace(name, std::move(s)).first->second;
-  }
-
-  core::Status write_hours() {
-    auto* s = statement("hour", "INSERT INTO gpu_hourly VALUES (?,?,?,?,?,?,?)");
-    if (!s) return error("preparing the hourly telemetry insert");
-    for (const auto& h : hours_.rows()) {
-      s->i64(1, source_id_);
-      s->i64(2, h.hour);
-      s->text(3, h.host);
-      s->text(4, h.gpu);
-      s->text(5, ledger::gpu_metric_name(h.metric));
-      s->real(6, h.sum);
-      s->i64(7, h.samples);
-      if (sqlite3_step(s->get()) != SQLITE_DONE) return error("inserting hourly telemetry");
-      sqlite3_reset(s->get());
-    }
-    hours_.clear();
-    return {};
-  }
-
-  // Tag sets and strings are never deleted and take ids max + 1, so what other connections
-  // committed since the last look has ids above the highest one seen. Called under the write lock.
-  core::Status load_tagsets() {
-    core::Status st;
-    Stmt q(db_, "SELECT id, canonical FROM tagsets WHERE id > ?", st);
-    if (!st) return st;
-    q.i64(1, max_tagset_);
-    while (sqlite3_step(q.get()) == SQLITE_ROW) {
-      const std::int64_t id = sqlite3_column_int64(q.get(), 0);
-      tagset_ids_[column_text(q.get(), 1)] = id;
-      max_tagset_ = std::max(max_tagset_, id);
-    }
-    return {};
-  }
-
-  core::Status load_strings() {
-    core::Status st;
-    Stmt q(db_, "SELECT id, value FROM strings WHERE id > ?", st);
-    if (!st) return st;
-    q.i64(1, strings_.max_id());
-    int rc;
-    while ((rc = sqlite3_step(q.get())) == SQLITE_ROW)
-      strings_.add({reinterpret_cast<const char*>(sqlite3_column_blob(q.get(), 1)),
-                    static_cast<std::size_t>(sqlite3_column_bytes(q.get(), 1))},
-                   sqlite3_column_int64(q.get(), 0));
-    if (rc != SQLITE_DONE) return error("reading strings");
-    return {};
-  }
-
-  // Gives the values of `c` that `ids` lacks the next ids (this connection holds the write lock,
-  // and SQLite would number them max + 1 too); add_charges stores them.
-  void intern(const ledger::Charge& c, ChargeTextIds& ids) {
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-      if (ids[i] != StringIds::kUnknown) continue;
-      // An earlier column of this row may have added it: then add() returns its id.
-      const auto added = strings_.add(c.*kChargeText[i].field, strings_.max_id() + 1);
-      ids[i] = added.id;
-      if (added.fresh) pending_.emplace_back(added.id, added.stored);
-    }
-  }
-
-  // The reader filled the batch's rows thousands of rows ago, and their strings lie all over the
-  // heap: reading them is most of the id pass's time. So it asks for the Charge kAhead rows ahead,
-  // and for the bytes of the strings of the one half as far ahead (whose pointers are in the lines
-  // asked for before).
-  static void prefetch_ahead(std::span<const ledger::Charge> rows, std::size_t k) {
-    constexpr std::size_t kAhead = 8;
-    if (k + kAhead < rows.size()) {
-      const char* p = reinterpret_cast<const char*>(&rows[k + kAhead]);
-      for (std::size_t line = 0; line < sizeof(ledger::Charge); line += 64) __builtin_prefetch(p + line);
-    }
-    if (k + kAhead / 2 < rows.size()) {
-      const auto& c = rows[k + kAhead / 2];
-      for (const auto& t : kChargeText) __builtin_prefetch((c.*t.field).data());
-      for (const auto& tag : c.tags) {
-        __builtin_prefetch(tag.key.data());
-        __builtin_prefetch(tag.value.data());
-      }
-    }
+    return &statements_.emplace(key, std::move(s)).first->second;
   }
 
   // Every row `feed` holds, in one statement: binding each value of a row of integers costs about
@@ -534,58 +305,16 @@ class SqliteStore final : public ledger::Store {
     return e;
   }
 
-  core::Result<std::int64_t> tagset_id(const std::vector<ledger::Tag>& tags) {
-    if (tags.empty()) return std::int64_t{0};
-    if (const auto id = raw_ids_.find(tags); id != RawTagsets::kUnknown) return id;
-    const std::string canonical = ledger::tagset_text(tags);
-    if (auto it = tagset_ids_.find(canonical); it != tagset_ids_.end()) {
-      raw_ids_.add(tags, it->second);
-      return it->second;
-    }
-    auto* ins = statement("tagset", "INSERT INTO tagsets (canonical) VALUES (?)");
-    auto* tag = statement("tag", "INSERT OR IGNORE INTO tagset_tags VALUES (?, ?, ?)");
-    if (!ins || !tag) return error("preparing the tag inserts");
-    ins->text(1, canonical);
-    if (sqlite3_step(ins->get()) != SQLITE_DONE) return error("inserting a tag set");
-    sqlite3_reset(ins->get());
-    const std::int64_t id = sqlite3_last_insert_rowid(db_);
-    max_tagset_ = std::max(max_tagset_, id);
-    for (const auto& t : tags) {
-      const std::string key = ledger::canonical_tag_key(t.key);
-      tag->i64(1, id);
-      tag->text(2, key);
-      tag->text(3, t.value);
-      if (sqlite3_step(tag->get()) != SQLITE_DONE) return error("inserting a tag");
-      sqlite3_reset(tag->get());
-    }
-    tagset_ids_.emplace(canonical, id);
-    raw_ids_.add(tags, id);
-    return id;
-  }
-
   sqlite3* db_;
   std::string path_;
-  StoreOptions options_;
   SqliteReads reads_;
-  SqliteAlerts alerts_;
-  FileLock writer_;  // held from begin_source to commit or rollback
-  int version_ = 0;
-  bool in_tx_ = false;
-  std::int64_t source_id_ = 0, rows_ = 0, warnings_ = 0;
-  ledger::SourceRecord record_;  // of the open ingest
+  FileLock writer_;  // held from begin_write to its commit or rollback
+  bool ingest_ = false, busy_ = false;
   std::unordered_map<std::string, Stmt> statements_;
-  std::unordered_map<std::string, std::int64_t> tagset_ids_;  // canonical text -> id
-  RawTagsets raw_ids_;  // as written -> id
-  std::int64_t max_tagset_ = 0;  // the highest tag set id in tagset_ids_
-  StringIds strings_;
-  std::vector<NewString> pending_;  // strings to insert (views into strings_)
-  IdRollup rollup_;
-  SampleRollup hours_;  // this ingest's telemetry by GPU and hour
+  std::vector<NewString> pending_;  // strings to insert
   SqliteFeed charge_feed_{"aicost_charges_feed", kChargeColumnCount, &charge_column};
   SqliteFeed daily_feed_{"aicost_daily_feed", kDailyColumnCount, &daily_column};
   SqliteFeed string_feed_{"aicost_strings_feed", 2, &string_column};
-  std::vector<std::int64_t> tagsets_;  // add_charges' scratch: each row's tag set and string ids
-  std::vector<ChargeTextIds> ids_;
 };
 
 }  // namespace
