@@ -31,7 +31,11 @@ constexpr std::array kFormats{
     FormatName{Format::kGcp, "gcp"},            FormatName{Format::kOci, "oci"},
     FormatName{Format::kDcgmPrometheus, "dcgm-prometheus"}, FormatName{Format::kDcgmCsv, "dcgm-csv"},
     FormatName{Format::kSlurm, "slurm"},        FormatName{Format::kOpenCost, "opencost"},
+    FormatName{Format::kOcp, "ocp"},
 };
+
+// The formats a table (Parquet) may hold.
+constexpr const char* kTableFormats = "focus, focus-contract-commitment, aws-cur, azure, gcp, oci, dcgm-csv, opencost, ocp";
 
 bool contains(std::string_view head, std::string_view what) { return head.find(what) != std::string_view::npos; }
 
@@ -110,6 +114,7 @@ std::unique_ptr<CsvDialect> make_dialect(Format f) {
     case Format::kGcp: return make_gcp_dialect();
     case Format::kOci: return make_oci_dialect();
     case Format::kOpenCost: return make_opencost_dialect();
+    case Format::kOcp: return make_ocp_dialect();
     default: return nullptr;
   }
 }
@@ -178,7 +183,7 @@ class Pipeline {
     if (format_ == Format::kAuto)
       return core::make_error(core::ErrorCode::kInvalidInput,
                               "cannot tell the format from the first line; name it with --format "
-                              "(focus, focus-contract-commitment, aws-cur, azure, gcp, oci, dcgm-prometheus, dcgm-csv, slurm, opencost)",
+                              "(focus, focus-contract-commitment, aws-cur, azure, gcp, oci, dcgm-prometheus, dcgm-csv, slurm, opencost, ocp)",
                               origin_);
     if (format_ == Format::kDcgmPrometheus) {
       text_ = std::make_unique<DcgmTextReader>(sink_, log_, scrape_time_);
@@ -201,15 +206,17 @@ class Pipeline {
     if (format_ == Format::kAuto) format_ = detect_format(head);
     if (format_ == Format::kAuto)
       return core::make_error(core::ErrorCode::kInvalidInput,
-                              "cannot tell the format from the column names; name it with --format "
-                              "(focus, aws-cur, azure, gcp, oci, dcgm-csv)",
+                              std::string("cannot tell the format from the column names; name it with --format (") +
+                                  kTableFormats + ")",
                               origin_);
-    if (format_ == Format::kDcgmPrometheus)
+    if (format_ == Format::kDcgmPrometheus || format_ == Format::kSlurm)
       return core::make_error(core::ErrorCode::kInvalidInput,
-                              "a Parquet file holds a table, not Prometheus text; name a table format with "
-                              "--format (focus, aws-cur, azure, gcp, oci, dcgm-csv)",
+                              std::string("a Parquet file holds a table, not ") +
+                                  (format_ == Format::kSlurm ? "sacct text" : "Prometheus text") +
+                                  "; name a table format with --format (" + kTableFormats + ")",
                               origin_);
     if (format_ == Format::kDcgmCsv) dcgm_csv_ = std::make_unique<DcgmCsvReader>(scrape_time_);
+    else if (format_ == Format::kFocusCommitment) commitments_ = std::make_unique<CommitmentReader>();
     else dialect_ = make_dialect(format_);
     return {};
   }
@@ -263,8 +270,12 @@ class Pipeline {
       ++summary_.rejected;
       return {};
     }
-    ++summary_.loaded;
-    return sink_.charge ? sink_.charge(std::move(charge_)) : core::Status{};
+    do {
+      ++summary_.loaded;
+      if (sink_.charge) AICOST_TRY_STATUS(sink_.charge(std::move(charge_)));
+      ledger::clear(charge_);
+    } while (dialect_->next(charge_));
+    return {};
   }
 
   static constexpr std::size_t kHead = 4096;
@@ -300,7 +311,7 @@ core::Result<Format> parse_format(std::string_view name) {
     if (name == n.name) return n.format;
   return core::make_error(core::ErrorCode::kInvalidInput,
                           "unknown format '" + std::string(name) +
-                              "'; use auto, focus, focus-contract-commitment, aws-cur, azure, gcp, oci, dcgm-prometheus, dcgm-csv, slurm or opencost");
+                              "'; use auto, focus, focus-contract-commitment, aws-cur, azure, gcp, oci, dcgm-prometheus, dcgm-csv, slurm, opencost or ocp");
 }
 
 Format detect_format(std::string_view head) {
@@ -323,6 +334,9 @@ Format detect_format(std::string_view head) {
   if (is_slurm_header(first_line)) return Format::kSlurm;
   if (contains(first_line, "GPUCost") && contains(first_line, "Namespace") && contains(first_line, "Date"))
     return Format::kOpenCost;
+  if (contains(first_line, "pod_usage_cpu_core_seconds") ||
+      contains(first_line, "persistentvolumeclaim_capacity_byte_seconds"))
+    return Format::kOcp;
   for (const char* azure : {"CostInBillingCurrency", "costInBillingCurrency", "PreTaxCost", "MeterCategory",
                             "meterCategory", "ConsumedService"})
     if (contains(first_line, azure)) return Format::kAzure;

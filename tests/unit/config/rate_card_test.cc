@@ -30,11 +30,11 @@ TEST(RateCard, RatesAreExactAndKeyedInLowerCase) {
   ASSERT_TRUE(c) << c.error().what();
   EXPECT_EQ(c->currency, "USD");
   ASSERT_EQ(c->gpus.count("h100"), 1u);
-  EXPECT_EQ(c->gpus.at("h100").nanos_per_gpu_hour, 2'100'000'000);
+  EXPECT_EQ(c->gpus.at("h100").nanos_per_unit, 2'100'000'000);
   EXPECT_EQ(c->gpus.at("h100").where, "rates.yaml:2:9");
-  EXPECT_EQ(c->gpus.at("a100").nanos_per_gpu_hour, 1);
+  EXPECT_EQ(c->gpus.at("a100").nanos_per_unit, 1);
   ASSERT_TRUE(c->untyped);
-  EXPECT_EQ(c->untyped->nanos_per_gpu_hour, 1'500'000'000);
+  EXPECT_EQ(c->untyped->nanos_per_unit, 1'500'000'000);
 }
 
 // With every owned input given and no running costs, the TCO is the capital over the busy
@@ -45,7 +45,7 @@ TEST(RateCard, OwnedTcoOfACataloguedServer) {
       "            residual: 0%, utilisation: 100%, support: 0%/y, electricity: 0USD/kWh, colocation: 0USD/kW-month}\n",
       "rates.yaml", builtin());
   ASSERT_TRUE(c) << c.error().what();
-  EXPECT_EQ(c->gpus.at("h100").nanos_per_gpu_hour, 3'000'000'000);
+  EXPECT_EQ(c->gpus.at("h100").nanos_per_unit, 3'000'000'000);
   EXPECT_EQ(c->gpus.at("h100").basis, "owned TCO (server hgx-h100, 100 % busy)");
   // Halving the busy share doubles the capital per busy hour (idle power costs nothing at 0 USD/kWh).
   auto half = parse_rate_card(
@@ -53,7 +53,7 @@ TEST(RateCard, OwnedTcoOfACataloguedServer) {
       "            residual: 0%, utilisation: 50%, support: 0%/y, electricity: 0USD/kWh, colocation: 0USD/kW-month}\n",
       "rates.yaml", builtin());
   ASSERT_TRUE(half) << half.error().what();
-  EXPECT_EQ(half->gpus.at("h100").nanos_per_gpu_hour, 6'000'000'000);
+  EXPECT_EQ(half->gpus.at("h100").nanos_per_unit, 6'000'000'000);
 }
 
 TEST(RateCard, MistakesNameTheirPlace) {
@@ -84,7 +84,7 @@ TEST(RateCard, PricesAUsageRow) {
   untyped.gpu_hours = 1;
   EXPECT_FALSE(ledger::price_usage(untyped, *c));  // no `untyped:` rate
   EXPECT_EQ(untyped.currency, "");
-  EXPECT_EQ(ledger::unpriced_message({"", "a100"}, *c),
+  EXPECT_EQ(ledger::unpriced_message({{"", "a100"}, {}}, *c),
             "no rate for GPU types (untyped), a100 in rates.yaml: add them as `a100: <price>USD/h` under `gpus:` "
             "(and `untyped:` for GPUs without a type); nothing was loaded, since a row without its price would count "
             "as free");
