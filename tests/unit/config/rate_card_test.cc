@@ -90,5 +90,61 @@ TEST(RateCard, PricesAUsageRow) {
             "as free");
 }
 
+// CPU, memory and storage (OpenShift usage): each rate per its own unit, a card without GPUs.
+TEST(RateCard, CpuMemoryAndStorageRatesCarryTheirUnit) {
+  auto c = parse_rate_card("cpu: 0.031611USD/core-hour\nmemory: 0.004237USD/GiB-hour\nstorage: 0.04USD/GiB-month\n",
+                           "rates.yaml", builtin());
+  ASSERT_TRUE(c) << c.error().what();
+  EXPECT_TRUE(c->gpus.empty());
+  ASSERT_TRUE(c->cpu && c->memory && c->storage);
+  EXPECT_EQ(c->cpu->nanos_per_unit, 31'611'000);
+  EXPECT_EQ(c->memory->nanos_per_unit, 4'237'000);
+  EXPECT_EQ(c->storage->nanos_per_unit, 40'000'000);
+  EXPECT_EQ(c->storage->where, "rates.yaml:3:10");
+  // 2.5 core-hours x 0.031611 = 0.0790275 USD; 3 GiB-months x 0.04 = 0.12 USD.
+  ledger::Charge cpu;
+  cpu.pricing_unit = ledger::kCoreHours;
+  cpu.pricing_quantity = 2.5;
+  ASSERT_TRUE(ledger::needs_price(cpu));
+  ASSERT_TRUE(ledger::price_usage(cpu, *c));
+  EXPECT_EQ(cpu.billed, 79'027'500);
+  EXPECT_EQ(cpu.currency, "USD");
+  ledger::Charge disk;
+  disk.pricing_unit = ledger::kGibMonths;
+  disk.pricing_quantity = 3;
+  ASSERT_TRUE(ledger::price_usage(disk, *c));
+  EXPECT_EQ(disk.effective, 120'000'000);
+}
+
+TEST(RateCard, AResourceRateWithoutItsUnitOrACardWithoutRatesIsRefused) {
+  EXPECT_NE(error_of("cpu: 0.03USD/h\n").find("rates.yaml:1:6: the rate of CPU must be a price per CPU core-hour, as in "
+                                               "'0.031611USD/core-hour'; got '0.03USD/h'"),
+            std::string::npos)
+      << error_of("cpu: 0.03USD/h\n");
+  EXPECT_NE(error_of("memory: 0.004USD/GB-hour\n").find("must be a price per GiB-hour of memory"), std::string::npos);
+  EXPECT_NE(error_of("storage: 0.04USD/GiB-month\ncpu: 0.03EUR/core-hour\n").find("write every rate of a card in one currency"),
+            std::string::npos);
+  EXPECT_NE(error_of("untyped: 1USD/h\n").find("a rate card needs 'gpus:'"), std::string::npos);
+}
+
+TEST(RateCard, AMissingRateIsNamedWithWhatToAdd) {
+  auto c = parse_rate_card("cpu: 0.03USD/core-hour\n", "rates.yaml", builtin());
+  ASSERT_TRUE(c) << c.error().what();
+  ledger::Charge memory;
+  memory.pricing_unit = ledger::kGibHours;
+  memory.pricing_quantity = 1;
+  EXPECT_FALSE(ledger::price_usage(memory, *c));
+  ledger::Unpriced missing;
+  missing.add(memory);
+  ledger::Charge gpu;
+  gpu.sku_id = "h100";
+  gpu.gpu_hours = 1;
+  missing.add(gpu);
+  EXPECT_EQ(ledger::unpriced_message(missing, *c),
+            "no rate for GPU type h100, memory GiB-hours in rates.yaml: add them as `h100: <price>USD/h` under "
+            "`gpus:`, `memory: <price>USD/GiB-hour`; nothing was loaded, since a row without its price would count "
+            "as free");
+}
+
 }  // namespace
 }  // namespace aicost::config
