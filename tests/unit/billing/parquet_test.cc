@@ -258,6 +258,25 @@ TEST(ParquetReader, AwsCur2IsReadByTheCurReader) {
   EXPECT_EQ(c.charges[1].commitment_discount_status, "Used");
 }
 
+// CUR 2.0's product map as a Parquet MAP: 3 h of a p4d.24xlarge (8 GPUs) = 24 GPU-hours, as the
+// CSV gives (AwsCur.Cur2ReadsTheGpuCountFromTheProductMap).
+TEST(ParquetReader, AwsCur2GpuHoursFromTheProductMap) {
+  testing::TempDir dir("aicost-parquet");
+  const auto path = to_parquet(
+      "SELECT * FROM (VALUES "
+      "('Usage', 98.32::DECIMAL(30,12), TIMESTAMP '2025-01-01 00:00:00', 'USD', 'USE1-BoxUsage:p4d.24xlarge', "
+      " 3.0::DECIMAL(30,12), 'Hrs', MAP {'instance_type': 'p4d.24xlarge', 'gpu': '8'}), "
+      "('Usage', 0.5::DECIMAL(30,12), TIMESTAMP '2025-01-01 00:00:00', 'USD', 'USE1-BoxUsage:m5.large', "
+      " 1.0::DECIMAL(30,12), 'Hrs', MAP {'instance_type': 'm5.large'})) "
+      "AS t(line_item_line_item_type, line_item_unblended_cost, line_item_usage_start_date, line_item_currency_code, "
+      "line_item_usage_type, line_item_usage_amount, pricing_unit, product)",
+      dir.file("cur2-gpu.parquet"));
+  const auto c = read(path);
+  ASSERT_EQ(c.charges.size(), 2u) << c.errors();
+  EXPECT_DOUBLE_EQ(c.charges[0].gpu_hours, 24.0);
+  EXPECT_DOUBLE_EQ(c.charges[1].gpu_hours, 0.0);
+}
+
 // A bad cell is an issue on its row (counted from 1) and column; the other rows load.
 TEST(ParquetReader, RowIssuesNameTheRowAndColumn) {
   testing::TempDir dir("aicost-parquet");
