@@ -1,13 +1,18 @@
 #include "aicost/billing/reader.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "aicost/billing/source.h"
 #include "dcgm.h"
@@ -54,8 +59,10 @@ constexpr std::array kSignatures{
               "unpack the outer file and load the inner one", ""},
     Signature{"\x28\xB5\x2F\xFD", "a zstd-compressed file inside a compressed file",
               "unpack the outer file and load the inner one", ""},
-    Signature{"BZh", "a bzip2-compressed file", "decompress it first (bunzip2 -k FILE)", "bzip2"},
-    Signature{"\xFD" "7zXZ", "an xz-compressed file", "decompress it first (unxz -k FILE)", "xz"},
+    Signature{"BZh", "a bzip2-compressed file inside a compressed file",
+              "unpack the outer file and load the inner one", ""},
+    Signature{"\xFD" "7zXZ", "an xz-compressed file inside a compressed file",
+              "unpack the outer file and load the inner one", ""},
     Signature{"PK\x03\x04", "a zip archive inside a compressed file", "unpack the outer file and load the zip",
               ""},
     Signature{"PK\x05\x06", "an empty zip archive", "export the data again", ""},
@@ -345,6 +352,58 @@ Format detect_format(std::string_view head) {
 
 namespace {
 
+// A Parquet file met where it cannot be seeked in (standard input, a member of an archive, the
+// content of a compressed file) is copied to a private temporary file first: opened with O_TMPFILE
+// in $TMPDIR (else /tmp), so it has no name and the system frees it when the descriptor closes,
+// even when the process is killed; where O_TMPFILE is not supported, mkstemp and an unlink at once.
+class Spool {
+ public:
+  static core::Result<Spool> open() {
+    const char* env = std::getenv("TMPDIR");
+    const std::string dir = env && *env ? env : "/tmp";
+    Spool s;
+    s.fd_ = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (s.fd_ < 0) {
+      std::string name = dir + "/aicost-parquet.XXXXXX";
+      s.fd_ = ::mkostemp(name.data(), O_CLOEXEC);
+      if (s.fd_ >= 0) ::unlink(name.c_str());
+    }
+    if (s.fd_ < 0)
+      return core::make_error(core::ErrorCode::kIo,
+                              "cannot make a temporary file in " + dir + " to read the Parquet data from (" +
+                                  std::strerror(errno) + "); set TMPDIR to a folder with room");
+    s.dir_ = dir;
+    return s;
+  }
+  Spool() = default;
+  Spool(Spool&& o) noexcept : fd_(std::exchange(o.fd_, -1)), dir_(std::move(o.dir_)) {}
+  Spool& operator=(Spool&& o) noexcept {
+    std::swap(fd_, o.fd_);
+    dir_ = std::move(o.dir_);
+    return *this;
+  }
+  ~Spool() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  core::Status write(std::string_view bytes) {
+    while (!bytes.empty()) {
+      const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0)
+        return core::make_error(core::ErrorCode::kIo, "cannot write the Parquet data to a temporary file in " + dir_ +
+                                                          " (" + std::strerror(errno) +
+                                                          "); set TMPDIR to a folder with room");
+      bytes.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return {};
+  }
+  int fd() const { return fd_; }
+
+ private:
+  int fd_ = -1;
+  std::string dir_;
+};
+
 core::Result<SourceSummary> read_impl(const std::string& path, Format format, const Sink& sink,
                                       const std::function<void(std::string_view)>& tap, bool digest) {
   const std::string name = is_stdin(path) ? kStdinName : path;
@@ -365,19 +424,51 @@ core::Result<SourceSummary> read_impl(const std::string& path, Format format, co
       sink.issue(std::move(i));
     };
   DecodedSink decoded;
+  // A member's first bytes, until there are 4 to tell Parquet (spooled, then read by DuckDB) from
+  // text (fed to the pipeline as it streams).
+  std::string head;
+  bool decided = false;
+  std::optional<Spool> spool;
+  std::string member_name;
   decoded.begin = [&](const std::string& m) -> core::Status {
     member = m;
+    member_name = m.empty() ? name : name + "[" + m + "]";
+    head.clear();
+    decided = false;
+    spool.reset();
     // Every member of one source is read as the format of the first (or as named).
     const Format f = out.members.empty() ? format : out.summary.format;
-    pipeline = std::make_unique<Pipeline>(f, m.empty() ? name : name + "[" + m + "]", member_sink, mtime);
+    pipeline = std::make_unique<Pipeline>(f, member_name, member_sink, mtime);
     return {};
+  };
+  auto decide = [&]() -> core::Status {
+    decided = true;
+    if (is_parquet(head)) {
+      auto opened = Spool::open();
+      if (!opened) return opened.error().with_context(member_name);
+      spool = std::move(*opened);
+      return spool->write(head);
+    }
+    return pipeline->feed(head);
   };
   decoded.bytes = [&](std::string_view b) -> core::Status {
     if (tap) tap(b);
     if (digest) sha.update(b);
-    return pipeline->feed(b);
+    if (!decided) {
+      head.append(b);
+      return head.size() < 4 ? core::Status{} : decide();
+    }
+    return spool ? spool->write(b) : pipeline->feed(b);
   };
   decoded.end = [&]() -> core::Status {
+    if (!decided && !head.empty())  // a member of under 4 bytes (a plain Parquet file hands none)
+      if (auto s = decide(); !s) return s;
+    if (spool) {
+      auto s = read_parquet_records(spool->fd(), member_name,
+                                    [&](const CsvRecord& r) { return pipeline->table_record(r); });
+      spool.reset();
+      if (!s) return s;
+    }
     auto s = pipeline->finish();
     pipeline.reset();
     if (!s) return s.error();
@@ -393,9 +484,9 @@ core::Result<SourceSummary> read_impl(const std::string& path, Format format, co
     if (digest) out.member_sha256.push_back(sha.hex());
     return {};
   };
-  // A Parquet file must be seeked in: DuckDB reads it from the open file (parquet.h), and the
-  // bytes are streamed here only to be hashed. Parquet from standard input or inside an archive
-  // meets the Parquet signature in the Pipeline and is refused with what to do.
+  // A Parquet file must be seeked in: DuckDB reads a plain file from the open file (parquet.h), and
+  // the bytes are streamed here only to be hashed. Parquet from standard input, inside an archive
+  // or compressed is spooled to a temporary file first (Spool, above).
   if (!is_stdin(path)) {
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
     if (!f) return core::make_error(core::ErrorCode::kIo, "cannot open the file", path);
