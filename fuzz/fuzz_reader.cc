@@ -4,12 +4,12 @@
 // Besides what ASan/UBSan catch, it checks the contract of include/aicost/billing/reader.h and
 // traps when it is broken:
 //   - read_text does not throw (no try/catch here: an exception escaping is a crash on purpose);
-//   - summary.loaded + summary.rejected <= summary.records (Slurm: rejected <= records, since one
-//     job line becomes a row per day, node and GPU type);
+//   - summary.loaded + summary.rejected <= summary.records (Slurm, OpenShift: rejected <= records, since
+//     one job line becomes a row per day, node and GPU type, one pod line a CPU and a memory row);
 //   - summary.loaded equals the charges and samples the sink received ("handed to the sink");
 //   - summary.rejected <= the error issues ("rejected: each has an error issue");
 //   - every Charge handed to the sink has a non-empty currency, but unpriced usage (GPU-hours
-//     without a currency, ledger::needs_price: Slurm), which the ingest prices or refuses;
+//     without a currency, ledger::needs_price: Slurm, OpenShift), which the ingest prices or refuses;
 //   - every text handed over (charge fields, tags, sample labels, issues) is clean UTF-8 without
 //     NUL: the byte policy of src/billing/guard.h, so nothing invalid can reach a store.
 #include <cstddef>
@@ -82,7 +82,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto& s = *result;
   if (s.records < 0 || s.loaded < 0 || s.rejected < 0)
     broken("negative counts: records, loaded", s.records, s.loaded);
-  if ((s.format == aicost::billing::Format::kSlurm ? s.rejected : s.loaded + s.rejected) > s.records)
+  // A Slurm job line is a row per day, node and GPU type; an OpenShift pod line a CPU and a memory row.
+  const bool rows_per_line = s.format == aicost::billing::Format::kSlurm || s.format == aicost::billing::Format::kOcp;
+  if ((rows_per_line ? s.rejected : s.loaded + s.rejected) > s.records)
     broken("loaded + rejected <= records", s.loaded + s.rejected, s.records);
   if (s.loaded != charges + samples)
     broken("loaded == charges + samples handed to the sink", s.loaded, charges + samples);

@@ -24,7 +24,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$root/build-fuzz
 samples=${AICOST_SAMPLES:-$root/../shared/data/billing-samples}
 jobs=${FUZZ_JOBS:-$(nproc)}
-targets=(focus aws_cur azure gcp oci dcgm_prometheus dcgm_csv slurm opencost auto ledger)
+targets=(focus aws_cur azure gcp oci dcgm_prometheus dcgm_csv slurm opencost ocp auto ledger)
 # fuzz_ledger's first byte picks the format: its index in this list (fuzz/fuzz_ledger.cc).
 ledger_formats=(auto focus aws_cur azure gcp oci dcgm_prometheus dcgm_csv opencost)
 max_len=65536
@@ -60,7 +60,8 @@ seeds_for() {
     dcgm_csv) echo "$s"/datadog-dcgm-fixture/*.csv "$s"/nvidia-dcgm-exporter/*.csv ;;
     slurm) echo "$root"/examples/usage/sacct-*.txt ;;
     opencost) echo "$root"/tests/data/opencost/*.csv "$root"/examples/usage/opencost-*.csv ;;
-    auto) local t; for t in focus aws_cur azure gcp oci dcgm_prometheus dcgm_csv slurm opencost; do seeds_for "$t"; done ;;
+    ocp) echo "$root"/tests/data/ocp/*.csv ;;
+    auto) local t; for t in focus aws_cur azure gcp oci dcgm_prometheus dcgm_csv slurm opencost ocp; do seeds_for "$t"; done ;;
   esac
 }
 # Seeds the samples lack: bytes that are not UTF-8 and NULs (the byte policy, src/billing/guard.h)

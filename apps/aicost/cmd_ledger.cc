@@ -223,8 +223,8 @@ Command ledger_command() {
                                "files (plain, gzip, zstd, zip or Parquet), folders or manifests to load, - for standard input; "
                                "each is one transaction, and one loaded before is skipped")
                 ->required();
-            ingest->add_option("--format", o->format, "auto, focus, focus-contract-commitment, aws-cur, azure, gcp, oci, dcgm-prometheus, dcgm-csv, slurm, opencost")->capture_default_str();
-            ingest->add_option("--rate-card", o->rate_card, "YAML prices per GPU-hour for usage without a bill (Slurm): gpus: {h100: 2.10USD/h}");
+            ingest->add_option("--format", o->format, "auto, focus, focus-contract-commitment, aws-cur, azure, gcp, oci, dcgm-prometheus, dcgm-csv, slurm, opencost, ocp")->capture_default_str();
+            ingest->add_option("--rate-card", o->rate_card, "YAML prices for usage without a bill (Slurm, OpenShift): gpus: {h100: 2.10USD/h}, cpu: 0.03USD/core-hour, memory: 0.004USD/GiB-hour, storage: 0.04USD/GiB-month");
             ingest->add_flag("--replace", o->replace, "a path loaded before with other bytes: swap the new content in");
             ingest->add_flag("--restate", o->restate,
                              "each file is the whole delivery of its billing periods: it replaces an earlier delivery of "

@@ -126,6 +126,10 @@ class AwsCurDialect final : public CsvDialect {
     sp_arn_ = cols.find({"savingsPlan/SavingsPlanARN"});
     ri_arn_ = cols.find({"reservation/ReservationARN"});
     gpu_ = cols.find({"product/gpu"});
+    // CUR 2.0 keeps the product attributes outside its fixed columns in one map, `product`
+    // (docs.aws.amazon.com/cur/latest/userguide/table-dictionary-cur2-product.html): the GPU count
+    // is its key "gpu" unless the export flattened it to product_gpu.
+    product_ = cur2 && gpu_ < 0 ? cols.find({"product"}) : -1;
     tags_ = tag_columns(cols, "resourceTags/");
     resource_tags_ = cur2 ? cols.find({"resource_tags"}) : -1;
     for (auto& [i, key] : tags_)
@@ -263,7 +267,7 @@ class AwsCurDialect final : public CsvDialect {
     return "";
   }
 
-  // product/gpu × UsageAmount on instance-hour rows (BoxUsage, SpotUsage, DedicatedUsage, in Hrs).
+  // product/gpu (CUR 2.0: product["gpu"]) × UsageAmount on instance-hour rows (BoxUsage, SpotUsage, DedicatedUsage, in Hrs).
   double gpu_hours(const CsvRecord& r, const ledger::Charge& c) const {
     if (c.charge_category != "Usage" || !c.consumed_quantity || c.pricing_unit != "Hrs") return 0;
     const auto usage = cell(r, usage_type_);
@@ -271,11 +275,23 @@ class AwsCurDialect final : public CsvDialect {
         usage.find("SpotUsage") == std::string_view::npos &&
         usage.find("DedicatedUsage") == std::string_view::npos)
       return 0;
-    const std::string gpus = text_cell(r, gpu_);
+    const std::string gpus = gpu_ >= 0 ? text_cell(r, gpu_) : product_gpu(r);
     char* end = nullptr;
     const double n = std::strtod(gpus.c_str(), &end);
     if (gpus.empty() || *end != '\0' || n <= 0) return 0;
     return n * *c.consumed_quantity;
+  }
+
+  // The "gpu" key of CUR 2.0's product map (JSON text in a CSV, a MAP in Parquet, read as JSON
+  // text); "" when there is none.
+  std::string product_gpu(const CsvRecord& r) const {
+    const auto text = cell(r, product_);
+    if (is_null(text)) return {};
+    const auto parsed = parse_tag_object(text);
+    if (!parsed) return {};
+    for (const auto& t : parsed->tags)
+      if (t.key == "gpu") return t.value;
+    return {};
   }
 
   int net_ = -1, unblended_ = -1, start_ = -1, interval_ = -1, end_ = -1, billing_start_ = -1,
@@ -284,7 +300,7 @@ class AwsCurDialect final : public CsvDialect {
       public_cost_ = -1, payer_ = -1, account_ = -1, account_name_ = -1, product_code_ = -1,
       region_ = -1, resource_ = -1, sku_ = -1, description_ = -1, unit_ = -1, amount_ = -1,
       usage_type_ = -1, term_ = -1, purchase_option_ = -1, sp_arn_ = -1, ri_arn_ = -1, gpu_ = -1,
-      resource_tags_ = -1;
+      product_ = -1, resource_tags_ = -1;
   std::vector<std::pair<int, std::string>> tags_;
   TagReader tag_reader_;
 };

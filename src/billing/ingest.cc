@@ -180,19 +180,19 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
     if (kill_at >= 0 && sent >= kill_at) std::raise(SIGKILL);
     return {};
   };
-  std::set<std::string> unpriced;  // GPU types the rate card lacks
+  ledger::Unpriced unpriced;  // the rates the card lacks
   std::string part_name;  // prefixed to the issues of a part of several
   Sink sink;
   sink.charge = [&](ledger::Charge&& c) -> core::Status {
     if (ledger::needs_price(c)) {
       if (!options.rate_card)
         return core::make_error(core::ErrorCode::kInvalidInput,
-                                "this is GPU usage without prices (" + c.provider +
+                                std::string(c.gpu_hours > 0 ? "this is GPU usage" : "this is usage") + " without prices (" + c.provider +
                                     "); give a rate card with --rate-card FILE (docs/LEDGER.md, \"Usage without a "
                                     "bill\")",
                                 path);
       if (!ledger::price_usage(c, *options.rate_card)) {
-        unpriced.insert(c.sku_id);
+        unpriced.add(c);
         return {};
       }
     }

@@ -1,13 +1,18 @@
 #include "aicost/billing/reader.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "aicost/billing/source.h"
 #include "dcgm.h"
@@ -31,7 +36,11 @@ constexpr std::array kFormats{
     FormatName{Format::kGcp, "gcp"},            FormatName{Format::kOci, "oci"},
     FormatName{Format::kDcgmPrometheus, "dcgm-prometheus"}, FormatName{Format::kDcgmCsv, "dcgm-csv"},
     FormatName{Format::kSlurm, "slurm"},        FormatName{Format::kOpenCost, "opencost"},
+    FormatName{Format::kOcp, "ocp"},
 };
+
+// The formats a table (Parquet) may hold.
+constexpr const char* kTableFormats = "focus, focus-contract-commitment, aws-cur, azure, gcp, oci, dcgm-csv, opencost, ocp";
 
 bool contains(std::string_view head, std::string_view what) { return head.find(what) != std::string_view::npos; }
 
@@ -50,8 +59,10 @@ constexpr std::array kSignatures{
               "unpack the outer file and load the inner one", ""},
     Signature{"\x28\xB5\x2F\xFD", "a zstd-compressed file inside a compressed file",
               "unpack the outer file and load the inner one", ""},
-    Signature{"BZh", "a bzip2-compressed file", "decompress it first (bunzip2 -k FILE)", "bzip2"},
-    Signature{"\xFD" "7zXZ", "an xz-compressed file", "decompress it first (unxz -k FILE)", "xz"},
+    Signature{"BZh", "a bzip2-compressed file inside a compressed file",
+              "unpack the outer file and load the inner one", ""},
+    Signature{"\xFD" "7zXZ", "an xz-compressed file inside a compressed file",
+              "unpack the outer file and load the inner one", ""},
     Signature{"PK\x03\x04", "a zip archive inside a compressed file", "unpack the outer file and load the zip",
               ""},
     Signature{"PK\x05\x06", "an empty zip archive", "export the data again", ""},
@@ -110,6 +121,7 @@ std::unique_ptr<CsvDialect> make_dialect(Format f) {
     case Format::kGcp: return make_gcp_dialect();
     case Format::kOci: return make_oci_dialect();
     case Format::kOpenCost: return make_opencost_dialect();
+    case Format::kOcp: return make_ocp_dialect();
     default: return nullptr;
   }
 }
@@ -178,7 +190,7 @@ class Pipeline {
     if (format_ == Format::kAuto)
       return core::make_error(core::ErrorCode::kInvalidInput,
                               "cannot tell the format from the first line; name it with --format "
-                              "(focus, focus-contract-commitment, aws-cur, azure, gcp, oci, dcgm-prometheus, dcgm-csv, slurm, opencost)",
+                              "(focus, focus-contract-commitment, aws-cur, azure, gcp, oci, dcgm-prometheus, dcgm-csv, slurm, opencost, ocp)",
                               origin_);
     if (format_ == Format::kDcgmPrometheus) {
       text_ = std::make_unique<DcgmTextReader>(sink_, log_, scrape_time_);
@@ -201,15 +213,17 @@ class Pipeline {
     if (format_ == Format::kAuto) format_ = detect_format(head);
     if (format_ == Format::kAuto)
       return core::make_error(core::ErrorCode::kInvalidInput,
-                              "cannot tell the format from the column names; name it with --format "
-                              "(focus, aws-cur, azure, gcp, oci, dcgm-csv)",
+                              std::string("cannot tell the format from the column names; name it with --format (") +
+                                  kTableFormats + ")",
                               origin_);
-    if (format_ == Format::kDcgmPrometheus)
+    if (format_ == Format::kDcgmPrometheus || format_ == Format::kSlurm)
       return core::make_error(core::ErrorCode::kInvalidInput,
-                              "a Parquet file holds a table, not Prometheus text; name a table format with "
-                              "--format (focus, aws-cur, azure, gcp, oci, dcgm-csv)",
+                              std::string("a Parquet file holds a table, not ") +
+                                  (format_ == Format::kSlurm ? "sacct text" : "Prometheus text") +
+                                  "; name a table format with --format (" + kTableFormats + ")",
                               origin_);
     if (format_ == Format::kDcgmCsv) dcgm_csv_ = std::make_unique<DcgmCsvReader>(scrape_time_);
+    else if (format_ == Format::kFocusCommitment) commitments_ = std::make_unique<CommitmentReader>();
     else dialect_ = make_dialect(format_);
     return {};
   }
@@ -263,8 +277,12 @@ class Pipeline {
       ++summary_.rejected;
       return {};
     }
-    ++summary_.loaded;
-    return sink_.charge ? sink_.charge(std::move(charge_)) : core::Status{};
+    do {
+      ++summary_.loaded;
+      if (sink_.charge) AICOST_TRY_STATUS(sink_.charge(std::move(charge_)));
+      ledger::clear(charge_);
+    } while (dialect_->next(charge_));
+    return {};
   }
 
   static constexpr std::size_t kHead = 4096;
@@ -300,7 +318,7 @@ core::Result<Format> parse_format(std::string_view name) {
     if (name == n.name) return n.format;
   return core::make_error(core::ErrorCode::kInvalidInput,
                           "unknown format '" + std::string(name) +
-                              "'; use auto, focus, focus-contract-commitment, aws-cur, azure, gcp, oci, dcgm-prometheus, dcgm-csv, slurm or opencost");
+                              "'; use auto, focus, focus-contract-commitment, aws-cur, azure, gcp, oci, dcgm-prometheus, dcgm-csv, slurm, opencost or ocp");
 }
 
 Format detect_format(std::string_view head) {
@@ -323,6 +341,9 @@ Format detect_format(std::string_view head) {
   if (is_slurm_header(first_line)) return Format::kSlurm;
   if (contains(first_line, "GPUCost") && contains(first_line, "Namespace") && contains(first_line, "Date"))
     return Format::kOpenCost;
+  if (contains(first_line, "pod_usage_cpu_core_seconds") ||
+      contains(first_line, "persistentvolumeclaim_capacity_byte_seconds"))
+    return Format::kOcp;
   for (const char* azure : {"CostInBillingCurrency", "costInBillingCurrency", "PreTaxCost", "MeterCategory",
                             "meterCategory", "ConsumedService"})
     if (contains(first_line, azure)) return Format::kAzure;
@@ -330,6 +351,58 @@ Format detect_format(std::string_view head) {
 }
 
 namespace {
+
+// A Parquet file met where it cannot be seeked in (standard input, a member of an archive, the
+// content of a compressed file) is copied to a private temporary file first: opened with O_TMPFILE
+// in $TMPDIR (else /tmp), so it has no name and the system frees it when the descriptor closes,
+// even when the process is killed; where O_TMPFILE is not supported, mkstemp and an unlink at once.
+class Spool {
+ public:
+  static core::Result<Spool> open() {
+    const char* env = std::getenv("TMPDIR");
+    const std::string dir = env && *env ? env : "/tmp";
+    Spool s;
+    s.fd_ = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (s.fd_ < 0) {
+      std::string name = dir + "/aicost-parquet.XXXXXX";
+      s.fd_ = ::mkostemp(name.data(), O_CLOEXEC);
+      if (s.fd_ >= 0) ::unlink(name.c_str());
+    }
+    if (s.fd_ < 0)
+      return core::make_error(core::ErrorCode::kIo,
+                              "cannot make a temporary file in " + dir + " to read the Parquet data from (" +
+                                  std::strerror(errno) + "); set TMPDIR to a folder with room");
+    s.dir_ = dir;
+    return s;
+  }
+  Spool() = default;
+  Spool(Spool&& o) noexcept : fd_(std::exchange(o.fd_, -1)), dir_(std::move(o.dir_)) {}
+  Spool& operator=(Spool&& o) noexcept {
+    std::swap(fd_, o.fd_);
+    dir_ = std::move(o.dir_);
+    return *this;
+  }
+  ~Spool() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  core::Status write(std::string_view bytes) {
+    while (!bytes.empty()) {
+      const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0)
+        return core::make_error(core::ErrorCode::kIo, "cannot write the Parquet data to a temporary file in " + dir_ +
+                                                          " (" + std::strerror(errno) +
+                                                          "); set TMPDIR to a folder with room");
+      bytes.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return {};
+  }
+  int fd() const { return fd_; }
+
+ private:
+  int fd_ = -1;
+  std::string dir_;
+};
 
 core::Result<SourceSummary> read_impl(const std::string& path, Format format, const Sink& sink,
                                       const std::function<void(std::string_view)>& tap, bool digest) {
@@ -351,19 +424,51 @@ core::Result<SourceSummary> read_impl(const std::string& path, Format format, co
       sink.issue(std::move(i));
     };
   DecodedSink decoded;
+  // A member's first bytes, until there are 4 to tell Parquet (spooled, then read by DuckDB) from
+  // text (fed to the pipeline as it streams).
+  std::string head;
+  bool decided = false;
+  std::optional<Spool> spool;
+  std::string member_name;
   decoded.begin = [&](const std::string& m) -> core::Status {
     member = m;
+    member_name = m.empty() ? name : name + "[" + m + "]";
+    head.clear();
+    decided = false;
+    spool.reset();
     // Every member of one source is read as the format of the first (or as named).
     const Format f = out.members.empty() ? format : out.summary.format;
-    pipeline = std::make_unique<Pipeline>(f, m.empty() ? name : name + "[" + m + "]", member_sink, mtime);
+    pipeline = std::make_unique<Pipeline>(f, member_name, member_sink, mtime);
     return {};
+  };
+  auto decide = [&]() -> core::Status {
+    decided = true;
+    if (is_parquet(head)) {
+      auto opened = Spool::open();
+      if (!opened) return opened.error().with_context(member_name);
+      spool = std::move(*opened);
+      return spool->write(head);
+    }
+    return pipeline->feed(head);
   };
   decoded.bytes = [&](std::string_view b) -> core::Status {
     if (tap) tap(b);
     if (digest) sha.update(b);
-    return pipeline->feed(b);
+    if (!decided) {
+      head.append(b);
+      return head.size() < 4 ? core::Status{} : decide();
+    }
+    return spool ? spool->write(b) : pipeline->feed(b);
   };
   decoded.end = [&]() -> core::Status {
+    if (!decided && !head.empty())  // a member of under 4 bytes (a plain Parquet file hands none)
+      if (auto s = decide(); !s) return s;
+    if (spool) {
+      auto s = read_parquet_records(spool->fd(), member_name,
+                                    [&](const CsvRecord& r) { return pipeline->table_record(r); });
+      spool.reset();
+      if (!s) return s;
+    }
     auto s = pipeline->finish();
     pipeline.reset();
     if (!s) return s.error();
@@ -379,9 +484,9 @@ core::Result<SourceSummary> read_impl(const std::string& path, Format format, co
     if (digest) out.member_sha256.push_back(sha.hex());
     return {};
   };
-  // A Parquet file must be seeked in: DuckDB reads it from the open file (parquet.h), and the
-  // bytes are streamed here only to be hashed. Parquet from standard input or inside an archive
-  // meets the Parquet signature in the Pipeline and is refused with what to do.
+  // A Parquet file must be seeked in: DuckDB reads a plain file from the open file (parquet.h), and
+  // the bytes are streamed here only to be hashed. Parquet from standard input, inside an archive
+  // or compressed is spooled to a temporary file first (Spool, above).
   if (!is_stdin(path)) {
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
     if (!f) return core::make_error(core::ErrorCode::kIo, "cannot open the file", path);

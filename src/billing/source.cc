@@ -106,6 +106,8 @@ const char* what_to_do(Encoding e) {
     case Encoding::kGzip: return "gzip -t FILE tells whether a copy is whole";
     case Encoding::kZstd: return "zstd -t FILE tells whether a copy is whole";
     case Encoding::kZip: return "unzip -t FILE tells whether a copy is whole";
+    case Encoding::kBzip2: return "bzip2 -t FILE tells whether a copy is whole";
+    case Encoding::kXz: return "xz -t FILE tells whether a copy is whole";
     default: return "";
   }
 }
@@ -189,6 +191,14 @@ core::Status decode_archive(Encoding e, const std::string& path, Feed& feed, con
       archive_read_support_filter_zstd(a.get());
       archive_read_support_format_raw(a.get());
       break;
+    case Encoding::kBzip2:
+      archive_read_support_filter_bzip2(a.get());
+      archive_read_support_format_raw(a.get());
+      break;
+    case Encoding::kXz:
+      archive_read_support_filter_xz(a.get());
+      archive_read_support_format_raw(a.get());
+      break;
     case Encoding::kZip: archive_read_support_format_zip(a.get()); break;
     case Encoding::kPlain: break;
   }
@@ -240,6 +250,8 @@ const char* encoding_name(Encoding e) {
     case Encoding::kGzip: return "gzip";
     case Encoding::kZstd: return "zstd";
     case Encoding::kZip: return "zip";
+    case Encoding::kBzip2: return "bzip2";
+    case Encoding::kXz: return "xz";
   }
   return "?";
 }
@@ -249,6 +261,9 @@ Encoding sniff_encoding(std::string_view head) {
   if (starts("\x1F\x8B")) return Encoding::kGzip;
   if (starts("\x28\xB5\x2F\xFD")) return Encoding::kZstd;
   if (starts("PK\x03\x04")) return Encoding::kZip;
+  // bzip2: "BZh" and the block size (1-9, in 100k); a CSV header "BZh,x" stays text.
+  if (starts("BZh") && head.size() >= 4 && head[3] >= '1' && head[3] <= '9') return Encoding::kBzip2;
+  if (starts(std::string_view("\xFD" "7zXZ\0", 6))) return Encoding::kXz;
   return Encoding::kPlain;
 }
 
@@ -261,13 +276,13 @@ core::Result<DecodeInfo> decode_source(const std::string& path, const DecodedSin
   DecodeInfo info;
   info.mtime = input->mtime();
   Feed feed{&*input, std::vector<char>(kRead), 0, {}};
-  // Fill at least the 4 bytes that tell the encoding (a pipe may hand them over one at a time).
+  // Fill at least the 6 bytes that tell the encoding (a pipe may hand them over one at a time).
   std::size_t have = 0;
   for (;;) {
     auto n = input->read(feed.buffer.data() + have, feed.buffer.size() - have);
     if (!n) return n.error().with_context(name);
     have += *n;
-    if (*n == 0 || have >= 4) break;
+    if (*n == 0 || have >= 6) break;
   }
   info.encoding = sniff_encoding(std::string_view(feed.buffer.data(), have));
   if (info.encoding != Encoding::kPlain) {

@@ -87,6 +87,19 @@ std::optional<ledger::UnixSeconds> parse_any(std::string_view s, DateForm* form,
       if (form) *form = sep == 'T' ? DateForm::kIso : DateForm::kNoZone;
       return t;
     }
+    // Go's time.Time.String(), as koku's OpenShift reports write it: "2019-02-01 00:00:00 +0000 UTC"
+    // (a space before the offset, the zone's abbreviation after it).
+    std::string_view zone;
+    if (s[pos] == ' ' && pos + 1 < s.size() && (s[pos + 1] == '+' || s[pos + 1] == '-')) {
+      ++pos;
+      if (const auto space = s.find(' ', pos); space != std::string_view::npos) {
+        zone = s.substr(space + 1);
+        s = s.substr(0, space);
+        if (zone.empty() || zone.size() > 6 ||
+            !std::all_of(zone.begin(), zone.end(), [](char ch) { return std::isalpha(static_cast<unsigned char>(ch)); }))
+          return std::nullopt;
+      }
+    }
     if (s[pos] == '+' || s[pos] == '-') {
       const int sign = s[pos] == '+' ? 1 : -1;
       int oh = 0, om = 0;

@@ -116,6 +116,9 @@ class CsvDialect {
   // false: the row is rejected (an error issue says why).
   virtual bool row(const CsvRecord& rec, ledger::Charge& out, IssueLog& log,
                    std::int64_t& rounded) = 0;
+  // The further charges of the record row() read, one per call (an OpenShift pod's hour is a CPU
+  // row and a memory row); false when there are no more. They share the first's tags.
+  virtual bool next(ledger::Charge& /*out*/) { return false; }
   virtual std::string version() const = 0;
   // Where a row's tags come from, for the issue when they exceed the caps (guard.h).
   virtual std::string_view tags_column() const { return "Tags"; }
@@ -127,6 +130,7 @@ std::unique_ptr<CsvDialect> make_azure_dialect();
 std::unique_ptr<CsvDialect> make_gcp_dialect();
 std::unique_ptr<CsvDialect> make_oci_dialect();
 std::unique_ptr<CsvDialect> make_opencost_dialect();  // opencost.cc
+std::unique_ptr<CsvDialect> make_ocp_dialect();       // ocp.cc
 
 // Header lookup for dialects: exact name first, then case-insensitive.
 class Columns {

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <tuple>
 
 #include "aicost/core/amount.h"
 #include "aicost/core/text.h"
@@ -14,6 +15,21 @@ namespace aicost::config {
 namespace {
 
 constexpr const char* kExample = "as in '2.10USD/h' (an amount, an ISO 4217 code, per GPU-hour)";
+
+// What a rate is per, as written after the '/' ("h" for a GPU-hour), and an example for messages.
+struct Per {
+  const char* suffix;
+  const char* unit;     // "GPU-hour"
+  const char* example;  // "as in '2.10USD/h' (...)"
+};
+constexpr Per kPerGpuHour{"/h", "GPU-hour", kExample};
+// Examples: OpenCost's default prices (../shared/data/billing-samples/opencost/default_pricing.json).
+constexpr Per kPerCoreHour{"/core-hour", "CPU core-hour", "as in '0.031611USD/core-hour'"};
+constexpr Per kPerGibHour{"/GiB-hour", "GiB-hour of memory",
+                          "as in '0.004237USD/GiB-hour' (GiB: 2^30 bytes; a price per GB-hour is 1.073741824 times "
+                          "less than per GiB-hour)"};
+constexpr Per kPerGibMonth{"/GiB-month", "GiB-month of storage",
+                           "as in '0.04USD/GiB-month' (GiB: 2^30 bytes; a month: the calendar month)"};
 
 struct Reader {
   const Source& src;
@@ -29,21 +45,23 @@ struct Reader {
     return {};
   }
 
-  // "2.10USD/h": exact.
-  core::Result<ledger::RateCard::Rate> rate(const YAML::Node& n, const std::string& what) {
+  // "2.10USD/h", "0.03USD/core-hour": exact.
+  core::Result<ledger::RateCard::Rate> rate(const YAML::Node& n, const std::string& what, const Per& per = kPerGpuHour) {
     const std::string t = n.IsScalar() ? n.Scalar() : "";
     std::string body = t;
-    const bool per_hour = body.size() > 2 && body.compare(body.size() - 2, 2, "/h") == 0;
-    if (per_hour) body.resize(body.size() - 2);
+    const std::string_view suffix = per.suffix;
+    const bool per_unit = body.size() > suffix.size() && body.compare(body.size() - suffix.size(), suffix.size(), suffix) == 0;
+    if (per_unit) body.resize(body.size() - suffix.size());
     std::size_t letters = 0;
     while (letters < body.size() && std::isupper(static_cast<unsigned char>(body[body.size() - 1 - letters]))) ++letters;
     const std::string code = body.substr(body.size() - letters);
     std::string number = body.substr(0, body.size() - letters);
     while (!number.empty() && number.back() == ' ') number.pop_back();
     const auto amount = core::parse_amount(number);
-    if (!per_hour || code.size() != 3 || !amount || amount->nanos < 0)
-      return src.error(n.Mark(), "the rate of " + what + " must be a price per GPU-hour, " + kExample + "; got '" +
-                                     t + "'" + (n.IsScalar() ? "" : " (or {owned: {server: ...}})"));
+    if (!per_unit || code.size() != 3 || !amount || amount->nanos < 0)
+      return src.error(n.Mark(), "the rate of " + what + " must be a price per " + per.unit + ", " + per.example +
+                                     "; got '" + t + "'" +
+                                     (n.IsScalar() || &per != &kPerGpuHour ? "" : " (or {owned: {server: ...}})"));
     AICOST_TRY_STATUS(currency(n, code));
     return ledger::RateCard::Rate{static_cast<std::int64_t>(amount->nanos), src.where(n.Mark()), "rate card"};
   }
@@ -98,9 +116,14 @@ core::Result<ledger::RateCard> parse_rate_card(const std::string& text, const st
   card.source = origin;
   Reader reader{src, catalog, card};
   const YAML::Node gpus = top.node("gpus");
-  if (!gpus || !gpus.IsMap() || gpus.size() == 0)
-    return src.error(root->Mark(), "a rate card needs 'gpus:', a rate per GPU type, as in 'gpus: {h100: 2.10USD/h}'");
-  for (const auto& kv : gpus) {
+  const YAML::Node cpu = top.node("cpu"), memory = top.node("memory"), storage = top.node("storage");
+  const bool resources = (cpu && !cpu.IsNull()) || (memory && !memory.IsNull()) || (storage && !storage.IsNull());
+  if (gpus && !gpus.IsNull() && (!gpus.IsMap() || gpus.size() == 0))
+    return src.error(gpus.Mark(), "'gpus:' is a rate per GPU type, as in 'gpus: {h100: 2.10USD/h}'");
+  if ((!gpus || gpus.IsNull()) && !resources)
+    return src.error(root->Mark(), "a rate card needs 'gpus:', a rate per GPU type, as in 'gpus: {h100: 2.10USD/h}', "
+                                   "or a rate for 'cpu:', 'memory:' or 'storage:' (as in 'cpu: 0.031611USD/core-hour')");
+  if (gpus && gpus.IsMap()) for (const auto& kv : gpus) {
     const std::string type = ledger::rate_key(kv.first.Scalar());
     if (card.gpus.count(type))
       return src.error(kv.first.Mark(), "GPU type '" + type + "' is priced twice (types are read in lower case)");
@@ -112,6 +135,14 @@ core::Result<ledger::RateCard> parse_rate_card(const std::string& text, const st
     auto r = reader.rate(untyped, "untyped GPUs");
     if (!r) return r.error();
     card.untyped = std::move(*r);
+  }
+  for (const auto& [node, what, per, slot] :
+       {std::tuple{cpu, "CPU", &kPerCoreHour, &card.cpu}, std::tuple{memory, "memory", &kPerGibHour, &card.memory},
+        std::tuple{storage, "storage", &kPerGibMonth, &card.storage}}) {
+    if (!node || node.IsNull()) continue;
+    auto r = reader.rate(node, what, *per);
+    if (!r) return r.error();
+    *slot = std::move(*r);
   }
   AICOST_TRY_STATUS(top.finish());
   return card;

@@ -4,6 +4,30 @@
 #include <cmath>
 
 namespace aicost::ledger {
+namespace {
+
+// What a CPU, memory or storage row is priced by, from its unit; nullptr for other rows.
+struct Resource {
+  std::string_view unit;
+  const char* key;   // in the card
+  const char* what;  // in messages
+  const char* per;   // the unit a rate is written per
+  std::optional<RateCard::Rate> RateCard::*rate;
+};
+constexpr Resource kResources[] = {
+    {kCoreHours, "cpu", "CPU core-hours", "core-hour", &RateCard::cpu},
+    {kGibHours, "memory", "memory GiB-hours", "GiB-hour", &RateCard::memory},
+    {kGibMonths, "storage", "storage GiB-months", "GiB-month", &RateCard::storage},
+};
+
+const Resource* resource_of(const Charge& c) {
+  if (c.gpu_hours > 0 || !c.pricing_quantity) return nullptr;
+  for (const auto& r : kResources)
+    if (c.pricing_unit == r.unit) return &r;
+  return nullptr;
+}
+
+}  // namespace
 
 std::string rate_key(std::string_view gpu_type) {
   std::string out(gpu_type);
@@ -11,35 +35,57 @@ std::string rate_key(std::string_view gpu_type) {
   return out;
 }
 
-bool needs_price(const Charge& c) { return c.currency.empty() && c.gpu_hours > 0; }
+bool needs_price(const Charge& c) { return c.currency.empty() && (c.gpu_hours > 0 || resource_of(c)); }
 
 bool price_usage(Charge& c, const RateCard& card) {
   const RateCard::Rate* rate = nullptr;
-  if (c.sku_id.empty()) {
+  double quantity = c.gpu_hours;
+  if (const Resource* r = resource_of(c)) {
+    if (card.*(r->rate)) rate = &*(card.*(r->rate));
+    quantity = *c.pricing_quantity;
+  } else if (c.sku_id.empty()) {
     if (card.untyped) rate = &*card.untyped;
   } else if (auto it = card.gpus.find(rate_key(c.sku_id)); it != card.gpus.end()) {
     rate = &it->second;
   }
   if (!rate) return false;
-  // GPU-hours are a double; long double keeps the product exact to well below a nano-unit for any
+  // Quantities are doubles; long double keeps the product exact to well below a nano-unit for any
   // cost a row can hold (|cost| < 9.2e9 units).
-  const long double nanos = static_cast<long double>(rate->nanos_per_gpu_hour) * c.gpu_hours;
+  const long double nanos = static_cast<long double>(rate->nanos_per_unit) * quantity;
   c.billed = c.effective = c.list = static_cast<std::int64_t>(std::llroundl(nanos));
   c.currency = card.currency;
   c.pricing_category = "Standard";
   return true;
 }
 
-std::string unpriced_message(const std::set<std::string>& types, const RateCard& card) {
-  std::string names, example;
-  for (const auto& t : types) {
-    names += (names.empty() ? "" : ", ") + (t.empty() ? std::string("(untyped)") : t);
-    if (example.empty() && !t.empty()) example = "`" + rate_key(t) + ": <price>" + card.currency + "/h` under `gpus:`";
+void Unpriced::add(const Charge& c) {
+  if (const Resource* r = resource_of(c)) resources.insert(r->key);
+  else gpu_types.insert(c.sku_id);
+}
+
+std::string unpriced_message(const Unpriced& missing, const RateCard& card) {
+  std::string names, todo;
+  const auto& types = missing.gpu_types;
+  std::size_t count = 0;
+  if (!types.empty()) {
+    std::string example;
+    for (const auto& t : types) {
+      names += (names.empty() ? "" : ", ") + (t.empty() ? std::string("(untyped)") : t);
+      if (example.empty() && !t.empty()) example = "`" + rate_key(t) + ": <price>" + card.currency + "/h` under `gpus:`";
+    }
+    if (example.empty()) example = "`untyped: <price>" + card.currency + "/h`";
+    else if (types.count("")) example += " (and `untyped:` for GPUs without a type)";
+    names = "GPU type" + std::string(types.size() > 1 ? "s " : " ") + names;
+    todo = example;
+    count += types.size();
   }
-  if (example.empty()) example = "`untyped: <price>" + card.currency + "/h`";
-  else if (types.count("")) example += " (and `untyped:` for GPUs without a type)";
-  return "no rate for GPU type" + std::string(types.size() > 1 ? "s " : " ") + names + " in " + card.source +
-         ": add " + (types.size() > 1 ? "them" : "it") + " as " + example +
+  for (const auto& r : kResources) {
+    if (!missing.resources.count(r.key)) continue;
+    names += (names.empty() ? "" : ", ") + std::string(r.what);
+    todo += (todo.empty() ? "`" : ", `") + std::string(r.key) + ": <price>" + card.currency + "/" + r.per + "`";
+    ++count;
+  }
+  return "no rate for " + names + " in " + card.source + ": add " + (count > 1 ? "them" : "it") + " as " + todo +
          "; nothing was loaded, since a row without its price would count as free";
 }
 

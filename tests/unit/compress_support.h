@@ -1,4 +1,4 @@
-// Writes gzip, zstd and zip copies of test data with libarchive's writers (the readers under test
+// Writes gzip, zstd, bzip2, xz and zip copies of test data with libarchive's writers (the readers under test
 // use libarchive's readers; the formats are standard, so `gzip -t`, `zstd -t` and `unzip -t` read
 // these files too).
 #pragma once
@@ -23,9 +23,9 @@ inline std::string slurp(const std::string& path) {
   return s.str();
 }
 
-enum class Packing { kGzip, kZstd, kZip };
+enum class Packing { kGzip, kZstd, kZip, kBzip2, kXz };
 
-// Writes `members` (name, bytes) to `path`: one raw compressed stream for gzip and zstd (the name
+// Writes `members` (name, bytes) to `path`: one raw compressed stream for gzip, zstd, bzip2 and xz (the name
 // ignored), a zip archive of deflated members for zip.
 inline void write_packed(const std::string& path, Packing packing,
                          const std::vector<std::pair<std::string, std::string>>& members) {
@@ -37,6 +37,14 @@ inline void write_packed(const std::string& path, Packing packing,
       break;
     case Packing::kZstd:
       archive_write_add_filter_zstd(a.get());
+      archive_write_set_format_raw(a.get());
+      break;
+    case Packing::kBzip2:
+      archive_write_add_filter_bzip2(a.get());
+      archive_write_set_format_raw(a.get());
+      break;
+    case Packing::kXz:
+      archive_write_add_filter_xz(a.get());
       archive_write_set_format_raw(a.get());
       break;
     case Packing::kZip: archive_write_set_format_zip(a.get()); break;

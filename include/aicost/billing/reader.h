@@ -29,6 +29,7 @@ enum class Format {
   kDcgmCsv,         // dcgm-exporter samples as CSV (metric, labels, value)
   kSlurm,           // Slurm accounting: `sacct --parsable2` (GPU-hours from AllocTRES, unpriced)
   kOpenCost,        // OpenCost allocation CSV export (one row per day and container)
+  kOcp,             // OpenShift pod and storage usage reports (koku; CPU, memory, storage, unpriced)
 };
 const char* format_name(Format f);  // "focus", "focus-contract-commitment", "aws-cur", ... (kAuto: "auto")
 core::Result<Format> parse_format(std::string_view name);
@@ -44,7 +45,8 @@ struct ReadSummary {
   Format format = Format::kAuto;
   std::string version;          // "focus-1.2", "focus-1.3-contract-commitment", "aws-cur", ... as stored in the ledger
   std::int64_t records = 0;     // data rows or samples read
-  std::int64_t loaded = 0;      // handed to the sink (a Slurm job line: a row per day, node and GPU type)
+  std::int64_t loaded = 0;      // handed to the sink (a Slurm job line: a row per day, node and GPU type;
+                                // an OpenShift pod line: a CPU row and a memory row)
   std::int64_t rejected = 0;    // not handed over (each has an error issue)
   std::int64_t rounded = 0;     // amounts with digits below 1e-9, rounded half to even
   // What RowIssue::line counts: false, the text's lines (the header is line 1); true, a table's

@@ -20,10 +20,12 @@ enum class Encoding {
   kGzip,   // 1F 8B
   kZstd,   // 28 B5 2F FD
   kZip,    // PK 03 04 (a zip archive: each file in it is a member)
+  kBzip2,  // "BZh" and a block size digit 1-9
+  kXz,     // FD "7zXZ" 00
 };
-const char* encoding_name(Encoding e);  // "plain", "gzip", "zstd", "zip"
+const char* encoding_name(Encoding e);  // "plain", "gzip", "zstd", "zip", "bzip2", "xz"
 
-// What the first bytes of a delivered file say about its encoding (4 bytes decide).
+// What the first bytes of a delivered file say about its encoding (6 bytes decide).
 Encoding sniff_encoding(std::string_view head);
 
 // "-" and "/dev/stdin" read standard input.
@@ -31,8 +33,8 @@ bool is_stdin(const std::string& path);
 // The name a source read from standard input is recorded under.
 inline constexpr const char* kStdinName = "(stdin)";
 
-// Receives a source's decoded bytes, member by member: one member named "" for a plain, gzip or
-// zstd file; each regular file of a zip archive in archive order, named by its path in the archive
+// Receives a source's decoded bytes, member by member: one member named "" for a plain, gzip,
+// zstd, bzip2 or xz file; each regular file of a zip archive in archive order, named by its path in the archive
 // (directories are skipped). An error returned by a callback stops the read and is returned.
 struct DecodedSink {
   std::function<core::Status(const std::string& member)> begin;

@@ -6,6 +6,8 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <optional>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -13,6 +15,7 @@
 #include "aicost/billing/ingest.h"
 #include "aicost/store/open.h"
 #include "collected.h"
+#include "compress_support.h"
 #include "ledger_test_support.h"
 #include "temp_dir.h"
 
@@ -43,6 +46,23 @@ std::string to_parquet(const std::string& query, const std::string& path) {
   duck("COPY (" + query + ") TO '" + path + "' (FORMAT parquet)");
   return path;
 }
+
+// Sets an environment variable for the scope.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    ::setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (old_) ::setenv(name_, old_->c_str(), 1);
+    else ::unsetenv(name_);
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
 
 Collected read(const std::string& path, Format format = Format::kAuto) {
   Collected c;
@@ -258,6 +278,25 @@ TEST(ParquetReader, AwsCur2IsReadByTheCurReader) {
   EXPECT_EQ(c.charges[1].commitment_discount_status, "Used");
 }
 
+// CUR 2.0's product map as a Parquet MAP: 3 h of a p4d.24xlarge (8 GPUs) = 24 GPU-hours, as the
+// CSV gives (AwsCur.Cur2ReadsTheGpuCountFromTheProductMap).
+TEST(ParquetReader, AwsCur2GpuHoursFromTheProductMap) {
+  testing::TempDir dir("aicost-parquet");
+  const auto path = to_parquet(
+      "SELECT * FROM (VALUES "
+      "('Usage', 98.32::DECIMAL(30,12), TIMESTAMP '2025-01-01 00:00:00', 'USD', 'USE1-BoxUsage:p4d.24xlarge', "
+      " 3.0::DECIMAL(30,12), 'Hrs', MAP {'instance_type': 'p4d.24xlarge', 'gpu': '8'}), "
+      "('Usage', 0.5::DECIMAL(30,12), TIMESTAMP '2025-01-01 00:00:00', 'USD', 'USE1-BoxUsage:m5.large', "
+      " 1.0::DECIMAL(30,12), 'Hrs', MAP {'instance_type': 'm5.large'})) "
+      "AS t(line_item_line_item_type, line_item_unblended_cost, line_item_usage_start_date, line_item_currency_code, "
+      "line_item_usage_type, line_item_usage_amount, pricing_unit, product)",
+      dir.file("cur2-gpu.parquet"));
+  const auto c = read(path);
+  ASSERT_EQ(c.charges.size(), 2u) << c.errors();
+  EXPECT_DOUBLE_EQ(c.charges[0].gpu_hours, 24.0);
+  EXPECT_DOUBLE_EQ(c.charges[1].gpu_hours, 0.0);
+}
+
 // A bad cell is an issue on its row (counted from 1) and column; the other rows load.
 TEST(ParquetReader, RowIssuesNameTheRowAndColumn) {
   testing::TempDir dir("aicost-parquet");
@@ -307,7 +346,44 @@ TEST(ParquetReader, MissingRequiredColumnIsNamed) {
             std::string::npos);
 }
 
-// Parquet needs a file to seek in; in memory (and in a stream) it is refused with what to do.
+// Parquet needs a file to seek in. Inside a zip and compressed (and from standard input,
+// ParquetCli below) it is copied to a nameless temporary file in $TMPDIR first: the rows and
+// totals are those of the plain file, and nothing is left in $TMPDIR, read or refused.
+TEST(ParquetReader, InsideAZipOrCompressedItIsSpooledAndReadAsTheFile) {
+  testing::TempDir dir("aicost-parquet");
+  testing::TempDir tmp("aicost-spool");
+  ScopedEnv tmpdir("TMPDIR", tmp.path().string());
+  const auto plain = to_parquet("FROM read_csv('" + kSample + "')", dir.file("focus.parquet"));
+  const auto bytes = testing::slurp(plain);
+  const auto want = read(plain);
+  ASSERT_EQ(want.charges.size(), 1000u);
+  for (auto [name, packing] : {std::pair{"focus.zip", testing::Packing::kZip}, {"focus.parquet.gz", testing::Packing::kGzip},
+                               {"focus.parquet.xz", testing::Packing::kXz}}) {
+    const auto path = dir.file(name);
+    testing::write_packed(path, packing, {{"focus.parquet", bytes}});
+    Collected c;
+    auto r = read_source(path, Format::kAuto, c.sink(), true);
+    ASSERT_TRUE(r) << name << ": " << r.error().what();
+    EXPECT_TRUE(r->summary.rows_numbered) << name;
+    ASSERT_EQ(c.charges.size(), want.charges.size()) << name;
+    for (std::size_t i = 0; i < c.charges.size(); ++i) {
+      ASSERT_EQ(c.charges[i].billed, want.charges[i].billed) << name << " row " << i;
+      ASSERT_EQ(c.charges[i].effective, want.charges[i].effective) << name << " row " << i;
+    }
+    // The identity is the Parquet file's bytes, as when it is loaded plain.
+    EXPECT_EQ(delivery_identity(r->member_sha256), *sha256_file(plain)) << name;
+    EXPECT_TRUE(std::filesystem::is_empty(tmp.path())) << name;
+  }
+  // Cut short inside a gzip: refused naming the member's source, and nothing is left behind.
+  const auto cut = dir.file("cut.parquet.gz");
+  testing::write_packed(cut, testing::Packing::kGzip, {{"x", bytes.substr(0, bytes.size() / 2)}});
+  const auto message = file_refusal(cut);
+  EXPECT_NE(message.find("this Parquet file cannot be read"), std::string::npos) << message;
+  EXPECT_NE(message.find(cut), std::string::npos) << message;
+  EXPECT_TRUE(std::filesystem::is_empty(tmp.path()));
+}
+
+// In memory there is no file to spool to: refused with what to do.
 TEST(ParquetReader, ParquetTextInMemoryIsRefusedWithWhatToDo) {
   const auto message = billing::refusal("PAR1\x15\x04", Format::kAuto, "x.parquet");
   EXPECT_NE(message.find("this is a Parquet file; save it to a file and load that"),
@@ -329,6 +405,20 @@ Run aicost(const testing::TempDir& dir, const std::string& args) {
   std::ifstream in(out);
   r.out.assign(std::istreambuf_iterator<char>(in), {});
   return r;
+}
+
+// Standard input: the same rows as the file, and the same identity (the file is then "already
+// loaded").
+TEST(ParquetCli, StandardInputIsReadAsTheFile) {
+  testing::TempDir dir("aicost-parquet");
+  const auto path = to_parquet("FROM read_csv('" + kSample + "')", dir.file("focus.parquet"));
+  const auto piped = aicost(dir, "ledger ingest --db " + dir.file("l.db") + " - < " + path);
+  EXPECT_EQ(piped.exit_code, 0) << piped.out;
+  EXPECT_NE(piped.out.find("-: loaded 1000 rows as source #1 (focus-1.0); USD 20.52 billed"), std::string::npos)
+      << piped.out;
+  const auto again = aicost(dir, "ledger ingest --db " + dir.file("l.db") + " " + path);
+  EXPECT_EQ(again.exit_code, 0) << again.out;
+  EXPECT_NE(again.out.find("already loaded"), std::string::npos) << again.out;
 }
 
 TEST(ParquetCli, LedgerIngestAndValidateAcceptParquet) {

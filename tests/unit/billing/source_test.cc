@@ -80,23 +80,27 @@ TEST(SniffEncoding, FirstBytesDecideNotTheName) {
   EXPECT_EQ(sniff_encoding("\x1F\x8B\x08\x00"), Encoding::kGzip);
   EXPECT_EQ(sniff_encoding("\x28\xB5\x2F\xFD"), Encoding::kZstd);
   EXPECT_EQ(sniff_encoding("PK\x03\x04"), Encoding::kZip);
+  EXPECT_EQ(sniff_encoding("BZh91AY&SY"), Encoding::kBzip2);
+  EXPECT_EQ(sniff_encoding(std::string_view("\xFD" "7zXZ\0\0", 7)), Encoding::kXz);
+  EXPECT_EQ(sniff_encoding("BZh,x\n"), Encoding::kPlain);  // a header that starts so is text
   EXPECT_EQ(sniff_encoding("BilledCost,ChargePeriodStart"), Encoding::kPlain);
   EXPECT_EQ(sniff_encoding("PAR1"), Encoding::kPlain);  // the Parquet reader's, not a compression
   EXPECT_EQ(sniff_encoding(""), Encoding::kPlain);
 }
 
-TEST_F(SourceTest, GzipZstdAndZipCopiesGiveExactlyThePlainTotals) {
+TEST_F(SourceTest, GzipZstdZipBzip2AndXzCopiesGiveExactlyThePlainTotals) {
   const Totals plain = totals_of(kSample);
   ASSERT_EQ(plain.loaded, 1000);
   // Named .csv on purpose: the content decides, not the name.
-  for (auto [name, p] : {std::pair{"gz.csv", Packing::kGzip}, {"zst.csv", Packing::kZstd}, {"zip.csv", Packing::kZip}}) {
+  for (auto [name, p] : {std::pair{"gz.csv", Packing::kGzip}, {"zst.csv", Packing::kZstd}, {"zip.csv", Packing::kZip},
+                         {"bz2.csv", Packing::kBzip2}, {"xz.csv", Packing::kXz}}) {
     const auto path = packed(name, p);
     EXPECT_NE(slurp(path), plain_) << name;  // really compressed
     EXPECT_EQ(totals_of(path), plain) << name;
     Collected c;
     auto r = read_source(path, Format::kAuto, c.sink(), true);
     ASSERT_TRUE(r) << r.error().what();
-    EXPECT_EQ(r->encoding, sniff_encoding(slurp(path).substr(0, 4))) << name;
+    EXPECT_EQ(r->encoding, sniff_encoding(slurp(path).substr(0, 6))) << name;
     // One member: its identity is that of the plain file's bytes (sha256_file hashes those).
     EXPECT_EQ(delivery_identity(r->member_sha256), *sha256_file(kSample)) << name;
     auto digests = member_digests(path);

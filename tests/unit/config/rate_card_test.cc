@@ -30,11 +30,11 @@ TEST(RateCard, RatesAreExactAndKeyedInLowerCase) {
   ASSERT_TRUE(c) << c.error().what();
   EXPECT_EQ(c->currency, "USD");
   ASSERT_EQ(c->gpus.count("h100"), 1u);
-  EXPECT_EQ(c->gpus.at("h100").nanos_per_gpu_hour, 2'100'000'000);
+  EXPECT_EQ(c->gpus.at("h100").nanos_per_unit, 2'100'000'000);
   EXPECT_EQ(c->gpus.at("h100").where, "rates.yaml:2:9");
-  EXPECT_EQ(c->gpus.at("a100").nanos_per_gpu_hour, 1);
+  EXPECT_EQ(c->gpus.at("a100").nanos_per_unit, 1);
   ASSERT_TRUE(c->untyped);
-  EXPECT_EQ(c->untyped->nanos_per_gpu_hour, 1'500'000'000);
+  EXPECT_EQ(c->untyped->nanos_per_unit, 1'500'000'000);
 }
 
 // With every owned input given and no running costs, the TCO is the capital over the busy
@@ -45,7 +45,7 @@ TEST(RateCard, OwnedTcoOfACataloguedServer) {
       "            residual: 0%, utilisation: 100%, support: 0%/y, electricity: 0USD/kWh, colocation: 0USD/kW-month}\n",
       "rates.yaml", builtin());
   ASSERT_TRUE(c) << c.error().what();
-  EXPECT_EQ(c->gpus.at("h100").nanos_per_gpu_hour, 3'000'000'000);
+  EXPECT_EQ(c->gpus.at("h100").nanos_per_unit, 3'000'000'000);
   EXPECT_EQ(c->gpus.at("h100").basis, "owned TCO (server hgx-h100, 100 % busy)");
   // Halving the busy share doubles the capital per busy hour (idle power costs nothing at 0 USD/kWh).
   auto half = parse_rate_card(
@@ -53,7 +53,7 @@ TEST(RateCard, OwnedTcoOfACataloguedServer) {
       "            residual: 0%, utilisation: 50%, support: 0%/y, electricity: 0USD/kWh, colocation: 0USD/kW-month}\n",
       "rates.yaml", builtin());
   ASSERT_TRUE(half) << half.error().what();
-  EXPECT_EQ(half->gpus.at("h100").nanos_per_gpu_hour, 6'000'000'000);
+  EXPECT_EQ(half->gpus.at("h100").nanos_per_unit, 6'000'000'000);
 }
 
 TEST(RateCard, MistakesNameTheirPlace) {
@@ -84,9 +84,65 @@ TEST(RateCard, PricesAUsageRow) {
   untyped.gpu_hours = 1;
   EXPECT_FALSE(ledger::price_usage(untyped, *c));  // no `untyped:` rate
   EXPECT_EQ(untyped.currency, "");
-  EXPECT_EQ(ledger::unpriced_message({"", "a100"}, *c),
+  EXPECT_EQ(ledger::unpriced_message({{"", "a100"}, {}}, *c),
             "no rate for GPU types (untyped), a100 in rates.yaml: add them as `a100: <price>USD/h` under `gpus:` "
             "(and `untyped:` for GPUs without a type); nothing was loaded, since a row without its price would count "
+            "as free");
+}
+
+// CPU, memory and storage (OpenShift usage): each rate per its own unit, a card without GPUs.
+TEST(RateCard, CpuMemoryAndStorageRatesCarryTheirUnit) {
+  auto c = parse_rate_card("cpu: 0.031611USD/core-hour\nmemory: 0.004237USD/GiB-hour\nstorage: 0.04USD/GiB-month\n",
+                           "rates.yaml", builtin());
+  ASSERT_TRUE(c) << c.error().what();
+  EXPECT_TRUE(c->gpus.empty());
+  ASSERT_TRUE(c->cpu && c->memory && c->storage);
+  EXPECT_EQ(c->cpu->nanos_per_unit, 31'611'000);
+  EXPECT_EQ(c->memory->nanos_per_unit, 4'237'000);
+  EXPECT_EQ(c->storage->nanos_per_unit, 40'000'000);
+  EXPECT_EQ(c->storage->where, "rates.yaml:3:10");
+  // 2.5 core-hours x 0.031611 = 0.0790275 USD; 3 GiB-months x 0.04 = 0.12 USD.
+  ledger::Charge cpu;
+  cpu.pricing_unit = ledger::kCoreHours;
+  cpu.pricing_quantity = 2.5;
+  ASSERT_TRUE(ledger::needs_price(cpu));
+  ASSERT_TRUE(ledger::price_usage(cpu, *c));
+  EXPECT_EQ(cpu.billed, 79'027'500);
+  EXPECT_EQ(cpu.currency, "USD");
+  ledger::Charge disk;
+  disk.pricing_unit = ledger::kGibMonths;
+  disk.pricing_quantity = 3;
+  ASSERT_TRUE(ledger::price_usage(disk, *c));
+  EXPECT_EQ(disk.effective, 120'000'000);
+}
+
+TEST(RateCard, AResourceRateWithoutItsUnitOrACardWithoutRatesIsRefused) {
+  EXPECT_NE(error_of("cpu: 0.03USD/h\n").find("rates.yaml:1:6: the rate of CPU must be a price per CPU core-hour, as in "
+                                               "'0.031611USD/core-hour'; got '0.03USD/h'"),
+            std::string::npos)
+      << error_of("cpu: 0.03USD/h\n");
+  EXPECT_NE(error_of("memory: 0.004USD/GB-hour\n").find("must be a price per GiB-hour of memory"), std::string::npos);
+  EXPECT_NE(error_of("storage: 0.04USD/GiB-month\ncpu: 0.03EUR/core-hour\n").find("write every rate of a card in one currency"),
+            std::string::npos);
+  EXPECT_NE(error_of("untyped: 1USD/h\n").find("a rate card needs 'gpus:'"), std::string::npos);
+}
+
+TEST(RateCard, AMissingRateIsNamedWithWhatToAdd) {
+  auto c = parse_rate_card("cpu: 0.03USD/core-hour\n", "rates.yaml", builtin());
+  ASSERT_TRUE(c) << c.error().what();
+  ledger::Charge memory;
+  memory.pricing_unit = ledger::kGibHours;
+  memory.pricing_quantity = 1;
+  EXPECT_FALSE(ledger::price_usage(memory, *c));
+  ledger::Unpriced missing;
+  missing.add(memory);
+  ledger::Charge gpu;
+  gpu.sku_id = "h100";
+  gpu.gpu_hours = 1;
+  missing.add(gpu);
+  EXPECT_EQ(ledger::unpriced_message(missing, *c),
+            "no rate for GPU type h100, memory GiB-hours in rates.yaml: add them as `h100: <price>USD/h` under "
+            "`gpus:`, `memory: <price>USD/GiB-hour`; nothing was loaded, since a row without its price would count "
             "as free");
 }
 
