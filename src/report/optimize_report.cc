@@ -8,6 +8,7 @@
 #include "aicost/report/table.h"
 #include "aicost/serving/fleet.h"
 #include "json.h"
+#include "optimize_parts.h"
 #include "rounding.h"
 
 namespace aicost::report {
@@ -20,12 +21,16 @@ using optimize::LeverStatus;
 bool evaluated(const LeverResult& r) { return r.saving_usd.has_value(); }
 bool applies(const LeverResult& r) { return r.status != LeverStatus::kNotApplicable; }
 
+}  // namespace
+
 std::string risk_text(const LeverResult& r) {
   if (!evaluated(r)) return "";
   std::string kinds;
   for (const auto& k : r.risk.kinds) kinds += (kinds.empty() ? "" : ", ") + k;
   return std::string(optimize::to_string(r.risk.level)) + (kinds.empty() ? "" : " (" + kinds + ")");
 }
+
+namespace {
 
 std::string signed_usd(double x) {
   return (x < 0 ? "-" : "+") + core::group_digits(std::abs(x));
@@ -83,10 +88,13 @@ Json opt(const std::optional<double>& v, bool money) {
   return money ? Json(cents(*v)) : Json(sig(*v));
 }
 
+}  // namespace
+
 Json lever_json(const LeverResult& r) {
   Json j;
   j["id"] = r.id;
   j["category"] = r.category;
+  if (!r.subject.empty()) j["subject"] = r.subject;
   j["applies"] = applies(r);
   j["status"] = optimize::to_string(r.status);
   j["why"] = r.why.empty() ? Json() : Json(r.why);
@@ -126,6 +134,8 @@ Json guardrails_json(const optimize::Guardrails& g) {
           {"max_over_sla", g.max_over_sla ? Json(sig(*g.max_over_sla)) : Json()},
           {"max_data_stall", sig(g.data_stall_limit())}};
 }
+
+namespace {
 
 std::string render_json(const optimize::OptimizeResult& res) {
   const auto& b = res.baseline;

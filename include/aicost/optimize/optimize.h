@@ -41,6 +41,7 @@ struct SlaEffect {
 
 struct LeverResult {
   std::string id, category;
+  std::string subject;  // ledger levers: the instance family or host it is about; "" for plan levers
   LeverStatus status = LeverStatus::kNotApplicable;
   std::string why;
   // Of the changed plan against the original, when it was estimated.
