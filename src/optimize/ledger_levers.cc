@@ -360,17 +360,6 @@ core::Status commitment_levers(ledger::Store& store, const catalog::Catalog& cat
   return {};
 }
 
-int rank_of(LeverStatus s) {
-  switch (s) {
-    case LeverStatus::kAccepted:
-    case LeverStatus::kRejected: return 0;
-    case LeverStatus::kNoSaving: return 1;
-    case LeverStatus::kNotPriced: return 2;
-    case LeverStatus::kNotApplicable: return 3;
-  }
-  return 3;
-}
-
 }  // namespace
 
 core::Result<LedgerOptimizeResult> optimize_ledger(ledger::Store& store, const catalog::Catalog& catalog,
@@ -397,7 +386,7 @@ core::Result<LedgerOptimizeResult> optimize_ledger(ledger::Store& store, const c
     }
   }
   std::stable_sort(res.levers.begin(), res.levers.end(), [](const LeverResult& a, const LeverResult& b) {
-    const int ra = rank_of(a.status), rb = rank_of(b.status);
+    const int ra = status_rank(a.status), rb = status_rank(b.status);
     if (ra != rb) return ra < rb;
     if (ra == 0) return *a.saving_usd > *b.saving_usd;
     return false;

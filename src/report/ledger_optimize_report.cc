@@ -107,21 +107,8 @@ std::string render_text(const optimize::LedgerOptimizeResult& res, const std::st
   }
   out += top.rows.empty() ? "\nNo lever saves money on this ledger.\n" : "\n" + render(top, f);
   out += md ? "\n### Changes, risks and rollout\n" : "\nChanges, risks and rollout\n";
-  const char* bullet = md ? "- " : "  ";
-  for (const auto& r : res.levers) {
-    if (!ranked(r) && r.notes.empty()) continue;
-    out += fmt::format("{}{}{}{} ({})\n", md ? "\n**" : "", name(r), md ? "**" : "", md ? "" : ":",
-                       optimize::to_string(r.status));
-    if (ranked(r)) {
-      out += fmt::format("{}change: {}\n", bullet, optimize::describe(r.change));
-      if (r.status == LeverStatus::kRejected) out += fmt::format("{}red line: {}\n", bullet, r.red_line.why);
-      out += fmt::format("{}risk: {}\n", bullet, r.risk.why);
-      out += fmt::format("{}first step: {}\n", bullet, r.rollout.validation);
-      out += fmt::format("{}proof: {}\n", bullet, r.rollout.metric);
-      out += fmt::format("{}stop-loss: {}\n", bullet, r.rollout.stop_loss);
-    }
-    for (const auto& n : r.notes) out += fmt::format("{}note: {}\n", bullet, n);
-  }
+  for (const auto& r : res.levers)
+    if (ranked(r) || !r.notes.empty()) out += lever_details(r, name(r), md, ranked(r));
   if (!others.rows.empty()) out += "\n" + render(others, f);
   const auto& c = res.combined;
   out += md ? "\n### Together\n\n" : "\nTogether (the accepted levers; each acts on its own resources, so the savings add up)\n";

@@ -121,6 +121,22 @@ Json lever_json(const LeverResult& r) {
   return j;
 }
 
+std::string lever_details(const LeverResult& r, const std::string& name, bool md, bool with_change) {
+  const char* bullet = md ? "- " : "  ";
+  std::string out = fmt::format("{}{}{}{} ({})\n", md ? "\n**" : "", name, md ? "**" : "", md ? "" : ":",
+                                optimize::to_string(r.status));
+  if (with_change) {
+    out += fmt::format("{}change: {}\n", bullet, optimize::describe(r.change));
+    if (r.status == LeverStatus::kRejected) out += fmt::format("{}red line: {}\n", bullet, r.red_line.why);
+    out += fmt::format("{}risk: {}\n", bullet, r.risk.why);
+    out += fmt::format("{}first step: {}\n", bullet, r.rollout.validation);
+    out += fmt::format("{}proof: {}\n", bullet, r.rollout.metric);
+    out += fmt::format("{}stop-loss: {}\n", bullet, r.rollout.stop_loss);
+  }
+  for (const auto& n : r.notes) out += fmt::format("{}note: {}\n", bullet, n);
+  return out;
+}
+
 Json guardrails_json(const optimize::Guardrails& g) {
   Json ret = Json::object();
   for (const auto& [kind, min] : g.min_retention) ret[kind + "_days"] = sig(core::in_days(min));
@@ -304,16 +320,7 @@ std::string render_text(const optimize::OptimizeResult& res, Format f) {
   out += md ? "\n### Changes, risks and rollout\n" : "\nChanges, risks and rollout\n";
   for (const auto& r : res.levers) {
     if (!evaluated(r) || r.status == LeverStatus::kNoSaving) continue;
-    const char* bullet = md ? "- " : "  ";
-    out += fmt::format("{}{}{}{} ({})\n", md ? "\n**" : "", r.id, md ? "**" : "", md ? "" : ":",
-                       optimize::to_string(r.status));
-    out += fmt::format("{}change: {}\n", bullet, optimize::describe(r.change));
-    if (r.status == LeverStatus::kRejected) out += fmt::format("{}red line: {}\n", bullet, r.red_line.why);
-    out += fmt::format("{}risk: {}\n", bullet, r.risk.why);
-    out += fmt::format("{}first step: {}\n", bullet, r.rollout.validation);
-    out += fmt::format("{}proof: {}\n", bullet, r.rollout.metric);
-    out += fmt::format("{}stop-loss: {}\n", bullet, r.rollout.stop_loss);
-    for (const auto& n : r.notes) out += fmt::format("{}note: {}\n", bullet, n);
+    out += lever_details(r, r.id, md, true);
   }
   if (!others.rows.empty()) out += "\n" + render(others, f);
 

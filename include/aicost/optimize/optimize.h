@@ -21,6 +21,9 @@ enum class LeverStatus {
   kNotApplicable,  // does not apply to this plan (why says so)
 };
 const char* to_string(LeverStatus status);  // "accepted", "rejected", "no-saving", ...
+// A status's place in a ranking (docs/OPTIMIZE.md "Statuses"): accepted and rejected together (0,
+// then by saving), no-saving, not-priced, not-applicable.
+int status_rank(LeverStatus status);
 
 struct RedLineCheck {
   bool ok = true;
