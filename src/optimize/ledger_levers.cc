@@ -8,13 +8,29 @@
 
 #include "aicost/core/text.h"
 #include "aicost/optimize/ledger_levers.h"
+#include "ledger_levers_internal.h"
 
 namespace aicost::optimize {
 
+namespace detail {
+
+void priced(LeverResult& r, double saving, const LedgerBaseline& b, const std::string& currency) {
+  r.saving_usd = saving;
+  if (currency == b.currency && b.monthly > 0) {
+    r.saving_pct = saving / b.monthly;
+    r.total_usd = b.monthly - saving;
+  } else {
+    r.saving_pct = 0;
+  }
+}
+
+}  // namespace detail
+
 namespace {
 
+using detail::kHoursPerMonth;
+using detail::priced;
 using ledger::Dimension;
-constexpr double kHoursPerMonth = 730;
 
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -39,16 +55,6 @@ LeverResult lever(const char* id, std::string subject) {
   r.category = "ledger";
   r.subject = std::move(subject);
   return r;
-}
-
-void priced(LeverResult& r, double saving, const LedgerBaseline& b, const std::string& currency) {
-  r.saving_usd = saving;
-  if (currency == b.currency && b.monthly > 0) {
-    r.saving_pct = saving / b.monthly;
-    r.total_usd = b.monthly - saving;
-  } else {
-    r.saving_pct = 0;
-  }
 }
 
 // ---- Baseline ----------------------------------------------------------------------------------
@@ -213,7 +219,7 @@ const catalog::Instance* catalog_instance(const catalog::Catalog& cat, const std
 
 core::Status commitment_levers(ledger::Store& store, const catalog::Catalog& cat, const LedgerOptions& o,
                                const LedgerBaseline& b, const std::set<std::string>& stopped_hosts,
-                               std::vector<LeverResult>& out) {
+                               std::vector<LeverResult>& out, std::map<std::string, std::string>& counted) {
   ledger::AggregateQuery q;
   q.dims = {Dimension::kProvider, Dimension::kSku, Dimension::kRegion, Dimension::kResource, Dimension::kCommitment,
             Dimension::kCommitmentStatus, Dimension::kPricingCategory, Dimension::kConsumedUnit};
@@ -298,6 +304,7 @@ core::Status commitment_levers(ledger::Store& store, const catalog::Catalog& cat
     std::vector<std::string> held_notes;
     for (const auto& [id, h] : held) {
       if (h.family != key) continue;
+      counted[id] = "commitment " + r.subject;
       const double total = h.used_hours + h.unused_hours;
       existing += total / (24.0 * days);
       held_notes.push_back(core::sprintf(
@@ -371,7 +378,10 @@ core::Result<LedgerOptimizeResult> optimize_ledger(ledger::Store& store, const c
   res.baseline = *b;
   std::set<std::string> stopped;
   if (auto s = idle_levers(store, o, res.baseline, res.levers, stopped); !s) return s.error();
-  if (auto s = commitment_levers(store, catalog, o, res.baseline, stopped, res.levers); !s) return s.error();
+  std::map<std::string, std::string> counted;
+  for (const auto& h : stopped) counted[h] = "idle-schedule " + h;
+  if (auto s = commitment_levers(store, catalog, o, res.baseline, stopped, res.levers, counted); !s) return s.error();
+  if (auto s = detail::waste_levers(store, o, res.baseline, counted, res.levers); !s) return s.error();
   if (res.baseline.currency.empty()) res.warnings.push_back("no charge in the window: nothing to size");
   // Red lines: a ledger lever can only be riskier than allowed.
   for (auto& r : res.levers) {
