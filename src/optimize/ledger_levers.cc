@@ -219,7 +219,9 @@ const catalog::Instance* catalog_instance(const catalog::Catalog& cat, const std
 
 core::Status commitment_levers(ledger::Store& store, const catalog::Catalog& cat, const LedgerOptions& o,
                                const LedgerBaseline& b, const std::set<std::string>& stopped_hosts,
-                               std::vector<LeverResult>& out, std::map<std::string, std::string>& counted) {
+                               std::vector<LeverResult>& out, std::map<std::string, std::string>& counted,
+                               std::vector<std::string>& warnings) {
+  std::vector<std::string> uncatalogued;
   ledger::AggregateQuery q;
   q.dims = {Dimension::kProvider, Dimension::kSku, Dimension::kRegion, Dimension::kResource, Dimension::kCommitment,
             Dimension::kCommitmentStatus, Dimension::kPricingCategory, Dimension::kConsumedUnit};
@@ -278,10 +280,14 @@ core::Status commitment_levers(ledger::Store& store, const catalog::Catalog& cat
     const auto* inst = catalog_instance(cat, f.provider, f.sku);
     const auto od_cat = inst ? inst->price(catalog::PricingMode::kOnDemand) : std::nullopt;
     const auto ri_cat = inst ? inst->price(catalog::PricingMode::kReserved1y) : std::nullopt;
+    if (!inst) {
+      // Any SKU billed in hours (a database, a notebook) is not an instance family: one warning.
+      uncatalogued.push_back(f.sku + " " + f.region);
+      continue;
+    }
     if (!od_cat || !ri_cat) {
       r.status = LeverStatus::kNotPriced;
-      r.why = inst ? "the catalog has no reserved-1y price for " + inst->id
-                   : "no catalogued " + f.provider + " instance named " + f.sku + " (data/instances.yaml): no committed price";
+      r.why = "the catalog has no reserved-1y or on-demand price for " + inst->id;
       out.push_back(std::move(r));
       continue;
     }
@@ -364,6 +370,13 @@ core::Status commitment_levers(ledger::Store& store, const catalog::Catalog& cat
     r.rollout.stop_loss = "do not renew, or sell the rest, if utilisation stays below the break-even " + pct(ratio);
     out.push_back(std::move(r));
   }
+  if (!uncatalogued.empty()) {
+    std::string some;
+    for (std::size_t i = 0; i < uncatalogued.size() && i < 3; ++i) some += (i ? ", " : "") + uncatalogued[i];
+    warnings.push_back(core::sprintf("%zu SKUs billed in hours are no catalogued instance (data/instances.yaml), so no "
+                                     "commitment is sized for them: %s%s",
+                                     uncatalogued.size(), some.c_str(), uncatalogued.size() > 3 ? ", ..." : ""));
+  }
   return {};
 }
 
@@ -380,7 +393,7 @@ core::Result<LedgerOptimizeResult> optimize_ledger(ledger::Store& store, const c
   if (auto s = idle_levers(store, o, res.baseline, res.levers, stopped); !s) return s.error();
   std::map<std::string, std::string> counted;
   for (const auto& h : stopped) counted[h] = "idle-schedule " + h;
-  if (auto s = commitment_levers(store, catalog, o, res.baseline, stopped, res.levers, counted); !s) return s.error();
+  if (auto s = commitment_levers(store, catalog, o, res.baseline, stopped, res.levers, counted, res.warnings); !s) return s.error();
   if (auto s = detail::waste_levers(store, o, res.baseline, counted, res.levers); !s) return s.error();
   if (res.baseline.currency.empty()) res.warnings.push_back("no charge in the window: nothing to size");
   // Red lines: a ledger lever can only be riskier than allowed.
