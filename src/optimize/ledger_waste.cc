@@ -1,6 +1,7 @@
 // `ledger check`'s waste findings (governance/waste_scan.h) as ledger levers, each counted once:
 // a finding about a host an idle schedule already stops, or a commitment the commitment lever
-// already reports, is listed as no-saving with the lever that counts it (docs/OPTIMIZE.md "Ledger").
+// already reports, is listed as no-saving with the lever that counts it; one `ledger check` counts
+// in another finding (covered_by) is left out (docs/OPTIMIZE.md "Ledger").
 #include <map>
 
 #include "aicost/core/text.h"
@@ -57,6 +58,8 @@ core::Status waste_levers(ledger::Store& store, const LedgerOptions& o, const Le
   auto findings = governance::find_waste(store, {}, o.as_of, {});
   if (!findings) return findings.error();
   for (const auto& f : *findings) {
+    // `ledger check` counts this one in another finding, itself a lever here: leave it out.
+    if (!f.covered_by.empty()) continue;
     const KindAction* a = nullptr;
     for (const auto& k : kActions)
       if (k.kind == f.kind) a = &k;
@@ -67,15 +70,14 @@ core::Status waste_levers(ledger::Store& store, const LedgerOptions& o, const Le
     r.subject = f.subject;
     r.change = {{"waste." + std::string(governance::waste_kind_name(f.kind)) + "." + f.subject, a->action}};
     r.notes.push_back(f.message);
-    // One resource, one saving: a host or commitment another lever counts, or a finding `ledger
-    // check` itself counts in another (covered_by).
+    // One resource, one saving: a host or commitment another lever counts.
     const auto by = counted.find(f.subject);
     const auto by_host = counted.find(host_of(f.subject));
     const std::string other = by != counted.end() ? by->second : by_host != counted.end() ? by_host->second : "";
-    if (!other.empty() || !f.covered_by.empty()) {
+    if (!other.empty()) {
       r.status = LeverStatus::kNoSaving;
       r.saving_usd = 0;
-      r.why = "counted in " + (other.empty() ? f.covered_by : other) + " (one resource, one saving)";
+      r.why = "counted in " + other + " (one resource, one saving)";
       out.push_back(std::move(r));
       continue;
     }

@@ -115,8 +115,10 @@ std::string render_text(const optimize::LedgerOptimizeResult& res, const std::st
   if (c.levers.empty()) {
     out += "  no lever is accepted\n";
   } else {
+    // The first ten by saving, then how many more (JSON lists them all).
     std::string ids;
-    for (const auto& id : c.levers) ids += (ids.empty() ? "" : ", ") + id;
+    for (std::size_t i = 0; i < c.levers.size() && i < 10; ++i) ids += (i ? ", " : "") + c.levers[i];
+    if (c.levers.size() > 10) ids += fmt::format(" and {} more", c.levers.size() - 10);
     out += fmt::format("{}total {} {} a month (-{} {}, -{:.1f} %), risk up to {}: {}\n", md ? "" : "  ",
                        core::group_digits(c.total_usd), cur, core::group_digits(c.saving_usd), cur,
                        b.monthly > 0 ? 100 * c.saving_usd / b.monthly : 0, optimize::to_string(c.risk),
