@@ -394,7 +394,9 @@ core::Result<LedgerOptimizeResult> optimize_ledger(ledger::Store& store, const c
   std::map<std::string, std::string> counted;
   for (const auto& h : stopped) counted[h] = "idle-schedule " + h;
   if (auto s = commitment_levers(store, catalog, o, res.baseline, stopped, res.levers, counted, res.warnings); !s) return s.error();
-  if (auto s = detail::waste_levers(store, o, res.baseline, counted, res.levers); !s) return s.error();
+  if (o.waste_findings) {
+    if (auto s = detail::waste_levers(store, o, res.baseline, counted, res.levers, res.warnings); !s) return s.error();
+  }
   if (res.baseline.currency.empty()) res.warnings.push_back("no charge in the window: nothing to size");
   // Red lines: a ledger lever can only be riskier than allowed.
   for (auto& r : res.levers) {

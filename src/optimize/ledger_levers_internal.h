@@ -15,9 +15,10 @@ inline constexpr double kHoursPerMonth = 730;
 // baseline's currency).
 void priced(LeverResult& r, double saving, const LedgerBaseline& b, const std::string& currency);
 
-// `ledger check`'s waste findings as levers; `counted` maps a subject (a host, a commitment id)
+// `ledger check`'s waste findings with a saving as levers (the others counted in `warnings`); `counted` maps a subject (a host, a commitment id)
 // that another lever already saves on to that lever ("idle-schedule i-dev0").
 core::Status waste_levers(ledger::Store& store, const LedgerOptions& o, const LedgerBaseline& b,
-                          const std::map<std::string, std::string>& counted, std::vector<LeverResult>& out);
+                          const std::map<std::string, std::string>& counted, std::vector<LeverResult>& out,
+                          std::vector<std::string>& warnings);
 
 }  // namespace aicost::optimize::detail

@@ -54,12 +54,19 @@ std::string host_of(const std::string& resource) { return resource.substr(resour
 }  // namespace
 
 core::Status waste_levers(ledger::Store& store, const LedgerOptions& o, const LedgerBaseline& b,
-                          const std::map<std::string, std::string>& counted, std::vector<LeverResult>& out) {
+                          const std::map<std::string, std::string>& counted, std::vector<LeverResult>& out,
+                          std::vector<std::string>& warnings) {
   auto findings = governance::find_waste(store, {}, o.as_of, {});
   if (!findings) return findings.error();
+  std::size_t nothing = 0;
   for (const auto& f : *findings) {
-    // `ledger check` counts this one in another finding, itself a lever here: leave it out.
+    // `ledger check` counts this one in another finding, itself a lever here: leave it out; so
+    // are findings that save nothing (untagged spend, a dev box that stopped charging), counted.
     if (!f.covered_by.empty()) continue;
+    if (f.monthly_saving <= 0) {
+      ++nothing;
+      continue;
+    }
     const KindAction* a = nullptr;
     for (const auto& k : kActions)
       if (k.kind == f.kind) a = &k;
@@ -81,13 +88,6 @@ core::Status waste_levers(ledger::Store& store, const LedgerOptions& o, const Le
       out.push_back(std::move(r));
       continue;
     }
-    if (f.monthly_saving <= 0) {
-      r.status = LeverStatus::kNoSaving;
-      r.saving_usd = 0;
-      r.why = f.message;
-      out.push_back(std::move(r));
-      continue;
-    }
     // waste.h prices a 30-day month; the ledger levers a 730-hour one.
     priced(r, f.monthly_saving * kHoursPerMonth / (24.0 * governance::kDaysPerMonth), b, f.currency);
     r.risk = {a->risk, {a->risk_kind}, a->risk_why};
@@ -96,6 +96,11 @@ core::Status waste_levers(ledger::Store& store, const LedgerOptions& o, const Le
     r.rollout.stop_loss = "restore it if its owner needed it";
     for (const auto& e : f.evidence) r.notes.push_back(e);
     out.push_back(std::move(r));
+  }
+  if (nothing > 0) {
+    warnings.push_back(core::sprintf("%zu waste findings of `aicost ledger check` save nothing by themselves "
+                                     "(untagged spend, resources that stopped charging) and are not levers",
+                                     nothing));
   }
   return {};
 }

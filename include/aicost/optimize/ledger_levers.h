@@ -88,6 +88,7 @@ struct LedgerOptions {
   int idle_window_days = 28;      // idle-schedule: the telemetry read (whole weeks)
   double usage_drop = 0.30;       // risk: does the commitment still pay at this much less usage?
   IdleScheduleOptions idle;
+  bool waste_findings = true;     // `ledger check`'s waste findings as levers (waste-<kind>)
   Guardrails guardrails;
 };
 
