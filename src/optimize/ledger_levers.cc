@@ -134,7 +134,7 @@ std::map<std::string, std::vector<HostHour>> host_hours(const std::vector<ledger
 }
 
 core::Status idle_levers(ledger::Store& store, const LedgerOptions& o, const LedgerBaseline& b,
-                         std::vector<LeverResult>& out, std::set<std::string>& stopped_hosts) {
+                         std::vector<LeverResult>& out, std::map<std::string, std::string>& stopped_hosts) {
   const ledger::Day from = o.as_of - o.idle_window_days;
   auto rows = store.gpu_hours(from, o.as_of);
   if (!rows) return rows.error();
@@ -147,11 +147,15 @@ core::Status idle_levers(ledger::Store& store, const LedgerOptions& o, const Led
     out.push_back(std::move(r));
     return {};
   }
+  std::map<std::string, IdleSchedule> schedules;
+  for (const auto& [host, hours] : hosts) {
+    auto s = idle_schedule(hours, o.idle);
+    if (!s.stops.empty()) schedules.emplace(host, std::move(s));
+  }
+  if (schedules.empty()) return {};
   auto prices = host_prices(store, from, o.as_of);
   if (!prices) return prices.error();
-  for (const auto& [host, hours] : hosts) {
-    const auto s = idle_schedule(hours, o.idle);
-    if (s.stops.empty()) continue;
+  for (const auto& [host, s] : schedules) {
     auto r = lever("idle-schedule", host);
     const std::string text = schedule_text(s.stops);
     r.change = {{"schedule." + host, "stop " + text}};
@@ -163,7 +167,7 @@ core::Status idle_levers(ledger::Store& store, const LedgerOptions& o, const Led
       out.push_back(std::move(r));
       continue;
     }
-    stopped_hosts.insert(host);
+    stopped_hosts[host] = p->second.resource;
     const double hourly = p->second.cost / p->second.hours;
     priced(r, s.stopped_hours_per_week * hourly * kHoursPerMonth / 168.0, b, p->second.currency);
     r.risk.level = s.active_in_stop.empty() ? RiskLevel::kLow : RiskLevel::kMedium;
@@ -218,12 +222,14 @@ const catalog::Instance* catalog_instance(const catalog::Catalog& cat, const std
 }
 
 core::Status commitment_levers(ledger::Store& store, const catalog::Catalog& cat, const LedgerOptions& o,
-                               const LedgerBaseline& b, const std::set<std::string>& stopped_hosts,
+                               const LedgerBaseline& b, const std::map<std::string, std::string>& stopped_hosts,
                                std::vector<LeverResult>& out, std::map<std::string, std::string>& counted,
                                std::vector<std::string>& warnings) {
   std::vector<std::string> uncatalogued;
+  // By family and day, without the resource (the groups stay few on a large ledger); the
+  // resources an idle schedule stops are read again on their own and taken out.
   ledger::AggregateQuery q;
-  q.dims = {Dimension::kProvider, Dimension::kSku, Dimension::kRegion, Dimension::kResource, Dimension::kCommitment,
+  q.dims = {Dimension::kProvider,         Dimension::kSku,             Dimension::kRegion,      Dimension::kCommitment,
             Dimension::kCommitmentStatus, Dimension::kPricingCategory, Dimension::kConsumedUnit};
   q.by_day = true;
   q.from = o.as_of - o.window_days;
@@ -232,34 +238,51 @@ core::Status commitment_levers(ledger::Store& store, const catalog::Catalog& cat
   usage_rows.key.dim = Dimension::kChargeCategory;
   usage_rows.value = "Usage";
   q.filters.push_back(std::move(usage_rows));
+  std::vector<ledger::AggregateQuery> qs = {q};
+  if (!stopped_hosts.empty()) {
+    auto stopped = q;
+    stopped.dims.push_back(Dimension::kResource);
+    for (const auto& [host, resource] : stopped_hosts) {
+      ledger::Filter f;
+      f.key.dim = Dimension::kResource;
+      f.value = resource;
+      stopped.filters.push_back(std::move(f));
+    }
+    qs.push_back(std::move(stopped));
+  }
   std::map<std::string, Family> families;
   std::map<std::string, Held> held;
-  const ledger::AggregateQuery qs[] = {q};
-  auto status = store.aggregate_into(qs, [&](std::size_t, ledger::AggregateRow& r) -> core::Status {
+  auto status = store.aggregate_into(qs, [&](std::size_t query, ledger::AggregateRow& r) -> core::Status {
     const auto& v = r.values;
-    if (v[1].empty() || !hour_unit(v[7])) return {};
+    if (v[1].empty() || !hour_unit(v[6])) return {};
     const std::string key = family_key(v[1], v[2], r.currency);
     auto& f = families[key];
+    const bool unused = lower(v[4]) == "unused";
+    if (query == 1) {  // a stopped resource: out of its family's usage
+      if (unused) return {};
+      f.excluded_resources.insert(v[7]);
+      f.hours[r.day] -= r.sums.consumed_quantity;
+      if (lower(v[5]) == "standard") {
+        f.od_cost -= units(r.sums.effective);
+        f.od_hours -= r.sums.consumed_quantity;
+      }
+      return {};
+    }
     if (f.sku.empty()) {
       f.provider = v[0], f.sku = v[1], f.region = v[2], f.currency = r.currency;
       f.first = r.day;
     }
     f.first = std::min(f.first, r.day);
-    const bool unused = lower(v[5]) == "unused";
-    if (!v[4].empty()) {
-      auto& h = held[v[4]];
+    if (!v[3].empty()) {
+      auto& h = held[v[3]];
       h.currency = r.currency;
       (unused ? h.unused_hours : h.used_hours) += r.sums.consumed_quantity;
       (unused ? h.unused_cost : h.used_cost) += units(r.sums.effective);
       if (h.family.empty() || !unused) h.family = key;
     }
     if (unused) return {};
-    if (stopped_hosts.count(host_of(v[3]))) {
-      f.excluded_resources.insert(v[3]);
-      return {};
-    }
     f.hours[r.day] += r.sums.consumed_quantity;
-    if (lower(v[6]) == "standard") {
+    if (lower(v[5]) == "standard") {
       f.od_cost += units(r.sums.effective);
       f.od_hours += r.sums.consumed_quantity;
     }
@@ -270,7 +293,9 @@ core::Status commitment_levers(ledger::Store& store, const catalog::Catalog& cat
   for (auto& [key, f] : families) {
     auto r = lever("commitment", f.sku + " " + f.region);
     const std::string instances_of = f.sku + " in " + f.region;
-    if (f.hours.empty()) {
+    double total_hours = 0;
+    for (const auto& [day, h] : f.hours) total_hours += h;
+    if (total_hours < 1e-6) {
       r.status = LeverStatus::kNotApplicable;
       r.why = core::sprintf("every charge of %s is on a host an idle schedule stops (%zu resources): size a "
                             "commitment once the schedule runs", instances_of.c_str(), f.excluded_resources.size());
@@ -389,10 +414,10 @@ core::Result<LedgerOptimizeResult> optimize_ledger(ledger::Store& store, const c
   auto b = baseline(store, o.as_of - o.window_days, o.as_of);
   if (!b) return b.error();
   res.baseline = *b;
-  std::set<std::string> stopped;
+  std::map<std::string, std::string> stopped;  // host -> its resource
   if (auto s = idle_levers(store, o, res.baseline, res.levers, stopped); !s) return s.error();
   std::map<std::string, std::string> counted;
-  for (const auto& h : stopped) counted[h] = "idle-schedule " + h;
+  for (const auto& [h, resource] : stopped) counted[h] = "idle-schedule " + h;
   if (auto s = commitment_levers(store, catalog, o, res.baseline, stopped, res.levers, counted, res.warnings); !s) return s.error();
   if (o.waste_findings) {
     if (auto s = detail::waste_levers(store, o, res.baseline, counted, res.levers, res.warnings); !s) return s.error();
