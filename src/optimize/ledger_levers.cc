@@ -86,23 +86,24 @@ struct HostPrice {
   std::string currency, resource;
 };
 
-core::Result<std::map<std::string, HostPrice>> host_prices(ledger::Store& store, ledger::Day from, ledger::Day to) {
+using HostPrices = std::map<std::string, HostPrice>;
+
+// Charges in hours by resource over the telemetry's window: each host's price per hour.
+ledger::AggregateQuery host_price_query(ledger::Day from, ledger::Day to) {
   ledger::AggregateQuery q;
   q.dims = {Dimension::kResource, Dimension::kConsumedUnit};
   q.from = from;
   q.to = to;
-  auto rows = store.aggregate(q);
-  if (!rows) return rows.error();
-  std::map<std::string, HostPrice> out;
-  for (const auto& r : *rows) {
-    if (r.values[0].empty() || !hour_unit(r.values[1])) continue;
-    auto& p = out[host_of(r.values[0])];
-    p.cost += units(r.sums.effective);
-    p.hours += r.sums.consumed_quantity;
-    p.currency = r.currency;
-    p.resource = r.values[0];
-  }
-  return out;
+  return q;
+}
+
+void add_price(HostPrices& out, const ledger::AggregateRow& r) {
+  if (r.values[0].empty() || !hour_unit(r.values[1])) return;
+  auto& p = out[host_of(r.values[0])];
+  p.cost += units(r.sums.effective);
+  p.hours += r.sums.consumed_quantity;
+  p.currency = r.currency;
+  p.resource = r.values[0];
 }
 
 // Per host, per hour: the busiest GPU's activity (SM_ACTIVE, else GR_ENGINE_ACTIVE, else GPU_UTIL).
@@ -133,34 +134,37 @@ std::map<std::string, std::vector<HostHour>> host_hours(const std::vector<ledger
   return out;
 }
 
-core::Status idle_levers(ledger::Store& store, const LedgerOptions& o, const LedgerBaseline& b,
-                         std::vector<LeverResult>& out, std::map<std::string, std::string>& stopped_hosts) {
-  const ledger::Day from = o.as_of - o.idle_window_days;
-  auto rows = store.gpu_hours(from, o.as_of);
+// The hosts whose telemetry idles on a weekly pattern, by host; a not-applicable lever without telemetry.
+core::Result<std::map<std::string, IdleSchedule>> find_schedules(ledger::Store& store, const LedgerOptions& o,
+                                                                 std::vector<LeverResult>& out) {
+  auto rows = store.gpu_hours(o.as_of - o.idle_window_days, o.as_of);
   if (!rows) return rows.error();
   const auto hosts = host_hours(*rows);
+  std::map<std::string, IdleSchedule> schedules;
   if (hosts.empty()) {
     auto r = lever("idle-schedule", "");
     r.status = LeverStatus::kNotApplicable;
     r.why = "no GPU telemetry in the " + std::to_string(o.idle_window_days) + " days before " +
             ledger::day_text(o.as_of) + " (load a dcgm-exporter scrape)";
     out.push_back(std::move(r));
-    return {};
+    return schedules;
   }
-  std::map<std::string, IdleSchedule> schedules;
   for (const auto& [host, hours] : hosts) {
     auto s = idle_schedule(hours, o.idle);
     if (!s.stops.empty()) schedules.emplace(host, std::move(s));
   }
-  if (schedules.empty()) return {};
-  auto prices = host_prices(store, from, o.as_of);
-  if (!prices) return prices.error();
+  return schedules;
+}
+
+// A lever per host with a schedule, priced from its resource's charges (`prices`, by host).
+void idle_levers(const std::map<std::string, IdleSchedule>& schedules, const HostPrices& prices, const LedgerOptions& o,
+                 const LedgerBaseline& b, std::vector<LeverResult>& out, std::map<std::string, std::string>& stopped_hosts) {
   for (const auto& [host, s] : schedules) {
     auto r = lever("idle-schedule", host);
     const std::string text = schedule_text(s.stops);
     r.change = {{"schedule." + host, "stop " + text}};
-    const auto p = prices->find(host);
-    if (p == prices->end() || p->second.hours <= 0) {
+    const auto p = prices.find(host);
+    if (p == prices.end() || p->second.hours <= 0) {
       r.status = LeverStatus::kNotPriced;
       r.why = "host " + host + " idles " + std::to_string(s.stopped_hours_per_week) +
               " h a week, but no charge in hours names it (a resource id ending in " + host + ")";
@@ -191,7 +195,6 @@ core::Status idle_levers(ledger::Store& store, const LedgerOptions& o, const Led
                                     100 * o.idle.idle_below, 100 * o.idle.idle_share, o.idle_window_days / 7));
     out.push_back(std::move(r));
   }
-  return {};
 }
 
 // ---- Commitments -------------------------------------------------------------------------------
@@ -221,13 +224,13 @@ const catalog::Instance* catalog_instance(const catalog::Catalog& cat, const std
   return nullptr;
 }
 
-core::Status commitment_levers(ledger::Store& store, const catalog::Catalog& cat, const LedgerOptions& o,
-                               const LedgerBaseline& b, const std::map<std::string, std::string>& stopped_hosts,
-                               std::vector<LeverResult>& out, std::map<std::string, std::string>& counted,
-                               std::vector<std::string>& warnings) {
-  std::vector<std::string> uncatalogued;
-  // By family and day, without the resource (the groups stay few on a large ledger); the
-  // resources an idle schedule stops are read again on their own and taken out.
+struct Usage {
+  std::map<std::string, Family> families;  // by family_key
+  std::map<std::string, Held> held;        // by CommitmentDiscountId
+};
+
+// By family and day, without the resource (the groups stay few on a large ledger).
+ledger::AggregateQuery usage_query(const LedgerOptions& o) {
   ledger::AggregateQuery q;
   q.dims = {Dimension::kProvider,         Dimension::kSku,             Dimension::kRegion,      Dimension::kCommitment,
             Dimension::kCommitmentStatus, Dimension::kPricingCategory, Dimension::kConsumedUnit};
@@ -238,58 +241,67 @@ core::Status commitment_levers(ledger::Store& store, const catalog::Catalog& cat
   usage_rows.key.dim = Dimension::kChargeCategory;
   usage_rows.value = "Usage";
   q.filters.push_back(std::move(usage_rows));
-  std::vector<ledger::AggregateQuery> qs = {q};
-  if (!stopped_hosts.empty()) {
-    auto stopped = q;
-    stopped.dims.push_back(Dimension::kResource);
-    for (const auto& [host, resource] : stopped_hosts) {
-      ledger::Filter f;
-      f.key.dim = Dimension::kResource;
-      f.value = resource;
-      stopped.filters.push_back(std::move(f));
-    }
-    qs.push_back(std::move(stopped));
-  }
-  std::map<std::string, Family> families;
-  std::map<std::string, Held> held;
-  auto status = store.aggregate_into(qs, [&](std::size_t query, ledger::AggregateRow& r) -> core::Status {
-    const auto& v = r.values;
-    if (v[1].empty() || !hour_unit(v[6])) return {};
-    const std::string key = family_key(v[1], v[2], r.currency);
-    auto& f = families[key];
-    const bool unused = lower(v[4]) == "unused";
-    if (query == 1) {  // a stopped resource: out of its family's usage
-      if (unused) return {};
-      f.excluded_resources.insert(v[7]);
-      f.hours[r.day] -= r.sums.consumed_quantity;
-      if (lower(v[5]) == "standard") {
-        f.od_cost -= units(r.sums.effective);
-        f.od_hours -= r.sums.consumed_quantity;
-      }
-      return {};
-    }
+  return q;
+}
+
+// A row of usage_query (sign +1), or of it with the resource added for a resource an idle schedule
+// stops (sign -1: taken out of its family's usage).
+void add_usage(Usage& u, const ledger::AggregateRow& r, double sign) {
+  const auto& v = r.values;
+  if (v[1].empty() || !hour_unit(v[6])) return;
+  const std::string key = family_key(v[1], v[2], r.currency);
+  auto& f = u.families[key];
+  const bool unused = lower(v[4]) == "unused";
+  if (sign < 0) {
+    if (unused) return;
+    f.excluded_resources.insert(v[7]);
+  } else {
     if (f.sku.empty()) {
       f.provider = v[0], f.sku = v[1], f.region = v[2], f.currency = r.currency;
       f.first = r.day;
     }
     f.first = std::min(f.first, r.day);
     if (!v[3].empty()) {
-      auto& h = held[v[3]];
+      auto& h = u.held[v[3]];
       h.currency = r.currency;
       (unused ? h.unused_hours : h.used_hours) += r.sums.consumed_quantity;
       (unused ? h.unused_cost : h.used_cost) += units(r.sums.effective);
       if (h.family.empty() || !unused) h.family = key;
     }
-    if (unused) return {};
-    f.hours[r.day] += r.sums.consumed_quantity;
-    if (lower(v[5]) == "standard") {
-      f.od_cost += units(r.sums.effective);
-      f.od_hours += r.sums.consumed_quantity;
-    }
+    if (unused) return;
+  }
+  f.hours[r.day] += sign * r.sums.consumed_quantity;
+  if (lower(v[5]) == "standard") {
+    f.od_cost += sign * units(r.sums.effective);
+    f.od_hours += sign * r.sums.consumed_quantity;
+  }
+}
+
+// The resources of `stopped_hosts`, read on their own (filtered), out of their families.
+core::Status take_out_stopped(ledger::Store& store, const LedgerOptions& o,
+                              const std::map<std::string, std::string>& stopped_hosts, Usage& u) {
+  if (stopped_hosts.empty()) return {};
+  auto q = usage_query(o);
+  q.dims.push_back(Dimension::kResource);
+  for (const auto& [host, resource] : stopped_hosts) {
+    ledger::Filter f;
+    f.key.dim = Dimension::kResource;
+    f.value = resource;
+    q.filters.push_back(std::move(f));
+  }
+  const ledger::AggregateQuery qs[] = {q};
+  return store.aggregate_into(qs, [&](std::size_t, ledger::AggregateRow& r) -> core::Status {
+    add_usage(u, r, -1);
     return {};
   });
-  if (!status) return status.error();
+}
 
+void commitment_levers(const catalog::Catalog& cat, const LedgerOptions& o, const LedgerBaseline& b, Usage& u,
+                       std::vector<LeverResult>& out, std::map<std::string, std::string>& counted,
+                       std::vector<std::string>& warnings) {
+  std::vector<std::string> uncatalogued;
+  auto& families = u.families;
+  auto& held = u.held;
   for (auto& [key, f] : families) {
     auto r = lever("commitment", f.sku + " " + f.region);
     const std::string instances_of = f.sku + " in " + f.region;
@@ -402,7 +414,6 @@ core::Status commitment_levers(ledger::Store& store, const catalog::Catalog& cat
                                      "commitment is sized for them: %s%s",
                                      uncatalogued.size(), some.c_str(), uncatalogued.size() > 3 ? ", ..." : ""));
   }
-  return {};
 }
 
 }  // namespace
@@ -414,11 +425,27 @@ core::Result<LedgerOptimizeResult> optimize_ledger(ledger::Store& store, const c
   auto b = baseline(store, o.as_of - o.window_days, o.as_of);
   if (!b) return b.error();
   res.baseline = *b;
+  // The charges are read once for the hosts' prices and the families' usage (one scan where the
+  // store can), then once more, filtered, for the resources an idle schedule stops.
+  auto schedules = find_schedules(store, o, res.levers);
+  if (!schedules) return schedules.error();
+  std::vector<ledger::AggregateQuery> qs = {usage_query(o)};
+  if (!schedules->empty()) qs.push_back(host_price_query(o.as_of - o.idle_window_days, o.as_of));
+  Usage usage;
+  HostPrices prices;
+  if (auto s = store.aggregate_into(qs, [&](std::size_t query, ledger::AggregateRow& r) -> core::Status {
+        if (query == 0) add_usage(usage, r, +1);
+        else add_price(prices, r);
+        return {};
+      });
+      !s)
+    return s.error();
   std::map<std::string, std::string> stopped;  // host -> its resource
-  if (auto s = idle_levers(store, o, res.baseline, res.levers, stopped); !s) return s.error();
+  idle_levers(*schedules, prices, o, res.baseline, res.levers, stopped);
+  if (auto s = take_out_stopped(store, o, stopped, usage); !s) return s.error();
   std::map<std::string, std::string> counted;
   for (const auto& [h, resource] : stopped) counted[h] = "idle-schedule " + h;
-  if (auto s = commitment_levers(store, catalog, o, res.baseline, stopped, res.levers, counted, res.warnings); !s) return s.error();
+  commitment_levers(catalog, o, res.baseline, usage, res.levers, counted, res.warnings);
   if (o.waste_findings) {
     if (auto s = detail::waste_levers(store, o, res.baseline, counted, res.levers, res.warnings); !s) return s.error();
   }

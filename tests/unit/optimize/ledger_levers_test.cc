@@ -259,6 +259,23 @@ TEST_P(ExampleFleet, WasteFindingsOnResourcesAnotherLeverSavesOnCountOnce) {
   EXPECT_NEAR(res_.combined.saving_usd, sum, 1e-6);
 }
 
+TEST_P(ExampleFleet, RedLinesRejectLeversRiskierThanAllowed) {
+  // max_risk low: the commitment (medium, a year paid) and i-dev1's schedule (medium, a night job
+  // inside the stop) are rejected with the line they cross; the other schedules stay accepted.
+  LedgerOptions o;
+  o.as_of = kAsOf;
+  o.guardrails.max_risk = RiskLevel::kLow;
+  auto r = optimize_ledger(store(), testing::builtin_catalog(), o);
+  ASSERT_TRUE(r) << r.error().what();
+  std::map<std::string, LeverResult> by;
+  for (const auto& l : r->levers) by[l.id + " " + l.subject] = l;
+  EXPECT_EQ(by["commitment p4d.24xlarge us-east-1"].status, LeverStatus::kRejected);
+  EXPECT_EQ(by["commitment p4d.24xlarge us-east-1"].red_line.why, "risk medium above the allowed low");
+  EXPECT_EQ(by["idle-schedule i-dev1"].status, LeverStatus::kRejected);
+  EXPECT_EQ(by["idle-schedule i-dev0"].status, LeverStatus::kAccepted);
+  EXPECT_NEAR(r->combined.saving_usd, *by["idle-schedule i-dev0"].saving_usd + *by["idle-schedule i-dev2"].saving_usd, 1e-6);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, ExampleFleet, ::testing::Values("sqlite", "postgresql"),
                          [](const auto& info) { return info.param; });
 
