@@ -49,8 +49,6 @@ std::string lever_id(governance::WasteKind k) {
   return id;
 }
 
-std::string host_of(const std::string& resource) { return resource.substr(resource.find_last_of('/') + 1); }
-
 }  // namespace
 
 core::Status waste_levers(ledger::Store& store, const LedgerOptions& o, const LedgerBaseline& b,
