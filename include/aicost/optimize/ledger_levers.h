@@ -1,7 +1,9 @@
 // `aicost optimize --db LEDGER`: levers from what was actually spent (docs/OPTIMIZE.md "Ledger").
 // The same LeverResult as the plan optimiser, category "ledger", each about one subject (an
-// instance family in a region, a host): `commitment` sizes reservations / savings plans from the
-// usage history, `idle-schedule` stops hosts whose telemetry idles on a weekly pattern.
+// instance family in a region, a host, a finding's subject): `commitment` sizes reservations /
+// savings plans from the usage history, `idle-schedule` stops hosts whose telemetry idles on a
+// weekly pattern, `waste-<kind>` is a finding of `aicost ledger check` (governance/waste_scan.h),
+// each resource counted once.
 //
 // The sizing and the schedule are pure functions of typed series (below), tested on closed forms;
 // optimize_ledger reads them from a ledger::Store. Savings are per month of 730 h, in the
