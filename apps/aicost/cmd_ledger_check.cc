@@ -30,6 +30,8 @@ struct CheckOptions {
 };
 
 
+}  // namespace
+
 core::Result<ledger::Day> as_of_day(const std::string& text) {
   if (text.empty()) {
     const auto now = std::chrono::system_clock::now().time_since_epoch();
@@ -42,6 +44,8 @@ core::Result<ledger::Day> as_of_day(const std::string& text) {
     return core::make_error(core::ErrorCode::kInvalidInput, "'" + text + "' is not a date; write YYYY-MM-DD", "--as-of");
   return ledger::days_from_civil(y, m, d);
 }
+
+namespace {
 
 // Who claims the alerts of this run: the host, the process and the moment it claims.
 std::string claim_owner() {

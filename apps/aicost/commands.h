@@ -68,6 +68,9 @@ core::Error scrub_error(const core::Error& e, const std::string& db);
 // report_error of scrub_error(e, d.db).
 int ledger_error(const core::Error& e, const LedgerDb& d, const GlobalOptions& g);
 
+// A --as-of day (YYYY-MM-DD); "" is today (UTC).
+core::Result<ledger::Day> as_of_day(const std::string& text);
+
 // `aicost ledger check`: registers its options on `check`; `d` holds `aicost ledger --db`,
 // `--threads` and `--lock-timeout` once parsed.
 std::function<int()> setup_ledger_check(CLI::App* check, const GlobalOptions& g, const LedgerDb& d);

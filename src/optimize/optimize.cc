@@ -9,12 +9,7 @@
 
 namespace aicost::optimize {
 
-namespace {
-
-// Savings below half a cent are rounding, not savings.
-constexpr double kCent = 0.005;
-
-int rank_of(LeverStatus s) {
+int status_rank(LeverStatus s) {
   switch (s) {
     case LeverStatus::kAccepted:
     case LeverStatus::kRejected: return 0;
@@ -24,6 +19,11 @@ int rank_of(LeverStatus s) {
   }
   return 4;
 }
+
+namespace {
+
+// Savings below half a cent are rounding, not savings.
+constexpr double kCent = 0.005;
 
 LeverResult judge(const Lever& lever, Proposal p, const Evaluation& base, const Evaluator& eval,
                   const OptimizeInputs& in) {
@@ -214,7 +214,7 @@ core::Result<OptimizeResult> optimize(const OptimizeInputs& in) {
   }
   std::stable_sort(res.levers.begin(), res.levers.end(),
                    [](const LeverResult& a, const LeverResult& b) {
-                     const int ra = rank_of(a.status), rb = rank_of(b.status);
+                     const int ra = status_rank(a.status), rb = status_rank(b.status);
                      if (ra != rb) return ra < rb;
                      if (ra == 0) return *a.saving_usd > *b.saving_usd;
                      return false;

@@ -8,6 +8,7 @@
 #include "aicost/report/table.h"
 #include "aicost/serving/fleet.h"
 #include "json.h"
+#include "optimize_parts.h"
 #include "rounding.h"
 
 namespace aicost::report {
@@ -20,12 +21,16 @@ using optimize::LeverStatus;
 bool evaluated(const LeverResult& r) { return r.saving_usd.has_value(); }
 bool applies(const LeverResult& r) { return r.status != LeverStatus::kNotApplicable; }
 
+}  // namespace
+
 std::string risk_text(const LeverResult& r) {
   if (!evaluated(r)) return "";
   std::string kinds;
   for (const auto& k : r.risk.kinds) kinds += (kinds.empty() ? "" : ", ") + k;
   return std::string(optimize::to_string(r.risk.level)) + (kinds.empty() ? "" : " (" + kinds + ")");
 }
+
+namespace {
 
 std::string signed_usd(double x) {
   return (x < 0 ? "-" : "+") + core::group_digits(std::abs(x));
@@ -87,10 +92,13 @@ Json opt(const std::optional<double>& v, bool money) {
   return money ? Json(cents(*v)) : Json(sig(*v));
 }
 
+}  // namespace
+
 Json lever_json(const LeverResult& r) {
   Json j;
   j["id"] = r.id;
   j["category"] = r.category;
+  if (!r.subject.empty()) j["subject"] = r.subject;
   j["applies"] = applies(r);
   j["status"] = optimize::to_string(r.status);
   j["why"] = r.why.empty() ? Json() : Json(r.why);
@@ -117,6 +125,22 @@ Json lever_json(const LeverResult& r) {
   return j;
 }
 
+std::string lever_details(const LeverResult& r, const std::string& name, bool md, bool with_change) {
+  const char* bullet = md ? "- " : "  ";
+  std::string out = fmt::format("{}{}{}{} ({})\n", md ? "\n**" : "", name, md ? "**" : "", md ? "" : ":",
+                                optimize::to_string(r.status));
+  if (with_change) {
+    out += fmt::format("{}change: {}\n", bullet, optimize::describe(r.change));
+    if (r.status == LeverStatus::kRejected) out += fmt::format("{}red line: {}\n", bullet, r.red_line.why);
+    out += fmt::format("{}risk: {}\n", bullet, r.risk.why);
+    out += fmt::format("{}first step: {}\n", bullet, r.rollout.validation);
+    out += fmt::format("{}proof: {}\n", bullet, r.rollout.metric);
+    out += fmt::format("{}stop-loss: {}\n", bullet, r.rollout.stop_loss);
+  }
+  for (const auto& n : r.notes) out += fmt::format("{}note: {}\n", bullet, n);
+  return out;
+}
+
 Json guardrails_json(const optimize::Guardrails& g) {
   Json ret = Json::object();
   for (const auto& [kind, min] : g.min_retention) ret[kind + "_days"] = sig(core::in_days(min));
@@ -130,6 +154,8 @@ Json guardrails_json(const optimize::Guardrails& g) {
           {"max_over_sla", g.max_over_sla ? Json(sig(*g.max_over_sla)) : Json()},
           {"max_data_stall", sig(g.data_stall_limit())}};
 }
+
+namespace {
 
 std::string render_json(const optimize::OptimizeResult& res) {
   const auto& b = res.baseline;
@@ -298,16 +324,7 @@ std::string render_text(const optimize::OptimizeResult& res, Format f) {
   out += md ? "\n### Changes, risks and rollout\n" : "\nChanges, risks and rollout\n";
   for (const auto& r : res.levers) {
     if (!evaluated(r) || r.status == LeverStatus::kNoSaving) continue;
-    const char* bullet = md ? "- " : "  ";
-    out += fmt::format("{}{}{}{} ({})\n", md ? "\n**" : "", r.id, md ? "**" : "", md ? "" : ":",
-                       optimize::to_string(r.status));
-    out += fmt::format("{}change: {}\n", bullet, optimize::describe(r.change));
-    if (r.status == LeverStatus::kRejected) out += fmt::format("{}red line: {}\n", bullet, r.red_line.why);
-    out += fmt::format("{}risk: {}\n", bullet, r.risk.why);
-    out += fmt::format("{}first step: {}\n", bullet, r.rollout.validation);
-    out += fmt::format("{}proof: {}\n", bullet, r.rollout.metric);
-    out += fmt::format("{}stop-loss: {}\n", bullet, r.rollout.stop_loss);
-    for (const auto& n : r.notes) out += fmt::format("{}note: {}\n", bullet, n);
+    out += lever_details(r, r.id, md, true);
   }
   if (!others.rows.empty()) out += "\n" + render(others, f);
 

@@ -21,6 +21,9 @@ enum class LeverStatus {
   kNotApplicable,  // does not apply to this plan (why says so)
 };
 const char* to_string(LeverStatus status);  // "accepted", "rejected", "no-saving", ...
+// A status's place in a ranking (docs/OPTIMIZE.md "Statuses"): accepted and rejected together (0,
+// then by saving), no-saving, not-priced, not-applicable.
+int status_rank(LeverStatus status);
 
 struct RedLineCheck {
   bool ok = true;
@@ -41,6 +44,7 @@ struct SlaEffect {
 
 struct LeverResult {
   std::string id, category;
+  std::string subject;  // ledger levers: the instance family or host it is about; "" for plan levers
   LeverStatus status = LeverStatus::kNotApplicable;
   std::string why;
   // Of the changed plan against the original, when it was estimated.
