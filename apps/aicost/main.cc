@@ -123,7 +123,8 @@ int main(int argc, char** argv) {
   GlobalOptions g;
   app.add_option("--catalog", g.catalog_files,
                  "extra catalog YAML file(s) with gpus/instances/models/prices; entries with an "
-                 "existing id replace the shipped ones (also $AICOST_CATALOG, ':'-separated)");
+                 "existing id replace the shipped ones (also $AICOST_CATALOG, ':'-separated; format: "
+                 "docs/CATALOG.md)");
   app.add_option("-o,--output", g.output, "output format: table, json, csv or markdown")
       ->capture_default_str();
 
