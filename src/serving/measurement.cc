@@ -111,10 +111,6 @@ std::vector<perf::FitParameter> fit_parameters() {
        [](const EfficiencyProfile& e) { return e.serving_decode_bandwidth; },
        [](EfficiencyProfile& e, double v) { e.serving_decode_bandwidth = v; },
        {{"hopper", 0.64}}},
-      // Prompt tokens at which prefill reaches half its share. Start: 128, one GEMM tile edge.
-      {"serving_prefill_half_tokens", false, UnitKind::kCount, 0, 2048, 16, 128,
-       [](const EfficiencyProfile& e) { return e.serving_prefill_half_tokens; },
-       [](EfficiencyProfile& e, double v) { e.serving_prefill_half_tokens = v; }},
       // Token rows per expert at which grouped expert GEMMs reach half their share. Start: 64,
       // half a GEMM tile edge (an expert GEMM on fewer rows than a tile wastes the rest).
       {"serving_expert_half_rows", false, UnitKind::kCount, 0, 2048, 16, 64,

@@ -78,11 +78,32 @@ Seconds tp_comm(const Replica& r, double tokens) {
   return one * (2.0 * r.model.layers());
 }
 
-// Active parameters outside the routed experts (all of them for a dense model).
+// Active parameters outside the routed experts (all of them for a dense model), less the input
+// embedding: a lookup of one row per token, no GEMM.
 double dense_active_params(const workload::Model& m) {
-  if (!m.is_moe()) return m.params_active();
-  return m.params_total() - m.params_experts();
+  const double active = m.is_moe() ? m.params_total() - m.params_experts() : m.params_active();
+  return active - m.embedding_params();
 }
+
+// Bytes a stored weight takes. NVFP4 adds one E4M3 scale per block of 16 values (4.5 bits a
+// value; NVIDIA, "Introducing NVFP4 for Efficient and Accurate Low-Precision Inference", 2025).
+double stored_bytes(Precision p) {
+  return catalog::bytes_per_element(p) + (p == Precision::kFp4 ? 1.0 / 16 : 0.0);
+}
+
+// The embedding and output (lm_head) matrices stay 16-bit in FP8/FP4 checkpoints: quantizers
+// quantize the linear layers of the transformer blocks only (ModelOpt's hf_quant_config.json
+// "exclude_modules": ["lm_head"]; the nvidia/*-FP4 and *-FP8 model cards).
+double vocab_bytes(Precision p) { return std::max(2.0, catalog::bytes_per_element(p)); }
+
+// Bytes on one GPU of `block_params` transformer-block parameters (the experts a step touches, or
+// all) plus `vocab_params` of embedding or output matrices (split over TP, vocabulary-parallel).
+double bytes_on_gpu(const Replica& r, double block_params, double vocab_params) {
+  return params_per_gpu(r, block_params) * stored_bytes(r.weights) +
+         vocab_params / r.tensor_parallel * vocab_bytes(r.weights);
+}
+
+double vocab_params(const workload::Model& m) { return m.embedding_params() + m.output_params(); }
 
 }  // namespace
 
@@ -96,7 +117,8 @@ Bytes kv_bytes_per_token(const workload::Model& m, Precision kv) {
 }
 
 Bytes weight_bytes_per_gpu(const Replica& r) {
-  return Bytes(params_per_gpu(r, r.model.params_total()) * catalog::bytes_per_element(r.weights));
+  const auto& m = r.model;
+  return Bytes(bytes_on_gpu(r, m.params_total() - vocab_params(m), vocab_params(m)));
 }
 
 double kv_capacity_tokens(const Replica& r) {
@@ -107,6 +129,10 @@ double kv_capacity_tokens(const Replica& r) {
   return free / per_token_per_gpu;
 }
 
+namespace {
+double step_weight_bytes(const Replica& r, double tokens);
+}  // namespace
+
 Seconds prefill_time(const Replica& r, double tokens, double seq) {
   const auto& m = r.model;
   // Forward FLOPs: 2 per active parameter per token, plus causal attention 2 q s per token and
@@ -114,24 +140,28 @@ Seconds prefill_time(const Replica& r, double tokens, double seq) {
   const double flops = 2 * dense_active_params(m) * tokens +
                        2.0 * m.layers() * m.q_width() * seq * tokens;
   const double share = gemm_share(r) * rows_share(r, tokens);
-  const Seconds compute = core::Flops(flops) / (peak(r) * (share * r.tensor_parallel));
-  return compute + expert_compute(r, tokens) + tp_comm(r, tokens) +
-         r.efficiency.serving_layer_overhead * m.layers();
+  const Seconds compute = core::Flops(flops) / (peak(r) * (share * r.tensor_parallel)) + expert_compute(r, tokens);
+  // The GEMMs stream every weight they use at least once: a short prompt is bound by that read.
+  const Seconds weights = Bytes(step_weight_bytes(r, tokens)) /
+                          (r.gpu.memory_bandwidth * r.efficiency.serving_decode_bandwidth);
+  return std::max(compute, weights) + tp_comm(r, tokens) + r.efficiency.serving_layer_overhead * m.layers();
 }
 
 namespace {
 
-// Bytes of weights one decode step reads on a GPU: all of them for a dense model; for MoE the
-// experts that `tokens` routed tokens touch, E (1 - (1 - k/E)^t) per MoE layer, the rest unread.
+// Bytes of weights one step reads on a GPU: the transformer blocks (for MoE only the experts that
+// `tokens` routed tokens touch, E (1 - (1 - k/E)^t) per MoE layer) and the output matrix; the input
+// embedding is gathered a row per token, not streamed.
 double step_weight_bytes(const Replica& r, double tokens) {
   const auto& m = r.model;
-  double weights = m.params_total();
+  double blocks = m.params_total() - vocab_params(m);
   if (m.is_moe()) {
     const double e = m.spec().num_moe_experts, k = m.spec().moe_router_topk;
     const double touched = e * (1 - std::pow(1 - k / e, tokens));
-    weights -= m.params_experts() * (1 - touched / e);
+    blocks -= m.params_experts() * (1 - touched / e);
   }
-  return params_per_gpu(r, weights) * catalog::bytes_per_element(r.weights);
+  const double output = m.spec().tie_embeddings ? m.embedding_params() : m.output_params();
+  return bytes_on_gpu(r, blocks, output);
 }
 
 // Bytes of KV cache one decode step reads on a GPU: every context token of every sequence, once

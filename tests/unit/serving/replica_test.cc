@@ -59,14 +59,30 @@ TEST(Capacity, WeightsDecideWhetherAReplicaFits) {
   EXPECT_NEAR(kv_capacity_tokens(r), free / (160 * kKiB), 1);
 }
 
-// A decode step at batch 1 reads every weight once: at least weights / (HBM x share).
+// One read of every bf16 weight of a TP2 Llama-70B replica but the input embedding (a row gather,
+// not streamed): (P - embedding) x 2 B / 2 GPUs / (HBM x share), in seconds.
+double weight_read_s(const Replica& r) {
+  return (r.model.params_total() - r.model.embedding_params()) * 2 / 2 /
+         (r.gpu.memory_bandwidth.value() * r.efficiency.serving_decode_bandwidth);
+}
+
+// A decode step at batch 1 reads every weight once: at least weight_read_s.
 TEST(Decode, Batch1IsBoundByReadingTheWeights) {
   auto r = llama70b_h100(2);
-  const double floor = r.model.params_total() * 2 / 2 /
-                       (r.gpu.memory_bandwidth.value() * r.efficiency.serving_decode_bandwidth);
   const double step = decode_step_time(r, 1, 100).value();
-  EXPECT_GE(step, floor);
-  EXPECT_LT(step, floor * 1.2);  // KV of 100 tokens and two all-reduces per layer are small
+  EXPECT_GE(step, weight_read_s(r));
+  EXPECT_LT(step, weight_read_s(r) * 1.2);  // KV of 100 tokens and two all-reduces per layer are small
+}
+
+// A short prompt's GEMMs still stream every weight they use: a one-token prefill takes at least
+// the batch-1 decode read, though its FLOPs take far less.
+TEST(Prefill, ShortPromptIsBoundByReadingTheWeights) {
+  auto r = llama70b_h100(2);
+  const double t = prefill_time(r, 1, 1).value();
+  EXPECT_GE(t, weight_read_s(r));
+  // Above it only by the all-reduces (latency + 16 KiB over NVLink, < 1 us) and the per-layer overhead.
+  EXPECT_LT(t, weight_read_s(r) + 2 * 80 * (r.efficiency.serving_allreduce_latency.value() + 1e-6) +
+                   80 * r.efficiency.serving_layer_overhead.value());
 }
 
 // Leviathan et al.: 4 draft tokens accepted at 70 % give (1 - 0.7^5) / 0.3 = 2.7731 tokens a
@@ -113,9 +129,28 @@ Replica replica(const char* model, const char* gpu, const char* generation) {
   return r;
 }
 
+// FP8 and NVFP4 checkpoints quantize the transformer blocks only: the embedding and output
+// matrices (V = 2 x 128,256 x 8,192 for Llama 3 70B) stay 16-bit, and NVFP4 stores an E4M3 scale
+// per 16 values (4.5 bits a value). Llama 3.3 70B in NVFP4 then takes (P - V) x 0.5625 + V x 2
+// bytes = 68.45e9 x 0.5625 + 2.10e9 x 2 = 42.7 GB, not P / 2 = 35.3 GB.
+TEST(Weights, QuantizedCheckpointsKeepTheVocabularyMatricesAt16Bit) {
+  auto r = replica("llama3-70b", "b200", "blackwell");
+  const double v = r.model.embedding_params() + r.model.output_params();
+  const double p = r.model.params_total();
+  EXPECT_NEAR(v, 2.0 * 128256 * 8192, 1);
+  r.weights = Precision::kFp4;
+  EXPECT_NEAR(weight_bytes_per_gpu(r).value(), (p - v) * 0.5625 + v * 2, 1);
+  EXPECT_NEAR(weight_bytes_per_gpu(r).value() / 1e9, 42.7, 0.1);
+  r.weights = Precision::kFp8;
+  EXPECT_NEAR(weight_bytes_per_gpu(r).value(), (p - v) + v * 2, 1);
+  r.weights = Precision::kBf16;
+  EXPECT_NEAR(weight_bytes_per_gpu(r).value(), p * 2, 1);
+}
+
 // Attention DP splits the cache by sequence over the ranks: an MLA latent, replicated on every
 // rank under TP, then takes 1/TP of each GPU's memory per token, and the attention weights stay
-// whole on each rank (the MLP and experts are split): weights per GPU = (P - A) / t + A.
+// whole on each rank (the MLP and experts are split): block weights per GPU = (B - A) / t + A,
+// with B the transformer-block parameters; the 16-bit vocabulary matrices V split over t either way.
 TEST(AttentionDataParallel, SplitsTheCacheBySequenceAndKeepsAttentionWhole) {
   auto r = replica("deepseek-v3", "b200", "blackwell");
   r.tensor_parallel = 8;
@@ -124,9 +159,11 @@ TEST(AttentionDataParallel, SplitsTheCacheBySequenceAndKeepsAttentionWhole) {
   const double tp_capacity = kv_capacity_tokens(r);
   auto dp = r;
   dp.attention_data_parallel = true;
-  const double p = r.model.params_total(), a = r.model.attention_params() * r.model.layers();
-  EXPECT_NEAR(weight_bytes_per_gpu(r).value(), p * 0.5 / 8, 1);
-  EXPECT_NEAR(weight_bytes_per_gpu(dp).value(), ((p - a) / 8 + a) * 0.5, 1);
+  const double v = r.model.embedding_params() + r.model.output_params();
+  const double b = r.model.params_total() - v, a = r.model.attention_params() * r.model.layers();
+  const double nvfp4 = 0.5 + 1.0 / 16;  // 4 bits and an E4M3 scale per 16 values
+  EXPECT_NEAR(weight_bytes_per_gpu(r).value(), b * nvfp4 / 8 + v / 8 * 2, 1);
+  EXPECT_NEAR(weight_bytes_per_gpu(dp).value(), ((b - a) / 8 + a) * nvfp4 + v / 8 * 2, 1);
   const double per_token = kv_bytes_per_token(r.model, Precision::kFp8).value();
   const double free = 0.9 * r.gpu.memory.value() - 2 * std::pow(1024.0, 3);
   EXPECT_NEAR(tp_capacity, (free - weight_bytes_per_gpu(r).value()) / per_token, 1);
