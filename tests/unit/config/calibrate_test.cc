@@ -166,9 +166,11 @@ TEST(Calibrate, GpuNotInTheCatalogIsAnErrorThatSaysHowToAddIt) {
   auto run = calibrate_csv(csv, testing::builtin_catalog());
   ASSERT_FALSE(run);
   EXPECT_EQ(run.error().code, core::ErrorCode::kNotFound);
-  EXPECT_EQ(run.error().context, csv + ":2:1");
-  EXPECT_NE(run.error().message.find("line 2: my run: unknown GPU 'Z100 (our lab)'"), std::string::npos)
-      << run.error().message;
+  EXPECT_EQ(run.error().context, csv + ":2");
+  ASSERT_TRUE(run.error().location.has_value());
+  EXPECT_EQ(run.error().location->line, 2);
+  EXPECT_NE(run.error().what().find("line 2: my run: unknown GPU 'Z100 (our lab)'"), std::string::npos)
+      << run.error().what();
   EXPECT_NE(run.error().message.find("--catalog"), std::string::npos);
 }
 
@@ -185,8 +187,8 @@ TEST(Calibrate, ServingGpuNotInTheCatalogIsAnErrorAtItsLine) {
   auto run = calibrate_csv(csv, testing::builtin_catalog());
   ASSERT_FALSE(run);
   EXPECT_EQ(run.error().code, core::ErrorCode::kNotFound);
-  EXPECT_EQ(run.error().context, csv + ":3:1");
-  EXPECT_NE(run.error().message.find("line 3: z: unknown GPU 'Z100'"), std::string::npos) << run.error().message;
+  EXPECT_EQ(run.error().context, csv + ":3");
+  EXPECT_NE(run.error().what().find("line 3: z: unknown GPU 'Z100'"), std::string::npos) << run.error().what();
 }
 
 TEST(Calibrate, UnwritableOutputIsAnErrorAndLeavesNothing) {
