@@ -8,6 +8,7 @@
 
 #include "aicost/core/amount.h"
 #include "aicost/report/table.h"
+#include "grouping.h"
 #include "json.h"
 
 namespace aicost::report {
@@ -155,6 +156,9 @@ std::string render_check(const gov::CheckResult& r, Format f) {
                           {"warnings", r.warnings}}) +
            "\n";
   }
+  // Numbers for the table: grouped for people, plain in CSV.
+  const auto amount = [f](core::WideNanos n) { return for_people(core::format_amount(n, 2), f); };
+  const auto num = [f](double v, const char* spec) { return for_people(fmt::format(fmt::runtime(spec), v), f); };
   Table budgets;
   budgets.title = "Budgets as of " + ledger::day_text(r.as_of) + " (spend before that day)";
   budgets.header = {"budget", "period", "spent", "amount", "used", "forecast",
@@ -171,26 +175,25 @@ std::string render_check(const gov::CheckResult& r, Format f) {
       if (it == r.budgets.end()) break;
       p = &*it;
     }
-    budgets.rows.push_back({name, s.period.label, core::format_amount(s.spent, 2) + " " + b.currency,
-                            core::format_amount(b.amount, 2), fmt::format("{:.0f}%", s.used * 100),
-                            fmt::format("{:.2f}", s.forecast.expected),
-                            fmt::format("{:.0f}..{:.0f}", s.forecast.low, s.forecast.high), s.forecast.method,
+    budgets.rows.push_back({name, s.period.label, amount(s.spent) + " " + b.currency, amount(b.amount),
+                            fmt::format("{:.0f}%", s.used * 100), num(s.forecast.expected, "{:.2f}"),
+                            num(s.forecast.low, "{:.0f}") + ".." + num(s.forecast.high, "{:.0f}"), s.forecast.method,
                             level_name(b, s.actual_level), level_name(b, s.forecast_level)});
   }
   std::string out = render(budgets, f);
   for (const auto& p : r.plans) {
     Table t;
     t.title = fmt::format(
-        "Plan against actual: {} ({}): day {:.0f} of {:.1f} planned; GPU-hours {:.0f} of {:.0f}; cost {:.2f} of {:.2f} {}; "
+        "Plan against actual: {} ({}): day {:.0f} of {:.1f} planned; GPU-hours {} of {}; cost {} of {} {}; "
         "GPU activity {}{}; plan MFU {:.2f}",
-        p.budget, p.plan_source, p.elapsed_days, p.planned_days, p.actual_gpu_hours, p.planned_gpu_hours, p.actual_cost,
-        p.planned_cost, p.currency, p.activity ? fmt::format("{:.2f}", *p.activity) : "not measured",
+        p.budget, p.plan_source, p.elapsed_days, p.planned_days, num(p.actual_gpu_hours, "{:.0f}"),
+        num(p.planned_gpu_hours, "{:.0f}"), num(p.actual_cost, "{:.2f}"), num(p.planned_cost, "{:.2f}"), p.currency, p.activity ? fmt::format("{:.2f}", *p.activity) : "not measured",
         p.efficiency_floor ? fmt::format(" (floor {:.2f})", *p.efficiency_floor) : "", p.planned_mfu);
     t.header = {"category", "planned", "planned to date", "actual", "variance"};
     t.right_align = {false, true, true, true, true};
     for (const auto& c : p.categories)
-      t.rows.push_back({c.category, fmt::format("{:.2f}", c.planned), fmt::format("{:.2f}", c.planned_to_date),
-                        fmt::format("{:.2f}", c.actual), fmt::format("{:+.2f}", c.variance())});
+      t.rows.push_back({c.category, num(c.planned, "{:.2f}"), num(c.planned_to_date, "{:.2f}"), num(c.actual, "{:.2f}"),
+                        num(c.variance(), "{:+.2f}")});
     out += "\n" + render(t, f);
   }
   Table alerts;
@@ -208,8 +211,8 @@ std::string render_check(const gov::CheckResult& r, Format f) {
         {a.scope,
          ledger::day_text(a.episode.first_day) +
              (a.episode.last_day != a.episode.first_day ? ".." + ledger::day_text(a.episode.last_day) : ""),
-         fmt::format("{:+.2f} {}", a.episode.impact, a.currency),
-         a.causes.empty() ? "" : fmt::format("{} {:+.2f}", a.causes.front().value, a.causes.front().delta),
+         num(a.episode.impact, "{:+.2f}") + " " + a.currency,
+         a.causes.empty() ? "" : a.causes.front().value + " " + num(a.causes.front().delta, "{:+.2f}"),
          a.sent_before ? "no" : "yes"});
   if (!anomalies.rows.empty()) out += "\n" + render(anomalies, f);
   Table waste;
@@ -218,7 +221,7 @@ std::string render_check(const gov::CheckResult& r, Format f) {
   waste.right_align = {false, false, true, false, false};
   for (const auto& w : r.waste)
     waste.rows.push_back({gov::waste_kind_name(w.finding.kind), w.finding.subject,
-                          fmt::format("{:.2f} {}", w.finding.monthly_saving, w.finding.currency), w.finding.message,
+                          num(w.finding.monthly_saving, "{:.2f}") + " " + w.finding.currency, w.finding.message,
                           w.sent_before ? "no" : "yes"});
   if (!waste.rows.empty()) out += "\n" + render(waste, f);
   if (f == Format::kTable) {

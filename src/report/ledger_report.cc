@@ -11,13 +11,14 @@
 #include "aicost/core/amount.h"
 #include "aicost/core/text.h"
 #include "aicost/report/table.h"
+#include "grouping.h"
 #include "json.h"
 
 namespace aicost::report {
 namespace {
 
 
-std::string people(core::WideNanos n) { return core::format_amount(n, 2); }
+std::string people(core::WideNanos n) { return group_thousands(core::format_amount(n, 2)); }
 std::string exact(core::WideNanos n) { return core::format_amount_exact(n); }
 // Money for the format: exact digits for programs, cents for people.
 std::string money(core::WideNanos n, Format f) { return f == Format::kTable || f == Format::kMarkdown ? people(n) : exact(n); }
@@ -300,11 +301,11 @@ class ReportWriter : public ledger::ReportSink {
     c.push_back(money(l.sums.billed, f_));
     c.push_back(money(l.sums.effective, f_));
     c.push_back(money(l.sums.list, f_));
-    c.push_back(l.sums.gpu_hours > 0 ? fmt::format("{:.1f}", l.sums.gpu_hours) : "");
+    c.push_back(l.sums.gpu_hours > 0 ? for_people(fmt::format("{:.1f}", l.sums.gpu_hours), f_) : "");
     c.push_back(l.sums.gpu_hours > 0
                     ? fmt::format("{:.4f}", static_cast<double>(l.sums.effective) / 1e9 / l.sums.gpu_hours)
                     : std::string());
-    c.push_back(std::to_string(l.sums.rows));
+    c.push_back(for_people(std::to_string(l.sums.rows), f_));
     const auto it = currency_effective_.find(l.currency);
     const core::WideNanos total_effective = it == currency_effective_.end() ? 0 : it->second;
     c.push_back(fmt::format("{:.1f}", total_effective != 0 ? 100.0 * static_cast<double>(l.sums.effective) /
