@@ -121,6 +121,7 @@ Command estimate_command() {
                 view.simulation_seed = *seed;
               }
               std::cout << report::render_estimate(view, *fmt);
+              if (*fmt == report::Format::kTable) print_warnings(report::collect_warnings(view), *fmt);
               return 0;
             };
           }};

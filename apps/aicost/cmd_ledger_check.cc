@@ -150,8 +150,9 @@ int run_check(const CheckOptions& o, const LedgerDb& d, const GlobalOptions& g) 
   // is; the report goes to standard error.
   std::ostream& report_out = o.prometheus == "-" ? std::cerr : std::cout;
   report_out << report::render_check(*result, *fmt);
-  // Tables and JSON carry the warnings; CSV and Markdown have no place for them.
-  if (*fmt == report::Format::kCsv || *fmt == report::Format::kMarkdown)
+  // JSON carries the warnings; every other form prints them on standard error after the report.
+  report_out.flush();
+  if (*fmt != report::Format::kJson)
     for (const auto& w : result->warnings) std::cerr << "warning: " << w << "\n";
 
   if (!o.prometheus.empty()) {

@@ -69,6 +69,7 @@ int optimize_ledger(const OptimizeArgs& a, const optimize::Guardrails& guardrail
   auto res = optimize::optimize_ledger(**store, cat, o);
   if (!res) return ledger_error(res.error().with_context("--db " + store::redact(a.db)), d, g);
   std::cout << report::render_ledger_optimize(*res, store::redact(a.db), *day, fmt);
+  print_warnings(res->warnings, fmt);
   return 0;
 }
 
@@ -137,6 +138,7 @@ Command optimize_command() {
                 if (!written) return report_error(written.error(), g);
               }
               std::cout << text;
+              print_warnings(res->warnings, *fmt);
               return 0;
             };
           }};

@@ -27,6 +27,9 @@ struct GlobalOptions {
 int exit_code(const core::Error& e);
 // Prints an error to stderr (as JSON when the output format is json) and returns its exit code.
 int report_error(const core::Error& e, const GlobalOptions& g);
+// After a table on standard output, its warnings on standard error ("warning: ..."), so that
+// programs reading the table get the table alone. JSON carries them inside; Markdown keeps them.
+void print_warnings(const std::vector<std::string>& warnings, report::Format f);
 // Builtin catalog plus the user's files.
 core::Result<catalog::Catalog> load_catalog(const GlobalOptions& g);
 core::Result<report::Format> output_format(const GlobalOptions& g);

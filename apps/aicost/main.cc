@@ -40,6 +40,12 @@ int report_error(const core::Error& e, const GlobalOptions& g) {
   return exit_code(e);
 }
 
+void print_warnings(const std::vector<std::string>& warnings, report::Format f) {
+  if (f == report::Format::kJson || f == report::Format::kMarkdown) return;
+  std::cout.flush();  // the table first, where both streams are one terminal
+  for (const auto& w : warnings) std::cerr << "warning: " << w << "\n";
+}
+
 core::Result<catalog::Catalog> load_catalog(const GlobalOptions& g) {
   auto cat = config::load_builtin_catalog();
   if (!cat) return cat.error();

@@ -304,9 +304,10 @@ std::string render_estimate(const EstimateView& v, Format f) {
       break;
   }
   std::string out = header_block(v, f) + render_sections(build_sections(v), f);
-  for (const auto& w : collect_warnings(v)) {
-    out += (f == Format::kMarkdown ? "- warning: " : "warning: ") + w + "\n";
-  }
+  // A table's warnings go to standard error (the command prints them); a Markdown document keeps
+  // them.
+  if (f == Format::kMarkdown)
+    for (const auto& w : collect_warnings(v)) out += "- warning: " + w + "\n";
   // One trailing newline, whatever the last block was.
   while (out.size() >= 2 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n')
     out.pop_back();

@@ -225,8 +225,6 @@ std::string render_check(const gov::CheckResult& r, Format f) {
                           w.sent_before ? "no" : "yes"});
   if (!waste.rows.empty()) out += "\n" + render(waste, f);
   if (f == Format::kTable) {
-    if (!r.warnings.empty()) out += "\n";
-    for (const auto& w : r.warnings) out += "warning: " + w + "\n";
     const bool budget_gate = std::any_of(r.budgets.begin(), r.budgets.end(),
                                          [](const gov::BudgetResult& b) { return b.status.gates(b.budget); });
     out += !r.gate_failed ? "\ngate: ok\n"

@@ -88,7 +88,9 @@ std::string render_text(const optimize::LedgerOptimizeResult& res, const std::st
   out += fmt::format("{}baseline: {} {} a month (730 h), the effective cost of {}\n", md ? "\n" : "",
                      core::group_digits(b.monthly), cur, window_text(b));
   out += fmt::format("red lines ({}): max risk {}\n", res.guardrails.source, optimize::to_string(res.guardrails.max_risk));
-  for (const auto& w : res.warnings) out += "warning: " + w + "\n";
+  // A table's warnings go to standard error (the command prints them); Markdown keeps them.
+  if (md)
+    for (const auto& w : res.warnings) out += "- warning: " + w + "\n";
 
   Table top;
   top.title = "Levers, by monthly saving";

@@ -360,9 +360,10 @@ std::string render_text(const optimize::OptimizeResult& res, Format f) {
     out += fmt::format("{}change: {}\n", md ? "\n" : "  ", optimize::describe(c.change));
   }
   for (const auto& [id, why] : c.skipped) out += fmt::format("{}left out: {}: {}\n", md ? "- " : "  ", id, why);
-  if (!res.warnings.empty()) {
+  // A table's warnings go to standard error (the command prints them); Markdown keeps them.
+  if (md && !res.warnings.empty()) {
     out += "\n";
-    for (const auto& w : res.warnings) out += "warning: " + w + "\n";
+    for (const auto& w : res.warnings) out += "- warning: " + w + "\n";
   }
   return out;
 }
