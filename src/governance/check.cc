@@ -95,10 +95,12 @@ class Cube {
     each(scope, currency, from, to, [&](const ledger::AggregateRow& r) { h += r.sums.gpu_hours; });
     return h;
   }
-  bool any(const Scope& scope, ledger::Day from, ledger::Day to) const {
+  // The currencies of the scope's rows over [from, to).
+  std::set<std::string> currencies(const Scope& scope, ledger::Day from, ledger::Day to) const {
+    std::set<std::string> out;
     for (const auto& r : rows_)
-      if (r.day >= from && r.day < to && matches(r, scope)) return true;
-    return false;
+      if (r.day >= from && r.day < to && matches(r, scope)) out.insert(r.currency);
+    return out;
   }
   std::set<std::string> currencies(ledger::Day from) const {
     std::set<std::string> out;
@@ -193,11 +195,22 @@ void check_freshness(std::optional<ledger::Day> newest, const std::vector<Budget
   // period at all, the warning above already says so.)
   for (const Budget& b : budgets) {
     const Period p = period_of(b, o.as_of);
-    if (!newest || *newest < p.start || p.start >= o.as_of || cube.any(b.scope, p.start, std::min(o.as_of, p.end)))
-      continue;
-    out.data_stale = true;
-    out.warnings.push_back("budget '" + b.name + "': no charge in its scope in " + p.label +
-                           " so far: check its scope's filters against `aicost ledger report`, or the exports" + strict);
+    if (!newest || *newest < p.start || p.start >= o.as_of) continue;
+    const auto found = cube.currencies(b.scope, p.start, std::min(o.as_of, p.end));
+    if (found.empty()) {
+      out.data_stale = true;
+      out.warnings.push_back("budget '" + b.name + "': no charge in its scope in " + p.label +
+                             " so far: check its scope's filters against `aicost ledger report`, or the exports" +
+                             strict);
+    } else if (b.currency != kGpuHours && !found.count(b.currency)) {
+      // A budget in a currency its charges are not in counts nothing: 0 spent and "ok" forever.
+      std::string in;
+      for (const auto& c : found) in += (in.empty() ? "" : ", ") + c;
+      out.data_stale = true;
+      out.warnings.push_back("budget '" + b.name + "' is in " + b.currency + " but its scope's charges in " + p.label +
+                             " are in " + in + ", so it counts nothing: give its amount in " +
+                             (found.size() == 1 ? in : "one of them") + strict);
+    }
   }
   if (o.strict && out.data_stale) out.gate_failed = true;
 }

@@ -190,6 +190,32 @@ TEST_P(ExampleLab, ABudgetWhoseScopeMatchesNothingIsNotAQuietGreen) {
   EXPECT_EQ(r->warnings[0].rfind("budget 'typo': no charge in its scope in 2025-06 so far", 0), 0u) << r->warnings[0];
 }
 
+// A budget in a currency its scope's charges are not in (a typo such as "MCX", or EUR over a USD
+// bill) counts nothing; it must say so, not show 0 spent and "ok".
+TEST_P(ExampleLab, ABudgetInACurrencyItsChargesAreNotInIsNotAQuietGreen) {
+  Budget eur;
+  eur.name = "lab-eur";
+  eur.amount = 1000 * core::kNanosPerUnit;
+  eur.currency = "EUR";
+  file_.options.strict = true;
+  auto r = run_check(store(), {eur}, file_.options, {});
+  ASSERT_TRUE(r) << r.error().what();
+  EXPECT_TRUE(r->data_stale);
+  EXPECT_TRUE(r->gate_failed);
+  ASSERT_EQ(r->warnings.size(), 1u);
+  EXPECT_EQ(r->warnings[0].rfind("budget 'lab-eur' is in EUR but its scope's charges in 2025-06 are in USD, so it "
+                                 "counts nothing: give its amount in USD",
+                                 0),
+            0u)
+      << r->warnings[0];
+  // The same budget in USD is read as before: no warning.
+  eur.currency = "USD";
+  file_.options.strict = false;
+  auto usd = run_check(store(), {eur}, file_.options, {});
+  ASSERT_TRUE(usd) << usd.error().what();
+  EXPECT_TRUE(usd->warnings.empty()) << usd->warnings.front();
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, ExampleLab, ::testing::Values("sqlite", "postgresql"),
                          [](const auto& info) { return info.param; });
 
