@@ -7,7 +7,7 @@
 #include <cctype>
 #include <cstdlib>
 
-#include "values.h"
+#include "dialect.h"
 
 namespace aicost::billing {
 namespace {

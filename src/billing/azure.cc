@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "aicost/core/amount.h"
-#include "values.h"
+#include "dialect.h"
 
 namespace aicost::billing {
 namespace {

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "aicost/core/text.h"
+#include "dialect.h"
 #include "guard.h"
 
 namespace aicost::billing {

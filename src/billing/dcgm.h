@@ -9,8 +9,8 @@
 
 #include "aicost/core/csv.h"
 #include "aicost/billing/reader.h"
+#include "cells.h"
 #include "text_reader.h"
-#include "values.h"
 
 namespace aicost::billing {
 

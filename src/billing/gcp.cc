@@ -4,7 +4,7 @@
 #include <cctype>
 
 #include "aicost/core/amount.h"
-#include "values.h"
+#include "dialect.h"
 
 namespace aicost::billing {
 namespace {

@@ -1,6 +1,6 @@
 // Oracle Cloud (OCI) cost report CSV, mapped to FOCUS by the focus_converters recipe
 // (../shared/data/billing-samples/focus-converters/conversion_rules_oci.csv; finops.md §1.6, §10).
-#include "values.h"
+#include "dialect.h"
 
 namespace aicost::billing {
 namespace {
