@@ -12,7 +12,6 @@
 namespace aicost::billing {
 namespace {
 
-using dcgm::blank;
 using dcgm::Field;
 using dcgm::field_of;
 using dcgm::Labels;

@@ -13,8 +13,6 @@ namespace aicost::billing {
 namespace {
 
 using dcgm::blank;
-using dcgm::Field;
-using dcgm::field_of;
 using dcgm::Labels;
 using dcgm::parse_number;
 using dcgm::trim;
