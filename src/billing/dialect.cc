@@ -97,4 +97,19 @@ std::vector<std::pair<int, std::string>> tag_columns(const Columns& cols, std::s
   return out;
 }
 
+TextColumns::TextColumns(const Columns& cols, std::span<const TextColumn> table) {
+  columns_.reserve(table.size());
+  for (const auto& t : table) {
+    const auto& n = t.names;
+    columns_.emplace_back(n[1].empty()   ? cols.find({n[0]})
+                          : n[2].empty() ? cols.find({n[0], n[1]})
+                                         : cols.find({n[0], n[1], n[2]}),
+                          t.field);
+  }
+}
+
+void TextColumns::read(const CsvRecord& r, ledger::Charge& c) const {
+  for (const auto& [i, field] : columns_) c.*field = text_cell(r, i);
+}
+
 }  // namespace aicost::billing

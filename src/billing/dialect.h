@@ -2,8 +2,10 @@
 // lookup the dialects share.
 #pragma once
 
+#include <array>
 #include <initializer_list>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -64,5 +66,26 @@ class Columns {
 // Columns named <prefix><key> (AWS resourceTags/user:team, OCI tags/ns.key): index and key;
 // they count as read.
 std::vector<std::pair<int, std::string>> tag_columns(const Columns& cols, std::string_view prefix);
+
+// A column a dialect copies as written into a text field of the charge: the names it goes by in
+// the export (the first present wins; unused ones "") and the field.
+struct TextColumn {
+  std::array<std::string_view, 3> names;
+  std::string ledger::Charge::*field;
+};
+
+// A dialect's table of text columns, looked up once in header() and copied into each charge by
+// row(): one table of member pointers instead of a member and an assignment per column.
+class TextColumns {
+ public:
+  TextColumns() = default;
+  // Looks up each column of `table` (a column found counts as read).
+  TextColumns(const Columns& cols, std::span<const TextColumn> table);
+  // Sets each field to its cell; "" for a null cell or a column the header lacks.
+  void read(const CsvRecord& r, ledger::Charge& c) const;
+
+ private:
+  std::vector<std::pair<int, std::string ledger::Charge::*>> columns_;
+};
 
 }  // namespace aicost::billing
