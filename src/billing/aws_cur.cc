@@ -7,7 +7,7 @@
 #include <cctype>
 #include <cstdlib>
 
-#include "values.h"
+#include "dialect.h"
 
 namespace aicost::billing {
 namespace {
@@ -78,6 +78,18 @@ std::vector<std::string_view> legacy_names(const std::vector<std::string_view>& 
   return out;
 }
 
+constexpr TextColumn kText[] = {
+    {{"bill/PayerAccountId"}, &ledger::Charge::billing_account_id},
+    {{"lineItem/UsageAccountId"}, &ledger::Charge::sub_account_id},
+    {{"lineItem/UsageAccountName"}, &ledger::Charge::sub_account_name},
+    {{"lineItem/ProductCode"}, &ledger::Charge::service_name},
+    {{"product/region", "product/regionCode"}, &ledger::Charge::region_id},
+    {{"lineItem/ResourceId"}, &ledger::Charge::resource_id},
+    {{"product/sku"}, &ledger::Charge::sku_id},
+    {{"lineItem/LineItemDescription"}, &ledger::Charge::charge_description},
+    {{"pricing/unit"}, &ledger::Charge::pricing_unit},
+};
+
 class AwsCurDialect final : public CsvDialect {
  public:
   core::Status header(const std::vector<std::string_view>& file_names, IssueLog& log) override {
@@ -110,15 +122,7 @@ class AwsCurDialect final : public CsvDialect {
     ri_unused_upfront_ = cols.find({"reservation/UnusedAmortizedUpfrontFeeForBillingPeriod"});
     ri_unused_recurring_ = cols.find({"reservation/UnusedRecurringFee"});
     public_cost_ = cols.find({"pricing/publicOnDemandCost"});
-    payer_ = cols.find({"bill/PayerAccountId"});
-    account_ = cols.find({"lineItem/UsageAccountId"});
-    account_name_ = cols.find({"lineItem/UsageAccountName"});
-    product_code_ = cols.find({"lineItem/ProductCode"});
-    region_ = cols.find({"product/region", "product/regionCode"});
-    resource_ = cols.find({"lineItem/ResourceId"});
-    sku_ = cols.find({"product/sku"});
-    description_ = cols.find({"lineItem/LineItemDescription"});
-    unit_ = cols.find({"pricing/unit"});
+    text_ = TextColumns(cols, kText);
     amount_ = cols.find({"lineItem/UsageAmount"});
     usage_type_ = cols.find({"lineItem/UsageType"});
     term_ = cols.find({"pricing/term"});
@@ -160,17 +164,9 @@ class AwsCurDialect final : public CsvDialect {
 
     c.currency = currency_cell(r, currency_, "lineItem/CurrencyCode", log);
     c.provider = "AWS";
-    c.billing_account_id = text_cell(r, payer_);
-    c.sub_account_id = text_cell(r, account_);
-    c.sub_account_name = text_cell(r, account_name_);
-    c.service_name = text_cell(r, product_code_);
-    c.region_id = text_cell(r, region_);
-    c.resource_id = text_cell(r, resource_);
-    c.sku_id = text_cell(r, sku_);
-    c.charge_description = text_cell(r, description_);
+    text_.read(r, c);
     c.charge_category = type_ < 0 ? "Usage" : charge_category(type);
     c.charge_frequency = charge_frequency(type, cell(r, bill_type_));
-    c.pricing_unit = text_cell(r, unit_);
     c.pricing_quantity = quantity_cell(r, amount_, "lineItem/UsageAmount", log);
     if (c.charge_category == "Usage") {
       c.consumed_unit = c.pricing_unit;
@@ -297,10 +293,9 @@ class AwsCurDialect final : public CsvDialect {
   int net_ = -1, unblended_ = -1, start_ = -1, interval_ = -1, end_ = -1, billing_start_ = -1,
       currency_ = -1, type_ = -1, bill_type_ = -1, reservation_effective_ = -1, sp_effective_ = -1,
       sp_total_ = -1, sp_used_ = -1, ri_unused_upfront_ = -1, ri_unused_recurring_ = -1,
-      public_cost_ = -1, payer_ = -1, account_ = -1, account_name_ = -1, product_code_ = -1,
-      region_ = -1, resource_ = -1, sku_ = -1, description_ = -1, unit_ = -1, amount_ = -1,
-      usage_type_ = -1, term_ = -1, purchase_option_ = -1, sp_arn_ = -1, ri_arn_ = -1, gpu_ = -1,
+      public_cost_ = -1, amount_ = -1, usage_type_ = -1, term_ = -1, purchase_option_ = -1, sp_arn_ = -1, ri_arn_ = -1, gpu_ = -1,
       product_ = -1, resource_tags_ = -1;
+  TextColumns text_;
   std::vector<std::pair<int, std::string>> tags_;
   TagReader tag_reader_;
 };

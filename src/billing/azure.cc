@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "aicost/core/amount.h"
-#include "values.h"
+#include "dialect.h"
 
 namespace aicost::billing {
 namespace {
@@ -48,6 +48,21 @@ const char* charge_frequency(std::string_view f) {
   return "";
 }
 
+constexpr TextColumn kText[] = {
+    {{"BillingAccountId"}, &ledger::Charge::billing_account_id},
+    {{"BillingAccountName"}, &ledger::Charge::billing_account_name},
+    {{"SubscriptionId", "SubscriptionGuid"}, &ledger::Charge::sub_account_id},
+    {{"SubscriptionName"}, &ledger::Charge::sub_account_name},
+    {{"ConsumedService"}, &ledger::Charge::service_name},
+    {{"ResourceLocation"}, &ledger::Charge::region_id},
+    {{"ResourceId", "InstanceId", "InstanceName"}, &ledger::Charge::resource_id},
+    {{"ResourceName"}, &ledger::Charge::resource_name},
+    {{"ResourceType"}, &ledger::Charge::resource_type},
+    {{"MeterId"}, &ledger::Charge::sku_id},
+    {{"ProductName", "Product", "MeterName"}, &ledger::Charge::charge_description},
+    {{"UnitOfMeasure"}, &ledger::Charge::pricing_unit},
+};
+
 class AzureDialect final : public CsvDialect {
  public:
   core::Status header(const std::vector<std::string_view>& names, IssueLog& log) override {
@@ -73,24 +88,13 @@ class AzureDialect final : public CsvDialect {
     payg_price_ = cols.find({"PayGPrice"});
     quantity_ = cols.find({"Quantity", "UsageQuantity"});
     billing_start_ = cols.find({"BillingPeriodStartDate"});
-    billing_account_ = cols.find({"BillingAccountId"});
-    billing_account_name_ = cols.find({"BillingAccountName"});
-    subscription_ = cols.find({"SubscriptionId", "SubscriptionGuid"});
-    subscription_name_ = cols.find({"SubscriptionName"});
-    consumed_service_ = cols.find({"ConsumedService"});
+    text_ = TextColumns(cols, kText);
     meter_category_ = cols.find({"MeterCategory"});
-    region_ = cols.find({"ResourceLocation"});
-    resource_ = cols.find({"ResourceId", "InstanceId", "InstanceName"});
-    resource_name_ = cols.find({"ResourceName"});
-    resource_type_ = cols.find({"ResourceType"});
-    meter_ = cols.find({"MeterId"});
-    description_ = cols.find({"ProductName", "Product", "MeterName"});
     charge_type_ = cols.find({"ChargeType"});
     frequency_ = cols.find({"Frequency"});
     pricing_model_ = cols.find({"PricingModel"});
     benefit_ = cols.find({"benefitId"});
     reservation_ = cols.find({"ReservationId"});
-    unit_ = cols.find({"UnitOfMeasure"});
     tags_ = cols.find({"Tags"});
     if (currency_ < 0)
       log.note("",
@@ -123,18 +127,8 @@ class AzureDialect final : public CsvDialect {
     c.effective = *cost;
     c.currency = currency_cell(r, currency_, "BillingCurrency", log);
     c.provider = "Microsoft";
-    c.billing_account_id = text_cell(r, billing_account_);
-    c.billing_account_name = text_cell(r, billing_account_name_);
-    c.sub_account_id = text_cell(r, subscription_);
-    c.sub_account_name = text_cell(r, subscription_name_);
-    c.service_name = text_cell(r, consumed_service_);
+    text_.read(r, c);
     if (c.service_name.empty()) c.service_name = text_cell(r, meter_category_);
-    c.region_id = text_cell(r, region_);
-    c.resource_id = text_cell(r, resource_);
-    c.resource_name = text_cell(r, resource_name_);
-    c.resource_type = text_cell(r, resource_type_);
-    c.sku_id = text_cell(r, meter_);
-    c.charge_description = text_cell(r, description_);
 
     const auto type = cell(r, charge_type_);
     c.charge_category = charge_type_ < 0 || is_null(type) ? "Usage" : charge_category(type);
@@ -157,7 +151,6 @@ class AzureDialect final : public CsvDialect {
                         "a commitment purchase with a cost (an actual-cost view): EffectiveCost is "
                         "the purchase as billed, not amortised; the amortised export has that");
 
-    c.pricing_unit = text_cell(r, unit_);
     c.pricing_quantity = quantity_cell(r, quantity_, "Quantity", log);
     if (c.charge_category == std::string_view("Usage")) {
       c.consumed_unit = c.pricing_unit;
@@ -205,11 +198,9 @@ class AzureDialect final : public CsvDialect {
   }
 
   int cost_ = -1, date_ = -1, currency_ = -1, payg_cost_ = -1, payg_price_ = -1, quantity_ = -1,
-      billing_start_ = -1, billing_account_ = -1, billing_account_name_ = -1, subscription_ = -1,
-      subscription_name_ = -1, consumed_service_ = -1, meter_category_ = -1, region_ = -1,
-      resource_ = -1, resource_name_ = -1, resource_type_ = -1, meter_ = -1, description_ = -1,
-      charge_type_ = -1, frequency_ = -1, pricing_model_ = -1, benefit_ = -1, reservation_ = -1,
-      unit_ = -1, tags_ = -1;
+      billing_start_ = -1, meter_category_ = -1, charge_type_ = -1, frequency_ = -1,
+      pricing_model_ = -1, benefit_ = -1, reservation_ = -1, tags_ = -1;
+  TextColumns text_;
   std::string cost_name_, date_name_;
   TagReader tag_reader_;
 };

@@ -1,5 +1,6 @@
 // dcgm-exporter telemetry: the Prometheus text a scrape of :9400/metrics returns, and the same
-// samples as CSV (one row per sample: metric, labels, value).
+// samples as CSV (one row per sample: metric, labels, value). The readers are in dcgm_text.cc and
+// dcgm_csv.cc; what they share (dcgm_common.h) and convert_dcgm_value in dcgm.cc.
 #pragma once
 
 #include <cstdint>
@@ -9,8 +10,8 @@
 
 #include "aicost/core/csv.h"
 #include "aicost/billing/reader.h"
+#include "cells.h"
 #include "text_reader.h"
-#include "values.h"
 
 namespace aicost::billing {
 

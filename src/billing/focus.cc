@@ -5,8 +5,8 @@
 
 #include "aicost/core/suggest.h"
 #include "aicost/core/text.h"
+#include "dialect.h"
 #include "focus_rules.h"
-#include "values.h"
 
 namespace aicost::billing {
 namespace {

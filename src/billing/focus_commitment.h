@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "aicost/ledger/commitment.h"
+#include "cells.h"
 #include "focus_rules.h"
-#include "values.h"
 
 namespace aicost::billing {
 

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "values.h"
+#include "dialect.h"
 
 namespace aicost::billing::focus_rules {
 

@@ -4,7 +4,7 @@
 #include <cctype>
 
 #include "aicost/core/amount.h"
-#include "values.h"
+#include "dialect.h"
 
 namespace aicost::billing {
 namespace {
@@ -113,6 +113,20 @@ std::optional<ledger::UnixSeconds> invoice_month(std::string_view m) {
   return *t + (month >= 4 && month <= 11 ? 7 : 8) * 3600;
 }
 
+constexpr TextColumn kText[] = {
+    {{"billing_account_id"}, &ledger::Charge::billing_account_id},
+    {{"project.id"}, &ledger::Charge::sub_account_id},
+    {{"project.name"}, &ledger::Charge::sub_account_name},
+    {{"service.description"}, &ledger::Charge::service_name},
+    {{"sku.id"}, &ledger::Charge::sku_id},
+    {{"sku.description"}, &ledger::Charge::charge_description},
+    {{"location.region"}, &ledger::Charge::region_id},
+    {{"resource.global_name"}, &ledger::Charge::resource_id},
+    {{"resource.name"}, &ledger::Charge::resource_name},
+    {{"usage.unit"}, &ledger::Charge::consumed_unit},
+    {{"usage.pricing_unit"}, &ledger::Charge::pricing_unit},
+};
+
 class GcpDialect final : public CsvDialect {
  public:
   core::Status header(const std::vector<std::string_view>& names, IssueLog& log) override {
@@ -131,21 +145,11 @@ class GcpDialect final : public CsvDialect {
     list_ = cols.find({"cost_at_list"});
     credits_ = cols.find({"credits"});
     invoice_ = cols.find({"invoice.month"});
-    account_ = cols.find({"billing_account_id"});
-    project_ = cols.find({"project.id"});
-    project_name_ = cols.find({"project.name"});
-    service_ = cols.find({"service.description"});
-    sku_ = cols.find({"sku.id"});
-    sku_description_ = cols.find({"sku.description"});
-    region_ = cols.find({"location.region"});
     location_ = cols.find({"location.location"});
-    resource_ = cols.find({"resource.global_name"});
-    resource_name_ = cols.find({"resource.name"});
+    text_ = TextColumns(cols, kText);
     cost_type_ = cols.find({"cost_type"});
     usage_ = cols.find({"usage.amount"});
-    usage_unit_ = cols.find({"usage.unit"});
     pricing_ = cols.find({"usage.amount_in_pricing_units"});
-    pricing_unit_ = cols.find({"usage.pricing_unit"});
     labels_ = cols.find({"labels"});
     if (currency_ < 0) log.note("currency", "no currency column; amounts are stored under XXX");
     return cols.check_duplicates(log);
@@ -172,20 +176,10 @@ class GcpDialect final : public CsvDialect {
     }
     c.currency = currency_cell(r, currency_, "currency", log);
     c.provider = "Google Cloud";
-    c.billing_account_id = text_cell(r, account_);
-    c.sub_account_id = text_cell(r, project_);
-    c.sub_account_name = text_cell(r, project_name_);
-    c.service_name = text_cell(r, service_);
-    c.sku_id = text_cell(r, sku_);
-    c.charge_description = text_cell(r, sku_description_);
-    c.region_id = text_cell(r, region_);
+    text_.read(r, c);
     if (c.region_id.empty()) c.region_id = text_cell(r, location_);
-    c.resource_id = text_cell(r, resource_);
-    c.resource_name = text_cell(r, resource_name_);
     c.charge_category = charge_category(cell(r, cost_type_));
-    c.consumed_unit = text_cell(r, usage_unit_);
     c.consumed_quantity = quantity_cell(r, usage_, "usage.amount", log);
-    c.pricing_unit = text_cell(r, pricing_unit_);
     c.pricing_quantity = quantity_cell(r, pricing_, "usage.amount_in_pricing_units", log);
     if (c.charge_category == std::string_view("Usage")) c.charge_frequency = "Usage-Based";
     labels(r, c, log);
@@ -236,10 +230,8 @@ class GcpDialect final : public CsvDialect {
   }
 
   int cost_ = -1, start_ = -1, end_ = -1, currency_ = -1, list_ = -1, credits_ = -1, invoice_ = -1,
-      account_ = -1, project_ = -1, project_name_ = -1, service_ = -1, sku_ = -1,
-      sku_description_ = -1, region_ = -1, location_ = -1, resource_ = -1, resource_name_ = -1,
-      cost_type_ = -1, usage_ = -1, usage_unit_ = -1, pricing_ = -1, pricing_unit_ = -1,
-      labels_ = -1;
+      location_ = -1, cost_type_ = -1, usage_ = -1, pricing_ = -1, labels_ = -1;
+  TextColumns text_;
 };
 
 }  // namespace

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "aicost/ledger/charge.h"
-#include "values.h"
+#include "cells.h"
 
 namespace aicost::billing {
 

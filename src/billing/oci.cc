@@ -1,9 +1,20 @@
 // Oracle Cloud (OCI) cost report CSV, mapped to FOCUS by the focus_converters recipe
 // (../shared/data/billing-samples/focus-converters/conversion_rules_oci.csv; finops.md §1.6, §10).
-#include "values.h"
+#include "dialect.h"
 
 namespace aicost::billing {
 namespace {
+
+constexpr TextColumn kText[] = {
+    {{"cost/subscriptionId"}, &ledger::Charge::billing_account_id},
+    {{"lineItem/tenantId"}, &ledger::Charge::sub_account_id},
+    {{"product/service"}, &ledger::Charge::service_name},
+    {{"product/region"}, &ledger::Charge::region_id},
+    {{"product/resourceId"}, &ledger::Charge::resource_id},
+    {{"cost/productSku"}, &ledger::Charge::sku_id},
+    {{"product/Description"}, &ledger::Charge::charge_description},
+    {{"cost/skuUnitDescription"}, &ledger::Charge::pricing_unit},
+};
 
 class OciDialect final : public CsvDialect {
  public:
@@ -21,15 +32,8 @@ class OciDialect final : public CsvDialect {
               " column");
     end_ = cols.find({"lineItem/intervalUsageEnd"});
     currency_ = cols.find({"cost/currencyCode"});
-    subscription_ = cols.find({"cost/subscriptionId"});
-    tenant_ = cols.find({"lineItem/tenantId"});
-    service_ = cols.find({"product/service"});
-    region_ = cols.find({"product/region"});
-    resource_ = cols.find({"product/resourceId"});
-    sku_ = cols.find({"cost/productSku"});
-    description_ = cols.find({"product/Description"});
+    text_ = TextColumns(cols, kText);
     quantity_ = cols.find({"usage/billedQuantity"});
-    unit_ = cols.find({"cost/skuUnitDescription"});
     correction_ = cols.find({"lineItem/isCorrection"});
     tags_ = tag_columns(cols, "tags/");
     if (currency_ < 0)
@@ -52,17 +56,10 @@ class OciDialect final : public CsvDialect {
     c.billed = c.effective = c.list = *cost;
     c.currency = currency_cell(r, currency_, "cost/currencyCode", log);
     c.provider = "Oracle";
-    c.billing_account_id = text_cell(r, subscription_);
-    c.sub_account_id = text_cell(r, tenant_);
-    c.service_name = text_cell(r, service_);
-    c.region_id = text_cell(r, region_);
-    c.resource_id = text_cell(r, resource_);
-    c.sku_id = text_cell(r, sku_);
-    c.charge_description = text_cell(r, description_);
+    text_.read(r, c);
     const bool correction = cell(r, correction_) == "true";
     c.charge_category = correction ? "Adjustment" : "Usage";
     if (!correction) c.charge_frequency = "Usage-Based";
-    c.pricing_unit = text_cell(r, unit_);
     c.pricing_quantity = quantity_cell(r, quantity_, "usage/billedQuantity", log);
     c.consumed_unit = c.pricing_unit;
     c.consumed_quantity = c.pricing_quantity;
@@ -74,9 +71,8 @@ class OciDialect final : public CsvDialect {
   std::string_view tags_column() const override { return "tags/"; }
 
  private:
-  int cost_ = -1, start_ = -1, end_ = -1, currency_ = -1, subscription_ = -1, tenant_ = -1,
-      service_ = -1, region_ = -1, resource_ = -1, sku_ = -1, description_ = -1, quantity_ = -1,
-      unit_ = -1, correction_ = -1;
+  int cost_ = -1, start_ = -1, end_ = -1, currency_ = -1, quantity_ = -1, correction_ = -1;
+  TextColumns text_;
   std::vector<std::pair<int, std::string>> tags_;
 };
 

@@ -18,7 +18,7 @@
 #include <cmath>
 
 #include "aicost/ledger/rate_card.h"
-#include "values.h"
+#include "dialect.h"
 
 namespace aicost::billing {
 namespace {

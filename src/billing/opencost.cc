@@ -5,7 +5,7 @@
 // has no minutes column, so GPU-hours are GPUs x 24 h, exact for an allocation that ran all day
 // and an upper bound otherwise (docs/LEDGER.md). Costs are OpenCost's (USD unless its
 // currencyCode says otherwise; the export does not say), TotalCost being the row's cost.
-#include "values.h"
+#include "dialect.h"
 
 namespace aicost::billing {
 namespace {

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "dialect.h"
+
 namespace aicost::billing {
 namespace {
 

@@ -23,9 +23,9 @@
 #include <utility>
 #include <vector>
 
+#include "cells.h"
 #include "guard.h"
 #include "text_reader.h"
-#include "values.h"
 
 namespace aicost::billing {
 

@@ -1,5 +1,5 @@
 // Files no reader reads (compression inside compression, Parquet in memory, UTF-16/32) are told apart from their first bytes and
-// refused with what they are and what to do (src/billing/reader.cc), whatever --format says.
+// refused with what they are and what to do (src/billing/signatures.cc), whatever --format says.
 #include <gtest/gtest.h>
 
 #include <string>

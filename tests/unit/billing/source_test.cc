@@ -1,6 +1,6 @@
 // Exports as delivered: gzip, zstd and zip copies of the FOCUS sample read to exactly the plain
 // file's rows and sums; damaged compression is refused naming the file; standard input is read
-// once and hashed as it goes (source.cc, reader.cc, ingest.cc).
+// once and hashed as it goes (source.cc, reader.cc, spool.cc, ingest.cc).
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>

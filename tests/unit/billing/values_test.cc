@@ -1,4 +1,4 @@
-// Cell and header rules shared by the dialects (src/billing/values.cc): currency codes, duplicated
+// Cell and header rules shared by the dialects (src/billing/cells.cc, dialect.cc): currency codes, duplicated
 // columns, values out of range.
 #include <gtest/gtest.h>
 
