@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -224,10 +226,15 @@ TEST(EstimateTable, ShowsHeaderSectionsAndCostLines) {
                         "65.0 GiB of 80.0 GiB (fits)", "bubble       0.864         10.0 %",
                         "a month is 730 hours", "total          50,000 USD",
                         "per 1M tokens  4.77 USD", "fixed          13,500 USD (27.0 %)",
-                        "compute      32,000  64.0 %     73,000  elastic  768 GPU-h",
-                        "\nwarning: memory is 81 % full\n"}) {
+                        "compute      32,000  64.0 %     73,000  elastic  768 GPU-h"}) {
     EXPECT_NE(out.find(s), std::string::npos) << "missing: " << s << "\n" << out;
   }
+  // Warnings leave the table (the command prints them on standard error); Markdown keeps them.
+  EXPECT_EQ(out.find("warning"), std::string::npos) << out;
+  const auto view = plan->view("demo");
+  const auto warnings = collect_warnings(view);
+  EXPECT_NE(std::find(warnings.begin(), warnings.end(), "memory is 81 % full"), warnings.end());
+  EXPECT_NE(render_estimate(view, Format::kMarkdown).find("\n- warning: memory is 81 % full\n"), std::string::npos);
   EXPECT_EQ(out.find('\t'), std::string::npos);
   EXPECT_EQ(out.back(), '\n');
   EXPECT_NE(out.substr(out.size() - 2), "\n\n");
