@@ -11,6 +11,7 @@ packages=(
   libsqlite3-dev sqlite3 libpq-dev postgresql libssl-dev libcpp-httplib-dev libjemalloc-dev libzstd-dev libarchive-dev zlib1g-dev
   curl ca-certificates openssl
   clang libclang-rt-14-dev
+  zsh fish groff-base dpkg-dev  # the tests run the shell completions, render the man page, build the .deb
 )
 
 missing=()
