@@ -61,6 +61,7 @@ Command search_command() {
               if (a->objective == "cheapest") opts.objective = search::Objective::kCheapest;
               opts.top = a->top > 0 ? a->top : req->top;
               opts.threads = a->threads;
+              opts.explain_infeasible = true;  // "what came closest" when nothing fits
               std::atomic<uint64_t> done{0};
               opts.progress = &done;
               const auto start = std::chrono::steady_clock::now();

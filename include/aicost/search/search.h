@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "aicost/costing/cost_model.h"
@@ -48,6 +49,20 @@ struct SearchOptions {
   // on the failure-free compute time, and a cost lower bound against the best-k list and fronts.
   bool prune = true;
   std::atomic<uint64_t>* progress = nullptr;  // layouts done, updated as the search runs
+  // When no plan meets the constraints, search again without each one in turn to say how far it
+  // would have to move (SearchResult::closest). Off by default: callers that only rank (the
+  // optimiser's levers) do not pay for the extra searches.
+  bool explain_infeasible = false;
+};
+
+// One constraint a search could not meet, and what the best plan without it reaches: the fastest
+// plan for a deadline, the cheapest for a budget, the best MFU for an MFU floor, each meeting the
+// other constraints. `plan` is empty when dropping this constraint alone still leaves no plan.
+struct Relaxation {
+  Rejection constraint = Rejection::kMissesDeadline;  // kMissesDeadline, kOverBudget or kBelowMfuFloor
+  double limit = 0;   // as given: days, USD, or MFU as a fraction
+  double reached = 0;  // the plan's wall days, cost in USD or MFU; 0 without a plan
+  std::optional<Candidate> plan;
 };
 
 struct SearchResult {
@@ -62,6 +77,9 @@ struct SearchResult {
   uint64_t feasible = 0;
   std::array<double, kRejectionCount> rejected{};
   uint64_t layouts = 0;                 // (gpu, TP, PP, CP, DP, EP) combinations, for progress
+  // No plan met the constraints and SearchOptions::explain_infeasible: one entry per constraint
+  // given (deadline, budget, MFU floor, in that order).
+  std::vector<Relaxation> closest;
 };
 
 // `base` supplies the model, tokens, sequence and everything the space does not vary;
