@@ -11,7 +11,7 @@ README.md in this folder states and tests/unit/optimize/ledger_levers_test.cc ch
 - a dev pool of three g6.xlarge in us-west-2, billed around the clock, whose GPUs work weekdays
   08:00-20:00 UTC and idle nights and weekends, but for one job on i-dev1 on the night of
   Wednesday 2025-05-07, 22:00-02:00;
-- an evaluation server i-eval0, one p5.48xlarge (8 x H100 80GB) in us-east-1 on demand, billed
+- an evaluation server i-eval0 (environment: dev), one p5.48xlarge (8 x H100 80GB) in us-east-1 on demand, billed
   around the clock from 2025-04-21, whose eight GPUs each run at SM_ACTIVE 0.06-0.10 with 5-6 GiB
   of memory used (DCGM_FI_DEV_FB_USED): at most 0.8 of one H100's work and 48 GiB in any hour, so
   one p5.4xlarge (1 x H100 80GB) carries it with the 10 % capacity and memory buffers free.
@@ -113,7 +113,7 @@ def charges():
                            rtype="ReservedInstance", description="g6.48xlarge reservation, unused hours"))
         # The evaluation server, from the telemetry's first day.
         if day >= TELEMETRY_FIRST:
-            out.append(row(day, P5, "us-east-1", arn("us-east-1", "i-eval0"), {"team": "llm-eval", "environment": "prod"}))
+            out.append(row(day, P5, "us-east-1", arn("us-east-1", "i-eval0"), {"team": "llm-eval", "environment": "dev"}))
         # The dev pool: billed around the clock.
         for i in range(3):
             out.append(row(day, G6_1, "us-west-2", arn("us-west-2", f"i-dev{i}"),

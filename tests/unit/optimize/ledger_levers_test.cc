@@ -325,6 +325,10 @@ TEST_P(ExampleFleet, RightsizeMovesThePlantedEvalServerToOneGpu) {
   EXPECT_EQ(find("commitment", "p5.48xlarge us-east-1").status, LeverStatus::kNotApplicable);
   EXPECT_NE(find("commitment", "p5.48xlarge us-east-1").why.find("rightsize moves"), std::string::npos);
   for (const auto& x : res_.levers) EXPECT_FALSE(x.id == "rightsize" && x.subject != "i-eval0") << x.subject;
+  // It is tagged environment=dev and past its TTL: `ledger check`'s finding counts in the rightsize.
+  const auto& ttl = find("waste-expired-dev-resource", "arn:aws:ec2:us-east-1:111122223333:instance/i-eval0");
+  EXPECT_EQ(ttl.status, LeverStatus::kNoSaving);
+  EXPECT_EQ(ttl.why, "counted in rightsize i-eval0 (one resource, one saving)");
 }
 
 TEST_P(ExampleFleet, RightsizeKeepsTheCapacityBufferOfTheGuardrails) {
