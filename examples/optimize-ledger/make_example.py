@@ -10,7 +10,11 @@ README.md in this folder states and tests/unit/optimize/ledger_levers_test.cc ch
   four instances (CommitmentDiscountId ri-g6-4x) covers the first four, the rest of it is Unused;
 - a dev pool of three g6.xlarge in us-west-2, billed around the clock, whose GPUs work weekdays
   08:00-20:00 UTC and idle nights and weekends, but for one job on i-dev1 on the night of
-  Wednesday 2025-05-07, 22:00-02:00.
+  Wednesday 2025-05-07, 22:00-02:00;
+- an evaluation server i-eval0 (environment: dev), one p5.48xlarge (8 x H100 80GB) in us-east-1 on demand, billed
+  around the clock from 2025-04-21, whose eight GPUs each run at SM_ACTIVE 0.06-0.10 with 5-6 GiB
+  of memory used (DCGM_FI_DEV_FB_USED): at most 0.8 of one H100's work and 48 GiB in any hour, so
+  one p5.4xlarge (1 x H100 80GB) carries it with the 10 % capacity and memory buffers free.
 
 Prices are data/instances.yaml's us-east-1 on-demand and reserved-1y rates, used for both regions.
 
@@ -38,6 +42,7 @@ COLUMNS = [
 EC2 = "Amazon Elastic Compute Cloud"
 # data/instances.yaml (vantage snapshot 2026-01-21), USD per instance-hour.
 P4D = {"type": "p4d.24xlarge", "gpus": 8, "od": 21.957642}
+P5 = {"type": "p5.48xlarge", "gpus": 8, "od": 55.04}
 G6_48 = {"type": "g6.48xlarge", "gpus": 8, "od": 13.3504, "ri": 8.69111}
 G6_1 = {"type": "g6.xlarge", "gpus": 1, "od": 0.8048}
 RI = "arn:aws:ec2:us-west-2:111122223333:reserved-instances/ri-g6-4x"
@@ -106,6 +111,9 @@ def charges():
             out.append(row(day, G6_48, "us-west-2", RI, {}, hours=unused, effective=unused * G6_48["ri"],
                            billed=0.0, pricing="Committed", commitment=RI, status="Unused",
                            rtype="ReservedInstance", description="g6.48xlarge reservation, unused hours"))
+        # The evaluation server, from the telemetry's first day.
+        if day >= TELEMETRY_FIRST:
+            out.append(row(day, P5, "us-east-1", arn("us-east-1", "i-eval0"), {"team": "llm-eval", "environment": "dev"}))
         # The dev pool: billed around the clock.
         for i in range(3):
             out.append(row(day, G6_1, "us-west-2", arn("us-west-2", f"i-dev{i}"),
@@ -131,7 +139,16 @@ def telemetry():
                 busy = True
             sm = rng.uniform(0.3, 0.6) if busy else rng.uniform(0.0, 0.02)
             lines.append(f"DCGM_FI_PROF_SM_ACTIVE{{{labels}}} {sm:.3f} {int(t.timestamp()) * 1000}")
-    return "\n".join(lines) + "\n"
+    # i-eval0: eight H100s, each lightly loaded around the clock (FB_USED in MiB, as dcgm-exporter writes it).
+    rng = random.Random(11)
+    memory = ["# HELP DCGM_FI_DEV_FB_USED Framebuffer memory used (in MiB).", "# TYPE DCGM_FI_DEV_FB_USED gauge"]
+    for g in range(8):
+        labels = f'gpu="{g}",UUID="GPU-i-eval0-{g}",device="nvidia{g}",modelName="NVIDIA H100 80GB HBM3",Hostname="i-eval0"'
+        for h in range(28 * 24):
+            ms = (int((start + dt.timedelta(hours=h)).timestamp())) * 1000
+            lines.append(f"DCGM_FI_PROF_SM_ACTIVE{{{labels}}} {rng.uniform(0.06, 0.10):.3f} {ms}")
+            memory.append(f"DCGM_FI_DEV_FB_USED{{{labels}}} {rng.randint(5 * 1024, 6 * 1024)} {ms}")
+    return "\n".join(lines + memory) + "\n"
 
 
 def main():

@@ -15,13 +15,13 @@ std::string family_key(const std::string& sku, const std::string& region, const 
   return sku + " " + region + " " + currency;
 }
 
+}  // namespace
+
 const catalog::Instance* catalog_instance(const catalog::Catalog& cat, const std::string& provider, const std::string& sku) {
   for (const auto& i : cat.instances())
     if (lower(i.name) == lower(sku) && lower(i.provider) == lower(provider)) return &i;
   return nullptr;
 }
-
-}  // namespace
 
 ledger::AggregateQuery usage_query(const LedgerOptions& o) {
   ledger::AggregateQuery q;
@@ -92,6 +92,10 @@ void commitment_levers(const catalog::Catalog& cat, const LedgerOptions& o, cons
   std::vector<std::string> uncatalogued;
   auto& families = u.families;
   auto& held = u.held;
+  const auto moved_count = [&u](const Family& f) {
+    return static_cast<std::size_t>(std::count_if(f.excluded_resources.begin(), f.excluded_resources.end(),
+                                                  [&u](const std::string& r) { return u.moved.count(r) > 0; }));
+  };
   for (auto& [key, f] : families) {
     auto r = lever("commitment", f.sku + " " + f.region);
     const std::string instances_of = f.sku + " in " + f.region;
@@ -99,8 +103,12 @@ void commitment_levers(const catalog::Catalog& cat, const LedgerOptions& o, cons
     for (const auto& [day, h] : f.hours) total_hours += h;
     if (total_hours < 1e-6) {
       r.status = LeverStatus::kNotApplicable;
-      r.why = core::sprintf("every charge of %s is on a host an idle schedule stops (%zu resources): size a "
-                            "commitment once the schedule runs", instances_of.c_str(), f.excluded_resources.size());
+      const auto moved = moved_count(f);
+      r.why = moved == 0 ? core::sprintf("every charge of %s is on a host an idle schedule stops (%zu resources): size a "
+                                         "commitment once the schedule runs", instances_of.c_str(), f.excluded_resources.size())
+                         : core::sprintf("every charge of %s is on a host an idle schedule stops or rightsize moves (%zu "
+                                         "resources): size a commitment once they run", instances_of.c_str(),
+                                         f.excluded_resources.size());
       out.push_back(std::move(r));
       continue;
     }
@@ -165,8 +173,10 @@ void commitment_levers(const catalog::Catalog& cat, const LedgerOptions& o, cons
                       " off: the catalog's reserved-1y / on-demand of " + inst->id + ", " + inst->provenance.version + ")");
     r.notes.push_back("break-even utilisation " + pct(ratio) + ": the share of the term a committed instance must run");
     for (auto& n : held_notes) r.notes.push_back(std::move(n));
-    if (!f.excluded_resources.empty())
-      r.notes.push_back(core::sprintf("%zu resources left out: an idle schedule stops them", f.excluded_resources.size()));
+    const auto moved = moved_count(f);
+    if (f.excluded_resources.size() > moved)
+      r.notes.push_back(core::sprintf("%zu resources left out: an idle schedule stops them", f.excluded_resources.size() - moved));
+    if (moved > 0) r.notes.push_back(core::sprintf("%zu resources left out: rightsize moves them to a smaller instance", moved));
     if (best.level <= existing + 1e-9) {
       r.status = LeverStatus::kNoSaving;
       priced(r, 0, b, f.currency);

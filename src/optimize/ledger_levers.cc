@@ -1,5 +1,5 @@
 // The ledger optimiser's driver (docs/OPTIMIZE.md "Ledger"): the baseline, idle schedules from
-// hourly telemetry priced by the bill, then the commitments (ledger_commitment.cc) and the waste
+// hourly telemetry priced by the bill, rightsizing (ledger_rightsize.cc), then the commitments (ledger_commitment.cc) and the waste
 // findings (ledger_waste.cc), judged against the red lines, ranked and added up.
 #include <algorithm>
 #include <cctype>
@@ -56,17 +56,10 @@ core::Result<LedgerBaseline> baseline(ledger::Store& store, ledger::Day from, le
 
 // ---- Idle schedules ----------------------------------------------------------------------------
 
-struct HostPrice {
-  double cost = 0, hours = 0;
-  std::string currency, resource;
-};
-
-using HostPrices = std::map<std::string, HostPrice>;
-
 // Charges in hours by resource over the telemetry's window: each host's price per hour.
 ledger::AggregateQuery host_price_query(ledger::Day from, ledger::Day to) {
   ledger::AggregateQuery q;
-  q.dims = {Dimension::kResource, Dimension::kConsumedUnit};
+  q.dims = {Dimension::kResource, Dimension::kConsumedUnit, Dimension::kProvider, Dimension::kSku};
   q.from = from;
   q.to = to;
   return q;
@@ -79,6 +72,8 @@ void add_price(HostPrices& out, const ledger::AggregateRow& r) {
   p.hours += r.sums.consumed_quantity;
   p.currency = r.currency;
   p.resource = r.values[0];
+  p.provider = r.values[2];
+  p.sku = r.values[3];
 }
 
 // Per host, per hour: the busiest GPU's activity (SM_ACTIVE, else GR_ENGINE_ACTIVE, else GPU_UTIL).
@@ -110,11 +105,9 @@ std::map<std::string, std::vector<HostHour>> host_hours(const std::vector<ledger
 }
 
 // The hosts whose telemetry idles on a weekly pattern, by host; a not-applicable lever without telemetry.
-core::Result<std::map<std::string, IdleSchedule>> find_schedules(ledger::Store& store, const LedgerOptions& o,
-                                                                 std::vector<LeverResult>& out) {
-  auto rows = store.gpu_hours(o.as_of - o.idle_window_days, o.as_of);
-  if (!rows) return rows.error();
-  const auto hosts = host_hours(*rows);
+std::map<std::string, IdleSchedule> find_schedules(const std::vector<ledger::GpuHour>& rows, const LedgerOptions& o,
+                                                  std::vector<LeverResult>& out) {
+  const auto hosts = host_hours(rows);
   std::map<std::string, IdleSchedule> schedules;
   if (hosts.empty()) {
     auto r = lever("idle-schedule", "");
@@ -182,11 +175,13 @@ core::Result<LedgerOptimizeResult> optimize_ledger(ledger::Store& store, const c
   if (!b) return b.error();
   res.baseline = *b;
   // The charges are read once for the hosts' prices and the families' usage (one scan where the
-  // store can), then once more, filtered, for the resources an idle schedule stops.
-  auto schedules = find_schedules(store, o, res.levers);
-  if (!schedules) return schedules.error();
+  // store can), then once more, filtered, for the resources an idle schedule stops or rightsize moves.
+  auto telemetry = store.gpu_hours(o.as_of - o.idle_window_days, o.as_of, true);
+  if (!telemetry) return telemetry.error();
+  const auto schedules = find_schedules(*telemetry, o, res.levers);
+  const auto uses = gpu_uses(*telemetry);
   std::vector<ledger::AggregateQuery> qs = {usage_query(o)};
-  if (!schedules->empty()) qs.push_back(host_price_query(o.as_of - o.idle_window_days, o.as_of));
+  if (!uses.empty()) qs.push_back(host_price_query(o.as_of - o.idle_window_days, o.as_of));
   Usage usage;
   HostPrices prices;
   if (auto s = store.aggregate_into(qs, [&](std::size_t query, ledger::AggregateRow& r) -> core::Status {
@@ -197,10 +192,16 @@ core::Result<LedgerOptimizeResult> optimize_ledger(ledger::Store& store, const c
       !s)
     return s.error();
   std::map<std::string, std::string> stopped;  // host -> its resource
-  idle_levers(*schedules, prices, o, res.baseline, res.levers, stopped);
-  if (auto s = take_out_stopped(store, o, stopped, usage); !s) return s.error();
+  idle_levers(schedules, prices, o, res.baseline, res.levers, stopped);
   std::map<std::string, std::string> counted;
   for (const auto& [h, resource] : stopped) counted[h] = "idle-schedule " + h;
+  std::map<std::string, std::string> moved;  // host -> its resource
+  rightsize_levers(catalog, o, res.baseline, uses, prices, counted, res.levers, moved, res.warnings);
+  for (const auto& [h, resource] : moved) {
+    usage.moved.insert(resource);
+    stopped.emplace(h, resource);
+  }
+  if (auto s = take_out_stopped(store, o, stopped, usage); !s) return s.error();
   commitment_levers(catalog, o, res.baseline, usage, res.levers, counted, res.warnings);
   if (o.waste_findings) {
     if (auto s = detail::waste_levers(store, o, res.baseline, counted, res.levers, res.warnings); !s) return s.error();

@@ -1,4 +1,5 @@
-// Shared by the ledger levers' sources (ledger_levers.cc, ledger_commitment.cc, ledger_waste.cc).
+// Shared by the ledger levers' sources (ledger_levers.cc, ledger_commitment.cc, ledger_rightsize.cc,
+// ledger_waste.cc).
 #pragma once
 
 #include <algorithm>
@@ -59,7 +60,11 @@ struct Held {  // an existing commitment, by CommitmentDiscountId
 struct Usage {
   std::map<std::string, Family> families;  // by family_key
   std::map<std::string, Held> held;        // by CommitmentDiscountId
+  std::set<std::string> moved;             // resources rightsize moves (the other excluded ones are stopped)
 };
+
+// The catalog's instance of a billed SKU (by name and provider, any case); nullptr when none.
+const catalog::Instance* catalog_instance(const catalog::Catalog& cat, const std::string& provider, const std::string& sku);
 
 // The usage of every family by day over the window, without the resource (few groups).
 ledger::AggregateQuery usage_query(const LedgerOptions& o);
@@ -73,6 +78,26 @@ core::Status take_out_stopped(ledger::Store& store, const LedgerOptions& o,
 void commitment_levers(const catalog::Catalog& cat, const LedgerOptions& o, const LedgerBaseline& b, Usage& u,
                        std::vector<LeverResult>& out, std::map<std::string, std::string>& counted,
                        std::vector<std::string>& warnings);
+
+// ---- Hosts: prices from the bill, GPU use from the telemetry (ledger_levers.cc, ledger_rightsize.cc)
+
+struct HostPrice {  // a host's charges in hours over the telemetry's window
+  double cost = 0, hours = 0;
+  std::string currency, resource, provider, sku;
+};
+
+using HostPrices = std::map<std::string, HostPrice>;  // by host
+
+// Each host's GpuUse over `rows` (sorted by host, GPU, hour, metric).
+std::map<std::string, GpuUse> gpu_uses(const std::vector<ledger::GpuHour>& rows);
+
+// A rightsize lever per host whose use fits a cheaper catalogued instance, leaving out the hosts
+// in `counted` (stopped by a schedule); adds the hosts it moves to `counted` and to `moved` (host
+// -> resource).
+void rightsize_levers(const catalog::Catalog& cat, const LedgerOptions& o, const LedgerBaseline& b,
+                      const std::map<std::string, GpuUse>& uses, const HostPrices& prices,
+                      std::map<std::string, std::string>& counted, std::vector<LeverResult>& out,
+                      std::map<std::string, std::string>& moved, std::vector<std::string>& warnings);
 
 // Sets a lever's monthly saving, its share of the baseline and the spend after it (when in the
 // baseline's currency).

@@ -62,8 +62,8 @@ class LedgerBase : public ledger::Store {
   core::Result<std::vector<ledger::RowIssue>> issues(std::int64_t source_id, std::int64_t limit) override;
   core::Result<std::vector<ledger::HostActivity>> gpu_activity(std::optional<ledger::Day> from,
                                                                std::optional<ledger::Day> to) override;
-  core::Result<std::vector<ledger::GpuHour>> gpu_hours(std::optional<ledger::Day> from,
-                                                       std::optional<ledger::Day> to) override;
+  core::Result<std::vector<ledger::GpuHour>> gpu_hours(std::optional<ledger::Day> from, std::optional<ledger::Day> to,
+                                                       bool with_memory = false) override;
   core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> tagsets() override;
 
  protected:

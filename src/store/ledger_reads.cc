@@ -97,8 +97,8 @@ core::Result<std::vector<ledger::HostActivity>> LedgerBase::gpu_activity(std::op
 }
 
 core::Result<std::vector<ledger::GpuHour>> LedgerBase::gpu_hours(std::optional<ledger::Day> from,
-                                                                 std::optional<ledger::Day> to) {
-  const auto a = gpu_hours_sql(from, to, dialect());
+                                                                 std::optional<ledger::Day> to, bool with_memory) {
+  const auto a = gpu_hours_sql(from, to, dialect(), with_memory);
   auto q = query("reading hourly GPU telemetry", a.sql, bound(a.params));
   if (!q) return q.error();
   std::vector<ledger::GpuHour> out;

@@ -142,12 +142,13 @@ namespace {
 
 // The activity metrics' names as parameters: "metric IN (?, ?, ?)".
 template <class Param>
-std::string activity_metrics(Param&& param) {
+std::string activity_metrics(Param&& param, bool with_memory = false) {
   std::string out = "metric IN (";
   for (auto m : {ledger::GpuMetric::kSmActive, ledger::GpuMetric::kGrEngineActive, ledger::GpuMetric::kGpuUtil}) {
     out += out.size() > 11 ? ", " : "";
     out += param(ledger::gpu_metric_name(m));  // one call per statement: parameters number in order
   }
+  if (with_memory) out += ", " + param(ledger::gpu_metric_name(ledger::GpuMetric::kFbUsed));
   return out + ")";
 }
 
@@ -176,13 +177,14 @@ AggregateSql gpu_activity_sql(std::optional<ledger::Day> from, std::optional<led
   return out;
 }
 
-AggregateSql gpu_hours_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to, Dialect d) {
+AggregateSql gpu_hours_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to, Dialect d,
+                           bool with_memory) {
   AggregateSql out;
   auto param = [&](std::string value) {
     out.params.push_back(std::move(value));
     return placeholder(d, out.params.size());
   };
-  const std::string metrics = activity_metrics(param);
+  const std::string metrics = activity_metrics(param, with_memory);
   const std::string range = hour_range(from, to);
   out.sql = "SELECT host, gpu, hour, metric, value_sum, samples FROM gpu_hourly WHERE " + metrics + range;
   return out;

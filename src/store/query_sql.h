@@ -33,8 +33,10 @@ AggregateSql scan_sql(const ledger::AggregateQuery& q, Dialect d, const std::vec
 bool from_rollup(const ledger::AggregateQuery& q);
 // From gpu_hourly. Columns out: host, day, metric, mean value, samples.
 AggregateSql gpu_activity_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to, Dialect d);
-// Columns out: host, gpu, hour, metric, sum, samples (activity metrics only), one row per source
-// and in no order: ledger::merge_gpu_hours sorts and sums them (faster than SQLite's sorter).
-AggregateSql gpu_hours_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to, Dialect d);
+// Columns out: host, gpu, hour, metric, sum, samples (activity metrics, and FB_USED when
+// `with_memory`), one row per source and in no order: ledger::merge_gpu_hours sorts and sums them
+// (faster than SQLite's sorter).
+AggregateSql gpu_hours_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to, Dialect d,
+                           bool with_memory = false);
 
 }  // namespace aicost::store

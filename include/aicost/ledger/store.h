@@ -147,9 +147,11 @@ class Store {
                                       std::size_t interleave = 0) = 0;
   // Per host and day: mean SM_ACTIVE, GR_ENGINE_ACTIVE and GPU_UTIL over the samples loaded.
   virtual core::Result<std::vector<HostActivity>> gpu_activity(std::optional<Day> from, std::optional<Day> to) = 0;
-  // Per host, GPU and hour: SM_ACTIVE, GR_ENGINE_ACTIVE and GPU_UTIL sums, sorted by host, GPU,
-  // hour and metric; samples of several sources in one hour are summed.
-  virtual core::Result<std::vector<GpuHour>> gpu_hours(std::optional<Day> from, std::optional<Day> to) = 0;
+  // Per host, GPU and hour: SM_ACTIVE, GR_ENGINE_ACTIVE and GPU_UTIL sums (and FB_USED's when
+  // `with_memory`), sorted by host, GPU, hour and metric; samples of several sources in one hour
+  // are summed.
+  virtual core::Result<std::vector<GpuHour>> gpu_hours(std::optional<Day> from, std::optional<Day> to,
+                                                       bool with_memory = false) = 0;
   // Every contract commitment loaded, by contract, commitment id and period start.
   virtual core::Result<std::vector<ContractCommitment>> commitments() = 0;
   // Every tag set's tags, by id.

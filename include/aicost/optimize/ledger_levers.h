@@ -2,7 +2,8 @@
 // The same LeverResult as the plan optimiser, category "ledger", each about one subject (an
 // instance family in a region, a host, a finding's subject): `commitment` sizes reservations /
 // savings plans from the usage history, `idle-schedule` stops hosts whose telemetry idles on a
-// weekly pattern, `waste-<kind>` is a finding of `aicost ledger check` (governance/waste_scan.h),
+// weekly pattern, `rightsize` moves a host whose GPUs' activity and memory fit a smaller instance
+// onto it, `waste-<kind>` is a finding of `aicost ledger check` (governance/waste_scan.h),
 // each resource counted once.
 //
 // The sizing and the schedule are pure functions of typed series (below), tested on closed forms;
@@ -82,14 +83,51 @@ IdleSchedule idle_schedule(std::span<const HostHour> hours, const IdleScheduleOp
 // "Mon-Thu 20:00 for 12 h, Fri 20:00 for 60 h (UTC)": consecutive days with the same stop grouped.
 std::string schedule_text(const std::vector<StopWindow>& stops);
 
+// ---- Rightsize --------------------------------------------------------------------------------
+
+// A host's GPU use over the telemetry window, from hourly means (a peak shorter than an hour is
+// not in them: the buffers are there for it).
+struct GpuUse {
+  int gpus = 0;           // GPUs seen in the telemetry
+  double peak_work = 0;   // the busiest hour's sum over the GPUs of their activity (SM_ACTIVE,
+                          // else GR_ENGINE_ACTIVE, else GPU_UTIL): GPUs of the host kept fully busy
+  core::Bytes peak_memory;      // the busiest hour's FB_USED summed over the GPUs
+  core::Bytes peak_gpu_memory;  // the most one GPU held in an hour
+};
+
+struct RightsizeOptions {
+  double capacity_buffer = 0.10;  // spare GPU capacity kept above the peak (Guardrails::capacity_buffer)
+  double memory_buffer = 0.10;    // memory kept free above the peak, as a share of the peak
+};
+
+// A smaller instance the use fits: `speed` is one of its GPUs against one of the current's, the
+// lower of their BF16 dense peaks' and memory bandwidths' ratios (compute-bound work scales with the
+// first, memory-bound with the second; the lower one is the one that holds for both); `load` is
+// the peak on it, peak_work / (speed × gpus), at most 1 − capacity_buffer.
+struct RightsizeFit {
+  const catalog::Instance* instance = nullptr;
+  const catalog::GpuSpec* gpu = nullptr;
+  double speed = 1, load = 0;
+  double price_ratio = 1;  // its on-demand price / the current's (the catalog's)
+};
+
+// The cheapest on-demand instance of `current`'s provider, cheaper than it, that carries `use`:
+// peak_work / speed <= gpus × (1 − capacity_buffer), peak_memory × (1 + memory_buffer) <= gpus ×
+// its GPU memory, peak_gpu_memory × (1 + memory_buffer) <= its GPU memory (one process's memory is
+// not split). Same price: the fewer GPUs. nullopt when none fits, or `current` has no on-demand
+// price or GPU in `cat`.
+std::optional<RightsizeFit> rightsize(const GpuUse& use, const catalog::Catalog& cat, const catalog::Instance& current,
+                                      const RightsizeOptions& options = {});
+
 // ---- From a ledger -----------------------------------------------------------------------------
 
 struct LedgerOptions {
   ledger::Day as_of = 0;          // spend and telemetry before this day
   int window_days = 60;           // commitment: the usage history sized from
-  int idle_window_days = 28;      // idle-schedule: the telemetry read (whole weeks)
+  int idle_window_days = 28;      // idle-schedule and rightsize: the telemetry read (whole weeks)
   double usage_drop = 0.30;       // risk: does the commitment still pay at this much less usage?
   IdleScheduleOptions idle;
+  double memory_buffer = 0.10;    // rightsize: RightsizeOptions::memory_buffer (the capacity buffer is the guardrails')
   bool waste_findings = true;     // `ledger check`'s waste findings as levers (waste-<kind>)
   Guardrails guardrails;
 };

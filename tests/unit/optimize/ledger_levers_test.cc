@@ -100,6 +100,56 @@ TEST(IdleSchedule, ABusyHostHasNoStop) {
   EXPECT_EQ(schedule_text({}), "no stop");
 }
 
+// ---- Rightsize: closed forms on the built-in catalog -------------------------------------------
+
+// A p5.48xlarge (8 x H100 80GiB, 55.04 USD/h) with `work` H100s of work at its busiest hour and
+// `gib` GiB used on each of its 8 GPUs.
+std::optional<RightsizeFit> rightsize_p5(double work, double gib) {
+  const auto& cat = testing::builtin_catalog();
+  GpuUse u;
+  u.gpus = 8;
+  u.peak_work = work;
+  u.peak_memory = core::gib(8 * gib);
+  u.peak_gpu_memory = core::gib(gib);
+  return rightsize(u, cat, **cat.instance("aws/p5.48xlarge"));
+}
+
+TEST(Rightsize, FewerGpusWhenTheWorkFitsOneWithTheCapacityBuffer) {
+  // 0.89 H100 of work <= 1 GPU x (1 - 0.10) and 8 x 5 GiB x 1.1 = 44 GiB <= 80 GiB: one p5.4xlarge
+  // (6.88 USD/h), at 6.88 / 55.04 of the price, loaded to 89 %.
+  const auto f = rightsize_p5(0.89, 5);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->instance->id, "aws/p5.4xlarge");
+  EXPECT_NEAR(f->price_ratio, 6.88 / 55.04, 1e-12);
+  EXPECT_NEAR(f->load, 0.89, 1e-12);
+  EXPECT_DOUBLE_EQ(f->speed, 1);
+}
+
+TEST(Rightsize, APeakAboveTheBufferGoesToTheCheapestOtherGpuThatCarriesIt) {
+  // 0.91 > 0.9: no single H100. An A100 is min(312 / 989.4 BF16, 1.555 / 3.35 TB/s) = 0.3153 of an
+  // H100, so p4d's 8 carry 2.52 H100s; 8 x 5 GiB fits its 40 GB GPUs: p4d.24xlarge at 21.957642 USD/h.
+  const auto f = rightsize_p5(0.91, 5);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->instance->id, "aws/p4d.24xlarge");
+  EXPECT_NEAR(f->speed, 312.0 / 989.4, 1e-3);
+  EXPECT_NEAR(f->price_ratio, 21.957642 / 55.04, 1e-12);
+  // 37 GiB on a GPU (x 1.1 = 40.7 GiB > 40 GiB) leaves the 40 GB A100 out: p4de's 80 GiB ones.
+  const auto big = rightsize_p5(0.91, 37);
+  ASSERT_TRUE(big);
+  EXPECT_EQ(big->instance->id, "aws/p4de.24xlarge");
+}
+
+TEST(Rightsize, MemoryThatFillsTheGpusKeepsTheInstance) {
+  // 75 GiB x 1.1 = 82.5 GiB on a GPU: more than any cheaper instance's GPUs hold (80 GiB on the
+  // p5.4xlarge and p4de, 48 GiB on L40S, 24 GiB on L4); 73 GiB does not fit either (80.3 GiB).
+  EXPECT_FALSE(rightsize_p5(0.5, 75));
+  EXPECT_FALSE(rightsize_p5(0.5, 73));
+  // 72 GiB x 1.1 = 79.2 GiB fits an 80 GiB GPU: 8 of them (576 GiB x 1.1) on p4de.24xlarge.
+  const auto f = rightsize_p5(0.5, 72);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->instance->id, "aws/p4de.24xlarge");
+}
+
 // ---- The example ledger, both backends ---------------------------------------------------------
 
 const std::string kDir = std::string(AICOST_SOURCE_DIR) + "/examples/optimize-ledger/";
@@ -257,6 +307,46 @@ TEST_P(ExampleFleet, WasteFindingsOnResourcesAnotherLeverSavesOnCountOnce) {
   for (const auto& l : res_.levers)
     if (l.status == LeverStatus::kAccepted) sum += *l.saving_usd;
   EXPECT_NEAR(res_.combined.saving_usd, sum, 1e-6);
+}
+
+TEST_P(ExampleFleet, RightsizeMovesThePlantedEvalServerToOneGpu) {
+  // Planted (make_example.py): i-eval0's 8 H100s each run SM_ACTIVE <= 0.10 with <= 6 GiB used, so
+  // its busiest hour is <= 0.8 H100 of work (<= 0.9, one GPU less the 10 % buffer) and <= 48 GiB (x
+  // 1.1 <= 80 GiB): one p5.4xlarge. Billed 24 h a day at 55.04 USD/h, the saving a month of 730 h
+  // is (55.04 - 6.88) x 730.
+  const auto& l = find("rightsize", "i-eval0");
+  EXPECT_EQ(l.status, LeverStatus::kAccepted);
+  ASSERT_EQ(l.change.size(), 1u);
+  EXPECT_EQ(*l.change[0].value, "p5.4xlarge: 1 x NVIDIA H100 SXM5 80GB instead of 8") << *l.change[0].value;
+  EXPECT_NEAR(*l.saving_usd, (55.04 - 6.88) * 730, 0.01);
+  EXPECT_EQ(l.risk.level, RiskLevel::kMedium);
+  // One resource, one lever: the host is out of the p5.48xlarge commitment, and no other host is
+  // rightsized (the dev pool is stopped by its schedule).
+  EXPECT_EQ(find("commitment", "p5.48xlarge us-east-1").status, LeverStatus::kNotApplicable);
+  EXPECT_NE(find("commitment", "p5.48xlarge us-east-1").why.find("rightsize moves"), std::string::npos);
+  for (const auto& x : res_.levers) EXPECT_FALSE(x.id == "rightsize" && x.subject != "i-eval0") << x.subject;
+  // It is tagged environment=dev and past its TTL: `ledger check`'s finding counts in the rightsize.
+  const auto& ttl = find("waste-expired-dev-resource", "arn:aws:ec2:us-east-1:111122223333:instance/i-eval0");
+  EXPECT_EQ(ttl.status, LeverStatus::kNoSaving);
+  EXPECT_EQ(ttl.why, "counted in rightsize i-eval0 (one resource, one saving)");
+}
+
+TEST_P(ExampleFleet, RightsizeKeepsTheCapacityBufferOfTheGuardrails) {
+  // A 50 % buffer leaves one H100 0.5 of work, below the planted peak (at least the hours' mean,
+  // 8 x 0.08 = 0.64): the next cheapest that carries it is a p4d.24xlarge (8 A100s of 0.3153 H100
+  // each, x 0.5 = 1.26 >= 0.8).
+  LedgerOptions o;
+  o.as_of = kAsOf;
+  o.guardrails.capacity_buffer = 0.5;
+  auto r = optimize_ledger(store(), testing::builtin_catalog(), o);
+  ASSERT_TRUE(r) << r.error().what();
+  int found = 0;
+  for (const auto& l : r->levers) {
+    if (l.id != "rightsize") continue;
+    ++found;
+    EXPECT_NEAR(*l.saving_usd, (55.04 - 21.957642) * 730, 0.01);
+  }
+  EXPECT_EQ(found, 1);
 }
 
 TEST_P(ExampleFleet, RedLinesRejectLeversRiskierThanAllowed) {

@@ -479,6 +479,29 @@ TEST_P(StoreTest, CompactKeepsEveryRowAndRefusesDuringAnIngest) {
   store().rollback();
 }
 
+// gpu_hours reads the activity metrics, and FB_USED as well when asked (rightsize): the
+// optimize-ledger example has hourly SM_ACTIVE of 3 dev hosts x 1 GPU and i-eval0's 8 GPUs, and
+// FB_USED of i-eval0's 8, over 28 days of 24 h.
+TEST_P(StoreTest, GpuHoursReadMemoryOnlyWhenAsked) {
+  ingest(std::string(AICOST_SOURCE_DIR) + "/examples/optimize-ledger/dcgm-dev-pool-2025-04-05.prom");
+  auto activity = store().gpu_hours(std::nullopt, std::nullopt);
+  ASSERT_TRUE(activity) << activity.error().what();
+  EXPECT_EQ(activity->size(), (3u + 8u) * 28 * 24);
+  auto both = store().gpu_hours(std::nullopt, std::nullopt, true);
+  ASSERT_TRUE(both) << both.error().what();
+  EXPECT_EQ(both->size(), (3u + 8u + 8u) * 28 * 24);
+  std::size_t memory = 0;
+  for (const auto& h : *both) {
+    if (h.metric != ledger::GpuMetric::kFbUsed) continue;
+    ++memory;
+    EXPECT_EQ(h.host, "i-eval0");
+    // 5-6 GiB, written in MiB and kept in bytes.
+    EXPECT_GE(h.mean(), 5.0 * 1024 * 1024 * 1024);
+    EXPECT_LE(h.mean(), 6.0 * 1024 * 1024 * 1024);
+  }
+  EXPECT_EQ(memory, 8u * 28 * 24);
+}
+
 // A ledger written at schema 1 (before governance) opens at the latest schema with its charges,
 // and alerts sent go in once: a key recorded again keeps its first record.
 TEST_P(StoreTest, SchemaOneMigratesAndAlertsAreRecordedOnce) {
