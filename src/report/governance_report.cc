@@ -255,9 +255,10 @@ std::string render_check(const gov::CheckResult& r, Format f) {
   if (f == Format::kTable) {
     const bool budget_gate = std::any_of(r.budgets.begin(), r.budgets.end(),
                                          [](const gov::BudgetResult& b) { return b.status.gates(b.budget); });
-    out += !r.gate_failed ? "\ngate: ok\n"
-           : budget_gate  ? "\ngate: FAILED (a budget is at a gating level)\n"
-                          : "\ngate: FAILED (stale or missing data, --strict)\n";
+    out += !r.gate_failed          ? "\ngate: ok\n"
+           : budget_gate           ? "\ngate: FAILED (a budget is at a gating level)\n"
+           : !r.stop_losses.empty() ? "\ngate: FAILED (a change is at stop-loss: roll it back)\n"
+                                   : "\ngate: FAILED (stale or missing data, --strict)\n";
   }
   return out;
 }
@@ -319,7 +320,8 @@ std::string render_prometheus(const gov::CheckResult& r) {
   for (const auto& sl : r.stop_losses)
     out += fmt::format("aicost_change_stop_loss{{change=\"{}\",lever=\"{}\"}} 1\n", sl.change.change.id,
                        esc(sl.change.change.lever));
-  family("aicost_check_gate_failed", "1 when a budget is at a gating level (or the data is stale, under --strict).");
+  family("aicost_check_gate_failed",
+         "1 when a budget is at a gating level or a change at stop-loss (or the data is stale, under --strict).");
   out += fmt::format("aicost_check_gate_failed {}\n", r.gate_failed ? 1 : 0);
   return out;
 }

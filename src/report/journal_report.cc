@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "aicost/report/table.h"
 #include "json.h"
 
@@ -11,7 +13,10 @@ namespace {
 using governance::ChangeResult;
 using governance::Verdict;
 
-std::string pct(double share) { return fmt::format("{:+.1f} %", share * 100); }
+// A value rounded to one decimal, without the "-0.0" of a small negative.
+double tenth(double v) { return std::round(v * 10) / 10 + 0.0; }
+
+std::string pct(double share) { return fmt::format("{:+.1f} %", tenth(share * 100)); }
 
 std::string guardrail_words(const governance::GuardrailResult& g) {
   const std::string name = ledger::guardrail_name(g.guardrail.kind);
@@ -121,7 +126,7 @@ std::string render_changes(const std::vector<ChangeResult>& changes, ledger::Day
                                     c.change.lever, governance::unit_metric_name(c.metric)};
     if (c.effect) {
       const auto num = [&](double v, int decimals) {
-        return people ? fmt::format("{:.{}f}", v, decimals) : fmt::format("{}", v);
+        return people ? fmt::format("{:.{}f}", decimals == 1 ? tenth(v) : v, decimals) : fmt::format("{}", v);
       };
       row.push_back(people ? money(c.effect->before) : fmt::format("{}", c.effect->before));
       row.push_back(people ? money(c.effect->after) : fmt::format("{}", c.effect->after));
