@@ -1,8 +1,9 @@
-// evaluate_changes: each change's scope read from the ledger as a daily report (cost, GPU-hours,
-// telemetry's useful GPU-hours, tokens by consumed unit), then measured (journal.cc).
+// evaluate_changes: every change's scope read from the ledger in one pass (one aggregate_into for
+// the whole journal: SQLite answers its raw queries from one scan of the charges), by day and
+// consumed unit (cost, GPU-hours, tokens) and by resource (GPU-hours weighted by the telemetry's
+// activity, as `ledger report --useful` does), then measured (journal.cc).
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
 #include <map>
 
 #include "aicost/core/amount.h"
@@ -27,52 +28,85 @@ double tokens_per_unit(const std::string& unit) {
   return 1;
 }
 
-ledger::Day parse_period(const std::string& label) {
-  int y = 0;
-  unsigned m = 0, d = 0;
-  std::sscanf(label.c_str(), "%d-%u-%u", &y, &m, &d);
-  return ledger::days_from_civil(y, m, d);
-}
+double units(core::WideNanos n) { return static_cast<double>(n) / static_cast<double>(core::kNanosPerUnit); }
+
+// One change's days, by currency and day, and its effective cost by currency.
+struct Scope {
+  std::map<std::string, std::map<ledger::Day, ScopeDay>> days;
+  std::map<std::string, core::WideNanos> cost;
+};
 
 }  // namespace
 
 core::Result<std::vector<ChangeResult>> evaluate_changes(ledger::Store& store, const ChangeOptions& o) {
   auto journal = store.changes();
   if (!journal) return journal.error();
-  std::vector<ChangeResult> out;
-  for (const auto& c : *journal) {
+  if (journal->empty()) return std::vector<ChangeResult>{};
+  // Two queries per change: by day and consumed unit; its GPU rows by day and resource.
+  std::vector<ledger::AggregateQuery> queries;
+  ledger::Day first = 0, end = 0;
+  for (std::size_t i = 0; i < journal->size(); ++i) {
+    const auto& c = (*journal)[i];
     ledger::ReportRequest r;
     r.by = {{ledger::Dimension::kConsumedUnit, {}}};
     r.granularity = ledger::Granularity::kDay;
     r.from = c.day - o.window_days;
     r.to = std::max(c.day, std::min(c.day + o.window_days, o.as_of));
     r.filters = c.scope;
-    r.useful = true;
-    std::vector<ScopeDay> days;
-    std::string currency;
-    if (*r.to > *r.from) {
-      auto rep = ledger::run_report(store, r);
-      if (!rep) return rep.error().with_context("measuring change " + std::to_string(c.id));
-      // The currency with the most cost in the scope (a bill is in one, as a rule).
-      const ledger::ReportLine* top = nullptr;
-      for (const auto& t : rep->totals)
-        if (!top || t.sums.effective > top->sums.effective) top = &t;
-      if (top) currency = top->currency;
-      std::map<ledger::Day, ScopeDay> by_day;
-      for (const auto& line : rep->lines) {
-        if (line.currency != currency) continue;
-        const ledger::Day day = parse_period(line.period);
-        auto& d = by_day[day];
-        d.day = day;
-        d.cost += static_cast<double>(line.sums.effective) / static_cast<double>(core::kNanosPerUnit);
-        d.gpu_hours += line.sums.gpu_hours;
-        d.observed_gpu_hours += line.sums.observed_gpu_hours;
-        d.useful_gpu_hours += line.sums.useful_gpu_hours;
-        d.tokens += line.sums.consumed_quantity * tokens_per_unit(line.values.front());
-      }
-      for (const auto& [day, d] : by_day) days.push_back(d);
+    auto lines = ledger::aggregate_query(r);
+    auto gpus = lines;
+    gpus.dims = {ledger::Dimension::kResource, ledger::Dimension::kResourceName};
+    // Not gpu_rows_only: a store may then read each query on its own (SQLite does), where these
+    // all come from one scan; rows without GPU-hours add nothing below.
+    queries.push_back(std::move(lines));
+    queries.push_back(std::move(gpus));
+    first = i == 0 ? *r.from : std::min(first, *r.from);
+    end = i == 0 ? *r.to : std::max(end, *r.to);
+  }
+  auto activity = store.gpu_activity(first, end);
+  if (!activity) return activity.error();
+  std::sort(activity->begin(), activity->end(), [](const ledger::HostActivity& a, const ledger::HostActivity& b) {
+    return std::tie(a.host, a.day, a.metric) < std::tie(b.host, b.day, b.metric);
+  });
+  std::vector<Scope> scopes(journal->size());
+  auto s = store.aggregate_into(queries, [&](std::size_t q, ledger::AggregateRow& row) -> core::Status {
+    if (row.day >= queries[q].to.value_or(row.day + 1)) return {};  // an empty window ([day, day))
+    Scope& scope = scopes[q / 2];
+    ScopeDay& d = scope.days[row.currency][row.day];
+    d.day = row.day;
+    if (q % 2 == 0) {
+      d.cost += units(row.sums.effective);
+      d.gpu_hours += row.sums.gpu_hours;
+      d.tokens += row.sums.consumed_quantity * tokens_per_unit(row.values.front());
+      scope.cost[row.currency] += row.sums.effective;
+      return {};
     }
-    auto m = measure_change(c, days, o);
+    if (row.sums.gpu_hours == 0) return {};
+    // A resource is a telemetry host by its name, its id, or its id's last path part.
+    const std::string& id = row.values[0];
+    const std::string& name = row.values[1];
+    std::optional<double> busy;
+    for (const std::string& host : {name, id, id.substr(id.find_last_of('/') + 1)})
+      if (!host.empty() && !busy) busy = ledger::host_activity(*activity, host, row.day);
+    if (busy) {
+      d.observed_gpu_hours += row.sums.gpu_hours;
+      d.useful_gpu_hours += row.sums.gpu_hours * *busy;
+    }
+    return {};
+  });
+  if (!s) return s.error().with_context("measuring the change journal");
+  std::vector<ChangeResult> out;
+  for (std::size_t i = 0; i < journal->size(); ++i) {
+    // The currency with the most cost in the scope (a bill is in one, as a rule).
+    const Scope& scope = scopes[i];
+    std::string currency;
+    core::WideNanos most = 0;
+    for (const auto& [c, cost] : scope.cost)
+      if (currency.empty() || cost > most) currency = c, most = cost;
+    std::vector<ScopeDay> days;
+    if (auto it = scope.days.find(currency); it != scope.days.end())
+      for (const auto& [day, d] : it->second) days.push_back(d);
+    auto m = measure_change((*journal)[i], days, o);
     m.currency = currency;
     out.push_back(std::move(m));
   }
