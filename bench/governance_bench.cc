@@ -73,6 +73,21 @@ fs::path governance_ledger(std::size_t rows) {
   return db;
 }
 
+// The ledger's 12 team tags (bench::generate_charges).
+const char* const kTeams[] = {"search", "ads", "llm-train", "llm-serve", "vision", "speech",
+                              "infra", "data", "research", "safety", "growth", "platform"};
+
+// The governance ledger opened, or nullptr (the benchmark then skips with an error).
+std::unique_ptr<ledger::Store> open_governance(benchmark::State& state, std::size_t rows) {
+  const auto db = governance_ledger(rows);
+  auto store = db.empty() ? core::Result<std::unique_ptr<ledger::Store>>(nullptr) : store::open_store(db.string());
+  if (!store || !*store) {
+    state.SkipWithError("could not build the ledger");
+    return nullptr;
+  }
+  return std::move(*store);
+}
+
 void BM_GovernanceCheck(benchmark::State& state) {
   const auto rows = static_cast<std::size_t>(state.range(0));
   const auto db = governance_ledger(rows);
@@ -82,8 +97,6 @@ void BM_GovernanceCheck(benchmark::State& state) {
     return;
   }
   // The lab's month budget and one per team (the ledger's 12 team tags).
-  static const char* kTeams[] = {"search", "ads", "llm-train", "llm-serve", "vision", "speech",
-                                 "infra", "data", "research", "safety", "growth", "platform"};
   std::vector<governance::Budget> budgets(1);
   budgets[0].name = "org";
   budgets[0].amount = core::WideNanos{5'000'000} * core::kNanosPerUnit;
@@ -159,15 +172,9 @@ BENCHMARK(BM_OptimizeLedger)->Args({10'000'000, 0})->Args({10'000'000, 1})->Unit
 // keeps.
 void BM_LedgerChanges(benchmark::State& state) {
   const auto rows = static_cast<std::size_t>(state.range(0));
-  const auto db = governance_ledger(rows);
-  auto store = store::open_store(db.string());
-  if (db.empty() || !store) {
-    state.SkipWithError("could not build the ledger");
-    return;
-  }
-  static const char* kTeams[] = {"search", "ads", "llm-train", "llm-serve", "vision", "speech",
-                                 "infra", "data", "research", "safety", "growth", "platform"};
-  auto journal = (*store)->changes();
+  auto store = open_governance(state, rows);
+  if (!store) return;
+  auto journal = store->changes();
   if (journal && journal->empty())
     for (const char* team : kTeams) {
       ledger::Change c;
@@ -175,7 +182,7 @@ void BM_LedgerChanges(benchmark::State& state) {
       c.scope = {{{ledger::Dimension::kTag, "team"}, team}};
       c.lever = "pricing-reserved";
       c.guardrails = {{ledger::GuardrailKind::kMinGpuActivity, 0.4}};
-      if (!(*store)->add_change(c)) {
+      if (!store->add_change(c)) {
         state.SkipWithError("could not record the changes");
         return;
       }
@@ -184,7 +191,7 @@ void BM_LedgerChanges(benchmark::State& state) {
   o.as_of = ledger::days_from_civil(2024, 9, 28);
   std::size_t measured = 0;
   for (auto _ : state) {
-    auto r = governance::evaluate_changes(**store, o);
+    auto r = governance::evaluate_changes(*store, o);
     if (!r) {
       state.SkipWithError(r.error().what().c_str());
       return;
