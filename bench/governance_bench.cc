@@ -2,7 +2,8 @@
 // waste, plan against actual) on the 10M-charge ledger of ledger_bench.cc plus 30 days of
 // per-minute SM_ACTIVE for 1,024 GPUs (target < 5 s on SQLite). `aicost optimize --db` on the
 // same ledger: commitments sized from the charges, idle schedules from the telemetry (issue 19:
-// 10M charges < 5 s on one core).
+// 10M charges < 5 s on one core). `aicost ledger changes` on the same ledger: a journal of one
+// change per team measured over 14 days a side (issue 19: < 2 s).
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
@@ -12,6 +13,7 @@
 
 #include "aicost/config/catalog_loader.h"
 #include "aicost/governance/check.h"
+#include "aicost/governance/journal.h"
 #include "aicost/optimize/ledger_levers.h"
 #include "aicost/store/open.h"
 #include "ledger_fixtures.h"
@@ -71,6 +73,21 @@ fs::path governance_ledger(std::size_t rows) {
   return db;
 }
 
+// The ledger's 12 team tags (bench::generate_charges).
+const char* const kTeams[] = {"search", "ads", "llm-train", "llm-serve", "vision", "speech",
+                              "infra", "data", "research", "safety", "growth", "platform"};
+
+// The governance ledger opened, or nullptr (the benchmark then skips with an error).
+std::unique_ptr<ledger::Store> open_governance(benchmark::State& state, std::size_t rows) {
+  const auto db = governance_ledger(rows);
+  auto store = db.empty() ? core::Result<std::unique_ptr<ledger::Store>>(nullptr) : store::open_store(db.string());
+  if (!store || !*store) {
+    state.SkipWithError("could not build the ledger");
+    return nullptr;
+  }
+  return std::move(*store);
+}
+
 void BM_GovernanceCheck(benchmark::State& state) {
   const auto rows = static_cast<std::size_t>(state.range(0));
   const auto db = governance_ledger(rows);
@@ -80,8 +97,6 @@ void BM_GovernanceCheck(benchmark::State& state) {
     return;
   }
   // The lab's month budget and one per team (the ledger's 12 team tags).
-  static const char* kTeams[] = {"search", "ads", "llm-train", "llm-serve", "vision", "speech",
-                                 "infra", "data", "research", "safety", "growth", "platform"};
   std::vector<governance::Budget> budgets(1);
   budgets[0].name = "org";
   budgets[0].amount = core::WideNanos{5'000'000} * core::kNanosPerUnit;
@@ -150,5 +165,45 @@ void BM_OptimizeLedger(benchmark::State& state) {
                                                     benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_OptimizeLedger)->Args({10'000'000, 0})->Args({10'000'000, 1})->Unit(benchmark::kMillisecond);
+
+// The change journal (governance::evaluate_changes, `aicost ledger changes`) on the same ledger:
+// one change per team tag on 2024-09-14, each measured on 14 days a side as of 2024-09-28, with
+// the telemetry's useful GPU-hours. The changes are recorded once, in the ledger the benchmark
+// keeps.
+void BM_LedgerChanges(benchmark::State& state) {
+  const auto rows = static_cast<std::size_t>(state.range(0));
+  auto store = open_governance(state, rows);
+  if (!store) return;
+  auto journal = store->changes();
+  if (journal && journal->empty())
+    for (const char* team : kTeams) {
+      ledger::Change c;
+      c.day = ledger::days_from_civil(2024, 9, 14);
+      c.scope = {{{ledger::Dimension::kTag, "team"}, team}};
+      c.lever = "pricing-reserved";
+      c.guardrails = {{ledger::GuardrailKind::kMinGpuActivity, 0.4}};
+      if (!store->add_change(c)) {
+        state.SkipWithError("could not record the changes");
+        return;
+      }
+    }
+  governance::ChangeOptions o;
+  o.as_of = ledger::days_from_civil(2024, 9, 28);
+  std::size_t measured = 0;
+  for (auto _ : state) {
+    auto r = governance::evaluate_changes(*store, o);
+    if (!r) {
+      state.SkipWithError(r.error().what().c_str());
+      return;
+    }
+    measured = 0;
+    for (const auto& c : *r) measured += c.effect ? 1 : 0;
+    benchmark::DoNotOptimize(r);
+  }
+  state.counters["ledger_rows"] = static_cast<double>(rows);
+  state.counters["changes"] = static_cast<double>(std::size(kTeams));
+  state.counters["measured"] = static_cast<double>(measured);
+}
+BENCHMARK(BM_LedgerChanges)->Arg(10'000'000)->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -1,4 +1,4 @@
-// `aicost ledger init|ingest|report|sources|commitments|validate|compact`: the cost ledger (docs/LEDGER.md).
+// `aicost ledger init|ingest|report|sources|commitments|validate|compact` (check: cmd_ledger_check.cc; change, changes: cmd_ledger_changes.cc): the cost ledger (docs/LEDGER.md).
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -319,6 +319,7 @@ Command ledger_command() {
             });
             auto* check = sub.add_subcommand("check", "budgets, forecasts and anomalies: alerts printed, sent to a webhook, exported for Prometheus");
             on(check, setup_ledger_check(check, g, *o));
+            setup_ledger_changes(sub, g, *o, on);
             return [chosen] { return *chosen ? (*chosen)() : 2; };
           }};
 }

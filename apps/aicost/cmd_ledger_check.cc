@@ -13,6 +13,7 @@
 #include "aicost/config/budgets.h"
 #include "aicost/notify/webhook.h"
 #include "aicost/report/governance_report.h"
+#include "aicost/report/journal_report.h"
 #include "aicost/store/open.h"
 #include "commands.h"
 
@@ -89,6 +90,8 @@ core::Status send_new(ledger::Store& store, const governance::CheckResult& r, co
     if (!a.sent_before) news.push_back({a.key(), {a.key()}, a.message()});
   for (const auto& w : r.waste)
     if (!w.sent_before) news.push_back({w.key(), {w.key()}, w.finding.message});
+  for (const auto& sl : r.stop_losses)
+    if (!sl.sent_before) news.push_back({sl.key(), {sl.key()}, report::stop_loss_message(sl)});
   if (news.empty()) return {};
   const auto sent_of = [&](const std::set<std::string>& keys) {
     std::vector<ledger::SentAlert> out;
@@ -198,7 +201,8 @@ std::function<int()> setup_ledger_check(CLI::App* check, const GlobalOptions& g,
   check->add_flag("--strict", o->strict,
                   "stale or missing data (no charges, the newest too old, a budget with none in its period) fails "
                   "the gate too (exit 3)");
-  check->footer("Exit status: 0 ok, 3 a budget is at a gating level (red or breached, on actual or forecast spend) or, "
+  check->footer("Exit status: 0 ok, 3 a budget is at a gating level (red or breached, on actual or forecast spend), a "
+                "change of the journal is at stop-loss (`aicost ledger changes`), or, "
                 "under --strict, the data is stale or missing; "
                 "1 or 2 an error.\nExample: aicost ledger check --budgets examples/governance/budgets.yaml --as-of 2025-06-28");
   return [o, &g, &d] { return run_check(*o, d, g); };

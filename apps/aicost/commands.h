@@ -80,5 +80,9 @@ core::Result<ledger::Day> as_of_day(const std::string& text);
 // `aicost ledger check`: registers its options on `check`; `d` holds `aicost ledger --db`,
 // `--threads` and `--lock-timeout` once parsed.
 std::function<int()> setup_ledger_check(CLI::App* check, const GlobalOptions& g, const LedgerDb& d);
+// `aicost ledger change add` and `aicost ledger changes` under `ledger`; `on` sets a subcommand's
+// handler as cmd_ledger.cc does.
+void setup_ledger_changes(CLI::App& ledger, const GlobalOptions& g, const LedgerDb& d,
+                          const std::function<void(CLI::App*, std::function<int()>)>& on);
 
 }  // namespace aicost::app

@@ -232,6 +232,13 @@ std::string WasteResult::key() const {
   return std::string("waste|") + waste_kind_name(finding.kind) + "|" + finding.subject + "|" + finding.currency;
 }
 
+std::string StopLossResult::key() const {
+  std::string crossed;
+  for (const auto& g : change.guardrails)
+    if (g.crossed) crossed += (crossed.empty() ? "" : ",") + ledger::guardrail_name(g.guardrail.kind);
+  return "stop_loss|" + std::to_string(change.change.id) + "|" + (crossed.empty() ? "cost" : crossed);
+}
+
 std::string AnomalyResult::message() const {
   char text[160];
   std::snprintf(text, sizeof text, "%s %.2f %s (%+.0f%%) against %.2f expected", episode.increase ? "spend" : "drop to",
@@ -337,6 +344,18 @@ core::Result<CheckResult> run_check(ledger::Store& store, const std::vector<Budg
     WasteResult w{std::move(f), false};
     w.sent_before = fired.count(w.key()) > 0;
     out.waste.push_back(std::move(w));
+  }
+  ChangeOptions co;
+  co.as_of = o.as_of;
+  co.window_days = o.change_window_days;
+  auto changes = evaluate_changes(store, co);
+  if (!changes) return changes.error();
+  for (auto& c : *changes) {
+    if (c.verdict != Verdict::kStopLoss) continue;
+    StopLossResult s{std::move(c), false};
+    s.sent_before = fired.count(s.key()) > 0;
+    out.stop_losses.push_back(std::move(s));
+    out.gate_failed = true;
   }
   return out;
 }

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "aicost/core/amount.h"
+#include "aicost/report/journal_report.h"
 #include "aicost/report/table.h"
 #include "grouping.h"
 #include "json.h"
@@ -59,6 +60,19 @@ Json waste_json(const gov::WasteResult& w) {
               {"monthly_saving", cents(f.monthly_saving)}, {"message", f.message}, {"evidence", f.evidence},
               {"covered_by", f.covered_by.empty() ? Json() : Json(f.covered_by)},
               {"new", !w.sent_before},                  {"key", w.key()}};
+}
+
+Json stop_loss_json(const gov::StopLossResult& s) {
+  const auto& c = s.change;
+  return Json{{"change", c.change.id},
+              {"date", ledger::day_text(c.change.day)},
+              {"scope", ledger::scope_text(c.change.scope)},
+              {"lever", c.change.lever},
+              {"metric", gov::unit_metric_name(c.metric)},
+              {"effect_pct", c.effect ? Json(c.effect->effect * 100) : Json()},
+              {"message", stop_loss_message(s)},
+              {"new", !s.sent_before},
+              {"key", s.key()}};
 }
 
 Json plan_json(const gov::PlanVsActual& p) {
@@ -123,12 +137,15 @@ std::string payload(const gov::CheckResult& r, const std::set<std::string>* only
   Json waste = Json::array();
   for (const auto& w : r.waste)
     if (!w.sent_before && wanted(w.key())) waste.push_back(waste_json(w));
+  Json stop_losses = Json::array();
+  for (const auto& sl : r.stop_losses)
+    if (!sl.sent_before && wanted(sl.key())) stop_losses.push_back(stop_loss_json(sl));
   std::string text;
-  for (const auto* list : {&alerts, &anomalies, &waste})
+  for (const auto* list : {&alerts, &anomalies, &waste, &stop_losses})
     for (const auto& a : *list) text += a["message"].get<std::string>() + "\n";
   // "text" is what Slack, Mattermost and Teams incoming webhooks show.
   return json_text(Json{{"source", "aicost"}, {"as_of", ledger::day_text(r.as_of)}, {"text", text},
-              {"alerts", alerts},   {"anomalies", anomalies},             {"waste", waste}});
+              {"alerts", alerts},   {"anomalies", anomalies},             {"waste", waste}, {"stop_losses", stop_losses}});
 }
 
 }  // namespace
@@ -144,6 +161,8 @@ std::string render_check(const gov::CheckResult& r, Format f) {
     for (const auto& p : r.plans) plans.push_back(plan_json(p));
     for (const auto& a : r.anomalies) anomalies.push_back(anomaly_json(a));
     for (const auto& w : r.waste) waste.push_back(waste_json(w));
+    Json stop_losses = Json::array();
+    for (const auto& sl : r.stop_losses) stop_losses.push_back(stop_loss_json(sl));
     return json_text(Json{{"schema_version", 1},
                           {"as_of", ledger::day_text(r.as_of)},
                           {"data_through", r.data_through ? Json(ledger::day_text(*r.data_through)) : Json(nullptr)},
@@ -153,6 +172,7 @@ std::string render_check(const gov::CheckResult& r, Format f) {
                           {"plans", plans},
                           {"anomalies", anomalies},
                           {"waste", waste},
+                          {"stop_losses", stop_losses},
                           {"warnings", r.warnings}}) +
            "\n";
   }
@@ -224,12 +244,21 @@ std::string render_check(const gov::CheckResult& r, Format f) {
                           num(w.finding.monthly_saving, "{:.2f}") + " " + w.finding.currency, w.finding.message,
                           w.sent_before ? "no" : "yes"});
   if (!waste.rows.empty()) out += "\n" + render(waste, f);
+  Table stops;
+  stops.title = "Stop-loss (changes of the journal to roll back; `aicost ledger changes` measures them all)";
+  stops.header = {"change", "date", "scope", "lever", "verdict", "new"};
+  for (const auto& sl : r.stop_losses)
+    stops.rows.push_back({std::to_string(sl.change.change.id), ledger::day_text(sl.change.change.day),
+                          ledger::scope_text(sl.change.change.scope), sl.change.change.lever,
+                          verdict_text(sl.change, {}), sl.sent_before ? "no" : "yes"});
+  if (!stops.rows.empty()) out += "\n" + render(stops, f);
   if (f == Format::kTable) {
     const bool budget_gate = std::any_of(r.budgets.begin(), r.budgets.end(),
                                          [](const gov::BudgetResult& b) { return b.status.gates(b.budget); });
-    out += !r.gate_failed ? "\ngate: ok\n"
-           : budget_gate  ? "\ngate: FAILED (a budget is at a gating level)\n"
-                          : "\ngate: FAILED (stale or missing data, --strict)\n";
+    out += !r.gate_failed          ? "\ngate: ok\n"
+           : budget_gate           ? "\ngate: FAILED (a budget is at a gating level)\n"
+           : !r.stop_losses.empty() ? "\ngate: FAILED (a change is at stop-loss: roll it back)\n"
+                                   : "\ngate: FAILED (stale or missing data, --strict)\n";
   }
   return out;
 }
@@ -287,7 +316,12 @@ std::string render_prometheus(const gov::CheckResult& r) {
                        (static_cast<std::int64_t>(*r.data_through) + 1) * 86400);
   family("aicost_ledger_data_stale", "1 when the newest charge is older than the stale limit, or a budget has none.");
   out += fmt::format("aicost_ledger_data_stale {}\n", r.data_stale ? 1 : 0);
-  family("aicost_check_gate_failed", "1 when a budget is at a gating level (or the data is stale, under --strict).");
+  family("aicost_change_stop_loss", "1 for a change of the journal whose verdict is stop-loss (roll it back).");
+  for (const auto& sl : r.stop_losses)
+    out += fmt::format("aicost_change_stop_loss{{change=\"{}\",lever=\"{}\"}} 1\n", sl.change.change.id,
+                       esc(sl.change.change.lever));
+  family("aicost_check_gate_failed",
+         "1 when a budget is at a gating level or a change at stop-loss (or the data is stale, under --strict).");
   out += fmt::format("aicost_check_gate_failed {}\n", r.gate_failed ? 1 : 0);
   return out;
 }

@@ -59,6 +59,8 @@ class LedgerBase : public ledger::Store {
   core::Result<std::vector<std::string>> claim_alerts(std::span<const std::string> keys,
                                                       const ledger::AlertClaim& claim) override;
   core::Status release_alerts(std::span<const std::string> keys, const std::string& owner) override;
+  core::Result<std::int64_t> add_change(const ledger::Change& change) override;
+  core::Result<std::vector<ledger::Change>> changes() override;
   core::Result<std::vector<ledger::RowIssue>> issues(std::int64_t source_id, std::int64_t limit) override;
   core::Result<std::vector<ledger::HostActivity>> gpu_activity(std::optional<ledger::Day> from,
                                                                std::optional<ledger::Day> to) override;

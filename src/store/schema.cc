@@ -252,6 +252,22 @@ DROP TABLE charges_v5;
 {CHARGES_TEXT};
 )SQL";
 
+// The change journal (include/aicost/ledger/change.h): one row per change recorded; `day` as in
+// charges (days since the epoch), `scope` and `guardrails` one term per line in their text form
+// (ledger::scope_text, ledger::guardrail_text), parsed back on reading.
+constexpr const char* kSchemaV7Changes = R"SQL(
+CREATE TABLE IF NOT EXISTS changes (
+  id {ID},
+  day INTEGER NOT NULL,
+  scope TEXT NOT NULL,
+  lever TEXT NOT NULL,
+  note TEXT NOT NULL,
+  guardrails TEXT NOT NULL,
+  added_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS changes_day ON changes (day);
+)SQL";
+
 std::string substitute(std::string sql, const std::string& from, const std::string& to) {
   for (auto pos = sql.find(from); pos != std::string::npos; pos = sql.find(from, pos + to.size()))
     sql.replace(pos, from.size(), to);
@@ -315,7 +331,8 @@ std::vector<Migration> migrations(Dialect d) {
           // A key can be long (an ARN and many accounts): a hash index on PostgreSQL, as for paths.
           {5, std::string(kSchemaV5Deliveries) + (d == Dialect::kSqlite ? "CREATE INDEX sources_export ON sources (export_key);"
                                                                         : "CREATE INDEX sources_export ON sources USING hash (export_key);")},
-          {6, d == Dialect::kSqlite ? "SELECT 1" : substitute(kSchemaV6PgPartitions, "{CHARGES_TEXT}", charges_text_view())}};
+          {6, d == Dialect::kSqlite ? "SELECT 1" : substitute(kSchemaV6PgPartitions, "{CHARGES_TEXT}", charges_text_view())},
+          {7, substitute(kSchemaV7Changes, "{ID}", id)}};
 }
 
 const char* dimension_column(ledger::Dimension d) {

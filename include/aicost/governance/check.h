@@ -13,6 +13,7 @@
 #include "aicost/governance/anomaly.h"
 #include "aicost/governance/budget.h"
 #include "aicost/governance/forecast.h"
+#include "aicost/governance/journal.h"
 #include "aicost/governance/plan_actual.h"
 #include "aicost/governance/waste_scan.h"
 #include "aicost/ledger/store.h"
@@ -27,6 +28,9 @@ struct CheckOptions {
   ledger::Dimension root_cause = ledger::Dimension::kService;  // ranked within an anomaly
   std::map<std::string, std::vector<std::string>> aliases;     // tag key -> keys that mean the same
   WasteOptions waste;
+  // The change journal (journal.h): each change is measured over this many days a side, and a
+  // stop_loss verdict is an alert that gates.
+  int change_window_days = 14;
   // Stale data: a warning when the newest charge before as_of is this many days or more older
   // than the day before as_of (exports that stopped arriving), or when there is none.
   int stale_after_days = 3;
@@ -56,12 +60,22 @@ struct WasteResult {
   std::string key() const;   // once per kind, subject and currency
 };
 
+// A change of the journal whose verdict is stop_loss: roll it back.
+struct StopLossResult {
+  ChangeResult change;
+  bool sent_before = false;  // its key is in run_check's `fired`
+  // Once per crossing: the change and what it crossed (the guardrails' names, or "cost" when the
+  // unit cost rose beyond doubt); a further guardrail crossed later is a new alert.
+  std::string key() const;
+};
+
 struct CheckResult {
   ledger::Day as_of = 0;
   double forecast_interval = 0;           // the central probability of the forecasts' intervals
   std::vector<BudgetResult> budgets;      // parents first
   std::vector<AnomalyResult> anomalies;   // scopes in budget order, "ledger" first
   std::vector<WasteResult> waste;         // largest monthly saving first
+  std::vector<StopLossResult> stop_losses;  // in the journal's order; each fails the gate
   std::vector<PlanVsActual> plans;        // run budgets with a plan
   bool gate_failed = false;               // some budget at a gating level (actual or forecast), or
                                           // stale data under CheckOptions::strict

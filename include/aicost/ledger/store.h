@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "aicost/core/result.h"
+#include "aicost/ledger/change.h"
 #include "aicost/ledger/charge.h"
 #include "aicost/ledger/commitment.h"
 #include "aicost/ledger/query.h"
@@ -174,6 +175,12 @@ class Store {
   // Gives `owner`'s claims on `keys` back (the delivery failed; the next check sends them). Keys
   // sent, or claimed by another owner, stay as they are.
   virtual core::Status release_alerts(std::span<const std::string> keys, const std::string& owner) = 0;
+
+  // The change journal (table `changes`, schema 7). add_change records one in its own write
+  // transaction (waiting for a writer as record_sent does) and returns its id; changes() lists
+  // them by day, then id.
+  virtual core::Result<std::int64_t> add_change(const Change& change) = 0;
+  virtual core::Result<std::vector<Change>> changes() = 0;
 
   // Rewrites the ledger for reading, outside an ingest. SQLite: VACUUM into 64 KiB pages (a ledger
   // made before they were the default keeps 4 KiB ones, in which a scan runs about half as fast),

@@ -106,7 +106,7 @@ TEST_P(PartitionTest, ASchemaFiveLedgerIsPartitionedByMonthKeepingEveryRow) {
   auto reopened = store::open_store(fresh_.db);
   ASSERT_TRUE(reopened) << reopened.error().what();
   fresh_.store = std::move(*reopened);
-  EXPECT_EQ(store().schema_version(), 6);
+  EXPECT_EQ(store().schema_version(), 7);
   EXPECT_EQ(rows_of(fresh_.db, "SELECT relkind FROM pg_class WHERE oid = 'charges'::regclass"),
             std::vector<std::string>{"p"});
   EXPECT_EQ(rows_of(fresh_.db, kPartitions), (std::vector<std::string>{"charges_2024_06", "charges_2024_07", "charges_2024_08"}));
@@ -190,7 +190,7 @@ TEST_P(PartitionTest, AMigrationKilledMidwayLeavesTheSchemaFiveLedger) {
   auto reopened = store::open_store(fresh_.db);
   ASSERT_TRUE(reopened) << reopened.error().what();
   fresh_.store = std::move(*reopened);
-  EXPECT_EQ(store().schema_version(), 6);
+  EXPECT_EQ(store().schema_version(), 7);
   EXPECT_EQ(rows_of(fresh_.db, "SELECT COUNT(*) FROM schema_migrations WHERE version = 6"),
             std::vector<std::string>{"1"});
   EXPECT_EQ(rows_of(fresh_.db, kPartitions), (std::vector<std::string>{"charges_2024_06", "charges_2024_07", "charges_2024_08"}));

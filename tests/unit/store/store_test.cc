@@ -51,7 +51,7 @@ class StoreTest : public testing::BackendTest {
 };
 
 TEST_P(StoreTest, FreshStoreIsAtTheLatestSchema) {
-  EXPECT_EQ(store().schema_version(), 6);
+  EXPECT_EQ(store().schema_version(), 7);
   auto sources = store().sources();
   ASSERT_TRUE(sources);
   EXPECT_TRUE(sources->empty());
@@ -458,7 +458,7 @@ TEST_P(StoreTest, ReopeningKeepsTheLedger) {
   auto reopened = store::open_store(fresh_.db);
   ASSERT_TRUE(reopened) << reopened.error().what();
   fresh_.store = std::move(*reopened);
-  EXPECT_EQ(store().schema_version(), 6);
+  EXPECT_EQ(store().schema_version(), 7);
   EXPECT_EQ(totals().begin()->second.billed, before.begin()->second.billed);
 }
 
@@ -524,7 +524,7 @@ TEST_P(StoreTest, SchemaOneMigratesAndAlertsAreRecordedOnce) {
     auto reopened = store::open_store(fresh_.db);
     ASSERT_TRUE(reopened) << reopened.error().what();
     fresh_.store = std::move(*reopened);
-    EXPECT_EQ(store().schema_version(), 6);
+    EXPECT_EQ(store().schema_version(), 7);
     EXPECT_EQ(totals().begin()->second.billed, before.begin()->second.billed);
     // The migration rebuilt the hourly telemetry from the samples.
     auto migrated = store().gpu_hours(std::nullopt, std::nullopt);
