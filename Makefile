@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 10
 EXAMPLE ?= examples/gpt3-175b-a100.yaml
 
-.PHONY: all deps configure build run test bench clean
+.PHONY: all deps configure build run test bench install deb clean
 
 all: build
 
@@ -40,6 +40,16 @@ test: build
 
 bench: build
 	$(BUILD)/bench/aicost_bench --benchmark_counters_tabular=true
+
+# `make install [PREFIX=/usr/local] [DESTDIR=stage]`: the binary, DuckDB's library, the man page,
+# bash/zsh/fish completions and the docs (apps/aicost/CMakeLists.txt has the list).
+PREFIX ?= /usr/local
+install: build
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
+
+# `make deb`: aicost_<version>_<arch>.deb in this folder, built with Debian's dpkg tools.
+deb: build
+	scripts/make-deb.sh $(BUILD) .
 
 clean:
 	rm -rf $(BUILD)

@@ -12,6 +12,7 @@ packages=(
   curl ca-certificates openssl
   clang libclang-rt-14-dev
   pybind11-dev python3-pybind11 python3-dev python3-pytest python3-pandas
+  zsh fish groff-base dpkg-dev  # the tests run the shell completions, render the man page, build the .deb
 )
 
 missing=()

@@ -57,6 +57,9 @@ Command search_command();
 Command optimize_command();
 Command reliability_command();
 Command ledger_command();
+// Shell completions and the man page, written from the command definitions (shell.cc, man_page.cc).
+Command completion_command();
+Command man_command();
 // The options of `aicost ledger` that its subcommands share.
 struct LedgerDb {
   std::string db;                      // --db (default store::default_db())

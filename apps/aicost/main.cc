@@ -73,9 +73,10 @@ core::Result<report::Format> output_format(const GlobalOptions& g) {
   return *f;
 }
 
+// The commands of `app` a person may type; hidden ones (`aicost man`, for the build) left out.
 std::vector<std::string> subcommand_names(const CLI::App& app) {
   std::vector<std::string> names;
-  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) names.push_back(sub->get_name());
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App* a) { return !a->get_group().empty(); })) names.push_back(sub->get_name());
   return names;
 }
 
@@ -99,7 +100,7 @@ std::optional<std::string> command_error(const CLI::App& app, int argc, char** a
       const std::string name = arg.substr(0, arg.find('='));
       const CLI::Option* opt = nullptr;
       for (const CLI::App* a = at; a && !opt; a = a->get_parent()) opt = a->get_option_no_throw(name);
-      if (opt && opt->get_type_size() > 0 && name.size() == arg.size()) ++i;  // its value follows
+      if (opt && opt->get_expected_max() > 0 && name.size() == arg.size()) ++i;  // its value follows
       continue;
     }
     const auto names = subcommand_names(*at);
@@ -123,7 +124,7 @@ int main(int argc, char** argv) {
   using namespace aicost::app;
   CLI::App app{"aicost: what training or serving a large model will cost before the money is spent, the cheapest way to "
                  "run it, and where real spend goes (the ledger)"};
-  app.set_version_flag("--version", "aicost 0.1.0");
+  app.set_version_flag("--version", "aicost " AICOST_VERSION);
   app.require_subcommand(1);
   app.fallthrough();  // global options (-o, --catalog) may follow the subcommand
   GlobalOptions g;
@@ -136,7 +137,8 @@ int main(int argc, char** argv) {
 
   std::function<int()> handler;
   for (const Command& c : {estimate_command(), search_command(), optimize_command(), reliability_command(),
-                           diff_command(), catalog_command(), validate_command(), calibrate_command(), ledger_command()}) {
+                           diff_command(), catalog_command(), validate_command(), calibrate_command(), ledger_command(),
+                           completion_command(), man_command()}) {
     CLI::App* sub = app.add_subcommand(c.name, c.help);
     auto run = c.setup(*sub, g);
     sub->callback([&handler, run] { handler = run; });

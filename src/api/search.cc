@@ -40,6 +40,7 @@ core::Result<Output> search(const PlanSource& src, const catalog::Catalog& cat, 
   opts.top = options.top > 0 ? options.top : req->top;
   opts.threads = options.threads;
   opts.cancel = options.cancel;
+  opts.explain_infeasible = true;  // "what came closest" when nothing fits
   std::atomic<uint64_t> done{0};
   opts.progress = &done;
   const auto start = std::chrono::steady_clock::now();

@@ -139,6 +139,65 @@ Json counts_json(const search::SearchResult& r) {
           {"rejected", rejected}};
 }
 
+const char* constraint_name(search::Rejection r) {
+  switch (r) {
+    case search::Rejection::kMissesDeadline: return "deadline";
+    case search::Rejection::kOverBudget: return "budget";
+    case search::Rejection::kBelowMfuFloor: return "mfu floor";
+    default: return "constraint";
+  }
+}
+
+// What each constraint would have to be for a plan to exist, in words (SearchResult::closest).
+std::vector<std::string> closest_lines(const search::SearchResult& r, const search::SearchSpace& space) {
+  std::vector<std::string> lines;
+  for (const auto& x : r.closest) {
+    const auto* p = x.plan ? &*x.plan : nullptr;
+    switch (x.constraint) {
+      case search::Rejection::kMissesDeadline:
+        lines.push_back(p ? fmt::format("deadline {:.1f} days: the fastest plan that meets the other constraints "
+                                        "takes {:.1f} days (+{:.0f} %): allow that, or at least {:.1f}x its {} "
+                                        "GPUs (the work scales at best linearly with them){}",
+                                        x.limit, x.reached, (x.reached / x.limit - 1) * 100,
+                                        x.reached / x.limit, core::group_digits(p->gpus),
+                                        p->gpus >= space.max_gpus ? fmt::format(
+                                            ", more than the search's {} allowed: widen cluster.gpus",
+                                            core::group_digits(space.max_gpus)) : "")
+                          : fmt::format("deadline {:.1f} days: even without it no plan meets the other constraints",
+                                        x.limit));
+        break;
+      case search::Rejection::kOverBudget:
+        lines.push_back(p ? fmt::format("budget {} USD: the cheapest plan that meets the other constraints costs "
+                                        "{} USD: raise the budget by {} USD (+{:.0f} %)",
+                                        core::group_digits(x.limit), core::group_digits(x.reached),
+                                        core::group_digits(x.reached - x.limit), (x.reached / x.limit - 1) * 100)
+                          : fmt::format("budget {} USD: even without it no plan meets the other constraints",
+                                        core::group_digits(x.limit)));
+        break;
+      default:
+        lines.push_back(p ? fmt::format("MFU floor {:.1f} %: the best MFU of a plan that meets the other "
+                                        "constraints is {:.1f} %: lower the floor by {:.1f} points",
+                                        x.limit * 100, x.reached * 100, (x.limit - x.reached) * 100)
+                          : fmt::format("MFU floor {:.1f} %: even without it no plan meets the other constraints",
+                                        x.limit * 100));
+    }
+  }
+  return lines;
+}
+
+Json closest_json(const SearchView& v) {
+  Json out = Json::array();
+  for (const auto& x : v.result->closest) {
+    out.push_back({{"constraint", constraint_name(x.constraint)},
+                   {"limit", x.constraint == search::Rejection::kOverBudget ? cents(x.limit) : sig(x.limit)},
+                   {"reached", x.plan ? Json(x.constraint == search::Rejection::kOverBudget ? cents(x.reached)
+                                                                                             : sig(x.reached))
+                                      : Json()},
+                   {"plan", x.plan ? candidate_json(v, *x.plan, nullptr) : Json()}});
+  }
+  return out;
+}
+
 std::string render_json(const SearchView& v) {
   const auto& r = *v.result;
   Json j;
@@ -161,6 +220,7 @@ std::string render_json(const SearchView& v) {
   for (const auto& p : r.pareto_cost_time) j["pareto_cost_time"].push_back(candidate_json(v, p, nullptr));
   j["pareto_cost_gpus"] = Json::array();
   for (const auto& p : r.pareto_cost_gpus) j["pareto_cost_gpus"].push_back(candidate_json(v, p, nullptr));
+  j["closest"] = closest_json(v);
   j["notes"] = v.notes;
   return json_text(j) + "\n";
 }
@@ -202,6 +262,27 @@ std::string render_search(const SearchView& v, Format f) {
   out += "\n" + render(counts, f);
   if (r.top.empty()) {
     out += "\nNo plan meets the constraints.\n";
+    const auto lines = closest_lines(r, *v.space);
+    if (!lines.empty()) {
+      out += "What it would take, one constraint at a time:\n";
+      for (const auto& l : lines) out += "  - " + l + "\n";
+      std::vector<Candidate> plans;
+      for (const auto& x : r.closest) {
+        if (x.plan) plans.push_back(*x.plan);
+      }
+      if (!plans.empty()) {
+        Table t = candidates(v, plans, "What came closest");
+        t.header.insert(t.header.begin() + 1, "relaxes");
+        t.right_align.insert(t.right_align.begin() + 1, false);
+        size_t row = 0;
+        for (const auto& x : r.closest) {
+          if (!x.plan) continue;
+          auto& cells = t.rows[row++];
+          cells.insert(cells.begin() + 1, constraint_name(x.constraint));
+        }
+        out += "\n" + render(t, f);
+      }
+    }
   } else {
     out += "\n" + render(candidates(v, r.top, "Top plans"), f);
     const auto& best = v.top_costs.empty() ? nullptr : &v.top_costs.front();

@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "aicost/perf/memory.h"
+#include "closest.h"
 #include "options.h"
 #include "pareto.h"
 
@@ -435,6 +436,9 @@ SearchResult run_search(const workload::TrainingJob& base, const costing::CostIn
   result.top = total.top.items();
   result.pareto_cost_time = total.cost_time.sorted();
   result.pareto_cost_gpus = total.cost_gpus.sorted();
+  if (result.top.empty() && options.explain_infeasible && !result.cancelled) {
+    result.closest = closest_plans(base, costs, space, constraints, options);
+  }
   return result;
 }
 

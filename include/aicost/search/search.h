@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "aicost/costing/cost_model.h"
@@ -51,6 +52,20 @@ struct SearchOptions {
   // When set and true, workers stop after the layout at hand and the result says `cancelled`
   // (its lists then hold what was found so far). Read from every worker; set from any thread.
   const std::atomic<bool>* cancel = nullptr;
+  // When no plan meets the constraints, search again without each one in turn to say how far it
+  // would have to move (SearchResult::closest). Off by default: callers that only rank (the
+  // optimiser's levers) do not pay for the extra searches.
+  bool explain_infeasible = false;
+};
+
+// One constraint a search could not meet, and what the best plan without it reaches: the fastest
+// plan for a deadline, the cheapest for a budget, the best MFU for an MFU floor, each meeting the
+// other constraints. `plan` is empty when dropping this constraint alone still leaves no plan.
+struct Relaxation {
+  Rejection constraint = Rejection::kMissesDeadline;  // kMissesDeadline, kOverBudget or kBelowMfuFloor
+  double limit = 0;   // as given: days, USD, or MFU as a fraction
+  double reached = 0;  // the plan's wall days, cost in USD or MFU; 0 without a plan
+  std::optional<Candidate> plan;
 };
 
 struct SearchResult {
@@ -66,6 +81,9 @@ struct SearchResult {
   std::array<double, kRejectionCount> rejected{};
   uint64_t layouts = 0;                 // (gpu, TP, PP, CP, DP, EP) combinations, for progress
   bool cancelled = false;               // SearchOptions::cancel stopped it before the end
+  // No plan met the constraints and SearchOptions::explain_infeasible: one entry per constraint
+  // given (deadline, budget, MFU floor, in that order).
+  std::vector<Relaxation> closest;
 };
 
 // `base` supplies the model, tokens, sequence and everything the space does not vary;
