@@ -15,7 +15,7 @@ deps:
 	@scripts/install-deps.sh
 
 configure: deps
-	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DAICOST_REQUIRE_PYTHON=ON >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)

@@ -11,6 +11,7 @@ packages=(
   libsqlite3-dev sqlite3 libpq-dev postgresql libssl-dev libcpp-httplib-dev libjemalloc-dev libzstd-dev libarchive-dev zlib1g-dev
   curl ca-certificates openssl
   clang libclang-rt-14-dev
+  pybind11-dev python3-pybind11 python3-dev python3-pytest python3-pandas
   zsh fish groff-base dpkg-dev  # the tests run the shell completions, render the man page, build the .deb
 )
 

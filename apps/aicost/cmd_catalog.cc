@@ -1,6 +1,3 @@
-#include <iostream>
-
-#include "aicost/report/catalog_report.h"
 #include "commands.h"
 
 namespace aicost::app {
@@ -18,11 +15,7 @@ Command catalog_command() {
               if (!fmt) return report_error(fmt.error(), g);
               auto cat = load_catalog(g);
               if (!cat) return report_error(cat.error(), g);
-              if (*what == "gpus") std::cout << report::render_gpus(*cat, *fmt);
-              if (*what == "instances") std::cout << report::render_instances(*cat, *fmt);
-              if (*what == "models") std::cout << report::render_models(*cat, *fmt);
-              if (*what == "servers") std::cout << report::render_servers(*cat, *fmt);
-              return 0;
+              return print_output(api::catalog_listing(*what, *cat, *fmt), *fmt, g);
             };
           }};
 }

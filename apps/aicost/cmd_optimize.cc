@@ -1,13 +1,9 @@
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "aicost/config/guardrails.h"
-#include "aicost/config/plan_edit.h"
 #include "aicost/optimize/ledger_levers.h"
 #include "aicost/optimize/optimize.h"
 #include "aicost/report/ledger_optimize_report.h"
-#include "aicost/report/optimize_report.h"
 #include "aicost/store/open.h"
 #include "commands.h"
 
@@ -23,24 +19,6 @@ struct OptimizeArgs {
   std::string db, as_of;  // --db: levers from the ledger instead of a plan
   int window_days = 60;
 };
-
-// The combined plan as a file; written only after everything else succeeded.
-core::Status write_plan(const config::PlanEditor& editor, const optimize::OptimizeResult& res,
-                        const std::string& path) {
-  const std::string dir = std::filesystem::path(path).parent_path().string();
-  std::string ids;
-  for (const auto& id : res.combined.levers) ids += (ids.empty() ? "" : ", ") + id;
-  const std::string header =
-      "Emitted by `aicost optimize` from " + res.plan + ": the combined plan (" +
-      (ids.empty() ? std::string("no lever accepted") : ids) + ").\n" +
-      "`aicost estimate` on this file gives the combined total; comments of the original are not kept.";
-  auto text = editor.emit(res.combined.change, dir.empty() ? "." : dir, header);
-  if (!text) return text.error();
-  std::ofstream out(path);
-  out << *text;
-  if (!out) return core::make_error(core::ErrorCode::kIo, "cannot write file", path);
-  return {};
-}
 
 // `aicost optimize --db LEDGER`: levers from what was spent (docs/OPTIMIZE.md "Ledger").
 int optimize_ledger(const OptimizeArgs& a, const optimize::Guardrails& guardrails, const catalog::Catalog& cat,
@@ -102,44 +80,30 @@ Command optimize_command() {
               if (!fmt) return report_error(fmt.error(), g);
               auto cat = load_catalog(g);
               if (!cat) return report_error(cat.error(), g);
-              optimize::Guardrails guardrails;
+              std::optional<api::PlanSource> guardrails;
               if (!a->guardrails.empty()) {
-                auto gr = config::load_guardrails(a->guardrails);
+                auto gr = api::plan_file(a->guardrails);
                 if (!gr) return report_error(gr.error(), g);
-                guardrails = *gr;
+                if (auto parsed = config::parse_guardrails(gr->text, gr->origin); !parsed) {
+                  return report_error(parsed.error(), g);
+                } else if (!a->db.empty()) {
+                  return optimize_ledger(*a, *parsed, *cat, *fmt, g);
+                }
+                guardrails = std::move(*gr);
               }
-              if (!a->db.empty()) return optimize_ledger(*a, guardrails, *cat, *fmt, g);
+              if (!a->db.empty()) return optimize_ledger(*a, optimize::Guardrails{}, *cat, *fmt, g);
               if (a->plan.empty()) {
                 return report_error(core::make_error(core::ErrorCode::kInvalidInput,
                                                      "name a plan file, or a ledger with --db", "optimize"),
                                     g);
               }
-              auto editor = config::PlanEditor::open(a->plan, *cat);
-              if (!editor) return report_error(editor.error(), g);
-              auto limits = editor->limits();
-              if (!limits) return report_error(limits.error(), g);
-              optimize::OptimizeInputs in;
-              in.plan_name = editor->name();
-              in.catalog = &*cat;
-              const config::PlanEditor& ed = *editor;
-              in.evaluate = [&ed](const optimize::Change& c) { return ed.evaluate(c); };
-              in.limits = *limits;
-              in.guardrails = guardrails;
-              in.threads = a->threads;
-              auto res = optimize::optimize(in);
-              if (!res) return report_error(res.error().with_context(a->plan), g);
-              // Reports list what a change does to this plan's file: removals of keys it does
-              // not have are no-ops and left out.
-              for (auto& l : res->levers) l.change = editor->prune(l.change);
-              res->combined.change = editor->prune(res->combined.change);
-              const std::string text = report::render_optimize(*res, *fmt);
-              if (!a->emit.empty()) {
-                auto written = write_plan(*editor, *res, a->emit);
-                if (!written) return report_error(written.error(), g);
-              }
-              std::cout << text;
-              print_warnings(res->warnings, *fmt);
-              return 0;
+              auto src = api::plan_file(a->plan);
+              if (!src) return report_error(src.error(), g);
+              api::OptimizeOptions o;
+              o.guardrails = guardrails;
+              o.emit_plan = a->emit;
+              o.threads = a->threads;
+              return print_output(api::optimize(*src, *cat, *fmt, o), *fmt, g);
             };
           }};
 }

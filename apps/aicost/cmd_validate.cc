@@ -5,12 +5,7 @@
 #include <optional>
 
 #include "aicost/config/cross_validation.h"
-#include "aicost/config/inference_csv.h"
 #include "aicost/config/memory_csv.h"
-#include "aicost/config/validation_csv.h"
-#include "aicost/perf/accuracy.h"
-#include "aicost/perf/estimate.h"
-#include "aicost/report/accuracy_report.h"
 #include "aicost/report/cross_validation_report.h"
 #include "commands.h"
 
@@ -88,38 +83,7 @@ Command validate_command() {
                 return report_error(core::make_error(core::ErrorCode::kInvalidInput,
                                                       "give one CSV (several only with --cv --write-intervals)"), g);
               }
-              const std::string* csv = &csvs->front();
-              if (*cv) {
-                auto run = config::cross_validate_csv(*csv, *cat);
-                if (!run) return report_error(run.error(), g);
-                std::cout << report::render_cross_validation(run->observations, run->parameters,
-                                                             run->cv, run->skipped, *fmt);
-                return 0;
-              }
-              if (config::is_inference_csv(*csv)) {
-                auto set = config::load_inference_csv(*csv, *cat);
-                if (!set) return report_error(set.error(), g);
-                std::vector<perf::AccuracyCase> cases;
-                for (const auto& m : set->cases) {
-                  const auto metric = serving::to_string(m.metric);
-                  cases.push_back({m.name + " (" + metric + ")",
-                                   m.replica.gpu.generation + "/" + metric, m.measured,
-                                   serving::predict(m)});
-                }
-                std::cout << report::render_accuracy(cases, set->skipped, *fmt);
-                return 0;
-              }
-              auto set = config::load_validation_csv(*csv, *cat);
-              if (!set) return report_error(set.error(), g);
-              std::vector<perf::AccuracyCase> cases;
-              for (const auto& c : set->cases) {
-                auto est = perf::estimate_training(c.job);
-                if (!est) return report_error(est.error().with_context(c.name), g);
-                cases.push_back({c.name, c.job.cluster.gpu.generation,
-                                 c.measured_tokens_per_s_per_gpu, est->tokens_per_s_per_gpu});
-              }
-              std::cout << report::render_accuracy(cases, set->skipped, *fmt);
-              return 0;
+              return print_output(api::validate(csvs->front(), *cv, *cat, *fmt), *fmt, g);
             };
           }};
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "aicost/api/api.h"
 #include "aicost/catalog/catalog.h"
 #include "aicost/core/result.h"
 #include "aicost/ledger/store.h"
@@ -41,11 +42,11 @@ struct Command {
   std::function<std::function<int()>(CLI::App& sub, const GlobalOptions& g)> setup;
 };
 
-// `aicost estimate` and `aicost search` on a serving plan (the capacity search is the same).
-// `conservative`: size on the pessimistic end of each option's 80 % interval.
-int estimate_serving(const std::string& path, const catalog::Catalog& cat, report::Format fmt,
-                     const GlobalOptions& g, const std::string& replicas_csv,
-                     bool conservative = false);
+// Prints what an api call produced: the text on stdout, its warnings on stderr (print_warnings),
+// then an error that came after the text; returns the exit code. An error: report_error.
+int print_output(const core::Result<api::Output>& out, report::Format fmt, const GlobalOptions& g);
+// The progress bar of a long computation on stderr (progress.h), for api::*Options::progress.
+api::Progress progress_bar();
 
 Command estimate_command();
 Command diff_command();

@@ -7,9 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "aicost/config/catalog_loader.h"
 #include "aicost/core/suggest.h"
 #include "commands.h"
+#include "progress.h"
 
 namespace aicost::app {
 
@@ -46,20 +46,20 @@ void print_warnings(const std::vector<std::string>& warnings, report::Format f) 
   for (const auto& w : warnings) std::cerr << "warning: " << w << "\n";
 }
 
-core::Result<catalog::Catalog> load_catalog(const GlobalOptions& g) {
-  auto cat = config::load_builtin_catalog();
-  if (!cat) return cat.error();
-  std::vector<std::string> files;
-  if (const char* env = std::getenv("AICOST_CATALOG"); env && *env) {
-    std::stringstream ss(env);
-    std::string part;
-    while (std::getline(ss, part, ':')) {
-      if (!part.empty()) files.push_back(part);
-    }
-  }
-  files.insert(files.end(), g.catalog_files.begin(), g.catalog_files.end());
-  for (const auto& f : files) AICOST_TRY_STATUS(config::add_catalog_file(f, *cat));
-  return cat;
+core::Result<catalog::Catalog> load_catalog(const GlobalOptions& g) { return api::load_catalog(g.catalog_files); }
+
+int print_output(const core::Result<api::Output>& out, report::Format fmt, const GlobalOptions& g) {
+  if (!out) return report_error(out.error(), g);
+  std::cout << out->text;
+  print_warnings(out->warnings, fmt);
+  if (out->error_after) return report_error(*out->error_after, g);
+  return out->status;
+}
+
+api::Progress progress_bar() {
+  return [](const char* label, const std::atomic<uint64_t>& done, uint64_t total) -> std::shared_ptr<void> {
+    return std::make_shared<Progress>(label, done, total);
+  };
 }
 
 core::Result<report::Format> output_format(const GlobalOptions& g) {

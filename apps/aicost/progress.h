@@ -17,7 +17,7 @@ namespace aicost::app {
 // A progress line on stderr, only on a terminal and only once the search has run for a second.
 class Progress {
  public:
-  Progress(const char* label, std::atomic<uint64_t>& done, uint64_t total)
+  Progress(const char* label, const std::atomic<uint64_t>& done, uint64_t total)
       : label_(label), done_(done), total_(total) {
     if (!isatty(STDERR_FILENO) || total == 0) return;
     thread_ = std::thread([this] { run(); });
@@ -48,7 +48,7 @@ class Progress {
     }
   }
   const char* label_;
-  std::atomic<uint64_t>& done_;
+  const std::atomic<uint64_t>& done_;
   uint64_t total_;
   std::thread thread_;
   std::mutex mutex_;

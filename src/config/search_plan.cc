@@ -161,14 +161,21 @@ core::Result<SearchRequest> load_search_plan(const std::string& path,
                                              const catalog::Catalog& cat) {
   auto text = read_file(path);
   if (!text) return text.error();
-  const Source src = Source::from_text(path, *text);
-  auto parsed = parse_yaml(src, *text);
+  const std::string dir = std::filesystem::path(path).parent_path().string();
+  return parse_search_plan(*text, path, dir.empty() ? "." : dir, cat);
+}
+
+core::Result<SearchRequest> parse_search_plan(const std::string& text, const std::string& origin,
+                                              const std::string& base_dir,
+                                              const catalog::Catalog& cat) {
+  const std::string path = origin;
+  const Source src = Source::from_text(origin, text);
+  auto parsed = parse_yaml(src, text);
   if (!parsed) return parsed.error();
   if (!parsed->IsMap()) return MapReader(*parsed, "", src).not_a_map();
   SearchRequest req;
-  req.text = *text;
-  const std::string dir = std::filesystem::path(path).parent_path().string();
-  req.base_dir = dir.empty() ? "." : dir;
+  req.text = text;
+  req.base_dir = base_dir.empty() ? "." : base_dir;
   // Edited in place (not cloned): yaml-cpp clones lose the source positions errors point at.
   YAML::Node root = *parsed;
   YAML::Node cluster = section(root, "cluster");

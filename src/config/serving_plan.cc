@@ -222,9 +222,12 @@ core::Status read_profile(MapReader& s, const std::string& dir, ServingPlan& pla
 
 bool is_serving_plan(const std::string& path) {
   auto text = read_file(path);
-  if (!text) return false;
+  return text && is_serving_text(*text);
+}
+
+bool is_serving_text(const std::string& text) {
   try {
-    const YAML::Node root = YAML::Load(*text);
+    const YAML::Node root = YAML::Load(text);
     return root.IsMap() && root["serving"];
   } catch (...) {
     return false;

@@ -10,6 +10,7 @@ const char* to_string(ErrorCode code) {
     case ErrorCode::kIo: return "I/O error";
     case ErrorCode::kInfeasible: return "infeasible";
     case ErrorCode::kInternal: return "internal error";
+    case ErrorCode::kCancelled: return "cancelled";
   }
   return "unknown";
 }
@@ -22,6 +23,7 @@ const char* code_name(ErrorCode code) {
     case ErrorCode::kIo: return "io_error";
     case ErrorCode::kInfeasible: return "infeasible";
     case ErrorCode::kInternal: return "internal_error";
+    case ErrorCode::kCancelled: return "cancelled";
   }
   return "unknown";
 }

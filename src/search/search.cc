@@ -410,6 +410,7 @@ SearchResult run_search(const workload::TrainingJob& base, const costing::CostIn
     std::vector<workload::TrainingJob> jobs;  // one mutable copy per GPU option
     for (size_t g = 0; g < space.gpus.size(); ++g) jobs.push_back(searcher.job_for(static_cast<int>(g)));
     for (size_t i = next++; i < layouts.size(); i = next++) {
+      if (options.cancel && options.cancel->load(std::memory_order_relaxed)) return;
       searcher.evaluate(layouts[i], jobs[layouts[i].gpu], out);
       if (options.progress) options.progress->fetch_add(1, std::memory_order_relaxed);
     }
@@ -431,10 +432,11 @@ SearchResult run_search(const workload::TrainingJob& base, const costing::CostIn
     result.priced += p.priced;
     result.feasible += p.feasible;
   }
+  result.cancelled = options.cancel && options.cancel->load();
   result.top = total.top.items();
   result.pareto_cost_time = total.cost_time.sorted();
   result.pareto_cost_gpus = total.cost_gpus.sorted();
-  if (result.top.empty() && options.explain_infeasible) {
+  if (result.top.empty() && options.explain_infeasible && !result.cancelled) {
     result.closest = closest_plans(base, costs, space, constraints, options);
   }
   return result;

@@ -29,6 +29,11 @@ struct SearchRequest {
 // kInvalidInput.
 core::Result<SearchRequest> load_search_plan(const std::string& path,
                                              const catalog::Catalog& catalog);
+// The same for text; `origin` names it in messages, `base_dir` resolves model.hf_config and is
+// where --emit-plan's relative paths start.
+core::Result<SearchRequest> parse_search_plan(const std::string& text, const std::string& origin,
+                                              const std::string& base_dir,
+                                              const catalog::Catalog& catalog);
 
 // The plan file of one candidate: the original plan with every searched field set to the
 // candidate's value and the `search:` section removed; `aicost estimate` accepts it as it is.

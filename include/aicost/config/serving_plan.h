@@ -26,6 +26,8 @@ struct ServingPlan : serving::PlanSpec {
 
 // Whether the YAML file has a top-level `serving:` section (false if unreadable).
 bool is_serving_plan(const std::string& path);
+// The same for a plan's text (false if it is not YAML).
+bool is_serving_text(const std::string& text);
 
 // Errors as for load_plan (file:line:col, did-you-mean); kInfeasible when the model fits on no
 // listed GPU at any listed tensor-parallel size.

@@ -16,6 +16,7 @@ enum class ErrorCode {
   kIo,            // a file cannot be read or written
   kInfeasible,    // the plan is well-formed but cannot run (does not fit in memory)
   kInternal,      // a bug: an invariant of aicost itself failed
+  kCancelled,     // the caller asked a long computation to stop (Ctrl-C in Python)
 };
 
 const char* to_string(ErrorCode code);

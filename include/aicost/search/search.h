@@ -49,6 +49,9 @@ struct SearchOptions {
   // on the failure-free compute time, and a cost lower bound against the best-k list and fronts.
   bool prune = true;
   std::atomic<uint64_t>* progress = nullptr;  // layouts done, updated as the search runs
+  // When set and true, workers stop after the layout at hand and the result says `cancelled`
+  // (its lists then hold what was found so far). Read from every worker; set from any thread.
+  const std::atomic<bool>* cancel = nullptr;
   // When no plan meets the constraints, search again without each one in turn to say how far it
   // would have to move (SearchResult::closest). Off by default: callers that only rank (the
   // optimiser's levers) do not pay for the extra searches.
@@ -77,6 +80,7 @@ struct SearchResult {
   uint64_t feasible = 0;
   std::array<double, kRejectionCount> rejected{};
   uint64_t layouts = 0;                 // (gpu, TP, PP, CP, DP, EP) combinations, for progress
+  bool cancelled = false;               // SearchOptions::cancel stopped it before the end
   // No plan met the constraints and SearchOptions::explain_infeasible: one entry per constraint
   // given (deadline, budget, MFU floor, in that order).
   std::vector<Relaxation> closest;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <map>
 #include <set>
@@ -509,6 +510,29 @@ TEST(Search, MfuFloorAboveEveryPlanRejectsAll) {
   const SearchResult r = search(c, k);
   EXPECT_EQ(r.feasible, 0u);
   EXPECT_EQ(rejected(r, Rejection::kBelowMfuFloor), static_cast<double>(r.evaluated));
+}
+
+
+// A search whose cancel flag is set stops before its first layout (each worker checks the flag
+// before taking one) and says so; with the flag present but clear it runs to the same answer as
+// without one.
+TEST(Search, CancelFlagStopsTheWorkers) {
+  const Case c = small_case();
+  const Constraints k = biting_constraints(c);
+  SearchOptions opt;
+  opt.threads = 2;
+  std::atomic<bool> cancel{true};
+  opt.cancel = &cancel;
+  const SearchResult stopped = run_search(c.base, c.costs, c.space, k, opt);
+  EXPECT_TRUE(stopped.cancelled);
+  EXPECT_EQ(stopped.evaluated, 0u);
+  EXPECT_TRUE(stopped.top.empty());
+
+  cancel = false;
+  const SearchResult full = run_search(c.base, c.costs, c.space, k, opt);
+  EXPECT_FALSE(full.cancelled);
+  EXPECT_EQ(keys(full.top), keys(search(c, k, Objective::kCheapest, 2).top));
+  EXPECT_GT(full.evaluated, 0u);
 }
 
 // What came closest (SearchOptions::explain_infeasible), against the naive enumeration: with the

@@ -1,13 +1,13 @@
-#include "run_plan.h"
+#include "plan_run.h"
 
 #include "aicost/core/text.h"
 #include "aicost/perf/advice.h"
 
-namespace aicost::app {
+namespace aicost::api {
 
-core::Result<PlanRun> run_plan(const std::string& path, const catalog::Catalog& cat,
-                               bool allow_oom) {
-  auto plan = config::load_plan(path, cat);
+core::Result<PlanRun> run_plan(const PlanSource& src, const catalog::Catalog& cat, bool allow_oom) {
+  const std::string& path = src.origin;
+  auto plan = config::parse_plan(src.text, src.origin, src.base_dir.empty() ? "." : src.base_dir, cat);
   if (!plan) return plan.error();
   PlanRun run{std::move(*plan), {}, {}, {}, {}};
   auto est = perf::estimate_training(run.plan.job);
@@ -51,4 +51,4 @@ core::Result<PlanRun> run_plan(const std::string& path, const catalog::Catalog& 
   return run;
 }
 
-}  // namespace aicost::app
+}  // namespace aicost::api

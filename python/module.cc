@@ -1,0 +1,239 @@
+// aicost._native: the api module's calls for Python (python/aicost/__init__.py wraps them).
+//
+// Each call takes plan text (with its origin and folder) and options, and returns
+// (True, json_text, status, warnings) or (False, error_dict): the Python layer parses the JSON the
+// shared code rendered and raises the exception an error's code names. The GIL is released while
+// the model runs; a search runs on a worker thread while the calling thread polls for signals, so
+// Ctrl-C stops it (api::SearchOptions::cancel) and raises KeyboardInterrupt.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <memory>
+#include <future>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "aicost/api/api.h"
+
+namespace py = pybind11;
+using aicost::api::Output;
+using aicost::api::PlanSource;
+using aicost::core::Result;
+
+namespace {
+
+py::dict error_dict(const aicost::core::Error& e) {
+  py::dict d;
+  d["code"] = aicost::core::code_name(e.code);
+  d["message"] = e.message;
+  d["context"] = e.context;
+  d["text"] = e.what();
+  if (e.location) {
+    d["file"] = e.location->file;
+    d["line"] = e.location->line > 0 ? py::object(py::int_(e.location->line)) : py::object(py::none());
+    d["column"] = e.location->column > 0 ? py::object(py::int_(e.location->column)) : py::object(py::none());
+    d["excerpt"] = e.location->excerpt;
+  }
+  return d;
+}
+
+py::tuple to_python(const Result<Output>& out) {
+  if (!out) return py::make_tuple(false, error_dict(out.error()));
+  if (out->error_after) return py::make_tuple(false, error_dict(*out->error_after));
+  return py::make_tuple(true, py::bytes(out->text), out->status, out->warnings);
+}
+
+PlanSource source(const std::string& text, const std::string& origin, const std::string& base_dir) {
+  return PlanSource{text, origin, base_dir};
+}
+
+// The builtin catalog with $AICOST_CATALOG and `files`, kept for the next call with the same
+// files and $AICOST_CATALOG (reading the shipped YAML is most of a small estimate's time). The
+// files are read again when their names change, not when their contents do.
+Result<std::shared_ptr<const aicost::catalog::Catalog>> catalog_for(const std::vector<std::string>& files) {
+  static std::mutex lock;
+  static std::string cached_key;
+  static std::shared_ptr<const aicost::catalog::Catalog> cached;
+  const char* env = std::getenv("AICOST_CATALOG");
+  std::string key = env ? env : "";
+  for (const auto& f : files) key += '\n' + f;
+  std::lock_guard<std::mutex> hold(lock);
+  if (cached && key == cached_key) return cached;
+  auto cat = aicost::api::load_catalog(files);
+  if (!cat) return cat.error();
+  cached = std::make_shared<const aicost::catalog::Catalog>(std::move(*cat));
+  cached_key = key;
+  return cached;
+}
+
+// Runs `call` without the GIL; returns its result.
+template <class F>
+Result<Output> unlocked(F&& call) {
+  std::optional<Result<Output>> out;
+  {
+    py::gil_scoped_release release;
+    out.emplace(call());
+  }
+  return std::move(*out);
+}
+
+// Runs `call(cancel)` on a worker thread, checking for signals on this one every 50 ms (and
+// calling `tick`, with the GIL); a signal (KeyboardInterrupt) or an exception from `tick` sets
+// `cancel`, waits for the worker and raises.
+template <class F, class Tick>
+Result<Output> interruptible(F&& call, Tick&& tick) {
+  std::atomic<bool> cancel{false};
+  std::packaged_task<Result<Output>()> task([&] { return call(&cancel); });
+  auto done = task.get_future();
+  std::thread worker(std::move(task));
+  for (;;) {
+    std::future_status s;
+    {
+      py::gil_scoped_release release;
+      s = done.wait_for(std::chrono::milliseconds(50));
+    }
+    if (s == std::future_status::ready) break;
+    auto stop = [&] {
+      cancel = true;
+      py::gil_scoped_release release;
+      worker.join();
+    };
+    try {
+      tick();
+    } catch (...) {  // the progress callback raised: stop the worker before the exception leaves
+      stop();
+      throw;
+    }
+    if (PyErr_CheckSignals() != 0) {
+      stop();
+      throw py::error_already_set();
+    }
+  }
+  worker.join();
+  return done.get();
+}
+
+auto json_format() { return aicost::report::Format::kJson; }
+
+}  // namespace
+
+PYBIND11_MODULE(_native, m) {
+  m.doc() = "aicost's commands as library calls (use the aicost package)";
+
+  m.def("plan_file", [](const std::string& path) {
+    auto src = aicost::api::plan_file(path);
+    if (!src) return py::make_tuple(false, error_dict(src.error()));
+    return py::make_tuple(true, py::bytes(src->text), src->origin, src->base_dir);
+  });
+
+  m.def("estimate",
+        [](const std::string& text, const std::string& origin, const std::string& base_dir,
+           const std::vector<std::string>& catalogs, bool allow_oom, int simulate, uint64_t seed,
+           bool conservative) {
+          auto cat = catalog_for(catalogs);
+          if (!cat) return py::make_tuple(false, error_dict(cat.error()));
+          aicost::api::EstimateOptions o;
+          o.allow_oom = allow_oom;
+          o.simulate = simulate;
+          o.seed = seed;
+          o.conservative = conservative;
+          return to_python(unlocked([&] { return aicost::api::estimate(source(text, origin, base_dir), **cat, json_format(), o); }));
+        });
+
+  m.def("diff", [](const std::string& a, const std::string& a_origin, const std::string& a_dir, const std::string& b,
+                   const std::string& b_origin, const std::string& b_dir, const std::vector<std::string>& catalogs) {
+    auto cat = catalog_for(catalogs);
+    if (!cat) return py::make_tuple(false, error_dict(cat.error()));
+    return to_python(unlocked([&] {
+      return aicost::api::diff(source(a, a_origin, a_dir), source(b, b_origin, b_dir), **cat, json_format());
+    }));
+  });
+
+  m.def("search", [](const std::string& text, const std::string& origin, const std::string& base_dir,
+                     const std::vector<std::string>& catalogs, int top, const std::string& objective, int threads,
+                     py::object progress) {
+    auto cat = catalog_for(catalogs);
+    if (!cat) return py::make_tuple(false, error_dict(cat.error()));
+    aicost::api::SearchOptions o;
+    o.top = top;
+    if (objective == "cheapest") o.objective = aicost::search::Objective::kCheapest;
+    if (objective == "fastest") o.objective = aicost::search::Objective::kFastest;
+    if (objective == "best-mfu") o.objective = aicost::search::Objective::kBestMfu;
+    o.threads = threads;
+    // The counter lives in the search while it runs; the calling thread reads it under `lock`
+    // and hands the share done to `progress` (a Python callable).
+    std::mutex lock;
+    const std::atomic<uint64_t>* done = nullptr;
+    uint64_t total = 0;
+    if (!progress.is_none()) {
+      o.progress = [&](const char*, const std::atomic<uint64_t>& d, uint64_t t) -> std::shared_ptr<void> {
+        std::lock_guard<std::mutex> hold(lock);
+        total = t;
+        done = &d;
+        return std::shared_ptr<void>(&lock, [&](void*) {
+          std::lock_guard<std::mutex> hold(lock);
+          done = nullptr;
+        });
+      };
+    }
+    auto tick = [&] {
+      if (progress.is_none()) return;
+      double share = -1;
+      {
+        std::lock_guard<std::mutex> hold(lock);
+        if (done && total > 0) share = static_cast<double>(done->load()) / total;
+      }
+      if (share >= 0) progress(share);
+    };
+    auto out = interruptible(
+        [&](const std::atomic<bool>* cancel) {
+          o.cancel = cancel;
+          return aicost::api::search(source(text, origin, base_dir), **cat, json_format(), o);
+        },
+        tick);
+    if (!progress.is_none()) progress(1.0);
+    return to_python(out);
+  });
+
+  m.def("reliability", [](const std::string& text, const std::string& origin, const std::string& base_dir,
+                          const std::vector<std::string>& catalogs, int simulate, uint64_t seed, int threads,
+                          bool spares) {
+    auto cat = catalog_for(catalogs);
+    if (!cat) return py::make_tuple(false, error_dict(cat.error()));
+    aicost::api::ReliabilityOptions o;
+    o.simulate = simulate;
+    o.seed = seed;
+    o.threads = threads;
+    o.spares = spares;
+    return to_python(unlocked([&] { return aicost::api::reliability(source(text, origin, base_dir), **cat, json_format(), o); }));
+  });
+
+  m.def("optimize", [](const std::string& text, const std::string& origin, const std::string& base_dir,
+                       const std::vector<std::string>& catalogs, std::optional<std::string> guardrails,
+                       const std::string& guardrails_origin, int threads) {
+    auto cat = catalog_for(catalogs);
+    if (!cat) return py::make_tuple(false, error_dict(cat.error()));
+    aicost::api::OptimizeOptions o;
+    if (guardrails) o.guardrails = PlanSource{*guardrails, guardrails_origin, "."};
+    o.threads = threads;
+    return to_python(unlocked([&] { return aicost::api::optimize(source(text, origin, base_dir), **cat, json_format(), o); }));
+  });
+
+  m.def("catalog", [](const std::string& what, const std::vector<std::string>& catalogs) {
+    auto cat = catalog_for(catalogs);
+    if (!cat) return py::make_tuple(false, error_dict(cat.error()));
+    return to_python(aicost::api::catalog_listing(what, **cat, json_format()));
+  });
+
+  m.def("validate", [](const std::string& csv, bool cv, const std::vector<std::string>& catalogs) {
+    auto cat = catalog_for(catalogs);
+    if (!cat) return py::make_tuple(false, error_dict(cat.error()));
+    return to_python(unlocked([&] { return aicost::api::validate(csv, cv, **cat, json_format()); }));
+  });
+}
