@@ -55,16 +55,48 @@ bool overlaps_winner(const SearchView& v, const Candidate& c) {
   return std::max(a->lo, w->lo) <= std::min(a->hi, w->hi);
 }
 
-std::string marks(const SearchView& v, const Candidate& c) {
+// What sets `other` apart from `c` in its layout, in the table's own words ("CP4 mbs2").
+std::string difference(const Candidate& c, const Candidate& other) {
+  const auto& a = c.parallel;
+  const auto& b = other.parallel;
+  std::string d;
+  auto add = [&](bool differs, const std::string& text) {
+    if (differs) d += (d.empty() ? "" : " ") + text;
+  };
+  add(a.tensor != b.tensor, fmt::format("TP{}", b.tensor));
+  add(a.pipeline != b.pipeline, fmt::format("PP{}", b.pipeline));
+  add(a.virtual_pipeline != b.virtual_pipeline, fmt::format("VPP{}", b.virtual_pipeline));
+  add(a.context != b.context, fmt::format("CP{}", b.context));
+  add(a.expert != b.expert, fmt::format("EP{}", b.expert));
+  add(a.micro_batch != b.micro_batch, fmt::format("mbs{}", b.micro_batch));
+  add(a.recompute != b.recompute, fmt::format("recompute {}", workload::to_string(b.recompute)));
+  add(a.sequence_parallel != b.sequence_parallel, b.sequence_parallel ? "sp on" : "sp off");
+  add(a.sharding != b.sharding, workload::to_string(b.sharding));
+  return d;
+}
+
+// "also: CP4 mbs2, CP8 mbs4": the layouts with the same outputs as `c`, at most three named.
+std::string also(const Candidate& c, const std::vector<Candidate>& aliases) {
+  if (aliases.empty()) return "";
+  std::string m = "also: ";
+  const size_t shown = std::min<size_t>(aliases.size(), 3);
+  for (size_t i = 0; i < shown; ++i) m += (i ? ", " : "") + difference(c, aliases[i]);
+  if (aliases.size() > shown) m += fmt::format(" +{} more", aliases.size() - shown);
+  return m;
+}
+
+std::string marks(const SearchView& v, const Candidate& c, const std::vector<Candidate>* aliases) {
   std::string m;
   if (overlaps_winner(v, c)) m = "~#1";
   if (c.memory_tight) m += std::string(m.empty() ? "" : " ") + "tight";
+  if (aliases && !aliases->empty()) m += std::string(m.empty() ? "" : " ") + also(c, *aliases);
   return m;
 }
 
 // `plain`: numbers for programs (no digit grouping, full precision), else for people.
+// `aliases`, when given, is parallel to `list` (SearchResult::top_aliases).
 Table candidates(const SearchView& v, const std::vector<Candidate>& list, const std::string& title,
-                 bool plain = false) {
+                 bool plain = false, const std::vector<std::vector<Candidate>>* aliases = nullptr) {
   auto number = [&](double x, int decimals) {
     return plain ? fmt::format("{:.6g}", x) : fmt::format("{:.{}f}", x, decimals);
   };
@@ -76,7 +108,8 @@ Table candidates(const SearchView& v, const std::vector<Candidate>& list, const 
   t.right_align = {true, false, true, false, true, false, false, false, true,
                    true, true, true, true, true, false, false};
   int rank = 0;
-  for (const auto& c : list) {
+  for (size_t i = 0; i < list.size(); ++i) {
+    const auto& c = list[i];
     const auto& p = c.parallel;
     t.rows.push_back({std::to_string(++rank), v.space->gpus[c.gpu_option].gpu.id,
                       std::to_string(c.gpus), layout(c), std::to_string(p.micro_batch),
@@ -84,20 +117,14 @@ Table candidates(const SearchView& v, const std::vector<Candidate>& list, const 
                       workload::to_string(p.sharding), std::to_string(c.global_batch),
                       number(c.wall_days, 1), grouped(c.gpu_hours), number(c.mfu * 100, 1),
                       number(c.memory_gib, 1), grouped(c.cost_usd), price_of(v, c).basis,
-                      marks(v, c)});
+                      marks(v, c, aliases && i < aliases->size() ? &(*aliases)[i] : nullptr)});
   }
   return t;
 }
 
-Json candidate_json(const SearchView& v, const Candidate& c, const costing::CostEstimate* cost) {
+Json parallelism_json(const Candidate& c) {
   const auto& p = c.parallel;
-  Json j;
-  j["gpu"] = v.space->gpus[c.gpu_option].gpu.id;
-  j["gpus"] = c.gpus;
-  j["price_basis"] = price_of(v, c).basis;
-  j["pricing_mode"] = catalog::to_string(price_of(v, c).mode);
-  j["global_batch_size"] = c.global_batch;
-  j["parallelism"] = {{"tensor_model_parallel_size", p.tensor},
+  return {{"tensor_model_parallel_size", p.tensor},
                       {"pipeline_model_parallel_size", p.pipeline},
                       {"virtual_pipeline_model_parallel_size", p.virtual_pipeline},
                       {"context_parallel_size", p.context},
@@ -107,6 +134,18 @@ Json candidate_json(const SearchView& v, const Candidate& c, const costing::Cost
                       {"sequence_parallel", p.sequence_parallel},
                       {"recompute_granularity", workload::to_string(p.recompute)},
                       {"optimizer_sharding", workload::to_string(p.sharding)}};
+}
+
+// `aliases`: the layouts with the same outputs (SearchResult::top_aliases), for the top list.
+Json candidate_json(const SearchView& v, const Candidate& c, const costing::CostEstimate* cost,
+                    const std::vector<Candidate>* aliases = nullptr) {
+  Json j;
+  j["gpu"] = v.space->gpus[c.gpu_option].gpu.id;
+  j["gpus"] = c.gpus;
+  j["price_basis"] = price_of(v, c).basis;
+  j["pricing_mode"] = catalog::to_string(price_of(v, c).mode);
+  j["global_batch_size"] = c.global_batch;
+  j["parallelism"] = parallelism_json(c);
   j["step_time_s"] = sig(c.step_time_s);
   j["wall_days"] = sig(c.wall_days);
   j["gpu_hours"] = sig(c.gpu_hours);
@@ -120,6 +159,10 @@ Json candidate_json(const SearchView& v, const Candidate& c, const costing::Cost
     j["objective_interval"] = nullptr;
   }
   j["overlaps_winner"] = overlaps_winner(v, c);
+  if (aliases) {
+    j["same_outputs_as"] = Json::array();
+    for (const auto& a : *aliases) j["same_outputs_as"].push_back(parallelism_json(a));
+  }
   if (cost) {
     Json cats = Json::object();
     for (const auto& l : cost->lines) cats[l.category] = cents(l.amount.value());
@@ -214,7 +257,8 @@ std::string render_json(const SearchView& v) {
   j["counts"] = counts_json(r);
   j["top"] = Json::array();
   for (size_t i = 0; i < r.top.size(); ++i) {
-    j["top"].push_back(candidate_json(v, r.top[i], i < v.top_costs.size() ? &v.top_costs[i] : nullptr));
+    j["top"].push_back(candidate_json(v, r.top[i], i < v.top_costs.size() ? &v.top_costs[i] : nullptr,
+                                      i < r.top_aliases.size() ? &r.top_aliases[i] : nullptr));
   }
   j["pareto_cost_time"] = Json::array();
   for (const auto& p : r.pareto_cost_time) j["pareto_cost_time"].push_back(candidate_json(v, p, nullptr));
@@ -229,13 +273,14 @@ std::string render_csv(const SearchView& v) {
   const auto& r = *v.result;
   Table all = candidates(v, {}, "");
   all.header.insert(all.header.begin(), "set");
-  auto add = [&](const char* set, const std::vector<Candidate>& list) {
-    for (auto row : candidates(v, list, "", true).rows) {
+  auto add = [&](const char* set, const std::vector<Candidate>& list,
+                 const std::vector<std::vector<Candidate>>* aliases = nullptr) {
+    for (auto row : candidates(v, list, "", true, aliases).rows) {
       row.insert(row.begin(), set);
       all.rows.push_back(std::move(row));
     }
   };
-  add("top", r.top);
+  add("top", r.top, &r.top_aliases);
   add("pareto_cost_time", r.pareto_cost_time);
   add("pareto_cost_gpus", r.pareto_cost_gpus);
   return render(all, Format::kCsv);
@@ -284,7 +329,7 @@ std::string render_search(const SearchView& v, Format f) {
       }
     }
   } else {
-    out += "\n" + render(candidates(v, r.top, "Top plans"), f);
+    out += "\n" + render(candidates(v, r.top, "Top plans", false, &r.top_aliases), f);
     const auto& best = v.top_costs.empty() ? nullptr : &v.top_costs.front();
     if (best) {
       Table cats;

@@ -11,13 +11,20 @@ namespace aicost::search {
 // a before b under the objective; a strict total order. Plans that fit come before tight ones.
 bool better(const Candidate& a, const Candidate& b, Objective objective);
 
-// The `k` best candidates, best first.
+// Same GPU, count, price and batch, and the same number in every output: the same plan to a
+// reader, whatever its layout (CP2 with micro-batch 1 and CP4 with micro-batch 2, say).
+bool same_outputs(const Candidate& a, const Candidate& b);
+
+// The `k` best candidates with distinct outputs, best first. A candidate with the same outputs as
+// one kept (same_outputs) joins it as an alias instead of taking a place; of such a group the
+// smallest key() is kept and the others listed, by key, whatever the order they came in.
 class TopK {
  public:
   TopK(int k, Objective objective) : k_(k), objective_(objective) {}
   void insert(const Candidate& c);
   void merge(const TopK& other);
   const std::vector<Candidate>& items() const { return items_; }
+  const std::vector<std::vector<Candidate>>& aliases() const { return aliases_; }  // parallel to items()
   // True when insert(c) would leave the list unchanged for every candidate c that equals
   // `bound` except for a cost_usd and a wall_days at least bound's (bound holds lower bounds of
   // those two, the other fields exactly): the list is full and its last entry ranks before c.
@@ -27,6 +34,7 @@ class TopK {
   int k_;
   Objective objective_;
   std::vector<Candidate> items_;
+  std::vector<std::vector<Candidate>> aliases_;
 };
 
 // Candidates that no other candidate dominates in (cost, second metric); lower is better in both.

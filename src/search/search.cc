@@ -434,6 +434,7 @@ SearchResult run_search(const workload::TrainingJob& base, const costing::CostIn
   }
   result.cancelled = options.cancel && options.cancel->load();
   result.top = total.top.items();
+  result.top_aliases = total.top.aliases();
   result.pareto_cost_time = total.cost_time.sorted();
   result.pareto_cost_gpus = total.cost_gpus.sorted();
   if (result.top.empty() && options.explain_infeasible && !result.cancelled) {

@@ -69,7 +69,11 @@ struct Relaxation {
 };
 
 struct SearchResult {
-  std::vector<Candidate> top;           // best first under the objective
+  std::vector<Candidate> top;           // best first under the objective, distinct in their outputs
+  // Parallel to `top`: the other layouts with exactly the same outputs as that plan (same GPU,
+  // count, price and batch, and the same step time, days, GPU-hours, cost, MFU and memory), by
+  // key. They take no place of their own in the list.
+  std::vector<std::vector<Candidate>> top_aliases;
   std::vector<Candidate> pareto_cost_time;   // no other candidate is both cheaper and faster
   std::vector<Candidate> pareto_cost_gpus;   // ... both cheaper and on fewer GPUs
   double enumerated = 0;                // size of the option product (may exceed 2^53: double)

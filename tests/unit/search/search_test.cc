@@ -238,6 +238,8 @@ void expect_same(const SearchResult& a, const SearchResult& b) {
   EXPECT_EQ(a.rejected, b.rejected);
   EXPECT_EQ(a.layouts, b.layouts);
   expect_same(a.top, b.top);
+  ASSERT_EQ(a.top_aliases.size(), b.top_aliases.size());
+  for (size_t i = 0; i < a.top_aliases.size(); ++i) expect_same(a.top_aliases[i], b.top_aliases[i]);
   expect_same(a.pareto_cost_time, b.pareto_cost_time);
   expect_same(a.pareto_cost_gpus, b.pareto_cost_gpus);
 }
@@ -310,9 +312,37 @@ TEST(Search, TopListIsTheNaiveSortedPrefix) {
     return std::make_tuple(a.cost_usd, a.wall_days, a.key()) <
            std::make_tuple(b.cost_usd, b.wall_days, b.key());
   });
+  // Plans with the same outputs (GPU, count, price, batch and every number) are one entry: the
+  // first of them in this order (the smallest key) with the others as its aliases.
+  auto same = [](const Candidate& a, const Candidate& b) {
+    return std::make_tuple(a.gpu_option, a.price_option, a.gpus, a.global_batch, a.step_time_s, a.wall_days,
+                           a.gpu_hours, a.cost_usd, a.mfu, a.memory_gib) ==
+           std::make_tuple(b.gpu_option, b.price_option, b.gpus, b.global_batch, b.step_time_s, b.wall_days,
+                           b.gpu_hours, b.cost_usd, b.mfu, b.memory_gib);
+  };
+  std::vector<Candidate> firsts;
+  std::vector<std::vector<Candidate>> others;
+  for (const auto& x : naive.feasible) {
+    auto it = std::find_if(firsts.begin(), firsts.end(), [&](const Candidate& f) { return same(f, x); });
+    if (it == firsts.end()) {
+      firsts.push_back(x);
+      others.emplace_back();
+    } else {
+      others[it - firsts.begin()].push_back(x);
+    }
+  }
   const SearchResult r = search(c, k, Objective::kCheapest, 1, true, 25);
   ASSERT_EQ(r.top.size(), 25u);
-  expect_same(r.top, std::vector<Candidate>(naive.feasible.begin(), naive.feasible.begin() + 25));
+  expect_same(r.top, std::vector<Candidate>(firsts.begin(), firsts.begin() + 25));
+  ASSERT_EQ(r.top_aliases.size(), 25u);
+  size_t aliases = 0;
+  for (size_t i = 0; i < 25; ++i) {
+    expect_same(r.top_aliases[i], others[i]);
+    aliases += others[i].size();
+  }
+  EXPECT_GT(aliases, 0u);  // the case has equivalent layouts, so the grouping is exercised
+  // Threads split the candidates differently; the groups come out the same.
+  expect_same(search(c, k, Objective::kCheapest, 4, true, 25), r);
 }
 
 TEST(Search, PruningNeverChangesTheAnswer) {
