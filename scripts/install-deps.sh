@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs the Debian packages aicost needs to build and test, then the DuckDB C library (Parquet,
-# scripts/install-duckdb.sh: pinned, checksummed, into .deps/). Idempotent: installs only what is
-# missing.
+# Installs the Debian packages aicost needs to build and test (chromium: the headless browser of the
+# `-o html` report tests), then the DuckDB C library (Parquet, scripts/install-duckdb.sh) and the
+# chart library of HTML reports (scripts/install-vega.sh), both pinned, checksummed, into .deps/.
+# Idempotent: installs only what is missing.
 set -euo pipefail
 
 packages=(
@@ -11,6 +12,7 @@ packages=(
   libsqlite3-dev sqlite3 libpq-dev postgresql libssl-dev libcpp-httplib-dev libjemalloc-dev libzstd-dev libarchive-dev zlib1g-dev
   curl ca-certificates openssl
   clang libclang-rt-14-dev
+  chromium
 )
 
 missing=()
@@ -26,4 +28,5 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+"$(dirname "$0")/install-vega.sh"
 exec "$(dirname "$0")/install-duckdb.sh"
