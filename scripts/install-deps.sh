@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs the Debian packages aicost needs to build and test, then the DuckDB C library (Parquet,
-# scripts/install-duckdb.sh: pinned, checksummed, into .deps/). Idempotent: installs only what is
-# missing.
+# Installs the Debian packages aicost needs to build and test (chromium: the headless browser of the
+# `-o html` report tests), then the DuckDB C library (Parquet, scripts/install-duckdb.sh) and the
+# chart library of HTML reports (scripts/install-vega.sh), both pinned, checksummed, into .deps/.
+# Idempotent: installs only what is missing.
 set -euo pipefail
 
 packages=(
@@ -13,6 +14,7 @@ packages=(
   clang libclang-rt-14-dev
   pybind11-dev python3-pybind11 python3-dev python3-pytest python3-pandas
   zsh fish groff-base dpkg-dev  # the tests run the shell completions, render the man page, build the .deb
+  chromium
 )
 
 missing=()
@@ -28,4 +30,5 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+"$(dirname "$0")/install-vega.sh"
 exec "$(dirname "$0")/install-duckdb.sh"

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "aicost/core/suggest.h"
+#include "aicost/report/html.h"
 #include "commands.h"
 #include "progress.h"
 
@@ -67,10 +68,28 @@ core::Result<report::Format> output_format(const GlobalOptions& g) {
   if (!f) {
     return core::make_error(core::ErrorCode::kInvalidInput,
                             "unknown output format '" + g.output +
-                                "'; use table, json, csv or markdown",
+                                "'; use table, json, csv, markdown or html",
                             "-o");
   }
   return *f;
+}
+
+// `-o html` on a command that has no page yet (report::html_commands): an error naming the formats
+// it has, rather than a page without charts.
+std::optional<core::Error> html_unavailable(const CLI::App& app, const GlobalOptions& g) {
+  if (report::format_from_string(g.output) != report::Format::kHtml) return std::nullopt;
+  std::string path;
+  for (const CLI::App* at = &app; !at->get_subcommands().empty(); at = at->get_subcommands().front()) {
+    path += (path.empty() ? "" : " ") + at->get_subcommands().front()->get_name();
+  }
+  const auto& html = report::html_commands();
+  if (std::find(html.begin(), html.end(), path) != html.end()) return std::nullopt;
+  std::string list;
+  for (const auto c : html) list += (list.empty() ? "" : ", ") + std::string(c);
+  return core::make_error(core::ErrorCode::kInvalidInput,
+                          "aicost " + path + " has no html page (-o html is for " + list +
+                              "); use -o table, json, csv or markdown",
+                          "-o");
 }
 
 // The commands of `app` a person may type; hidden ones (`aicost man`, for the build) left out.
@@ -132,7 +151,7 @@ int main(int argc, char** argv) {
                  "extra catalog YAML file(s) with gpus/instances/models/prices; entries with an "
                  "existing id replace the shipped ones (also $AICOST_CATALOG, ':'-separated; format: "
                  "docs/CATALOG.md)");
-  app.add_option("-o,--output", g.output, "output format: table, json, csv or markdown")
+  app.add_option("-o,--output", g.output, "output format: table, json, csv, markdown or html (one self-contained page with charts; docs/REPORTS.md)")
       ->capture_default_str();
 
   std::function<int()> handler;
@@ -160,6 +179,7 @@ int main(int argc, char** argv) {
     return 2;  // usage error, whatever CLI11's own code (ecosystem.md: map parse errors to 2)
   }
   if (!handler) return 2;
+  if (auto e = html_unavailable(app, g)) return report_error(*e, g);
   // The library returns errors as values; this is the last net under a third-party exception
   // (or bad_alloc) that slipped past an adapter: a message and an exit code, never an abort.
   try {

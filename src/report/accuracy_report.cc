@@ -6,6 +6,8 @@
 
 #include "accuracy_parts.h"
 
+#include "aicost/report/charts.h"
+#include "aicost/report/html.h"
 #include "aicost/report/table.h"
 
 namespace aicost::report {
@@ -45,6 +47,10 @@ std::string render_accuracy(const std::vector<perf::AccuracyCase>& cases,
     for (const auto& [g, cs] : groups) j["summary"][g] = summary_json(cs);
     j["skipped"] = skipped;
     return json_text(j) + "\n";
+  }
+  if (format == Format::kHtml) {
+    return html_page("aicost validate", accuracy_charts(cases, "model"),
+                     with_skipped(render(rows, Format::kTable) + "\n" + render(summary, Format::kTable), skipped, Format::kTable));
   }
   return with_skipped(render(rows, format) + "\n" + render(summary, format), skipped, format);
 }

@@ -7,6 +7,8 @@
 #include <map>
 
 #include "aicost/perf/accuracy.h"
+#include "aicost/report/charts.h"
+#include "aicost/report/html.h"
 #include "aicost/report/table.h"
 #include "accuracy_parts.h"
 
@@ -151,9 +153,14 @@ std::string render_cross_validation(const std::vector<perf::Observation>& obs,
     folds.rows.push_back({cv.groups[g], std::to_string(group_rows[cv.groups[g]]),
                           std::to_string(cv.folds[g].rows), values});
   }
-  return with_skipped(render(p, format) + "\n" + render(rows, format) + "\n" + render(summary, format) +
-                          "\n" + render(folds, format),
-                      skipped, format);
+  const Format text = format == Format::kHtml ? Format::kTable : format;
+  std::string out = with_skipped(render(p, text) + "\n" + render(rows, text) + "\n" + render(summary, text) +
+                                     "\n" + render(folds, text),
+                                 skipped, text);
+  if (format != Format::kHtml) return out;
+  auto charts = accuracy_charts(all.in_sample, "in-sample, fitted on all rows");
+  for (auto& c : accuracy_charts(all.held_out, "held out, fitted without the row's group")) charts.push_back(std::move(c));
+  return html_page("aicost validate --cv", charts, out);
 }
 
 std::string render_error_bands_yaml(const catalog::ErrorBands* training,

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "aicost/core/text.h"
+#include "aicost/report/charts.h"
+#include "aicost/report/html.h"
 #include "aicost/report/table.h"
 #include "json.h"
 
@@ -287,6 +289,9 @@ std::string render_diff(const EstimateView& a, const EstimateView& b, Format f) 
     case Format::kTable:
     case Format::kMarkdown:
       return render_people(a, b, d, f);
+    case Format::kHtml:
+      return html_page("aicost diff: " + a.plan_name + " against " + b.plan_name, diff_charts(a, b),
+                       render_people(a, b, d, Format::kTable));
   }
   return render_people(a, b, d, f);
 }

@@ -1,4 +1,5 @@
 #include "aicost/report/estimate_report.h"
+#include "aicost/report/html.h"
 
 #include <fmt/format.h>
 
@@ -299,6 +300,12 @@ std::string render_estimate(const EstimateView& v, Format f) {
       return render_estimate_json(v);
     case Format::kCsv:
       return render_csv(v);
+    case Format::kHtml: {
+      // The page keeps the warnings with the figures, as Markdown does.
+      std::string numbers = render_estimate(v, Format::kTable);
+      for (const auto& w : collect_warnings(v)) numbers += "warning: " + w + "\n";
+      return html_page("aicost estimate: " + v.plan_name, estimate_charts(v), numbers);
+    }
     case Format::kTable:
     case Format::kMarkdown:
       break;

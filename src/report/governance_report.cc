@@ -7,6 +7,8 @@
 #include <cmath>
 
 #include "aicost/core/amount.h"
+#include "aicost/report/charts.h"
+#include "aicost/report/html.h"
 #include "aicost/report/journal_report.h"
 #include "aicost/report/table.h"
 #include "grouping.h"
@@ -155,6 +157,11 @@ std::string check_payload(const gov::CheckResult& r) { return payload(r, nullptr
 std::string check_payload(const gov::CheckResult& r, const std::set<std::string>& only) { return payload(r, &only); }
 
 std::string render_check(const gov::CheckResult& r, Format f) {
+  if (f == Format::kHtml) {
+    std::string numbers = render_check(r, Format::kTable);
+    for (const auto& w : r.warnings) numbers += "warning: " + w + "\n";
+    return html_page("aicost ledger check as of " + ledger::day_text(r.as_of), check_charts(r), numbers);
+  }
   if (f == Format::kJson) {
     Json budgets = Json::array(), anomalies = Json::array(), waste = Json::array(), plans = Json::array();
     for (const auto& b : r.budgets) budgets.push_back(budget_json(b));

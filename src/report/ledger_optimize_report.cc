@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include "aicost/core/text.h"
+#include "aicost/report/charts.h"
+#include "aicost/report/html.h"
 #include "aicost/report/table.h"
 #include "json.h"
 #include "optimize_parts.h"
@@ -136,6 +138,11 @@ std::string render_ledger_optimize(const optimize::LedgerOptimizeResult& result,
   switch (format) {
     case Format::kJson: return render_json(result, ledger, as_of);
     case Format::kCsv: return render_csv(result);
+    case Format::kHtml: {
+      std::string numbers = render_text(result, ledger, as_of, Format::kTable);
+      for (const auto& w : result.warnings) numbers += "warning: " + w + "\n";
+      return html_page("aicost optimize: ledger " + ledger, optimize_charts(result.levers, "USD a month, 730 h"), numbers);
+    }
     default: return render_text(result, ledger, as_of, format);
   }
 }

@@ -10,6 +10,8 @@
 
 #include "aicost/core/amount.h"
 #include "aicost/core/text.h"
+#include "aicost/report/charts.h"
+#include "aicost/report/html.h"
 #include "aicost/report/table.h"
 #include "grouping.h"
 #include "json.h"
@@ -335,6 +337,7 @@ class ReportWriter : public ledger::ReportSink {
 }  // namespace
 
 std::string render_ledger_report(const ledger::Report& r, Format f) {
+  if (f == Format::kHtml) return html_page("aicost ledger report", ledger_report_charts(r), render_ledger_report(r, Format::kTable));
   std::ostringstream out;
   ReportWriter w(f, out);
   (void)w.begin(r.request, r.totals);
@@ -345,6 +348,12 @@ std::string render_ledger_report(const ledger::Report& r, Format f) {
 }
 
 core::Status write_ledger_report(ledger::Store& store, const ledger::ReportRequest& r, Format f, std::ostream& out) {
+  if (f == Format::kHtml) {  // a page draws the whole report: it is held whole
+    auto report = ledger::run_report(store, r);
+    if (!report) return report.error();
+    out << render_ledger_report(*report, f);
+    return {};
+  }
   ReportWriter w(f, out);
   return ledger::stream_report(store, r, w);
 }

@@ -5,6 +5,8 @@
 #include <cmath>
 
 #include "aicost/core/text.h"
+#include "aicost/report/charts.h"
+#include "aicost/report/html.h"
 #include "aicost/report/table.h"
 #include "aicost/serving/fleet.h"
 #include "json.h"
@@ -376,6 +378,11 @@ std::string render_optimize(const optimize::OptimizeResult& result, Format forma
     case Format::kCsv: return render_csv(result);
     case Format::kTable:
     case Format::kMarkdown: return render_text(result, format);
+    case Format::kHtml: {
+      std::string numbers = render_text(result, Format::kTable);
+      for (const auto& w : result.warnings) numbers += "warning: " + w + "\n";
+      return html_page("aicost optimize: " + result.plan, optimize_charts(result.levers, "USD"), numbers);
+    }
   }
   return {};
 }

@@ -7,6 +7,8 @@
 
 
 #include "aicost/core/text.h"
+#include "aicost/report/charts.h"
+#include "aicost/report/html.h"
 #include "aicost/report/table.h"
 #include "rounding.h"
 #include "json.h"
@@ -186,6 +188,7 @@ std::string render_csv(const ReliabilityView& v) {
 std::string render_reliability(const ReliabilityView& v, Format f) {
   if (f == Format::kJson) return render_json(v);
   if (f == Format::kCsv) return render_csv(v);
+  if (f == Format::kHtml) return html_page("aicost reliability: " + v.plan_name, reliability_charts(v), render_reliability(v, Format::kTable));
   const auto& in = *v.inputs;
   const auto& a = *v.analysis;
   const auto& e = a.expected;

@@ -1,4 +1,5 @@
 #include "aicost/report/search_report.h"
+#include "aicost/report/html.h"
 
 #include <fmt/format.h>
 
@@ -8,12 +9,11 @@
 
 #include "aicost/core/text.h"
 #include "aicost/report/table.h"
+#include "chart_parts.h"
 #include "rounding.h"
 #include "json.h"
 
 namespace aicost::report {
-
-namespace {
 
 using search::Candidate;
 
@@ -22,6 +22,9 @@ std::string layout(const Candidate& c) {
   return fmt::format("TP{} PP{} VPP{} CP{} EP{} DP{}", p.tensor, p.pipeline, p.virtual_pipeline,
                      p.context, p.expert, c.gpus / (p.tensor * p.pipeline * p.context));
 }
+
+namespace {
+
 
 const costing::ComputePricing& price_of(const SearchView& v, const Candidate& c) {
   return v.space->gpus[c.gpu_option].prices[c.price_option];
@@ -291,6 +294,7 @@ std::string render_csv(const SearchView& v) {
 std::string render_search(const SearchView& v, Format f) {
   if (f == Format::kJson) return render_json(v);
   if (f == Format::kCsv) return render_csv(v);
+  if (f == Format::kHtml) return html_page("aicost search: " + v.plan_name, search_charts(v), render_search(v, Format::kTable));
   const auto& r = *v.result;
   std::string out;
   out += fmt::format("aicost search: {} (objective: {})\n", v.plan_name, search::to_string(v.objective));

@@ -1,5 +1,6 @@
 #include "aicost/report/serving_report.h"
 #include "aicost/report/estimate_report.h"
+#include "aicost/report/html.h"
 
 #include <fmt/format.h>
 
@@ -8,11 +9,17 @@
 
 #include "aicost/core/text.h"
 #include "aicost/report/table.h"
+#include "chart_parts.h"
 #include "estimate_parts.h"
 #include "rounding.h"
 #include "json.h"
 
 namespace aicost::report {
+
+std::string option_name(const serving::DeploymentOption& o) {
+  return fmt::format("{} TP{} {}", o.replica.gpu.id, o.replica.tensor_parallel,
+                     catalog::to_string(o.replica.weights));
+}
 
 namespace {
 
@@ -39,10 +46,6 @@ std::string speculation_note(const std::vector<serving::DeploymentOption>& optio
                      sp.draft_tokens, sp.acceptance * 100, sp.tokens_per_step(), sp.draft_cost * 100);
 }
 
-std::string option_name(const serving::DeploymentOption& o) {
-  return fmt::format("{} TP{} {}", o.replica.gpu.id, o.replica.tensor_parallel,
-                     catalog::to_string(o.replica.weights));
-}
 
 Json deployment_json_point(const ServingView& v, const serving::Deployment& d);
 
@@ -180,6 +183,7 @@ std::string render_json(const ServingView& v) {
 
 std::string render_serving(const ServingView& v, Format f) {
   if (f == Format::kJson) return render_json(v);
+  if (f == Format::kHtml) return html_page("aicost estimate: " + v.plan_name, serving_charts(v), render_serving(v, Format::kTable));
   Table opts;
   opts.title = "Options (cheapest batch limit and replica count each)";
   opts.header = {"option", "max_batch", "replicas", "gpus", "ttft_tail_ms", "tpot_ms", "monthly_usd",

@@ -1,0 +1,2 @@
+catalog gpus -o html
+exit 2
