@@ -81,7 +81,7 @@ core::Status read_gpu(MapReader& r, catalog::Catalog& cat) {
 // fp4_gemm_relative is the exception: only generations with an FP4 peak (Blackwell) have one.
 const std::vector<std::string>& efficiency_keys() {
   static const std::vector<std::string> keys = {
-      "gemm_max", "gemm_half_dim", "fp8_gemm_relative", "fp8_cast_bytes", "attention_flash",
+      "gemm_max", "gemm_half_dim", "fp8_gemm_relative", "fp8_gemm_half_k", "fp8_cast_bytes", "attention_flash",
       "attention_unfused", "attention_flash_backward", "attention_unfused_backward",
       "memory_bound", "elementwise_bytes_per_hidden", "scale_up_bus", "scale_out_bus",
       "all_to_all_bus", "flex_dispatch_bus", "collective_latency", "layer_overhead", "moe_sync_expert_overhead", "step_overhead", "tp_overlap",
@@ -140,6 +140,7 @@ core::Status read_efficiency(MapReader& r, catalog::Catalog& cat) {
       {"serving_decode_bandwidth", &e.serving_decode_bandwidth}};
   for (const auto& [key, field] : ratios) TRY_ASSIGN(*field, r.quantity(key, UnitKind::kPercent));
   TRY_ASSIGN(e.gemm_half_dim, r.quantity("gemm_half_dim", UnitKind::kCount));
+  TRY_ASSIGN(e.fp8_gemm_half_k, r.quantity("fp8_gemm_half_k", UnitKind::kCount));
   TRY_ASSIGN(e.attention_flash_backward, r.quantity("attention_flash_backward", UnitKind::kCount));
   TRY_ASSIGN(e.attention_unfused_backward, r.quantity("attention_unfused_backward", UnitKind::kCount));
   TRY_ASSIGN(e.elementwise_bytes_per_hidden,

@@ -44,7 +44,9 @@ core::Seconds gemm_time(const workload::TrainingJob& job, double m, double n, do
   Precision p = job.precision;
   if (p == Precision::kFp8 || p == Precision::kInt8 || p == Precision::kFp4) {
     if (low_precision && runs_low_precision(job)) {
-      eff *= e.fp8_gemm_relative;
+      // Each output tile's epilogue (scaling, amax, the 16-bit store) takes as long as in BF16
+      // while the K loop runs twice as fast: it costs fp8_gemm_half_k of K.
+      eff *= e.fp8_gemm_relative * k / (k + e.fp8_gemm_half_k);
     } else {
       p = Precision::kBf16;
     }
@@ -64,15 +66,21 @@ LayerTime layer_time(const workload::TrainingJob& job, bool moe_layer) {
   const double h = m.hidden();
   const double gated = spec.activation == Activation::kSwiglu ? 2.0 : 1.0;
 
-  // --- forward GEMMs and their FLOPs
-  core::Seconds gemm_fwd(0);
+  // --- forward GEMMs and their FLOPs; the backward pass runs each GEMM twice more with its
+  // dimensions permuted (data gradient: K = N; weight gradient: K = rows), which matters where
+  // the efficiency depends on K alone (FP8).
+  core::Seconds gemm_fwd(0), gemm_bwd(0);
   double gemm_flops = 0;
   // FP8: each GEMM's forward input (rows x k) and backward output gradient (rows x n) are
   // quantised by a memory-bound cast (fp8_cast_bytes per element); weights are cast once per
   // step and not counted. Attention (flash) and the output layer stay BF16.
   double cast_elements = 0;
+  const bool low_precision = runs_low_precision(job);
   auto gemm = [&](double rows, double n, double k) {
-    gemm_fwd += gemm_time(job, rows, n, k);
+    const core::Seconds fwd = gemm_time(job, rows, n, k);
+    gemm_fwd += fwd;
+    // In BF16 the efficiency is symmetric in the three dimensions: backward is twice forward.
+    gemm_bwd += low_precision ? gemm_time(job, rows, k, n) + gemm_time(job, n, k, rows) : fwd * 2;
     gemm_flops += 2 * rows * n * k;
     cast_elements += rows * (n + k);
   };
@@ -104,11 +112,12 @@ LayerTime layer_time(const workload::TrainingJob& job, bool moe_layer) {
     const double routed = tokens * k / t;
     const double rows_per_expert = std::max(1.0, routed * par.expert / experts * etp);
     const double local_experts = experts / par.expert;
-    const core::Seconds before = gemm_fwd;
+    const core::Seconds before = gemm_fwd, bwd_before = gemm_bwd;
     const double flops_before = gemm_flops;
     const double cast_before = cast_elements;
     mlp(rows_per_expert, spec.moe_ffn_hidden_size, etp);
     gemm_fwd = before + (gemm_fwd - before) * (local_experts);
+    gemm_bwd = bwd_before + (gemm_bwd - bwd_before) * local_experts;
     gemm_flops = flops_before + (gemm_flops - flops_before) * local_experts;
     cast_elements = cast_before + (cast_elements - cast_before) * local_experts;
     if (spec.moe_shared_expert_intermediate_size > 0) {
@@ -138,9 +147,9 @@ LayerTime layer_time(const workload::TrainingJob& job, bool moe_layer) {
 
   const core::Seconds ew_fwd = memory_time(job, ew_bytes);
   const core::Seconds casts =
-      runs_low_precision(job) ? memory_time(job, cast_elements * e.fp8_cast_bytes) : core::Seconds(0);
+      low_precision ? memory_time(job, cast_elements * e.fp8_cast_bytes) : core::Seconds(0);
   LayerTime lt;
-  lt.compute = gemm_fwd * 3 + attn_fwd + attn_bwd + ew_fwd * 3 + casts + e.layer_overhead;
+  lt.compute = gemm_fwd + gemm_bwd + attn_fwd + attn_bwd + ew_fwd * 3 + casts + e.layer_overhead;
   lt.hardware_flops = 3 * (gemm_flops + attn_flops_fwd);
   if (par.recompute == Recompute::kFull) {
     lt.recompute = gemm_fwd + attn_fwd + ew_fwd;

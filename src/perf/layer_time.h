@@ -24,6 +24,7 @@ LayerTime logits_time(const workload::TrainingJob& job);
 
 // Time of one GEMM of M x N x K (2MNK FLOPs) at the job's math precision, or at BF16 when
 // `low_precision` is false (layers Transformer Engine does not run in FP8: the output layer).
+// FP8 GEMMs reach fp8_gemm_relative * K / (K + fp8_gemm_half_k) of the doubled peak's share.
 core::Seconds gemm_time(const workload::TrainingJob& job, double m, double n, double k,
                         bool low_precision = true);
 // Whether the job's transformer-block GEMMs run in a low precision (FP8, INT8, FP4) on its GPU.

@@ -50,6 +50,10 @@ struct EfficiencyProfile {
   double gemm_half_dim = 0;
   // Low-precision (fp8) GEMMs reach a smaller share of their (doubled) peak: casts, scaling.
   double fp8_gemm_relative = 0;
+  // ... times K / (K + fp8_gemm_half_k): each output tile's epilogue (scaling, amax, the 16-bit
+  // store) takes as long as in BF16 while the K loop runs twice as fast, so short-K FP8 GEMMs
+  // gain less over BF16 than long-K ones (training GEMMs; a K-length, a count).
+  double fp8_gemm_half_k = 0;
   // FP4 (NVFP4 / MXFP4 block-scaled) GEMMs likewise, relative to the FP4 peak (serving).
   double fp4_gemm_relative = 0;
   // HBM bytes moved per element of each FP8 GEMM operand to quantise it (training): read the

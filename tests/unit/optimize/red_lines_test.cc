@@ -46,7 +46,7 @@ TEST(RedLines, RiskAboveTheAllowedLevelIsRejected) {
 }
 
 // Minimum checkpoint retention: GPT-3 keeps 5 checkpoints 2 h apart (10 h). The cost-optimal
-// 49-minute interval would leave 5 x 49 min = 4.1 h, below an 8 h minimum by 3.9 h: the trap of
+// 48-minute interval would leave 5 x 48 min = 4.0 h, below an 8 h minimum by 4.0 h: the trap of
 // a change to the checkpoint schedule that silently shortens how far back one can go.
 TEST(RedLines, CheckpointRetentionRejectsAShorterInterval) {
   Guardrails g;
@@ -54,8 +54,8 @@ TEST(RedLines, CheckpointRetentionRejectsAShorterInterval) {
   const auto res = run_optimize(source_path("examples/gpt3-175b-a100.yaml"), g, only({"checkpoint-interval"}));
   const auto& l = lever(res, "checkpoint-interval");
   EXPECT_EQ(l.status, LeverStatus::kRejected);
-  EXPECT_TRUE(contains(l.red_line.why, "retained checkpoints cover 4.1 h (5 x 49 min), below the "
-                                       "minimum 8.0 h by 3.9 h"))
+  EXPECT_TRUE(contains(l.red_line.why, "retained checkpoints cover 4.0 h (5 x 48 min), below the "
+                                       "minimum 8.0 h by 4.0 h"))
       << l.red_line.why;
 }
 
@@ -95,14 +95,14 @@ TEST(RedLines, EfficiencyFloorRejectsALessEfficientGpuType) {
 TEST(RedLines, DeadlineRejectsASlowerPlan) {
   testing::TempDir dir;
   const std::string text = read_text(source_path("tests/plans/optimize-llama3-8b-h100.yaml"));
-  const std::string plan = dir.write("h100.yaml", hand_edit(text, "search", "deadline", "20.403d"));
+  const std::string plan = dir.write("h100.yaml", hand_edit(text, "search", "deadline", "20.74d"));
   Guardrails g;
   g.max_risk = RiskLevel::kHigh;
   const auto res = run_optimize(plan, g, only({"pricing-spot"}));
-  ASSERT_LT(res.baseline.wall_days(), 20.403);
+  ASSERT_LT(res.baseline.wall_days(), 20.74);
   const auto& l = lever(res, "pricing-spot");
   ASSERT_EQ(l.status, LeverStatus::kRejected) << l.why;
-  EXPECT_TRUE(contains(l.red_line.why, "miss the plan's deadline of 20.4 days by")) << l.red_line.why;
+  EXPECT_TRUE(contains(l.red_line.why, "miss the plan's deadline of 20.7 days by")) << l.red_line.why;
 }
 
 // A lever for the security floor and log retention: no shipped lever cuts security spend or logs
@@ -162,7 +162,7 @@ TEST(RedLines, APlanAlreadyAcrossALineIsReportedNotBlamedOnLevers) {
   g.min_mfu = 0.9;
   const auto res = run_optimize(source_path("examples/gpt3-175b-a100.yaml"), g, only({"checkpoint-async"}));
   ASSERT_EQ(res.warnings.size(), 1u);
-  EXPECT_TRUE(contains(res.warnings.front(), "the plan itself crosses a red line: MFU 52.2 %"));
+  EXPECT_TRUE(contains(res.warnings.front(), "the plan itself crosses a red line: MFU 52.3 %"));
   EXPECT_EQ(lever(res, "checkpoint-async").status, LeverStatus::kAccepted);
 }
 

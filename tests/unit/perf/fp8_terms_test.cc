@@ -52,5 +52,38 @@ TEST(Fp8Terms, OutputLayerStaysBf16) {
   EXPECT_LT(gemm_time(fp8, 2048, 4608, 12288).value(), gemm_time(bf16, 2048, 4608, 12288).value());
 }
 
+// An FP8 GEMM's epilogue does not speed up with its K loop: the FP8 share of the doubled peak is
+// fp8_gemm_relative * K / (K + fp8_gemm_half_k), so the FP8 gain over BF16 grows with K, and a
+// layer's backward GEMMs pay it at their own K (data gradient K = N, weight gradient K = rows).
+TEST(Fp8Terms, Fp8GainGrowsWithK) {
+  auto fp8 = gpt3_fp8(0);
+  fp8.efficiency.fp8_gemm_relative = 0.9;
+  fp8.efficiency.fp8_gemm_half_k = 256;
+  auto bf16 = fp8;
+  bf16.precision = catalog::Precision::kBf16;
+  auto gain = [&](double m, double n, double k) {
+    return gemm_time(bf16, m, n, k).value() / gemm_time(fp8, m, n, k).value();
+  };
+  // BF16 efficiency is symmetric in M, N, K, so the gain is (FP8 peak / BF16 peak, ~2) x 0.9 x
+  // K / (K + 256) exactly.
+  const auto& gpu = fp8.cluster.gpu;
+  const double peaks = gpu.peak(catalog::Precision::kFp8)->value() / gpu.peak(catalog::Precision::kBf16)->value();
+  EXPECT_NEAR(gain(4096, 4096, 1024), peaks * 0.9 * 1024 / 1280, 1e-9);
+  EXPECT_NEAR(gain(4096, 4096, 8192), peaks * 0.9 * 8192 / 8448, 1e-9);
+  // A dense GPT-3 layer (TP 8, 2048 rows): each GEMM runs forward (K = k), data gradient (K = n)
+  // and weight gradient (K = rows); the layer's GEMM time is the sum of the twelve.
+  const double h = 12288, t = 8, rows = 2048;
+  const double shapes[4][2] = {{3 * h / t, h}, {h, h / t}, {4 * h / t, h}, {h, 4 * h / t}};  // {n, k}
+  double expected = 0;
+  for (const auto& nk : shapes) {
+    expected += gemm_time(fp8, rows, nk[0], nk[1]).value() + gemm_time(fp8, rows, nk[1], nk[0]).value() +
+                gemm_time(fp8, nk[0], nk[1], rows).value();
+  }
+  auto no_gemm = fp8;
+  no_gemm.efficiency.gemm_max = 1e12;  // GEMMs take no time: what is left is the rest of the layer
+  const double rest = layer_time(no_gemm, false).compute.value();
+  EXPECT_NEAR(layer_time(fp8, false).compute.value() - rest, expected, expected * 1e-6);
+}
+
 }  // namespace
 }  // namespace aicost::perf

@@ -25,15 +25,13 @@ std::vector<perf::AccuracyCase> held_out(const config::CrossValidationRun& run) 
   return out;
 }
 
-// Measured on 2026-12-01 on 144 runs in 18 source groups (H100, A100, B200, B300, GB200; BF16,
-// FP8, MXFP8; dense and MoE), after software eras (NeMo/Megatron-Bridge rows with TP overlap), FP8
-// casts as a memory-bound term, the output layer in BF16, fp8_gemm_relative fitted, and the MoE
-// dispatcher terms (flex dispatch deduplicated per NVLink domain; the alltoall dispatcher's host
-// sync, moe_sync_expert_overhead, fitted): CV median 5.9 %, p90 16.9 %, worst 74 % (in-sample
-// 4.7 % / 14.1 %); before the MoE terms 5.8 % / 18.1 %, worst 236 %. The p90 target
-// (15 %) does not hold: the misses are Blackwell dense runs with short steps held out (MLPerf v5.1
-// Llama 3.1 8B), the Megatron-Bridge MoE runs when their one source group is held out (the sync
-// term is then fitted without any run that informs it) and Qwen3-30B-A3B on H100. The bounds pin
+// Measured on 2026-12-02 on 144 runs in 18 source groups (H100, A100, B200, B300, GB200; BF16,
+// FP8, MXFP8; dense and MoE), after software eras, FP8 casts as a memory-bound term, the output
+// layer in BF16, the MoE dispatcher terms and FP8 GEMM efficiency depending on K
+// (fp8_gemm_half_k, from the H200 cuBLAS sweep): CV median 5.3 %, p90 14.1 %, worst 67 %
+// (in-sample 4.1 % / 11.4 %); before the K term 5.9 % / 16.9 %, worst 74 %. The target
+// (median <= 8 %, p90 <= 15 %) holds. The worst are the Megatron-Bridge MoE runs when their one
+// source group is held out and Qwen3-30B-A3B on H100 (docs/VALIDATION.md). The bounds pin
 // today's figures with a little room, so a regression fails.
 TEST(ValidationAccuracy, TrainingCrossValidatedErrorWithinBounds) {
   auto run = config::cross_validate_csv(kDevSet, testing::builtin_catalog());
@@ -46,9 +44,9 @@ TEST(ValidationAccuracy, TrainingCrossValidatedErrorWithinBounds) {
   // Eight fitted numbers: gemm_max for ampere, hopper and blackwell, five shared.
   EXPECT_EQ(perf::fitted_numbers(run->cv.all, run->parameters).size(), 8u);
   const auto s = perf::summarize(held_out(*run));
-  EXPECT_LE(s.median_abs, 0.062);
-  EXPECT_LE(s.p90_abs, 0.175);
-  EXPECT_LE(s.max_abs, 0.80);
+  EXPECT_LE(s.median_abs, 0.055);
+  EXPECT_LE(s.p90_abs, 0.145);
+  EXPECT_LE(s.max_abs, 0.70);
 }
 
 TEST(ValidationAccuracy, SkipsRowsWithoutMeasurementsAndSaysWhy) {
