@@ -34,7 +34,7 @@ expect_bash() {  # expect_bash "WANT" WORDS...
   [ "$got" = "$want" ] || fail "bash: '$*' offers '$got', expected '$want'"
 }
 expect_bash "ledger" aicost led
-expect_bash "check commitments compact" aicost ledger c
+expect_bash "change changes check" aicost ledger ch
 expect_bash "best-mfu cheapest fastest" aicost search --objective ""
 expect_bash "gpus instances models servers" aicost catalog ""
 expect_bash "report" aicost --catalog mine.yaml ledger re            # a global option's value is skipped
@@ -77,7 +77,7 @@ expect_zsh() {
   local got; got=$(zsh_complete "$@")
   [ "$got" = "$want" ] || fail "zsh: '$*' offers '$got', expected '$want'"
 }
-expect_zsh "check commitments compact ingest init report sources validate" aicost ledger ""
+expect_zsh "change changes check commitments compact ingest init report sources validate" aicost ledger ""
 expect_zsh "best-mfu cheapest fastest" aicost search --objective ""
 expect_zsh "report" aicost --catalog mine.yaml ledger re
 expect_zsh "<files>" aicost ledger --db ""
@@ -92,7 +92,7 @@ expect_fish() {
   [ "$got" = "$want" ] || fail "fish: '$*' offers '$got', expected '$want'"
 }
 expect_fish "ledger" aicost led
-expect_fish "check commitments compact" aicost ledger c
+expect_fish "change changes check" aicost ledger ch
 expect_fish "best-mfu cheapest fastest" aicost search --objective ""
 expect_fish "report" aicost --catalog mine.yaml ledger re
 expect_fish "--granularity" aicost ledger report --gr
