@@ -13,30 +13,6 @@
 
 namespace aicost::report {
 
-Json base_spec(const std::string& description) {
-  return Json{{"$schema", kVegaLiteSchema},
-              {"description", description},
-              {"width", 640},
-              // maxExtent: Vega's default (200 px) lets a long label run over the axis title.
-              {"config", {{"axis", {{"labelFontSize", 12}, {"titleFontSize", 13}, {"labelLimit", 360}, {"maxExtent", 380}}},
-                          {"legend", {{"labelFontSize", 12}, {"titleFontSize", 13}, {"labelLimit", 320}}}}}};
-}
-
-Chart chart(std::string title, const Json& spec) { return Chart{std::move(title), json_text(spec)}; }
-
-Json bar_spec(const std::string& description, Json values, const std::string& label_field,
-              const std::string& label_title, const std::string& value_field, const std::string& value_title,
-              const std::string& value_format) {
-  Json s = base_spec(description);
-  s["data"] = {{"values", std::move(values)}};
-  s["mark"] = {{"type", "bar"}, {"tooltip", true}};
-  s["encoding"] = {
-      {"y", {{"field", label_field}, {"type", "nominal"}, {"title", label_title}, {"sort", "-x"}}},
-      {"x", {{"field", value_field}, {"type", "quantitative"}, {"title", value_title},
-             {"axis", {{"format", value_format}}}}}};
-  return s;
-}
-
 std::vector<Chart> estimate_charts(const EstimateView& v) {
   std::vector<Chart> out;
   if (v.perf == nullptr || v.cost == nullptr) return out;
@@ -298,6 +274,23 @@ std::vector<Chart> reliability_charts(const ReliabilityView& v) {
           {"encoding", {{"y", y}, {"x", {{"field", "mean"}, {"type", "quantitative"}}}}}}});
     out.push_back(chart("Spread of the wall days (Monte Carlo)", t));
   }
+  return out;
+}
+
+std::vector<Chart> optimize_charts(const std::vector<optimize::LeverResult>& levers, const std::string& unit) {
+  std::vector<Chart> out;
+  Json rows = Json::array();
+  for (const auto& l : levers) {
+    if (!l.saving_usd) continue;
+    rows.push_back({{"lever", l.subject.empty() ? l.id : l.id + " " + l.subject},
+                    {"saving", cents(*l.saving_usd)},
+                    {"status", optimize::to_string(l.status)},
+                    {"risk", optimize::to_string(l.risk.level)}});
+  }
+  if (rows.empty()) return out;
+  Json s = bar_spec("Saving of each lever", std::move(rows), "lever", "lever", "saving", "saving (" + unit + ")", ",.0f");
+  s["encoding"]["color"] = {{"field", "status"}, {"type", "nominal"}, {"title", "status"}};
+  out.push_back(chart("Saving per lever", s));
   return out;
 }
 

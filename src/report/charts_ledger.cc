@@ -108,21 +108,4 @@ std::vector<Chart> check_charts(const governance::CheckResult& r) {
   return out;
 }
 
-std::vector<Chart> optimize_charts(const std::vector<optimize::LeverResult>& levers, const std::string& unit) {
-  std::vector<Chart> out;
-  Json rows = Json::array();
-  for (const auto& l : levers) {
-    if (!l.saving_usd) continue;
-    rows.push_back({{"lever", l.subject.empty() ? l.id : l.id + " " + l.subject},
-                    {"saving", cents(*l.saving_usd)},
-                    {"status", optimize::to_string(l.status)},
-                    {"risk", optimize::to_string(l.risk.level)}});
-  }
-  if (rows.empty()) return out;
-  Json s = bar_spec("Saving of each lever", std::move(rows), "lever", "lever", "saving", "saving (" + unit + ")", ",.0f");
-  s["encoding"]["color"] = {{"field", "status"}, {"type", "nominal"}, {"title", "status"}};
-  out.push_back(chart("Saving per lever", s));
-  return out;
-}
-
 }  // namespace aicost::report
