@@ -64,13 +64,19 @@ std::vector<std::string> positional_choices(const CliCommand& c) {
   return out;
 }
 
-// Case patterns ('aicost|--db'|'aicost ledger|--db') for every option that takes a value.
+// The case patterns of option `o` at command `c`: 'aicost ledger|-o'|'aicost ledger|--output'.
+std::string option_patterns(const CliCommand& c, const CliOption& o, const char* sep) {
+  std::vector<std::string> patterns;
+  for (const auto& n : o.names) patterns.push_back(sh_quote(c.path + "|" + n));
+  return join(patterns, sep);
+}
+
+// The case patterns of every option that takes a value, at every command.
 std::string value_option_patterns(const std::vector<const CliCommand*>& commands, const char* sep) {
   std::vector<std::string> patterns;
   for (const CliCommand* c : commands) {
     for (const CliOption* o : options_at(*c)) {
-      if (!o->takes_value()) continue;
-      for (const auto& n : o->names) patterns.push_back(sh_quote(c->path + "|" + n));
+      if (o->takes_value()) patterns.push_back(option_patterns(*c, *o, sep));
     }
   }
   return join(patterns, sep);
@@ -105,9 +111,7 @@ std::string bash_script(const CliCommand& root) {
   for (const CliCommand* c : commands) {
     for (const CliOption* o : options_at(*c)) {
       if (!o->takes_value()) continue;
-      std::vector<std::string> patterns;
-      for (const auto& n : o->names) patterns.push_back(sh_quote(c->path + "|" + n));
-      s << "    " << join(patterns, "|") << ")";
+      s << "    " << option_patterns(*c, *o, "|") << ")";
       if (!o->choices.empty()) {
         s << " COMPREPLY=($(compgen -W " << sh_quote(join(o->choices)) << " -- \"$cur\"));";
       }
@@ -166,9 +170,7 @@ std::string zsh_script(const CliCommand& root) {
   for (const CliCommand* c : commands) {
     for (const CliOption* o : options_at(*c)) {
       if (!o->takes_value()) continue;
-      std::vector<std::string> patterns;
-      for (const auto& n : o->names) patterns.push_back(sh_quote(c->path + "|" + n));
-      s << "    (" << join(patterns, "|") << ") ";
+      s << "    (" << option_patterns(*c, *o, "|") << ") ";
       if (o->choices.empty()) {
         s << "_files";
       } else {
