@@ -52,6 +52,23 @@ std::string format_bytes(double bytes) {
   return sprintf(i == 0 ? "%.0f %s" : "%.3g %s", bytes, kUnits[i]);
 }
 
+namespace {
+char lower_ascii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+}  // namespace
+
+std::string ascii_lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = lower_ascii(c);
+  return out;
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (lower_ascii(a[i]) != lower_ascii(b[i])) return false;
+  return true;
+}
+
 std::string utc_now_iso() {
   const auto t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm tm{};

@@ -16,6 +16,11 @@ std::string group_digits(double value, int decimals = 0);
 // Bytes with an SI unit: 2.45e12 -> "2.45 TB".
 std::string format_bytes(double bytes);
 
+// s with ASCII A-Z lowered (other bytes, UTF-8 included, kept), and a comparison that ignores
+// ASCII case: for names, headers, schemes and enum words, never for prose.
+std::string ascii_lower(std::string_view s);
+bool iequals(std::string_view a, std::string_view b);
+
 // --- UTF-8 (the ledger's byte policy, docs/LEDGER.md "Bad input") ------------------------------
 //
 // Text that is "clean" is well-formed UTF-8 (Unicode 15, Table 3-7: no overlong forms, no

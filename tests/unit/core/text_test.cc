@@ -91,5 +91,15 @@ TEST(Utf8, PrefixNeverCutsACharacter) {
   EXPECT_TRUE(utf8_clean(utf8_prefix("M\xC3\xBC\xC3\xBC\xC3\xBC", 4)));
 }
 
+TEST(AsciiCase, LowersAsciiOnlyAndComparesWithoutCase) {
+  EXPECT_EQ(ascii_lower("Content-Type: HTTPS"), "content-type: https");
+  // Bytes outside A-Z stay as they are: "Ü" (C3 9C) is not lowered to "ü" (C3 BC).
+  EXPECT_EQ(ascii_lower("M\xC3\x9Cnchen"), "m\xC3\x9Cnchen");
+  EXPECT_TRUE(iequals("BilledCost", "billedcost"));
+  EXPECT_TRUE(iequals("", ""));
+  EXPECT_FALSE(iequals("BilledCost", "BilledCosts"));
+  EXPECT_FALSE(iequals("@", "`"));  // 0x40 and 0x60 differ by the case bit but are not letters
+}
+
 }  // namespace
 }  // namespace aicost::core
