@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 10
 EXAMPLE ?= examples/gpt3-175b-a100.yaml
 
-.PHONY: all deps configure build run test bench install deb clean
+.PHONY: all deps configure build run test lint bench install deb clean
 
 all: build
 
@@ -37,6 +37,10 @@ test: build
 	AICOST_TEST_PG_URL="$$url" AICOST_TEST_PG_REQUIRED=1 ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 	scripts/fuzz.sh $(FUZZ_SECONDS)
 	@scripts/tmp-unchanged.sh check $(BUILD)/tmp-before.txt
+
+# `make lint`: clang-tidy with the checks in .clang-tidy over src/, apps/ and python/ (scripts/lint.sh).
+lint: build
+	scripts/lint.sh $(BUILD) $(JOBS)
 
 bench: build
 	$(BUILD)/bench/aicost_bench --benchmark_counters_tabular=true

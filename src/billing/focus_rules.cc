@@ -18,7 +18,8 @@ bool is_decimal(std::string_view v) {
 }
 
 std::string with_rule(std::string message, std::string_view rule) {
-  return message + " (FOCUS rule " + std::string(rule) + ")";
+  message.append(" (FOCUS rule ").append(rule).append(")");
+  return message;
 }
 
 }  // namespace

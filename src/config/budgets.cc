@@ -42,7 +42,7 @@ core::Status read_amount(MapReader& r, const std::string& key, gov::Budget& b) {
 
 core::Result<ledger::Day> read_day(MapReader& r, const std::string& key) {
   const YAML::Node n = r.node(key);
-  const std::string t = n.Scalar();
+  const std::string& t = n.Scalar();
   int y = 0;
   unsigned m = 0, d = 0;
   char tail = 0;

@@ -16,7 +16,7 @@
   do {                                                        \
     auto r_ = (expr);                                         \
     if (!r_) return r_.error();                               \
-    if (*r_) target = static_cast<decltype(target)>(**r_);    \
+    if (*r_) (target) = static_cast<decltype(target)>(**r_);  \
   } while (false)
 
 namespace aicost::config {

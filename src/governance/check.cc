@@ -205,7 +205,7 @@ void check_freshness(std::optional<ledger::Day> newest, const std::vector<Budget
     } else if (b.currency != kGpuHours && !found.count(b.currency)) {
       // A budget in a currency its charges are not in counts nothing: 0 spent and "ok" forever.
       std::string in;
-      for (const auto& c : found) in += (in.empty() ? "" : ", ") + c;
+      for (const auto& c : found) in.append(in.empty() ? "" : ", ").append(c);
       out.data_stale = true;
       out.warnings.push_back("budget '" + b.name + "' is in " + b.currency + " but its scope's charges in " + p.label +
                              " are in " + in + ", so it counts nothing: give its amount in " +

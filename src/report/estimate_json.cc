@@ -12,8 +12,6 @@ namespace aicost::report {
 
 namespace {
 
-using costing::CostNature;
-
 Json build_json(const EstimateView& v) {
   const auto& job = *v.job;
   const auto& p = *v.perf;
