@@ -8,6 +8,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <nlohmann/json.hpp>
+
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -45,10 +47,67 @@ py::dict error_dict(const aicost::core::Error& e) {
   return d;
 }
 
-py::tuple to_python(const Result<Output>& out) {
+// JSON text as the Python objects json.loads makes of it (dicts in the text's key order, ints,
+// floats, str, True/False/None), built as it is read: the package need not import json, about a
+// fifth of an import's time (docs/PYTHON.md "Speed"). A number is read as json.loads reads it (the
+// nearest double, an integer as int); the renderers write no integer beyond 64 bits.
+class ToPython : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  py::object result;
+
+  bool null() override { return put(py::none()); }
+  bool boolean(bool b) override { return put(py::bool_(b)); }
+  bool number_integer(number_integer_t n) override { return put(py::int_(n)); }
+  bool number_unsigned(number_unsigned_t n) override { return put(py::int_(n)); }
+  bool number_float(number_float_t x, const string_t&) override { return put(py::float_(x)); }
+  bool string(string_t& text) override { return put(py::str(text)); }
+  bool binary(binary_t&) override { return false; }
+  bool start_object(std::size_t) override { return open(py::dict()); }
+  bool key(string_t& text) override {
+    keys_.back() = py::str(text);
+    return true;
+  }
+  bool end_object() override { return close(); }
+  bool start_array(std::size_t) override { return open(py::list()); }
+  bool end_array() override { return close(); }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+ private:
+  std::vector<py::object> open_;  // the dicts and lists being filled, innermost last
+  std::vector<py::object> keys_;  // the key of each open dict's next value
+
+  bool put(py::object value) {
+    if (open_.empty()) result = std::move(value);
+    else if (PyList_Check(open_.back().ptr())) open_.back().cast<py::list>().append(std::move(value));
+    else PyDict_SetItem(open_.back().ptr(), keys_.back().ptr(), value.ptr());
+    return true;
+  }
+  bool open(py::object container) {
+    open_.push_back(std::move(container));
+    keys_.emplace_back();
+    return true;
+  }
+  bool close() {
+    py::object done = std::move(open_.back());
+    open_.pop_back();
+    keys_.pop_back();
+    return put(std::move(done));
+  }
+};
+
+py::object from_json(const std::string& text) {
+  ToPython sax;
+  if (!nlohmann::json::sax_parse(text, &sax)) throw std::runtime_error("aicost rendered JSON that does not parse");
+  return sax.result;
+}
+
+// (True, value, status, warnings) or (False, error): `value` is the JSON as Python objects, or with
+// `parse` false (an -o html page) the text as bytes.
+py::tuple to_python(const Result<Output>& out, bool parse = true) {
   if (!out) return py::make_tuple(false, error_dict(out.error()));
   if (out->error_after) return py::make_tuple(false, error_dict(*out->error_after));
-  return py::make_tuple(true, py::bytes(out->text), out->status, out->warnings);
+  py::object value = parse ? from_json(out->text) : py::object(py::bytes(out->text));
+  return py::make_tuple(true, value, out->status, out->warnings);
 }
 
 PlanSource source(const std::string& text, const std::string& origin, const std::string& base_dir) {
@@ -156,7 +215,7 @@ PYBIND11_MODULE(_native, m) {
           o.simulate = simulate;
           o.seed = seed;
           o.conservative = conservative;
-          return to_python(unlocked([&] { return aicost::api::estimate(source(text, origin, base_dir), **cat, format_of(html), o); }));
+          return to_python(unlocked([&] { return aicost::api::estimate(source(text, origin, base_dir), **cat, format_of(html), o); }), !html);
         });
 
   m.def("diff", [](const std::string& a, const std::string& a_origin, const std::string& a_dir, const std::string& b,
@@ -165,7 +224,7 @@ PYBIND11_MODULE(_native, m) {
     if (!cat) return py::make_tuple(false, error_dict(cat.error()));
     return to_python(unlocked([&] {
       return aicost::api::diff(source(a, a_origin, a_dir), source(b, b_origin, b_dir), **cat, format_of(html));
-    }));
+    }), !html);
   });
 
   m.def("search", [](const std::string& text, const std::string& origin, const std::string& base_dir,
@@ -211,7 +270,7 @@ PYBIND11_MODULE(_native, m) {
         },
         tick);
     if (!progress.is_none()) progress(1.0);
-    return to_python(out);
+    return to_python(out, !html);
   });
 
   m.def("reliability", [](const std::string& text, const std::string& origin, const std::string& base_dir,
@@ -224,7 +283,7 @@ PYBIND11_MODULE(_native, m) {
     o.seed = seed;
     o.threads = threads;
     o.spares = spares;
-    return to_python(unlocked([&] { return aicost::api::reliability(source(text, origin, base_dir), **cat, format_of(html), o); }));
+    return to_python(unlocked([&] { return aicost::api::reliability(source(text, origin, base_dir), **cat, format_of(html), o); }), !html);
   });
 
   m.def("optimize", [](const std::string& text, const std::string& origin, const std::string& base_dir,
@@ -235,7 +294,7 @@ PYBIND11_MODULE(_native, m) {
     aicost::api::OptimizeOptions o;
     if (guardrails) o.guardrails = PlanSource{*guardrails, guardrails_origin, "."};
     o.threads = threads;
-    return to_python(unlocked([&] { return aicost::api::optimize(source(text, origin, base_dir), **cat, format_of(html), o); }));
+    return to_python(unlocked([&] { return aicost::api::optimize(source(text, origin, base_dir), **cat, format_of(html), o); }), !html);
   });
 
   m.def("catalog", [](const std::string& what, const std::vector<std::string>& catalogs) {
@@ -247,7 +306,7 @@ PYBIND11_MODULE(_native, m) {
   m.def("validate", [](const std::string& csv, bool cv, const std::vector<std::string>& catalogs, bool html) {
     auto cat = catalog_for(catalogs);
     if (!cat) return py::make_tuple(false, error_dict(cat.error()));
-    return to_python(unlocked([&] { return aicost::api::validate(csv, cv, **cat, format_of(html)); }));
+    return to_python(unlocked([&] { return aicost::api::validate(csv, cv, **cat, format_of(html)); }), !html);
   });
 
   // The ledger (aicost.Ledger): each call opens the ledger, works without the GIL and closes it.
@@ -278,7 +337,7 @@ PYBIND11_MODULE(_native, m) {
     if (!*summary) return py::make_tuple(false, error_dict(summary->error()));
     py::list files_out;
     for (const auto& e : each) {
-      if (e.outcome) files_out.append(py::make_tuple(e.file, true, py::bytes(*e.outcome)));
+      if (e.outcome) files_out.append(py::make_tuple(e.file, true, from_json(*e.outcome)));
       else files_out.append(py::make_tuple(e.file, false, error_dict(e.outcome.error())));
     }
     return py::make_tuple(true, files_out, (*summary)->rows_left_out);
@@ -304,7 +363,7 @@ PYBIND11_MODULE(_native, m) {
       Output out;
       out.text = std::move(text).str();
       return out;
-    }));
+    }), !html);
   });
 
   m.def("ledger_sources", [](const std::string& db, unsigned threads) {
@@ -324,6 +383,6 @@ PYBIND11_MODULE(_native, m) {
       auto r = aicost::api::ledger_check(ledger_db(db, threads, lock_timeout), o, format_of(html));
       if (!r) return r.error();
       return static_cast<Output&&>(std::move(*r));
-    }));
+    }), !html);
   });
 }

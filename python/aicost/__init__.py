@@ -10,7 +10,6 @@ C++ code renders, parsed); docs/JSON_OUTPUT.md documents the fields. A plan is a
     print(est["cost"]["total_usd"])
 """
 
-import json
 import os
 
 from . import _native
@@ -86,15 +85,17 @@ def _raise(info):
 
 
 def _result(reply):
+    """The value of a native call's reply (its JSON already as dicts and lists), or its error raised."""
     if not reply[0]:
         _raise(reply[1])
-    return json.loads(reply[1])
+    return reply[1]
 
 
 def _source(plan, what="<plan>"):
     """(text, origin, base_dir) of a plan given as a path, YAML text or a dict."""
     if isinstance(plan, dict):
         # JSON is YAML: the dict goes in as it is, keys and values as given.
+        import json
         return json.dumps(plan), "<dict>", os.getcwd()
     if isinstance(plan, os.PathLike) or (isinstance(plan, str) and "\n" not in plan):
         reply = _native.plan_file(os.fspath(plan))
@@ -139,6 +140,7 @@ def _page_parts(page):
     are the JSON array of the script "aicost-specs" ("<\\/" in it is JSON for "/"), each chart's
     title the <h2> before its <div>, the figures the HTML-escaped table in <pre>."""
     import html
+    import json
     import re
     title = html.unescape(page[page.index("<title>") + 7:page.index("</title>")])
     start = page.index('<script type="application/json" id="aicost-specs">')
@@ -355,7 +357,7 @@ class Ledger:
         results, failure = [], None
         for _, ok, value in reply[1]:
             if ok:
-                results.append(json.loads(value))
+                results.append(value)
             elif failure is None:
                 failure = value
         if failure is not None:
