@@ -3,8 +3,9 @@
 // Each call takes plan text (with its origin and folder) and options, and returns
 // (True, json_text, status, warnings) or (False, error_dict): the Python layer parses the JSON the
 // shared code rendered and raises the exception an error's code names. The GIL is released while
-// the model runs; a search runs on a worker thread while the calling thread polls for signals, so
-// Ctrl-C stops it (api::SearchOptions::cancel) and raises KeyboardInterrupt.
+// the model runs; a search and a simulation (estimate or reliability with `simulate`) run on a
+// worker thread while the calling thread polls for signals, so Ctrl-C stops them (the api's
+// `cancel` flags) and raises KeyboardInterrupt.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -215,7 +216,12 @@ PYBIND11_MODULE(_native, m) {
           o.simulate = simulate;
           o.seed = seed;
           o.conservative = conservative;
-          return to_python(unlocked([&] { return aicost::api::estimate(source(text, origin, base_dir), **cat, format_of(html), o); }), !html);
+          auto run = [&](const std::atomic<bool>* cancel) {
+            o.cancel = cancel;
+            return aicost::api::estimate(source(text, origin, base_dir), **cat, format_of(html), o);
+          };
+          // A simulation may run long: on a worker, so that Ctrl-C stops it; else on this thread.
+          return to_python(simulate > 0 ? interruptible(run, [] {}) : unlocked([&] { return run(nullptr); }), !html);
         });
 
   m.def("diff", [](const std::string& a, const std::string& a_origin, const std::string& a_dir, const std::string& b,
@@ -283,7 +289,11 @@ PYBIND11_MODULE(_native, m) {
     o.seed = seed;
     o.threads = threads;
     o.spares = spares;
-    return to_python(unlocked([&] { return aicost::api::reliability(source(text, origin, base_dir), **cat, format_of(html), o); }), !html);
+    auto run = [&](const std::atomic<bool>* cancel) {
+      o.cancel = cancel;
+      return aicost::api::reliability(source(text, origin, base_dir), **cat, format_of(html), o);
+    };
+    return to_python(simulate > 0 ? interruptible(run, [] {}) : unlocked([&] { return run(nullptr); }), !html);
   });
 
   m.def("optimize", [](const std::string& text, const std::string& origin, const std::string& base_dir,
