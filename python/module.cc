@@ -3,10 +3,13 @@
 // Each call takes plan text (with its origin and folder) and options, and returns
 // (True, json_text, status, warnings) or (False, error_dict): the Python layer parses the JSON the
 // shared code rendered and raises the exception an error's code names. The GIL is released while
-// the model runs; a search runs on a worker thread while the calling thread polls for signals, so
-// Ctrl-C stops it (api::SearchOptions::cancel) and raises KeyboardInterrupt.
+// the model runs; a search and a simulation (estimate or reliability with `simulate`) run on a
+// worker thread while the calling thread polls for signals, so Ctrl-C stops them (the api's
+// `cancel` flags) and raises KeyboardInterrupt.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+
+#include <nlohmann/json.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -15,11 +18,13 @@
 #include <future>
 #include <mutex>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "aicost/api/api.h"
+#include "aicost/api/ledger.h"
 
 namespace py = pybind11;
 using aicost::api::Output;
@@ -43,10 +48,67 @@ py::dict error_dict(const aicost::core::Error& e) {
   return d;
 }
 
-py::tuple to_python(const Result<Output>& out) {
+// JSON text as the Python objects json.loads makes of it (dicts in the text's key order, ints,
+// floats, str, True/False/None), built as it is read: the package need not import json, about a
+// fifth of an import's time (docs/PYTHON.md "Speed"). A number is read as json.loads reads it (the
+// nearest double, an integer as int); the renderers write no integer beyond 64 bits.
+class ToPython : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  py::object result;
+
+  bool null() override { return put(py::none()); }
+  bool boolean(bool b) override { return put(py::bool_(b)); }
+  bool number_integer(number_integer_t n) override { return put(py::int_(n)); }
+  bool number_unsigned(number_unsigned_t n) override { return put(py::int_(n)); }
+  bool number_float(number_float_t x, const string_t&) override { return put(py::float_(x)); }
+  bool string(string_t& text) override { return put(py::str(text)); }
+  bool binary(binary_t&) override { return false; }
+  bool start_object(std::size_t) override { return open(py::dict()); }
+  bool key(string_t& text) override {
+    keys_.back() = py::str(text);
+    return true;
+  }
+  bool end_object() override { return close(); }
+  bool start_array(std::size_t) override { return open(py::list()); }
+  bool end_array() override { return close(); }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+ private:
+  std::vector<py::object> open_;  // the dicts and lists being filled, innermost last
+  std::vector<py::object> keys_;  // the key of each open dict's next value
+
+  bool put(py::object value) {
+    if (open_.empty()) result = std::move(value);
+    else if (PyList_Check(open_.back().ptr())) open_.back().cast<py::list>().append(std::move(value));
+    else PyDict_SetItem(open_.back().ptr(), keys_.back().ptr(), value.ptr());
+    return true;
+  }
+  bool open(py::object container) {
+    open_.push_back(std::move(container));
+    keys_.emplace_back();
+    return true;
+  }
+  bool close() {
+    py::object done = std::move(open_.back());
+    open_.pop_back();
+    keys_.pop_back();
+    return put(std::move(done));
+  }
+};
+
+py::object from_json(const std::string& text) {
+  ToPython sax;
+  if (!nlohmann::json::sax_parse(text, &sax)) throw std::runtime_error("aicost rendered JSON that does not parse");
+  return sax.result;
+}
+
+// (True, value, status, warnings) or (False, error): `value` is the JSON as Python objects, or with
+// `parse` false (an -o html page) the text as bytes.
+py::tuple to_python(const Result<Output>& out, bool parse = true) {
   if (!out) return py::make_tuple(false, error_dict(out.error()));
   if (out->error_after) return py::make_tuple(false, error_dict(*out->error_after));
-  return py::make_tuple(true, py::bytes(out->text), out->status, out->warnings);
+  py::object value = parse ? from_json(out->text) : py::object(py::bytes(out->text));
+  return py::make_tuple(true, value, out->status, out->warnings);
 }
 
 PlanSource source(const std::string& text, const std::string& origin, const std::string& base_dir) {
@@ -120,6 +182,17 @@ Result<Output> interruptible(F&& call, Tick&& tick) {
 }
 
 auto json_format() { return aicost::report::Format::kJson; }
+// The format of a call: its JSON, or (`html`, for a notebook's display) the `-o html` page whose
+// table and chart specs the Python layer takes out.
+auto format_of(bool html) { return html ? aicost::report::Format::kHtml : aicost::report::Format::kJson; }
+
+aicost::api::LedgerDb ledger_db(const std::string& db, unsigned threads, const std::string& lock_timeout) {
+  aicost::api::LedgerDb d;
+  d.db = db;
+  d.threads = threads;
+  d.lock_timeout = lock_timeout;
+  return d;  // no notices: a Python caller sees the result (a ledger made, a wait) in its call's time
+}
 
 }  // namespace
 
@@ -135,7 +208,7 @@ PYBIND11_MODULE(_native, m) {
   m.def("estimate",
         [](const std::string& text, const std::string& origin, const std::string& base_dir,
            const std::vector<std::string>& catalogs, bool allow_oom, int simulate, uint64_t seed,
-           bool conservative) {
+           bool conservative, bool html) {
           auto cat = catalog_for(catalogs);
           if (!cat) return py::make_tuple(false, error_dict(cat.error()));
           aicost::api::EstimateOptions o;
@@ -143,21 +216,26 @@ PYBIND11_MODULE(_native, m) {
           o.simulate = simulate;
           o.seed = seed;
           o.conservative = conservative;
-          return to_python(unlocked([&] { return aicost::api::estimate(source(text, origin, base_dir), **cat, json_format(), o); }));
+          auto run = [&](const std::atomic<bool>* cancel) {
+            o.cancel = cancel;
+            return aicost::api::estimate(source(text, origin, base_dir), **cat, format_of(html), o);
+          };
+          // A simulation may run long: on a worker, so that Ctrl-C stops it; else on this thread.
+          return to_python(simulate > 0 ? interruptible(run, [] {}) : unlocked([&] { return run(nullptr); }), !html);
         });
 
   m.def("diff", [](const std::string& a, const std::string& a_origin, const std::string& a_dir, const std::string& b,
-                   const std::string& b_origin, const std::string& b_dir, const std::vector<std::string>& catalogs) {
+                   const std::string& b_origin, const std::string& b_dir, const std::vector<std::string>& catalogs, bool html) {
     auto cat = catalog_for(catalogs);
     if (!cat) return py::make_tuple(false, error_dict(cat.error()));
     return to_python(unlocked([&] {
-      return aicost::api::diff(source(a, a_origin, a_dir), source(b, b_origin, b_dir), **cat, json_format());
-    }));
+      return aicost::api::diff(source(a, a_origin, a_dir), source(b, b_origin, b_dir), **cat, format_of(html));
+    }), !html);
   });
 
   m.def("search", [](const std::string& text, const std::string& origin, const std::string& base_dir,
                      const std::vector<std::string>& catalogs, int top, const std::string& objective, int threads,
-                     py::object progress) {
+                     py::object progress, bool html) {
     auto cat = catalog_for(catalogs);
     if (!cat) return py::make_tuple(false, error_dict(cat.error()));
     aicost::api::SearchOptions o;
@@ -194,16 +272,16 @@ PYBIND11_MODULE(_native, m) {
     auto out = interruptible(
         [&](const std::atomic<bool>* cancel) {
           o.cancel = cancel;
-          return aicost::api::search(source(text, origin, base_dir), **cat, json_format(), o);
+          return aicost::api::search(source(text, origin, base_dir), **cat, format_of(html), o);
         },
         tick);
     if (!progress.is_none()) progress(1.0);
-    return to_python(out);
+    return to_python(out, !html);
   });
 
   m.def("reliability", [](const std::string& text, const std::string& origin, const std::string& base_dir,
                           const std::vector<std::string>& catalogs, int simulate, uint64_t seed, int threads,
-                          bool spares) {
+                          bool spares, bool html) {
     auto cat = catalog_for(catalogs);
     if (!cat) return py::make_tuple(false, error_dict(cat.error()));
     aicost::api::ReliabilityOptions o;
@@ -211,18 +289,22 @@ PYBIND11_MODULE(_native, m) {
     o.seed = seed;
     o.threads = threads;
     o.spares = spares;
-    return to_python(unlocked([&] { return aicost::api::reliability(source(text, origin, base_dir), **cat, json_format(), o); }));
+    auto run = [&](const std::atomic<bool>* cancel) {
+      o.cancel = cancel;
+      return aicost::api::reliability(source(text, origin, base_dir), **cat, format_of(html), o);
+    };
+    return to_python(simulate > 0 ? interruptible(run, [] {}) : unlocked([&] { return run(nullptr); }), !html);
   });
 
   m.def("optimize", [](const std::string& text, const std::string& origin, const std::string& base_dir,
                        const std::vector<std::string>& catalogs, std::optional<std::string> guardrails,
-                       const std::string& guardrails_origin, int threads) {
+                       const std::string& guardrails_origin, int threads, bool html) {
     auto cat = catalog_for(catalogs);
     if (!cat) return py::make_tuple(false, error_dict(cat.error()));
     aicost::api::OptimizeOptions o;
     if (guardrails) o.guardrails = PlanSource{*guardrails, guardrails_origin, "."};
     o.threads = threads;
-    return to_python(unlocked([&] { return aicost::api::optimize(source(text, origin, base_dir), **cat, json_format(), o); }));
+    return to_python(unlocked([&] { return aicost::api::optimize(source(text, origin, base_dir), **cat, format_of(html), o); }), !html);
   });
 
   m.def("catalog", [](const std::string& what, const std::vector<std::string>& catalogs) {
@@ -231,9 +313,86 @@ PYBIND11_MODULE(_native, m) {
     return to_python(aicost::api::catalog_listing(what, **cat, json_format()));
   });
 
-  m.def("validate", [](const std::string& csv, bool cv, const std::vector<std::string>& catalogs) {
+  m.def("validate", [](const std::string& csv, bool cv, const std::vector<std::string>& catalogs, bool html) {
     auto cat = catalog_for(catalogs);
     if (!cat) return py::make_tuple(false, error_dict(cat.error()));
-    return to_python(unlocked([&] { return aicost::api::validate(csv, cv, **cat, json_format()); }));
+    return to_python(unlocked([&] { return aicost::api::validate(csv, cv, **cat, format_of(html)); }), !html);
+  });
+
+  // The ledger (aicost.Ledger): each call opens the ledger, works without the GIL and closes it.
+  m.def("ledger_ingest", [](const std::string& db, unsigned threads, const std::string& lock_timeout,
+                            const std::vector<std::string>& files, const std::string& format,
+                            const std::string& rate_card, const std::vector<std::string>& catalogs, bool replace,
+                            bool restate, const std::string& export_name) {
+    aicost::api::LedgerIngestOptions o;
+    o.files = files;
+    o.format = format;
+    o.rate_card = rate_card;
+    o.catalog_files = catalogs;
+    o.replace = replace;
+    o.restate = restate;
+    o.export_name = export_name;
+    struct Each {
+      std::string file;
+      Result<std::string> outcome;
+    };
+    std::vector<Each> each;
+    std::optional<Result<aicost::api::LedgerIngestSummary>> summary;
+    {
+      py::gil_scoped_release release;
+      summary.emplace(aicost::api::ledger_ingest(
+          ledger_db(db, threads, lock_timeout), o, json_format(),
+          [&](const std::string& file, const Result<std::string>& outcome) { each.push_back({file, outcome}); }));
+    }
+    if (!*summary) return py::make_tuple(false, error_dict(summary->error()));
+    py::list files_out;
+    for (const auto& e : each) {
+      if (e.outcome) files_out.append(py::make_tuple(e.file, true, from_json(*e.outcome)));
+      else files_out.append(py::make_tuple(e.file, false, error_dict(e.outcome.error())));
+    }
+    return py::make_tuple(true, files_out, (*summary)->rows_left_out);
+  });
+
+  m.def("ledger_report", [](const std::string& db, unsigned threads, const std::string& by, const std::string& from,
+                            const std::string& to, const std::string& granularity, std::size_t top,
+                            const std::vector<std::string>& filters, const std::vector<std::string>& aliases,
+                            bool useful, bool html) {
+    aicost::api::LedgerReportOptions o;
+    o.by = by;
+    o.from = from;
+    o.to = to;
+    o.granularity = granularity;
+    o.top = top;
+    o.filters = filters;
+    o.aliases = aliases;
+    o.useful = useful;
+    return to_python(unlocked([&]() -> Result<Output> {
+      std::ostringstream text;
+      auto s = aicost::api::ledger_report(ledger_db(db, threads, "10min"), o, format_of(html), text);
+      if (!s) return s.error();
+      Output out;
+      out.text = std::move(text).str();
+      return out;
+    }), !html);
+  });
+
+  m.def("ledger_sources", [](const std::string& db, unsigned threads) {
+    return to_python(unlocked([&] { return aicost::api::ledger_sources(ledger_db(db, threads, "10min"), json_format()); }));
+  });
+
+  m.def("ledger_check", [](const std::string& db, unsigned threads, const std::string& lock_timeout,
+                           const std::string& budgets, const std::string& as_of, bool dry_run, bool strict,
+                           int stale_after_days, bool html) {
+    aicost::api::LedgerCheckOptions o;
+    o.budgets = budgets;
+    o.as_of = as_of;
+    o.dry_run = dry_run;
+    o.strict = strict;
+    o.stale_after_days = stale_after_days;
+    return to_python(unlocked([&]() -> Result<Output> {
+      auto r = aicost::api::ledger_check(ledger_db(db, threads, lock_timeout), o, format_of(html));
+      if (!r) return r.error();
+      return static_cast<Output&&>(std::move(*r));
+    }), !html);
   });
 }

@@ -13,6 +13,7 @@ packages=(
   curl ca-certificates openssl
   clang libclang-rt-14-dev clang-tidy-14  # clang-tidy-14: make lint
   pybind11-dev python3-pybind11 python3-dev python3-pytest python3-pandas
+  jupyter-nbconvert python3-ipykernel  # the notebook test (examples/notebooks/) runs it with nbconvert
   zsh fish groff-base dpkg-dev  # the tests run the shell completions, render the man page, build the .deb
   chromium
 )

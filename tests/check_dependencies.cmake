@@ -45,8 +45,8 @@ foreach(module ${modules})
   endforeach()
 endforeach()
 # docs/ARCHITECTURE.md has a row per module whose "may include" column names exactly its DEPS:
-# "core ... perf" stands for the modules declared from core through perf, "every module but a, b"
-# for all others but a and b, "—" for none.
+# "core ... perf" stands for the modules declared from core through perf, "every module" for all
+# others ("every module but a, b": all others but a and b), "—" for none.
 file(READ ${SOURCE_DIR}/docs/ARCHITECTURE.md doc)
 string(REPLACE ";" "," doc "${doc}")
 string(REPLACE "\n" ";" doc "${doc}")
@@ -63,8 +63,8 @@ foreach(line ${doc})
   string(REGEX MATCH "\\| ([^|]*) \\| [^|]*\\|$" cell "${line}")
   set(text "${CMAKE_MATCH_1}")
   set(listed "")
-  if(text MATCHES "^every module but (.*)$")
-    string(REPLACE ", " "," but "${CMAKE_MATCH_1}")
+  if(text MATCHES "^every module( but (.*))?$")
+    string(REPLACE ", " "," but "${CMAKE_MATCH_2}")
     string(REPLACE "," ";" but "${but}")
     set(listed ${modules})
     list(REMOVE_ITEM listed ${but} ${module})

@@ -6,9 +6,6 @@
 #include <nlohmann/json.hpp>
 
 #include "aicost/billing/ingest.h"
-#include "aicost/config/rate_card.h"
-#include "aicost/core/units.h"
-#include "aicost/ledger/report.h"
 #include "aicost/report/commitments_report.h"
 #include "aicost/report/ledger_report.h"
 #include "aicost/store/open.h"
@@ -25,115 +22,30 @@ struct LedgerOptions : LedgerDb {
   bool restate = false;
   std::string export_name;
   bool strict = false;
-  std::string by, from, to, granularity = "total";
-  std::size_t top = 0;
-  std::vector<std::string> filters, aliases;
-  bool useful = false;
+  api::LedgerReportOptions report;
 };
 
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t");
-  return b == std::string::npos ? std::string() : s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
-
-std::vector<std::string> split_commas(const std::string& s) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  for (std::size_t comma; (comma = s.find(',', start)) != std::string::npos; start = comma + 1)
-    out.push_back(trim(s.substr(start, comma - start)));
-  out.push_back(trim(s.substr(start)));
-  return out;
-}
-
-core::Result<ledger::Day> parse_day(const std::string& text, const char* option) {
-  int y = 0;
-  unsigned m = 0, d = 1;
-  char tail = 0;
-  const int n = std::sscanf(text.c_str(), "%4d-%2u-%2u%c", &y, &m, &d, &tail);
-  if ((n != 2 && n != 3) || m < 1 || m > 12 || d < 1 || d > 31)
-    return core::make_error(core::ErrorCode::kInvalidInput,
-                            "'" + text + "' is not a date; write YYYY-MM-DD (or YYYY-MM for the 1st)", option);
-  return ledger::days_from_civil(y, m, d);
-}
-
-
-core::Result<ledger::ReportRequest> request_of(const LedgerOptions& o) {
-  ledger::ReportRequest r;
-  for (const auto& name : split_commas(o.by)) {
-    if (name.empty()) continue;
-    auto k = ledger::parse_group_key(name);
-    if (!k) return k.error().with_context("--by");
-    r.by.push_back(*k);
-  }
-  auto g = ledger::parse_granularity(o.granularity);
-  if (!g) return g.error().with_context("--granularity");
-  r.granularity = *g;
-  if (!o.from.empty()) {
-    auto d = parse_day(o.from, "--from");
-    if (!d) return d.error();
-    r.from = *d;
-  }
-  if (!o.to.empty()) {
-    auto d = parse_day(o.to, "--to");
-    if (!d) return d.error();
-    r.to = *d;
-  }
-  if (r.from && r.to && *r.to <= *r.from)
-    return core::make_error(core::ErrorCode::kInvalidInput, "--to must be after --from (--to is the first day left out)");
-  r.top = o.top;
-  r.useful = o.useful;
-  for (const auto& f : o.filters) {
-    const auto eq = f.find('=');
-    if (eq == std::string::npos)
-      return core::make_error(core::ErrorCode::kInvalidInput, "write a filter as DIMENSION=VALUE, e.g. tag:team=ml", f);
-    auto k = ledger::parse_group_key(trim(f.substr(0, eq)));
-    if (!k) return k.error().with_context("--filter");
-    r.filters.push_back({*k, f.substr(eq + 1)});
-  }
-  for (const auto& a : o.aliases) {
-    const auto eq = a.find('=');
-    if (eq == std::string::npos)
-      return core::make_error(core::ErrorCode::kInvalidInput, "write an alias as KEY=OTHER[,OTHER...], e.g. team=owner,squad", a);
-    auto& list = r.aliases[ledger::canonical_tag_key(a.substr(0, eq))];
-    for (const auto& other : split_commas(a.substr(eq + 1)))
-      if (!other.empty()) list.push_back(ledger::canonical_tag_key(other));
-  }
-  return r;
-}
-
 int run_ingest(const LedgerOptions& o, const GlobalOptions& g, report::Format fmt) {
-  auto format = billing::parse_format(o.format);
-  if (!format) return report_error(format.error().with_context("--format"), g);
-  auto store = open_ledger(o, store::OpenMode::kCreate);
-  if (!store) return ledger_error(store.error(), o, g);
-  billing::IngestOptions opts;
-  opts.format = *format;
+  api::LedgerIngestOptions opts;
+  opts.files = o.files;
+  opts.format = o.format;
+  opts.rate_card = o.rate_card;
+  opts.catalog_files = g.catalog_files;
   opts.replace = o.replace;
-  std::optional<ledger::RateCard> card;
-  if (!o.rate_card.empty()) {
-    auto cat = load_catalog(g);
-    if (!cat) return report_error(cat.error(), g);
-    auto c = config::load_rate_card(o.rate_card, *cat);
-    if (!c) return report_error(c.error(), g);
-    card = std::move(*c);
-    opts.rate_card = &*card;
-  }
   opts.restate = o.restate;
   opts.export_name = o.export_name;
   int status = 0;
-  bool rejected = false;
-  for (const auto& file : o.files) {
-    auto r = billing::ingest_file(**store, file, opts);
-    if (!r) {
-      status = std::max(status, ledger_error(r.error(), o, g));
-      continue;
+  auto r = api::ledger_ingest(cli_ledger_db(o), opts, fmt, [&](const std::string&, const core::Result<std::string>& out) {
+    if (!out) {
+      status = std::max(status, report_error(out.error(), g));
+      return;
     }
-    rejected |= r->summary.rejected > 0;
     // Flushed per file: the line of a committed file must survive a kill of what follows.
-    std::cout << report::render_ingest(file, *r, fmt) << std::flush;
-  }
+    std::cout << *out << std::flush;
+  });
+  if (!r) return report_error(r.error(), g);
   // Under --strict, rows left out are a failure cron can see; an error's own code comes first.
-  return status == 0 && rejected && o.strict ? 4 : status;
+  return status == 0 && r->rows_left_out && o.strict ? 4 : status;
 }
 
 // `aicost ledger init`: an empty ledger, or the one already there, left as it was.
@@ -155,35 +67,14 @@ int run_init(const LedgerOptions& o, const GlobalOptions& g, report::Format fmt)
 
 }  // namespace
 
-core::Result<std::unique_ptr<ledger::Store>> open_ledger(const LedgerDb& d, store::OpenMode mode, bool* created) {
-  auto timeout = core::parse_duration(d.lock_timeout);
-  if (!timeout) return timeout.error().with_context("--lock-timeout");
-  if (timeout->value() < 0)
-    return core::make_error(core::ErrorCode::kInvalidInput, "a lock timeout cannot be negative", "--lock-timeout");
-  store::StoreOptions so;
-  so.mode = mode;
-  so.scan_threads = d.threads;
-  so.lock_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(timeout->value() * 1000));
-  so.on_wait = [](const store::LockHolder& holder, std::chrono::milliseconds t) {
-    std::cerr << "aicost: " << store::describe(holder) << "; waiting up to " << store::describe(t) << " (--lock-timeout)"
-              << std::endl;
-  };
-  if (created) *created = false;
-  so.on_create = [created](const std::string& where) {
-    if (created) *created = true;
-    else std::cerr << "aicost: created a new ledger at " << where << std::endl;
-  };
-  auto s = store::open_store(d.db, so);
-  if (!s) return s.error().with_context("--db");
-  return s;
+api::LedgerDb cli_ledger_db(const LedgerDb& d) {
+  api::LedgerDb out = d;
+  out.notice = [](const std::string& line) { std::cerr << "aicost: " << line << std::endl; };
+  return out;
 }
 
-core::Error scrub_error(const core::Error& e, const std::string& db) {
-  core::Error out = e;
-  out.message = store::scrub(e.message, db);
-  out.context = store::scrub(e.context, db);
-  if (out.location) out.location->file = store::scrub(out.location->file, db);
-  return out;
+core::Result<std::unique_ptr<ledger::Store>> open_ledger(const LedgerDb& d, store::OpenMode mode, bool* created) {
+  return api::open_ledger(cli_ledger_db(d), mode, created);
 }
 
 int ledger_error(const core::Error& e, const LedgerDb& d, const GlobalOptions& g) {
@@ -241,26 +132,22 @@ Command ledger_command() {
             });
 
             auto* rep = sub.add_subcommand("report", "cost by dimensions and tags over time");
-            rep->add_option("--by", o->by, "comma-separated: provider, service, region, resource, sub_account, charge_category, pricing_category, ... or tag:KEY");
-            rep->add_option("--from", o->from, "first day included, YYYY-MM-DD");
-            rep->add_option("--to", o->to, "first day left out, YYYY-MM-DD");
-            rep->add_option("--granularity", o->granularity, "total, day, week (ISO, from Monday) or month")->capture_default_str();
-            rep->add_option("--top", o->top, "keep the N groups with the most effective cost; fold the rest into (other)");
-            rep->add_option("--filter", o->filters, "DIMENSION=VALUE, repeatable: one dimension's values OR, different dimensions AND (tag:env= selects untagged rows)");
-            rep->add_option("--alias", o->aliases, "tag keys that mean the same: team=owner,squad (repeatable)");
-            rep->add_flag("--useful", o->useful,
+            rep->add_option("--by", o->report.by, "comma-separated: provider, service, region, resource, sub_account, charge_category, pricing_category, ... or tag:KEY");
+            rep->add_option("--from", o->report.from, "first day included, YYYY-MM-DD");
+            rep->add_option("--to", o->report.to, "first day left out, YYYY-MM-DD");
+            rep->add_option("--granularity", o->report.granularity, "total, day, week (ISO, from Monday) or month")->capture_default_str();
+            rep->add_option("--top", o->report.top, "keep the N groups with the most effective cost; fold the rest into (other)");
+            rep->add_option("--filter", o->report.filters, "DIMENSION=VALUE, repeatable: one dimension's values OR, different dimensions AND (tag:env= selects untagged rows)");
+            rep->add_option("--alias", o->report.aliases, "tag keys that mean the same: team=owner,squad (repeatable)");
+            rep->add_flag("--useful", o->report.useful,
                           "join loaded GPU telemetry: the share of GPU-hours the GPUs were busy (useful_pct)");
             rep->footer("Example: aicost ledger report --by tag:team,service --from 2024-09-01 --to 2024-10-01 --granularity week");
             on(rep, [o, &g] {
               auto fmt = output_format(g);
               if (!fmt) return report_error(fmt.error(), g);
-              auto req = request_of(*o);
-              if (!req) return report_error(req.error(), g);
-              auto store = open_ledger(*o, store::OpenMode::kExisting);
-              if (!store) return ledger_error(store.error(), *o, g);
               // Written as it is made: a report of millions of lines is never held whole.
-              if (auto s = report::write_ledger_report(**store, *req, *fmt, std::cout); !s)
-                return ledger_error(s.error(), *o, g);
+              if (auto s = api::ledger_report(cli_ledger_db(*o), o->report, *fmt, std::cout); !s)
+                return report_error(s.error(), g);
               return 0;
             });
 
@@ -268,12 +155,7 @@ Command ledger_command() {
             on(sources, [o, &g] {
               auto fmt = output_format(g);
               if (!fmt) return report_error(fmt.error(), g);
-              auto store = open_ledger(*o, store::OpenMode::kExisting);
-              if (!store) return ledger_error(store.error(), *o, g);
-              auto list = (*store)->sources();
-              if (!list) return ledger_error(list.error(), *o, g);
-              std::cout << report::render_sources(*list, *fmt);
-              return 0;
+              return print_output(api::ledger_sources(cli_ledger_db(*o), *fmt), *fmt, g);
             });
 
             auto* commitments = sub.add_subcommand("commitments", "FOCUS 1.3 contract commitments loaded: each term, its amount or quantity and period");

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "aicost/api/api.h"
+#include "aicost/api/ledger.h"
 #include "aicost/catalog/catalog.h"
 #include "aicost/core/result.h"
 #include "aicost/ledger/store.h"
@@ -60,23 +61,18 @@ Command ledger_command();
 // Shell completions and the man page, written from the command definitions (shell.cc, man_page.cc).
 Command completion_command();
 Command man_command();
-// The options of `aicost ledger` that its subcommands share.
-struct LedgerDb {
-  std::string db;                      // --db (default store::default_db())
-  unsigned threads = 0;                // --threads (0: every core this process may run on)
-  std::string lock_timeout = "10min";  // --lock-timeout: how long a write waits for another
-};
+// The options of `aicost ledger` that its subcommands share (--db, --threads, --lock-timeout;
+// default db: store::default_db()).
+struct LedgerDb : api::LedgerDb {};
+// `d` with its notices (a write waiting for another, a ledger made) printed on stderr.
+api::LedgerDb cli_ledger_db(const LedgerDb& d);
 // Opens the ledger `d` names. Only OpenMode::kCreate (ingest, init) makes a missing one: it says so
 // on stderr, or sets *created when given. A write that waits for another says so on stderr.
 core::Result<std::unique_ptr<ledger::Store>> open_ledger(const LedgerDb& d, store::OpenMode mode, bool* created = nullptr);
-// `e` with the ledger's password hidden in every form it may take (libpq's messages quote parts of
-// a connection string).
-core::Error scrub_error(const core::Error& e, const std::string& db);
+using api::as_of_day;
+using api::scrub_error;
 // report_error of scrub_error(e, d.db).
 int ledger_error(const core::Error& e, const LedgerDb& d, const GlobalOptions& g);
-
-// A --as-of day (YYYY-MM-DD); "" is today (UTC).
-core::Result<ledger::Day> as_of_day(const std::string& text);
 
 // `aicost ledger check`: registers its options on `check`; `d` holds `aicost ledger --db`,
 // `--threads` and `--lock-timeout` once parsed.

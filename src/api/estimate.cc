@@ -86,10 +86,13 @@ core::Result<Output> estimate(const PlanSource& src, const catalog::Catalog& cat
     opts.seed = options.seed;
     std::atomic<uint64_t> done{0};
     opts.progress = &done;
+    opts.cancel = options.cancel;
     auto bar = start_progress(options.progress, "simulating", done, static_cast<uint64_t>(options.simulate));
     sim = reliability::simulate(reliability::simulation_spec(inputs, run->cost.failures.checkpoint_interval,
                                                              run->plan.cost.reliability.spare_nodes),
                                 opts);
+    if (options.cancel && options.cancel->load())
+      return core::make_error(core::ErrorCode::kCancelled, "the simulation was interrupted", src.origin);
     view.simulation = &*sim;
     view.simulation_seed = options.seed;
   }

@@ -20,6 +20,7 @@ core::Result<Output> reliability(const PlanSource& src, const catalog::Catalog& 
   opts.threads = options.threads;
   std::atomic<uint64_t> done{0};
   opts.progress = &done;
+  opts.cancel = options.cancel;
   std::optional<reliability::SimulationResult> sim;
   std::optional<reliability::SpareDecision> spares;
   if (opts.runs > 0) {
@@ -34,6 +35,8 @@ core::Result<Output> reliability(const PlanSource& src, const catalog::Catalog& 
       spares = reliability::choose_spares(spec, sweep, run->plan.cost.compute.per_gpu, ladder, 0.001);
     }
   }
+  if (options.cancel && options.cancel->load())
+    return core::make_error(core::ErrorCode::kCancelled, "the simulation was interrupted", src.origin);
   report::ReliabilityView view{run->plan.name, &inputs, &analysis, sim ? &*sim : nullptr,
                                spares ? &*spares : nullptr, spec.spare_nodes, options.seed};
   Output out;

@@ -199,6 +199,7 @@ SimulationResult simulate(const SimulationSpec& spec, const SimulationOptions& o
   std::atomic<int> next{0};
   auto work = [&] {
     for (int i = next++; i < runs; i = next++) {
+      if (options.cancel && options.cancel->load(std::memory_order_relaxed)) break;
       Run run(spec, root.split(static_cast<uint64_t>(i)), shares);
       results[i] = run.run(events[i]);
       if (options.progress) options.progress->fetch_add(1, std::memory_order_relaxed);

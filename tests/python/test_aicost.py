@@ -237,6 +237,27 @@ def test_ctrl_c_stops_a_search():
     assert aicost.search(SEARCH_SMALL, threads=1)["top"]
 
 
+def test_ctrl_c_stops_a_simulation():
+    # Four million runs on one thread take half a minute and more (0.17 s per 20,000 on an idle
+    # core); the interrupt comes after 0.3 s and the call must end long before the runs would.
+    # Without the cancel flag the KeyboardInterrupt would come only after the last run.
+    import time
+    for call in (lambda: aicost.reliability(GPT3, simulate=4_000_000, threads=1),
+                 lambda: aicost.estimate(GPT3, simulate=4_000_000)):
+        timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+        start = time.monotonic()
+        timer.start()
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                call()
+        finally:
+            timer.cancel()
+        assert time.monotonic() - start < 10
+    # The module is still usable, and a simulation that is not interrupted gives the CLI's result.
+    same_as_cli(aicost.reliability(GPT3, simulate=100, seed=3), "reliability", GPT3, "--simulate", "100",
+                "--seed", "3")
+
+
 def test_readme_example_runs():
     # The README's Python section, as written there.
     text = read("README.md")

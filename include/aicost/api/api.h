@@ -60,6 +60,8 @@ struct EstimateOptions {
   std::string replicas_csv;   // serving: write the replicas per minute of each policy here
   bool conservative = false;  // serving: size on the pessimistic end of the 80 % interval
   Progress progress;
+  // Stops the simulation when set; the call then returns kCancelled.
+  const std::atomic<bool>* cancel = nullptr;
 };
 // `aicost estimate`: a training plan (kInfeasible listing what would fit when it does not fit in
 // memory and !allow_oom) or a serving plan (status 1 when no option meets the SLA).
@@ -90,6 +92,8 @@ struct ReliabilityOptions {
   int threads = 0;      // 0: every core
   bool spares = true;   // the spare-node sweep
   Progress progress;
+  // Stops the simulations when set; the call then returns kCancelled.
+  const std::atomic<bool>* cancel = nullptr;
 };
 // `aicost reliability` of a training plan.
 core::Result<Output> reliability(const PlanSource& plan, const catalog::Catalog& cat, report::Format fmt,

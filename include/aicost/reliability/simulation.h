@@ -31,6 +31,9 @@ struct SimulationOptions {
   uint64_t seed = 1;
   int threads = 0;  // 0 = all hardware threads
   std::atomic<uint64_t>* progress = nullptr;  // runs done
+  // When set and true, the runs not yet started are left out and their results are zero: the
+  // caller that set it discards the result (Ctrl-C in Python).
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // One simulated run: where its wall time went.

@@ -64,6 +64,25 @@ TEST(Simulation, SameSeedSameResultForAnyThreadCount) {
   EXPECT_NE(simulate(spec, o).wall_s.mean, a.wall_s.mean);
 }
 
+// A set cancel flag leaves out every run not started: with it set before the call, none runs
+// (the progress counter stays 0); with it clear, all do.
+TEST(Simulation, CancelFlagStopsTheRuns) {
+  const auto spec = job();
+  std::atomic<uint64_t> done{0};
+  std::atomic<bool> cancel{true};
+  SimulationOptions o;
+  o.runs = 200;
+  o.threads = 2;
+  o.progress = &done;
+  o.cancel = &cancel;
+  simulate(spec, o);
+  EXPECT_EQ(done.load(), 0u);
+  cancel = false;
+  const auto r = simulate(spec, o);
+  EXPECT_EQ(done.load(), 200u);
+  EXPECT_GT(r.wall_s.mean, spec.work.value());
+}
+
 TEST(Simulation, PartsAddUpToWallTime) {
   auto spec = job();
   spec.spare_nodes = 1;
