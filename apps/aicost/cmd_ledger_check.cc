@@ -9,6 +9,7 @@
 #include <iostream>
 #include <set>
 
+#include "aicost/api/ledger_query.h"
 #include "aicost/core/text.h"
 #include "aicost/config/budgets.h"
 #include "aicost/notify/webhook.h"
@@ -33,18 +34,7 @@ struct CheckOptions {
 
 }  // namespace
 
-core::Result<ledger::Day> as_of_day(const std::string& text) {
-  if (text.empty()) {
-    const auto now = std::chrono::system_clock::now().time_since_epoch();
-    return static_cast<ledger::Day>(std::chrono::duration_cast<std::chrono::days>(now).count());
-  }
-  int y = 0;
-  unsigned m = 0, d = 0;
-  char tail = 0;
-  if (std::sscanf(text.c_str(), "%4d-%2u-%2u%c", &y, &m, &d, &tail) != 3 || m < 1 || m > 12 || d < 1 || d > 31)
-    return core::make_error(core::ErrorCode::kInvalidInput, "'" + text + "' is not a date; write YYYY-MM-DD", "--as-of");
-  return ledger::days_from_civil(y, m, d);
-}
+core::Result<ledger::Day> as_of_day(const std::string& text) { return api::as_of_day(text); }
 
 namespace {
 
@@ -134,20 +124,12 @@ core::Status send_new(ledger::Store& store, const governance::CheckResult& r, co
 int run_check(const CheckOptions& o, const LedgerDb& d, const GlobalOptions& g) {
   auto fmt = output_format(g);
   if (!fmt) return report_error(fmt.error(), g);
-  auto file = config::load_budgets(o.budgets);
+  // The reading is the api's, as `aicost serve` does it; sending and recording are the CLI's.
+  auto file = api::check_budgets({o.budgets, o.as_of, o.strict, o.stale_after_days});
   if (!file) return report_error(file.error(), g);
-  auto day = as_of_day(o.as_of);
-  if (!day) return report_error(day.error(), g);
-  file->options.as_of = *day;
-  file->options.strict = o.strict;
-  file->options.stale_after_days = o.stale_after_days;
   auto store = open_ledger(d, store::OpenMode::kExisting);
   if (!store) return ledger_error(store.error(), d, g);
-  auto sent = (*store)->sent_alerts();
-  if (!sent) return ledger_error(sent.error(), d, g);
-  std::set<std::string> fired;
-  for (const auto& s : *sent) fired.insert(s.key);
-  auto result = governance::run_check(**store, file->budgets, file->options, fired);
+  auto result = api::ledger_check(**store, *file);
   if (!result) return ledger_error(result.error(), d, g);
   // With `--prometheus -` standard output is the metrics alone, so a collector can read it as it
   // is; the report goes to standard error.
