@@ -57,7 +57,7 @@ governance::CheckResult only(const governance::CheckResult& r, Page page) {
   if (page != Page::kAnomalies) out.anomalies.clear();
   if (page != Page::kWaste) out.waste.clear();
   if (page != Page::kPlans) out.plans.clear();
-  if (page != Page::kBudgets) out.stop_losses.clear();
+  if (page != Page::kBudgets && page != Page::kOverview) out.stop_losses.clear();
   return out;
 }
 
@@ -90,8 +90,10 @@ std::string check_page(Page page, const governance::CheckResult& r, const std::v
   auto p = parts(page);
   p.before_charts = "<p>As of " + ledger::day_text(r.as_of) + " (spend before that day).</p>\n";
   if (page == Page::kPlans) p.before_charts += plan_links(plans);
-  return report::html_page("aicost: " + std::string(title_of(page)), charts,
-                           with_warnings(report::render_check(part, report::Format::kTable), r.warnings), p);
+  // The budget page is the check's whole table (with the gate line); the others their part alone.
+  const std::string numbers = page == Page::kBudgets ? report::render_check(part, report::Format::kTable)
+                                                     : report::render_check_part(part);
+  return report::html_page("aicost: " + std::string(title_of(page)), charts, with_warnings(numbers, r.warnings), p);
 }
 
 std::string error_page(Page page, const core::Error& e) {

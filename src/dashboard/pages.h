@@ -16,7 +16,9 @@ namespace aicost::dashboard {
 
 enum class Page { kOverview, kBudgets, kAnomalies, kWaste, kPlans, kWhatIf };
 
-// The result with only the part a page shows (the table and charts of that part alone).
+// The result with only the part a page shows (the table and charts of that part alone): the
+// overview and the budget page keep the budgets and the stop-losses, so that the gate line of
+// their table says why the gate failed.
 governance::CheckResult only(const governance::CheckResult& r, Page page);
 
 // Spend by day by `spend.request.by`, and with a check the budgets with levels and forecast.

@@ -119,6 +119,14 @@ TEST(Dashboard, EveryPageLoadsWithItsCharts) {
   EXPECT_NE(c.Get("/plans")->body.find("plan to date against actual"), std::string::npos);
   EXPECT_NE(c.Get("/whatif?plan=gpt3.yaml")->body.find("name: gpt3-175b"), std::string::npos);
   EXPECT_EQ(c.Get("/whatif?plan=../../etc/passwd")->status, 404);
+  // The budget page's table ends with the check's gate and why; a part's page shows its part alone.
+  EXPECT_NE(c.Get("/budgets")->body.find("gate: FAILED (a budget is at a gating level)"), std::string::npos);
+  for (const char* part : {"/waste", "/anomalies", "/plans"}) {
+    const std::string body = c.Get(part)->body;
+    const std::string page = body.substr(body.find("<h2>Figures</h2>"));  // not the inline scripts
+    EXPECT_EQ(page.find("gate: "), std::string::npos) << part;
+    EXPECT_EQ(page.find("Budgets as of"), std::string::npos) << part;
+  }
   EXPECT_EQ(c.Get("/nothing")->status, 404);
 }
 
