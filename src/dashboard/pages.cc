@@ -44,8 +44,10 @@ std::string with_warnings(std::string numbers, const std::vector<std::string>& w
 std::string plan_links(const std::vector<std::string>& plans) {
   if (plans.empty()) return "";
   std::string out = "<p>Plans of --plans (open one in the what-if page):";
-  for (const auto& name : plans)
-    out += " <a href=\"/whatif?plan=" + report::html_escape(name) + "\">" + report::html_escape(name) + "</a>";
+  for (const auto& name : plans) {
+    const std::string n = report::html_escape(name);
+    out += " <a href=\"/whatif?plan=" + n + "\">" + n + "</a> (<a href=\"/whatif?plan=" + n + "&amp;run=1\">run</a>)";
+  }
   return out + "</p>\n";
 }
 

@@ -138,6 +138,24 @@ struct Server::Impl {
     res.set_content(page, "text/html; charset=utf-8");
   }
 
+  // The what-if page of `src`: `aicost estimate` and, when it succeeds, `aicost optimize`.
+  void whatif(WhatIf& w, const api::PlanSource& src, httplib::Response& res) const {
+    api::EstimateOptions eo;
+    eo.charts = true;
+    const auto est = api::estimate(src, o.catalog, report::Format::kTable, eo);
+    std::optional<core::Result<api::Output>> opt;
+    if (est) {
+      api::OptimizeOptions oo;
+      oo.charts = true;
+      opt = api::optimize(src, o.catalog, report::Format::kTable, oo);
+    }
+    const core::Error* error = !est ? &est.error() : !*opt ? &opt->error() : nullptr;
+    w.error = error;
+    if (est) w.estimate = &*est;
+    if (opt && *opt) w.optimize = &**opt;
+    html(res, whatif_page(w), error ? plan_status(*error) : 200);
+  }
+
   void check_page(Page page, httplib::Response& res) const {
     auto r = check();
     if (!r) return html(res, error_page(page, r.error()), http_status(r.error()));
@@ -207,6 +225,8 @@ struct Server::Impl {
       if (const auto it = plans.find(asked); it != plans.end()) {
         w.name = it->first;
         w.text = it->second.text;
+        // ?run=1: the plan of --plans as it is, estimated and optimised.
+        if (req.get_param_value("run") == "1") return whatif(w, it->second, res);
       } else if (!asked.empty()) {
         const auto e = core::make_error(core::ErrorCode::kNotFound, "no plan named '" + asked + "' among --plans");
         w.error = &e;
@@ -220,22 +240,11 @@ struct Server::Impl {
       w.name = plan_name(req.get_param_value("name"));
       w.text = req.get_param_value("plan");
       auto src = posted_plan(w.name, w.text);
-      std::optional<core::Result<api::Output>> est, opt;
-      if (src) {
-        api::EstimateOptions eo;
-        eo.charts = true;
-        est = api::estimate(*src, o.catalog, report::Format::kTable, eo);
-        if (*est) {
-          api::OptimizeOptions oo;
-          oo.charts = true;
-          opt = api::optimize(*src, o.catalog, report::Format::kTable, oo);
-        }
+      if (!src) {
+        w.error = &src.error();
+        return html(res, whatif_page(w), plan_status(src.error()));
       }
-      const core::Error* error = !src ? &src.error() : !*est ? &est->error() : (opt && !*opt) ? &opt->error() : nullptr;
-      w.error = error;
-      if (est && *est) w.estimate = &**est;
-      if (opt && *opt) w.optimize = &**opt;
-      html(res, whatif_page(w), error ? plan_status(*error) : 200);
+      whatif(w, *src, res);
     });
 
     // The bytes of `aicost ledger report -o json` with the same options.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `aicost serve` in headless Chromium (Debian's `chromium`): starts the dashboard on a free
-# loopback port against the example governance ledger, loads each page and checks that every
+# loopback port against the example governance ledger, loads each page (and the what-if page
+# running a plan of --plans) and checks that every
 # chart it has was drawn (data-charts-rendered, SVG marks), with no chart or script error; that
 # /api/check is the CLI's `ledger check -o json` byte for byte; and that SIGTERM stops the server
 # with exit 0. Screenshots go to SHOTS/dashboard-PAGE.png (under the build folder) to be looked at.
@@ -50,9 +51,10 @@ run_browser() {
     timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run --disable-extensions \
     --user-data-dir="$tmp/profile" --virtual-time-budget=20000 --hide-scrollbars "$@" 2>>"$tmp/browser.log"
 }
-for page in overview budgets anomalies waste plans; do
-  path=$page
-  [ "$page" = overview ] && path=
+# NAME=PATH: the what-if page runs the plan of --plans (estimate and optimize charts).
+for pair in overview= budgets=budgets anomalies=anomalies waste=waste plans=plans \
+  "whatif=whatif?plan=gpt3-175b-a100.yaml&run=1"; do
+  page=${pair%%=*} path=${pair#*=}
   curl -sf "$url$path" >"$tmp/$page.html" || fail "GET /$path failed"
   want=$(grep -o '<div class="chart" id="chart-' "$tmp/$page.html" | wc -l)
   [ "$want" -ge 1 ] || fail "/$path has no chart"
