@@ -7,6 +7,8 @@
 #include <atomic>
 #include <cctype>
 #include <filesystem>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <sstream>
 #include <thread>
@@ -64,6 +66,9 @@ struct Server::Impl {
   httplib::Server http;
   int port = 0;
   std::atomic<bool> started{false};
+  mutable std::mutex check_mu;  // guards the two below
+  mutable std::string cached_key;
+  mutable std::shared_ptr<const governance::CheckResult> cached;
   std::map<std::string, api::PlanSource> plans;  // --plans, by file name
   std::vector<std::string> plan_names;
 
@@ -83,15 +88,45 @@ struct Server::Impl {
     return s;
   }
 
+  // What a check's answer depends on, for a SQLite ledger: the day, and the size and modification
+  // time of the budget file, the ledger and its write-ahead log (every commit changes one of them).
+  // Empty for PostgreSQL: its checks are not kept.
+  std::string check_key(ledger::Day day) const {
+    if (store::is_postgres_url(o.db)) return "";
+    std::string key = std::to_string(day);
+    for (const std::string& f : {o.budgets, o.db, o.db + "-wal"}) {
+      std::error_code ec;
+      const auto size = std::filesystem::file_size(f, ec);
+      const auto time = std::filesystem::last_write_time(f, ec);
+      key += "|" + (ec ? std::string("-") : std::to_string(size) + "@" + std::to_string(time.time_since_epoch().count()));
+    }
+    return key;
+  }
+
+  // The check, made once for each state of its inputs: requests that come together wait for one
+  // computation and share it (a check reads the whole period's spend).
   core::Result<governance::CheckResult> check() const {
     if (o.budgets.empty())
       return core::make_error(core::ErrorCode::kNotFound,
                               "this page needs a budget file: start aicost serve with --budgets FILE (docs/GOVERNANCE.md)");
     auto file = api::check_budgets({o.budgets, o.as_of});
     if (!file) return file.error();
+    const std::string key = check_key(file->options.as_of);
+    if (key.empty()) return run_check(*file);
+    std::lock_guard lock(check_mu);
+    if (key != cached_key || !cached) {
+      auto r = run_check(*file);
+      if (!r) return r;
+      cached = std::make_shared<const governance::CheckResult>(std::move(*r));
+      cached_key = key;
+    }
+    return *cached;
+  }
+
+  core::Result<governance::CheckResult> run_check(const config::BudgetFile& file) const {
     auto store = open();
     if (!store) return store.error();
-    auto r = api::ledger_check(**store, *file);
+    auto r = api::ledger_check(**store, file);
     if (!r) return scrub(r.error());
     return r;
   }

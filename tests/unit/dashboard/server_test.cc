@@ -167,6 +167,25 @@ TEST(Dashboard, ApiJsonIsTheCliJson) {
   EXPECT_EQ(r->body, estimate);
 }
 
+// A file ingested while the server runs shows in the next answer (the check is kept only while
+// its inputs are unchanged), as the CLI's check then sees it.
+TEST(Dashboard, IngestWhileServingShowsInTheNextAnswer) {
+  Dashboard d;
+  auto c = d.client();
+  const std::string before = c.Get("/api/check")->body;
+  EXPECT_EQ(c.Get("/api/check")->body, before);
+  {
+    auto store = store::open_store(d.db());
+    ASSERT_TRUE(store) << store.error().what();
+    auto r = billing::ingest_file(**store, kSource + "/examples/ledger/focus-ai-lab-2025-06.csv", {});
+    ASSERT_TRUE(r) << r.error().what();
+  }
+  const std::string after = c.Get("/api/check")->body;
+  EXPECT_NE(after, before);
+  EXPECT_EQ(after, cli(d.dir(), "ledger check --dry-run -o json --db " + d.db() + " --budgets " + kGov +
+                                    "budgets.yaml --as-of " + kAsOf));
+}
+
 TEST(Dashboard, BadQueryIsAnErrorNamingTheOption) {
   Dashboard d;
   auto r = d.client().Get("/api/report?granularity=fortnight");
