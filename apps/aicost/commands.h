@@ -58,6 +58,7 @@ Command search_command();
 Command optimize_command();
 Command reliability_command();
 Command ledger_command();
+Command serve_command();
 // Shell completions and the man page, written from the command definitions (shell.cc, man_page.cc).
 Command completion_command();
 Command man_command();

@@ -9,6 +9,7 @@
 
 #include "aicost/core/suggest.h"
 #include "aicost/report/html.h"
+#include "aicost/report/error_report.h"
 #include "commands.h"
 #include "progress.h"
 
@@ -25,16 +26,7 @@ int exit_code(const core::Error& e) {
 
 int report_error(const core::Error& e, const GlobalOptions& g) {
   if (g.output == "json") {
-    // Programs get the message without the quoted source line, and the position as numbers.
-    nlohmann::json err = {{"code", core::code_name(e.code)}, {"message", e.message}, {"context", e.context}};
-    if (const auto& at = e.location) {
-      if (!at->excerpt.empty()) err["excerpt"] = at->excerpt;
-      err["file"] = at->file;
-      if (at->line > 0) err["line"] = at->line;
-      if (at->column > 0) err["column"] = at->column;
-    }
-    nlohmann::json j = {{"error", err}};
-    std::cerr << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    std::cerr << report::render_error_json(e);
   } else {
     std::cerr << "error: " << e.what() << "\n";
   }
@@ -156,7 +148,7 @@ int main(int argc, char** argv) {
 
   std::function<int()> handler;
   for (const Command& c : {estimate_command(), search_command(), optimize_command(), reliability_command(),
-                           diff_command(), catalog_command(), validate_command(), calibrate_command(), ledger_command(),
+                           diff_command(), catalog_command(), validate_command(), calibrate_command(), ledger_command(), serve_command(),
                            completion_command(), man_command()}) {
     CLI::App* sub = app.add_subcommand(c.name, c.help);
     auto run = c.setup(*sub, g);

@@ -13,7 +13,7 @@ namespace aicost::api {
 
 // A serving plan: the cheapest deployment, every option's best, the SLA-cost matrix, policies.
 core::Result<Output> estimate_serving(const PlanSource& src, const catalog::Catalog& cat, report::Format fmt,
-                                      const std::string& replicas_csv, bool conservative) {
+                                      const std::string& replicas_csv, bool conservative, bool charts) {
   auto plan = config::parse_serving_plan(src.text, src.origin, src.base_dir, cat);
   if (!plan) return plan.error();
   report::ServingView view;
@@ -66,6 +66,7 @@ core::Result<Output> estimate_serving(const PlanSource& src, const catalog::Cata
   }
   Output out;
   out.text = report::render_serving(view, fmt);
+  if (charts) out.charts = report::serving_charts(view);
   out.status = view.best ? 0 : 1;
   return out;
 }
@@ -73,7 +74,7 @@ core::Result<Output> estimate_serving(const PlanSource& src, const catalog::Cata
 core::Result<Output> estimate(const PlanSource& src, const catalog::Catalog& cat, report::Format fmt,
                               const EstimateOptions& options) {
   if (config::is_serving_text(src.text)) {
-    return estimate_serving(src, cat, fmt, options.replicas_csv, options.conservative);
+    return estimate_serving(src, cat, fmt, options.replicas_csv, options.conservative, options.charts);
   }
   auto run = run_plan(src, cat, options.allow_oom);
   if (!run) return run.error();
@@ -98,6 +99,7 @@ core::Result<Output> estimate(const PlanSource& src, const catalog::Catalog& cat
   }
   Output out;
   out.text = report::render_estimate(view, fmt);
+  if (options.charts) out.charts = report::estimate_charts(view);
   if (fmt == report::Format::kTable) out.warnings = report::collect_warnings(view);
   return out;
 }

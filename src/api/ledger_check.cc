@@ -103,7 +103,7 @@ core::Status send_new(ledger::Store& store, const governance::CheckResult& r, co
 
 }  // namespace
 
-core::Result<LedgerCheckOutput> ledger_check(const LedgerDb& d, const LedgerCheckOptions& o, report::Format fmt) {
+core::Result<config::BudgetFile> check_budgets(const LedgerCheckOptions& o) {
   auto file = config::load_budgets(o.budgets);
   if (!file) return file.error();
   auto day = as_of_day(o.as_of);
@@ -111,13 +111,23 @@ core::Result<LedgerCheckOutput> ledger_check(const LedgerDb& d, const LedgerChec
   file->options.as_of = *day;
   file->options.strict = o.strict;
   file->options.stale_after_days = o.stale_after_days;
-  auto store = open_ledger(d, store::OpenMode::kExisting);
-  if (!store) return scrub_error(store.error(), d.db);
-  auto sent = (*store)->sent_alerts();
-  if (!sent) return scrub_error(sent.error(), d.db);
+  return file;
+}
+
+core::Result<governance::CheckResult> read_check(ledger::Store& store, const config::BudgetFile& file) {
+  auto sent = store.sent_alerts();
+  if (!sent) return sent.error();
   std::set<std::string> fired;
   for (const auto& s : *sent) fired.insert(s.key);
-  auto result = governance::run_check(**store, file->budgets, file->options, fired);
+  return governance::run_check(store, file.budgets, file.options, fired);
+}
+
+core::Result<LedgerCheckOutput> ledger_check(const LedgerDb& d, const LedgerCheckOptions& o, report::Format fmt) {
+  auto file = check_budgets(o);
+  if (!file) return file.error();
+  auto store = open_ledger(d, store::OpenMode::kExisting);
+  if (!store) return scrub_error(store.error(), d.db);
+  auto result = read_check(**store, *file);
   if (!result) return scrub_error(result.error(), d.db);
   LedgerCheckOutput out;
   out.text = report::render_check(*result, fmt);

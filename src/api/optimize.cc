@@ -4,6 +4,7 @@
 #include "aicost/config/guardrails.h"
 #include "aicost/config/plan_edit.h"
 #include "aicost/optimize/optimize.h"
+#include "aicost/report/charts.h"
 #include "aicost/report/optimize_report.h"
 #include "plan_run.h"
 
@@ -59,6 +60,7 @@ core::Result<Output> optimize(const PlanSource& src, const catalog::Catalog& cat
   res->combined.change = editor->prune(res->combined.change);
   Output out;
   out.text = report::render_optimize(*res, fmt);
+  if (options.charts) out.charts = report::optimize_charts(res->levers, "USD");
   if (!options.emit_plan.empty()) AICOST_TRY_STATUS(write_plan(*editor, *res, options.emit_plan));
   out.warnings = res->warnings;
   return out;

@@ -38,6 +38,6 @@ inline std::shared_ptr<void> start_progress(const Progress& progress, const char
 
 // The serving half of `estimate` and `search`.
 core::Result<Output> estimate_serving(const PlanSource& src, const catalog::Catalog& cat, report::Format fmt,
-                                      const std::string& replicas_csv, bool conservative);
+                                      const std::string& replicas_csv, bool conservative, bool charts = false);
 
 }  // namespace aicost::api

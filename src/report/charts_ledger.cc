@@ -108,4 +108,49 @@ std::vector<Chart> check_charts(const governance::CheckResult& r) {
   return out;
 }
 
+std::vector<Chart> waste_charts(const governance::CheckResult& r) {
+  std::vector<Chart> out;
+  Json rows = Json::array();
+  std::set<std::string> currencies;
+  for (const auto& w : r.waste) {
+    const auto& f = w.finding;
+    if (!(f.monthly_saving > 0)) continue;
+    rows.push_back({{"finding", std::string(governance::waste_kind_name(f.kind)) + " " + f.subject},
+                    {"saving", cents(f.monthly_saving)},
+                    {"currency", f.currency}});
+    currencies.insert(f.currency);
+  }
+  if (rows.empty()) return out;
+  const std::string money = currencies.size() == 1 ? *currencies.begin() : "each finding's currency";
+  out.push_back(chart("Waste: saving a month if fixed",
+                      bar_spec("Monthly saving of each waste finding", std::move(rows), "finding", "kind, subject",
+                               "saving", "saving a 30-day month (" + money + ")", ",.0f")));
+  return out;
+}
+
+std::vector<Chart> plan_actual_charts(const governance::CheckResult& r) {
+  std::vector<Chart> out;
+  for (const auto& p : r.plans) {
+    Json rows = Json::array();
+    for (const auto& c : p.categories) {
+      rows.push_back({{"category", c.category}, {"spend", "planned to date"}, {"amount", cents(c.planned_to_date)}});
+      rows.push_back({{"category", c.category}, {"spend", "actual"}, {"amount", cents(c.actual)}});
+    }
+    if (rows.empty()) continue;
+    Json s = base_spec("Plan against actual of run budget " + p.budget + " by the plan's cost categories");
+    s["data"] = {{"values", std::move(rows)}};
+    s["mark"] = {{"type", "bar"}, {"tooltip", true}};
+    s["encoding"] = {{"y", {{"field", "category"}, {"type", "nominal"}, {"title", "cost category"}, {"sort", nullptr}}},
+                     {"yOffset", {{"field", "spend"}}},
+                     {"x", {{"field", "amount"}, {"type", "quantitative"}, {"title", "cost to date (" + p.currency + ")"},
+                            {"axis", {{"format", ",.0f"}}}}},
+                     {"color", {{"field", "spend"}, {"type", "nominal"}, {"title", "spend"},
+                                {"scale", {{"domain", {"planned to date", "actual"}}, {"range", {"#9ab", "#4c78a8"}}}}}}};
+    out.push_back(chart(fmt::format("{}: plan to date against actual ({:.0f} of {:.0f} days)", p.budget, p.elapsed_days,
+                                    p.planned_days),
+                        s));
+  }
+  return out;
+}
+
 }  // namespace aicost::report

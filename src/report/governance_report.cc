@@ -150,6 +150,96 @@ std::string payload(const gov::CheckResult& r, const std::set<std::string>* only
               {"alerts", alerts},   {"anomalies", anomalies},             {"waste", waste}, {"stop_losses", stop_losses}});
 }
 
+// The tables of `ledger check` (table, CSV, Markdown); `whole`: as the CLI prints them (the budget
+// table even without budgets, the gate line), else only the parts that have rows.
+std::string check_tables(const gov::CheckResult& r, Format f, bool whole) {
+  // Numbers for the table: grouped for people, plain in CSV.
+  const auto amount = [f](core::WideNanos n) { return for_people(core::format_amount(n, 2), f); };
+  const auto num = [f](double v, const char* spec) { return for_people(fmt::format(fmt::runtime(spec), v), f); };
+  Table budgets;
+  budgets.title = "Budgets as of " + ledger::day_text(r.as_of) + " (spend before that day)";
+  budgets.header = {"budget", "period", "spent", "amount", "used", "forecast",
+                    fmt::format("{:.0f}% interval", r.forecast_interval * 100), "method", "actual", "forecast level"};
+  budgets.right_align = {false, false, true, true, true, true, true, false, false, false};
+  for (const auto& br : r.budgets) {
+    const auto& b = br.budget;
+    const auto& s = br.status;
+    std::string name = b.name;
+    for (const gov::BudgetResult* p = &br; !p->budget.parent.empty();) {
+      name = "  " + name;
+      const auto it = std::find_if(r.budgets.begin(), r.budgets.end(),
+                                   [&](const gov::BudgetResult& x) { return x.budget.name == p->budget.parent; });
+      if (it == r.budgets.end()) break;
+      p = &*it;
+    }
+    budgets.rows.push_back({name, s.period.label, amount(s.spent) + " " + b.currency, amount(b.amount),
+                            fmt::format("{:.0f}%", s.used * 100), num(s.forecast.expected, "{:.2f}"),
+                            num(s.forecast.low, "{:.0f}") + ".." + num(s.forecast.high, "{:.0f}"), s.forecast.method,
+                            level_name(b, s.actual_level), level_name(b, s.forecast_level)});
+  }
+  std::string out = whole || !budgets.rows.empty() ? render(budgets, f) : "";
+  for (const auto& p : r.plans) {
+    Table t;
+    t.title = fmt::format(
+        "Plan against actual: {} ({}): day {:.0f} of {:.1f} planned; GPU-hours {} of {}; cost {} of {} {}; "
+        "GPU activity {}{}; plan MFU {:.2f}",
+        p.budget, p.plan_source, p.elapsed_days, p.planned_days, num(p.actual_gpu_hours, "{:.0f}"),
+        num(p.planned_gpu_hours, "{:.0f}"), num(p.actual_cost, "{:.2f}"), num(p.planned_cost, "{:.2f}"), p.currency, p.activity ? fmt::format("{:.2f}", *p.activity) : "not measured",
+        p.efficiency_floor ? fmt::format(" (floor {:.2f})", *p.efficiency_floor) : "", p.planned_mfu);
+    t.header = {"category", "planned", "planned to date", "actual", "variance"};
+    t.right_align = {false, true, true, true, true};
+    for (const auto& c : p.categories)
+      t.rows.push_back({c.category, num(c.planned, "{:.2f}"), num(c.planned_to_date, "{:.2f}"), num(c.actual, "{:.2f}"),
+                        num(c.variance(), "{:+.2f}")});
+    out += (out.empty() ? "" : "\n") + render(t, f);
+  }
+  Table alerts;
+  alerts.title = "Alerts due";
+  alerts.header = {"budget", "basis", "level", "message"};
+  for (const auto& b : r.budgets)
+    for (const auto& a : b.due) alerts.rows.push_back({a.budget, gov::basis_name(a.basis), a.level.name, a.message()});
+  if (!alerts.rows.empty()) out += (out.empty() ? "" : "\n") + render(alerts, f);
+  Table anomalies;
+  anomalies.title = "Anomalies";
+  anomalies.header = {"scope", "days", "impact", "top cause", "new"};
+  anomalies.right_align = {false, false, true, false, false};
+  for (const auto& a : r.anomalies)
+    anomalies.rows.push_back(
+        {a.scope,
+         ledger::day_text(a.episode.first_day) +
+             (a.episode.last_day != a.episode.first_day ? ".." + ledger::day_text(a.episode.last_day) : ""),
+         num(a.episode.impact, "{:+.2f}") + " " + a.currency,
+         a.causes.empty() ? "" : a.causes.front().value + " " + num(a.causes.front().delta, "{:+.2f}"),
+         a.sent_before ? "no" : "yes"});
+  if (!anomalies.rows.empty()) out += (out.empty() ? "" : "\n") + render(anomalies, f);
+  Table waste;
+  waste.title = "Waste (saving per 30-day month if fixed)";
+  waste.header = {"kind", "subject", "saving", "finding", "new"};
+  waste.right_align = {false, false, true, false, false};
+  for (const auto& w : r.waste)
+    waste.rows.push_back({gov::waste_kind_name(w.finding.kind), w.finding.subject,
+                          num(w.finding.monthly_saving, "{:.2f}") + " " + w.finding.currency, w.finding.message,
+                          w.sent_before ? "no" : "yes"});
+  if (!waste.rows.empty()) out += (out.empty() ? "" : "\n") + render(waste, f);
+  Table stops;
+  stops.title = "Stop-loss (changes of the journal to roll back; `aicost ledger changes` measures them all)";
+  stops.header = {"change", "date", "scope", "lever", "verdict", "new"};
+  for (const auto& sl : r.stop_losses)
+    stops.rows.push_back({std::to_string(sl.change.change.id), ledger::day_text(sl.change.change.day),
+                          ledger::scope_text(sl.change.change.scope), sl.change.change.lever,
+                          verdict_text(sl.change, {}), sl.sent_before ? "no" : "yes"});
+  if (!stops.rows.empty()) out += (out.empty() ? "" : "\n") + render(stops, f);
+  if (whole && f == Format::kTable) {
+    const bool budget_gate = std::any_of(r.budgets.begin(), r.budgets.end(),
+                                         [](const gov::BudgetResult& b) { return b.status.gates(b.budget); });
+    out += !r.gate_failed          ? "\ngate: ok\n"
+           : budget_gate           ? "\ngate: FAILED (a budget is at a gating level)\n"
+           : !r.stop_losses.empty() ? "\ngate: FAILED (a change is at stop-loss: roll it back)\n"
+                                   : "\ngate: FAILED (stale or missing data, --strict)\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string check_payload(const gov::CheckResult& r) { return payload(r, nullptr); }
@@ -183,92 +273,10 @@ std::string render_check(const gov::CheckResult& r, Format f) {
                           {"warnings", r.warnings}}) +
            "\n";
   }
-  // Numbers for the table: grouped for people, plain in CSV.
-  const auto amount = [f](core::WideNanos n) { return for_people(core::format_amount(n, 2), f); };
-  const auto num = [f](double v, const char* spec) { return for_people(fmt::format(fmt::runtime(spec), v), f); };
-  Table budgets;
-  budgets.title = "Budgets as of " + ledger::day_text(r.as_of) + " (spend before that day)";
-  budgets.header = {"budget", "period", "spent", "amount", "used", "forecast",
-                    fmt::format("{:.0f}% interval", r.forecast_interval * 100), "method", "actual", "forecast level"};
-  budgets.right_align = {false, false, true, true, true, true, true, false, false, false};
-  for (const auto& br : r.budgets) {
-    const auto& b = br.budget;
-    const auto& s = br.status;
-    std::string name = b.name;
-    for (const gov::BudgetResult* p = &br; !p->budget.parent.empty();) {
-      name = "  " + name;
-      const auto it = std::find_if(r.budgets.begin(), r.budgets.end(),
-                                   [&](const gov::BudgetResult& x) { return x.budget.name == p->budget.parent; });
-      if (it == r.budgets.end()) break;
-      p = &*it;
-    }
-    budgets.rows.push_back({name, s.period.label, amount(s.spent) + " " + b.currency, amount(b.amount),
-                            fmt::format("{:.0f}%", s.used * 100), num(s.forecast.expected, "{:.2f}"),
-                            num(s.forecast.low, "{:.0f}") + ".." + num(s.forecast.high, "{:.0f}"), s.forecast.method,
-                            level_name(b, s.actual_level), level_name(b, s.forecast_level)});
-  }
-  std::string out = render(budgets, f);
-  for (const auto& p : r.plans) {
-    Table t;
-    t.title = fmt::format(
-        "Plan against actual: {} ({}): day {:.0f} of {:.1f} planned; GPU-hours {} of {}; cost {} of {} {}; "
-        "GPU activity {}{}; plan MFU {:.2f}",
-        p.budget, p.plan_source, p.elapsed_days, p.planned_days, num(p.actual_gpu_hours, "{:.0f}"),
-        num(p.planned_gpu_hours, "{:.0f}"), num(p.actual_cost, "{:.2f}"), num(p.planned_cost, "{:.2f}"), p.currency, p.activity ? fmt::format("{:.2f}", *p.activity) : "not measured",
-        p.efficiency_floor ? fmt::format(" (floor {:.2f})", *p.efficiency_floor) : "", p.planned_mfu);
-    t.header = {"category", "planned", "planned to date", "actual", "variance"};
-    t.right_align = {false, true, true, true, true};
-    for (const auto& c : p.categories)
-      t.rows.push_back({c.category, num(c.planned, "{:.2f}"), num(c.planned_to_date, "{:.2f}"), num(c.actual, "{:.2f}"),
-                        num(c.variance(), "{:+.2f}")});
-    out += "\n" + render(t, f);
-  }
-  Table alerts;
-  alerts.title = "Alerts due";
-  alerts.header = {"budget", "basis", "level", "message"};
-  for (const auto& b : r.budgets)
-    for (const auto& a : b.due) alerts.rows.push_back({a.budget, gov::basis_name(a.basis), a.level.name, a.message()});
-  if (!alerts.rows.empty()) out += "\n" + render(alerts, f);
-  Table anomalies;
-  anomalies.title = "Anomalies";
-  anomalies.header = {"scope", "days", "impact", "top cause", "new"};
-  anomalies.right_align = {false, false, true, false, false};
-  for (const auto& a : r.anomalies)
-    anomalies.rows.push_back(
-        {a.scope,
-         ledger::day_text(a.episode.first_day) +
-             (a.episode.last_day != a.episode.first_day ? ".." + ledger::day_text(a.episode.last_day) : ""),
-         num(a.episode.impact, "{:+.2f}") + " " + a.currency,
-         a.causes.empty() ? "" : a.causes.front().value + " " + num(a.causes.front().delta, "{:+.2f}"),
-         a.sent_before ? "no" : "yes"});
-  if (!anomalies.rows.empty()) out += "\n" + render(anomalies, f);
-  Table waste;
-  waste.title = "Waste (saving per 30-day month if fixed)";
-  waste.header = {"kind", "subject", "saving", "finding", "new"};
-  waste.right_align = {false, false, true, false, false};
-  for (const auto& w : r.waste)
-    waste.rows.push_back({gov::waste_kind_name(w.finding.kind), w.finding.subject,
-                          num(w.finding.monthly_saving, "{:.2f}") + " " + w.finding.currency, w.finding.message,
-                          w.sent_before ? "no" : "yes"});
-  if (!waste.rows.empty()) out += "\n" + render(waste, f);
-  Table stops;
-  stops.title = "Stop-loss (changes of the journal to roll back; `aicost ledger changes` measures them all)";
-  stops.header = {"change", "date", "scope", "lever", "verdict", "new"};
-  for (const auto& sl : r.stop_losses)
-    stops.rows.push_back({std::to_string(sl.change.change.id), ledger::day_text(sl.change.change.day),
-                          ledger::scope_text(sl.change.change.scope), sl.change.change.lever,
-                          verdict_text(sl.change, {}), sl.sent_before ? "no" : "yes"});
-  if (!stops.rows.empty()) out += "\n" + render(stops, f);
-  if (f == Format::kTable) {
-    const bool budget_gate = std::any_of(r.budgets.begin(), r.budgets.end(),
-                                         [](const gov::BudgetResult& b) { return b.status.gates(b.budget); });
-    out += !r.gate_failed          ? "\ngate: ok\n"
-           : budget_gate           ? "\ngate: FAILED (a budget is at a gating level)\n"
-           : !r.stop_losses.empty() ? "\ngate: FAILED (a change is at stop-loss: roll it back)\n"
-                                   : "\ngate: FAILED (stale or missing data, --strict)\n";
-  }
-  return out;
+  return check_tables(r, f, true);
 }
+
+std::string render_check_part(const gov::CheckResult& r) { return check_tables(r, Format::kTable, false); }
 
 std::string render_prometheus(const gov::CheckResult& r) {
   auto esc = [](const std::string& v) {

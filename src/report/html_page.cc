@@ -5,9 +5,7 @@
 
 namespace aicost::report {
 
-namespace {
-
-std::string escape(const std::string& text) {
+std::string html_escape(const std::string& text) {
   std::string out;
   out.reserve(text.size());
   for (char c : text) {
@@ -21,6 +19,10 @@ std::string escape(const std::string& text) {
   }
   return out;
 }
+
+namespace {
+
+std::string escape(const std::string& text) { return html_escape(text); }
 
 // JSON inside <script>: "</" would end the element early (HTML 4.01 B.3.2), "<\/" is the same
 // JSON string.
@@ -42,6 +44,8 @@ h2 { font-size: 17px; margin: 28px 0 8px; }
 .note { color: #666; font-size: 13px; }
 .chart { margin: 8px 0 16px; }
 .chart-error, #js-errors { color: #b00020; font-family: monospace; white-space: pre-wrap; }
+nav { margin: 0 0 16px; font-size: 14px; } nav a, nav b { margin-right: 14px; }
+textarea { width: 100%; font-family: monospace; font-size: 12px; }
 pre { font-size: 12px; background: #f6f8fa; padding: 12px; overflow-x: auto; border-radius: 4px; }
 )";
 
@@ -72,6 +76,11 @@ const std::vector<std::string_view>& html_commands() {
 }
 
 std::string html_page(const std::string& title, const std::vector<Chart>& charts, const std::string& numbers) {
+  return html_page(title, charts, numbers, PageParts{});
+}
+
+std::string html_page(const std::string& title, const std::vector<Chart>& charts, const std::string& numbers,
+                      const PageParts& parts) {
   std::string out;
   out.reserve(vega_js().size() + vega_lite_js().size() + vega_embed_js().size() + numbers.size() + 64 * 1024);
   out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
@@ -89,8 +98,16 @@ std::string html_page(const std::string& title, const std::vector<Chart>& charts
     out += js;
     out += "</script>\n";
   }
-  out += "</head>\n<body>\n<h1>" + escape(title) + "</h1>\n";
+  out += "</head>\n<body>\n";
+  if (!parts.nav.empty()) {
+    out += "<nav>";
+    for (const auto& l : parts.nav)
+      out += l.current ? "<b>" + escape(l.label) + "</b> " : "<a href=\"" + escape(l.href) + "\">" + escape(l.label) + "</a> ";
+    out += "</nav>\n";
+  }
+  out += "<h1>" + escape(title) + "</h1>\n";
   out += "<p class=\"note\">Written by aicost; the charts are drawn by Vega-Lite in this page, from the figures below.</p>\n";
+  out += parts.before_charts;
   out += "<div id=\"js-errors\"></div>\n";
   std::string specs = "[";
   for (size_t i = 0; i < charts.size(); ++i) {

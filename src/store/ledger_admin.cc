@@ -34,7 +34,13 @@ core::Status LedgerBase::open_schema(const std::string& where) {
   auto current = applied_version();
   if (!current) return current.error();
   if (*current < latest_schema_version()) {
-    if (*current == 0 && options_.mode == OpenMode::kExisting) return no_ledger();
+    if (*current == 0 && options_.mode != OpenMode::kCreate) return no_ledger();
+    if (options_.mode == OpenMode::kReadOnly)
+      return make_error(ErrorCode::kInvalidInput,
+                        "the ledger is at schema " + std::to_string(*current) + " and this aicost writes schema " +
+                            std::to_string(latest_schema_version()) +
+                            "; it is opened read-only here, so migrate it first: aicost ledger init --db ...",
+                        ledger_);
     if (auto s = begin_write(Writer::kMigration); !s) return s;
     bool made = false;
     auto s = [&]() -> core::Status {

@@ -219,7 +219,7 @@ core::Result<std::unique_ptr<ledger::Store>> open_store(const std::string& db, c
   if (is_postgres_url(db)) return open_postgres(db, options);
   const fs::path p(db);
   std::error_code ec;
-  if (options.mode == OpenMode::kExisting && db != ":memory:" && !fs::exists(p, ec)) return no_ledger(db);
+  if (options.mode != OpenMode::kCreate && db != ":memory:" && !fs::exists(p, ec)) return no_ledger(db);
   if (options.mode == OpenMode::kCreate && db != ":memory:") {
     if (auto s = make_private_folders(p.parent_path()); !s) return s.error();
     // Made here, 0600, as SQLite would make it 0644; its -wal and -shm files take its mode.

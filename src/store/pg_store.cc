@@ -49,6 +49,8 @@ class PgStore final : public LedgerBase, private PgConn {
     if (PQsetClientEncoding(conn_, "UTF8") != 0) return error("setting the client encoding to UTF8", nullptr);
     // Doubles (gpu_hours) in their shortest exact text, as servers before 12 do not by default.
     if (auto r = run("configuring the session", "SET extra_float_digits = 3"); !r) return r.error();
+    if (options_.mode == OpenMode::kReadOnly)
+      if (auto r = run("making the session read-only", "SET default_transaction_read_only = on"); !r) return r.error();
     return open_schema(where_);
   }
 

@@ -325,8 +325,10 @@ core::Result<std::unique_ptr<ledger::Store>> open_sqlite(const std::string& path
   static const bool configured = [] { return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) == SQLITE_OK; }();
   (void)configured;
   sqlite3* db = nullptr;
-  const int create = options.mode == OpenMode::kCreate ? SQLITE_OPEN_CREATE : 0;
-  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | create | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
+  const int access = options.mode == OpenMode::kReadOnly ? SQLITE_OPEN_READONLY
+                     : options.mode == OpenMode::kCreate ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+                                                         : SQLITE_OPEN_READWRITE;
+  if (sqlite3_open_v2(path.c_str(), &db, access | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
     std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
     sqlite3_close(db);
     return make_error(ErrorCode::kIo, "cannot open the ledger database: " + msg, path);

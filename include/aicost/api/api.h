@@ -18,6 +18,7 @@
 
 #include "aicost/catalog/catalog.h"
 #include "aicost/core/result.h"
+#include "aicost/report/charts.h"
 #include "aicost/report/format.h"
 #include "aicost/search/search.h"
 
@@ -42,6 +43,7 @@ struct Output {
                       // a search no plan survives)
   std::string note;   // a line for a person at a terminal (the search's timing); may be empty
   std::optional<core::Error> error_after;  // a failure after the result was made (--emit-plan)
+  std::vector<report::Chart> charts;  // the `-o html` page's charts, when the options ask (`aicost serve`)
 };
 
 // Called when a long computation starts, with the counter it advances and its total; the object
@@ -59,6 +61,7 @@ struct EstimateOptions {
   uint64_t seed = 1;          // of `simulate`
   std::string replicas_csv;   // serving: write the replicas per minute of each policy here
   bool conservative = false;  // serving: size on the pessimistic end of the 80 % interval
+  bool charts = false;        // fill Output::charts as `-o html` draws them, whatever `fmt`
   Progress progress;
   // Stops the simulation when set; the call then returns kCancelled.
   const std::atomic<bool>* cancel = nullptr;
@@ -103,6 +106,7 @@ struct OptimizeOptions {
   std::optional<PlanSource> guardrails;  // red lines (YAML); default optimize::Guardrails
   std::string emit_plan;                 // write the combined plan here (empty: do not)
   int threads = 0;                       // of the layout searches; 0: every core
+  bool charts = false;                   // fill Output::charts as `-o html` draws them, whatever `fmt`
 };
 // `aicost optimize` of a training or serving plan.
 core::Result<Output> optimize(const PlanSource& plan, const catalog::Catalog& cat, report::Format fmt,

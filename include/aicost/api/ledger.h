@@ -17,7 +17,9 @@
 #include <vector>
 
 #include "aicost/api/api.h"
+#include "aicost/config/budgets.h"
 #include "aicost/core/result.h"
+#include "aicost/governance/check.h"
 #include "aicost/ledger/report.h"
 #include "aicost/ledger/store.h"
 #include "aicost/report/format.h"
@@ -112,5 +114,11 @@ struct LedgerCheckOutput : Output {
 // `error_after` (the report stands).
 core::Result<LedgerCheckOutput> ledger_check(const LedgerDb& d, const LedgerCheckOptions& options,
                                              report::Format fmt);
+
+// The reading half of ledger_check, for a caller that holds an open ledger (`aicost serve`): the
+// budget file with the options' as_of, strict and stale_after_days set, and the check run over it
+// with the alerts sent before; nothing is sent, recorded or rendered.
+core::Result<config::BudgetFile> check_budgets(const LedgerCheckOptions& options);
+core::Result<governance::CheckResult> read_check(ledger::Store& store, const config::BudgetFile& budgets);
 
 }  // namespace aicost::api

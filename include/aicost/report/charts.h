@@ -56,6 +56,14 @@ std::vector<Chart> ledger_report_charts(const ledger::Report& r);
 // direction of the episode. A chart without rows is left out.
 std::vector<Chart> check_charts(const governance::CheckResult& r);
 
+// `aicost serve`'s waste page: the monthly saving of each waste finding that has one (a bar per
+// kind and subject; findings covered by another count 0 and are left out). Empty without any.
+std::vector<Chart> waste_charts(const governance::CheckResult& r);
+
+// `aicost serve`'s plan-against-actual page: for each run budget with a plan, the plan's cost to
+// date against the actual spend by the plan's categories. Empty without plans.
+std::vector<Chart> plan_actual_charts(const governance::CheckResult& r);
+
 // `aicost optimize` (a plan or `--db`): the saving of each lever that has one (a bar per lever
 // and subject, coloured by its status: accepted, rejected by a red line, ...), `unit` naming the
 // money ("USD" for a plan's total, "USD a month (730 h)" for the ledger's).

@@ -12,6 +12,9 @@
 namespace aicost::report {
 
 std::string render_check(const governance::CheckResult& r, Format f);
+// The tables of render_check(r, Format::kTable) that have rows, without the gate line: a part of
+// a check (`aicost serve`'s anomaly, waste and plan pages show theirs alone).
+std::string render_check_part(const governance::CheckResult& r);
 // One JSON document of what is new (alerts due, anomalies and waste findings not sent before) for a
 // webhook; each item carries its `key`, by which a receiver can drop one it has seen.
 std::string check_payload(const governance::CheckResult& r);

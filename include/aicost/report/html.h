@@ -20,6 +20,22 @@ namespace aicost::report {
 // is written into #js-errors. The browser tests read these.
 std::string html_page(const std::string& title, const std::vector<Chart>& charts, const std::string& numbers);
 
+// What a page of `aicost serve` adds to a report's page: links to the other pages above the title
+// (the current one not a link), and HTML written as it is between the note and the charts (a form
+// the caller builds and escapes; nothing from a request goes there unescaped).
+struct PageLink {
+  std::string href, label;
+  bool current = false;
+};
+struct PageParts {
+  std::vector<PageLink> nav;
+  std::string before_charts;
+};
+std::string html_page(const std::string& title, const std::vector<Chart>& charts, const std::string& numbers,
+                      const PageParts& parts);
+// `text` with & < > " written as entities, for HTML text and attribute values.
+std::string html_escape(const std::string& text);
+
 // The commands (as typed after `aicost`, e.g. "estimate", "ledger report") that have `-o html`.
 const std::vector<std::string_view>& html_commands();
 

@@ -17,6 +17,9 @@ namespace aicost::store {
 enum class OpenMode {
   kExisting,  // the ledger must be there (SQLite: the file, with aicost's tables; PostgreSQL: the tables)
   kCreate,    // made when missing: SQLite file 0600 in folders made 0700; PostgreSQL tables
+  kReadOnly,  // as kExisting, and nothing is ever written: SQLite opened read-only, PostgreSQL
+              // sessions read-only (default_transaction_read_only); a ledger that needs a
+              // migration is an error that says to run `aicost ledger init` (`aicost serve`)
 };
 
 // The process that holds a ledger's write lock, as a writer waiting for it sees it.

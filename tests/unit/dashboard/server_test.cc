@@ -1,0 +1,344 @@
+// `aicost serve` (dashboard/server.h): a real server on a free loopback port against the example
+// governance ledger; every route's status, the /api JSON and /metrics against the bytes the built
+// CLI prints for the same question, the token, the body limit, a bad plan's file:line:col, and the
+// ledger left as it was. The server is stopped and the files removed when a test fails too (RAII).
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "aicost/api/api.h"
+#include "aicost/billing/ingest.h"
+#include "aicost/config/catalog_loader.h"
+#include "aicost/dashboard/server.h"
+#include "aicost/report/error_report.h"
+#include "aicost/store/open.h"
+#include "temp_dir.h"
+
+namespace aicost {
+namespace {
+
+const std::string kSource = AICOST_SOURCE_DIR;
+const std::string kGov = kSource + "/examples/governance/";
+const std::string kAsOf = "2025-06-28";
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The built CLI's standard output (or error) for `args`, run from `folder`; its exit code in *code.
+std::string cli(const testing::TempDir& dir, const std::string& args, int* code = nullptr, bool stderr_out = false,
+                const std::string& folder = kSource) {
+  const std::string out = dir.file("cli.out");
+  const std::string redirect = stderr_out ? " >/dev/null 2>" + out : " >" + out + " 2>/dev/null";
+  const int status = std::system(("cd " + folder + " && " + AICOST_BINARY + " " + args + redirect).c_str());
+  if (code) *code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return slurp(out);
+}
+
+// The example governance ledger in a fresh folder, and a server on it, stopped when it goes.
+class Dashboard {
+ public:
+  explicit Dashboard(const std::string& token = "", std::size_t max_body = 64 * 1024) {
+    db_ = dir_.file("gov.db");
+    {
+      store::StoreOptions so;
+      so.mode = store::OpenMode::kCreate;
+      auto store = store::open_store(db_, so);
+      EXPECT_TRUE(store) << store.error().what();
+      for (const auto* f : {"focus-ai-lab-2025-05-06.csv", "dcgm-ai-lab-2025-06-26.prom"}) {
+        auto r = billing::ingest_file(**store, kGov + f, {});
+        EXPECT_TRUE(r) << r.error().what();
+      }
+    }
+    std::filesystem::create_directories(dir_.file("plans"));
+    std::filesystem::copy_file(kSource + "/examples/gpt3-175b-a100.yaml", dir_.file("plans/gpt3.yaml"));
+    dashboard::ServeOptions o;
+    o.db = db_;
+    o.budgets = kGov + "budgets.yaml";
+    o.plans_dir = dir_.file("plans");
+    o.host = "127.0.0.1";
+    o.port = 0;
+    o.token = token;
+    o.max_body_bytes = max_body;
+    o.as_of = kAsOf;
+    auto cat = api::load_catalog({});
+    EXPECT_TRUE(cat);
+    o.catalog = std::move(*cat);
+    auto s = dashboard::Server::bind(std::move(o));
+    EXPECT_TRUE(s) << s.error().what();
+    server_ = std::move(*s);
+    thread_ = std::thread([this] { server_->run(); });
+  }
+  ~Dashboard() {
+    server_->stop();
+    thread_.join();
+  }
+  httplib::Client client() const {
+    httplib::Client c("127.0.0.1", server_->port());
+    c.set_read_timeout(120, 0);
+    return c;
+  }
+  const testing::TempDir& dir() const { return dir_; }
+  const std::string& db() const { return db_; }
+
+ private:
+  testing::TempDir dir_{"aicost-dashboard"};
+  std::string db_;
+  std::unique_ptr<dashboard::Server> server_;
+  std::thread thread_;
+};
+
+TEST(Dashboard, EveryPageLoadsWithItsCharts) {
+  Dashboard d;
+  auto c = d.client();
+  for (const char* path : {"/", "/?by=tag:team", "/budgets", "/anomalies", "/waste", "/plans", "/whatif", "/whatif?plan=gpt3.yaml"}) {
+    auto r = c.Get(path);
+    ASSERT_TRUE(r) << path;
+    EXPECT_EQ(r->status, 200) << path << "\n" << r->body.substr(0, 2000);
+    EXPECT_NE(r->body.find("id=\"aicost-specs\""), std::string::npos) << path;
+    EXPECT_EQ(r->body.find("<script src"), std::string::npos) << path << ": a page loads nothing from elsewhere";
+    EXPECT_NE(r->body.find("<nav>"), std::string::npos) << path;
+  }
+  // The overview draws spend by day and the budgets; the waste page its savings; the plans page
+  // the run budget's categories; the what-if page starts from the plan of --plans.
+  EXPECT_NE(c.Get("/")->body.find("Effective cost by service"), std::string::npos);
+  EXPECT_NE(c.Get("/")->body.find("Budgets: spent, forecast"), std::string::npos);
+  EXPECT_NE(c.Get("/?by=tag:team")->body.find("Effective cost by tag:team"), std::string::npos);
+  EXPECT_NE(c.Get("/waste")->body.find("Waste: saving a month if fixed"), std::string::npos);
+  EXPECT_NE(c.Get("/anomalies")->body.find("Anomalies: actual against expected spend"), std::string::npos);
+  EXPECT_NE(c.Get("/plans")->body.find("plan to date against actual"), std::string::npos);
+  EXPECT_NE(c.Get("/whatif?plan=gpt3.yaml")->body.find("name: gpt3-175b"), std::string::npos);
+  EXPECT_EQ(c.Get("/whatif?plan=../../etc/passwd")->status, 404);
+  // The budget page's table ends with the check's gate and why; a part's page shows its part alone.
+  EXPECT_NE(c.Get("/budgets")->body.find("gate: FAILED (a budget is at a gating level)"), std::string::npos);
+  for (const char* part : {"/waste", "/anomalies", "/plans"}) {
+    const std::string body = c.Get(part)->body;
+    const std::string page = body.substr(body.find("<h2>Figures</h2>"));  // not the inline scripts
+    EXPECT_EQ(page.find("gate: "), std::string::npos) << part;
+    EXPECT_EQ(page.find("Budgets as of"), std::string::npos) << part;
+  }
+  EXPECT_EQ(c.Get("/nothing")->status, 404);
+}
+
+TEST(Dashboard, ApiJsonIsTheCliJson) {
+  Dashboard d;
+  auto c = d.client();
+  int code = 0;
+  const std::string check = cli(d.dir(), "ledger check --dry-run -o json --db " + d.db() + " --budgets " + kGov +
+                                             "budgets.yaml --as-of " + kAsOf, &code);
+  EXPECT_EQ(code, 3);  // the example's budgets are at a gate
+  ASSERT_FALSE(check.empty());
+  auto r = c.Get("/api/check");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(r->body, check);
+  EXPECT_EQ(r->get_header_value("Content-Type"), "application/json");
+
+  const std::string report = cli(d.dir(), "ledger report -o json --db " + d.db() + " --by tag:team,service --granularity week --top 5");
+  r = c.Get("/api/report?by=tag:team,service&granularity=week&top=5");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(r->body, report);
+  ASSERT_FALSE(report.empty());
+
+  const std::string metrics = cli(d.dir(), "ledger check --dry-run --prometheus - --db " + d.db() + " --budgets " + kGov +
+                                               "budgets.yaml --as-of " + kAsOf);
+  r = c.Get("/metrics");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(r->body, metrics);
+  EXPECT_NE(metrics.find("# TYPE"), std::string::npos);
+
+  const std::string plan = slurp(kSource + "/examples/gpt3-175b-a100.yaml");
+  const std::string estimate = cli(d.dir(), "estimate examples/gpt3-175b-a100.yaml -o json");
+  r = c.Post("/api/estimate?name=gpt3-175b-a100.yaml", plan, "application/yaml");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(r->body, estimate);
+}
+
+// A file ingested while the server runs shows in the next answer (the check is kept only while
+// its inputs are unchanged), as the CLI's check then sees it.
+TEST(Dashboard, IngestWhileServingShowsInTheNextAnswer) {
+  Dashboard d;
+  auto c = d.client();
+  const std::string before = c.Get("/api/check")->body;
+  EXPECT_EQ(c.Get("/api/check")->body, before);
+  {
+    auto store = store::open_store(d.db());
+    ASSERT_TRUE(store) << store.error().what();
+    auto r = billing::ingest_file(**store, kSource + "/examples/ledger/focus-ai-lab-2025-06.csv", {});
+    ASSERT_TRUE(r) << r.error().what();
+  }
+  const std::string after = c.Get("/api/check")->body;
+  EXPECT_NE(after, before);
+  EXPECT_EQ(after, cli(d.dir(), "ledger check --dry-run -o json --db " + d.db() + " --budgets " + kGov +
+                                    "budgets.yaml --as-of " + kAsOf));
+}
+
+TEST(Dashboard, BadQueryIsAnErrorNamingTheOption) {
+  Dashboard d;
+  auto r = d.client().Get("/api/report?granularity=fortnight");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 400);
+  const auto j = nlohmann::json::parse(r->body);
+  EXPECT_EQ(j["error"]["context"], "--granularity");
+}
+
+TEST(Dashboard, BadPlanGetsTheCliMessage) {
+  Dashboard d;
+  auto c = d.client();
+  // The CLI's JSON error for the same file, run from its folder so that it names it the same.
+  const std::string want = cli(d.dir(), "-o json estimate typo.yaml", nullptr, true, kSource + "/examples");
+  ASSERT_NE(want.find("\"line\""), std::string::npos) << want;
+  auto r = c.Post("/api/estimate?name=typo.yaml", slurp(kSource + "/examples/typo.yaml"), "application/yaml");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 400);
+  EXPECT_EQ(r->body, want);
+  // The what-if page shows it as the CLI prints it: "error: typo.yaml:LINE:COL: ...".
+  const auto j = nlohmann::json::parse(want);
+  const std::string where = "typo.yaml:" + std::to_string(j["error"]["line"].get<int>()) + ":" +
+                            std::to_string(j["error"]["column"].get<int>());
+  r = c.Post("/whatif", httplib::Params{{"name", "typo.yaml"}, {"plan", slurp(kSource + "/examples/typo.yaml")}});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 400);
+  EXPECT_NE(r->body.find("id=\"plan-error\">error: " + where), std::string::npos) << where;
+}
+
+TEST(Dashboard, PostedPlanNamesNoFile) {
+  Dashboard d;
+  const std::string plan = "name: x\nmodel:\n  hf_config: /etc/passwd\n";
+  auto r = d.client().Post("/api/estimate?name=x.yaml", plan, "application/yaml");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 400);
+  const auto j = nlohmann::json::parse(r->body);
+  EXPECT_EQ(j["error"]["file"], "x.yaml");
+  EXPECT_EQ(j["error"]["line"], 3);
+  EXPECT_EQ(j["error"]["column"], 3);
+  EXPECT_NE(j["error"]["message"].get<std::string>().find("cannot name a file on the server"), std::string::npos);
+}
+
+TEST(Dashboard, WhatIfRunsEstimateAndOptimize) {
+  Dashboard d;
+  const std::string plan = slurp(kSource + "/examples/gpt3-175b-a100.yaml");
+  auto r = d.client().Post("/whatif", httplib::Params{{"name", "mine.yaml"}, {"plan", plan}});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200) << r->body.substr(r->body.size() > 4000 ? r->body.size() - 4000 : 0);
+  // The estimate's charts (step time by cause, cost by category) and the optimiser's savings.
+  for (const char* title : {"time per step (s)", "cost (USD)", "saving (USD)"})
+    EXPECT_NE(r->body.find(title), std::string::npos) << title;
+  EXPECT_EQ(r->body.find("plan-error"), std::string::npos);
+}
+
+TEST(Dashboard, BodyLargerThanTheLimitIsRefused) {
+  Dashboard d("", 1024);
+  auto r = d.client().Post("/api/estimate", std::string(4096, '#'), "application/yaml");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 413);
+  EXPECT_NE(r->body.find("larger than this server takes"), std::string::npos) << r->body;
+}
+
+TEST(Dashboard, TokenIsAskedOfEveryRequest) {
+  Dashboard d("s3cret-token");
+  auto c = d.client();
+  for (const char* path : {"/", "/api/check", "/metrics", "/whatif"}) {
+    auto r = c.Get(path);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 401) << path;
+  }
+  EXPECT_EQ(c.Post("/api/estimate", "name: x\n", "application/yaml")->status, 401);
+  EXPECT_EQ(c.Get("/metrics", {{"Authorization", "Bearer s3cret-tokex"}})->status, 401);
+  EXPECT_EQ(c.Get("/metrics", {{"Authorization", "Bearer s3cret-token"}})->status, 200);
+  auto r = c.Get("/budgets?token=s3cret-token");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(r->get_header_value("Set-Cookie").rfind("aicost_token=s3cret-token;", 0), 0u);
+  EXPECT_EQ(c.Get("/waste", {{"Cookie", "aicost_token=s3cret-token"}})->status, 200);
+}
+
+TEST(Dashboard, OffLoopbackWithoutTokenIsRefused) {
+  dashboard::ServeOptions o;
+  o.host = "0.0.0.0";
+  o.port = 0;
+  auto s = dashboard::Server::bind(std::move(o));
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().code, core::ErrorCode::kInvalidInput);
+  EXPECT_NE(s.error().message.find("give a token"), std::string::npos);
+}
+
+TEST(Dashboard, LedgerIsLeftAsItWas) {
+  std::string before, db;
+  {
+    Dashboard d;
+    db = d.db();
+    before = slurp(db);
+    auto c = d.client();
+    for (const char* path : {"/", "/budgets", "/anomalies", "/waste", "/plans", "/api/check", "/metrics", "/api/report"})
+      EXPECT_EQ(c.Get(path)->status, 200) << path;
+    EXPECT_EQ(slurp(db), before);
+    // The check over HTTP records no alert: the CLI's dry run still finds them new.
+    const std::string check = cli(d.dir(), "ledger check --dry-run -o json --db " + d.db() + " --budgets " + kGov +
+                                               "budgets.yaml --as-of " + kAsOf);
+    EXPECT_EQ(check, c.Get("/api/check")->body);
+    EXPECT_NE(check.find("\"new\": true"), std::string::npos);
+  }
+}
+
+TEST(Dashboard, ReadOnlyStoreRefusesWrites) {
+  testing::TempDir dir;
+  const std::string db = dir.file("l.db");
+  store::StoreOptions so;
+  so.mode = store::OpenMode::kCreate;
+  ASSERT_TRUE(store::open_store(db, so));
+  so.mode = store::OpenMode::kReadOnly;
+  auto ro = store::open_store(db, so);
+  ASSERT_TRUE(ro) << ro.error().what();
+  const std::vector<ledger::SentAlert> sent = {{"k", "2025-01-01T00:00:00Z", "m"}};
+  EXPECT_FALSE((*ro)->record_sent(sent));
+  so.mode = store::OpenMode::kReadOnly;
+  EXPECT_FALSE(store::open_store(dir.file("missing.db"), so));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("missing.db")));
+}
+
+TEST(DashboardListen, ParsesAddresses) {
+  std::string host;
+  int port = 0;
+  ASSERT_TRUE(dashboard::parse_listen("127.0.0.1:8080", host, port));
+  EXPECT_EQ(host, "127.0.0.1");
+  EXPECT_EQ(port, 8080);
+  ASSERT_TRUE(dashboard::parse_listen("[::1]:0", host, port));
+  EXPECT_EQ(host, "::1");
+  EXPECT_EQ(port, 0);
+  ASSERT_TRUE(dashboard::parse_listen(":9000", host, port));
+  EXPECT_EQ(host, "127.0.0.1");
+  for (const char* bad : {"8080", "host:", "h:70000", "h:8x"}) {
+    auto s = dashboard::parse_listen(bad, host, port);
+    ASSERT_FALSE(s) << bad;
+    EXPECT_EQ(s.error().context, "--listen");
+  }
+  EXPECT_TRUE(dashboard::is_loopback("127.0.0.1"));
+  EXPECT_TRUE(dashboard::is_loopback("::1"));
+  EXPECT_FALSE(dashboard::is_loopback("0.0.0.0"));
+  EXPECT_FALSE(dashboard::is_loopback("192.168.1.2"));
+}
+
+TEST(DashboardToken, ComparesWholeTokens) {
+  EXPECT_TRUE(dashboard::same_token("abc", "abc"));
+  EXPECT_FALSE(dashboard::same_token("abc", "abd"));
+  EXPECT_FALSE(dashboard::same_token("abc", "abcd"));
+  EXPECT_FALSE(dashboard::same_token("", ""));  // an empty token never lets anyone in
+  EXPECT_FALSE(dashboard::same_token(std::string_view("abc\0", 4), "abc"));
+}
+
+}  // namespace
+}  // namespace aicost
