@@ -53,7 +53,7 @@ std::string unproc(std::string message, const std::string& proc, const std::stri
 // The select item that turns column `name` of type `type` into the text a CSV export holds
 // (parquet.h lists the conversions).
 std::string as_text(const std::string& name, duckdb_type type) {
-  const std::string c = sql_name(name);
+  std::string c = sql_name(name);
   switch (type) {
     case DUCKDB_TYPE_VARCHAR:
       return c;

@@ -21,9 +21,6 @@ namespace aicost::report {
 
 namespace {
 
-using costing::CostNature;
-
-
 struct Section {
   std::string title;
   std::vector<Table> tables;
@@ -200,7 +197,7 @@ std::string header_block(const EstimateView& v, Format f) {
   std::string out;
   if (f == Format::kMarkdown) {
     out += "# aicost estimate: " + v.plan_name + "\n\n";
-    for (const auto& [k, val] : rows) out += "- **" + k + "**: " + val + "\n";
+    for (const auto& [k, val] : rows) out.append("- **").append(k).append("**: ").append(val).append("\n");
     return out + "\n";
   }
   out += "aicost estimate: " + v.plan_name + "\n";

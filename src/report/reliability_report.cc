@@ -46,7 +46,7 @@ Table kv(std::string title, std::vector<std::pair<std::string, std::string>> row
   t.title = std::move(title);
   t.header = {"", "value"};
   t.right_align = {false, false};
-  for (auto& [k, v] : rows) t.rows.push_back({k, v});
+  for (auto& [k, v] : rows) t.rows.push_back({std::move(k), std::move(v)});
   return t;
 }
 

@@ -76,7 +76,7 @@ bool formula_like(const std::string& s) {
 
 std::string csv_field(const std::string& cell) {
   const bool formula = formula_like(cell);
-  const std::string s = formula ? "'" + cell : cell;
+  std::string s = formula ? "'" + cell : cell;
   if (!formula && s.find_first_of(",\"\r\n") == std::string::npos) return s;
   std::string out = "\"";
   for (char c : s) {

@@ -299,7 +299,7 @@ class SqliteStore final : public LedgerBase {
     if (!s) return error(std::string("preparing the insert into ") + table);
     feed.set_rows(rows, n);
     const bool done = sqlite3_step(s->get()) == SQLITE_DONE;
-    const auto e = done ? core::Status{} : core::Status(error(std::string("inserting into ") + table));
+    auto e = done ? core::Status{} : core::Status(error(std::string("inserting into ") + table));
     sqlite3_reset(s->get());
     feed.set_rows(nullptr, 0);
     return e;
