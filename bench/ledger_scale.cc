@@ -1,9 +1,10 @@
 // The ledger at scale (issue 18, item 6): `aicost_ledger_scale DB ROWS PARTS` loads ROWS generated
 // charges into a new SQLite or PostgreSQL ledger DB in PARTS ingests (each one source, as a
-// provider's files arrive), then times the report by team tag and day and a governance check
-// (the 13 budgets of governance_bench.cc) on it. It writes through the store's bulk path
-// (Store::add_charges), as `aicost ledger ingest` does after its reader: no CSV is written, so a
-// 100M-row ledger needs no 70 GB of CSV. Times are CPU (the process's, over the store's calls
+// provider's files arrive), then times the report by team tag and day and a governance check on
+// it (13 budgets as governance_bench.cc has them, ten times larger: an org month of 50M USD and
+// 3M USD per team tag). It writes through the store's bulk path (Store::add_charges), as `aicost
+// ledger ingest` does after its reader: no CSV is written, so a 100M-row ledger needs no 70 GB of
+// CSV. Times are CPU (the process's, over the store's calls
 // only: generating the rows is not counted) and wall; run it alone on a core (`taskset -c 0`).
 // The charges are bench::generate_charges' (the FOCUS sample's rows, 50 per resource, a random
 // hour of 2024-06..09, 70 % of the resources with one of 12 team tags); part p uses seed 7 + p
