@@ -5,7 +5,7 @@
 //   - every text the reports carry is clean UTF-8 (the readers' byte policy, src/billing/guard.h);
 //   - every JSON output parses.
 //
-// The first byte picks the format (billing::Format by its value modulo 8, kAuto included); the
+// The first byte picks the format (kFormats, by its value modulo their count, kAuto included); the
 // rest is the file. Each input gets a fresh ledger in a private folder (on /dev/shm when there is
 // one: SQLite syncs every commit), emptied before the next input.
 #include <signal.h>
@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -29,6 +30,7 @@
 #include "aicost/billing/ingest.h"
 #include "aicost/billing/reader.h"
 #include "aicost/core/text.h"
+#include "aicost/ledger/rate_card.h"
 #include "aicost/governance/check.h"
 #include "aicost/ledger/report.h"
 #include "aicost/report/governance_report.h"
@@ -45,11 +47,32 @@ using namespace aicost;
   __builtin_trap();
 }
 
+// scripts/fuzz.sh's ledger_formats lists these in the same order.
 constexpr billing::Format kFormats[] = {
-    billing::Format::kAuto, billing::Format::kFocus,          billing::Format::kAwsCur,
-    billing::Format::kAzure, billing::Format::kGcp,           billing::Format::kOci,
+    billing::Format::kAuto,           billing::Format::kFocus,   billing::Format::kAwsCur,
+    billing::Format::kAzure,          billing::Format::kGcp,     billing::Format::kOci,
     billing::Format::kDcgmPrometheus, billing::Format::kDcgmCsv, billing::Format::kOpenCost,
+    billing::Format::kOcp,
 };
+
+// Prices usage without a bill (OpenShift, Slurm through auto): CPU, memory, storage (one class
+// priced apart), untyped GPUs and two GPU types. Rows it cannot price make the ingest refuse the
+// file, which the fuzzer then leaves.
+const ledger::RateCard& rate_card() {
+  static const ledger::RateCard card = [] {
+    ledger::RateCard c;
+    c.source = "fuzz";
+    c.currency = "USD";
+    c.cpu = ledger::RateCard::Rate{31'611'000, "fuzz:1", "rate card"};
+    c.memory = ledger::RateCard::Rate{4'237'000, "fuzz:2", "rate card"};
+    c.storage_classes["gp2"] = ledger::RateCard::Rate{107'374'182, "fuzz:3", "rate card"};
+    c.storage_classes[""] = ledger::RateCard::Rate{40'000'000, "fuzz:4", "rate card"};
+    c.untyped = ledger::RateCard::Rate{950'000'000, "fuzz:5", "rate card"};
+    c.gpus["tesla t4"] = c.gpus["h100"] = ledger::RateCard::Rate{2'100'000'000, "fuzz:6", "rate card"};
+    return c;
+  }();
+  return card;
+}
 
 // The private folder every input's ledger lives in: aicost-fuzz-<pid>, made once per process and
 // removed at exit. A run that crashed cannot remove its own, so each run first removes those of
@@ -133,7 +156,7 @@ std::vector<governance::Budget> budgets() {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
-  const billing::Format format = kFormats[data[0] % 8];
+  const billing::Format format = kFormats[data[0] % std::size(kFormats)];
   const std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
 
   const auto& dir = scratch();
@@ -145,6 +168,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::map<std::string, core::WideNanos> handed;
   billing::Sink sink;
   sink.charge = [&](ledger::Charge&& c) {
+    if (ledger::needs_price(c)) ledger::price_usage(c, rate_card());  // as the ingest does
     for (const auto* s : {&c.currency, &c.service_name, &c.resource_id, &c.charge_description}) check_clean("charge", *s);
     for (const auto& t : c.tags) check_clean("tag", t.key + t.value);
     handed[c.currency] += c.billed;
@@ -159,6 +183,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!store) broken("a fresh ledger does not open", store.error().what());
   billing::IngestOptions options;
   options.format = format;
+  options.rate_card = &rate_card();
   auto ingest = billing::ingest_file(**store, path, options);
   if (!ingest) return 0;  // e.g. a day's sum beyond what the ledger holds: an error, not a crash
   render_all("ingest", [&](report::Format f) { return report::render_ingest(path, *ingest, f); });

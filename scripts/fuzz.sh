@@ -26,7 +26,7 @@ samples=${AICOST_SAMPLES:-$root/../shared/data/billing-samples}
 jobs=${FUZZ_JOBS:-$(nproc)}
 targets=(focus aws_cur azure gcp oci dcgm_prometheus dcgm_csv slurm opencost ocp auto ledger)
 # fuzz_ledger's first byte picks the format: its index in this list (fuzz/fuzz_ledger.cc).
-ledger_formats=(auto focus aws_cur azure gcp oci dcgm_prometheus dcgm_csv opencost)
+ledger_formats=(auto focus aws_cur azure gcp oci dcgm_prometheus dcgm_csv opencost ocp)
 max_len=65536
 
 # --- build -------------------------------------------------------------------------------------
@@ -60,7 +60,7 @@ seeds_for() {
     dcgm_csv) echo "$s"/datadog-dcgm-fixture/*.csv "$s"/nvidia-dcgm-exporter/*.csv ;;
     slurm) echo "$root"/examples/usage/sacct-*.txt ;;
     opencost) echo "$root"/tests/data/opencost/*.csv "$root"/examples/usage/opencost-*.csv ;;
-    ocp) echo "$root"/tests/data/ocp/*.csv ;;
+    ocp) echo "$root"/tests/data/ocp/*.csv "$root"/tests/data/ocp/operator/*.csv ;;
     auto) local t; for t in focus aws_cur azure gcp oci dcgm_prometheus dcgm_csv slurm opencost ocp; do seeds_for "$t"; done ;;
   esac
 }

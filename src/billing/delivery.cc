@@ -103,10 +103,17 @@ core::Result<Delivery> read_manifest(const fs::path& manifest) {
         if (b.is_object() && b.contains("blobName") && b["blobName"].is_string()) keys.push_back(b["blobName"].get<std::string>());
     d.export_name = text_at(j, {"exportConfig", "resourceId"});
     if (d.export_name.empty()) d.export_name = text_at(j, {"exportConfig", "exportName"});
+  } else if (j.is_object() && j.contains("files") && j.contains("cluster_id")) {
+    // koku's metrics operator (an OpenShift upload): its cost reports, not its
+    // resource_optimization_files. An upload holds some hours of a month, not the month: it adds
+    // to the ledger and restates nothing.
+    strings("files");
+    d.export_name = text_at(j, {"cluster_id"});
+    d.whole_periods = false;
   } else {
     return core::make_error(core::ErrorCode::kInvalidInput,
-                            "this manifest lists no data files (no dataFiles, reportKeys or blobs); is it an AWS Data "
-                            "Exports, AWS CUR or Azure export manifest?",
+                            "this manifest lists no data files (no dataFiles, reportKeys, blobs or files); is it an AWS "
+                            "Data Exports, AWS CUR, Azure export or OpenShift cost management manifest?",
                             manifest.string());
   }
   if (keys.empty())

@@ -28,6 +28,9 @@ class CsvDialect {
   // The further charges of the record row() read, one per call (an OpenShift pod's hour is a CPU
   // row and a memory row); false when there are no more. They share the first's tags.
   virtual bool next(ledger::Charge& /*out*/) { return false; }
+  // Whether the last row() that returned false took its row without a charge and without an
+  // error (an OpenShift labels report: its labels tag the other reports' rows), not rejected it.
+  virtual bool absorbed() const { return false; }
   virtual std::string version() const = 0;
   // Where a row's tags come from, for the issue when they exceed the caps (guard.h).
   virtual std::string_view tags_column() const { return "Tags"; }
@@ -39,7 +42,8 @@ std::unique_ptr<CsvDialect> make_azure_dialect();
 std::unique_ptr<CsvDialect> make_gcp_dialect();
 std::unique_ptr<CsvDialect> make_oci_dialect();
 std::unique_ptr<CsvDialect> make_opencost_dialect();  // opencost.cc
-std::unique_ptr<CsvDialect> make_ocp_dialect();       // ocp.cc
+struct DeliveryContext;
+std::unique_ptr<CsvDialect> make_ocp_dialect(DeliveryContext* context);  // ocp.cc; context may be null
 
 // Header lookup for dialects: exact name first, then case-insensitive.
 class Columns {

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <ctime>
@@ -78,6 +79,44 @@ struct ExportKey {
   std::string last_provider_ = "\x01", last_account_ = "\x01";
   ledger::UnixSeconds last_period_ = -1;
 };
+
+// The first line of a file's first member, decoded (at most 4 KiB); "" when it cannot be read
+// (the read that loads it then says why).
+std::string first_line(const std::string& path) {
+  std::string head;
+  DecodedSink sink;
+  sink.begin = [](const std::string&) { return core::Status{}; };
+  sink.bytes = [&](std::string_view bytes) -> core::Status {
+    head.append(bytes.substr(0, 4096 - std::min<std::size_t>(head.size(), 4096)));
+    if (head.find('\n') == std::string::npos && head.size() < 4096) return {};
+    return core::make_error(core::ErrorCode::kInternal, "enough");  // stops the read
+  };
+  sink.end = [&]() -> core::Status { return core::make_error(core::ErrorCode::kInternal, "enough"); };
+  (void)decode_source(path, sink);
+  return head.substr(0, head.find('\n'));
+}
+
+// An OpenShift upload's node and namespace labels reports tag the rows of its other reports read
+// after them (ocp_labels.cc), so they are read first, whatever the parts' order or names
+// (koku's payloads name them <uuid>_openshift_usage_report.N.csv). Other deliveries keep their order.
+std::vector<std::string> labels_first(const std::vector<std::string>& parts, Format format) {
+  if (parts.size() < 2 || (format != Format::kAuto && format != Format::kOcp)) return parts;
+  auto is_labels = [](const std::string& line) {
+    return detect_format(line) == Format::kOcp &&
+           (line.find("node_labels") != std::string::npos || line.find("namespace_labels") != std::string::npos);
+  };
+  std::vector<std::string> lines;
+  for (const auto& p : parts) {
+    lines.push_back(first_line(p));
+    if (lines.size() == 1 && format == Format::kAuto && detect_format(lines[0]) != Format::kOcp) return parts;
+  }
+  std::vector<std::string> out;
+  for (std::size_t k = 0; k < parts.size(); ++k)
+    if (is_labels(lines[k])) out.push_back(parts[k]);
+  for (std::size_t k = 0; k < parts.size(); ++k)
+    if (!is_labels(lines[k])) out.push_back(parts[k]);
+  return out;
+}
 
 // The reader's format family ("focus-1.2" -> "focus"): an export keeps its key across versions.
 std::string family(const std::string& version) { return version.rfind("focus", 0) == 0 ? "focus" : version; }
@@ -183,6 +222,7 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
   ledger::Unpriced unpriced;  // the rates the card lacks
   std::string part_name;  // prefixed to the issues of a part of several
   Sink sink;
+  sink.context = make_delivery_context();
   sink.charge = [&](ledger::Charge&& c) -> core::Status {
     if (ledger::needs_price(c)) {
       if (!options.rate_card)
@@ -192,7 +232,7 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
                                     "bill\")",
                                 path);
       if (!ledger::price_usage(c, *options.rate_card)) {
-        unpriced.add(c);
+        unpriced.add(c, *options.rate_card);
         return {};
       }
     }
@@ -218,17 +258,23 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
   std::vector<std::string> members;
   std::int64_t delivered = 0;
   core::Status s;
-  for (std::size_t k = 0; s && k < d.parts.size(); ++k) {
-    if (d.parts.size() > 1) part_name = std::filesystem::path(d.parts[k]).filename().string();
-    auto r = read_source(d.parts[k], k == 0 ? options.format : summary.format, sink, !rereadable);
+  bool only_labels = true;  // every part an OpenShift labels report
+  const std::vector<std::string> parts = rereadable ? labels_first(d.parts, options.format) : d.parts;
+  for (std::size_t k = 0; s && k < parts.size(); ++k) {
+    if (parts.size() > 1) part_name = std::filesystem::path(parts[k]).filename().string();
+    auto r = read_source(parts[k], k == 0 ? options.format : summary.format, sink, !rereadable);
     if (!r) {
       s = r.error();
       break;
     }
+    const std::string& v = r->summary.version;
+    if (v.size() < 7 || v.compare(v.size() - 7, 7, "-labels") != 0) only_labels = false;
     if (k == 0) {
       summary = r->summary;
       result.encoding = r->encoding;
     } else {
+      // The version is that of the first part with rows (an OpenShift labels report has none).
+      if (summary.loaded == 0 && r->summary.loaded > 0) summary.version = r->summary.version;
       summary.records += r->summary.records;
       summary.loaded += r->summary.loaded;
       summary.rejected += r->summary.rejected;
@@ -238,6 +284,12 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
     members.insert(members.end(), r->member_sha256.begin(), r->member_sha256.end());
   }
   if (s) s = flush();
+  if (s && only_labels && !parts.empty())
+    s = core::make_error(core::ErrorCode::kInvalidInput,
+                         "this holds OpenShift node or namespace labels and no usage: the labels tag the pod, volume "
+                         "and GPU rows of the reports delivered with them; ingest the operator's upload as one (its "
+                         "folder, or its manifest.json)",
+                         path);
   if (s && !unpriced.empty())
     s = core::make_error(core::ErrorCode::kInvalidInput, ledger::unpriced_message(unpriced, *options.rate_card), path);
   if (s) s = store.add_issues(issues);

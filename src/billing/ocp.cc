@@ -1,9 +1,11 @@
 // OpenShift (Kubernetes) usage reports as koku's metrics operator uploads them to Red Hat cost
-// management (github.com/project-koku/koku, the CSVs of koku/masu/test/data/ocp/payload.tar.gz):
-// hourly rows per pod (CPU core-seconds and memory byte-seconds used, requested and limited) and
-// per persistent volume claim (capacity, request and usage byte-seconds). They carry no prices
-// and no GPUs: a pod row becomes a CPU row (core-hours) and a memory row (GiB-hours), a volume
-// row a storage row (GiB-months), each unpriced for the ingest's rate card (ledger/rate_card.h).
+// management (github.com/project-koku/koku, the CSVs of koku/masu/test/data/ocp/payload.tar.gz;
+// github.com/project-koku/koku-metrics-operator, internal/collector/types.go): hourly rows per pod
+// (CPU core-seconds and memory byte-seconds used, requested and limited), per persistent volume
+// claim (capacity, request and usage byte-seconds), per pod and NVIDIA GPU (ocp_gpu.cc), and the
+// labels of nodes and namespaces (ocp_labels.cc). They carry no prices: a pod row becomes a CPU
+// row (core-hours) and a memory row (GiB-hours), a volume row a storage row (GiB-months), each
+// unpriced for the ingest's rate card (ledger/rate_card.h). The header says which report a file is.
 //
 // What is charged is what the pod held: its effective usage, max(usage, request) per hour, as
 // koku's own daily summary computes it (koku/masu/database/trino_sql/openshift/
@@ -18,12 +20,12 @@
 #include <cmath>
 
 #include "aicost/ledger/rate_card.h"
-#include "dialect.h"
+#include "ocp_common.h"
 
 namespace aicost::billing {
+namespace ocp {
 namespace {
 
-constexpr double kGib = 1024.0 * 1024.0 * 1024.0;
 // A row's quantity per hour above these is not a reading: a million cores, a PiB of memory, an
 // EiB of storage (the largest nodes hold a few hundred cores and a few TiB).
 constexpr double kMaxCores = 1e6, kMaxMemoryGib = 1024.0 * 1024.0, kMaxStorageGib = 1024.0 * 1024.0 * 1024.0;
@@ -33,29 +35,10 @@ int days_in_month(ledger::UnixSeconds t) {
   return static_cast<int>(month_start(start + 32 * 86400) - start) / 86400;
 }
 
-// The labels koku writes, "label_app:web|label_tier:db": tags app=web, tier=db (koku's operator
-// prefixes each Kubernetes label with label_, which is not part of the label).
-void add_labels(std::string_view text, std::vector<ledger::Tag>& tags) {
-  while (!text.empty()) {
-    const auto bar = text.find('|');
-    std::string_view item = text.substr(0, bar);
-    text = bar == std::string_view::npos ? std::string_view{} : text.substr(bar + 1);
-    const auto colon = item.find(':');
-    std::string_view key = item.substr(0, colon);
-    if (key.substr(0, 6) == "label_" && key.size() > 6) key.remove_prefix(6);
-    if (key.empty()) continue;
-    const std::string canonical = ledger::canonical_tag_key(key);
-    // A label named like a tag the report gives (namespace, pod, node) does not replace it.
-    if (std::any_of(tags.begin(), tags.end(),
-                    [&](const ledger::Tag& t) { return ledger::canonical_tag_key(t.key) == canonical; }))
-      continue;
-    tags.push_back({std::string(key),
-                    colon == std::string_view::npos ? std::string() : std::string(item.substr(colon + 1))});
-  }
-}
-
-class OcpDialect final : public CsvDialect {
+class UsagePart final : public CsvDialect {
  public:
+  explicit UsagePart(Labels& labels) : labels_of_(labels) {}
+
   core::Status header(const std::vector<std::string_view>& names, IssueLog& log) override {
     Columns cols(names);
     storage_ = cols.has("persistentvolumeclaim_capacity_byte_seconds");
@@ -112,19 +95,13 @@ class OcpDialect final : public CsvDialect {
   bool row(const CsvRecord& r, ledger::Charge& c, IssueLog& log, std::int64_t&) override {
     pending_ = false;
     c.line = r.line;
-    const auto start = required_time(r, start_, "interval_start", log);
-    auto end = start ? required_time(r, end_, "interval_end", log) : std::nullopt;
-    if (!start || !end) return false;
-    // The storage report ends an hour at its last second (14:59:59): the hour ends a second later.
-    if ((*end - *start) % 60 == 59) ++*end;
-    if (*end <= *start) {
-      log.error(r.line, "interval_end", "the interval ends before it starts");
-      return false;
-    }
-    const double hours = static_cast<double>(*end - *start) / 3600.0;
-    c.period_start = *start;
-    c.period_end = *end;
-    c.billing_period_start = month_start(*start);  // not report_period_start: koku's rows may lie past it
+    const auto when = interval(r, start_, end_, log);
+    if (!when) return false;
+    const auto [start, end] = *when;
+    const double hours = static_cast<double>(end - start) / 3600.0;
+    c.period_start = start;
+    c.period_end = end;
+    c.billing_period_start = month_start(start);  // not report_period_start: koku's rows may lie past it
     c.provider = "OpenShift";
     c.service_name = "OpenShift";
     c.charge_category = "Usage";
@@ -134,7 +111,7 @@ class OcpDialect final : public CsvDialect {
     tag_cell(r, "pod", pod_, c);
     tag_cell(r, "node", node_, c);
     tag_cell(r, "node_resource_id", node_id_, c);
-    if (storage_) return volume(r, c, log, hours, *start);
+    if (storage_) return volume(r, c, log, hours, start);
 
     const auto cpu = effective(r, {effective_, usage_, request_}, kCpuColumns, log);
     const auto memory = cpu ? effective(r, {memory_effective_, memory_usage_, memory_request_}, kMemoryColumns, log)
@@ -145,6 +122,7 @@ class OcpDialect final : public CsvDialect {
         !within(r, "pod_usage_memory_byte_seconds", gib, kMaxMemoryGib * hours, "GiB-hours", log))
       return false;
     add_labels(cell(r, labels_.first), c.tags);
+    shared_labels(r, c);
     c.service_category = "Compute";
     c.resource_id = text_cell(r, pod_);
     c.resource_name = c.resource_id;
@@ -181,22 +159,6 @@ class OcpDialect final : public CsvDialect {
     bool reported = false;                    // `held` is the report's own effective usage
   };
 
-  // A quantity cell: a finite number >= 0, or an error issue. Null is 0 (koku writes nothing for
-  // a pod without a request).
-  static std::optional<double> seconds(const CsvRecord& r, int i, std::string_view column, IssueLog& log) {
-    std::string_view v = cell(r, i);
-    while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
-    while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
-    if (is_null(v)) return 0.0;
-    double d = 0;
-    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), d);
-    if (ec != std::errc() || end != v.data() + v.size() || !std::isfinite(d) || d < 0) {
-      log.error(r.line, column, quote_cell(v) + " is not a number of seconds (a decimal number, 0 or more)");
-      return std::nullopt;
-    }
-    return d;
-  }
-
   // Columns (and their names): the report's effective usage (optional), usage, request.
   using Triple = std::array<int, 3>;
   using Names = std::array<const char*, 3>;
@@ -207,14 +169,14 @@ class OcpDialect final : public CsvDialect {
 
   static std::optional<Held> effective(const CsvRecord& r, const Triple& at, const Names& names, IssueLog& log) {
     Held h;
-    const auto u = seconds(r, at[1], names[1], log);
-    const auto q = u ? seconds(r, at[2], names[2], log) : std::nullopt;
+    const auto u = number(r, at[1], names[1], log);
+    const auto q = u ? number(r, at[2], names[2], log) : std::nullopt;
     if (!u || !q) return std::nullopt;
     h.usage = *u;
     h.request = *q;
     h.held = std::max(*u, *q);
     if (at[0] >= 0 && !is_null(cell(r, at[0]))) {
-      const auto e = seconds(r, at[0], names[0], log);
+      const auto e = number(r, at[0], names[0], log);
       if (!e) return std::nullopt;
       h.held = *e;
       h.reported = true;
@@ -248,7 +210,7 @@ class OcpDialect final : public CsvDialect {
     for (const auto& [i, name] : {std::pair{capacity_, "persistentvolumeclaim_capacity_byte_seconds"},
                                   {request_, "volume_request_storage_byte_seconds"},
                                   {usage_, "persistentvolumeclaim_usage_byte_seconds"}}) {
-      const auto v = seconds(r, i, name, log);
+      const auto v = number(r, i, name, log);
       if (!v) return false;
       held = std::max(held, *v);
     }
@@ -261,6 +223,7 @@ class OcpDialect final : public CsvDialect {
     tag_cell(r, "storageclass", class_, c);
     add_labels(cell(r, labels_.first), c.tags);
     add_labels(cell(r, labels_.second), c.tags);
+    shared_labels(r, c);
     c.service_category = "Storage";
     c.resource_id = text_cell(r, volume_);
     c.resource_name = text_cell(r, claim_);
@@ -276,8 +239,12 @@ class OcpDialect final : public CsvDialect {
     return true;
   }
 
-  static void tag_cell(const CsvRecord& r, const char* key, int column, ledger::Charge& c) {
-    if (auto v = text_cell(r, column); !v.empty()) c.tags.push_back({key, std::move(v)});
+  // The namespace's labels, then the node's, on the row's day (koku: node < namespace < pod or
+  // volume labels).
+  void shared_labels(const CsvRecord& r, ledger::Charge& c) const {
+    const ledger::Day day = ledger::day_of(c.period_start);
+    labels_of_.apply(Labels::Of::kNamespace, cell(r, namespace_), day, c.tags);
+    labels_of_.apply(Labels::Of::kNode, cell(r, node_), day, c.tags);
   }
 
   bool storage_ = false, pending_ = false;
@@ -286,10 +253,41 @@ class OcpDialect final : public CsvDialect {
   int claim_ = -1, volume_ = -1, class_ = -1, capacity_ = -1;
   std::pair<int, int> labels_{-1, -1};
   ledger::Charge pending_memory_;
+  const Labels& labels_of_;
+};
+
+// Picks the report's reader from its header: GPUs (gpu_pod_uptime), node or namespace labels, or
+// pods and volumes; then hands every call to it.
+class Switch final : public CsvDialect {
+ public:
+  explicit Switch(DeliveryContext* context) : labels_(context ? context->labels : own_) {}
+  core::Status header(const std::vector<std::string_view>& names, IssueLog& log) override {
+    const Columns cols(names);
+    if (cols.has("gpu_pod_uptime")) part_ = make_gpu_part(labels_);
+    else if (cols.has("node_labels") || cols.has("namespace_labels")) part_ = make_labels_part(labels_);
+    else part_ = make_usage_part(labels_);
+    return part_->header(names, log);
+  }
+  bool row(const CsvRecord& r, ledger::Charge& c, IssueLog& log, std::int64_t& rounded) override {
+    return part_->row(r, c, log, rounded);
+  }
+  bool next(ledger::Charge& c) override { return part_->next(c); }
+  bool absorbed() const override { return part_->absorbed(); }
+  std::string version() const override { return part_ ? part_->version() : "ocp"; }
+  std::string_view tags_column() const override { return part_ ? part_->tags_column() : "pod_labels"; }
+
+ private:
+  Labels own_;  // without a delivery: this file's labels alone
+  Labels& labels_;
+  std::unique_ptr<CsvDialect> part_;
 };
 
 }  // namespace
 
-std::unique_ptr<CsvDialect> make_ocp_dialect() { return std::make_unique<OcpDialect>(); }
+std::unique_ptr<CsvDialect> make_usage_part(Labels& labels) { return std::make_unique<UsagePart>(labels); }
+
+}  // namespace ocp
+
+std::unique_ptr<CsvDialect> make_ocp_dialect(DeliveryContext* context) { return std::make_unique<ocp::Switch>(context); }
 
 }  // namespace aicost::billing

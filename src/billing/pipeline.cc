@@ -11,7 +11,7 @@ namespace {
 // The formats a table (Parquet) may hold.
 constexpr const char* kTableFormats = "focus, focus-contract-commitment, aws-cur, azure, gcp, oci, dcgm-csv, opencost, ocp";
 
-std::unique_ptr<CsvDialect> make_dialect(Format f) {
+std::unique_ptr<CsvDialect> make_dialect(Format f, DeliveryContext* context) {
   switch (f) {
     case Format::kFocus: return make_focus_dialect();
     case Format::kAwsCur: return make_aws_cur_dialect();
@@ -19,7 +19,7 @@ std::unique_ptr<CsvDialect> make_dialect(Format f) {
     case Format::kGcp: return make_gcp_dialect();
     case Format::kOci: return make_oci_dialect();
     case Format::kOpenCost: return make_opencost_dialect();
-    case Format::kOcp: return make_ocp_dialect();
+    case Format::kOcp: return make_ocp_dialect(context);
     default: return nullptr;
   }
 }
@@ -93,7 +93,7 @@ core::Status Pipeline::start() {
   }
   if (format_ == Format::kDcgmCsv) dcgm_csv_ = std::make_unique<DcgmCsvReader>(scrape_time_);
   else if (format_ == Format::kFocusCommitment) commitments_ = std::make_unique<CommitmentReader>();
-  else dialect_ = make_dialect(format_);
+  else dialect_ = make_dialect(format_, sink_.context.get());
   csv_ = std::make_unique<CsvStream>(origin_, [this](const CsvRecord& r) { return record(r); });
   return {};
 }
@@ -115,7 +115,7 @@ core::Status Pipeline::start_table(const std::vector<std::string_view>& names) {
                             origin_);
   if (format_ == Format::kDcgmCsv) dcgm_csv_ = std::make_unique<DcgmCsvReader>(scrape_time_);
   else if (format_ == Format::kFocusCommitment) commitments_ = std::make_unique<CommitmentReader>();
-  else dialect_ = make_dialect(format_);
+  else dialect_ = make_dialect(format_, sink_.context.get());
   return {};
 }
 
@@ -161,8 +161,11 @@ core::Status Pipeline::record(const CsvRecord& raw) {
     return sink_.commitment ? sink_.commitment(std::move(c)) : core::Status{};
   }
   ledger::clear(charge_);
-  if (!dialect_->row(*r, charge_, log_, summary_.rounded) ||
-      !tags_within_caps(charge_.tags, r->line, dialect_->tags_column(), log_)) {
+  if (!dialect_->row(*r, charge_, log_, summary_.rounded)) {
+    if (!dialect_->absorbed()) ++summary_.rejected;
+    return {};
+  }
+  if (!tags_within_caps(charge_.tags, r->line, dialect_->tags_column(), log_)) {
     ++summary_.rejected;
     return {};
   }

@@ -136,10 +136,24 @@ core::Result<ledger::RateCard> parse_rate_card(const std::string& text, const st
     if (!r) return r.error();
     card.untyped = std::move(*r);
   }
+  // `storage:` is one rate, or a rate per storage class ({gp3-csi: 0.08USD/GiB-month, ...}).
+  if (storage && storage.IsMap()) {
+    if (storage.size() == 0)
+      return src.error(storage.Mark(), "'storage:' is a rate per GiB-month, or one per storage class, as in "
+                                       "'storage: {gp3-csi: 0.08USD/GiB-month}'");
+    for (const auto& kv : storage) {
+      const std::string name = ledger::rate_key(kv.first.Scalar());
+      if (card.storage_classes.count(name))
+        return src.error(kv.first.Mark(), "storage class '" + name + "' is priced twice (classes are read in lower case)");
+      auto r = reader.rate(kv.second, "storage class " + name, kPerGibMonth);
+      if (!r) return r.error();
+      card.storage_classes.emplace(name, std::move(*r));
+    }
+  }
   for (const auto& [node, what, per, slot] :
        {std::tuple{cpu, "CPU", &kPerCoreHour, &card.cpu}, std::tuple{memory, "memory", &kPerGibHour, &card.memory},
         std::tuple{storage, "storage", &kPerGibMonth, &card.storage}}) {
-    if (!node || node.IsNull()) continue;
+    if (!node || node.IsNull() || (slot == &card.storage && node.IsMap())) continue;
     auto r = reader.rate(node, what, *per);
     if (!r) return r.error();
     *slot = std::move(*r);

@@ -41,7 +41,11 @@ bool price_usage(Charge& c, const RateCard& card) {
   const RateCard::Rate* rate = nullptr;
   double quantity = c.gpu_hours;
   if (const Resource* r = resource_of(c)) {
-    if (card.*(r->rate)) rate = &*(card.*(r->rate));
+    if (r->rate == &RateCard::storage && !card.storage_classes.empty()) {
+      if (auto it = card.storage_classes.find(rate_key(c.sku_id)); it != card.storage_classes.end()) rate = &it->second;
+    } else if (card.*(r->rate)) {
+      rate = &*(card.*(r->rate));
+    }
     quantity = *c.pricing_quantity;
   } else if (c.sku_id.empty()) {
     if (card.untyped) rate = &*card.untyped;
@@ -58,9 +62,13 @@ bool price_usage(Charge& c, const RateCard& card) {
   return true;
 }
 
-void Unpriced::add(const Charge& c) {
-  if (const Resource* r = resource_of(c)) resources.insert(r->key);
-  else gpu_types.insert(c.sku_id);
+void Unpriced::add(const Charge& c, const RateCard& card) {
+  if (const Resource* r = resource_of(c)) {
+    if (r->rate == &RateCard::storage && !card.storage_classes.empty()) storage_classes.insert(rate_key(c.sku_id));
+    else resources.insert(r->key);
+  } else {
+    gpu_types.insert(c.sku_id);
+  }
 }
 
 std::string unpriced_message(const Unpriced& missing, const RateCard& card) {
@@ -84,6 +92,20 @@ std::string unpriced_message(const Unpriced& missing, const RateCard& card) {
     names += (names.empty() ? "" : ", ") + std::string(r.what);
     todo += (todo.empty() ? "`" : ", `") + std::string(r.key) + ": <price>" + card.currency + "/" + r.per + "`";
     ++count;
+  }
+  if (!missing.storage_classes.empty()) {
+    std::string classes, example;
+    for (const auto& k : missing.storage_classes) {
+      classes += (classes.empty() ? "" : ", ") + (k.empty() ? std::string("(no class)") : k);
+      if (example.empty() && !k.empty()) example = "`" + k + ": <price>" + card.currency + "/GiB-month` under `storage:`";
+    }
+    if (example.empty())
+      example = "one rate for every class, `storage: <price>" + card.currency + "/GiB-month` (a volume without a class "
+                "has no class rate)";
+    names += (names.empty() ? "" : ", ") + std::string("storage class") +
+             (missing.storage_classes.size() > 1 ? "es " : " ") + classes;
+    todo += (todo.empty() ? "" : ", ") + example;
+    count += missing.storage_classes.size();
   }
   return "no rate for " + names + " in " + card.source + ": add " + (count > 1 ? "them" : "it") + " as " + todo +
          "; nothing was loaded, since a row without its price would count as free";

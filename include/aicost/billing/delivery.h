@@ -13,9 +13,10 @@ struct Delivery {
   std::string path;                // what the source is recorded as: the file, manifest or folder, absolute; "(stdin)"
   std::vector<std::string> parts;  // the files to read, in order (the path itself for a file)
   std::string manifest;            // the manifest read, if any
-  std::string export_name;         // the export the manifest names (AWS exportArn or reportName, Azure exportName)
+  std::string export_name;         // the export the manifest names (AWS exportArn or reportName, Azure exportName, koku cluster_id)
   // A folder or a manifest is a provider's whole delivery of its billing periods: loading it
-  // replaces an earlier delivery of the same periods of the same export (a restatement).
+  // replaces an earlier delivery of the same periods of the same export (a restatement). Not an
+  // OpenShift upload's manifest: an upload holds hours of a month, and adds to the ledger.
   bool whole_periods = false;
 };
 
@@ -28,9 +29,10 @@ bool is_manifest_name(const std::string& name);
 // and below, in path order, except hidden files and JSON; a folder with several manifests directly
 // in it, or none there and some below, is an error that names them (each is its own delivery).
 // Manifests: AWS Data Exports (`dataFiles`: S3 URIs), legacy CUR (`reportKeys`: S3 keys), Azure
-// cost exports (`blobs[].blobName`). A listed key is found locally by trying its trailing path
-// parts (longest first) under the manifest's folder and then each folder above it, so a bucket
-// synced anywhere resolves; a part not found is an error naming it.
+// cost exports (`blobs[].blobName`), koku's OpenShift metrics operator (`files`, with
+// `cluster_id`). A listed key is found locally by trying its trailing path parts (longest first)
+// under the manifest's folder and then each folder above it, so a bucket synced anywhere
+// resolves; a part not found is an error naming it.
 core::Result<Delivery> resolve_delivery(const std::string& arg);
 
 }  // namespace aicost::billing

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,16 +30,25 @@ enum class Format {
   kDcgmCsv,         // dcgm-exporter samples as CSV (metric, labels, value)
   kSlurm,           // Slurm accounting: `sacct --parsable2` (GPU-hours from AllocTRES, unpriced)
   kOpenCost,        // OpenCost allocation CSV export (one row per day and container)
-  kOcp,             // OpenShift pod and storage usage reports (koku; CPU, memory, storage, unpriced)
+  kOcp,             // OpenShift usage reports (koku: pods, volumes, NVIDIA GPUs, node and namespace labels; unpriced)
 };
 const char* format_name(Format f);  // "focus", "focus-contract-commitment", "aws-cur", ... (kAuto: "auto")
 core::Result<Format> parse_format(std::string_view name);
+
+// What the parts of one delivery share while they are read: an OpenShift upload's node and
+// namespace labels reports tag the pod, volume and GPU rows of the reports read after them.
+// Opaque; made by make_delivery_context.
+struct DeliveryContext;
+std::shared_ptr<DeliveryContext> make_delivery_context();
 
 struct Sink {
   std::function<core::Status(ledger::Charge&&)> charge;
   std::function<core::Status(ledger::GpuSample&&)> sample;
   std::function<core::Status(ledger::ContractCommitment&&)> commitment;  // FOCUS 1.3 Contract Commitment rows
   std::function<void(ledger::RowIssue&&)> issue;
+  // Shared by every file read through this sink (the ingest makes one per delivery); null: each
+  // file on its own.
+  std::shared_ptr<DeliveryContext> context;
 };
 
 struct ReadSummary {

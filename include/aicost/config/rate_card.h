@@ -7,6 +7,9 @@
 //     h100: 2.10USD/h                                # every rate carries its currency
 //     a100: {owned: {server: dgx-a100, utilisation: 70%}}   # USD; data/owned.yaml fills the rest
 //   untyped: 1.50USD/h                               # GPUs AllocTRES gives no type (optional)
+//   cpu: 0.031611USD/core-hour                       # OpenShift pods (optional)
+//   memory: 0.004237USD/GiB-hour
+//   storage: 0.04USD/GiB-month                       # or per storage class: {gp3-csi: 0.08USD/GiB-month, ...}
 //
 // Every rate of a card is in one currency. Errors name file:line:column.
 #pragma once

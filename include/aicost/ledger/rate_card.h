@@ -41,7 +41,10 @@ struct RateCard {
   std::optional<Rate> untyped;
   std::optional<Rate> cpu;      // per CPU core-hour
   std::optional<Rate> memory;   // per GiB-hour
-  std::optional<Rate> storage;  // per GiB-month
+  std::optional<Rate> storage;  // per GiB-month, of every storage class
+  // Per GiB-month by storage class (a volume row's sku_id, lower case: "gp3-csi"), when the card
+  // prices classes apart; then a class it does not list has no rate (`storage` is unset).
+  std::map<std::string, Rate> storage_classes;
 };
 
 // The GPU type as a card keys it: lower case ("H100" -> "h100").
@@ -61,13 +64,15 @@ bool price_usage(Charge& c, const RateCard& card);
 struct Unpriced {
   std::set<std::string> gpu_types;  // "" for untyped GPUs
   std::set<std::string> resources;  // "cpu", "memory", "storage"
-  void add(const Charge& c);        // a row price_usage could not price
-  bool empty() const { return gpu_types.empty() && resources.empty(); }
+  std::set<std::string> storage_classes;  // when the card prices classes apart ("" for a volume without one)
+  void add(const Charge& c, const RateCard& card);  // a row price_usage could not price
+  bool empty() const { return gpu_types.empty() && resources.empty() && storage_classes.empty(); }
 };
 
 // "no rate for GPU types a100, (untyped) in rates.yaml: add them as `a100: 1.20USD/h` under `gpus:`
-// (or `untyped:`)", and for the other kinds "no rate for CPU core-hours in rates.yaml: add
-// `cpu: <price>USD/core-hour`".
+// (or `untyped:`)", for the other kinds "no rate for CPU core-hours in rates.yaml: add
+// `cpu: <price>USD/core-hour`", and for storage classes "no rate for storage classes gp2 in
+// rates.yaml: add `gp2: <price>USD/GiB-month` under `storage:`".
 std::string unpriced_message(const Unpriced& missing, const RateCard& card);
 
 }  // namespace aicost::ledger

@@ -39,6 +39,13 @@ struct Collected {
   }
 };
 
+// The value of tag `key` of a charge; nullptr when it has none.
+inline const std::string* tag_of(const ledger::Charge& c, std::string_view key) {
+  for (const auto& t : c.tags)
+    if (t.key == key) return &t.value;
+  return nullptr;
+}
+
 // Reads `text` as `format` into a Collected, summary too; a read refused whole fails the test.
 inline Collected collect(const std::string& text, Format format) {
   Collected c;

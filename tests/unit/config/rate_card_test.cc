@@ -116,6 +116,47 @@ TEST(RateCard, CpuMemoryAndStorageRatesCarryTheirUnit) {
   EXPECT_EQ(disk.effective, 120'000'000);
 }
 
+// gp3 at 0.08 and gp2 at 0.10 USD per GiB-month: 2 GiB-months of a gp3-csi volume cost 0.16 USD,
+// of a GP2 volume (classes are read in lower case) 0.20 USD; a class the card does not list has no
+// rate, and is named.
+TEST(RateCard, StorageMayBePricedPerStorageClass) {
+  auto c = parse_rate_card("storage:\n  gp3-csi: 0.08USD/GiB-month\n  GP2: 0.10USD/GiB-month\n", "rates.yaml", builtin());
+  ASSERT_TRUE(c) << c.error().what();
+  EXPECT_FALSE(c->storage);
+  ASSERT_EQ(c->storage_classes.size(), 2u);
+  EXPECT_EQ(c->storage_classes.at("gp2").where, "rates.yaml:3:8");
+  ledger::Charge disk;
+  disk.pricing_unit = ledger::kGibMonths;
+  disk.pricing_quantity = 2;
+  disk.sku_id = "gp3-csi";
+  ASSERT_TRUE(ledger::price_usage(disk, *c));
+  EXPECT_EQ(disk.billed, 160'000'000);
+  disk.sku_id = "gp2";
+  ASSERT_TRUE(ledger::price_usage(disk, *c));
+  EXPECT_EQ(disk.billed, 200'000'000);
+  ledger::Charge other;
+  other.pricing_unit = ledger::kGibMonths;
+  other.pricing_quantity = 1;
+  other.sku_id = "standard";
+  EXPECT_FALSE(ledger::price_usage(other, *c));
+  ledger::Unpriced missing;
+  missing.add(other, *c);
+  other.sku_id = "";
+  missing.add(other, *c);
+  EXPECT_EQ(ledger::unpriced_message(missing, *c),
+            "no rate for storage classes (no class), standard in rates.yaml: add them as `standard: "
+            "<price>USD/GiB-month` under `storage:`; nothing was loaded, since a row without its price would count as "
+            "free");
+  EXPECT_NE(error_of("storage:\n  gp2: 0.1USD/GiB-month\n  Gp2: 0.2USD/GiB-month\n")
+                .find("rates.yaml:3:3: storage class 'gp2' is priced twice"),
+            std::string::npos);
+  EXPECT_NE(error_of("storage:\n  gp2: 0.1USD/GB-month\n").find("rates.yaml:2:8: the rate of storage class gp2 must be a "
+                                                               "price per GiB-month of storage"),
+            std::string::npos)
+      << error_of("storage:\n  gp2: 0.1USD/GB-month\n");
+  EXPECT_NE(error_of("storage: {}\n").find("one per storage class"), std::string::npos) << error_of("storage: {}\n");
+}
+
 TEST(RateCard, AResourceRateWithoutItsUnitOrACardWithoutRatesIsRefused) {
   EXPECT_NE(error_of("cpu: 0.03USD/h\n").find("rates.yaml:1:6: the rate of CPU must be a price per CPU core-hour, as in "
                                                "'0.031611USD/core-hour'; got '0.03USD/h'"),
@@ -135,11 +176,11 @@ TEST(RateCard, AMissingRateIsNamedWithWhatToAdd) {
   memory.pricing_quantity = 1;
   EXPECT_FALSE(ledger::price_usage(memory, *c));
   ledger::Unpriced missing;
-  missing.add(memory);
+  missing.add(memory, *c);
   ledger::Charge gpu;
   gpu.sku_id = "h100";
   gpu.gpu_hours = 1;
-  missing.add(gpu);
+  missing.add(gpu, *c);
   EXPECT_EQ(ledger::unpriced_message(missing, *c),
             "no rate for GPU type h100, memory GiB-hours in rates.yaml: add them as `h100: <price>USD/h` under "
             "`gpus:`, `memory: <price>USD/GiB-hour`; nothing was loaded, since a row without its price would count "

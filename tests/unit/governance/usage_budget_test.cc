@@ -125,6 +125,45 @@ TEST_P(UsageLedger, AnIdleAllocationIsWastePricedAtItsRate) {
   EXPECT_NEAR(idle->monthly_saving, 1512.0, 1e-6);
 }
 
+// The same on OpenShift: koku's GPU report of a pod on one H100 of node gpu-n07 for 6 hours
+// (gpu_pod_uptime 3600 s each hour), the node's SM_ACTIVE 0 all that time. The rows are 6
+// GPU-hours, which a GPU-hour budget of the namespace counts, and the idle GPU is a waste finding
+// on the node, priced at the card's rate: 6 x 2.10 USD x 720 / 6 = 1512 USD a month.
+TEST_P(UsageLedger, OpenShiftGpuRowsJoinGpuHourBudgetsAndTheIdleAllocationScan) {
+  const auto rates = card("gpus:\n  nvidia h100 80gb hbm3: 2.10USD/h\n");
+  std::string gpu =
+      "report_period_start,report_period_end,interval_start,interval_end,node,namespace,pod,gpu_uuid,"
+      "gpu_model_name,gpu_vendor_name,gpu_memory_capacity_mib,gpu_pod_uptime\n";
+  for (int h = 0; h < 6; ++h)
+    gpu += "2025-06-01 00:00:00 +0000 UTC,2025-07-01 00:00:00 +0000 UTC,2025-06-02 0" + std::to_string(h) +
+           ":00:00 +0000 UTC,2025-06-02 0" + std::to_string(h) +
+           ":59:59 +0000 UTC,gpu-n07,llm,train-0,GPU-7,NVIDIA H100 80GB HBM3,nvidia0,81559,3600\n";
+  auto ocp = ingest("gpu_usage.csv", gpu, &rates);
+  ASSERT_TRUE(ocp) << ocp.error().what();
+  EXPECT_EQ(ocp->record.rows, 6);
+  std::string prom = "# TYPE DCGM_FI_PROF_SM_ACTIVE gauge\n";
+  for (int h = 0; h < 6; ++h)
+    prom += "DCGM_FI_PROF_SM_ACTIVE{gpu=\"0\",UUID=\"GPU-7\",Hostname=\"gpu-n07\"} 0 " +
+            std::to_string((1748822400LL + h * 3600LL) * 1000) + "\n";  // 2025-06-02T00:00Z + h
+  auto telemetry = ingest("dcgm.prom", prom, nullptr);
+  ASSERT_TRUE(telemetry) << telemetry.error().what();
+  const auto path = dir_.write("budgets.yaml", "budgets:\n  - {name: llm, amount: 10 GPU-h, scope: {tag:namespace: llm}}\n");
+  auto file = config::load_budgets(path);
+  ASSERT_TRUE(file) << file.error().what();
+  file->options.as_of = ledger::days_from_civil(2025, 6, 4);
+  auto r = run_check(store(), file->budgets, file->options, {});
+  ASSERT_TRUE(r) << r.error().what();
+  ASSERT_EQ(r->budgets.size(), 1u);
+  EXPECT_EQ(r->budgets[0].status.spent, 6'000'000'000);
+  const WasteFinding* idle = nullptr;
+  for (const auto& w : r->waste)
+    if (w.finding.kind == WasteKind::kIdleGpu) idle = &w.finding;
+  ASSERT_NE(idle, nullptr);
+  EXPECT_EQ(idle->subject, "gpu-n07");
+  EXPECT_EQ(idle->currency, "USD");
+  EXPECT_NEAR(idle->monthly_saving, 1512.0, 1e-6);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, UsageLedger, ::testing::Values("sqlite", "postgresql"),
                          [](const auto& info) { return info.param; });
 
