@@ -21,7 +21,7 @@ namespace aicost::app {
 namespace {
 
 struct CheckOptions {
-  std::string budgets, as_of, webhook, prometheus;
+  std::string budgets, as_of, webhook, prometheus, guardrails;
   int webhook_attempts = 4;
   double webhook_timeout_s = 5;
   double webhook_max_retry_after_s = 60;
@@ -141,6 +141,9 @@ int run_check(const CheckOptions& o, const LedgerDb& d, const GlobalOptions& g) 
   file->options.as_of = *day;
   file->options.strict = o.strict;
   file->options.stale_after_days = o.stale_after_days;
+  auto limits = journal_guardrails(o.guardrails);
+  if (!limits) return report_error(limits.error(), g);
+  file->options.change_guardrails = std::move(*limits);
   auto store = open_ledger(d, store::OpenMode::kExisting);
   if (!store) return ledger_error(store.error(), d, g);
   auto sent = (*store)->sent_alerts();
@@ -193,6 +196,9 @@ std::function<int()> setup_ledger_check(CLI::App* check, const GlobalOptions& g,
                     "left to the next check (a check run by cron should end in minutes)")
       ->capture_default_str();
   check->add_option("--prometheus", o->prometheus, "write budget burn, forecast and anomaly gauges in Prometheus text format to this file ('-': standard output, which then holds the metrics alone; the report goes to standard error)");
+  check->add_option("--guardrails", o->guardrails,
+                    "a guardrails file (YAML, as `aicost optimize` reads): its max_cost_rise and min_gpu_activity "
+                    "hold for every change of the journal besides its own, for the stop-loss");
   check->add_flag("--dry-run", o->dry_run, "print, send nothing, remember nothing");
   check->add_option("--stale-after", o->stale_after_days,
                     "warn when the newest charge is this many days or more older than the day before --as-of")

@@ -12,6 +12,7 @@
 #include "aicost/api/api.h"
 #include "aicost/catalog/catalog.h"
 #include "aicost/core/result.h"
+#include "aicost/ledger/change.h"
 #include "aicost/ledger/store.h"
 #include "aicost/report/format.h"
 #include "aicost/store/open.h"
@@ -77,6 +78,10 @@ int ledger_error(const core::Error& e, const LedgerDb& d, const GlobalOptions& g
 
 // A --as-of day (YYYY-MM-DD); "" is today (UTC).
 core::Result<ledger::Day> as_of_day(const std::string& text);
+
+// The change journal's limits of a guardrails file (`--guardrails G.yaml`, the file `aicost
+// optimize` reads: its max_cost_rise and min_gpu_activity); none for "".
+core::Result<std::vector<ledger::Guardrail>> journal_guardrails(const std::string& path);
 
 // `aicost ledger check`: registers its options on `check`; `d` holds `aicost ledger --db`,
 // `--threads` and `--lock-timeout` once parsed.

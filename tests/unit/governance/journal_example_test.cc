@@ -237,6 +237,15 @@ TEST_P(JournalExample, CheckGatesOnTheStopLossAndAlertsOncePerCrossing) {
   auto before = run_check(store(), {}, o, {});
   ASSERT_TRUE(before);
   EXPECT_TRUE(before->stop_losses.empty());
+  // A guardrails file's limit (`ledger check --guardrails`) holds for every change: r5 also
+  // crosses a 2 % cost rise (+140 %), a new crossing with its own key; the others stay within it.
+  o.as_of = as_of_;
+  o.change_guardrails = {{ledger::GuardrailKind::kMaxUnitCostRise, 0.02}};
+  auto filed = run_check(store(), {}, o, {s.key()});
+  ASSERT_TRUE(filed);
+  ASSERT_EQ(filed->stop_losses.size(), 1u);
+  EXPECT_EQ(filed->stop_losses[0].key(), "stop_loss|3|min_gpu_activity,max_cost_rise");
+  EXPECT_FALSE(filed->stop_losses[0].sent_before);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, JournalExample, ::testing::Values("sqlite", "postgresql"),
