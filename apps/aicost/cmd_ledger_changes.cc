@@ -16,7 +16,7 @@ namespace aicost::app {
 namespace {
 
 struct ChangeOptions {
-  std::string date, lever, note, as_of, window = "14d";
+  std::string date, lever, note, as_of, window = "14d", guardrails_file;
   std::vector<std::string> scope, guardrails;
 };
 
@@ -99,6 +99,9 @@ int run_changes(const ChangeOptions& o, const LedgerDb& d, const GlobalOptions& 
   auto w = window_days(o.window);
   if (!w) return report_error(w.error(), g);
   co.window_days = *w;
+  auto limits = journal_guardrails(o.guardrails_file);
+  if (!limits) return report_error(limits.error(), g);
+  co.guardrails = std::move(*limits);
   auto store = open_ledger(d, store::OpenMode::kExisting);
   if (!store) return ledger_error(store.error(), d, g);
   auto r = governance::evaluate_changes(**store, co);
@@ -134,6 +137,9 @@ void setup_ledger_changes(CLI::App& ledger, const GlobalOptions& g, const Ledger
       "changes", "each recorded change measured: unit cost before vs after, effect with 95 % CI, verdict");
   list->add_option("--as-of", o->as_of, "measure as of this day, YYYY-MM-DD: days before it count (default: today, UTC)");
   list->add_option("--window", o->window, "days on each side of a change, e.g. 14d")->capture_default_str();
+  list->add_option("--guardrails", o->guardrails_file,
+                   "a guardrails file (YAML, as `aicost optimize` reads): its max_cost_rise and min_gpu_activity hold "
+                   "for every change besides its own (a change's own limit of the same kind wins)");
   list->footer("Verdicts: kept (the interval lies below 0), no_effect (it holds 0), stop_loss (a guardrail crossed, "
                "or the unit cost rose beyond doubt), too_early (the window after is not over).\n"
                "Example: aicost ledger changes --db examples/journal/journal.db --as-of 2025-05-19");

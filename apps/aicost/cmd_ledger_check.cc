@@ -39,6 +39,9 @@ std::function<int()> setup_ledger_check(CLI::App* check, const GlobalOptions& g,
                     "left to the next check (a check run by cron should end in minutes)")
       ->capture_default_str();
   check->add_option("--prometheus", o->prometheus, "write budget burn, forecast and anomaly gauges in Prometheus text format to this file ('-': standard output, which then holds the metrics alone; the report goes to standard error)");
+  check->add_option("--guardrails", o->guardrails,
+                    "a guardrails file (YAML, as `aicost optimize` reads): its max_cost_rise and min_gpu_activity "
+                    "hold for every change of the journal besides its own, for the stop-loss");
   check->add_flag("--dry-run", o->dry_run, "print, send nothing, remember nothing");
   check->add_option("--stale-after", o->stale_after_days,
                     "warn when the newest charge is this many days or more older than the day before --as-of")

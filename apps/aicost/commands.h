@@ -13,6 +13,8 @@
 #include "aicost/api/ledger.h"
 #include "aicost/catalog/catalog.h"
 #include "aicost/core/result.h"
+#include "aicost/ledger/change.h"
+#include "aicost/ledger/change.h"
 #include "aicost/ledger/store.h"
 #include "aicost/report/format.h"
 #include "aicost/store/open.h"
@@ -71,6 +73,7 @@ api::LedgerDb cli_ledger_db(const LedgerDb& d);
 // on stderr, or sets *created when given. A write that waits for another says so on stderr.
 core::Result<std::unique_ptr<ledger::Store>> open_ledger(const LedgerDb& d, store::OpenMode mode, bool* created = nullptr);
 using api::as_of_day;
+using api::journal_guardrails;
 using api::scrub_error;
 // report_error of scrub_error(e, d.db).
 int ledger_error(const core::Error& e, const LedgerDb& d, const GlobalOptions& g);

@@ -10,6 +10,7 @@
 
 #include "aicost/api/ledger.h"
 #include "aicost/config/budgets.h"
+#include "aicost/config/guardrails.h"
 #include "aicost/core/text.h"
 #include "aicost/notify/webhook.h"
 #include "aicost/report/governance_report.h"
@@ -111,7 +112,20 @@ core::Result<config::BudgetFile> check_budgets(const LedgerCheckOptions& o) {
   file->options.as_of = *day;
   file->options.strict = o.strict;
   file->options.stale_after_days = o.stale_after_days;
+  auto limits = journal_guardrails(o.guardrails);
+  if (!limits) return limits.error();
+  file->options.change_guardrails = std::move(*limits);
   return file;
+}
+
+core::Result<std::vector<ledger::Guardrail>> journal_guardrails(const std::string& path) {
+  std::vector<ledger::Guardrail> out;
+  if (path.empty()) return out;
+  auto file = config::load_guardrails(path);
+  if (!file) return file.error().with_context("--guardrails");
+  if (file->max_cost_rise) out.push_back({ledger::GuardrailKind::kMaxUnitCostRise, *file->max_cost_rise});
+  if (file->min_gpu_activity) out.push_back({ledger::GuardrailKind::kMinGpuActivity, *file->min_gpu_activity});
+  return out;
 }
 
 core::Result<governance::CheckResult> read_check(ledger::Store& store, const config::BudgetFile& file) {

@@ -89,6 +89,21 @@ core::Result<optimize::Guardrails> parse_guardrails(const std::string& text, con
     }
     g.max_over_sla = v;
   }
+  // The change journal's limits (ledger::parse_guardrail's rules).
+  if (top.has("max_cost_rise")) {
+    double v = 0;
+    TRY_ASSIGN(v, top.quantity("max_cost_rise", UnitKind::kPercent));
+    if (v <= -1) return src.error(top.node("max_cost_rise").Mark(), "max_cost_rise is a relative rise, above -100%");
+    g.max_cost_rise = v;
+  }
+  if (top.has("min_gpu_activity")) {
+    double v = 0;
+    TRY_ASSIGN(v, top.quantity("min_gpu_activity", UnitKind::kPercent));
+    if (v < 0 || v > 1) {
+      return src.error(top.node("min_gpu_activity").Mark(), "min_gpu_activity is a share of the time, 0% to 100%");
+    }
+    g.min_gpu_activity = v;
+  }
   AICOST_TRY_STATUS(top.finish());
   return g;
 }

@@ -348,6 +348,7 @@ core::Result<CheckResult> run_check(ledger::Store& store, const std::vector<Budg
   ChangeOptions co;
   co.as_of = o.as_of;
   co.window_days = o.change_window_days;
+  co.guardrails = o.change_guardrails;
   auto changes = evaluate_changes(store, co);
   if (!changes) return changes.error();
   for (auto& c : *changes) {

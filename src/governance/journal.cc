@@ -132,7 +132,11 @@ ChangeResult measure_change(const ledger::Change& change, std::span<const ScopeD
   r.effect = welch_effect(v.before, v.after, o.confidence);
 
   bool crossed = false;
-  for (const auto& g : change.guardrails) {
+  std::vector<ledger::Guardrail> limits = change.guardrails;
+  for (const auto& g : o.guardrails)
+    if (std::none_of(change.guardrails.begin(), change.guardrails.end(), [&g](const auto& own) { return own.kind == g.kind; }))
+      limits.push_back(g);
+  for (const auto& g : limits) {
     GuardrailResult gr{g, std::nullopt, std::nullopt, false};
     if (g.kind == ledger::GuardrailKind::kMaxUnitCostRise) {
       if (r.effect) {

@@ -1,7 +1,8 @@
-// evaluate_changes: every change's scope read from the ledger in one pass (one aggregate_into for
-// the whole journal: SQLite answers its raw queries from one scan of the charges), by day and
-// consumed unit (cost, GPU-hours, tokens) and by resource (GPU-hours weighted by the telemetry's
-// activity, as `ledger report --useful` does), then measured (journal.cc).
+// evaluate_changes: every change's scope read from the ledger in one pass (two queries for the whole
+// journal, grouped by the dimensions its scopes filter on, each row handed to the changes it
+// belongs to; SQLite answers both from one scan of the charges), by day and consumed unit (cost,
+// GPU-hours, tokens) and by resource (GPU-hours weighted by the telemetry's activity, as `ledger
+// report --useful` does), then measured (journal.cc).
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -36,33 +37,74 @@ struct Scope {
   std::map<std::string, core::WideNanos> cost;
 };
 
+// Where ScopeTest places a tag before the plain dimensions are all known.
+constexpr std::size_t kTagPlace = std::size_t{1} << 20;
+
+// Which rows of the journal's two queries fall in one change's scope: its days, and the values its
+// filters allow at their places in a row (plain dimensions, then tags), one dimension OR, different
+// ones AND (as the store reads a filter).
+struct ScopeTest {
+  ledger::Day from = 0, to = 0;
+  std::vector<std::pair<std::size_t, std::vector<std::string>>> allowed;  // place in values -> values
+  bool holds(const ledger::AggregateRow& row, std::size_t offset) const {
+    if (row.day < from || row.day >= to) return false;
+    for (const auto& [place, values] : allowed)
+      if (std::find(values.begin(), values.end(), row.values[offset + place]) == values.end()) return false;
+    return true;
+  }
+};
+
+// Adds `v` to `all` where it is not yet; its place.
+template <typename T>
+std::size_t place_of(std::vector<T>& all, const T& v) {
+  auto it = std::find(all.begin(), all.end(), v);
+  if (it == all.end()) it = all.insert(all.end(), v);
+  return static_cast<std::size_t>(it - all.begin());
+}
+
 }  // namespace
 
 core::Result<std::vector<ChangeResult>> evaluate_changes(ledger::Store& store, const ChangeOptions& o) {
   auto journal = store.changes();
   if (!journal) return journal.error();
   if (journal->empty()) return std::vector<ChangeResult>{};
-  // Two queries per change: by day and consumed unit; its GPU rows by day and resource.
-  std::vector<ledger::AggregateQuery> queries;
-  ledger::Day first = 0, end = 0;
+  // Two queries for the whole journal, over the union of its windows, grouped by the dimensions
+  // and tags its scopes filter on: by day and consumed unit; the GPU rows by day and resource.
+  // Each row then goes to the changes whose scope and days it meets. (One query per change and
+  // side folds every charge once per change: 12 changes took 3.7 s on 10M charges, this 1.x s.)
+  ledger::AggregateQuery lines;
+  lines.dims = {ledger::Dimension::kConsumedUnit};
+  lines.by_day = true;
+  std::vector<ScopeTest> tests(journal->size());
   for (std::size_t i = 0; i < journal->size(); ++i) {
     const auto& c = (*journal)[i];
     ledger::ReportRequest r;
-    r.by = {{ledger::Dimension::kConsumedUnit, {}}};
-    r.granularity = ledger::Granularity::kDay;
-    r.from = c.day - o.window_days;
-    r.to = std::max(c.day, std::min(c.day + o.window_days, o.as_of));
     r.filters = c.scope;
-    auto lines = ledger::aggregate_query(r);
-    auto gpus = lines;
-    gpus.dims = {ledger::Dimension::kResource, ledger::Dimension::kResourceName};
-    // Not gpu_rows_only: a store may then read each query on its own (SQLite does), where these
-    // all come from one scan; rows without GPU-hours add nothing below.
-    queries.push_back(std::move(lines));
-    queries.push_back(std::move(gpus));
-    first = i == 0 ? *r.from : std::min(first, *r.from);
-    end = i == 0 ? *r.to : std::max(end, *r.to);
+    const auto q = ledger::aggregate_query(r);
+    auto& t = tests[i];
+    t.from = c.day - o.window_days;
+    t.to = std::max(c.day, std::min(c.day + o.window_days, o.as_of));
+    // Places in the consumed unit's rows (the GPU rows have two more in front: `offset` in
+    // ScopeTest::holds); tags come after every plain dimension, so theirs are fixed once all are
+    // known (below).
+    auto allow = [&t](std::size_t place, const std::string& value) {
+      auto it = std::find_if(t.allowed.begin(), t.allowed.end(), [place](const auto& a) { return a.first == place; });
+      if (it == t.allowed.end()) it = t.allowed.insert(t.allowed.end(), {place, {}});
+      it->second.push_back(value);
+    };
+    for (const auto& f : q.filters) allow(place_of(lines.dims, f.key.dim), f.value);
+    for (const auto& f : q.tag_filters) allow(kTagPlace + place_of(lines.tags, f.key), f.value);
+    lines.from = i == 0 ? t.from : std::min(*lines.from, t.from);
+    lines.to = i == 0 ? t.to : std::max(*lines.to, t.to);
   }
+  for (auto& t : tests)
+    for (auto& a : t.allowed)
+      if (a.first >= kTagPlace) a.first = a.first - kTagPlace + lines.dims.size();
+  auto gpus = lines;
+  gpus.dims.insert(gpus.dims.begin(), {ledger::Dimension::kResource, ledger::Dimension::kResourceName});
+  gpus.gpu_rows_only = true;  // the others add nothing below
+  const std::vector<ledger::AggregateQuery> queries = {lines, gpus};
+  const ledger::Day first = *lines.from, end = *lines.to;
   auto activity = store.gpu_activity(first, end);
   if (!activity) return activity.error();
   std::sort(activity->begin(), activity->end(), [](const ledger::HostActivity& a, const ledger::HostActivity& b) {
@@ -70,27 +112,34 @@ core::Result<std::vector<ChangeResult>> evaluate_changes(ledger::Store& store, c
   });
   std::vector<Scope> scopes(journal->size());
   auto s = store.aggregate_into(queries, [&](std::size_t q, ledger::AggregateRow& row) -> core::Status {
-    if (row.day >= queries[q].to.value_or(row.day + 1)) return {};  // an empty window ([day, day))
-    Scope& scope = scopes[q / 2];
-    ScopeDay& d = scope.days[row.currency][row.day];
-    d.day = row.day;
-    if (q % 2 == 0) {
-      d.cost += units(row.sums.effective);
-      d.gpu_hours += row.sums.gpu_hours;
-      d.tokens += row.sums.consumed_quantity * tokens_per_unit(row.values.front());
-      scope.cost[row.currency] += row.sums.effective;
-      return {};
-    }
-    if (row.sums.gpu_hours == 0) return {};
-    // A resource is a telemetry host by its name, its id, or its id's last path part.
-    const std::string& id = row.values[0];
-    const std::string& name = row.values[1];
+    // The consumed unit's row: the unit first; the GPU rows': resource id and name first.
+    const std::size_t offset = q == 0 ? 0 : 2;
     std::optional<double> busy;
-    for (const std::string& host : {name, id, id.substr(id.find_last_of('/') + 1)})
-      if (!host.empty() && !busy) busy = ledger::host_activity(*activity, host, row.day);
-    if (busy) {
-      d.observed_gpu_hours += row.sums.gpu_hours;
-      d.useful_gpu_hours += row.sums.gpu_hours * *busy;
+    bool looked = false;
+    for (std::size_t i = 0; i < tests.size(); ++i) {
+      if (!tests[i].holds(row, offset)) continue;
+      Scope& scope = scopes[i];
+      ScopeDay& d = scope.days[row.currency][row.day];
+      d.day = row.day;
+      if (q == 0) {
+        d.cost += units(row.sums.effective);
+        d.gpu_hours += row.sums.gpu_hours;
+        d.tokens += row.sums.consumed_quantity * tokens_per_unit(row.values.front());
+        scope.cost[row.currency] += row.sums.effective;
+        continue;
+      }
+      if (!looked) {
+        // A resource is a telemetry host by its name, its id, or its id's last path part.
+        const std::string& id = row.values[0];
+        const std::string& name = row.values[1];
+        for (const std::string& host : {name, id, id.substr(id.find_last_of('/') + 1)})
+          if (!host.empty() && !busy) busy = ledger::host_activity(*activity, host, row.day);
+        looked = true;
+      }
+      if (busy) {
+        d.observed_gpu_hours += row.sums.gpu_hours;
+        d.useful_gpu_hours += row.sums.gpu_hours * *busy;
+      }
     }
     return {};
   });

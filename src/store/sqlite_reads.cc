@@ -70,12 +70,10 @@ core::Status SqliteReads::lookup(const std::vector<std::int64_t>& ids, std::vect
 
 bool SqliteReads::scans_together(std::span<const ledger::AggregateQuery> queries) {
   // A query the rollup answers is not read from the raw charges for another's sake: a scan of the
-  // rollup costs far less than the extra work on every raw row.
+  // rollup costs far less than the extra work on every raw row. A query of GPU rows only reads the
+  // raw charges; among others it drops the rows without GPU-hours as they are folded.
   std::size_t rollup = 0;
-  for (const auto& q : queries) {
-    if (q.gpu_rows_only) return queries.size() == 1;
-    rollup += from_rollup(q) ? 1 : 0;
-  }
+  for (const auto& q : queries) rollup += from_rollup(q) ? 1 : 0;
   return queries.size() == 1 || rollup == 0 || rollup == queries.size();
 }
 

@@ -41,7 +41,7 @@ class SqliteReads {
 
   core::Result<std::vector<ledger::AggregateRow>> aggregate(const ledger::AggregateQuery& q);
   // Whether aggregate_into can answer `queries` from one scan: one query, or several that all read
-  // the daily rollup or all the raw charges (none only the GPU rows).
+  // the daily rollup or all the raw charges (GPU rows only among them).
   static bool scans_together(std::span<const ledger::AggregateQuery> queries);
   // Store::aggregate_into: the queries answered by one MultiScan (sqlite_scan.h) where
   // scans_together(queries), else one after another. Sums of money are exact; GPU-hours and

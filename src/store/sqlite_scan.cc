@@ -244,6 +244,7 @@ core::Status MultiScan::scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds
       for (std::size_t i = 0; i < queries_.size(); ++i) {
         const auto& q = queries_[i];
         if ((q.from && day < *q.from) || (q.to && day >= *q.to)) continue;
+        if (q.gpu_rows_only && !(batch.sums[r].gpu_hours > 0)) continue;  // as query_sql's "gpu_hours > 0"
         const auto& part = parts_[i];
         bool keep = true;
         for (const auto& [c, allowed] : part.id_filters)

@@ -49,7 +49,8 @@ class FoldTurns {
 class MultiScan {
  public:
   // `db` resolves the filters' values to string ids; `queries` must outlive the plan. Several
-  // queries must all read the rollup, or all raw rows, and none only GPU rows.
+  // queries must all read the rollup, or all raw rows (a query of GPU rows only among them
+  // is filtered as its rows are folded).
   static core::Result<MultiScan> plan(sqlite3* db, std::span<const ledger::AggregateQuery> queries);
 
   // Rowids of charges, first to last (empty when first > last).

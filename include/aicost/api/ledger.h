@@ -20,6 +20,7 @@
 #include "aicost/config/budgets.h"
 #include "aicost/core/result.h"
 #include "aicost/governance/check.h"
+#include "aicost/ledger/change.h"
 #include "aicost/ledger/report.h"
 #include "aicost/ledger/store.h"
 #include "aicost/report/format.h"
@@ -100,6 +101,7 @@ struct LedgerCheckOptions {
   // Prometheus text of the gauges: "" none, "-" returned in LedgerCheckOutput::metrics, else
   // written to this file (beside it first, then renamed).
   std::string prometheus;
+  std::string guardrails;  // a guardrails file whose journal limits hold for every change ("": none)
   bool dry_run = false;    // send nothing, remember nothing
   bool strict = false;     // stale or missing data fails the gate too
   int stale_after_days = 3;
@@ -116,9 +118,13 @@ core::Result<LedgerCheckOutput> ledger_check(const LedgerDb& d, const LedgerChec
                                              report::Format fmt);
 
 // The reading half of ledger_check, for a caller that holds an open ledger (`aicost serve`): the
-// budget file with the options' as_of, strict and stale_after_days set, and the check run over it
+// budget file with the options' as_of, strict, stale_after_days and guardrails set, and the check run over it
 // with the alerts sent before; nothing is sent, recorded or rendered.
 core::Result<config::BudgetFile> check_budgets(const LedgerCheckOptions& options);
 core::Result<governance::CheckResult> read_check(ledger::Store& store, const config::BudgetFile& budgets);
+
+// The change journal's limits of a guardrails file (`--guardrails G.yaml`, the file `aicost
+// optimize` reads: its max_cost_rise and min_gpu_activity); none for "". Errors name --guardrails.
+core::Result<std::vector<ledger::Guardrail>> journal_guardrails(const std::string& path);
 
 }  // namespace aicost::api

@@ -31,6 +31,8 @@ struct CheckOptions {
   // The change journal (journal.h): each change is measured over this many days a side, and a
   // stop_loss verdict is an alert that gates.
   int change_window_days = 14;
+  // Limits every change is held to besides its own (ChangeOptions::guardrails).
+  std::vector<ledger::Guardrail> change_guardrails;
   // Stale data: a warning when the newest charge before as_of is this many days or more older
   // than the day before as_of (exports that stopped arriving), or when there is none.
   int stale_after_days = 3;

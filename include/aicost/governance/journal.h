@@ -64,6 +64,9 @@ struct ChangeOptions {
   ledger::Day as_of = 0;  // days before it count
   int window_days = 14;   // each side
   double confidence = 0.95;
+  // Limits every change is held to besides its own (a guardrails file: `--guardrails G.yaml`); a
+  // change recorded with a limit of the same kind keeps its own.
+  std::vector<ledger::Guardrail> guardrails;
 };
 
 struct ChangeResult {
@@ -87,7 +90,8 @@ struct ChangeResult {
 // activity after the change below it) or the unit cost rose beyond doubt (the interval above 0);
 // else too_early while the after window is incomplete or either side has fewer than 2 days; else
 // kept when the interval lies below 0, no_effect when it holds 0. The rise beyond doubt counts
-// only on a complete window; a guardrail counts from the first day after the change.
+// only on a complete window; a guardrail counts from the first day after the change. The
+// guardrails are the change's, then those of `o.guardrails` of a kind the change has none of.
 ChangeResult measure_change(const ledger::Change& change, std::span<const ScopeDay> days, const ChangeOptions& o);
 
 // Every change of the journal measured on the store's charges and telemetry (one report per

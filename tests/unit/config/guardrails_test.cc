@@ -31,6 +31,8 @@ max_risk: low
 capacity_buffer: 15%
 max_over_sla: 0.5%
 max_data_stall: 2%
+max_cost_rise: 5%
+min_gpu_activity: 40%
 )");
   ASSERT_TRUE(g) << g.error().what();
   EXPECT_EQ(g->min_retention.at("logs").value(), 5 * 8760 * 3600.0);
@@ -41,6 +43,8 @@ max_data_stall: 2%
   EXPECT_DOUBLE_EQ(g->capacity_buffer, 0.15);
   EXPECT_DOUBLE_EQ(*g->max_over_sla, 0.005);
   EXPECT_DOUBLE_EQ(*g->max_data_stall, 0.02);
+  EXPECT_DOUBLE_EQ(*g->max_cost_rise, 0.05);
+  EXPECT_DOUBLE_EQ(*g->min_gpu_activity, 0.40);
   EXPECT_EQ(g->source, "g.yaml");
 }
 
@@ -88,6 +92,17 @@ TEST(Guardrails, SharesAreBounded) {
   expect_error(parse("max_over_sla: 100%\n"), "g.yaml:1:15", "a share of requests, at least 0% and below 100%");
   expect_error(parse("max_over_sla: 0.01\n"), "g.yaml:1:15", "has no unit");
   expect_error(parse("max_data_stall: 100%\n"), "g.yaml:1:17", "a share of the step time, at least 0% and below 100%");
+  expect_error(parse("min_gpu_activity: 140%\n"), "g.yaml:1:19", "a share of the time, 0% to 100%");
+  expect_error(parse("min_gpu_activity: 0.4\n"), "g.yaml:1:19", "has no unit");
+  expect_error(parse("max_cost_rise: -5%\n"), "g.yaml:1:16", "is negative");
+}
+
+// The change journal's limits are absent unless the file gives them (a change keeps only its own).
+TEST(Guardrails, JournalLimitsOnlyWhenGiven) {
+  auto g = parse("max_risk: low\n");
+  ASSERT_TRUE(g) << g.error().what();
+  EXPECT_FALSE(g->max_cost_rise);
+  EXPECT_FALSE(g->min_gpu_activity);
 }
 
 TEST(Guardrails, MalformedYamlIsAParseError) {

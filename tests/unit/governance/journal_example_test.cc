@@ -7,12 +7,14 @@
 
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "aicost/billing/ingest.h"
 #include "aicost/core/stats.h"
 #include "aicost/governance/check.h"
 #include "aicost/governance/journal.h"
+#include "aicost/ledger/report.h"
 #include "store/backends.h"
 
 namespace aicost::governance {
@@ -129,6 +131,90 @@ TEST_P(JournalExample, FindsThePlantedEffectsAndTheBreach) {
   EXPECT_EQ(late.verdict, Verdict::kTooEarly);
 }
 
+// The whole journal is read in two queries and each row handed to the changes whose scope it meets
+// (journal_eval.cc): scopes of several terms (one dimension OR, different ones AND), the whole
+// ledger and a scope nothing meets measure what a daily report of each scope alone reads
+// (ledger::run_report with the telemetry join), measured by the same arithmetic.
+TEST_P(JournalExample, EachScopeMeasuresWhatItsOwnReportReads) {
+  auto scope = [](std::vector<std::pair<std::string, std::string>> terms) {
+    std::vector<ledger::Filter> out;
+    for (const auto& [key, value] : terms) {
+      auto k = ledger::parse_group_key(key);
+      EXPECT_TRUE(k) << key;
+      out.push_back({*k, value});
+    }
+    return out;
+  };
+  const std::vector<std::vector<ledger::Filter>> scopes = {
+      scope({{"tag:run", "r3"}, {"tag:run", "r4"}}),
+      scope({{"tag:run", "r5"}, {"region", "us-east-1"}, {"service", "Amazon Elastic Compute Cloud"}}),
+      {},
+      scope({{"tag:run", "r3"}, {"tag:team", "no such team"}}),
+      scope({{"resource_name", "i-r3-0"}, {"resource_name", "i-r5-1"}}),
+  };
+  for (const auto& s : scopes) {
+    ledger::Change c;
+    c.day = change_;
+    c.scope = s;
+    c.lever = "comm-overlap";
+    c.guardrails = {{ledger::GuardrailKind::kMinGpuActivity, 0.4}};
+    ASSERT_TRUE(store().add_change(c));
+  }
+  const ChangeOptions o{as_of_, 14, 0.95};
+  auto r = evaluate_changes(store(), o);
+  ASSERT_TRUE(r) << r.error().what();
+  ASSERT_EQ(r->size(), 4u + scopes.size());
+  // The journal is in the order of the changes' days (then as recorded): each scope's result by its scope.
+  auto result = [&](const std::vector<ledger::Filter>& s) -> const ChangeResult& {
+    for (const auto& c : *r)
+      if (c.change.lever == "comm-overlap" && c.change.scope == s && !c.change.guardrails.empty()) return c;
+    ADD_FAILURE() << "no result for " << ledger::scope_text(s);
+    return r->front();
+  };
+  for (std::size_t i = 0; i < scopes.size(); ++i) {
+    const auto& got = result(scopes[i]);
+    SCOPED_TRACE(ledger::scope_text(got.change.scope));
+    ledger::ReportRequest req;
+    req.by = {{ledger::Dimension::kConsumedUnit, {}}};
+    req.granularity = ledger::Granularity::kDay;
+    req.from = change_ - 14;
+    req.to = change_ + 14;
+    req.filters = scopes[i];
+    req.useful = true;
+    auto rep = ledger::run_report(store(), req);
+    ASSERT_TRUE(rep) << rep.error().what();
+    std::map<ledger::Day, ScopeDay> by_day;
+    for (const auto& l : rep->lines) {
+      ScopeDay& d = by_day[day(l.period)];
+      d.day = day(l.period);
+      d.cost += static_cast<double>(l.sums.effective) / static_cast<double>(core::kNanosPerUnit);
+      d.gpu_hours += l.sums.gpu_hours;
+      d.observed_gpu_hours += l.sums.observed_gpu_hours;
+      d.useful_gpu_hours += l.sums.useful_gpu_hours;
+    }
+    std::vector<ScopeDay> days;
+    for (const auto& [d, v] : by_day) days.push_back(v);
+    const auto want = measure_change(got.change, days, o);
+    EXPECT_EQ(got.metric, want.metric);
+    EXPECT_EQ(got.days_before, want.days_before);
+    EXPECT_EQ(got.days_after, want.days_after);
+    EXPECT_EQ(got.verdict, want.verdict);
+    ASSERT_EQ(got.effect.has_value(), want.effect.has_value());
+    if (want.effect) {
+      EXPECT_NEAR(got.effect->effect, want.effect->effect, 1e-12);
+      EXPECT_NEAR(got.effect->lo, want.effect->lo, 1e-12);
+    }
+    ASSERT_EQ(got.guardrails.size(), 1u);
+    ASSERT_EQ(got.guardrails[0].after.has_value(), want.guardrails[0].after.has_value());
+    if (want.guardrails[0].after) EXPECT_NEAR(*got.guardrails[0].after, *want.guardrails[0].after, 1e-12);
+  }
+  // The scopes were not all empty or all alike: the first two are measured, the one nothing meets not.
+  EXPECT_TRUE(result(scopes[0]).effect);
+  EXPECT_EQ(result(scopes[1]).metric, UnitMetric::kPerUsefulGpuHour);
+  EXPECT_EQ(result(scopes[1]).verdict, Verdict::kStopLoss);
+  EXPECT_FALSE(result(scopes[3]).effect);
+}
+
 TEST_P(JournalExample, CheckGatesOnTheStopLossAndAlertsOncePerCrossing) {
   CheckOptions o;
   o.as_of = as_of_;
@@ -151,6 +237,15 @@ TEST_P(JournalExample, CheckGatesOnTheStopLossAndAlertsOncePerCrossing) {
   auto before = run_check(store(), {}, o, {});
   ASSERT_TRUE(before);
   EXPECT_TRUE(before->stop_losses.empty());
+  // A guardrails file's limit (`ledger check --guardrails`) holds for every change: r5 also
+  // crosses a 2 % cost rise (+140 %), a new crossing with its own key; the others stay within it.
+  o.as_of = as_of_;
+  o.change_guardrails = {{ledger::GuardrailKind::kMaxUnitCostRise, 0.02}};
+  auto filed = run_check(store(), {}, o, {s.key()});
+  ASSERT_TRUE(filed);
+  ASSERT_EQ(filed->stop_losses.size(), 1u);
+  EXPECT_EQ(filed->stop_losses[0].key(), "stop_loss|3|min_gpu_activity,max_cost_rise");
+  EXPECT_FALSE(filed->stop_losses[0].sent_before);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, JournalExample, ::testing::Values("sqlite", "postgresql"),

@@ -125,6 +125,30 @@ TEST(MeasureChange, AUnitCostRiseIsAStopLoss) {
   EXPECT_FALSE(within.guardrails[0].crossed);
 }
 
+// A guardrails file's limits hold for a change recorded without one of their kind; a change's own
+// limit of a kind wins over the file's.
+TEST(MeasureChange, TheFilesGuardrailsHoldWhereTheChangeSetsNoneOfTheirKind) {
+  const auto d = days(10, 10.5, 1, 0.5, 0.5);  // +5 %, the interval holding 0; activity 50 %
+  auto o = options();
+  o.guardrails = {{ledger::GuardrailKind::kMaxUnitCostRise, 0.03}, {ledger::GuardrailKind::kMinGpuActivity, 0.1}};
+  // No limit of its own: both of the file's, the rise crossed (+5 % > 3 %), the activity not (50 % > 10 %).
+  auto bare = measure_change(change(), d, o);
+  ASSERT_EQ(bare.guardrails.size(), 2u);
+  EXPECT_EQ(bare.guardrails[0].guardrail.kind, ledger::GuardrailKind::kMaxUnitCostRise);
+  EXPECT_TRUE(bare.guardrails[0].crossed);
+  EXPECT_FALSE(bare.guardrails[1].crossed);
+  EXPECT_EQ(bare.verdict, Verdict::kStopLoss);
+  // Its own 6 % replaces the file's 3 %; the file's activity floor still holds (and is not crossed).
+  auto own = measure_change(change({{ledger::GuardrailKind::kMaxUnitCostRise, 0.06}}), d, o);
+  ASSERT_EQ(own.guardrails.size(), 2u);
+  EXPECT_DOUBLE_EQ(own.guardrails[0].guardrail.limit, 0.06);
+  EXPECT_FALSE(own.guardrails[0].crossed);
+  EXPECT_EQ(own.guardrails[1].guardrail.kind, ledger::GuardrailKind::kMinGpuActivity);
+  EXPECT_EQ(own.verdict, Verdict::kNoEffect);
+  // Without a file, the same change has no limit and no stop-loss.
+  EXPECT_EQ(measure_change(change(), d, options()).verdict, Verdict::kNoEffect);
+}
+
 // Tokens first, then useful GPU-hours, then GPU-hours: per 1M tokens = cost / (tokens / 1e6).
 TEST(MeasureChange, TheMetricIsTokensThenUsefulThenGpuHours) {
   auto tokens = measure_change(change(), days(10, 8, 0.1, 0.5, 0.5, 2e6), options());

@@ -335,7 +335,7 @@ TEST_P(StoreTest, TagAliasesAndFiltersMatchAnIndependentSum) {
 
 // Several raw-row queries answered together (SQLite: one scan, filters applied per row) give
 // exactly what each gives alone: different days, dimensions, tags, OR-ed filters on an encoded
-// dimension, a filter on the resource id (text), a tag filter and a value never seen.
+// dimension, a filter on the resource id (text), a tag filter, a value never seen, and GPU rows only.
 TEST_P(StoreTest, AggregateEachAnswersAsAggregateDoes) {
   ingest(kFocusSample);
   ledger::AggregateQuery days;
@@ -347,6 +347,26 @@ TEST_P(StoreTest, AggregateEachAnswersAsAggregateDoes) {
                                             [](const auto& a, const auto& b) { return a.day < b.day; });
   const ledger::Day first = lo->day, last = hi->day;
   ASSERT_GT(last - first, 4);
+  // GPU rows (the sample has none): a node billed 8 GPU-hours an hour on three days, in another
+  // source, between charges without GPU-hours.
+  ASSERT_TRUE(store().begin_source({"/tmp/gpu-nodes.csv", std::string(64, 'g'), 10, "focus-1.2"}, {}));
+  std::vector<ledger::Charge> nodes;
+  for (int day = 2; day < 5; ++day) {
+    for (const char* resource : {"gpu-node-1", "cpu-node-1"}) {
+      ledger::Charge c;
+      c.line = static_cast<std::int64_t>(nodes.size() + 2);
+      c.period_start = static_cast<ledger::UnixSeconds>(first + day) * 86400;
+      c.period_end = c.period_start + 3600;
+      c.currency = "USD";
+      c.resource_id = resource;
+      c.service_category = "Compute";
+      c.billed = c.effective = c.list = 98'320'000'000;
+      c.gpu_hours = resource[0] == 'g' ? 8 : 0;
+      nodes.push_back(c);
+    }
+  }
+  ASSERT_TRUE(store().add_charges(nodes));
+  ASSERT_TRUE(store().commit_source("focus-1.2", 0));
 
   ledger::AggregateQuery totals;
   totals.dims = {ledger::Dimension::kResource, ledger::Dimension::kService, ledger::Dimension::kChargeCategory,
@@ -369,7 +389,12 @@ TEST_P(StoreTest, AggregateEachAnswersAsAggregateDoes) {
   ASSERT_TRUE(dev && !dev->empty());
   one_resource.filters.push_back({{ledger::Dimension::kResource, {}}, (*dev)[dev->size() / 2].values[0]});
 
-  const std::vector<ledger::AggregateQuery> queries = {totals, storage, one_resource};
+  // Only the GPU rows (SQLite drops the others as it folds the one scan).
+  ledger::AggregateQuery gpus = storage;
+  gpus.filters.clear();
+  gpus.gpu_rows_only = true;
+
+  const std::vector<ledger::AggregateQuery> queries = {totals, storage, one_resource, gpus};
   auto together = store().aggregate_each(queries);
   ASSERT_TRUE(together) << together.error().what();
   ASSERT_EQ(together->size(), queries.size());
@@ -391,6 +416,8 @@ TEST_P(StoreTest, AggregateEachAnswersAsAggregateDoes) {
       EXPECT_EQ(a.sums.first_day, b.sums.first_day);
       EXPECT_EQ(a.sums.last_day, b.sums.last_day);
       EXPECT_DOUBLE_EQ(a.sums.consumed_quantity, b.sums.consumed_quantity);
+      EXPECT_DOUBLE_EQ(a.sums.gpu_hours, b.sums.gpu_hours);
+      if (queries[i].gpu_rows_only) EXPECT_GT(b.sums.gpu_hours, 0);
     }
   }
 }
