@@ -43,13 +43,13 @@ Command estimate_command() {
 }
 
 Command diff_command() {
-  return {"diff", "compare two plans: what changed and what it does to time and money",
+  return {"diff", "compare two plans (training or serving): what changed and what it does to time and money",
           [](CLI::App& sub, const GlobalOptions& g) -> std::function<int()> {
             auto a = std::make_shared<std::string>();
             auto b = std::make_shared<std::string>();
             sub.add_option("a", *a, "the first plan (the baseline)")->required();
             sub.add_option("b", *b, "the second plan")->required();
-            sub.footer("Example: aicost diff examples/gpt3-175b-a100.yaml examples/gpt3-175b-h100.yaml");
+            sub.footer("Example: aicost diff examples/gpt3-175b-a100.yaml examples/gpt3-175b-h100-owned.yaml");
             return [a, b, &g] {
               auto fmt = output_format(g);
               if (!fmt) return report_error(fmt.error(), g);

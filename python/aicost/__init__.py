@@ -196,7 +196,7 @@ def estimate(plan, *, allow_oom=False, simulate=0, seed=1, conservative=False, c
 
 
 def diff(a, b, *, catalog=None):
-    """``aicost diff``: what changes from training plan ``a`` to ``b``, in time and money."""
+    """``aicost diff``: what changes from plan ``a`` to ``b`` (two training or two serving plans): every input that differs and what it does to time and money."""
     ta, oa, da = _source(a, "<a>")
     tb, ob, db = _source(b, "<b>")
     return _shown(_native.diff, (ta, oa, da, tb, ob, db, _catalogs(catalog)))

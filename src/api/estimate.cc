@@ -11,14 +11,16 @@
 
 namespace aicost::api {
 
-// A serving plan: the cheapest deployment, every option's best, the SLA-cost matrix, policies.
-core::Result<Output> estimate_serving(const PlanSource& src, const catalog::Catalog& cat, report::Format fmt,
-                                      const std::string& replicas_csv, bool conservative, bool charts) {
+core::Result<std::unique_ptr<ServingRun>> run_serving_plan(const PlanSource& src,
+                                                           const catalog::Catalog& cat,
+                                                           bool conservative) {
   auto plan = config::parse_serving_plan(src.text, src.origin, src.base_dir, cat);
   if (!plan) return plan.error();
-  report::ServingView view;
+  auto run = std::make_unique<ServingRun>();
+  run->plan = std::move(*plan);
+  auto& view = run->view;
   view.conservative = conservative;
-  for (auto& o : plan->options) {
+  for (auto& o : run->plan.options) {
     const auto& r = o.replica;
     view.option_intervals.push_back(perf::interval_for(
         cat.serving_bands(), perf::regime_of(r.gpu.generation, r.weights, r.model.is_moe())));
@@ -26,41 +28,52 @@ core::Result<Output> estimate_serving(const PlanSource& src, const catalog::Cata
     const auto& b = view.option_intervals.back();
     if (conservative && b.known && b.hi > 1) o.replica = serving::slowed(o.replica, b.hi);
   }
-  view.plan_name = plan->name;
-  view.options = &plan->options;
-  view.traffic = &plan->traffic;
-  view.sla = &plan->sla;
-  const serving::Fleet fleet = serving::estimate_fleet(*plan, plan->series);
-  view.per_option = fleet.per_option;
-  view.best = fleet.best;
-  view.fleet = &fleet;
-  view.fleet_policy = plan->policy.name;
+  view.plan_name = run->plan.name;
+  view.options = &run->plan.options;
+  view.traffic = &run->plan.traffic;
+  view.sla = &run->plan.sla;
+  run->fleet = serving::estimate_fleet(run->plan, run->plan.series);
+  view.per_option = run->fleet.per_option;
+  view.best = run->fleet.best;
+  view.fleet = &run->fleet;
+  view.fleet_policy = run->plan.policy.name;
+  view.notes = run->plan.notes;
+  return run;
+}
+
+// A serving plan: the cheapest deployment, every option's best, the SLA-cost matrix, policies.
+core::Result<Output> estimate_serving(const PlanSource& src, const catalog::Catalog& cat, report::Format fmt,
+                                      const std::string& replicas_csv, bool conservative, bool charts) {
+  auto run = run_serving_plan(src, cat, conservative);
+  if (!run) return run.error();
+  const auto& plan = (*run)->plan;
+  const auto& fleet = (*run)->fleet;
+  report::ServingView& view = (*run)->view;
   if (!view.best) {
-    view.unreachable = serving::explain_unreachable(plan->options, plan->batches, plan->traffic, plan->sla);
+    view.unreachable = serving::explain_unreachable(plan.options, plan.batches, plan.traffic, plan.sla);
   }
   // What a tighter or looser SLA and more or less traffic cost.
-  const double ttft = plan->sla.ttft_s > 0 ? plan->sla.ttft_s : 1.0;
-  const double rate = plan->traffic.requests_per_s;
-  view.matrix = serving::sla_cost_matrix(plan->options, plan->batches, plan->traffic, plan->sla,
+  const double ttft = plan.sla.ttft_s > 0 ? plan.sla.ttft_s : 1.0;
+  const double rate = plan.traffic.requests_per_s;
+  view.matrix = serving::sla_cost_matrix(plan.options, plan.batches, plan.traffic, plan.sla,
                                          {ttft / 4, ttft / 2, ttft, ttft * 2},
                                          {rate / 4, rate / 2, rate, rate * 2, rate * 4});
-  view.notes = plan->notes;
-  if (!replicas_csv.empty() && plan->series.rps.empty()) {
+  if (!replicas_csv.empty() && plan.series.rps.empty()) {
     return core::make_error(core::ErrorCode::kInvalidInput,
                             "--replicas-csv writes the replicas each scaling policy runs over the "
                             "traffic profile, and this plan has none: add serving.traffic_profile "
                             "(docs/SERVING.md) or drop --replicas-csv",
                             replicas_csv);
   }
-  if (view.best && !plan->series.rps.empty()) {
+  if (view.best && !plan.series.rps.empty()) {
     view.replica_capacity_rps = fleet.replica_capacity_rps;
-    for (const auto& p : plan->policies) {
-      view.policies.push_back(serving::simulate_policy(plan->series, fleet.replica_capacity_rps,
+    for (const auto& p : plan.policies) {
+      view.policies.push_back(serving::simulate_policy(plan.series, fleet.replica_capacity_rps,
                                                        fleet.replica_usd_per_hour, p));
     }
     if (!replicas_csv.empty()) {
       std::ofstream out(replicas_csv);
-      out << report::render_replicas_csv(view, plan->series.rps);
+      out << report::render_replicas_csv(view, plan.series.rps);
       if (!out) return core::make_error(core::ErrorCode::kIo, "cannot write file", replicas_csv);
     }
   }
@@ -106,12 +119,31 @@ core::Result<Output> estimate(const PlanSource& src, const catalog::Catalog& cat
 
 core::Result<Output> diff(const PlanSource& a, const PlanSource& b, const catalog::Catalog& cat,
                           report::Format fmt) {
+  const bool serving_a = config::is_serving_text(a.text);
+  if (serving_a != config::is_serving_text(b.text)) {
+    const PlanSource& serving = serving_a ? a : b;
+    const PlanSource& training = serving_a ? b : a;
+    return core::make_error(core::ErrorCode::kInvalidInput,
+                            "diff compares two training plans or two serving plans: " +
+                                serving.origin + " is a serving plan (it has a serving: section) and " +
+                                training.origin + " a training plan; give two of one kind",
+                            serving.origin);
+  }
+  Output out;
+  if (serving_a) {
+    auto ra = run_serving_plan(a, cat, false);
+    if (!ra) return ra.error();
+    auto rb = run_serving_plan(b, cat, false);
+    if (!rb) return rb.error();
+    out.text = report::render_serving_diff((*ra)->view, (*ra)->plan.values, (*rb)->view,
+                                           (*rb)->plan.values, fmt);
+    return out;
+  }
   auto ra = run_plan(a, cat, true);
   if (!ra) return ra.error();
   auto rb = run_plan(b, cat, true);
   if (!rb) return rb.error();
-  Output out;
-  out.text = report::render_diff(ra->view(), rb->view(), fmt);
+  out.text = report::render_diff(ra->view(), ra->plan.values, rb->view(), rb->plan.values, fmt);
   return out;
 }
 

@@ -96,6 +96,7 @@ core::Result<Plan> parse_plan_root(const YAML::Node& root_node, const Source& sr
 
   Plan plan;
   plan.path = origin;
+  plan.values = flatten(*root, {"name", "search"});
   TRY_ASSIGN(plan.name, top.string("name"));
   if (plan.name.empty()) plan.name = std::filesystem::path(origin).stem().string();
 

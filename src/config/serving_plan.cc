@@ -249,6 +249,7 @@ core::Result<ServingPlan> parse_serving_plan(const std::string& text, const std:
   MapReader top(*root, "", src);
   if (!root->IsMap()) return top.not_a_map();
   ServingPlan plan;
+  plan.values = flatten(*root, {"name"});
   TRY_ASSIGN(plan.name, top.string("name"));
   if (plan.name.empty()) plan.name = std::filesystem::path(origin).stem().string();
 

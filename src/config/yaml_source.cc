@@ -98,6 +98,53 @@ core::Result<YAML::Node> parse_yaml(const Source& source, const std::string& tex
 }
 
 namespace {
+
+bool all_scalars(const YAML::Node& n) {
+  for (const auto& item : n) {
+    if (!item.IsScalar()) return false;
+  }
+  return true;
+}
+
+void flatten_into(const YAML::Node& n, const std::string& path,
+                  std::vector<std::pair<std::string, std::string>>& out) {
+  if (n.IsMap()) {
+    if (n.size() == 0) out.emplace_back(path, "{}");
+    for (const auto& kv : n) {
+      const std::string key = kv.first.Scalar();
+      flatten_into(kv.second, path.empty() ? key : path + "." + key, out);
+    }
+  } else if (n.IsSequence()) {
+    if (all_scalars(n)) {
+      std::string text = "[";
+      for (const auto& item : n) text += (text.size() > 1 ? ", " : "") + item.Scalar();
+      out.emplace_back(path, text + "]");
+      return;
+    }
+    for (size_t i = 0; i < n.size(); ++i) {
+      flatten_into(n[i], path + "[" + std::to_string(i) + "]", out);
+    }
+  } else if (n.IsScalar()) {
+    out.emplace_back(path, n.Scalar());
+  } else {
+    out.emplace_back(path, "");  // a key with no value
+  }
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> flatten(const YAML::Node& root,
+                                                         const std::set<std::string>& skip) {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (!root.IsMap()) return out;
+  for (const auto& kv : root) {
+    const std::string key = kv.first.Scalar();
+    if (!skip.count(key)) flatten_into(kv.second, key, out);
+  }
+  return out;
+}
+
+namespace {
 constexpr const char* kSearchOnly =
     "is a list or a range: only `aicost search` takes those; give one value to estimate";
 }  // namespace

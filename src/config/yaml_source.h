@@ -41,6 +41,13 @@ std::optional<int> positive_int(const std::string& text);
 // Parses YAML text; a syntax error becomes kParse with file:line:col and a caret.
 core::Result<YAML::Node> parse_yaml(const Source& source, const std::string& text);
 
+// Every value a YAML document gives, as (path, text) in document order: keys joined by '.', list
+// items as [i], a list of plain values as one "[a, b]", a scalar as written, "{}" or "[]" for an
+// empty collection. Top-level keys in `skip` are left out. `aicost diff` compares plans with it,
+// so a key a reader adds is compared without a list to keep.
+std::vector<std::pair<std::string, std::string>> flatten(const YAML::Node& root,
+                                                         const std::set<std::string>& skip);
+
 // Reads one YAML mapping. Every key read is remembered; finish() rejects the rest as unknown keys
 // with a "did you mean" among the known ones. Getters return nullopt when a key is absent and an
 // Error when it is present but wrong.

@@ -71,7 +71,8 @@ struct EstimateOptions {
 core::Result<Output> estimate(const PlanSource& plan, const catalog::Catalog& cat, report::Format fmt,
                               const EstimateOptions& options = {});
 
-// `aicost diff`: two training plans, each estimated as with allow_oom.
+// `aicost diff`: two training plans, each estimated as with allow_oom, or two serving plans
+// (report/diff_report.h); kInvalidInput when one is a serving plan and the other is not.
 core::Result<Output> diff(const PlanSource& a, const PlanSource& b, const catalog::Catalog& cat,
                           report::Format fmt);
 

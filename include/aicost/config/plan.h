@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "aicost/catalog/catalog.h"
@@ -19,6 +20,9 @@ struct Plan {
   workload::TrainingJob job;
   costing::CostInputs cost;
   std::vector<std::string> warnings;  // accepted aliases, assumptions worth knowing
+  // Every value the file gives but `name` and `search`, as (path, text): "storage.checkpoint_interval",
+  // "2h" (see `aicost diff`).
+  std::vector<std::pair<std::string, std::string>> values;
 };
 
 // Parses a plan. `origin` names the text in messages; relative paths inside the plan (hf_config)

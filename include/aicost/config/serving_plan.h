@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "aicost/catalog/catalog.h"
@@ -22,6 +23,8 @@ struct ServingPlan : serving::PlanSpec {
   serving::TrafficSeries series;
   std::vector<serving::Policy> policies;
   std::vector<std::string> notes;
+  // Every value the file gives but `name`, as for Plan::values (`aicost diff`).
+  std::vector<std::pair<std::string, std::string>> values;
 };
 
 // Whether the YAML file has a top-level `serving:` section (false if unreadable).
