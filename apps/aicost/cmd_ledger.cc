@@ -101,7 +101,7 @@ Command ledger_command() {
             sub.require_subcommand(1);
             sub.fallthrough();
             auto chosen = std::make_shared<std::function<int()>>();
-            auto on = [chosen](CLI::App* app, std::function<int()> run) { app->callback([chosen, run] { *chosen = run; }); };
+            auto on = [chosen](CLI::App* app, const std::function<int()>& run) { app->callback([chosen, run] { *chosen = run; }); };
 
             auto* init = sub.add_subcommand("init", "make an empty ledger at --db (ingest makes one too); one already there is left as it was");
             on(init, [o, &g] {
