@@ -68,9 +68,16 @@ class GpuPart final : public CsvDialect {
 
   bool row(const CsvRecord& r, ledger::Charge& c, IssueLog& log, std::int64_t&) override {
     c.line = r.line;
+    absorbed_ = false;
     const auto when = interval(r, start_, end_, log);
     const auto uptime = when ? number(r, uptime_, "gpu_pod_uptime", log) : std::nullopt;
     if (!uptime) return false;
+    // A GPU the pod held for no second of the hour (uptime 0 or empty) used nothing to charge:
+    // the row is taken, without a charge (a charge of 0 GPU-hours would have no price either).
+    if (*uptime == 0) {
+      absorbed_ = true;
+      return false;
+    }
     const auto [start, end] = *when;
     // The operator sums a 60 s sample per minute of the hour; a minute more is its edge sample.
     if (*uptime > static_cast<double>(end - start) + 60) {
@@ -142,6 +149,7 @@ class GpuPart final : public CsvDialect {
     return true;
   }
 
+  bool absorbed() const override { return absorbed_; }
   std::string version() const override { return "ocp-gpu"; }
   std::string_view tags_column() const override { return "namespace_labels"; }
 
@@ -150,6 +158,7 @@ class GpuPart final : public CsvDialect {
   int start_ = -1, end_ = -1, node_ = -1, namespace_ = -1, pod_ = -1, uuid_ = -1, model_ = -1,
       uptime_ = -1;
   int max_slices_ = -1, mig_id_ = -1, profile_ = -1;
+  bool absorbed_ = false;
 };
 
 }  // namespace

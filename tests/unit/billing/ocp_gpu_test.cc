@@ -90,6 +90,20 @@ TEST(OcpGpu, ImpossibleReadingsAreErrorsOnTheirRowAndTheRestLoads) {
   EXPECT_TRUE(got.has_issue("mig_profile", "holds more slices than its GPU's 4"));
 }
 
+// A GPU up no second of the hour (0, or an empty cell) used nothing: the row is taken without a
+// charge, neither loaded nor rejected (a 0 GPU-hour row could not be priced; found by fuzz_ocp).
+TEST(OcpGpu, AGpuUpNoSecondOfTheHourChargesNothing) {
+  const std::string text = std::string(kGpuHeader) + kHour +
+                           "n,ml,p,GPU-c,Tesla T4,nvidia0,15360,0,0,,,,\n" + kHour +
+                           "n,ml,p,GPU-c,Tesla T4,nvidia0,15360,,0,,,,\n" + kHour +
+                           "n,ml,p,GPU-c,Tesla T4,nvidia0,15360,1800,0,,,,\n";
+  auto got = collect(text, Format::kOcp);
+  EXPECT_EQ(got.summary.rejected, 0) << got.errors();
+  ASSERT_EQ(got.charges.size(), 1u);
+  EXPECT_EQ(got.charges[0].line, 4);
+  EXPECT_DOUBLE_EQ(got.charges[0].gpu_hours, 0.5);
+}
+
 TEST(OcpGpu, RefusesAGpuReportWithoutTheColumnsItNeeds) {
   const std::string text = "interval_start,interval_end,namespace,pod,gpu_pod_uptime\n";
   EXPECT_NE(refusal(text, Format::kOcp)
