@@ -14,6 +14,7 @@
 #include <charconv>
 #include <cstdio>
 
+#include "aicost/core/text.h"
 #include "ocp_common.h"
 
 namespace aicost::billing::ocp {
@@ -128,14 +129,12 @@ class GpuPart final : public CsvDialect {
     c.gpu_hours = *uptime / 3600.0 * share;
     c.pricing_unit = c.consumed_unit = "GPU-Hours";
     c.pricing_quantity = c.consumed_quantity = c.gpu_hours;
-    char buf[200];
-    if (of > 0)
-      std::snprintf(buf, sizeof buf, "%s MIG %s (%d of %d slices): %.6g GPU-hours for %.6g s up",
-                    model.c_str(), profile.c_str(), slices, of, c.gpu_hours, *uptime);
-    else
-      std::snprintf(buf, sizeof buf, "%s: %.6g GPU-hours for %.6g s up",
-                    model.empty() ? "GPU" : model.c_str(), c.gpu_hours, *uptime);
-    c.charge_description = buf;
+    // Whole, not cut to a buffer: a cut could fall inside a UTF-8 character of the model's name.
+    c.charge_description =
+        of > 0 ? core::sprintf("%s MIG %s (%d of %d slices): %.6g GPU-hours for %.6g s up", model.c_str(),
+                               profile.c_str(), slices, of, c.gpu_hours, *uptime)
+               : core::sprintf("%s: %.6g GPU-hours for %.6g s up", model.empty() ? "GPU" : model.c_str(),
+                               c.gpu_hours, *uptime);
     tag_cell(r, "namespace", namespace_, c);
     tag_cell(r, "pod", pod_, c);
     tag_cell(r, "node", node_, c);

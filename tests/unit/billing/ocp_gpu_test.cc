@@ -6,6 +6,7 @@
 #include <string>
 
 #include "aicost/billing/reader.h"
+#include "aicost/core/text.h"
 #include "aicost/ledger/rate_card.h"
 #include "collected.h"
 
@@ -102,6 +103,19 @@ TEST(OcpGpu, AGpuUpNoSecondOfTheHourChargesNothing) {
   ASSERT_EQ(got.charges.size(), 1u);
   EXPECT_EQ(got.charges[0].line, 4);
   EXPECT_DOUBLE_EQ(got.charges[0].gpu_hours, 0.5);
+}
+
+// The description holds the whole model name, however long: a fixed buffer cut "ü" of a name of
+// 198 letters in half, leaving text that is not UTF-8 (found by fuzz_ocp).
+TEST(OcpGpu, ALongModelNameStaysWholeInTheDescription) {
+  const std::string model = std::string(198, 'A') + "\xC3\xBC";  // "AAA...Aü"
+  const std::string text = std::string(kGpuHeader) + kHour + "n,ml,p,GPU-c," + model +
+                           ",nvidia0,15360,3600,0,,,,\n";
+  auto got = collect(text, Format::kOcp);
+  ASSERT_EQ(got.charges.size(), 1u) << got.errors();
+  const std::string& d = got.charges[0].charge_description;
+  EXPECT_TRUE(core::utf8_clean(d));
+  EXPECT_EQ(d, model + ": 1 GPU-hours for 3600 s up");
 }
 
 TEST(OcpGpu, RefusesAGpuReportWithoutTheColumnsItNeeds) {
