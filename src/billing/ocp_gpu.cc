@@ -12,6 +12,7 @@
 // Where the share cannot be told (no gpu_max_slices, a profile that is not "<n>g.<m>gb"), the row
 // counts the whole GPU, with a warning: koku then treats the GPU as dedicated too.
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 
 #include "aicost/core/text.h"
@@ -22,6 +23,9 @@ namespace {
 
 // The compute slices of a MIG profile "3g.20gb" (koku's parse_mig_profile: "<n>g.<m>gb"); 0 when
 // it is not one.
+// More MIG slices than any GPU splits into (7 today): a larger gpu_max_slices is not a count.
+constexpr double kMostSlices = 64;
+
 int profile_slices(std::string_view profile) {
   const auto dot = profile.find('.');
   if (dot == std::string_view::npos || dot < 2 || profile[dot - 1] != 'g' ||
@@ -94,11 +98,18 @@ class GpuPart final : public CsvDialect {
       slices = profile_slices(profile);
       const auto max = number(r, max_slices_, "gpu_max_slices", log, "slices");
       if (!max) return false;
-      of = static_cast<int>(*max);
-      if (slices == 0 || of == 0 || of != *max) {
+      // A slice count is a whole number a GPU can hold (7 on an A100 or H100); checked before
+      // the cast, as a double past INT_MAX has no int.
+      const bool whole = *max >= 1 && *max <= kMostSlices && std::floor(*max) == *max;
+      of = whole ? static_cast<int>(*max) : 0;
+      if (slices == 0 || of == 0) {
         log.warn(r.line, slices == 0 ? "mig_profile" : "gpu_max_slices",
                  "the MIG instance's share of its GPU is unknown (profile " + quote_cell(profile) +
-                     (of == 0 ? ", no gpu_max_slices" : "") + "); the row counts the whole GPU");
+                     (*max == 0 ? ", no gpu_max_slices"
+                      : whole   ? ""
+                                : ", gpu_max_slices " + core::sprintf("%g", *max) +
+                                      " is not a slice count") +
+                     "); the row counts the whole GPU");
         slices = of = 0;
       } else if (slices > of) {
         log.error(r.line, "mig_profile",

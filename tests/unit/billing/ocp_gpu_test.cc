@@ -76,6 +76,22 @@ TEST(OcpGpu, AMigInstanceWithoutItsGpusSlicesCountsTheWholeGpuWithAWarning) {
   EXPECT_TRUE(got.has_issue("mig_profile", "the row counts the whole GPU"));
 }
 
+// A slice count no GPU has (2.4e12, 7.5) is not a share: the row counts the whole GPU with a
+// warning that names the cell. 2.4e12 was cast to int before it was checked (found by fuzz_ocp:
+// undefined behaviour; kept as fuzz/regressions/ocp-huge-max-slices).
+TEST(OcpGpu, ASliceCountNoGpuHasCountsTheWholeGpuWithAWarning) {
+  const std::string text = std::string(kGpuHeader) + kHour +
+                           "n,ml,p,GPU-c,Tesla A100,nvidia0,40960,3600,0,2417300000000,1,3g.20gb,"
+                           "single\n" +
+                           kHour + "n,ml,p,GPU-c,Tesla A100,nvidia0,40960,3600,0,7.5,1,3g.20gb,single\n";
+  auto got = collect(text, Format::kOcp);
+  ASSERT_EQ(got.charges.size(), 2u) << got.errors();
+  EXPECT_DOUBLE_EQ(got.charges[0].gpu_hours, 1.0);
+  EXPECT_DOUBLE_EQ(got.charges[1].gpu_hours, 1.0);
+  EXPECT_TRUE(got.has_issue("gpu_max_slices", "gpu_max_slices 2.4173e+12 is not a slice count"));
+  EXPECT_TRUE(got.has_issue("gpu_max_slices", "gpu_max_slices 7.5 is not a slice count"));
+}
+
 TEST(OcpGpu, ImpossibleReadingsAreErrorsOnTheirRowAndTheRestLoads) {
   const std::string text = std::string(kGpuHeader) + kHour +
                            "n,ml,p,GPU-c,Tesla T4,nvidia0,15360,7200,0,,,,\n" + kHour +
