@@ -14,6 +14,7 @@ namespace aicost::config {
 
 struct Plan;
 struct SearchRequest;
+struct ServingPlan;
 // A relative model.hf_config of a plan read from `base_dir`, rewritten for a file in `out_dir`.
 void rebase_hf_config(YAML::Node& root, const std::string& base_dir, const std::string& out_dir);
 // The `search:` section (constraints, objective, top, max_gpus) into `req` (search_plan.cc).
@@ -30,6 +31,11 @@ const std::vector<KeyAlias>& key_aliases();
 // parse_plan on an already parsed document; marks in `root` refer to `source`.
 core::Result<Plan> parse_plan_root(const YAML::Node& root, const Source& source,
                                    const std::string& base_dir, const catalog::Catalog& cat);
+
+// serving.traffic_profile (a CSV of requests per second a minute, relative to `base_dir`, or a
+// synthetic shape) and serving.autoscaling, into plan.series, plan.policy and plan.policies
+// (traffic_profile.cc).
+core::Status read_traffic_profile(MapReader& serving, const std::string& base_dir, ServingPlan& plan);
 
 // The model section: a catalog preset, a Hugging Face config.json (`hf_config`, relative to
 // `base_dir`) or the architecture inline; inline fields override the preset's or the file's.

@@ -83,6 +83,40 @@ TEST(ServingPlan, BadTrafficValueNamesTheLine) {
   EXPECT_NE(plan.error().context.find("bad.csv:3"), std::string::npos) << plan.error().context;
 }
 
+// A rate is a whole, finite, non-negative number: "2.5x", "nan" and "inf" were taken by stod (as
+// 2.5, NaN and infinity) before the profile was read as CSV.
+TEST(ServingPlan, ATrafficRateMustBeAWholeFiniteNumber) {
+  for (const std::string bad : {"2.5x", "nan", "inf", "-2"}) {
+    write("rate.csv", "rps\n1\n" + bad + "\n");
+    std::string text = kPlan;
+    text.insert(text.find("  sla:"), "  traffic_profile:\n    csv: rate.csv\n");
+    auto plan = load_serving_plan(write("rate.yaml", text), testing::builtin_catalog());
+    ASSERT_FALSE(plan) << bad;
+    EXPECT_NE(plan.error().context.find("rate.csv:3"), std::string::npos) << plan.error().context;
+    EXPECT_NE(plan.error().message.find("got '" + bad + "'"), std::string::npos) << plan.error().message;
+  }
+}
+
+// Quoted cells are CSV: the rate is the last field even with a comma inside an earlier one.
+TEST(ServingPlan, TrafficCsvCellsAreReadAsCsv) {
+  write("quoted.csv", "when,rps\n\"Mon, 00:00\",4\n\"Mon, 00:01\",\"5.5\"\n");
+  std::string text = kPlan;
+  text.insert(text.find("  sla:"), "  traffic_profile:\n    csv: quoted.csv\n");
+  auto plan = load_serving_plan(write("quoted.yaml", text), testing::builtin_catalog());
+  ASSERT_TRUE(plan) << plan.error().what();
+  EXPECT_EQ(plan->series.rps, (std::vector<double>{4, 5.5}));
+}
+
+TEST(ServingPlan, ATrafficCsvWithoutRatesIsAnError) {
+  write("empty.csv", "minute,rps\n");
+  std::string text = kPlan;
+  text.insert(text.find("  sla:"), "  traffic_profile:\n    csv: empty.csv\n");
+  auto plan = load_serving_plan(write("empty.yaml", text), testing::builtin_catalog());
+  ASSERT_FALSE(plan);
+  EXPECT_NE(plan.error().message.find("the traffic profile has no rows"), std::string::npos)
+      << plan.error().message;
+}
+
 TEST(ServingPlan, LengthDistributionsSetTailsAtTheSlaPercentile) {
   std::string text = kPlan;
   text.replace(text.find("  input_tokens: 500\n"), std::string("  input_tokens: 500\n").size(),
