@@ -5,6 +5,27 @@
 
 namespace aicost::api {
 
+namespace {
+
+// A memory fix as the plan key that makes it, in the plan file's Megatron names, with its peak.
+std::string describe(const perf::MemoryFix& f) {
+  using perf::MemoryLever;
+  std::string change;
+  switch (f.lever) {
+    case MemoryLever::kDistributedOptimizer: change = "use_distributed_optimizer: true"; break;
+    case MemoryLever::kSequenceParallel: change = "sequence_parallel: true"; break;
+    case MemoryLever::kMicroBatchOne: change = "micro_batch_size: 1"; break;
+    case MemoryLever::kSelectiveRecompute: change = "recompute_granularity: selective"; break;
+    case MemoryLever::kFullRecompute: change = "recompute_granularity: full"; break;
+    case MemoryLever::kTensor: change = core::sprintf("tensor_model_parallel_size: %d", f.value); break;
+    case MemoryLever::kPipeline: change = core::sprintf("pipeline_model_parallel_size: %d", f.value); break;
+    case MemoryLever::kZero3: change = "optimizer_sharding: zero3"; break;
+  }
+  return change + core::sprintf(" (peak %.1f GiB)", core::in_gib(f.peak));
+}
+
+}  // namespace
+
 core::Result<PlanRun> run_plan(const PlanSource& src, const catalog::Catalog& cat, bool allow_oom) {
   const std::string& path = src.origin;
   auto plan = config::parse_plan(src.text, src.origin, src.base_dir.empty() ? "." : src.base_dir, cat);
@@ -35,7 +56,7 @@ core::Result<PlanRun> run_plan(const PlanSource& src, const catalog::Catalog& ca
              "GPU with more memory";
     } else {
       msg += "; any of these would fit: ";
-      for (size_t i = 0; i < fixes.size(); ++i) msg += (i ? "; " : "") + fixes[i];
+      for (size_t i = 0; i < fixes.size(); ++i) msg += (i ? "; " : "") + describe(fixes[i]);
     }
     if (!allow_oom) return core::make_error(core::ErrorCode::kInfeasible, msg, path);
     run.warnings.push_back(msg);
