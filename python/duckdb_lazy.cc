@@ -27,6 +27,8 @@ F resolve(const char* name) {
 
 }  // namespace
 
+// A return type, a parameter list and an argument list cannot be put in parentheses.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 // A function returning a value: `fallback` when the library is missing.
 #define AICOST_DUCKDB(ret, name, params, args, fallback)                 \
   extern "C" ret name params {                                           \
@@ -39,6 +41,7 @@ F resolve(const char* name) {
     static const auto real = resolve<decltype(&name)>(#name);            \
     if (real) real args;                                                 \
   }
+// NOLINTEND(bugprone-macro-parentheses)
 
 AICOST_DUCKDB(duckdb_state, duckdb_create_config, (duckdb_config * out), (out), DuckDBError)
 AICOST_DUCKDB(duckdb_state, duckdb_set_config, (duckdb_config c, const char* name, const char* option),

@@ -5,6 +5,11 @@
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET]   (default 10)
 #
+# FUZZ_SEED (default 1) seeds libFuzzer's mutations, so `make test` on a clean clone explores the
+# same inputs first on every machine: a CI failure reproduces, and a seeded run longer than CI's
+# (e.g. `scripts/fuzz.sh 60` with build-fuzz/work/ removed) covers what CI will try. FUZZ_SEED=0
+# draws a fresh seed per run, for exploration.
+#
 # Configures and builds fuzz/ into build-fuzz/ with clang, builds a seed corpus per target from the
 # public samples (../shared/data/billing-samples, or $AICOST_SAMPLES) and tests/data, replays
 # fuzz/regressions/, then fuzzes every target for SECONDS_PER_TARGET (targets run side by side,
@@ -24,6 +29,8 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$root/build-fuzz
 samples=${AICOST_SAMPLES:-$root/../shared/data/billing-samples}
 jobs=${FUZZ_JOBS:-$(nproc)}
+seed=${FUZZ_SEED:-1}
+[[ $seed =~ ^[0-9]+$ ]] || { echo "fuzz: FUZZ_SEED must be a whole number (0: a fresh seed per run)" >&2; exit 2; }
 targets=(focus aws_cur azure gcp oci dcgm_prometheus dcgm_csv slurm opencost ocp auto ledger)
 # fuzz_ledger's first byte picks the format: its index in this list (fuzz/fuzz_ledger.cc).
 ledger_formats=(auto focus aws_cur azure gcp oci dcgm_prometheus dcgm_csv opencost ocp)
@@ -137,7 +144,7 @@ run_target() {
         return $?
     fi
     echo "fuzz.sh: fuzzing"
-    "$bin" -max_total_time="$secs" -max_len=$max_len -timeout=10 -rss_limit_mb=2048 -dict="$dict" \
+    "$bin" -seed="$seed" -max_total_time="$secs" -max_len=$max_len -timeout=10 -rss_limit_mb=2048 -dict="$dict" \
       -artifact_prefix="$build/artifacts/$t-" -print_final_stats=1 "$build/work/$t" "$build/corpus/$t"
   } >"$log" 2>&1
 }

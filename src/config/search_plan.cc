@@ -168,7 +168,6 @@ core::Result<SearchRequest> load_search_plan(const std::string& path,
 core::Result<SearchRequest> parse_search_plan(const std::string& text, const std::string& origin,
                                               const std::string& base_dir,
                                               const catalog::Catalog& cat) {
-  const std::string path = origin;
   const Source src = Source::from_text(origin, text);
   auto parsed = parse_yaml(src, text);
   if (!parsed) return parsed.error();
@@ -385,7 +384,7 @@ core::Result<SearchRequest> parse_search_plan(const std::string& text, const std
     return core::make_error(ErrorCode::kInvalidInput,
                             "no GPU type can be searched: none has a price (add pricing.gpu_hour) "
                             "or a peak for " + std::string(catalog::to_string(req.base.job.precision)),
-                            path);
+                            origin);
   }
   return req;
 }

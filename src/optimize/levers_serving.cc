@@ -50,7 +50,7 @@ std::string usd(double x) { return core::group_digits(x) + " USD/month"; }
 }  // namespace
 
 std::vector<Priced> price_each(const LeverContext& ctx,
-                               std::vector<std::pair<Change, Risk>> candidates) {
+                               std::vector<std::pair<Change, Risk>>&& candidates) {
   std::vector<Priced> out;
   for (auto& [c, risk] : candidates) {
     auto e = ctx.evaluate(merge(ctx.applied, c));

@@ -27,7 +27,7 @@ struct Priced {
   Risk risk;
 };
 // Each change estimated on top of ctx.applied; those that make no valid plan are left out.
-std::vector<Priced> price_each(const LeverContext& ctx, std::vector<std::pair<Change, Risk>> candidates);
+std::vector<Priced> price_each(const LeverContext& ctx, std::vector<std::pair<Change, Risk>>&& candidates);
 // The cheapest of `priced` that crosses no red line, else the cheapest; nullopt when empty.
 std::optional<Priced> cheapest_within_lines(const LeverContext& ctx, const std::vector<Priced>& priced);
 
