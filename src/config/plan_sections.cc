@@ -32,6 +32,14 @@ core::Status choice(MapReader& r, const std::string& key,
   return at(r, key, key + " must be one of " + list + ", got '" + *v + "'");
 }
 
+// Each value beside its name (workload's to_string), for choice().
+template <class Enum, size_t N>
+std::array<std::pair<const char*, Enum>, N> named(const std::array<Enum, N>& all) {
+  std::array<std::pair<const char*, Enum>, N> out;
+  for (size_t i = 0; i < N; ++i) out[i] = {workload::to_string(all[i]), all[i]};
+  return out;
+}
+
 }  // namespace
 
 const std::vector<KeyAlias>& key_aliases() {
@@ -157,22 +165,13 @@ core::Status read_parallelism(MapReader& r, workload::TrainingJob& job,
   if (r.has("recompute_granularity") && r.node("recompute_granularity").IsNull()) {
     p.recompute = Recompute::kNone;  // NeMo writes `null` for none
   } else {
-    AICOST_TRY_STATUS(choice(r, "recompute_granularity",
-                             std::array{std::pair{"none", Recompute::kNone},
-                                        std::pair{"selective", Recompute::kSelective},
-                                        std::pair{"full", Recompute::kFull}},
-                             p.recompute));
+    AICOST_TRY_STATUS(choice(r, "recompute_granularity", named(workload::kRecomputes), p.recompute));
   }
   using workload::OptimizerSharding;
   std::optional<bool> distributed;
   TRY_ASSIGN(distributed, r.boolean("use_distributed_optimizer"));
   if (distributed) p.sharding = *distributed ? OptimizerSharding::kZero1 : OptimizerSharding::kNone;
-  AICOST_TRY_STATUS(choice(r, "optimizer_sharding",
-                           std::array{std::pair{"none", OptimizerSharding::kNone},
-                                      std::pair{"zero1", OptimizerSharding::kZero1},
-                                      std::pair{"zero2", OptimizerSharding::kZero2},
-                                      std::pair{"zero3", OptimizerSharding::kZero3}},
-                           p.sharding));
+  AICOST_TRY_STATUS(choice(r, "optimizer_sharding", named(workload::kShardings), p.sharding));
   AICOST_TRY_STATUS(choice(r, "data_parallel_sharding_strategy",
                            std::array{std::pair{"no-shard", OptimizerSharding::kNone},
                                       std::pair{"optim", OptimizerSharding::kZero1},

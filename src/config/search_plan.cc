@@ -255,11 +255,10 @@ core::Result<SearchRequest> parse_search_plan(const std::string& text, const std
   if (par.count("recompute_granularity")) {
     for (const auto& s : par["recompute_granularity"].items) {
       const std::string n = catalog::normalize_name(s);
-      if (n == "none" || n == "null") space.recompute.push_back(workload::Recompute::kNone);
-      else if (n == "selective") space.recompute.push_back(workload::Recompute::kSelective);
-      else if (n == "full") space.recompute.push_back(workload::Recompute::kFull);
-      else return src.error(par["recompute_granularity"].node.Mark(),
-                            "recompute_granularity must be none, selective or full, got '" + s + "'");
+      const auto r = workload::from_name(n == "null" ? "none" : n, workload::kRecomputes);
+      if (!r) return src.error(par["recompute_granularity"].node.Mark(),
+                               "recompute_granularity must be none, selective or full, got '" + s + "'");
+      space.recompute.push_back(*r);
     }
   }
   if (par.count("use_distributed_optimizer")) {
@@ -273,21 +272,10 @@ core::Result<SearchRequest> parse_search_plan(const std::string& text, const std
   if (par.count("optimizer_sharding")) {
     space.sharding.clear();
     for (const auto& s : par["optimizer_sharding"].items) {
-      const std::string n = catalog::normalize_name(s);
-      const workload::OptimizerSharding kinds[] = {
-          workload::OptimizerSharding::kNone, workload::OptimizerSharding::kZero1,
-          workload::OptimizerSharding::kZero2, workload::OptimizerSharding::kZero3};
-      bool found = false;
-      for (auto k : kinds) {
-        if (n == workload::to_string(k)) {
-          space.sharding.push_back(k);
-          found = true;
-        }
-      }
-      if (!found) {
-        return src.error(par["optimizer_sharding"].node.Mark(),
-                         "optimizer_sharding must be none, zero1, zero2 or zero3, got '" + s + "'");
-      }
+      const auto k = workload::from_name(catalog::normalize_name(s), workload::kShardings);
+      if (!k) return src.error(par["optimizer_sharding"].node.Mark(),
+                               "optimizer_sharding must be none, zero1, zero2 or zero3, got '" + s + "'");
+      space.sharding.push_back(*k);
     }
   }
 

@@ -92,9 +92,7 @@ Built build(const Row& r, int line, const catalog::Catalog& cat) {
   p.virtual_pipeline = static_cast<int>(find_number(notes, R"((?:\bVP=|Interleaving v=)(\d+))", false).value_or(1));
   if (auto etp = find_number(notes, R"(ETP=(\d+))")) p.expert_tensor = static_cast<int>(*etp);
   const std::string rc = lower(r.count("recompute") ? r.at("recompute") : "");
-  p.recompute = rc == "full"        ? workload::Recompute::kFull
-                : rc == "selective" ? workload::Recompute::kSelective
-                                    : workload::Recompute::kNone;
+  p.recompute = workload::from_name(rc, workload::kRecomputes).value_or(workload::Recompute::kNone);
   const std::string prec = lower(r.at("precision"));
   job.precision = prec.find("fp8") != std::string::npos   ? catalog::Precision::kFp8
                   : prec.rfind("fp16 mixed", 0) == 0 ? catalog::Precision::kFp16

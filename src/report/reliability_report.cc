@@ -41,7 +41,7 @@ Table causes(const ReliabilityView& v) {
   return t;
 }
 
-Table kv(std::string title, std::vector<std::pair<std::string, std::string>> rows) {
+Table kv(std::string title, std::vector<std::pair<std::string, std::string>>&& rows) {
   Table t;
   t.title = std::move(title);
   t.header = {"", "value"};

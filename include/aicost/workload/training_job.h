@@ -2,8 +2,11 @@
 // Rank order is Megatron's tp-cp-(ep)-dp-pp: TP innermost (inside an NVLink domain), PP outermost.
 #pragma once
 
+#include <array>
 #include <cmath>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "aicost/catalog/gpu.h"
@@ -29,6 +32,17 @@ enum class MoeDispatcher { kAllToAll, kFlex };
 
 const char* to_string(Recompute r);
 const char* to_string(OptimizerSharding s);
+// Every value, in the order messages list them; a value's name is its to_string.
+inline constexpr std::array kRecomputes{Recompute::kNone, Recompute::kSelective, Recompute::kFull};
+inline constexpr std::array kShardings{OptimizerSharding::kNone, OptimizerSharding::kZero1,
+                                       OptimizerSharding::kZero2, OptimizerSharding::kZero3};
+// The value named `name` (exactly its to_string), or nullopt.
+template <class Enum, std::size_t N>
+std::optional<Enum> from_name(std::string_view name, const std::array<Enum, N>& all) {
+  for (Enum e : all)
+    if (name == to_string(e)) return e;
+  return std::nullopt;
+}
 const char* to_string(AttentionKernel k);
 const char* to_string(MoeDispatcher d);
 
