@@ -12,10 +12,17 @@ namespace {
 
 using ledger::Dimension;
 
-// Hourly activity per host and GPU, pivoted from the store's rows.
-std::vector<GpuActivityHour> pivot(const std::vector<ledger::GpuHour>& rows) {
+// Hourly activity per host and GPU, pivoted from the store's rows: those of the activity metrics
+// in [from, to) (Store::gpu_hours without memory over those days).
+std::vector<GpuActivityHour> pivot(const std::vector<ledger::GpuHour>& rows, ledger::Day from, ledger::Day to) {
+  const ledger::UnixSeconds first = static_cast<ledger::UnixSeconds>(from) * 86400,
+                            end = static_cast<ledger::UnixSeconds>(to) * 86400;
   std::vector<GpuActivityHour> out;
   for (const auto& r : rows) {
+    if (r.hour < first || r.hour >= end) continue;
+    if (r.metric != ledger::GpuMetric::kSmActive && r.metric != ledger::GpuMetric::kGrEngineActive &&
+        r.metric != ledger::GpuMetric::kGpuUtil)
+      continue;
     if (out.empty() || out.back().host != r.host || out.back().gpu != r.gpu || out.back().hour != r.hour)
       out.push_back({r.host, r.gpu, r.hour, std::nullopt, std::nullopt, std::nullopt});
     auto& h = out.back();
@@ -33,7 +40,8 @@ double activity(const GpuActivityHour& h) {
 }  // namespace
 
 core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const WasteOptions& o, ledger::Day as_of,
-                                                   const std::map<std::string, std::vector<std::string>>& aliases) {
+                                                   const std::map<std::string, std::vector<std::string>>& aliases,
+                                                   const std::vector<ledger::GpuHour>* telemetry) {
   // Every resource's totals over the window (the TTL's days at least), and storage and log
   // resources by day over the look-back.
   const int days = std::max(o.window_days, o.ttl.ttl_days + o.ttl.still_charging_within_days + 1);
@@ -108,9 +116,14 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
   add(unused_commitments(use_list, o.commitments));
 
   // GPUs: idle and hung hours priced by their resource's cost per GPU-hour; fleets by tag.
-  auto hours = store.gpu_hours(as_of - o.idle_lookback_days, as_of);
-  if (!hours) return hours.error();
-  const auto activity_hours = pivot(*hours);
+  const ledger::Day lookback = as_of - o.idle_lookback_days;
+  std::vector<ledger::GpuHour> read;
+  if (!telemetry) {
+    auto hours = store.gpu_hours(lookback, as_of);
+    if (!hours) return hours.error();
+    read = std::move(*hours);
+  }
+  const auto activity_hours = pivot(telemetry ? *telemetry : read, lookback, as_of);
   std::map<std::string, double> price;
   std::map<std::string, const GpuResource*> by_host;
   std::set<std::string> currencies;

@@ -45,7 +45,9 @@ const char* gpu_metric_name(GpuMetric m) {
 
 void merge_gpu_hours(std::vector<GpuHour>& hours) {
   auto key = [](const GpuHour& h) { return std::tie(h.host, h.gpu, h.hour, h.metric); };
-  std::sort(hours.begin(), hours.end(), [&](const GpuHour& a, const GpuHour& b) { return key(a) < key(b); });
+  // Stable: the rows of one hour are summed in the order read, so that a read of a window gives
+  // the same sums as a longer read cut to that window (the SQL reads rows of one hour by rowid).
+  std::stable_sort(hours.begin(), hours.end(), [&](const GpuHour& a, const GpuHour& b) { return key(a) < key(b); });
   std::size_t out = 0;
   for (std::size_t i = 0; i < hours.size(); ++i) {
     if (out > 0 && key(hours[out - 1]) == key(hours[i])) {

@@ -175,7 +175,8 @@ core::Result<LedgerOptimizeResult> optimize_ledger(ledger::Store& store, const c
   if (!b) return b.error();
   res.baseline = *b;
   // The charges are read once for the hosts' prices and the families' usage (one scan where the
-  // store can), then once more, filtered, for the resources an idle schedule stops or rightsize moves.
+  // store can), then once more, filtered, for the resources an idle schedule stops or rightsize
+  // moves. The telemetry is read once, for the schedules, rightsize and the waste scan.
   auto telemetry = store.gpu_hours(o.as_of - o.idle_window_days, o.as_of, true);
   if (!telemetry) return telemetry.error();
   const auto schedules = find_schedules(*telemetry, o, res.levers);
@@ -204,7 +205,8 @@ core::Result<LedgerOptimizeResult> optimize_ledger(ledger::Store& store, const c
   if (auto s = take_out_stopped(store, o, stopped, usage); !s) return s.error();
   commitment_levers(catalog, o, res.baseline, usage, res.levers, counted, res.warnings);
   if (o.waste_findings) {
-    if (auto s = detail::waste_levers(store, o, res.baseline, counted, res.levers, res.warnings); !s) return s.error();
+    if (auto s = detail::waste_levers(store, o, res.baseline, *telemetry, counted, res.levers, res.warnings); !s)
+      return s.error();
   }
   if (res.baseline.currency.empty()) res.warnings.push_back("no charge in the window: nothing to size");
   // Red lines: a ledger lever can only be riskier than allowed.

@@ -104,9 +104,10 @@ void rightsize_levers(const catalog::Catalog& cat, const LedgerOptions& o, const
 void priced(LeverResult& r, double saving, const LedgerBaseline& b, const std::string& currency);
 
 // `ledger check`'s waste findings with a saving as levers (the others counted in `warnings`); `counted` maps a subject (a host, a commitment id)
-// that another lever already saves on to that lever ("idle-schedule i-dev0").
+// that another lever already saves on to that lever ("idle-schedule i-dev0"). `telemetry`: the
+// levers' read of the last idle_window_days (the scan's idle look-back is not read again).
 core::Status waste_levers(ledger::Store& store, const LedgerOptions& o, const LedgerBaseline& b,
-                          const std::map<std::string, std::string>& counted, std::vector<LeverResult>& out,
-                          std::vector<std::string>& warnings);
+                          const std::vector<ledger::GpuHour>& telemetry, const std::map<std::string, std::string>& counted,
+                          std::vector<LeverResult>& out, std::vector<std::string>& warnings);
 
 }  // namespace aicost::optimize::detail

@@ -52,9 +52,12 @@ std::string lever_id(governance::WasteKind k) {
 }  // namespace
 
 core::Status waste_levers(ledger::Store& store, const LedgerOptions& o, const LedgerBaseline& b,
-                          const std::map<std::string, std::string>& counted, std::vector<LeverResult>& out,
-                          std::vector<std::string>& warnings) {
-  auto findings = governance::find_waste(store, {}, o.as_of, {});
+                          const std::vector<ledger::GpuHour>& telemetry, const std::map<std::string, std::string>& counted,
+                          std::vector<LeverResult>& out, std::vector<std::string>& warnings) {
+  // The levers' telemetry stands for the scan's own read where it holds its look-back.
+  const governance::WasteOptions wo;
+  const bool holds = o.idle_window_days >= wo.idle_lookback_days;
+  auto findings = governance::find_waste(store, wo, o.as_of, {}, holds ? &telemetry : nullptr);
   if (!findings) return findings.error();
   std::size_t nothing = 0;
   for (const auto& f : *findings) {

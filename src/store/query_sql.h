@@ -35,8 +35,8 @@ bool from_rollup(const ledger::AggregateQuery& q);
 AggregateSql gpu_activity_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to, Dialect d);
 // Columns out: host, gpu, hour, metric, sum, samples (activity metrics, and FB_USED when
 // `with_memory`), one row per source and in no order: ledger::merge_gpu_hours sorts and sums them
-// (faster than SQLite's sorter).
+// (faster than SQLite's sorter). With `count`, the one column COUNT(*) of those rows instead.
 AggregateSql gpu_hours_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to, Dialect d,
-                           bool with_memory = false);
+                           bool with_memory = false, bool count = false);
 
 }  // namespace aicost::store

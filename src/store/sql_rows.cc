@@ -59,6 +59,12 @@ std::string SqlRows::text(std::size_t r, int c) const {
   return {};
 }
 
+std::string_view SqlRows::view(std::size_t r, int c) const {
+  if (const auto* s = std::get_if<std::string>(&rows[r][c])) return *s;
+  if (!null(r, c)) ok_ = false;
+  return {};
+}
+
 core::WideNanos SqlRows::wide(std::size_t r, int c) const {
   const auto& v = rows[r][c];
   if (const auto* i = std::get_if<std::int64_t>(&v)) return *i;

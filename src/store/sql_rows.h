@@ -29,6 +29,8 @@ class SqlRows {
   std::int64_t i64(std::size_t r, int c) const;
   double real(std::size_t r, int c) const;
   std::string text(std::size_t r, int c) const;
+  // A text cell's bytes, without a copy (valid while the cell is); "" for NULL.
+  std::string_view view(std::size_t r, int c) const;
   core::WideNanos wide(std::size_t r, int c) const;  // a SUM: NUMERIC text from PostgreSQL
   bool ok() const { return ok_; }
 

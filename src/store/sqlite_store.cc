@@ -142,38 +142,24 @@ class SqliteStore final : public LedgerBase {
 
   core::Result<SqlRows> query(const char* what, const std::string& sql,
                               const std::vector<SqlParam>& params) override {
-    Stmt* s = statement(sql, sqlite_params(sql));
-    if (!s) return error(what);
-    sqlite3_reset(s->get());
-    int i = 0;
-    for (const auto& p : params) {
-      ++i;
-      if (const auto* v = std::get_if<std::int64_t>(&p)) s->i64(i, *v);
-      else if (const auto* d = std::get_if<double>(&p)) s->real(i, *d);
-      else if (const auto* t = std::get_if<std::string_view>(&p)) s->text(i, *t);
-      else s->null(i);
-    }
     SqlRows out;
-    int rc;
-    while ((rc = sqlite3_step(s->get())) == SQLITE_ROW) {
-      auto& row = out.rows.emplace_back();
-      for (int c = 0; c < sqlite3_column_count(s->get()); ++c) {
-        switch (sqlite3_column_type(s->get(), c)) {
-          case SQLITE_NULL: row.emplace_back(nullptr); break;
-          case SQLITE_INTEGER: row.emplace_back(std::int64_t{sqlite3_column_int64(s->get(), c)}); break;
-          case SQLITE_FLOAT: row.emplace_back(sqlite3_column_double(s->get(), c)); break;
-          default:
-            row.emplace_back(std::string(static_cast<const char*>(sqlite3_column_blob(s->get(), c)),
-                                         static_cast<std::size_t>(sqlite3_column_bytes(s->get(), c))));
-        }
-      }
-    }
-    busy_ = (rc & 0xff) == SQLITE_BUSY;
-    const auto e = rc == SQLITE_DONE ? core::Status{} : core::Status(error(what));
-    sqlite3_reset(s->get());
-    sqlite3_clear_bindings(s->get());
-    if (!e) return e.error();
+    auto s = rows_of(what, sql, params, [&out](sqlite3_stmt* s) {
+      auto& row = out.rows.emplace_back(static_cast<std::size_t>(sqlite3_column_count(s)));
+      for (std::size_t c = 0; c < row.size(); ++c) read_cell(s, static_cast<int>(c), row[c]);
+    });
+    if (!s) return s.error();
     return out;
+  }
+  // One row held at a time, its cells overwritten in place (a text cell keeps its buffer).
+  core::Status query_each(const char* what, const std::string& sql, const std::vector<SqlParam>& params,
+                          const RowVisit& visit) override {
+    SqlRows one;
+    auto& row = one.rows.emplace_back();
+    return rows_of(what, sql, params, [&](sqlite3_stmt* s) {
+      row.resize(static_cast<std::size_t>(sqlite3_column_count(s)));
+      for (std::size_t c = 0; c < row.size(); ++c) read_cell(s, static_cast<int>(c), row[c]);
+      visit(one, 0);
+    });
   }
   core::Status script(const char*, const std::string& sql) override { return exec(sql); }
   core::Result<int> applied_version() override { return store::applied_version(db_, path_); }
@@ -276,6 +262,44 @@ class SqliteStore final : public LedgerBase {
  private:
   core::Status exec(const std::string& sql) { return sqlite_exec(db_, path_, sql); }
   core::Error error(const std::string& what) const { return sqlite_error(db_, path_, what); }
+
+  // A column of the current row into `cell` (a text into the string it holds already, if any).
+  static void read_cell(sqlite3_stmt* s, int c, SqlRows::Cell& cell) {
+    switch (sqlite3_column_type(s, c)) {
+      case SQLITE_NULL: cell = nullptr; break;
+      case SQLITE_INTEGER: cell = std::int64_t{sqlite3_column_int64(s, c)}; break;
+      case SQLITE_FLOAT: cell = sqlite3_column_double(s, c); break;
+      default: {
+        const auto* p = static_cast<const char*>(sqlite3_column_blob(s, c));
+        const auto n = static_cast<std::size_t>(sqlite3_column_bytes(s, c));
+        if (auto* text = std::get_if<std::string>(&cell)) text->assign(p ? p : "", n);
+        else cell = std::string(p ? p : "", n);
+      }
+    }
+  }
+
+  // Runs `sql` with `params` bound, handing each row to `row` as SQLite steps onto it.
+  template <class Row>
+  core::Status rows_of(const char* what, const std::string& sql, const std::vector<SqlParam>& params, Row&& row) {
+    Stmt* s = statement(sql, sqlite_params(sql));
+    if (!s) return error(what);
+    sqlite3_reset(s->get());
+    int i = 0;
+    for (const auto& p : params) {
+      ++i;
+      if (const auto* v = std::get_if<std::int64_t>(&p)) s->i64(i, *v);
+      else if (const auto* d = std::get_if<double>(&p)) s->real(i, *d);
+      else if (const auto* t = std::get_if<std::string_view>(&p)) s->text(i, *t);
+      else s->null(i);
+    }
+    int rc;
+    while ((rc = sqlite3_step(s->get())) == SQLITE_ROW) row(s->get());
+    busy_ = (rc & 0xff) == SQLITE_BUSY;
+    const auto e = rc == SQLITE_DONE ? core::Status{} : core::Status(error(what));
+    sqlite3_reset(s->get());
+    sqlite3_clear_bindings(s->get());
+    return e;
+  }
 
   // The statement prepared for `key`, prepared from `sql` on first use.
   Stmt* statement(const std::string& key, const std::string& sql) {

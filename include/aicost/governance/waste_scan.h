@@ -27,9 +27,13 @@ struct WasteOptions {
   FleetOptions fleets;
 };
 
-// Every finding as of `as_of` (spend before it), sorted by monthly saving.
+// Every finding as of `as_of` (spend before it), sorted by monthly saving. `telemetry`: hourly GPU
+// telemetry the caller read already (Store::gpu_hours, with FB_USED or without) over days that hold
+// the idle look-back [as_of - idle_lookback_days, as_of); its rows in the look-back stand for a
+// read of it (the same findings), which is then not made. nullptr: read here.
 core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const WasteOptions& options,
                                                    ledger::Day as_of,
-                                                   const std::map<std::string, std::vector<std::string>>& aliases);
+                                                   const std::map<std::string, std::vector<std::string>>& aliases,
+                                                   const std::vector<ledger::GpuHour>* telemetry = nullptr);
 
 }  // namespace aicost::governance

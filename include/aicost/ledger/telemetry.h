@@ -38,7 +38,8 @@ struct GpuHour {
   double mean() const { return samples > 0 ? sum / static_cast<double>(samples) : 0.0; }
 };
 
-// `hours` sorted by host, GPU, hour and metric, with the rows of one (several sources) summed.
+// `hours` sorted by host, GPU, hour and metric, with the rows of one (several sources) summed in
+// the order they came.
 void merge_gpu_hours(std::vector<GpuHour>& hours);
 
 struct GpuSample {

@@ -378,6 +378,67 @@ TEST_P(WasteScan, ResourceByResourceFindsWhatEveryResourceAtOnceFinds) {
   }
 }
 
+// `aicost optimize --db` hands the scan the 28 days of telemetry its levers read (with FB_USED):
+// the scan keeps the rows of its week's look-back and of the activity metrics, and finds what its
+// own read finds. Here the weeks before the look-back differ (host-1 busy, host-0 idle), every
+// host has FB_USED rows (read as activity, host-1 would look hung), and host-2's last week comes
+// from two sources (summed in the same order by both reads).
+TEST_P(WasteScan, TelemetryReadBeforeFindsWhatItsOwnReadFinds) {
+  for (int source = 0; source < 2; ++source) {
+    ASSERT_TRUE(store().begin_source({"/generated/dcgm-" + std::to_string(source) + ".prom",
+                                      std::string(64, static_cast<char>('a' + source)), 0, "dcgm-prometheus"},
+                                     {}));
+    std::vector<ledger::GpuSample> samples;
+    for (int k = 0; k < 5; ++k)
+      for (int hour = 0; hour < 28 * 24; ++hour) {
+        ledger::GpuSample s;
+        s.line = static_cast<std::int64_t>(samples.size() + 1);
+        s.time = (static_cast<ledger::UnixSeconds>(kAsOf) - 28) * 86400 + hour * 3600 + 60 * source;
+        s.host = "host-" + std::to_string(k);
+        s.gpu = "0";
+        if (source == 0) {
+          s.metric = ledger::GpuMetric::kFbUsed;
+          s.value = 40e9;
+        } else if (hour < 21 * 24) {
+          s.metric = ledger::GpuMetric::kSmActive;
+          s.value = k == 1 ? 0.9 : k == 0 ? 0.0 : 0.3;
+        } else {
+          if (k != 2) continue;
+          s.metric = ledger::GpuMetric::kSmActive;
+          s.value = 0.1 + 0.001 * (hour % 7);
+        }
+        samples.push_back(s);
+      }
+    ASSERT_TRUE(store().add_samples(samples));
+    ASSERT_TRUE(store().commit_source("dcgm-prometheus", 0));
+  }
+  WasteOptions o;
+  o.ttl.ttl_days = 14;
+  const auto hours = store().gpu_hours(kAsOf - 28, kAsOf, true);
+  ASSERT_TRUE(hours) << hours.error().what();
+  ASSERT_TRUE(std::any_of(hours->begin(), hours->end(), [](const ledger::GpuHour& h) {
+    return h.metric == ledger::GpuMetric::kFbUsed;
+  }));
+  auto shared = find_waste(store(), o, kAsOf, {}, &*hours);
+  ASSERT_TRUE(shared) << shared.error().what();
+  auto own = find_waste(store(), o, kAsOf, {});
+  ASSERT_TRUE(own) << own.error().what();
+  // The telemetry reaches findings: the dev box's idle GPU and the fleet's activity.
+  for (const auto kind : {WasteKind::kIdleGpu, WasteKind::kLowUtilisationFleet})
+    EXPECT_TRUE(std::any_of(own->begin(), own->end(), [kind](const WasteFinding& f) { return f.kind == kind; }))
+        << waste_kind_name(kind);
+  ASSERT_EQ(shared->size(), own->size());
+  for (std::size_t i = 0; i < own->size(); ++i) {
+    SCOPED_TRACE("finding " + std::to_string(i) + ": " + (*own)[i].message);
+    EXPECT_EQ((*shared)[i].kind, (*own)[i].kind);
+    EXPECT_EQ((*shared)[i].subject, (*own)[i].subject);
+    EXPECT_EQ((*shared)[i].monthly_saving, (*own)[i].monthly_saving);
+    EXPECT_EQ((*shared)[i].message, (*own)[i].message);
+    EXPECT_EQ((*shared)[i].evidence, (*own)[i].evidence);
+    EXPECT_EQ((*shared)[i].covered_by, (*own)[i].covered_by);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, WasteScan, ::testing::Values("sqlite", "postgresql"),
                          [](const auto& info) { return info.param; });
 
