@@ -188,5 +188,32 @@ TEST(HtmlPage, InlinesTheScriptsAndEscapesTheData) {
   EXPECT_NE(page.find("Redistribution and use in source and binary forms"), std::string::npos);
 }
 
+TEST(HtmlPage, ScriptsAtLoadsTheScriptsInOrderByNamesThatCarryTheirVersions) {
+  PageParts parts;
+  parts.scripts_at = "/assets/";
+  const std::string page = html_page("t", {Chart{"c", "{}"}}, "1", parts);
+  // Each script by its name, in the order they must run (vega-lite needs vega, vega-embed both);
+  // the 0.84 MB are not in the page, the licences still are.
+  const auto vega = page.find(R"(<script src="/assets/vega-6.4.0.min.js"></script>)");
+  const auto lite = page.find(R"(<script src="/assets/vega-lite-6.5.0.min.js"></script>)");
+  const auto embed = page.find(R"(<script src="/assets/vega-embed-7.3.0.min.js"></script>)");
+  ASSERT_NE(vega, std::string::npos);
+  ASSERT_NE(lite, std::string::npos);
+  ASSERT_NE(embed, std::string::npos);
+  EXPECT_LT(vega, lite);
+  EXPECT_LT(lite, embed);
+  EXPECT_EQ(page.find(std::string(vega_lite_js().substr(0, 200))), std::string::npos);
+  EXPECT_LT(page.size(), 64'000u);
+  EXPECT_NE(page.find("Copyright (c) 2015, University of Washington Interactive Data Lab"), std::string::npos);
+  // A name's version is the one the script itself reports (a kept copy is never of another).
+  ASSERT_EQ(vega_scripts().size(), 3u);
+  for (const auto& s : vega_scripts()) {
+    const std::string name(s.name);
+    const auto dash = name.find_last_of('-', name.find(".min.js"));
+    const std::string version = name.substr(dash + 1, name.find(".min.js") - dash - 1);
+    EXPECT_NE(s.text.find("\"" + version + "\""), std::string_view::npos) << name;
+  }
+}
+
 }  // namespace
 }  // namespace aicost::report
