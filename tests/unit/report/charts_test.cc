@@ -3,9 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <nlohmann/json.hpp>
 
+#include "aicost/reliability/analysis.h"
+#include "aicost/reliability/simulation.h"
 #include "aicost/report/html.h"
+#include "aicost/report/reliability_report.h"
 #include "report_fixture.h"
 
 namespace aicost::report {
@@ -166,6 +170,68 @@ TEST(AccuracyCharts, OnePointPerRunAndTheEqualityLineAcrossThem) {
   EXPECT_NEAR(runs[0]["error_pct"].get<double>(), 10, 1e-9);
   EXPECT_EQ(s["layer"][1]["encoding"]["x"]["scale"]["type"], "log");
   EXPECT_TRUE(accuracy_charts({}, "model").empty());
+}
+
+// The Monte-Carlo chart: one bar per bin of the simulation (8 runs in 3 bins of half a day from
+// 10 days), the runs adding up to the simulated ones, and a rule at P10, median, P90, the runs'
+// mean and the closed form, in days.
+TEST(ReliabilityCharts, HistogramBarsAreTheSimulationsBinsInDays) {
+  reliability::Analysis a;
+  a.expected.work = core::Seconds(10 * 86400.0);
+  a.expected.lost_work = core::Seconds(0.25 * 86400);  // closed form: 10.25 days
+  reliability::SimulationResult sim;
+  sim.runs = 8;
+  sim.wall_s.p10 = 10.1 * 86400;
+  sim.wall_s.p50 = 10.5 * 86400;
+  sim.wall_s.p90 = 11.2 * 86400;
+  sim.wall_s.mean = 10.6 * 86400;
+  sim.wall_histogram = {10 * 86400.0, 0.5 * 86400, {2, 5, 1}};
+  ReliabilityView v;
+  v.analysis = &a;
+  v.simulation = &sim;
+  const auto charts = reliability_charts(v);
+  ASSERT_EQ(charts.size(), 2u);  // the parts, the histogram (no levers)
+  EXPECT_EQ(charts[1].title, "Wall days of 8 simulated runs (Monte Carlo)");
+  const json h = spec_of(charts[1]);
+  const auto& bars = h["layer"][0];
+  EXPECT_EQ(bars["mark"]["type"], "bar");
+  EXPECT_EQ(bars["encoding"]["x"]["title"], "wall days of a run");
+  EXPECT_EQ(bars["encoding"]["y"]["title"], "simulated runs");
+  const auto& bins = bars["data"]["values"];
+  ASSERT_EQ(bins.size(), 3u);
+  int runs = 0;
+  for (std::size_t i = 0; i < bins.size(); ++i) {
+    EXPECT_NEAR(bins[i]["from_days"].get<double>(), 10 + 0.5 * static_cast<double>(i), 1e-9);
+    EXPECT_NEAR(bins[i]["to_days"].get<double>(), 10.5 + 0.5 * static_cast<double>(i), 1e-9);
+    runs += bins[i]["runs"].get<int>();
+  }
+  EXPECT_EQ(runs, 8);
+  const auto& rules = h["layer"][1];
+  EXPECT_EQ(rules["mark"]["type"], "rule");
+  const std::map<std::string, double> want = {{"P10", 10.1}, {"median", 10.5}, {"P90", 11.2},
+                                              {"mean of the runs", 10.6}, {"closed form (expected)", 10.25}};
+  ASSERT_EQ(rules["data"]["values"].size(), want.size());
+  for (const auto& r : rules["data"]["values"])
+    EXPECT_NEAR(r["at_days"].get<double>(), want.at(r["what"].get<std::string>()), 1e-9) << r["what"];
+}
+
+// Runs that all took the same time (no interrupt drawn): one bar that still has a width.
+TEST(ReliabilityCharts, RunsOfOneLengthAreOneVisibleBar) {
+  reliability::Analysis a;
+  a.expected.work = core::Seconds(10 * 86400.0);
+  reliability::SimulationResult sim;
+  sim.runs = 4;
+  sim.wall_s.p10 = sim.wall_s.p50 = sim.wall_s.p90 = sim.wall_s.mean = 10 * 86400.0;
+  sim.wall_histogram = {10 * 86400.0, 0, {4}};
+  ReliabilityView v;
+  v.analysis = &a;
+  v.simulation = &sim;
+  const json h = spec_of(reliability_charts(v)[1]);
+  const auto& bins = h["layer"][0]["data"]["values"];
+  ASSERT_EQ(bins.size(), 1u);
+  EXPECT_LT(bins[0]["from_days"].get<double>(), 10);
+  EXPECT_GT(bins[0]["to_days"].get<double>(), 10);
+  EXPECT_EQ(bins[0]["runs"], 4);
 }
 
 TEST(HtmlPage, InlinesTheScriptsAndEscapesTheData) {
