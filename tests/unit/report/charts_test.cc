@@ -234,6 +234,37 @@ TEST(ReliabilityCharts, RunsOfOneLengthAreOneVisibleBar) {
   EXPECT_EQ(bins[0]["runs"], 4);
 }
 
+// A report of 60 days: a label on every 4th day (ceil(60 / 16)), the first day's first, 15 in
+// all, slanted; 12 days: every day, upright.
+TEST(LedgerCharts, ManyPeriodsGetEveryKthLabel) {
+  auto report = [](int days) {
+    ledger::Report r;
+    r.request.granularity = ledger::Granularity::kDay;
+    r.request.by = {ledger::GroupKey{ledger::Dimension::kService, ""}};
+    for (int d = 0; d < days; ++d) {
+      ledger::ReportLine l;
+      l.period = ledger::day_text(ledger::days_from_civil(2025, 4, 1) + d);
+      l.values = {"compute"};
+      l.currency = "USD";
+      l.sums.effective = 1'000'000'000;
+      r.lines.push_back(l);
+    }
+    r.totals.push_back(r.lines.front());
+    return r;
+  };
+  const json many = spec_of(ledger_report_charts(report(60))[0]);
+  const auto& axis = many["encoding"]["x"]["axis"];
+  EXPECT_EQ(axis["labelAngle"], -45);
+  ASSERT_EQ(axis["values"].size(), 15u);
+  EXPECT_EQ(axis["values"][0], "2025-04-01");
+  EXPECT_EQ(axis["values"][1], "2025-04-05");
+  EXPECT_EQ(axis["values"][14], "2025-05-27");
+  EXPECT_EQ(many["data"]["values"].size(), 60u);  // every day still has its bar
+  const json few = spec_of(ledger_report_charts(report(12))[0]);
+  EXPECT_EQ(few["encoding"]["x"]["axis"]["labelAngle"], 0);
+  EXPECT_FALSE(few["encoding"]["x"]["axis"].contains("values"));
+}
+
 TEST(HtmlPage, InlinesTheScriptsAndEscapesTheData) {
   const std::string page =
       html_page("a <b> & c", {Chart{"t </script>", R"({"data":{"values":[{"x":"</script><p>"}]}})"}}, "1 < 2");
