@@ -11,6 +11,7 @@ namespace {
 
 report::PageParts parts(Page current) {
   report::PageParts p;
+  p.scripts_at = kAssets;
   const struct {
     Page page;
     const char* href;

@@ -16,6 +16,9 @@ namespace aicost::dashboard {
 
 enum class Page { kOverview, kBudgets, kAnomalies, kWaste, kPlans, kWhatIf };
 
+// Where the pages load the chart scripts from: kAssets + report::vega_scripts()'s names.
+inline constexpr const char* kAssets = "/assets/";
+
 // The result with only the part a page shows (the table and charts of that part alone): the
 // overview and the budget page keep the budgets and the stop-losses, so that the gate line of
 // their table says why the gate failed.

@@ -2,6 +2,7 @@
 #include "aicost/dashboard/server.h"
 
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <atomic>
@@ -14,9 +15,11 @@
 #include <thread>
 
 #include "aicost/api/ledger.h"
+#include "aicost/dashboard/answer_cache.h"
 #include "aicost/config/plan_files.h"
 #include "aicost/report/error_report.h"
 #include "aicost/report/governance_report.h"
+#include "aicost/report/html.h"
 #include "aicost/report/ledger_report.h"
 #include "aicost/store/open.h"
 #include "pages.h"
@@ -24,6 +27,8 @@
 namespace aicost::dashboard {
 
 namespace {
+
+constexpr int kListenBacklog = 512;  // connections waiting to be accepted (the kernel caps it at somaxconn)
 
 // The dashboard's check reads as `aicost ledger check --dry-run` with the same --as-of.
 api::LedgerCheckOptions check_options(const ServeOptions& o) {
@@ -78,6 +83,8 @@ struct Server::Impl {
   mutable std::mutex check_mu;  // guards the two below
   mutable std::string cached_key;
   mutable std::shared_ptr<const governance::CheckResult> cached;
+  mutable AnswerCache answers;  // the GET answers, per state()
+  int listen_fd = -1;           // the listening socket, once bound
   std::map<std::string, api::PlanSource> plans;  // --plans, by file name
   std::vector<std::string> plan_names;
 
@@ -97,10 +104,10 @@ struct Server::Impl {
     return s;
   }
 
-  // What a check's answer depends on, for a SQLite ledger: the day, and the size and modification
+  // What every answer depends on, for a SQLite ledger: the day, and the size and modification
   // time of the budget file, the ledger and its write-ahead log (every commit changes one of them).
-  // Empty for PostgreSQL: its checks are not kept.
-  std::string check_key(ledger::Day day) const {
+  // Empty for PostgreSQL: its answers are not kept.
+  std::string state(ledger::Day day) const {
     if (store::is_postgres_url(o.db)) return "";
     std::string key = std::to_string(day);
     for (const std::string& f : {o.budgets, o.db, o.db + "-wal"}) {
@@ -111,6 +118,10 @@ struct Server::Impl {
     }
     return key;
   }
+  std::string state() const {
+    const auto day = api::as_of_day(o.as_of);
+    return day ? state(*day) : "";
+  }
 
   // The check, made once for each state of its inputs: requests that come together wait for one
   // computation and share it (a check reads the whole period's spend).
@@ -120,7 +131,7 @@ struct Server::Impl {
                               "this page needs a budget file: start aicost serve with --budgets FILE (docs/GOVERNANCE.md)");
     auto file = api::check_budgets(check_options(o));
     if (!file) return file.error();
-    const std::string key = check_key(file->options.as_of);
+    const std::string key = state(file->options.as_of);
     if (key.empty()) return run_check(*file);
     std::lock_guard lock(check_mu);
     if (key != cached_key || !cached) {
@@ -182,6 +193,39 @@ struct Server::Impl {
     res.set_content(page, "text/html; charset=utf-8");
   }
 
+  // `handler`'s answer, sent as made (send). `keep`: kept for the ledger's state (AnswerCache), so
+  // a GET page or /api answer is made once per ingest, not per request; the query's token is left
+  // out of the request's key.
+  httplib::Server::Handler answer(httplib::Server::Handler handler, bool keep = true) const {
+    return [this, keep, handler = std::move(handler)](const httplib::Request& req, httplib::Response& res) {
+      const auto make = [&] {
+        httplib::Response made;
+        made.status = 200;
+        handler(req, made);
+        return Answer{made.status, made.get_header_value("Content-Type"), std::move(made.body)};
+      };
+      if (!keep) return send(res, std::make_shared<const Answer>(make()));
+      std::string request = req.path;
+      for (const auto& [k, v] : req.params)
+        if (k != "token") request += std::string(1, '\0') + k + '=' + v;
+      send(res, answers.get(state(), request, make));
+    };
+  }
+  // The answer's bytes as they are. Given as a body, httplib would compress it for each request
+  // whose Accept-Encoding allows (brotli at its highest quality: 5 s for a page on a loaded 2-core
+  // machine, where the page itself takes 10 ms); given by a provider with its length, it is sent
+  // as it is, with no copy.
+  static void send(httplib::Response& res, std::shared_ptr<const Answer> answer) {
+    res.status = answer->status;
+    if (answer->body.empty()) return;
+    const std::size_t size = answer->body.size();
+    const std::string type = answer->content_type;
+    res.set_content_provider(size, type, [answer = std::move(answer)](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+      sink.write(answer->body.data() + offset, std::min(length, answer->body.size() - offset));
+      return true;
+    });
+  }
+
   // The what-if page of `src`: `aicost estimate` and, when it succeeds, `aicost optimize`.
   void whatif(WhatIf& w, const api::PlanSource& src, httplib::Response& res) const {
     api::EstimateOptions eo;
@@ -230,7 +274,7 @@ struct Server::Impl {
       return httplib::Server::HandlerResponse::Handled;
     });
     http.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
-      if (!res.body.empty()) return;
+      if (!res.body.empty() || res.has_header("Content-Type")) return;  // a handler's answer
       std::string what = "no page at " + req.path + "; the pages are /, /budgets, /anomalies, /waste, /plans, /whatif, "
                          "/api/report, /api/check, /api/estimate, /api/optimize, /metrics";
       if (res.status == 413) what = "the request body is larger than this server takes (--max-body)";
@@ -240,7 +284,7 @@ struct Server::Impl {
                       "application/json");
     });
 
-    http.Get("/", [this](const httplib::Request& req, httplib::Response& res) {
+    http.Get("/", answer([this](const httplib::Request& req, httplib::Response& res) {
       auto q = report_query(req, "service", "day");
       if (!q) return html(res, error_page(Page::kOverview, q.error()), 400);
       if (!req.has_param("top")) q->top = 8;
@@ -256,13 +300,13 @@ struct Server::Impl {
       }
       const std::string by = req.has_param("by") ? req.get_param_value("by") : "service";
       html(res, overview_page(*spend, c ? &*c : nullptr, by));
-    });
-    http.Get("/budgets", [this](const httplib::Request&, httplib::Response& res) { check_page(Page::kBudgets, res); });
-    http.Get("/anomalies", [this](const httplib::Request&, httplib::Response& res) { check_page(Page::kAnomalies, res); });
-    http.Get("/waste", [this](const httplib::Request&, httplib::Response& res) { check_page(Page::kWaste, res); });
-    http.Get("/plans", [this](const httplib::Request&, httplib::Response& res) { check_page(Page::kPlans, res); });
+    }));
+    http.Get("/budgets", answer([this](const httplib::Request&, httplib::Response& res) { check_page(Page::kBudgets, res); }));
+    http.Get("/anomalies", answer([this](const httplib::Request&, httplib::Response& res) { check_page(Page::kAnomalies, res); }));
+    http.Get("/waste", answer([this](const httplib::Request&, httplib::Response& res) { check_page(Page::kWaste, res); }));
+    http.Get("/plans", answer([this](const httplib::Request&, httplib::Response& res) { check_page(Page::kPlans, res); }));
 
-    http.Get("/whatif", [this](const httplib::Request& req, httplib::Response& res) {
+    http.Get("/whatif", answer([this](const httplib::Request& req, httplib::Response& res) {
       WhatIf w;
       w.plans = plan_names;
       const std::string asked = req.get_param_value("plan");
@@ -277,8 +321,8 @@ struct Server::Impl {
         return html(res, whatif_page(w), 404);
       }
       html(res, whatif_page(w));
-    });
-    http.Post("/whatif", [this](const httplib::Request& req, httplib::Response& res) {
+    }));
+    http.Post("/whatif", answer([this](const httplib::Request& req, httplib::Response& res) {
       WhatIf w;
       w.plans = plan_names;
       w.name = plan_name(req.get_param_value("name"));
@@ -289,10 +333,10 @@ struct Server::Impl {
         return html(res, whatif_page(w), plan_status(src.error()));
       }
       whatif(w, *src, res);
-    });
+    }, false));
 
     // The bytes of `aicost ledger report -o json` with the same options.
-    http.Get("/api/report", [this](const httplib::Request& req, httplib::Response& res) {
+    http.Get("/api/report", answer([this](const httplib::Request& req, httplib::Response& res) {
       auto q = report_query(req, "", "total");
       if (!q) return json_error(res, q.error());
       auto store = open();
@@ -301,19 +345,19 @@ struct Server::Impl {
       if (auto s = report::write_ledger_report(**store, *q, report::Format::kJson, out); !s)
         return json_error(res, scrub(s.error()));
       res.set_content(out.str(), "application/json");
-    });
+    }));
     // `aicost ledger check -o json --dry-run` (nothing is sent or recorded).
-    http.Get("/api/check", [this](const httplib::Request&, httplib::Response& res) {
+    http.Get("/api/check", answer([this](const httplib::Request&, httplib::Response& res) {
       auto r = check();
       if (!r) return json_error(res, r.error());
       res.set_content(report::render_check(*r, report::Format::kJson), "application/json");
-    });
+    }));
     // `aicost ledger check --prometheus -`.
-    http.Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
+    http.Get("/metrics", answer([this](const httplib::Request&, httplib::Response& res) {
       auto r = check();
       if (!r) return json_error(res, r.error());
       res.set_content(report::render_prometheus(*r), "text/plain; version=0.0.4; charset=utf-8");
-    });
+    }));
     // `aicost estimate|optimize PLAN -o json` of the plan in the body; ?name= names it in errors.
     const auto plan_call = [this](bool optimize) {
       return [this, optimize](const httplib::Request& req, httplib::Response& res) {
@@ -329,14 +373,30 @@ struct Server::Impl {
         res.set_content(out->text, "application/json");
       };
     };
-    http.Post("/api/estimate", plan_call(false));
-    http.Post("/api/optimize", plan_call(true));
-    http.Get("/api/plans", [this](const httplib::Request&, httplib::Response& res) {
+    http.Post("/api/estimate", answer(plan_call(false), false));
+    http.Post("/api/optimize", answer(plan_call(true), false));
+    // The chart scripts the pages load (report::vega_scripts), by their versioned names: a browser
+    // keeps them (immutable), so a page is its own charts and figures only.
+    http.Get(std::string(kAssets) + R"(([A-Za-z0-9.-]+\.js))", [](const httplib::Request& req, httplib::Response& res) {
+      for (const auto& script : report::vega_scripts()) {
+        if (req.matches[1].str() != script.name) continue;
+        res.set_header("Cache-Control", "public, max-age=31536000, immutable");
+        const std::string_view text = script.text;
+        res.set_content_provider(text.size(), "text/javascript; charset=utf-8",
+                                 [text](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+                                   sink.write(text.data() + offset, std::min(length, text.size() - offset));
+                                   return true;
+                                 });
+        return;
+      }
+      res.status = 404;  // the error handler says which pages there are
+    });
+    http.Get("/api/plans", answer([this](const httplib::Request&, httplib::Response& res) {
       std::string out = "{\"plans\": [";
       for (std::size_t i = 0; i < plan_names.size(); ++i)
         out += (i ? ", \"" : "\"") + plan_names[i] + "\"";  // names are [A-Za-z0-9._-] (plan_name)
       res.set_content(out + "]}\n", "application/json");
-    });
+    }));
   }
 };
 
@@ -403,6 +463,11 @@ core::Result<std::unique_ptr<Server>> Server::bind(ServeOptions options) {
     for (const auto& [name, src] : impl->plans) impl->plan_names.push_back(name);
   }
   impl->routes();
+  Impl* raw = impl.get();
+  impl->http.set_socket_options([raw](socket_t sock) {
+    httplib::default_socket_options(sock);
+    raw->listen_fd = sock;
+  });
   if (impl->o.port == 0) {
     impl->port = impl->http.bind_to_any_port(impl->o.host);
   } else if (impl->http.bind_to_port(impl->o.host, impl->o.port)) {
@@ -415,6 +480,10 @@ core::Result<std::unique_ptr<Server>> Server::bind(ServeOptions options) {
                             "cannot listen on " + impl->o.host + ":" + std::to_string(impl->o.port) +
                                 " (in use, or not an address of this machine); choose another with --listen",
                             "--listen");
+  // cpp-httplib listens with a queue of 5 connections (CPPHTTPLIB_LISTEN_BACKLOG, fixed when
+  // Debian built libcpp-httplib.so): a burst of a few hundred then waits for the clients' SYN
+  // retries (1 s, 3 s, ...). Listening again on the bound socket sets a longer queue.
+  if (raw->listen_fd >= 0) ::listen(raw->listen_fd, kListenBacklog);
   return std::unique_ptr<Server>(new Server(std::move(impl)));
 }
 

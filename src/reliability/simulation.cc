@@ -35,6 +35,26 @@ Summary summarize(std::vector<double> v) {
   return s;
 }
 
+Histogram histogram(const std::vector<double>& values, int bins) {
+  Histogram h;
+  if (values.empty()) return h;
+  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  h.lo = *lo;
+  if (*hi == *lo) {
+    h.counts = {static_cast<int>(values.size())};
+    return h;
+  }
+  bins = std::max(1, bins);
+  h.width = (*hi - *lo) / bins;
+  h.counts.assign(bins, 0);
+  for (double v : values) {
+    // The greatest value lands on the last bin's upper end: counted in it.
+    const auto i = static_cast<int>((v - h.lo) / h.width);
+    ++h.counts[std::clamp(i, 0, bins - 1)];
+  }
+  return h;
+}
+
 namespace {
 
 constexpr double kNever = std::numeric_limits<double>::infinity();
@@ -230,6 +250,8 @@ SimulationResult simulate(const SimulationSpec& spec, const SimulationOptions& o
       *x /= runs;
     }
   }
+  const int bins = std::min(40, static_cast<int>(std::ceil(std::sqrt(static_cast<double>(runs)))));
+  out.wall_histogram = histogram(wall, bins);
   out.wall_s = summarize(std::move(wall));
   out.ettr = summarize(std::move(ettr));
   out.interruptions = summarize(std::move(interrupts));

@@ -9,6 +9,10 @@
 
 namespace aicost::report {
 
+namespace {
+constexpr std::size_t kMaxPeriodLabels = 16;  // on the period axis of a report by day, week or month
+}  // namespace
+
 std::vector<Chart> ledger_report_charts(const ledger::Report& r) {
   std::vector<Chart> out;
   if (r.lines.empty()) return out;
@@ -40,9 +44,20 @@ std::vector<Chart> ledger_report_charts(const ledger::Report& r) {
     s["mark"] = {{"type", "bar"}, {"tooltip", true}};
     std::set<std::string> periods;
     for (const auto& l : r.lines) periods.insert(l.period);
-    // Upright labels while they fit side by side (a month of days does not).
+    // Upright labels while they fit side by side (a month of days does not); past 16 periods a
+    // label on every k-th only, at most 16 (slanted 10-character dates 40 px apart on the 640 px
+    // chart), where 60 days' labels ran into each other.
     const int angle = periods.size() <= 12 ? 0 : -45;
-    s["encoding"] = {{"x", {{"field", "period"}, {"type", "ordinal"}, {"title", "period"}, {"axis", {{"labelAngle", angle}}}}},
+    Json axis = {{"labelAngle", angle}};
+    if (periods.size() > kMaxPeriodLabels) {
+      const std::size_t every = (periods.size() + kMaxPeriodLabels - 1) / kMaxPeriodLabels;
+      Json shown = Json::array();
+      std::size_t i = 0;
+      for (const auto& p : periods)
+        if (i++ % every == 0) shown.push_back(p);
+      axis["values"] = std::move(shown);
+    }
+    s["encoding"] = {{"x", {{"field", "period"}, {"type", "ordinal"}, {"title", "period"}, {"axis", std::move(axis)}}},
                      {"y", {{"field", "effective"}, {"type", "quantitative"}, {"title", money}, {"stack", true},
                             {"axis", {{"format", ",.0f"}}}}},
                      {"color", {{"field", "group"}, {"type", "nominal"}, {"title", by}}}};

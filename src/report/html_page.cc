@@ -70,6 +70,13 @@ constexpr const char* kDraw = R"(
 
 }  // namespace
 
+const std::vector<Script>& vega_scripts() {
+  static const std::vector<Script> scripts = {{"vega-6.4.0.min.js", vega_js()},
+                                              {"vega-lite-6.5.0.min.js", vega_lite_js()},
+                                              {"vega-embed-7.3.0.min.js", vega_embed_js()}};
+  return scripts;
+}
+
 const std::vector<std::string_view>& html_commands() {
   static const std::vector<std::string_view> commands = {"estimate", "search", "reliability", "validate", "optimize", "diff", "ledger report", "ledger check"};
   return commands;
@@ -82,20 +89,27 @@ std::string html_page(const std::string& title, const std::vector<Chart>& charts
 std::string html_page(const std::string& title, const std::vector<Chart>& charts, const std::string& numbers,
                       const PageParts& parts) {
   std::string out;
-  out.reserve(vega_js().size() + vega_lite_js().size() + vega_embed_js().size() + numbers.size() + 64 * 1024);
+  const bool inline_scripts = parts.scripts_at.empty();
+  out.reserve((inline_scripts ? vega_js().size() + vega_lite_js().size() + vega_embed_js().size() : 0) + numbers.size() +
+              64 * 1024);
   out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   out += "<meta name=\"generator\" content=\"aicost\">\n<title>" + escape(title) + "</title>\n";
   out += "<style>" + std::string(kStyle) + "</style>\n";
   // Errors of any script below, written where a person and the browser test see them.
   out += "<script>window.addEventListener('error', function (e) { var el = document.getElementById('js-errors');"
          " if (el) el.textContent += 'script error: ' + e.message + '\\n'; });</script>\n";
-  out += "<!-- Vega 6.4.0, Vega-Lite 6.5.0, vega-embed 7.3.0 (https://github.com/vega), inline below under their "
-         "licences:\n\n";
+  out += "<!-- Vega 6.4.0, Vega-Lite 6.5.0, vega-embed 7.3.0 (https://github.com/vega), ";
+  out += inline_scripts ? "inline below" : "loaded below";
+  out += " under their licences:\n\n";
   out += vega_licenses();
   out += "-->\n";
-  for (const auto js : {vega_js(), vega_lite_js(), vega_embed_js()}) {
+  for (const auto& js : vega_scripts()) {
+    if (!inline_scripts) {
+      out += "<script src=\"" + escape(parts.scripts_at) + std::string(js.name) + "\"></script>\n";
+      continue;
+    }
     out += "<script>";
-    out += js;
+    out += js.text;
     out += "</script>\n";
   }
   out += "</head>\n<body>\n";

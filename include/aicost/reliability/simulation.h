@@ -48,9 +48,17 @@ struct Summary {
   double sem(int n) const;
 };
 
+// Values counted in equal bins: bin i holds those in [lo + i * width, lo + (i + 1) * width), the
+// last bin its upper end too. All values equal: one bin of width 0. No values: no bins.
+struct Histogram {
+  double lo = 0, width = 0;
+  std::vector<int> counts;
+};
+
 struct SimulationResult {
   int runs = 0;
   Summary wall_s;   // wall-clock seconds per run
+  Histogram wall_histogram;  // the runs by wall seconds: ceil(sqrt(runs)) bins, 40 at most
   Summary ettr;     // work / wall
   Summary interruptions;
   // Means over runs of each part of the wall time, in seconds.
@@ -66,5 +74,8 @@ SimulationSpec simulation_spec(const RunInputs& in, core::Seconds interval, int 
 
 // Mean, standard deviation and P10/P50/P90 (linear interpolation) of `values` (sorted here).
 Summary summarize(std::vector<double> values);
+
+// `values` in `bins` (at least 1) equal bins from the least to the greatest.
+Histogram histogram(const std::vector<double>& values, int bins);
 
 }  // namespace aicost::reliability

@@ -30,6 +30,10 @@ struct PageLink {
 struct PageParts {
   std::vector<PageLink> nav;
   std::string before_charts;
+  // "": the chart scripts inline (a self-contained page). Otherwise the URL prefix the page loads
+  // them from, each by its vega_scripts() name (the server answers it): a browser then fetches
+  // the 0.84 MB once and keeps it, and each page is only its own charts and figures.
+  std::string scripts_at;
 };
 std::string html_page(const std::string& title, const std::vector<Chart>& charts, const std::string& numbers,
                       const PageParts& parts);
@@ -45,5 +49,11 @@ std::string_view vega_lite_js();
 std::string_view vega_embed_js();
 // Their licences (BSD-3-Clause), one after the other; every page carries them in a comment.
 std::string_view vega_licenses();
+// The three scripts in the order a page runs them, each with a file name that carries its
+// version ("vega-6.4.0.min.js"), so a server may let browsers keep them for good.
+struct Script {
+  std::string_view name, text;
+};
+const std::vector<Script>& vega_scripts();
 
 }  // namespace aicost::report

@@ -59,9 +59,48 @@ TEST(Simulation, SameSeedSameResultForAnyThreadCount) {
     EXPECT_EQ(a.wall_s.p90, b.wall_s.p90);
     EXPECT_EQ(a.lost_work, b.lost_work);
     EXPECT_EQ(a.events, b.events);
+    EXPECT_EQ(a.wall_histogram.counts, b.wall_histogram.counts);
   }
   o.seed = 8;
   EXPECT_NE(simulate(spec, o).wall_s.mean, a.wall_s.mean);
+}
+
+// Bins of equal width from the least value to the greatest, which the last bin holds.
+TEST(Histogram, CountsEachValueInItsBinTheGreatestInTheLast) {
+  // 0..9 in 5 bins of 1.8: [0,1.8) holds 0 and 1, [1.8,3.6) 2 and 3, ..., [7.2,9] 8 and 9.
+  const auto h = histogram({9, 0, 1, 2, 3, 4, 5, 6, 7, 8}, 5);
+  EXPECT_EQ(h.lo, 0);
+  EXPECT_NEAR(h.width, 1.8, 1e-12);
+  EXPECT_EQ(h.counts, (std::vector<int>{2, 2, 2, 2, 2}));
+  EXPECT_EQ(histogram({0, 10}, 4).counts, (std::vector<int>{1, 0, 0, 1}));
+  const auto same = histogram({3, 3, 3}, 4);  // no spread: one bin of width 0
+  EXPECT_EQ(same.lo, 3);
+  EXPECT_EQ(same.width, 0);
+  EXPECT_EQ(same.counts, (std::vector<int>{3}));
+  EXPECT_TRUE(histogram({}, 4).counts.empty());
+}
+
+// The runs' histogram: ceil(sqrt(300)) = 18 bins holding all 300 runs, spanning P10..P90; the
+// mean read from the bins' midpoints is within half a bin of the runs' mean (each run's wall is
+// within half a bin of its bin's midpoint).
+TEST(Simulation, WallHistogramHoldsEveryRun) {
+  SimulationOptions o;
+  o.runs = 300;
+  o.seed = 3;
+  const auto r = simulate(job(), o);
+  const auto& h = r.wall_histogram;
+  ASSERT_EQ(h.counts.size(), 18u);
+  int runs = 0;
+  double sum = 0;
+  for (std::size_t i = 0; i < h.counts.size(); ++i) {
+    runs += h.counts[i];
+    sum += h.counts[i] * (h.lo + (static_cast<double>(i) + 0.5) * h.width);
+  }
+  EXPECT_EQ(runs, 300);
+  EXPECT_GT(h.width, 0);
+  EXPECT_LE(h.lo, r.wall_s.p10);
+  EXPECT_GE(h.lo + h.width * 18, r.wall_s.p90);
+  EXPECT_NEAR(sum / runs, r.wall_s.mean, h.width / 2);
 }
 
 // A set cancel flag leaves out every run not started: with it set before the call, none runs

@@ -3,9 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <nlohmann/json.hpp>
 
+#include "aicost/reliability/analysis.h"
+#include "aicost/reliability/simulation.h"
 #include "aicost/report/html.h"
+#include "aicost/report/reliability_report.h"
 #include "report_fixture.h"
 
 namespace aicost::report {
@@ -168,6 +172,99 @@ TEST(AccuracyCharts, OnePointPerRunAndTheEqualityLineAcrossThem) {
   EXPECT_TRUE(accuracy_charts({}, "model").empty());
 }
 
+// The Monte-Carlo chart: one bar per bin of the simulation (8 runs in 3 bins of half a day from
+// 10 days), the runs adding up to the simulated ones, and a rule at P10, median, P90, the runs'
+// mean and the closed form, in days.
+TEST(ReliabilityCharts, HistogramBarsAreTheSimulationsBinsInDays) {
+  reliability::Analysis a;
+  a.expected.work = core::Seconds(10 * 86400.0);
+  a.expected.lost_work = core::Seconds(0.25 * 86400);  // closed form: 10.25 days
+  reliability::SimulationResult sim;
+  sim.runs = 8;
+  sim.wall_s.p10 = 10.1 * 86400;
+  sim.wall_s.p50 = 10.5 * 86400;
+  sim.wall_s.p90 = 11.2 * 86400;
+  sim.wall_s.mean = 10.6 * 86400;
+  sim.wall_histogram = {10 * 86400.0, 0.5 * 86400, {2, 5, 1}};
+  ReliabilityView v;
+  v.analysis = &a;
+  v.simulation = &sim;
+  const auto charts = reliability_charts(v);
+  ASSERT_EQ(charts.size(), 2u);  // the parts, the histogram (no levers)
+  EXPECT_EQ(charts[1].title, "Wall days of 8 simulated runs (Monte Carlo)");
+  const json h = spec_of(charts[1]);
+  const auto& bars = h["layer"][0];
+  EXPECT_EQ(bars["mark"]["type"], "bar");
+  EXPECT_EQ(bars["encoding"]["x"]["title"], "wall days of a run");
+  EXPECT_EQ(bars["encoding"]["y"]["title"], "simulated runs");
+  const auto& bins = bars["data"]["values"];
+  ASSERT_EQ(bins.size(), 3u);
+  int runs = 0;
+  for (std::size_t i = 0; i < bins.size(); ++i) {
+    EXPECT_NEAR(bins[i]["from_days"].get<double>(), 10 + 0.5 * static_cast<double>(i), 1e-9);
+    EXPECT_NEAR(bins[i]["to_days"].get<double>(), 10.5 + 0.5 * static_cast<double>(i), 1e-9);
+    runs += bins[i]["runs"].get<int>();
+  }
+  EXPECT_EQ(runs, 8);
+  const auto& rules = h["layer"][1];
+  EXPECT_EQ(rules["mark"]["type"], "rule");
+  const std::map<std::string, double> want = {{"P10", 10.1}, {"median", 10.5}, {"P90", 11.2},
+                                              {"mean of the runs", 10.6}, {"closed form (expected)", 10.25}};
+  ASSERT_EQ(rules["data"]["values"].size(), want.size());
+  for (const auto& r : rules["data"]["values"])
+    EXPECT_NEAR(r["at_days"].get<double>(), want.at(r["what"].get<std::string>()), 1e-9) << r["what"];
+}
+
+// Runs that all took the same time (no interrupt drawn): one bar that still has a width.
+TEST(ReliabilityCharts, RunsOfOneLengthAreOneVisibleBar) {
+  reliability::Analysis a;
+  a.expected.work = core::Seconds(10 * 86400.0);
+  reliability::SimulationResult sim;
+  sim.runs = 4;
+  sim.wall_s.p10 = sim.wall_s.p50 = sim.wall_s.p90 = sim.wall_s.mean = 10 * 86400.0;
+  sim.wall_histogram = {10 * 86400.0, 0, {4}};
+  ReliabilityView v;
+  v.analysis = &a;
+  v.simulation = &sim;
+  const json h = spec_of(reliability_charts(v)[1]);
+  const auto& bins = h["layer"][0]["data"]["values"];
+  ASSERT_EQ(bins.size(), 1u);
+  EXPECT_LT(bins[0]["from_days"].get<double>(), 10);
+  EXPECT_GT(bins[0]["to_days"].get<double>(), 10);
+  EXPECT_EQ(bins[0]["runs"], 4);
+}
+
+// A report of 60 days: a label on every 4th day (ceil(60 / 16)), the first day's first, 15 in
+// all, slanted; 12 days: every day, upright.
+TEST(LedgerCharts, ManyPeriodsGetEveryKthLabel) {
+  auto report = [](int days) {
+    ledger::Report r;
+    r.request.granularity = ledger::Granularity::kDay;
+    r.request.by = {ledger::GroupKey{ledger::Dimension::kService, ""}};
+    for (int d = 0; d < days; ++d) {
+      ledger::ReportLine l;
+      l.period = ledger::day_text(ledger::days_from_civil(2025, 4, 1) + d);
+      l.values = {"compute"};
+      l.currency = "USD";
+      l.sums.effective = 1'000'000'000;
+      r.lines.push_back(l);
+    }
+    r.totals.push_back(r.lines.front());
+    return r;
+  };
+  const json many = spec_of(ledger_report_charts(report(60))[0]);
+  const auto& axis = many["encoding"]["x"]["axis"];
+  EXPECT_EQ(axis["labelAngle"], -45);
+  ASSERT_EQ(axis["values"].size(), 15u);
+  EXPECT_EQ(axis["values"][0], "2025-04-01");
+  EXPECT_EQ(axis["values"][1], "2025-04-05");
+  EXPECT_EQ(axis["values"][14], "2025-05-27");
+  EXPECT_EQ(many["data"]["values"].size(), 60u);  // every day still has its bar
+  const json few = spec_of(ledger_report_charts(report(12))[0]);
+  EXPECT_EQ(few["encoding"]["x"]["axis"]["labelAngle"], 0);
+  EXPECT_FALSE(few["encoding"]["x"]["axis"].contains("values"));
+}
+
 TEST(HtmlPage, InlinesTheScriptsAndEscapesTheData) {
   const std::string page =
       html_page("a <b> & c", {Chart{"t </script>", R"({"data":{"values":[{"x":"</script><p>"}]}})"}}, "1 < 2");
@@ -186,6 +283,33 @@ TEST(HtmlPage, InlinesTheScriptsAndEscapesTheData) {
   // BSD-3-Clause: the notice and the conditions go with the scripts.
   EXPECT_NE(page.find("Copyright (c) 2015, University of Washington Interactive Data Lab"), std::string::npos);
   EXPECT_NE(page.find("Redistribution and use in source and binary forms"), std::string::npos);
+}
+
+TEST(HtmlPage, ScriptsAtLoadsTheScriptsInOrderByNamesThatCarryTheirVersions) {
+  PageParts parts;
+  parts.scripts_at = "/assets/";
+  const std::string page = html_page("t", {Chart{"c", "{}"}}, "1", parts);
+  // Each script by its name, in the order they must run (vega-lite needs vega, vega-embed both);
+  // the 0.84 MB are not in the page, the licences still are.
+  const auto vega = page.find(R"(<script src="/assets/vega-6.4.0.min.js"></script>)");
+  const auto lite = page.find(R"(<script src="/assets/vega-lite-6.5.0.min.js"></script>)");
+  const auto embed = page.find(R"(<script src="/assets/vega-embed-7.3.0.min.js"></script>)");
+  ASSERT_NE(vega, std::string::npos);
+  ASSERT_NE(lite, std::string::npos);
+  ASSERT_NE(embed, std::string::npos);
+  EXPECT_LT(vega, lite);
+  EXPECT_LT(lite, embed);
+  EXPECT_EQ(page.find(std::string(vega_lite_js().substr(0, 200))), std::string::npos);
+  EXPECT_LT(page.size(), 64'000u);
+  EXPECT_NE(page.find("Copyright (c) 2015, University of Washington Interactive Data Lab"), std::string::npos);
+  // A name's version is the one the script itself reports (a kept copy is never of another).
+  ASSERT_EQ(vega_scripts().size(), 3u);
+  for (const auto& s : vega_scripts()) {
+    const std::string name(s.name);
+    const auto dash = name.find_last_of('-', name.find(".min.js"));
+    const std::string version = name.substr(dash + 1, name.find(".min.js") - dash - 1);
+    EXPECT_NE(s.text.find("\"" + version + "\""), std::string_view::npos) << name;
+  }
 }
 
 }  // namespace
