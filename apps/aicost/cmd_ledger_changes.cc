@@ -1,6 +1,5 @@
 // `aicost ledger change add` and `aicost ledger changes`: the change journal, recorded in the
 // ledger and measured on its bill and telemetry (docs/OPTIMIZE.md "Change journal").
-#include <cstdio>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
@@ -20,17 +19,10 @@ struct ChangeOptions {
   std::vector<std::string> scope, guardrails;
 };
 
-// Exactly YYYY-MM-DD, a day the calendar has.
 core::Result<ledger::Day> strict_day(const std::string& text, const char* option) {
-  int y = 0;
-  unsigned m = 0, d = 0;
-  char tail = 0;
-  if (text.size() == 10 && std::sscanf(text.c_str(), "%4d-%2u-%2u%c", &y, &m, &d, &tail) == 3 && m >= 1 &&
-      m <= 12 && d >= 1 && d <= 31) {
-    const auto day = ledger::days_from_civil(y, m, d);
-    if (ledger::day_text(day) == text) return day;
-  }
-  return core::make_error(core::ErrorCode::kInvalidInput, "'" + text + "' is not a date; write YYYY-MM-DD", option);
+  auto day = ledger::parse_day(text);
+  if (!day) return day.error().with_context(option);
+  return day;
 }
 
 core::Result<int> window_days(const std::string& text) {

@@ -3,7 +3,6 @@
 #include "aicost/api/ledger.h"
 
 #include <chrono>
-#include <cstdio>
 #include <optional>
 
 #include "aicost/billing/ingest.h"
@@ -27,17 +26,6 @@ std::vector<std::string> split_commas(const std::string& s) {
     out.push_back(trim(s.substr(start, comma - start)));
   out.push_back(trim(s.substr(start)));
   return out;
-}
-
-core::Result<ledger::Day> parse_day(const std::string& text, const char* option) {
-  int y = 0;
-  unsigned m = 0, d = 1;
-  char tail = 0;
-  const int n = std::sscanf(text.c_str(), "%4d-%2u-%2u%c", &y, &m, &d, &tail);
-  if ((n != 2 && n != 3) || m < 1 || m > 12 || d < 1 || d > 31)
-    return core::make_error(core::ErrorCode::kInvalidInput,
-                            "'" + text + "' is not a date; write YYYY-MM-DD (or YYYY-MM for the 1st)", option);
-  return ledger::days_from_civil(y, m, d);
 }
 
 }  // namespace
@@ -78,12 +66,9 @@ core::Result<ledger::Day> as_of_day(const std::string& text) {
     const auto now = std::chrono::system_clock::now().time_since_epoch();
     return static_cast<ledger::Day>(std::chrono::duration_cast<std::chrono::days>(now).count());
   }
-  int y = 0;
-  unsigned m = 0, d = 0;
-  char tail = 0;
-  if (std::sscanf(text.c_str(), "%4d-%2u-%2u%c", &y, &m, &d, &tail) != 3 || m < 1 || m > 12 || d < 1 || d > 31)
-    return core::make_error(core::ErrorCode::kInvalidInput, "'" + text + "' is not a date; write YYYY-MM-DD", "--as-of");
-  return ledger::days_from_civil(y, m, d);
+  auto day = ledger::parse_day(text);
+  if (!day) return day.error().with_context("--as-of");
+  return day;
 }
 
 core::Result<LedgerIngestSummary> ledger_ingest(const LedgerDb& d, const LedgerIngestOptions& o, report::Format fmt,
@@ -132,13 +117,13 @@ core::Result<ledger::ReportRequest> ledger_report_request(const LedgerReportOpti
   if (!g) return g.error().with_context("--granularity");
   r.granularity = *g;
   if (!o.from.empty()) {
-    auto d = parse_day(o.from, "--from");
-    if (!d) return d.error();
+    auto d = ledger::parse_day(o.from, ledger::DayForm::kDayOrMonth);
+    if (!d) return d.error().with_context("--from");
     r.from = *d;
   }
   if (!o.to.empty()) {
-    auto d = parse_day(o.to, "--to");
-    if (!d) return d.error();
+    auto d = ledger::parse_day(o.to, ledger::DayForm::kDayOrMonth);
+    if (!d) return d.error().with_context("--to");
     r.to = *d;
   }
   if (r.from && r.to && *r.to <= *r.from)

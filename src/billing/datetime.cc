@@ -20,10 +20,7 @@ bool digits(std::string_view s, std::size_t pos, std::size_t n, int& out) {
 
 // A calendar date, of any four-digit year (parse_datetime checks the range).
 bool valid_date(int y, int m, int d) {
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (m < 1 || m > 12 || d < 1) return false;
-  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  return d <= kDays[m - 1] + (m == 2 && leap ? 1 : 0);
+  return m >= 1 && d >= 1 && static_cast<unsigned>(d) <= ledger::days_in_month(y, static_cast<unsigned>(m));
 }
 
 ledger::UnixSeconds to_seconds(int y, int m, int d, int hh, int mm, int ss) {

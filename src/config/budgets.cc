@@ -42,13 +42,9 @@ core::Status read_amount(MapReader& r, const std::string& key, gov::Budget& b) {
 
 core::Result<ledger::Day> read_day(MapReader& r, const std::string& key) {
   const YAML::Node n = r.node(key);
-  const std::string& t = n.Scalar();
-  int y = 0;
-  unsigned m = 0, d = 0;
-  char tail = 0;
-  if (std::sscanf(t.c_str(), "%4d-%2u-%2u%c", &y, &m, &d, &tail) != 3 || m < 1 || m > 12 || d < 1 || d > 31)
-    return r.source().error(n.Mark(), "'" + key + "' must be a date as YYYY-MM-DD; got '" + t + "'");
-  return ledger::days_from_civil(y, m, d);
+  auto day = ledger::parse_day(n.Scalar());
+  if (!day) return r.source().error(n.Mark(), "'" + key + "': " + day.error().message);
+  return day;
 }
 
 // alerts: [80%, 90%, 100%] or [{name: yellow, at: 80%, gate: false}, ...].

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <functional>
+#include <string>
 
 namespace aicost::ledger {
 
@@ -36,6 +37,46 @@ std::string day_text(Day z) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%04d-%02u-%02u", y, m, d);
   return buf;
+}
+
+unsigned days_in_month(int y, unsigned m) {
+  static constexpr unsigned kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (m < 1 || m > 12) return 0;
+  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  return kDays[m - 1] + (m == 2 && leap ? 1 : 0);
+}
+
+core::Result<Day> parse_day(std::string_view text, DayForm form) {
+  auto number = [&](std::size_t at, std::size_t n, unsigned& out) {
+    out = 0;
+    for (std::size_t i = at; i < at + n; ++i) {
+      if (i >= text.size() || text[i] < '0' || text[i] > '9') return false;
+      out = out * 10 + static_cast<unsigned>(text[i] - '0');
+    }
+    return true;
+  };
+  const bool month_only = form == DayForm::kDayOrMonth && text.size() == 7;
+  unsigned y = 0, m = 0, d = 1;
+  if ((text.size() != 10 && !month_only) || !number(0, 4, y) || text[4] != '-' || !number(5, 2, m) ||
+      (!month_only && (text[7] != '-' || !number(8, 2, d))))
+    return core::make_error(core::ErrorCode::kInvalidInput,
+                            "'" + std::string(text) + "' is not a date; write YYYY-MM-DD" +
+                                (form == DayForm::kDayOrMonth ? " (or YYYY-MM for the 1st)" : ""));
+  static constexpr const char* kMonths[] = {"January", "February", "March",     "April",   "May",      "June",
+                                            "July",    "August",   "September", "October", "November", "December"};
+  const std::string where(text);
+  if (m < 1 || m > 12)
+    return core::make_error(core::ErrorCode::kInvalidInput,
+                            where + ": there is no month " + std::string(text.substr(5, 2)) + "; write 01 to 12");
+  const int year = static_cast<int>(y);
+  const unsigned last = days_in_month(year, m);
+  if (d < 1)
+    return core::make_error(core::ErrorCode::kInvalidInput, where + ": there is no day 00; days start at 01");
+  if (d > last)
+    return core::make_error(core::ErrorCode::kInvalidInput, where + ": " + kMonths[m - 1] + " " +
+                                                                std::string(text.substr(0, 4)) + " has " +
+                                                                std::to_string(last) + " days");
+  return days_from_civil(year, m, d);
 }
 
 std::size_t TagsHash::operator()(const std::vector<Tag>& tags) const {

@@ -169,17 +169,27 @@ LayerTime layer_time(const workload::TrainingJob& job, bool moe_layer) {
         collective_time(job, Collective::kAllReduce, Group{par.tensor, 1}, act);
     lt.tp = one * collectives * (par.tp_comm_overlap ? 1.0 - e.tp_overlap : 1.0);
   }
-  // --- CP: ring passes K and V chunks (c-1) times; backward twice; hidden behind attention.
+  // --- CP: ring attention (Liu et al. 2023, "Ring Attention with Blockwise Transformers", §3).
+  // The attention runs in c steps of one K/V block each; while step i computes, the next block
+  // travels (Transformer Engine AttnFuncWithCPAndKVP2P: step i waits for block i, sends it on,
+  // then computes). So each of the c-1 hops hides only behind one step, attention / c, and what
+  // exceeds it is exposed. The backward passes K/V and dK/dV (twice the bytes) behind its own
+  // steps; recomputing attention (selective or full) runs the forward ring again.
   if (par.context > 1) {
     const double kv = spec.multi_latent_attention ? q_width : m.kv_width();
     const core::Bytes chunk(2.0 * tokens * kv / t * 2);
-    const core::Seconds hop =
-        collective_time(job, Collective::kSendRecv, Group{par.context, par.tensor}, chunk);
-    const core::Seconds ring = hop * (c - 1);
+    // The ring moves in lockstep, so at its slowest hop: one leaves the NVLink domain as soon as
+    // the ring's c x t GPUs do not fit in it (send/recv alone judges a hop by its stride).
+    const Group ring{par.context, par.tensor};
+    const bool leaves = local_ranks(job, ring) < ring.size;
+    const Group link{ring.size, leaves ? std::max(ring.stride, job.cluster.scale_up_domain) : ring.stride};
+    const core::Seconds hop = collective_time(job, Collective::kSendRecv, link, chunk);
     auto exposed = [](core::Seconds comm, core::Seconds hide) {
       return comm > hide ? comm - hide : core::Seconds(0);
     };
-    lt.cp = exposed(ring, attn_fwd) + exposed(ring * 2, attn_bwd);
+    const core::Seconds fwd = exposed(hop, attn_fwd / c) * (c - 1);
+    const core::Seconds bwd = exposed(hop * 2, attn_bwd / c) * (c - 1);
+    lt.cp = fwd * (par.recompute == Recompute::kNone ? 1.0 : 2.0) + bwd;
   }
   // --- EP: dispatch + combine, forward and backward (+ forward again if full).
   if (moe_layer && par.expert > 1) {

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "aicost/core/result.h"
+
 namespace aicost::ledger {
 
 using UnixSeconds = std::int64_t;  // seconds since 1970-01-01T00:00:00Z
@@ -18,6 +20,18 @@ Day day_of(UnixSeconds t);
 std::string day_text(Day d);
 // Days since the epoch of a civil date (proleptic Gregorian); no validation.
 Day days_from_civil(int year, unsigned month, unsigned day);
+// Days in `month` (1..12) of `year` (proleptic Gregorian leap years); 0 for another month.
+unsigned days_in_month(int year, unsigned month);
+
+enum class DayForm {
+  kDay,         // exactly "YYYY-MM-DD"
+  kDayOrMonth,  // that, or "YYYY-MM" for the month's 1st
+};
+// The one parser of a date a person writes (options, budget files): four-digit year, two-digit
+// month and day, a day the calendar has, nothing after it. On error kInvalidInput with a message
+// that says what is wrong ("2025-02-31: February 2025 has 28 days"); the caller adds the context
+// (the option, or the file position).
+core::Result<Day> parse_day(std::string_view text, DayForm form = DayForm::kDay);
 
 struct Tag {
   std::string key;    // as the export wrote it ("Team", "cost-center")

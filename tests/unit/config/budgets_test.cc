@@ -61,6 +61,20 @@ TEST(BudgetFile, UnknownKeysAreRefusedWithASuggestion) {
 
 // A GPU-hour grant carries its unit in the amount (examples/usage/budgets.yaml); a unit that is
 // neither a currency code nor GPU-h is refused.
+// Dates go through ledger::parse_day (tests/unit/ledger/charge_test.cc has the calendar); here,
+// that a day the calendar lacks is refused at its place in the file, as sscanf took it before.
+TEST(BudgetFile, ADayTheCalendarLacksIsRefusedAtItsPlace) {
+  const testing::TempDir dir;
+  auto r = load_budgets(dir.write("budgets-feb31.yaml", "budgets:\n  - name: a\n    amount: 10 USD\n"
+                                                        "    period: run\n    start: 2025-02-01\n"
+                                                        "    end: 2025-02-31\n"));
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("'end': 2025-02-31: February 2025 has 28 days"), std::string::npos)
+      << r.error().message;
+  ASSERT_TRUE(r.error().location);
+  EXPECT_EQ(r.error().location->line, 6);
+}
+
 TEST(BudgetFile, GpuHourAmountsCarryTheirUnit) {
   auto f = load_budgets(std::string(AICOST_SOURCE_DIR) + "/examples/usage/budgets.yaml");
   ASSERT_TRUE(f) << f.error().what();
