@@ -25,8 +25,8 @@ const std::vector<std::string>& efficiency_keys() {
       "all_to_all_bus", "flex_dispatch_bus", "collective_latency", "layer_overhead", "moe_sync_expert_overhead", "step_overhead", "tp_overlap",
       "ep_overlap", "dp_overlap", "optimizer_bytes_per_param", "memory_overhead",
       "memory_overhead_share", "serving_prefill_mfu", "serving_fp8_prefill_relative",
-      "serving_prefill_half_tokens", "serving_expert_half_rows", "serving_decode_bandwidth",
-      "serving_layer_overhead", "serving_allreduce_latency", "serving_workspace"};
+      "serving_prefill_half_tokens", "serving_expert_overhead", "serving_decode_bandwidth",
+      "serving_kv_bandwidth", "serving_layer_overhead", "serving_sequence_overhead", "serving_allreduce_latency", "serving_workspace"};
   return keys;
 }
 
@@ -77,7 +77,8 @@ core::Status read_efficiency(MapReader& r, catalog::Catalog& cat) {
       {"memory_overhead_share", &e.memory_overhead_share},
       {"serving_prefill_mfu", &e.serving_prefill_mfu},
       {"serving_fp8_prefill_relative", &e.serving_fp8_prefill_relative},
-      {"serving_decode_bandwidth", &e.serving_decode_bandwidth}};
+      {"serving_decode_bandwidth", &e.serving_decode_bandwidth},
+      {"serving_kv_bandwidth", &e.serving_kv_bandwidth}};
   for (const auto& [key, field] : ratios) TRY_ASSIGN(*field, r.quantity(key, UnitKind::kPercent));
   TRY_ASSIGN(e.gemm_half_dim, r.quantity("gemm_half_dim", UnitKind::kCount));
   TRY_ASSIGN(e.fp8_gemm_half_k, r.quantity("fp8_gemm_half_k", UnitKind::kCount));
@@ -95,10 +96,12 @@ core::Status read_efficiency(MapReader& r, catalog::Catalog& cat) {
       r.read("moe_sync_expert_overhead", UnitKind::kDuration, e.moe_sync_expert_overhead));
   AICOST_TRY_STATUS(r.read("step_overhead", UnitKind::kDuration, e.step_overhead));
   AICOST_TRY_STATUS(r.read("serving_layer_overhead", UnitKind::kDuration, e.serving_layer_overhead));
+  AICOST_TRY_STATUS(
+      r.read("serving_sequence_overhead", UnitKind::kDuration, e.serving_sequence_overhead));
+  AICOST_TRY_STATUS(r.read("serving_expert_overhead", UnitKind::kDuration, e.serving_expert_overhead));
   AICOST_TRY_STATUS(r.read("serving_allreduce_latency", UnitKind::kDuration,
                            e.serving_allreduce_latency));
   TRY_ASSIGN(e.serving_prefill_half_tokens, r.quantity("serving_prefill_half_tokens", UnitKind::kCount));
-  TRY_ASSIGN(e.serving_expert_half_rows, r.quantity("serving_expert_half_rows", UnitKind::kCount));
   AICOST_TRY_STATUS(read_provenance(r, e.provenance));
   cat.add(std::move(e));
   return {};

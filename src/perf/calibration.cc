@@ -55,6 +55,18 @@ double descend(FitResult& result, const std::vector<Slot>& slots,
   return loss(best);
 }
 
+// Whether parameter `k` informs `o` under `fit` (FitParameter::min_elasticity): a 10 % change of
+// its value moves the prediction by at least min_elasticity x ln(1.1).
+bool informs(const Observation& o, const FitResult& fit, const std::vector<FitParameter>& params, size_t k) {
+  const auto& p = params[k];
+  auto profile = fit.apply(o.profile, params);
+  const double base = o.predict(profile);
+  p.set(profile, p.get(profile) * 1.1);
+  const double moved = o.predict(profile);
+  if (!(base > 0) || !(moved > 0) || !std::isfinite(base) || !std::isfinite(moved)) return false;
+  return std::fabs(std::log(moved / base)) >= p.min_elasticity * std::log(1.1);
+}
+
 }  // namespace
 
 double FitResult::value(size_t parameter, const std::string& generation) const {
@@ -111,7 +123,17 @@ FitResult fit(const std::vector<const Observation*>& rows, const std::vector<Fit
       split.push_back({k, kPooled});
       continue;
     }
+    bool pooled_used = false;
     for (const auto& g : generations) {
+      if (parameters[k].min_informing_rows > 0) {
+        int n = 0;
+        for (const auto* o : rows) n += o->generation == g && informs(*o, result, parameters, k) ? 1 : 0;
+        if (n < parameters[k].min_informing_rows) {
+          if (!pooled_used) split.push_back({k, kPooled});
+          pooled_used = true;
+          continue;
+        }
+      }
       result.values[k][g] = result.values[k][kPooled];
       split.push_back({k, g});
     }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "aicost/perf/accuracy.h"
 #include "aicost/report/charts.h"
@@ -28,7 +29,25 @@ std::string render_cross_validation(const std::vector<perf::Observation>& obs,
                                     const std::vector<perf::FitParameter>& params,
                                     const perf::CrossValidation& cv,
                                     const std::vector<std::string>& skipped, Format format) {
-  const auto numbers = perf::fitted_numbers(cv.all, params);
+  // Every generation of the rows, so that the whole fit and each fold list the same numbers in
+  // the same order (a generation whose rows cannot tell a value apart takes the pooled one).
+  std::vector<std::string> generations;
+  for (const auto& o : obs) {
+    if (std::find(generations.begin(), generations.end(), o.generation) == generations.end()) {
+      generations.push_back(o.generation);
+    }
+  }
+  std::sort(generations.begin(), generations.end());
+  const auto numbers = perf::fitted_numbers(cv.all, params, generations);
+  // Distinct values fitted: each one of its own, and one pooled value per parameter that uses it.
+  size_t fitted = 0;
+  std::set<size_t> pooled_parameters;
+  for (const auto& n : numbers) {
+    if (!n.pooled) ++fitted;
+    else pooled_parameters.insert(n.parameter);
+  }
+  fitted += pooled_parameters.size();
+  auto shown_name = [](const perf::FittedNumber& n) { return n.pooled ? n.name + " (pooled)" : n.name; };
   std::map<std::string, size_t> group_rows;
   std::map<std::string, Split> regimes;
   Split all;
@@ -40,15 +59,6 @@ std::string render_cross_validation(const std::vector<perf::Observation>& obs,
       s->held_out.push_back(out);
     }
     ++group_rows[obs[i].group];
-  }
-  // The generations of the whole fit: every fold reports its values for them (pooled where the
-  // fold had no rows of one).
-  std::vector<std::string> generations;
-  for (const auto& n : numbers) {
-    const auto open = n.name.find('[');
-    if (open == std::string::npos) continue;
-    const std::string g = n.name.substr(open + 1, n.name.size() - open - 2);
-    if (std::find(generations.begin(), generations.end(), g) == generations.end()) generations.push_back(g);
   }
   std::vector<std::vector<perf::FittedNumber>> fold_numbers;
   for (const auto& f : cv.folds) fold_numbers.push_back(perf::fitted_numbers(f, params, generations));
@@ -64,13 +74,13 @@ std::string render_cross_validation(const std::vector<perf::Observation>& obs,
   if (format == Format::kJson) {
     Json j;
     j["groups"] = cv.groups.size();
-    j["fitted_parameters"] = numbers.size();
+    j["fitted_parameters"] = fitted;
     j["parameters"] = Json::array();
     for (size_t i = 0; i < numbers.size(); ++i) {
       const auto& p = params[numbers[i].parameter];
       const double v = numbers[i].value;
       const auto [lo, hi] = fold_range(i);
-      j["parameters"].push_back({{"name", numbers[i].name}, {"value", v}, {"text", format_parameter(p, v)},
+      j["parameters"].push_back({{"name", shown_name(numbers[i])}, {"value", v}, {"text", format_parameter(p, v)},
                                  {"search", {{"lo", p.lo}, {"hi", p.hi}, {"step", p.step}, {"start", p.start}}},
                                  {"folds", {{"min", lo}, {"max", hi}}}});
     }
@@ -101,7 +111,7 @@ std::string render_cross_validation(const std::vector<perf::Observation>& obs,
 
   Table p;
   p.title = fmt::format("{} fitted parameters (refit without each of the {} source groups)",
-                        numbers.size(), cv.groups.size());
+                        fitted, cv.groups.size());
   p.header = {"parameter", "all rows", "folds min", "folds max", "search", "start"};
   p.right_align = {false, true, true, true, false, true};
   for (size_t i = 0; i < numbers.size(); ++i) {
@@ -111,7 +121,7 @@ std::string render_cross_validation(const std::vector<perf::Observation>& obs,
     for (const auto& [gen, cap] : q.hi_for) {
       if (numbers[i].name == q.key + "[" + gen + "]") top = cap;
     }
-    p.rows.push_back({numbers[i].name, format_parameter(q, numbers[i].value), format_parameter(q, lo),
+    p.rows.push_back({shown_name(numbers[i]), format_parameter(q, numbers[i].value), format_parameter(q, lo),
                       format_parameter(q, hi),
                       format_parameter(q, q.lo) + " .. " + format_parameter(q, top) + " by " +
                           format_parameter(q, q.step),

@@ -97,12 +97,21 @@ double predict(const Measurement& m) {
 std::vector<perf::FitParameter> fit_parameters() {
   using catalog::EfficiencyProfile;
   using core::UnitKind;
+  // A generation gets its own prefill or decode value only from at least 3 of its rows that the
+  // value governs a quarter of the time of (prefill-heavy rows for the prefill share, decode-heavy
+  // ones for the bandwidth); else it takes the pooled value. Three rows dominated by something
+  // else (vLLM's batch-8 latency rows on an A100 for the prefill share) would set it to anything.
+  constexpr int kInformingRows = 3;
+  constexpr double kInformingShare = 0.25;
   return {
       // Share of the dense peak a long prefill reaches. Start: 60 %, a large GEMM's share in an
       // inference engine (below training's: smaller batches of rows).
       {"serving_prefill_mfu", true, UnitKind::kPercent, 0.20, 0.95, 0.01, 0.60,
        [](const EfficiencyProfile& e) { return e.serving_prefill_mfu; },
-       [](EfficiencyProfile& e, double v) { e.serving_prefill_mfu = v; }},
+       [](EfficiencyProfile& e, double v) { e.serving_prefill_mfu = v; },
+       {},
+       kInformingRows,
+       kInformingShare},
       // Share of HBM bandwidth a decode step streams weights and KV at. Start: 70 %, what
       // memory-bound kernels reach on HBM (STREAM-like copies). Hopper at most 64 %: the
       // weight-streaming GEMMs of a decode step reach 61 % on an H200 (data/measurements; test
@@ -111,15 +120,27 @@ std::vector<perf::FitParameter> fit_parameters() {
        [](const EfficiencyProfile& e) { return e.serving_decode_bandwidth; },
        [](EfficiencyProfile& e, double v) { e.serving_decode_bandwidth = v; },
        {{"hopper", 0.64}}},
-      // Token rows per expert at which grouped expert GEMMs reach half their share. Start: 64,
-      // half a GEMM tile edge (an expert GEMM on fewer rows than a tile wastes the rest).
-      {"serving_expert_half_rows", false, UnitKind::kCount, 0, 2048, 16, 64,
-       [](const EfficiencyProfile& e) { return e.serving_expert_half_rows; },
-       [](EfficiencyProfile& e, double v) { e.serving_expert_half_rows = v; }},
+      // Fixed time per routed expert a GPU runs per MoE layer and step (replica.cc
+      // expert_overhead). Start: none.
+      {"serving_expert_overhead", false, UnitKind::kDuration, 0, 20e-6, 0.25e-6, 0,
+       [](const EfficiencyProfile& e) { return e.serving_expert_overhead.value(); },
+       [](EfficiencyProfile& e, double v) { e.serving_expert_overhead = core::Seconds(v); }},
+      // Share of HBM bandwidth the decode attention kernels read the KV cache at. Shared: the
+      // kernels are the engines' (FlashDecoding, XQA, paged attention). At most 89 %, an HBM copy
+      // on an H200 (data/measurements): no kernel streams faster than a copy. Start: 70 %.
+      {"serving_kv_bandwidth", false, UnitKind::kPercent, 0.40, 0.89, 0.01, 0.70,
+       [](const EfficiencyProfile& e) { return e.serving_kv_bandwidth; },
+       [](EfficiencyProfile& e, double v) { e.serving_kv_bandwidth = v; }},
       // Fixed time per layer per decode step not hidden by CUDA graphs. Start: none.
       {"serving_layer_overhead", false, UnitKind::kDuration, 0, 100e-6, 1e-6, 0,
        [](const EfficiencyProfile& e) { return e.serving_layer_overhead.value(); },
        [](EfficiencyProfile& e, double v) { e.serving_layer_overhead = core::Seconds(v); }},
+      // Fixed time per running sequence per forward step (replica.cc forward_step): the engine's
+      // per-request work in each step. Start: none. At most 20 us, a Python-side loop over a
+      // request's metadata in a step (vLLM's scheduler and input preparation run on the CPU).
+      {"serving_sequence_overhead", false, UnitKind::kDuration, 0, 20e-6, 0.25e-6, 0,
+       [](const EfficiencyProfile& e) { return e.serving_sequence_overhead.value(); },
+       [](EfficiencyProfile& e, double v) { e.serving_sequence_overhead = core::Seconds(v); }},
   };
 }
 

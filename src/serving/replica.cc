@@ -53,19 +53,28 @@ double params_per_gpu(const Replica& r, double params) {
   return (params - attention) / t + attention;
 }
 
-// A forward pass over `tokens` token rows through the experts: each expert sees tokens x k / E
-// rows (balanced routing), so its GEMMs run on far fewer rows than the dense layers' and reach
-// rows / (rows + serving_expert_half_rows) of the GEMM share (grouped GEMM: one small GEMM per
-// expert, plus the router and the token permute / unpermute around it).
+// A forward pass over `tokens` token rows through the experts: the active experts' FLOPs at the
+// GEMM share. What an expert costs beyond its FLOPs whatever its rows (grouped GEMM: one small
+// problem per expert) is expert_overhead's.
 Seconds expert_compute(const Replica& r, double tokens) {
   const auto& m = r.model;
   if (!m.is_moe()) return Seconds(0);
-  const double e = m.spec().num_moe_experts, k = m.spec().moe_router_topk;
   const double active_expert_params = m.params_active() - (m.params_total() - m.params_experts());
   const double flops = 2 * active_expert_params * tokens;
-  const double rows = tokens * k / e;
-  const double share = gemm_share(r) * rows / (rows + r.efficiency.serving_expert_half_rows);
-  return core::Flops(flops) / (peak(r) * (share * r.tensor_parallel));
+  return core::Flops(flops) / (peak(r) * (gemm_share(r) * r.tensor_parallel));
+}
+
+// The fixed cost of the experts a step over `tokens` routed tokens runs on one GPU: each MoE layer
+// schedules the experts those tokens touch, E (1 - (1 - k/E)^t), as problems of their own. Under
+// attention DP the engines run expert parallelism over the same ranks (TensorRT-LLM "tp 8, ep 8,
+// attention DP"), so a GPU holds E / TP of them; else every GPU runs a slice of every expert.
+Seconds expert_overhead(const Replica& r, double tokens) {
+  const auto& m = r.model;
+  if (!m.is_moe()) return Seconds(0);
+  const double e = m.spec().num_moe_experts, k = m.spec().moe_router_topk;
+  const double touched = e * (1 - std::pow(1 - k / e, tokens));
+  const double local = r.attention_data_parallel ? touched / r.tensor_parallel : touched;
+  return r.efficiency.serving_expert_overhead * (local * m.moe_layers());
 }
 
 // Two all-reduces per layer (attention and MLP outputs) of `tokens` x hidden 16-bit values.
@@ -144,7 +153,8 @@ Seconds prefill_time(const Replica& r, double tokens, double seq) {
   // The GEMMs stream every weight they use at least once: a short prompt is bound by that read.
   const Seconds weights = Bytes(step_weight_bytes(r, tokens)) /
                           (r.gpu.memory_bandwidth * r.efficiency.serving_decode_bandwidth);
-  return std::max(compute, weights) + tp_comm(r, tokens) + r.efficiency.serving_layer_overhead * m.layers();
+  return std::max(compute, weights) + expert_overhead(r, tokens) + tp_comm(r, tokens) +
+         r.efficiency.serving_layer_overhead * m.layers();
 }
 
 namespace {
@@ -183,7 +193,8 @@ Seconds step_gemm_compute(const Replica& r, double rows) {
 
 // One forward step. The GEMM kernels stream the weights while they compute, so they take the
 // longer of the two; the attention kernels that read the KV cache run after them, in their own
-// kernels, and add (FlashDecoding / XQA: memory-bound on the KV bytes at any batch). Prefill
+// kernels, and add (FlashDecoding / XQA: memory-bound on the KV bytes at any batch, streaming
+// at serving_kv_bandwidth of HBM, a copy's rate, where the GEMMs reach serving_decode_bandwidth). Prefill
 // rows in the same step (`prefill_rows` of prompts `prefill_seq` long: chunked prefill /
 // in-flight batching) share the weight reads and add their causal attention.
 Seconds forward_step(const Replica& r, double batch, double context, double per_seq, double prefill_rows,
@@ -193,14 +204,16 @@ Seconds forward_step(const Replica& r, double batch, double context, double per_
   const double decode_rows = batch * per_seq;
   const double rows = decode_rows + prefill_rows;
   const Seconds weights = Bytes(step_weight_bytes(r, rows)) / bw;
-  const Seconds kv = Bytes(step_kv_bytes(r, batch, context)) / bw;
+  const Seconds kv = Bytes(step_kv_bytes(r, batch, context)) /
+                     (r.gpu.memory_bandwidth * r.efficiency.serving_kv_bandwidth);
   Seconds attention(0);
   if (prefill_rows > 0) {
     const double flops = 2.0 * m.layers() * m.q_width() * prefill_seq * prefill_rows;
     attention = core::Flops(flops) / (peak(r) * (gemm_share(r) * r.tensor_parallel));
   }
-  return std::max(weights, step_gemm_compute(r, rows)) + kv + attention + tp_comm(r, rows) +
-         r.efficiency.serving_layer_overhead * m.layers();
+  return std::max(weights, step_gemm_compute(r, rows)) + kv + attention + expert_overhead(r, rows) +
+         tp_comm(r, rows) + r.efficiency.serving_layer_overhead * m.layers() +
+         r.efficiency.serving_sequence_overhead * batch;
 }
 
 // A target step over `batch` sequences of `per_seq` new tokens each.
@@ -260,7 +273,10 @@ Replica slowed(Replica r, double ratio) {
   auto& e = r.efficiency;
   e.serving_prefill_mfu /= ratio;
   e.serving_decode_bandwidth /= ratio;
+  e.serving_kv_bandwidth /= ratio;
   e.serving_layer_overhead = e.serving_layer_overhead * ratio;
+  e.serving_sequence_overhead = e.serving_sequence_overhead * ratio;
+  e.serving_expert_overhead = e.serving_expert_overhead * ratio;
   e.serving_allreduce_latency = e.serving_allreduce_latency * ratio;
   return r;
 }

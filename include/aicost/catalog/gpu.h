@@ -118,10 +118,22 @@ struct EfficiencyProfile {
   // with serving_prefill_mfu on the serving rows; training's fp8_gemm_relative is fitted apart).
   double serving_fp8_prefill_relative = 0;
   double serving_prefill_half_tokens = 0;
-  // Token rows per expert at which an MoE layer's grouped expert GEMMs reach half the GEMM share.
-  double serving_expert_half_rows = 0;
+  // Fixed time per routed expert a GPU runs per MoE layer per forward step, whatever the
+  // expert's size: the grouped GEMMs schedule each expert as a problem of its own (descriptor
+  // set-up, a tile wave that does not fill the SMs, the block-scale prologue of low-precision
+  // weights), so a layer of 128 small experts costs more than one of 8 large ones.
+  core::Seconds serving_expert_overhead{0};
   double serving_decode_bandwidth = 0;
+  // Share of HBM bandwidth the attention kernels of a decode step (FlashDecoding, XQA, paged
+  // attention) read the KV cache at: plain streaming reads of contiguous pages, no GEMM tiles
+  // waiting on them, so nearer a copy's rate than the weight-streaming GEMMs' share.
+  double serving_kv_bandwidth = 0;
   core::Seconds serving_layer_overhead{0};
+  // Fixed time per running sequence per forward step, whatever the model: the engine's work for
+  // each request in each step (scheduling, building its block table and input metadata,
+  // sampling, detokenising and streaming its token) that grows with the batch, where
+  // serving_layer_overhead is paid once per layer whatever the batch.
+  core::Seconds serving_sequence_overhead{0};
   // One tensor-parallel all-reduce of a small message inside an NVLink node at serving time:
   // engines use one-shot custom all-reduce kernels under CUDA graphs (TensorRT-LLM, vLLM), not
   // NCCL's ring, so the fixed cost is a few microseconds rather than collective_latency x 2.

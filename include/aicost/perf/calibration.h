@@ -7,7 +7,8 @@
 // lattice point polished by single- and two-parameter lattice moves (src/perf/lattice_search.h).
 // It runs twice:
 //   1. pooled: each per-generation parameter as ONE value for every generation, from `start`;
-//   2. from the pooled values, each per-generation parameter per generation the rows have;
+//   2. from the pooled values, each per-generation parameter per generation the rows have (with
+//      `min_informing_rows`: per generation that has enough rows the parameter informs);
 //   3. the pooled values once more, next to the shared values of stage 2.
 // A generation the rows do not have takes the pooled value. Deterministic: no randomness, a fixed
 // order, no threads. Nothing is fitted per row or per source.
@@ -37,7 +38,13 @@ struct FitParameter {
   void (*set)(catalog::EfficiencyProfile&, double) = nullptr;
   // Lower upper ends for some generations (per-generation parameters only): what their measured
   // kernels allow (data/measurements), so that no fit makes the model faster than the chip.
-  std::map<std::string, double> hi_for;
+  std::map<std::string, double> hi_for = {};
+  // Per-generation parameters only: a generation gets a value of its own only when at least
+  // `min_informing_rows` of its rows are informed by the parameter, i.e. a 10 % change of it moves
+  // their prediction by at least `min_elasticity` x 10 % (the share of the row's time it governs);
+  // otherwise the generation takes the pooled value. 0: every generation with rows gets its own.
+  int min_informing_rows = 0;
+  double min_elasticity = 0;
 };
 
 // One measured figure and how the model predicts it under a profile.

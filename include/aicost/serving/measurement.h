@@ -51,8 +51,9 @@ double max_load_batch(const Replica& r, double input, double output, double cap 
 double predict(const Measurement& m);
 
 // The serving model's calibrated parameters (perf/calibration.h; docs/VALIDATION.md):
-// serving_prefill_mfu and serving_decode_bandwidth per generation; serving_expert_half_rows and
-// serving_layer_overhead shared (they describe engines, not chips). serving_prefill_half_tokens is
+// serving_prefill_mfu and serving_decode_bandwidth per generation; serving_expert_overhead,
+// serving_kv_bandwidth, serving_layer_overhead and serving_sequence_overhead shared (they describe
+// engines, not chips). serving_prefill_half_tokens is
 // set from a micro-benchmark in data/efficiency.yaml, not fitted.
 std::vector<perf::FitParameter> fit_parameters();
 

@@ -1,9 +1,10 @@
 // One serving replica: a model on `tensor_parallel` GPUs, its memory budget and how long prefill
 // and decode steps take (../shared/reference/inference-model.md §1). Prefill is compute-bound at
 // a calibrated share of the dense peak; a decode step reads the weights (the experts a batch
-// touches, for MoE) and the batch's KV cache at a calibrated share of HBM bandwidth, plus two TP
-// all-reduces and a fixed overhead per layer. One calibration per GPU generation
-// (catalog::EfficiencyProfile serving_* fields). Pure functions; thread-safe.
+// touches, for MoE) and the batch's KV cache at calibrated shares of HBM bandwidth, plus two TP
+// all-reduces, a fixed overhead per layer, per routed expert a GPU runs and per running
+// sequence. One calibration per GPU generation (catalog::EfficiencyProfile serving_* fields).
+// Pure functions; thread-safe.
 #pragma once
 
 #include "aicost/catalog/gpu.h"

@@ -46,6 +46,37 @@ TEST(EfficiencyCatalog, BaseInheritsTheOtherKeys) {
   EXPECT_DOUBLE_EQ((**cat.efficiency("hopper")).gemm_max, hopper.gemm_max);
 }
 
+// The serving terms of 2026-12-02 are keys of their own with their units: a time per running
+// sequence and per routed expert, a share of HBM for the KV reads. The shipped values are the fit
+// (2 us, 4.5 us, 89 %); a unit-less time is refused, and so is serving_expert_half_rows, which
+// serving_expert_overhead replaced.
+TEST(EfficiencyCatalog, ServingSequenceExpertAndKvKeysCarryTheirUnits) {
+  catalog::Catalog cat = testing::builtin_catalog();
+  const auto& hopper = **cat.efficiency("hopper");
+  EXPECT_NEAR(hopper.serving_sequence_overhead.value(), 2e-6, 1e-15);
+  EXPECT_NEAR(hopper.serving_expert_overhead.value(), 4.5e-6, 1e-15);
+  EXPECT_DOUBLE_EQ(hopper.serving_kv_bandwidth, 0.89);
+  auto s = add_catalog_text(
+      "efficiency:\n  - generation: mine\n    base: hopper\n    serving_sequence_overhead: 5us\n"
+      "    serving_expert_overhead: 1ms\n    serving_kv_bandwidth: 80%\n    source: \"our runs\"\n",
+      "mine.yaml", cat);
+  ASSERT_TRUE(s) << s.error().what();
+  const auto& e = **cat.efficiency("mine");
+  EXPECT_NEAR(e.serving_sequence_overhead.value(), 5e-6, 1e-15);
+  EXPECT_NEAR(e.serving_expert_overhead.value(), 1e-3, 1e-15);
+  EXPECT_DOUBLE_EQ(e.serving_kv_bandwidth, 0.80);
+  auto bare = add_catalog_text(
+      "efficiency:\n  - generation: bare\n    base: hopper\n    serving_sequence_overhead: 5\n    source: x\n",
+      "mine.yaml", cat);
+  ASSERT_FALSE(bare);
+  EXPECT_NE(std::string(bare.error().what()).find("mine.yaml:4"), std::string::npos) << bare.error().what();
+  auto old = add_catalog_text(
+      "efficiency:\n  - generation: old\n    base: hopper\n    serving_expert_half_rows: 208\n    source: x\n",
+      "mine.yaml", cat);
+  ASSERT_FALSE(old);
+  EXPECT_NE(std::string(old.error().what()).find("serving_expert_half_rows"), std::string::npos) << old.error().what();
+}
+
 TEST(EfficiencyCatalog, UnknownBaseIsAnErrorAtTheKey) {
   catalog::Catalog cat = testing::builtin_catalog();
   auto s = add_catalog_text("efficiency:\n  - generation: x\n    base: hoper\n", "mine.yaml", cat);

@@ -115,6 +115,29 @@ TEST(Fit, GenerationWithoutRowsTakesThePooledValue) {
   EXPECT_TRUE(listed[1].pooled);
 }
 
+// min_informing_rows: a generation gets a value of its own only from that many of its rows that
+// the value informs (a 10 % change moves the prediction by at least min_elasticity x 10 %). Each
+// synthetic generation has 4 rows, all of whose times gemm_max governs in part but none in whole
+// (every row also pays layer and step overheads).
+TEST(Fit, GenerationWithTooFewInformingRowsTakesThePooledValue) {
+  const auto obs = synthetic();
+  auto params = uncapped();
+  params[0].min_informing_rows = 4;
+  params[0].min_elasticity = 0;  // every row informs: 4 of 4, each generation its own value
+  auto f = fit(pointers(obs), params);
+  EXPECT_NEAR(f.value(0, "ampere"), 0.77, 1e-9);
+  EXPECT_NEAR(f.value(0, "hopper"), 0.63, 1e-9);
+  params[0].min_informing_rows = 5;  // more rows than either generation has
+  f = fit(pointers(obs), params);
+  EXPECT_DOUBLE_EQ(f.value(0, "ampere"), f.value(0, "blackwell"));
+  EXPECT_DOUBLE_EQ(f.value(0, "hopper"), f.value(0, "blackwell"));
+  params[0].min_informing_rows = 4;
+  params[0].min_elasticity = 0.999;  // no row's time is all GEMM
+  f = fit(pointers(obs), params);
+  EXPECT_DOUBLE_EQ(f.value(0, "ampere"), f.value(0, "blackwell"));
+  EXPECT_DOUBLE_EQ(f.value(0, "hopper"), f.value(0, "blackwell"));
+}
+
 TEST(Fit, NoRowsLeavesEveryParameterAtItsStart) {
   const auto params = training_fit_parameters();
   const auto f = fit({}, params);

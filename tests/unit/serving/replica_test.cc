@@ -71,7 +71,10 @@ TEST(Decode, Batch1IsBoundByReadingTheWeights) {
   auto r = llama70b_h100(2);
   const double step = decode_step_time(r, 1, 100).value();
   EXPECT_GE(step, weight_read_s(r));
-  EXPECT_LT(step, weight_read_s(r) * 1.2);  // KV of 100 tokens and two all-reduces per layer are small
+  // KV of 100 tokens and two all-reduces per layer are small; the fixed costs per layer and per
+  // sequence come on top.
+  EXPECT_LT(step, weight_read_s(r) * 1.2 + 80 * r.efficiency.serving_layer_overhead.value() +
+                      r.efficiency.serving_sequence_overhead.value());
 }
 
 // A short prompt's GEMMs still stream every weight they use: a one-token prefill takes at least
@@ -194,7 +197,7 @@ TEST(Decode, KvReadsAddToComputeBoundGemms) {
   const double batch = 1024, context = 256;
   const double per_token_per_gpu = 160 * kKiB / 2;  // fp8 (160 KiB), KV heads split over TP 2
   const double kv = batch * context * per_token_per_gpu /
-                    (r.gpu.memory_bandwidth.value() * r.efficiency.serving_decode_bandwidth);
+                    (r.gpu.memory_bandwidth.value() * r.efficiency.serving_kv_bandwidth);
   const double added = decode_step_time(r, batch, context).value() - decode_step_time(r, batch, 0).value();
   EXPECT_NEAR(added, kv, 1e-9);
   // The step at context 0 is compute-bound: 2 x 70.6 G x 1024 FLOPs exceed the weight reads.
@@ -245,22 +248,81 @@ TEST(Prefill, Fp4HasItsOwnGemmEfficiency) {
               0.75 / (2 * 0.7), 1e-9);
 }
 
-// Routed experts see tokens x k / E rows each and reach rows / (rows + serving_expert_half_rows)
-// of the GEMM share: the expert FLOPs of a prefill of T tokens cost (1 + half / (T k / E)) times
-// their full-rate time. Mixtral (8 experts, top 2), 4,096 tokens: 1,024 rows per expert.
-TEST(Moe, ExpertGemmsPayForTheirFewRows) {
+// Each routed expert a GPU runs costs serving_expert_overhead per MoE layer and step, whatever its
+// rows. Mixtral (32 MoE layers, 8 experts, top 2) at batch 1: a decode step touches
+// 8 (1 - (1 - 2/8)^1) = 2 experts per layer, so 5 us an expert adds 32 x 2 x 5 us = 320 us; at
+// batch 4, 8 (1 - 0.75^4) = 5.469 experts: 32 x 5.469 x 5 us = 875 us.
+TEST(Moe, EachTouchedExpertCostsItsOverheadPerLayer) {
   auto r = replica("mixtral-8x7b", "h100-sxm-80gb", "hopper");
   r.weights = r.kv_cache = Precision::kFp8;
-  auto full = r;
-  full.efficiency.serving_expert_half_rows = 0;
+  r.efficiency.serving_expert_overhead = core::Seconds(0);
   auto slow = r;
-  slow.efficiency.serving_expert_half_rows = 512;
-  const auto& m = r.model;
-  const double expert_flops = 2 * (m.params_active() - (m.params_total() - m.params_experts())) * 4096;
-  const double rate = r.gpu.peak(Precision::kFp8)->value() * r.efficiency.serving_prefill_mfu *
-                      r.efficiency.serving_fp8_prefill_relative;
-  EXPECT_NEAR(prefill_time(slow, 4096, 4096).value() - prefill_time(full, 4096, 4096).value(),
-              expert_flops / rate * (512.0 / 1024), 1e-9);
+  slow.efficiency.serving_expert_overhead = core::Seconds(5e-6);
+  EXPECT_NEAR(decode_step_time(slow, 1, 1000).value() - decode_step_time(r, 1, 1000).value(),
+              32 * 2 * 5e-6, 1e-12);
+  const double touched = 8 * (1 - std::pow(0.75, 4));
+  EXPECT_NEAR(decode_step_time(slow, 4, 1000).value() - decode_step_time(r, 4, 1000).value(),
+              32 * touched * 5e-6, 1e-12);
+}
+
+// Under attention data parallel the ranks run expert parallelism: a GPU of a TP4 replica holds a
+// quarter of the experts a step touches. Mixtral at batch 1 on 4 GPUs: 32 x 2 / 4 x 5 us = 80 us.
+TEST(Moe, AttentionDataParallelSplitsTheExpertsOverTheRanks) {
+  auto r = replica("mixtral-8x7b", "h100-sxm-80gb", "hopper");
+  r.weights = r.kv_cache = Precision::kFp8;
+  r.tensor_parallel = 4;
+  r.attention_data_parallel = true;
+  r.efficiency.serving_expert_overhead = core::Seconds(0);
+  auto slow = r;
+  slow.efficiency.serving_expert_overhead = core::Seconds(5e-6);
+  EXPECT_NEAR(decode_step_time(slow, 1, 1000).value() - decode_step_time(r, 1, 1000).value(),
+              32 * 2 / 4.0 * 5e-6, 1e-12);
+}
+
+// The decode attention kernels read the KV cache at serving_kv_bandwidth of HBM, not at the
+// weight-streaming share. Llama 3 8B (32 layers, 8 KV heads of 128, 16-bit cache: 128 KiB a
+// token) on one H100 (3.35 TB/s), batch 8: 1,000 more context tokens read 8 x 1,000 x 128 KiB =
+// 1.049 GB more, 1.049e9 / (3.35e12 x 0.8) = 391 us at an 80 % share.
+TEST(Decode, KvReadsStreamAtTheirOwnShare) {
+  auto r = replica("llama3-8b", "h100-sxm-80gb", "hopper");
+  r.efficiency.serving_kv_bandwidth = 0.8;
+  ASSERT_NEAR(r.gpu.memory_bandwidth.value(), 3.35e12, 1e9);
+  const double more = decode_step_time(r, 8, 2000).value() - decode_step_time(r, 8, 1000).value();
+  EXPECT_NEAR(more, 8 * 1000 * 128 * kKiB / (3.35e12 * 0.8), 1e-9);
+  // A step at batch 8 is bound by the weight read, so the weight share does not enter it.
+  auto other = r;
+  other.efficiency.serving_decode_bandwidth *= 0.9;
+  EXPECT_NEAR(decode_step_time(other, 8, 2000).value() - decode_step_time(other, 8, 1000).value(), more, 1e-12);
+}
+
+// serving_sequence_overhead is paid once per running sequence in each forward step: at 2 us, a
+// decode step of 64 sequences takes 64 x 2 us = 128 us longer, and so does the time per output
+// token of a static batch of 64 (every decode step runs all 64); at batch 1, 2 us.
+TEST(Decode, EachSequenceCostsItsOverheadPerStep) {
+  auto r = replica("llama3-8b", "h100-sxm-80gb", "hopper");
+  r.efficiency.serving_sequence_overhead = core::Seconds(0);
+  auto slow = r;
+  slow.efficiency.serving_sequence_overhead = core::Seconds(2e-6);
+  EXPECT_NEAR(decode_step_time(slow, 64, 1000).value() - decode_step_time(r, 64, 1000).value(), 128e-6, 1e-12);
+  EXPECT_NEAR(decode_step_time(slow, 1, 1000).value() - decode_step_time(r, 1, 1000).value(), 2e-6, 1e-12);
+  EXPECT_NEAR(run_batch(slow, 64, 512, 256).tpot_s - run_batch(r, 64, 512, 256).tpot_s, 128e-6, 1e-12);
+  // Under continuous batching the step still runs 64 sequences: the same 128 us.
+  EXPECT_NEAR(continuous_step_time(slow, 64, 512, 256).value() - continuous_step_time(r, 64, 512, 256).value(),
+              128e-6, 1e-12);
+}
+
+// A decode step at batch 1 in closed form: one read of the weights but the input embedding at the
+// weight share, the context's KV at the KV share, the per-layer and the per-sequence overhead
+// (TP1: no all-reduce). Llama 3 8B, 16-bit, context 1,000, 52 us a layer, 2 us a sequence.
+TEST(Decode, Batch1StepIsTheSumOfItsTerms) {
+  auto r = replica("llama3-8b", "h100-sxm-80gb", "hopper");
+  r.efficiency.serving_layer_overhead = core::Seconds(52e-6);
+  r.efficiency.serving_sequence_overhead = core::Seconds(2e-6);
+  const double hbm = r.gpu.memory_bandwidth.value();
+  const double weights = (r.model.params_total() - r.model.embedding_params()) * 2 /
+                         (hbm * r.efficiency.serving_decode_bandwidth);
+  const double kv = 1000 * 128 * kKiB / (hbm * r.efficiency.serving_kv_bandwidth);
+  EXPECT_NEAR(decode_step_time(r, 1, 1000).value(), weights + kv + 32 * 52e-6 + 2e-6, 1e-12);
 }
 
 }  // namespace
