@@ -295,7 +295,7 @@ class SqliteStore final : public LedgerBase {
     int rc;
     while ((rc = sqlite3_step(s->get())) == SQLITE_ROW) row(s->get());
     busy_ = (rc & 0xff) == SQLITE_BUSY;
-    const auto e = rc == SQLITE_DONE ? core::Status{} : core::Status(error(what));
+    auto e = rc == SQLITE_DONE ? core::Status{} : core::Status(error(what));
     sqlite3_reset(s->get());
     sqlite3_clear_bindings(s->get());
     return e;
