@@ -41,7 +41,11 @@ int run_serve(const ServeCliOptions& c, const GlobalOptions& g) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   auto server = dashboard::Server::bind(std::move(o));
-  if (!server) return ledger_error(server.error(), LedgerDb{c.db}, g);
+  if (!server) {
+    LedgerDb db;
+    db.db = c.db;
+    return ledger_error(server.error(), db, g);
+  }
   std::cerr << "aicost serve: " << (*server)->url() << " (ledger " << store::redact(c.db)
             << ", read-only; Ctrl-C stops)" << std::endl;
   std::thread waiter([&] {

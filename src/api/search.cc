@@ -57,7 +57,7 @@ core::Result<Output> search(const PlanSource& src, const catalog::Catalog& cat, 
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   report::SearchView view{req->base.name, &req->space, &result, opts.objective,
-                          &req->constraints, {}, req->notes};
+                          &req->constraints, {}, req->notes, {}};
   const auto& base_job = req->base.job;
   for (const auto& opt : req->space.gpus) {
     view.gpu_intervals.push_back(perf::interval_for(

@@ -32,7 +32,7 @@ std::vector<Number> numbers(const perf::UserCalibration& c) {
       const auto it = std::find_if(c.observations.begin(), c.observations.end(),
                                    [&](const auto& o) { return o.generation == g; });
       Number n{p.per_generation ? p.key + "[" + g + "]" : p.key, p.key, g, k, p.get(it->profile),
-               c.cv.all.value(k, g), 0, 0};
+               c.cv.all.value(k, g), 0, 0, ""};
       n.lo = n.hi = n.value;
       for (const auto& f : c.cv.folds) {
         n.lo = std::min(n.lo, f.value(k, g));
