@@ -204,7 +204,7 @@ core::Result<optimize::Evaluation> PlanEditor::evaluate(const optimize::Change& 
   e.job = std::move(plan->job);
   e.inputs = std::move(plan->cost);
   e.perf = std::move(*perf);
-  e.cost = costing::estimate_cost(e.job, e.perf, e.inputs, costing::CostDetail::kTotalsOnly);
+  e.cost = costing::estimate_cost(e.job, e.perf, e.inputs);
   e.warnings = std::move(plan->warnings);
   return e;
 }

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "aicost/core/text.h"
 #include "aicost/reliability/closed_form.h"
 #include "aicost/reliability/spares.h"
 
@@ -13,18 +12,8 @@ namespace aicost::costing {
 
 using core::Bytes;
 using core::Seconds;
-using core::sprintf;
 using core::Usd;
 using core::UsdPerSecond;
-
-namespace {
-
-
-double per_month(UsdPerSecond r) { return r.value() * core::kSecondsPerMonth; }
-
-std::string money(double usd) { return core::group_digits(usd, 0) + " USD"; }
-
-}  // namespace
 
 namespace {
 
@@ -137,16 +126,12 @@ core::Usd cost_lower_bound(const workload::TrainingJob& job, Seconds wall, const
 }
 
 CostEstimate estimate_cost(const workload::TrainingJob& job, const perf::TrainingEstimate& perf,
-                           const CostInputs& in, CostDetail detail) {
-  return estimate_cost(job, perf, in, failure_overhead(job, perf, in), detail);
+                           const CostInputs& in) {
+  return estimate_cost(job, perf, in, failure_overhead(job, perf, in));
 }
 
 CostEstimate estimate_cost(const workload::TrainingJob& job, const perf::TrainingEstimate& perf,
-                           const CostInputs& in, const FailureOverhead& failures,
-                           CostDetail detail) {
-  const bool describe = detail == CostDetail::kFull;
-  // Driver texts cost more than the arithmetic; a search asks for the numbers only.
-#define AICOST_DRIVER(...) (describe ? sprintf(__VA_ARGS__) : std::string())
+                           const CostInputs& in, const FailureOverhead& failures) {
   CostEstimate c;
   c.lines.reserve(12);  // every category below, without a reallocation
   c.failures = failures;
@@ -154,41 +139,24 @@ CostEstimate estimate_cost(const workload::TrainingJob& job, const perf::Trainin
   const double gpus = job.cluster.gpus;
   c.gpu_hours = core::in_hours(c.wall_time) * gpus;
   const Seconds wall = c.wall_time;
-  const double wall_months = wall.value() / core::kSecondsPerMonth;
 
-  auto add = [&](const char* category, Usd amount, std::string driver, CostNature nature,
-                 UsdPerSecond peak) {
-    c.lines.push_back(CostLine{category, amount, std::move(driver), nature,
+  auto add = [&](const char* category, Usd amount, CostNature nature, UsdPerSecond peak) {
+    c.lines.push_back(CostLine{category, amount, nature,
                                UsdPerSecond(wall.value() > 0 ? amount.value() / wall.value() : 0),
                                peak});
   };
 
   // Compute: failure-free GPU time.
   const UsdPerSecond fleet = in.compute.per_gpu * gpus;
-  add("compute", perf.compute_time * fleet,
-      AICOST_DRIVER("%s GPU-h x %s", core::group_digits(perf.gpu_hours).c_str(), in.compute.basis.c_str()),
-      CostNature::kElastic, fleet);
+  add("compute", perf.compute_time * fleet, CostNature::kElastic, fleet);
   // Failures: checkpoint stalls, lost work and restarts keep every GPU billed.
   const auto& f = c.failures;
-  std::string stall_text;
-  if (describe && f.spare_stall.value() > 0) {
-    stall_text = sprintf("; %.1f h waiting for a repaired node (%.3f %% of the time, %d spares)",
-                         core::in_hours(f.spare_stall), 100 * f.spare_stall_share, in.reliability.spare_nodes);
-  }
-  add("failures", f.total() * fleet,
-      AICOST_DRIVER("%.1f expected interruptions (job MTBF %.1f h); checkpoint every %.0f min, %.0f s "
-              "stall each; restart %.0f min; %.1f h of planned maintenance%s",
-              f.expected_interruptions, core::in_hours(f.job_mtbf),
-              f.checkpoint_interval.value() / 60, f.checkpoint_blocking.value(),
-              f.restart_per_interrupt.value() / 60, core::in_hours(f.maintenance), stall_text.c_str()),
-      CostNature::kElastic, fleet);
+  add("failures", f.total() * fleet, CostNature::kElastic, fleet);
   // Spare nodes held for the whole run so that failed nodes are replaced at once.
   const int spare_nodes = std::max(0, in.reliability.spare_nodes);
   const double spare_gpus = static_cast<double>(spare_nodes) * job.cluster.gpus_per_node;
   const UsdPerSecond spare_rate = in.compute.per_gpu * spare_gpus;
-  add("spares", spare_rate * wall,
-      AICOST_DRIVER("%d spare nodes (%.0f GPUs) held for the whole run", spare_nodes, spare_gpus),
-      CostNature::kElastic, spare_rate);
+  add("spares", spare_rate * wall, CostNature::kElastic, spare_rate);
   // A reservation is billed for whole terms (AWS Reserved Instances, GCP committed-use
   // discounts): the hours of the term this run does not use are paid too, unless the plan says
   // other work uses them. Not a rate of the run's resources, so fixed.
@@ -196,22 +164,13 @@ CostEstimate estimate_cost(const workload::TrainingJob& job, const perf::Trainin
     const double terms = std::max(1.0, std::ceil(wall / in.compute.term));
     const Seconds unused = in.compute.term * terms - wall;
     const UsdPerSecond reserved = in.compute.per_gpu * (gpus + spare_gpus);
-    add("commitment", unused * reserved * (1 - in.compute.term_reuse),
-        AICOST_DRIVER("%s term%s of %s h x %s GPUs; the run uses %.1f %%; %.0f %% of the "
-                      "other %s h reused by other work (pricing.reservation_reuse)",
-                      catalog::to_string(in.compute.mode), terms > 1 ? "s" : "",
-                      core::group_digits(core::in_hours(in.compute.term) * terms).c_str(),
-                      core::group_digits(gpus + spare_gpus).c_str(), 100 * wall.value() / (in.compute.term.value() * terms),
-                      in.compute.term_reuse * 100,
-                      core::group_digits(core::in_hours(unused)).c_str()),
-        CostNature::kFixed, UsdPerSecond(0));
+    add("commitment", unused * reserved * (1 - in.compute.term_reuse), CostNature::kFixed, UsdPerSecond(0));
   }
 
   // Storage: dataset for the whole run; checkpoints at full retention (peak) after ramp-up;
   // logs growing until their retention caps them.
   const auto& s = in.storage;
   const CheckpointStorage ckpt = checkpoint_storage(s, f, wall);
-  const double retained = ckpt.retained;
   const double ckpt_bytes = ckpt.peak.value();
   // Logs are stored compressed when the plan says so (ratio 1 otherwise).
   const double log_rate = s.logs_per_day.value() / core::kSecondsPerDay * s.log_compression.ratio;  // B/s
@@ -228,58 +187,34 @@ CostEstimate estimate_cost(const workload::TrainingJob& job, const perf::Trainin
   c.peak_storage = Bytes(s.dataset.value() + ckpt_bytes + log_peak);
   const UsdPerSecond storage_peak(s.dataset.value() * s.dataset_price.value() +
                                   ckpt.peak_rate.value() + log_peak * s.log_price.value());
-  std::string extra;
-  if (describe && retrieval.value() > 0) {
-    extra = sprintf("; retrieval fees %s", money(retrieval.value()).c_str());
-  }
-  add("storage", storage_cost,
-      AICOST_DRIVER("dataset %s + %.0f checkpoints x %s + logs %s/day; peak %s; %s%s",
-              core::format_bytes(s.dataset.value()).c_str(), retained,
-              core::format_bytes(f.checkpoint_size.value()).c_str(),
-              core::format_bytes(s.logs_per_day.value()).c_str(),
-              core::format_bytes(c.peak_storage.value()).c_str(), s.tier_note.c_str(), extra.c_str()),
-      CostNature::kElastic, storage_peak);
+  add("storage", storage_cost, CostNature::kElastic, storage_peak);
 
   const auto& n = in.network;
   const Usd net(n.egress.value() * n.egress_compression.ratio * n.egress_price.value() +
                 n.cross_region.value() * n.cross_region_price.value());
-  add("network", net,
-      AICOST_DRIVER("egress %s + cross-region %s", core::format_bytes(n.egress.value()).c_str(),
-              core::format_bytes(n.cross_region.value()).c_str()),
-      CostNature::kElastic, UsdPerSecond(net.value() / std::max(d, 1.0)));
+  add("network", net, CostNature::kElastic, UsdPerSecond(net.value() / std::max(d, 1.0)));
 
   const auto& sv = in.services;
-  auto fixed = [&](const char* name, UsdPerSecond rate, std::string driver) {
-    add(name, rate * wall, std::move(driver), CostNature::kFixed, rate);
-  };
-  fixed("database", sv.database, AICOST_DRIVER("%s/month x %.2f months", money(per_month(sv.database)).c_str(), wall_months));
+  add("database", sv.database * wall, CostNature::kFixed, sv.database);
   const UsdPerSecond monitoring = sv.monitoring + sv.monitoring_per_gpu * gpus;
-  add("monitoring", monitoring * wall,
-      AICOST_DRIVER("%s/month + %s/GPU-month x %.0f GPUs", money(per_month(sv.monitoring)).c_str(),
-              core::sprintf("%.2f USD", per_month(sv.monitoring_per_gpu)).c_str(), gpus),
-      CostNature::kElastic, monitoring);
-  fixed("security", sv.security, AICOST_DRIVER("%s/month x %.2f months", money(per_month(sv.security)).c_str(), wall_months));
+  add("monitoring", monitoring * wall, CostNature::kElastic, monitoring);
+  add("security", sv.security * wall, CostNature::kFixed, sv.security);
   const auto& o = in.operations;
   const UsdPerSecond people = o.engineer_rate * o.engineers + o.on_call;
-  fixed("operations", people,
-        AICOST_DRIVER("%.1f engineers x %s/month + on-call %s/month", o.engineers,
-                money(per_month(o.engineer_rate)).c_str(), money(per_month(o.on_call)).c_str()));
+  add("operations", people * wall, CostNature::kFixed, people);
 
   Usd subtotal(0);
   for (const auto& l : c.lines) subtotal += l.amount;
-  add("contingency", subtotal * in.contingency,
-      AICOST_DRIVER("%.0f%% of %s", in.contingency * 100, money(subtotal.value()).c_str()),
-      CostNature::kFixed, UsdPerSecond(0));
+  add("contingency", subtotal * in.contingency, CostNature::kFixed, UsdPerSecond(0));
 
   for (const auto& l : c.lines) {
     c.total += l.amount;
     (l.nature == CostNature::kFixed ? c.fixed : c.elastic) += l.amount;
   }
   c.per_million_tokens = Usd(c.total.value() / job.tokens * 1e6);
-  if (describe && o.engineers == 0 && o.on_call.value() == 0) {
+  if (o.engineers == 0 && o.on_call.value() == 0) {
     c.warnings.push_back("no operations section: people cost is not included");
   }
-#undef AICOST_DRIVER
   return c;
 }
 

@@ -8,6 +8,7 @@
 
 #include "aicost/core/text.h"
 #include "chart_parts.h"
+#include "estimate_parts.h"
 #include "json.h"
 #include "rounding.h"
 
@@ -39,7 +40,7 @@ std::vector<Chart> estimate_charts(const EstimateView& v) {
     lines.push_back({{"category", l.category},
                      {"usd", cents(l.amount.value())},
                      {"nature", l.nature == costing::CostNature::kFixed ? "fixed" : "elastic (scales with the run)"},
-                     {"driver", l.driver}});
+                     {"driver", cost_driver(v, l)}});
   }
   if (!lines.empty()) {
     Json s = bar_spec("Cost by category", std::move(lines), "category", "category", "usd", "cost (USD)", ",.0f");

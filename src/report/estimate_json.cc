@@ -151,7 +151,7 @@ Json build_json(const EstimateView& v) {
          {"usd", cents(l.amount.value())},
          {"share", sig(share(l.amount.value(), c.total.value()))},
          {"nature", nature_name(l.nature)},
-         {"driver", l.driver},
+         {"driver", cost_driver(v, l)},
          {"average_usd_per_month", cents(l.average_rate.value() * core::kSecondsPerMonth)},
          {"peak_usd_per_month", cents(l.peak_rate.value() * core::kSecondsPerMonth)}});
   }

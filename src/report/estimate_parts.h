@@ -11,6 +11,7 @@
 #include "aicost/perf/estimate.h"
 #include "aicost/perf/interval.h"
 #include "aicost/core/text.h"
+#include "aicost/report/estimate_report.h"
 #include "json.h"
 
 namespace aicost::report {
@@ -45,6 +46,10 @@ inline std::string count(double n) {
 inline std::string pct(double ratio) { return fmt::format("{:.1f} %", ratio * 100); }
 inline std::string on_off(bool b) { return b ? "on" : "off"; }
 
+
+// How line `l` of v.cost was computed, in words and numbers ("768 GPU-h x 2.00 USD/GPU-h (plan)"),
+// from the plan's inputs and the estimate (cost_drivers.cc); "" for a view without inputs.
+std::string cost_driver(const EstimateView& v, const costing::CostLine& l);
 
 // Where an 80 % interval comes from, as every report's JSON writes it (docs/JSON_OUTPUT.md).
 Json interval_json(const perf::Interval& b);

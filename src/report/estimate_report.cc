@@ -151,7 +151,7 @@ std::vector<Section> build_sections(const EstimateView& v) {
     lines.rows.push_back({l.category, core::group_digits(l.amount.value()),
                           pct(share(l.amount.value(), c.total.value())),
                           core::group_digits(l.average_rate.value() * core::kSecondsPerMonth),
-                          nature_name(l.nature), l.driver});
+                          nature_name(l.nature), cost_driver(v, l)});
   }
   cost.tables.push_back(std::move(lines));
   std::vector<std::vector<std::string>> summary = {

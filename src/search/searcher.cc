@@ -280,7 +280,7 @@ void Searcher::price(const workload::TrainingJob& job, const perf::TrainingEstim
            const costing::FailureOverhead& failures, Candidate& c, Partial& out) const {
   ++out.priced;
   const auto cost = costing::estimate_cost(job, est, costs_[c.gpu_option][c.price_option],
-                                           failures, costing::CostDetail::kTotalsOnly);
+                                           failures);
   c.wall_days = core::in_days(cost.wall_time);
   c.gpu_hours = cost.gpu_hours;
   c.cost_usd = cost.total.value();

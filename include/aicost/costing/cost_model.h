@@ -1,4 +1,5 @@
-// Resources to money: every category a training budget has, each with the driver that produced it.
+// Resources to money: every category a training budget has. The words on how each line was
+// computed (its driver) are report's, from the same inputs (report/cost_drivers.cc).
 // Thread-safe (pure function).
 #pragma once
 
@@ -18,7 +19,6 @@ enum class CostNature { kElastic, kFixed };  // scales with the run's resources,
 struct CostLine {
   std::string category;  // compute | failures | storage | network | database | monitoring | security | operations | contingency
   core::Usd amount;
-  std::string driver;    // how it was computed, in words and numbers
   CostNature nature = CostNature::kElastic;
   core::UsdPerSecond average_rate;  // amount / wall time
   core::UsdPerSecond peak_rate;     // highest instantaneous rate (storage peaks at full retention)
@@ -101,17 +101,12 @@ reliability::RunInputs reliability_inputs(const workload::TrainingJob& job,
 FailureOverhead failure_overhead(const workload::TrainingJob& job,
                                  const perf::TrainingEstimate& perf, const CostInputs& in);
 
-// kFull fills every line's driver text; kTotalsOnly leaves drivers empty (same amounts), for
-// searches that evaluate millions of candidates.
-enum class CostDetail { kFull, kTotalsOnly };
-
 CostEstimate estimate_cost(const workload::TrainingJob& job, const perf::TrainingEstimate& perf,
-                           const CostInputs& in, CostDetail detail = CostDetail::kFull);
+                           const CostInputs& in);
 // The same with the failure overhead already known: `failures` must be
 // failure_overhead(job, perf, in'), where `in'` may differ from `in` only in `compute`.
 CostEstimate estimate_cost(const workload::TrainingJob& job, const perf::TrainingEstimate& perf,
-                           const CostInputs& in, const FailureOverhead& failures,
-                           CostDetail detail);
+                           const CostInputs& in, const FailureOverhead& failures);
 
 // A lower bound on estimate_cost(job, perf, in).total for any perf estimate with this failure-free
 // `compute_time` and at least `wall` wall time (wall >= compute_time; pass compute_time when the

@@ -223,7 +223,7 @@ TEST(CostModel, FailureOverheadIsTheSameAtEveryPrice) {
   const auto f = failure_overhead(job(), perf_estimate(), cheap);
   EXPECT_EQ(f.total().value(), failure_overhead(job(), perf_estimate(), reserved).total().value());
   for (const CostInputs& in : {cheap, reserved}) {
-    const auto once = estimate_cost(job(), perf_estimate(), in, f, CostDetail::kTotalsOnly);
+    const auto once = estimate_cost(job(), perf_estimate(), in, f);
     const auto full = estimate_cost(job(), perf_estimate(), in);
     EXPECT_EQ(once.total.value(), full.total.value());
     EXPECT_EQ(once.wall_time.value(), full.wall_time.value());

@@ -116,7 +116,7 @@ TEST(DiffJson, OutputsCarryDeltaAndRelativeChange) {
 TEST(DiffJson, ACategoryOnOneSideOnlyCountsAsZeroWithoutRelativeChange) {
   const auto a = testing::make_plan();
   auto b = changed(*a);
-  b->cost.lines.push_back({"egress-fees", core::usd(250), "new", costing::CostNature::kElastic,
+  b->cost.lines.push_back({"egress-fees", core::usd(250), costing::CostNature::kElastic,
                            core::UsdPerSecond(0), core::UsdPerSecond(0)});
   const json j = json::parse(diff_of(a->view("a"), b->view("b"), Format::kJson));
   const json extra = find(j["outputs"], "metric", "cost.categories.egress-fees");

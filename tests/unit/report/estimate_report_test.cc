@@ -185,6 +185,20 @@ TEST(EstimateJson, CostLinesCategoriesAndMonthlyRates) {
   EXPECT_EQ(c["lines"][4]["nature"], "fixed");  // database
 }
 
+TEST(EstimateJson, DriversAreWordedFromTheInputsAndTheOtherLines) {
+  auto plan = testing::make_plan();
+  plan->inputs.services.database = core::usd_per_hour(1);  // 730 USD a month of 730 h
+  const json c = json::parse(render_estimate_json(plan->view("demo")))["cost"];
+  // 1.25 days of 730-hour months: 30 h / 730 h = 0.041 months.
+  EXPECT_EQ(c["lines"][4]["driver"], "730 USD/month x 0.04 months");
+  // The default contingency (10 %) of the eight lines before it: 50,000 - 4,500 = 45,500 USD.
+  EXPECT_EQ(c["lines"][8]["driver"], "10% of 45,500 USD");
+  // A view without the plan's inputs has no words for them.
+  auto bare = plan->view("demo");
+  bare.inputs = nullptr;
+  EXPECT_EQ(json::parse(render_estimate_json(bare))["cost"]["lines"][0]["driver"], "");
+}
+
 TEST(EstimateJson, MoneyIsRoundedToCents) {
   auto plan = testing::make_plan();
   plan->cost.lines[0].amount = core::usd(1234.5678);
@@ -286,10 +300,13 @@ TEST(EstimateCsv, OneRowPerCostLinePlusSummaryRows) {
   EXPECT_NE(out.find("\ncost,compute,32000.0,USD,0.64,elastic,768 GPU-h x 2.00 USD/GPU-h (plan)\n"),
             std::string::npos)
       << out;
-  // A driver with a comma and quotes is quoted per RFC 4180.
-  EXPECT_NE(
-      out.find("\ncost,storage,1200.0,USD,0.024,elastic,\"dataset 1 TB, \"\"hot\"\" tier\"\n"),
-      std::string::npos);
+  // A driver with a comma and quotes (the storage line ends with the fixture's tier note) is
+  // quoted per RFC 4180.
+  const std::string storage = "\ncost,storage,1200.0,USD,0.024,elastic,\"dataset ";
+  const auto at = out.find(storage);
+  ASSERT_NE(at, std::string::npos) << out;
+  const std::string line = out.substr(at + 1, out.find('\n', at + 1) - at - 1);
+  EXPECT_TRUE(line.ends_with("; \"\"hot\"\" tier, list price\"")) << line;
   EXPECT_NE(out.find("\nsummary,total,50000.0,USD,1,,\n"), std::string::npos);
   EXPECT_NE(out.find("\nsummary,mfu,0.45,ratio,,,\n"), std::string::npos);
   EXPECT_NE(out.find("\nsummary,wall_days,1.25,d,,,\n"), std::string::npos);

@@ -141,7 +141,7 @@ Naive brute_force(const Case& c, const Constraints& k) {
                         costing::CostInputs in = c.costs;
                         in.compute = opt.prices[p];
                         const auto cost =
-                            costing::estimate_cost(j, *est, in, costing::CostDetail::kTotalsOnly);
+                            costing::estimate_cost(j, *est, in);
                         Candidate cand;
                         cand.gpu_option = g;
                         cand.price_option = p;
@@ -493,7 +493,7 @@ TEST(Search, ReturnedPlansReestimateToTheSameNumbers) {
       ASSERT_TRUE(workload::validate(job, nullptr));
       auto est = perf::estimate_training(job);
       ASSERT_TRUE(est);
-      const auto cost = costing::estimate_cost(job, *est, in, costing::CostDetail::kFull);
+      const auto cost = costing::estimate_cost(job, *est, in);
       EXPECT_PRED2(near, est->step_time.value(), cand.step_time_s);
       EXPECT_PRED2(near, core::in_days(cost.wall_time), cand.wall_days);
       EXPECT_PRED2(near, cost.gpu_hours, cand.gpu_hours);
