@@ -84,7 +84,7 @@ TEST(RateCard, PricesAUsageRow) {
   untyped.gpu_hours = 1;
   EXPECT_FALSE(ledger::price_usage(untyped, *c));  // no `untyped:` rate
   EXPECT_EQ(untyped.currency, "");
-  EXPECT_EQ(ledger::unpriced_message({{"", "a100"}, {}}, *c),
+  EXPECT_EQ(ledger::unpriced_message({{"", "a100"}, {}, {}}, *c),
             "no rate for GPU types (untyped), a100 in rates.yaml: add them as `a100: <price>USD/h` under `gpus:` "
             "(and `untyped:` for GPUs without a type); nothing was loaded, since a row without its price would count "
             "as free");

@@ -58,7 +58,7 @@ TEST(ForecastPeriod, LinearRampExtrapolatesExactly) {
   const Day today = monday() + 56;
   const DailySeries ramp = make(56, [](int t) { return 10.0 + 2 * t; });
   for (bool weekly : {true, false}) {
-    const Forecast f = forecast_period(ramp, today, today + 14, today, {.weekly = weekly});
+    const Forecast f = forecast_period(ramp, today, today + 14, today, {.weekly = weekly, .anomaly = {}});
     EXPECT_EQ(f.method, weekly ? "trend+weekly" : "trend");
     EXPECT_NEAR(f.remaining, 1890, 1e-6);
     EXPECT_NEAR(f.trend_per_day, 2, 1e-9);
@@ -78,7 +78,7 @@ TEST(ForecastPeriod, WeeklyPatternForecastsWeekAndWeekendWithoutDrift) {
   EXPECT_NEAR(weekend.expected, 40, 40 * 0.01);
   // Without factors a weekend day is predicted like any other (~540/7 ≈ 77, less a spurious slope
   // that the pattern's phase puts into a plain linear fit).
-  const Forecast flat = forecast_period(s, today + 5, today + 7, today, {.weekly = false});
+  const Forecast flat = forecast_period(s, today + 5, today + 7, today, {.weekly = false, .anomaly = {}});
   EXPECT_GT(flat.expected, 100);
 }
 
@@ -138,7 +138,7 @@ TEST(ForecastPeriod, OnlyTheLastHistoryDaysAreFitted) {
 TEST(ForecastPeriod, PredictedDaysAreClampedAtZero) {
   const Day today = monday() + 14;
   const DailySeries s = make(14, [](int t) { return 100.0 - 5 * t; });
-  const Forecast f = forecast_period(s, today, today + 20, today, {.weekly = false});
+  const Forecast f = forecast_period(s, today, today + 20, today, {.weekly = false, .anomaly = {}});
   EXPECT_NEAR(f.remaining, 105, 1e-6);
   EXPECT_NEAR(f.trend_per_day, -5, 1e-9);
 }
@@ -147,7 +147,7 @@ TEST(ForecastPeriod, PredictedDaysAreClampedAtZero) {
 TEST(ForecastPeriod, LowNeverBelowSpent) {
   const Day today = monday() + 3;
   const DailySeries s = {{monday(), 0}, {monday() + 1, 100}, {monday() + 2, 0}};
-  const Forecast f = forecast_period(s, monday(), today + 2, today, {.interval = 0.95});
+  const Forecast f = forecast_period(s, monday(), today + 2, today, {.interval = 0.95, .anomaly = {}});
   EXPECT_NEAR(f.spent, 100, 1e-12);
   EXPECT_DOUBLE_EQ(f.low, f.spent);
   EXPECT_GT(f.high, f.expected);
@@ -199,7 +199,7 @@ TEST(RobustForecast, TwoDaySpikeDoesNotLiftTheForecast) {
   EXPECT_NEAR(f.remaining, 1000, 1e-6);
   EXPECT_EQ(f.replaced_days, 2);
   EXPECT_EQ(f.level_shifts, 0);
-  const Forecast old = forecast_period(s, today - 20, today + 10, today, {.weekly = false, .robust = false});
+  const Forecast old = forecast_period(s, today - 20, today + 10, today, {.weekly = false, .robust = false, .anomaly = {}});
   EXPECT_NEAR(old.remaining, 10 * (100 + 800.0 / 56) + 10400.0 / 14630 * 330, 1e-6);
   EXPECT_EQ(old.replaced_days, 0);
 }
@@ -216,7 +216,7 @@ TEST(RobustForecast, NoisySpikeForecastStaysNearTheFlatTruth) {
     const Forecast f = forecast_period(s, today - 20, today + 10, today);
     EXPECT_NEAR(f.remaining, 1000, 60) << "trial " << trial;
     EXPECT_GE(f.replaced_days, 2) << "trial " << trial;
-    const Forecast old = forecast_period(s, today - 20, today + 10, today, {.robust = false});
+    const Forecast old = forecast_period(s, today - 20, today + 10, today, {.robust = false, .anomaly = {}});
     EXPECT_GT(old.remaining, 1200) << "trial " << trial;
   }
 }
@@ -232,7 +232,7 @@ TEST(RobustForecast, LastingLevelShiftBecomesTheNewLevel) {
   EXPECT_NEAR(f.remaining, 2000, 1e-6);
   EXPECT_EQ(f.level_shifts, 1);
   EXPECT_EQ(f.replaced_days, 0);
-  const Forecast old = forecast_period(s, today, today + 10, today, {.weekly = false, .robust = false});
+  const Forecast old = forecast_period(s, today, today + 10, today, {.weekly = false, .robust = false, .anomaly = {}});
   EXPECT_NEAR(old.remaining, 10 * (100 + 1000.0 / 56) + 100 * 230.0 / 14630 * 330, 1e-6);
 }
 
@@ -298,7 +298,7 @@ TEST(RobustForecast, ShiftDaysSeparatesOneOffFromLasting) {
     const Forecast f = forecast_period(s, today, today + 10, today);
     EXPECT_NEAR(f.remaining, k < 3 ? 1000 : 2000, 1e-6) << k;
     // A larger shift_days keeps a 3-day run a one-off too.
-    EXPECT_NEAR(forecast_period(s, today, today + 10, today, {.shift_days = 4}).remaining, 1000, 1e-6) << k;
+    EXPECT_NEAR(forecast_period(s, today, today + 10, today, {.shift_days = 4, .anomaly = {}}).remaining, 1000, 1e-6) << k;
   }
 }
 
@@ -333,7 +333,7 @@ TEST(RobustForecast, SameAsPlainFitWithoutAnomalies) {
   const Day today = monday() + 56;
   const DailySeries s = make(56, [&](int t) { return 100 + 0.5 * t + 3 * noise(); });
   const Forecast robust = forecast_period(s, today, today + 20, today);
-  const Forecast plain = forecast_period(s, today, today + 20, today, {.robust = false});
+  const Forecast plain = forecast_period(s, today, today + 20, today, {.robust = false, .anomaly = {}});
   EXPECT_EQ(robust.replaced_days, 0);
   EXPECT_EQ(robust.level_shifts, 0);
   EXPECT_DOUBLE_EQ(robust.expected, plain.expected);

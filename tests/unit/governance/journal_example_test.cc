@@ -90,7 +90,7 @@ class JournalExample : public aicost::testing::BackendTest {
 };
 
 TEST_P(JournalExample, FindsThePlantedEffectsAndTheBreach) {
-  auto r = evaluate_changes(store(), {as_of_, 14, 0.95});
+  auto r = evaluate_changes(store(), {as_of_, 14, 0.95, {}});
   ASSERT_TRUE(r) << r.error().what();
   ASSERT_EQ(r->size(), 4u);
   const auto& r3 = (*r)[0];
@@ -160,7 +160,7 @@ TEST_P(JournalExample, EachScopeMeasuresWhatItsOwnReportReads) {
     c.guardrails = {{ledger::GuardrailKind::kMinGpuActivity, 0.4}};
     ASSERT_TRUE(store().add_change(c));
   }
-  const ChangeOptions o{as_of_, 14, 0.95};
+  const ChangeOptions o{as_of_, 14, 0.95, {}};
   auto r = evaluate_changes(store(), o);
   ASSERT_TRUE(r) << r.error().what();
   ASSERT_EQ(r->size(), 4u + scopes.size());
@@ -206,7 +206,9 @@ TEST_P(JournalExample, EachScopeMeasuresWhatItsOwnReportReads) {
     }
     ASSERT_EQ(got.guardrails.size(), 1u);
     ASSERT_EQ(got.guardrails[0].after.has_value(), want.guardrails[0].after.has_value());
-    if (want.guardrails[0].after) EXPECT_NEAR(*got.guardrails[0].after, *want.guardrails[0].after, 1e-12);
+    if (want.guardrails[0].after) {
+      EXPECT_NEAR(*got.guardrails[0].after, *want.guardrails[0].after, 1e-12);
+    }
   }
   // The scopes were not all empty or all alike: the first two are measured, the one nothing meets not.
   EXPECT_TRUE(result(scopes[0]).effect);

@@ -73,7 +73,7 @@ ledger::Change change(std::vector<ledger::Guardrail> g = {}) {
   return c;
 }
 
-ChangeOptions options(ledger::Day as_of = kChange + 4) { return {as_of, 4, 0.95}; }
+ChangeOptions options(ledger::Day as_of = kChange + 4) { return {as_of, 4, 0.95, {}}; }
 
 TEST(MeasureChange, ALowerUnitCostBeyondDoubtIsKept) {
   const auto d = days(10, 8, 0.1);
