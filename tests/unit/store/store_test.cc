@@ -51,7 +51,7 @@ class StoreTest : public testing::BackendTest {
 };
 
 TEST_P(StoreTest, FreshStoreIsAtTheLatestSchema) {
-  EXPECT_EQ(store().schema_version(), 7);
+  EXPECT_EQ(store().schema_version(), 8);
   auto sources = store().sources();
   ASSERT_TRUE(sources);
   EXPECT_TRUE(sources->empty());
@@ -485,7 +485,7 @@ TEST_P(StoreTest, ReopeningKeepsTheLedger) {
   auto reopened = store::open_store(fresh_.db);
   ASSERT_TRUE(reopened) << reopened.error().what();
   fresh_.store = std::move(*reopened);
-  EXPECT_EQ(store().schema_version(), 7);
+  EXPECT_EQ(store().schema_version(), 8);
   EXPECT_EQ(totals().begin()->second.billed, before.begin()->second.billed);
 }
 
@@ -542,16 +542,17 @@ TEST_P(StoreTest, SchemaOneMigratesAndAlertsAreRecordedOnce) {
     fresh_.store.reset();
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(fresh_.db.c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(db, "DROP TABLE alerts_sent; DROP TABLE gpu_hourly; DROP INDEX sources_export; "
-                           "ALTER TABLE sources DROP COLUMN export_key; ALTER TABLE sources DROP COLUMN periods; "
-                           "DELETE FROM schema_migrations WHERE version >= 2",
+    ASSERT_EQ(sqlite3_exec(db, (std::string(testing::kUndoSchema8) +
+                            "DROP TABLE alerts_sent; DROP TABLE gpu_hourly; DROP INDEX sources_export; "
+                            "ALTER TABLE sources DROP COLUMN export_key; ALTER TABLE sources DROP COLUMN periods; "
+                            "DELETE FROM schema_migrations WHERE version >= 2").c_str(),
                            nullptr, nullptr, nullptr),
               SQLITE_OK);
     sqlite3_close(db);
     auto reopened = store::open_store(fresh_.db);
     ASSERT_TRUE(reopened) << reopened.error().what();
     fresh_.store = std::move(*reopened);
-    EXPECT_EQ(store().schema_version(), 7);
+    EXPECT_EQ(store().schema_version(), 8);
     EXPECT_EQ(totals().begin()->second.billed, before.begin()->second.billed);
     // The migration rebuilt the hourly telemetry from the samples.
     auto migrated = store().gpu_hours(std::nullopt, std::nullopt);
