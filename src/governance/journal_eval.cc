@@ -1,8 +1,8 @@
 // evaluate_changes: every change's scope read from the ledger in one pass (two queries for the whole
 // journal, grouped by the dimensions its scopes filter on, each row handed to the changes it
-// belongs to; SQLite answers both from one scan of the charges), by day and consumed unit (cost,
-// GPU-hours, tokens) and by resource (GPU-hours weighted by the telemetry's activity, as `ledger
-// report --useful` does), then measured (journal.cc).
+// belongs to), by day and consumed unit (cost, GPU-hours, tokens: the daily rollup answers it) and
+// by resource (GPU-hours weighted by the telemetry's activity, as `ledger report --useful` does;
+// the GPU rows only, found through an index), then measured (journal.cc).
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -103,43 +103,59 @@ core::Result<std::vector<ChangeResult>> evaluate_changes(ledger::Store& store, c
   auto gpus = lines;
   gpus.dims.insert(gpus.dims.begin(), {ledger::Dimension::kResource, ledger::Dimension::kResourceName});
   gpus.gpu_rows_only = true;  // the others add nothing below
-  const std::vector<ledger::AggregateQuery> queries = {lines, gpus};
   const ledger::Day first = *lines.from, end = *lines.to;
-  auto activity = store.gpu_activity(first, end);
-  if (!activity) return activity.error();
-  std::sort(activity->begin(), activity->end(), [](const ledger::HostActivity& a, const ledger::HostActivity& b) {
-    return std::tie(a.host, a.day, a.metric) < std::tie(b.host, b.day, b.metric);
-  });
   std::vector<Scope> scopes(journal->size());
-  auto s = store.aggregate_into(queries, [&](std::size_t q, ledger::AggregateRow& row) -> core::Status {
-    // The consumed unit's row: the unit first; the GPU rows': resource id and name first.
-    const std::size_t offset = q == 0 ? 0 : 2;
+  // The GPU rows first: the telemetry's daily activity is read only when one is in a scope (the
+  // store finds the GPU rows of the days through an index, or that there are none).
+  std::vector<ledger::AggregateRow> gpu_rows;
+  auto g = store.aggregate_into(std::span(&gpus, 1), [&](std::size_t, ledger::AggregateRow& row) -> core::Status {
+    if (std::any_of(tests.begin(), tests.end(), [&row](const ScopeTest& t) { return t.holds(row, 2); }))
+      gpu_rows.push_back(std::move(row));
+    return {};
+  });
+  if (!g) return g.error().with_context("measuring the change journal");
+  std::vector<ledger::HostActivity> activity;
+  if (!gpu_rows.empty()) {
+    auto a = store.gpu_activity(first, end);
+    if (!a) return a.error();
+    activity = std::move(*a);
+    std::sort(activity.begin(), activity.end(), [](const ledger::HostActivity& a, const ledger::HostActivity& b) {
+      return std::tie(a.host, a.day, a.metric) < std::tie(b.host, b.day, b.metric);
+    });
+  }
+  for (const auto& row : gpu_rows) {
+    // Resource id and name first.
     std::optional<double> busy;
     bool looked = false;
     for (std::size_t i = 0; i < tests.size(); ++i) {
-      if (!tests[i].holds(row, offset)) continue;
-      Scope& scope = scopes[i];
-      ScopeDay& d = scope.days[row.currency][row.day];
+      if (!tests[i].holds(row, 2)) continue;
+      ScopeDay& d = scopes[i].days[row.currency][row.day];
       d.day = row.day;
-      if (q == 0) {
-        d.cost += units(row.sums.effective);
-        d.gpu_hours += row.sums.gpu_hours;
-        d.tokens += row.sums.consumed_quantity * tokens_per_unit(row.values.front());
-        scope.cost[row.currency] += row.sums.effective;
-        continue;
-      }
       if (!looked) {
         // A resource is a telemetry host by its name, its id, or its id's last path part.
         const std::string& id = row.values[0];
         const std::string& name = row.values[1];
         for (const std::string& host : {name, id, id.substr(id.find_last_of('/') + 1)})
-          if (!host.empty() && !busy) busy = ledger::host_activity(*activity, host, row.day);
+          if (!host.empty() && !busy) busy = ledger::host_activity(activity, host, row.day);
         looked = true;
       }
       if (busy) {
         d.observed_gpu_hours += row.sums.gpu_hours;
         d.useful_gpu_hours += row.sums.gpu_hours * *busy;
       }
+    }
+  }
+  // By day and consumed unit (the daily rollup answers it, schema 8): the unit first.
+  auto s = store.aggregate_into(std::span(&lines, 1), [&](std::size_t, ledger::AggregateRow& row) -> core::Status {
+    for (std::size_t i = 0; i < tests.size(); ++i) {
+      if (!tests[i].holds(row, 0)) continue;
+      Scope& scope = scopes[i];
+      ScopeDay& d = scope.days[row.currency][row.day];
+      d.day = row.day;
+      d.cost += units(row.sums.effective);
+      d.gpu_hours += row.sums.gpu_hours;
+      d.tokens += row.sums.consumed_quantity * tokens_per_unit(row.values.front());
+      scope.cost[row.currency] += row.sums.effective;
     }
     return {};
   });

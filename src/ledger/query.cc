@@ -174,7 +174,7 @@ std::optional<std::vector<std::string>> resolve_tags(const std::vector<Tag>& tag
 
 bool in_rollup(Dimension d) {
   return d != Dimension::kResource && d != Dimension::kResourceName && d != Dimension::kSku &&
-         d != Dimension::kCommitment && d != Dimension::kConsumedUnit;
+         d != Dimension::kCommitment;
 }
 
 }  // namespace aicost::ledger

@@ -73,6 +73,7 @@ void IdRollup::add(std::span<const ledger::Charge> rows, std::span<const ChargeT
     sums.contracted += c.contracted.value_or(0);
     sums.gpu_hours += c.gpu_hours;
     sums.rows += 1;
+    sums.consumed_quantity += c.consumed_quantity.value_or(0);
     if (overflow_line_ == 0 && !fits(sums)) overflow_line_ = c.line;
   }
 }

@@ -238,6 +238,7 @@ class PgStore final : public LedgerBase, private PgConn {
       for (auto v : {r.sums.billed, r.sums.effective, r.sums.list, r.sums.contracted}) out.i64(static_cast<std::int64_t>(v));
       out.real(r.sums.gpu_hours);
       out.i64(r.sums.rows);
+      out.real(r.sums.consumed_quantity);
       out.end_row();
     });
   }

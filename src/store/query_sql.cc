@@ -105,7 +105,7 @@ AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d) {
   const std::string rows = rollup ? "SUM(rows)" : "COUNT(*)";
   const std::string contracted = rollup ? "SUM(contracted)" : "SUM(COALESCE(contracted, 0))";
   const std::string where = where_clause(q, param);
-  const std::string quantity = rollup ? "0" : "SUM(COALESCE(consumed_quantity, 0))";
+  const std::string quantity = rollup ? "SUM(consumed_quantity)" : "SUM(COALESCE(consumed_quantity, 0))";
   const std::string sums = "SUM(billed) AS billed, SUM(effective) AS effective, SUM(list) AS list, " + contracted +
                            " AS contracted, SUM(gpu_hours) AS gpu_hours, " + rows + " AS n, " + quantity +
                            " AS q, MIN(day) AS first_day, MAX(day) AS last_day";
@@ -122,7 +122,8 @@ AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d) {
   return out;
 }
 
-AggregateSql scan_sql(const ledger::AggregateQuery& q, Dialect d, const std::vector<std::string>& also) {
+AggregateSql scan_sql(const ledger::AggregateQuery& q, Dialect d, const std::vector<std::string>& also,
+                      const std::string& index) {
   const bool rollup = from_rollup(q);
   AggregateSql out;
   auto param = [&](std::string value) {
@@ -131,9 +132,10 @@ AggregateSql scan_sql(const ledger::AggregateQuery& q, Dialect d, const std::vec
   };
   out.sql = "SELECT day";
   for (auto dim : q.dims) out.sql += std::string(", ") + dimension_column(dim);
-  out.sql += rollup ? ", currency_sid, tagset_id, billed, effective, list, contracted, gpu_hours, rows, 0 FROM charge_daily"
+  out.sql += rollup ? ", currency_sid, tagset_id, billed, effective, list, contracted, gpu_hours, rows, consumed_quantity "
+                      "FROM charge_daily"
                     : ", currency_sid, tagset_id, billed, effective, list, COALESCE(contracted, 0), gpu_hours, 1, "
-                      "COALESCE(consumed_quantity, 0) FROM charges";
+                      "COALESCE(consumed_quantity, 0) FROM charges" + index;
   out.sql += where_clause(q, param, also);
   return out;
 }

@@ -13,7 +13,7 @@ namespace aicost::store {
 
 // The grouped SELECT behind Store::aggregate. Columns out: [day,] one per dims, currency,
 // [tagset_id (when q.reads_tags()),]
-// billed, effective, list, contracted, gpu_hours, rows, consumed_quantity (0 from the rollup),
+// billed, effective, list, contracted, gpu_hours, rows, consumed_quantity,
 // first day, last day; dimension values as text. Only fixed
 // column names are spliced in; every value is a parameter (`?` for SQLite, `$n` for PostgreSQL),
 // listed in `params`.
@@ -27,8 +27,10 @@ AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d);
 // a hash map over the ids is several times faster): the daily rollup's rows where it can answer
 // `q`, else the charges. Columns out: day, one per dims (an id; resource_id as text),
 // currency_sid, tagset_id, billed, effective, list, contracted, gpu_hours, rows,
-// consumed_quantity (0 from the rollup). `also`: more conditions the rows must meet (fixed SQL).
-AggregateSql scan_sql(const ledger::AggregateQuery& q, Dialect d, const std::vector<std::string>& also = {});
+// consumed_quantity. `also`: more conditions the rows must meet (fixed SQL); `index`: SQLite's
+// " INDEXED BY name" or " NOT INDEXED" after the charges (fixed SQL; not for the rollup).
+AggregateSql scan_sql(const ledger::AggregateQuery& q, Dialect d, const std::vector<std::string>& also = {},
+                      const std::string& index = {});
 // Whether the daily rollup answers `q` (else it reads the raw charges).
 bool from_rollup(const ledger::AggregateQuery& q);
 // From gpu_hourly. Columns out: host, day, metric, mean value, samples.

@@ -268,6 +268,21 @@ CREATE TABLE IF NOT EXISTS changes (
 CREATE INDEX IF NOT EXISTS changes_day ON changes (day);
 )SQL";
 
+// The consumed unit as a rollup dimension, with the sum of ConsumedQuantity (NULL counted 0, as
+// the reports sum it), so that a report by consumed unit (the change journal's cost per 1M tokens)
+// reads the rollup instead of every charge. The rollup is rebuilt from the charges, in the same
+// groups a load makes ({DAILY_REBUILD}). `charges_gpu_day` holds only the GPU rows (gpu_hours > 0),
+// by day: a query of the GPU rows of some days (the journal's useful GPU-hours) finds them, or
+// that there are none, without reading every charge. A ledger without GPU rows pays nothing for it
+// on ingest.
+constexpr const char* kSchemaV8RollupUnit = R"SQL(
+ALTER TABLE charge_daily ADD COLUMN consumed_unit_sid BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE charge_daily ADD COLUMN consumed_quantity DOUBLE PRECISION NOT NULL DEFAULT 0;
+DELETE FROM charge_daily;
+{DAILY_REBUILD};
+CREATE INDEX charges_gpu_day ON charges (day) WHERE gpu_hours > 0;
+)SQL";
+
 std::string substitute(std::string sql, const std::string& from, const std::string& to) {
   for (auto pos = sql.find(from); pos != std::string::npos; pos = sql.find(from, pos + to.size()))
     sql.replace(pos, from.size(), to);
@@ -291,6 +306,18 @@ std::string charges_text_view() {
     from += " JOIN strings " + t + " ON " + t + ".id = c." + kChargeText[i].column;
   }
   return "CREATE VIEW charges_text AS SELECT " + select + from;
+}
+
+// charge_daily from the charges: the groups and sums IdRollup makes on a load (day of
+// period_start, rollup dimensions, tag set; contracted and ConsumedQuantity NULL counted 0).
+std::string daily_rebuild() {
+  std::string keys = "source_id, day";
+  for (auto dim : ledger::kRollupDims) keys += std::string(", ") + dimension_column(dim);
+  keys += ", tagset_id";
+  return "INSERT INTO charge_daily (" + daily_columns() + ") SELECT " + keys +
+         ", SUM(billed), SUM(effective), SUM(list), SUM(COALESCE(contracted, 0)), SUM(gpu_hours), COUNT(*), "
+         "SUM(COALESCE(consumed_quantity, 0)) FROM charges GROUP BY " +
+         keys;
 }
 
 }  // namespace
@@ -332,7 +359,8 @@ std::vector<Migration> migrations(Dialect d) {
           {5, std::string(kSchemaV5Deliveries) + (d == Dialect::kSqlite ? "CREATE INDEX sources_export ON sources (export_key);"
                                                                         : "CREATE INDEX sources_export ON sources USING hash (export_key);")},
           {6, d == Dialect::kSqlite ? "SELECT 1" : substitute(kSchemaV6PgPartitions, "{CHARGES_TEXT}", charges_text_view())},
-          {7, substitute(kSchemaV7Changes, "{ID}", id)}};
+          {7, substitute(kSchemaV7Changes, "{ID}", id)},
+          {8, substitute(kSchemaV8RollupUnit, "{DAILY_REBUILD}", daily_rebuild())}};
 }
 
 const char* dimension_column(ledger::Dimension d) {
@@ -379,7 +407,7 @@ std::string charge_columns() {
 std::string daily_columns() {
   std::string out = "source_id, day";
   for (auto dim : ledger::kRollupDims) out += std::string(", ") + dimension_column(dim);
-  return out + ", tagset_id, billed, effective, list, contracted, gpu_hours, rows";
+  return out + ", tagset_id, billed, effective, list, contracted, gpu_hours, rows, consumed_quantity";
 }
 
 }  // namespace aicost::store

@@ -60,9 +60,9 @@ std::size_t text_slot(ledger::Dimension d);
 //   effective, list, contracted, pricing_quantity, consumed_quantity, gpu_hours, tagset_id,
 //   resource_id, then kChargeText;
 // `charge_daily`: source_id, day, kRollupDims, tagset_id, billed, effective, list, contracted,
-//   gpu_hours, rows.
+//   gpu_hours, rows, consumed_quantity.
 inline constexpr int kChargeColumnCount = 15 + static_cast<int>(kChargeTextCount);
-inline constexpr int kDailyColumnCount = 9 + static_cast<int>(ledger::kRollupDimCount);
+inline constexpr int kDailyColumnCount = 10 + static_cast<int>(ledger::kRollupDimCount);
 std::string charge_columns();
 std::string daily_columns();
 

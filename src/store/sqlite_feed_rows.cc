@@ -42,6 +42,7 @@ void daily_column(const void* rows, std::size_t k, int column, sqlite3_context* 
     case 4: return sqlite3_result_int64(out, static_cast<std::int64_t>(r.sums.contracted));
     case 5: return sqlite3_result_double(out, r.sums.gpu_hours);
     case 6: return sqlite3_result_int64(out, r.sums.rows);
+    case 7: return sqlite3_result_double(out, r.sums.consumed_quantity);
     default: return sqlite3_result_null(out);
   }
 }

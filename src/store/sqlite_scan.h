@@ -81,6 +81,13 @@ class MultiScan {
   // month): reads only the sources that do, as the range of rows they were loaded into (a
   // source's rows are loaded together, so the range holds little else).
   core::Status prune_sources(sqlite3* db);
+  // A query of the GPU rows of some days (one query, gpu_rows_only, a day range): counts them
+  // through the partial index `charges_gpu_day` (schema 8). None: the scan reads nothing. Few
+  // against the rows a scan would read: the scan reads them through that index; else it reads
+  // the rows in order, as without the index (a seek per row costs more than a row read in turn).
+  core::Status count_gpu_rows(sqlite3* db);
+  bool nothing_ = false;            // no row can match
+  std::string index_;               // after "FROM charges": " INDEXED BY ...", " NOT INDEXED" or empty
   std::optional<RowRange> pruned_;  // the sources' rows (none: every row)
   std::string sources_in_;          // their ids, a condition on source_id (empty: any)
   std::span<const ledger::AggregateQuery> queries_;

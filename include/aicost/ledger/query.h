@@ -51,8 +51,7 @@ std::string group_key_name(const GroupKey& k);  // the inverse: "service", "tag:
 std::vector<std::string> dimension_names();
 // The value of a plain dimension on a charge ("" for kTag).
 const std::string& dimension_value(const Charge& c, Dimension d);
-// Dimensions kept in the daily rollup (all but resource, resource name, SKU, commitment and
-// consumed unit).
+// Dimensions kept in the daily rollup (all but resource, resource name, SKU and commitment).
 bool in_rollup(Dimension d);
 
 // Filters on one dimension or tag key are alternatives (OR); on different ones all must hold
@@ -126,8 +125,8 @@ struct Sums {
   // GPU-hours whose host has telemetry that day, and those weighted by how busy the GPUs were
   // (filled by run_report when asked for the useful share).
   double observed_gpu_hours = 0, useful_gpu_hours = 0;
-  // ConsumedQuantity, summed from the raw charges only (the daily rollup mixes units, so a query it
-  // answers reads 0): meaningful grouped by resource or consumed_unit.
+  // ConsumedQuantity (NULL counted 0): meaningful grouped by resource or consumed_unit (the daily
+  // rollup keeps the consumed unit and this sum since schema 8).
   double consumed_quantity = 0;
   // The first and last day with a row (the sentinels when none).
   Day first_day = std::numeric_limits<Day>::max(), last_day = std::numeric_limits<Day>::min();

@@ -16,6 +16,7 @@ inline constexpr Dimension kRollupDims[] = {
     Dimension::kService,        Dimension::kServiceCategory, Dimension::kRegion,
     Dimension::kResourceType,   Dimension::kChargeCategory,  Dimension::kChargeFrequency,
     Dimension::kPricingCategory, Dimension::kCommitmentStatus, Dimension::kCurrency,
+    Dimension::kConsumedUnit,  // schema 8, with the sum of ConsumedQuantity
 };
 inline constexpr std::size_t kRollupDimCount = sizeof(kRollupDims) / sizeof(kRollupDims[0]);
 

@@ -140,12 +140,12 @@ TEST_P(AlertClaimsTest, AlertsSentBeforeClaimsExistStaySent) {
   fresh_.store.reset();
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(fresh_.db.c_str(), &db), SQLITE_OK);
-  const char* rewind =
+  const std::string rewind = std::string(testing::kUndoSchema8) +
       "DROP TABLE alerts_sent; CREATE TABLE alerts_sent (key TEXT PRIMARY KEY, sent_at TEXT NOT NULL, payload TEXT "
       "NOT NULL); INSERT INTO alerts_sent VALUES ('old', '2025-06-01T00:00:00Z', 'p'); DROP INDEX sources_export; "
       "ALTER TABLE sources DROP COLUMN export_key; ALTER TABLE sources DROP COLUMN periods; DELETE FROM schema_migrations "
       "WHERE version > 2";
-  ASSERT_EQ(sqlite3_exec(db, rewind, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+  ASSERT_EQ(sqlite3_exec(db, rewind.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
   sqlite3_close(db);
   auto reopened = store::open_store(fresh_.db);
   ASSERT_TRUE(reopened) << reopened.error().what();

@@ -355,7 +355,7 @@ TEST_P(DictionaryTest, APostgresLedgerOfSchemaTwoMovesItsIndexesOntoDigests) {
   fresh_.store.reset();
   PGconn* conn = PQconnectdb(fresh_.db.c_str());
   // Schema 6 (charges partitioned by month) undone first, then 5 to 3.
-  PGresult* r = PQexec(conn, (std::string(testing::kUnpartitionCharges) + R"SQL(
+  PGresult* r = PQexec(conn, (std::string(testing::kUndoSchema8) + testing::kUnpartitionCharges + R"SQL(
     DROP INDEX tagsets_canonical; ALTER TABLE tagsets ADD CONSTRAINT tagsets_canonical_key UNIQUE (canonical);
     DROP INDEX tagset_tags_tag; ALTER TABLE tagset_tags ADD PRIMARY KEY (tagset_id, key, value);
     DROP INDEX strings_value; DROP INDEX strings_value_lookup;
@@ -374,7 +374,7 @@ TEST_P(DictionaryTest, APostgresLedgerOfSchemaTwoMovesItsIndexesOntoDigests) {
   auto reopened = store::open_store(fresh_.db);
   ASSERT_TRUE(reopened) << reopened.error().what();
   fresh_.store = std::move(*reopened);
-  EXPECT_EQ(fresh_.store->schema_version(), 7);
+  EXPECT_EQ(fresh_.store->schema_version(), 8);
   Charge long_one = charge("c", 4);
   long_one.tags = {{"team", long_text(4000, "team")}};
   long_one.charge_description = long_text(10240, "description");

@@ -97,7 +97,7 @@ TEST_P(PartitionTest, ASchemaFiveLedgerIsPartitionedByMonthKeepingEveryRow) {
   const auto rows = rows_of(fresh_.db, "SELECT source_id, line, day, billed, tagset_id, resource_id, service_name_sid "
                                        "FROM charges ORDER BY day, billed");
   fresh_.store.reset();
-  ASSERT_EQ(rows_of(fresh_.db, std::string(testing::kUnpartitionCharges) +
+  ASSERT_EQ(rows_of(fresh_.db, std::string(testing::kUndoSchema8) + testing::kUnpartitionCharges +
                                      "DELETE FROM schema_migrations WHERE version > 5").size(),
             0u);
   ASSERT_EQ(rows_of(fresh_.db, "SELECT relkind FROM pg_class WHERE oid = 'charges'::regclass"),
@@ -106,7 +106,7 @@ TEST_P(PartitionTest, ASchemaFiveLedgerIsPartitionedByMonthKeepingEveryRow) {
   auto reopened = store::open_store(fresh_.db);
   ASSERT_TRUE(reopened) << reopened.error().what();
   fresh_.store = std::move(*reopened);
-  EXPECT_EQ(store().schema_version(), 7);
+  EXPECT_EQ(store().schema_version(), 8);
   EXPECT_EQ(rows_of(fresh_.db, "SELECT relkind FROM pg_class WHERE oid = 'charges'::regclass"),
             std::vector<std::string>{"p"});
   EXPECT_EQ(rows_of(fresh_.db, kPartitions), (std::vector<std::string>{"charges_2024_06", "charges_2024_07", "charges_2024_08"}));
@@ -154,7 +154,7 @@ TEST_P(PartitionTest, AMigrationKilledMidwayLeavesTheSchemaFiveLedger) {
   load(store(), "three-months", {charge(kDays[0], "a", 1), charge(kDays[1], "b", 20), charge(kDays[2], "c", 300)});
   const auto totals = testing::ledger_totals(store());
   fresh_.store.reset();
-  ASSERT_EQ(rows_of(fresh_.db, std::string(testing::kUnpartitionCharges) +
+  ASSERT_EQ(rows_of(fresh_.db, std::string(testing::kUndoSchema8) + testing::kUnpartitionCharges +
                                      "DELETE FROM schema_migrations WHERE version > 5")
                 .size(),
             0u);
@@ -190,7 +190,7 @@ TEST_P(PartitionTest, AMigrationKilledMidwayLeavesTheSchemaFiveLedger) {
   auto reopened = store::open_store(fresh_.db);
   ASSERT_TRUE(reopened) << reopened.error().what();
   fresh_.store = std::move(*reopened);
-  EXPECT_EQ(store().schema_version(), 7);
+  EXPECT_EQ(store().schema_version(), 8);
   EXPECT_EQ(rows_of(fresh_.db, "SELECT COUNT(*) FROM schema_migrations WHERE version = 6"),
             std::vector<std::string>{"1"});
   EXPECT_EQ(rows_of(fresh_.db, kPartitions), (std::vector<std::string>{"charges_2024_06", "charges_2024_07", "charges_2024_08"}));
