@@ -59,6 +59,8 @@ class Labels {
 // The readers of the GPU and label reports; `labels` is the delivery's (never null).
 std::unique_ptr<CsvDialect> make_gpu_part(Labels& labels);
 std::unique_ptr<CsvDialect> make_labels_part(Labels& labels);
+// The virtual machine reader (ocp_vm.cc).
+std::unique_ptr<CsvDialect> make_vm_part(Labels& labels);
 // The pod and volume reader (ocp.cc).
 std::unique_ptr<CsvDialect> make_usage_part(Labels& labels);
 
