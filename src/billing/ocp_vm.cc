@@ -71,25 +71,11 @@ class VmPart final : public CsvDialect {
       return false;
     }
     const auto [start, end] = *when;
-    // The operator counts the seconds of the interval the VM ran; a minute more is an edge sample.
-    if (*uptime > static_cast<double>(end - start) + 60) {
-      log.error(r.line, "vm_uptime_total_seconds",
-                std::to_string(*uptime) + " s of uptime in an interval of " + std::to_string(end - start) +
-                    " s; not a reading");
-      return false;
-    }
+    if (!uptime_fits(r, *uptime, start, end, "vm_uptime_total_seconds", log)) return false;
     const auto cores = number(r, cores_, "vm_cpu_request_cores", log, "cores");
     const auto bytes = cores ? number(r, memory_, "vm_memory_request_bytes", log, "bytes") : std::nullopt;
     if (!cores || !bytes) return false;
-    c.period_start = start;
-    c.period_end = end;
-    c.billing_period_start = month_start(start);
-    c.provider = "OpenShift";
-    c.service_name = "OpenShift";
-    c.service_category = "Compute";
-    c.charge_category = "Usage";
-    c.charge_frequency = "Usage-Based";
-    c.sub_account_id = c.sub_account_name = text_cell(r, namespace_);
+    stamp_usage(r, start, end, namespace_, c);
     c.resource_id = text_cell(r, vm_);
     c.resource_name = c.resource_id;
     c.resource_type = "VirtualMachine";
