@@ -168,7 +168,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::map<std::string, core::WideNanos> handed;
   billing::Sink sink;
   sink.charge = [&](ledger::Charge&& c) {
-    if (ledger::needs_price(c)) ledger::price_usage(c, rate_card());  // as the ingest does
+    // As the ingest does: a row priced beyond what the ledger holds is refused.
+    if (ledger::needs_price(c) && !ledger::price_usage(c, rate_card())) return core::Status{};
     for (const auto* s : {&c.currency, &c.service_name, &c.resource_id, &c.charge_description}) check_clean("charge", *s);
     for (const auto& t : c.tags) check_clean("tag", t.key + t.value);
     handed[c.currency] += c.billed;

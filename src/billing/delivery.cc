@@ -1,5 +1,7 @@
 #include "aicost/billing/delivery.h"
 
+#include "unpack.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -147,7 +149,15 @@ core::Result<Delivery> resolve_delivery(const std::string& arg) {
     if (is_manifest_name(p.filename().string()) && fs::is_regular_file(p, ec)) return read_manifest(p);
     d.path = absolute_text(p);
     d.parts = {arg};
-    return d;
+    if (!fs::is_regular_file(p, ec)) return d;
+    auto unpacked = unpack_tar(arg);
+    if (!unpacked) return unpacked.error();
+    if (!*unpacked) return d;
+    auto inside = resolve_delivery((**unpacked)->dir());
+    if (!inside) return inside.error().with_context(arg);
+    inside->path = d.path;
+    inside->unpacked = std::move(**unpacked);
+    return inside;
   }
   std::vector<fs::path> here, below, files;
   for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);

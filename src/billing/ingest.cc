@@ -61,11 +61,29 @@ std::string iso_day(ledger::UnixSeconds t) { return ledger::day_text(ledger::day
 struct ExportKey {
   std::set<std::string> providers, accounts;
   std::set<ledger::UnixSeconds> periods;
+  // OpenShift's: each day and report (the rows' resource type) it holds.
+  std::set<std::pair<ledger::Day, std::string>> slices;
   void add(const ledger::Charge& c) {
     if (last_provider_ != c.provider) providers.insert(last_provider_ = c.provider);
     if (last_account_ != c.billing_account_id) accounts.insert(last_account_ = c.billing_account_id);
     if (last_period_ != c.billing_period_start) periods.insert(last_period_ = c.billing_period_start);
+    if (c.provider == kOpenShift) {
+      const ledger::Day day = ledger::day_of(c.period_start);
+      if (day != last_slice_.first || c.resource_type != last_slice_.second) {
+        last_slice_ = {day, c.resource_type};
+        slices.insert(last_slice_);
+      }
+    }
   }
+  // The days of `slices`, as YYYY-MM-DD.
+  std::vector<std::string> days() const {
+    std::set<ledger::Day> d;
+    for (const auto& s : slices) d.insert(s.first);
+    std::vector<std::string> out;
+    for (auto day : d) out.push_back(ledger::day_text(day));
+    return out;
+  }
+  static constexpr std::string_view kOpenShift = "OpenShift";
   std::string text(const std::string& format, const std::string& export_name) const {
     auto join = [](const std::set<std::string>& s) {
       std::string out;
@@ -78,6 +96,7 @@ struct ExportKey {
  private:
   std::string last_provider_ = "\x01", last_account_ = "\x01";
   ledger::UnixSeconds last_period_ = -1;
+  std::pair<ledger::Day, std::string> last_slice_{-1, "\x01"};
 };
 
 // The first line of a file's first member, decoded (at most 4 KiB); "" when it cannot be read
@@ -118,8 +137,26 @@ std::vector<std::string> labels_first(const std::vector<std::string>& parts, For
   return out;
 }
 
+// The column a usage row's quantity to price came from, for the error that refuses it: the
+// readers of usage without a bill (slurm.cc, ocp.cc, ocp_gpu.cc) by the rows they make.
+std::string_view quantity_column(const ledger::Charge& c) {
+  if (c.provider == ExportKey::kOpenShift) {
+    if (c.gpu_hours > 0) return "gpu_pod_uptime";
+    if (c.pricing_unit == ledger::kCoreHours) return "pod_usage_cpu_core_seconds";
+    if (c.pricing_unit == ledger::kGibHours) return "pod_usage_memory_byte_seconds";
+    if (c.pricing_unit == ledger::kGibMonths) return "persistentvolumeclaim_capacity_byte_seconds";
+    if (c.pricing_unit == ledger::kVmHours) return "vm_uptime_total_seconds";
+  }
+  return c.gpu_hours > 0 ? "AllocTRES" : "";
+}
+
 // The reader's format family ("focus-1.2" -> "focus"): an export keeps its key across versions.
-std::string family(const std::string& version) { return version.rfind("focus", 0) == 0 ? "focus" : version; }
+// OpenShift's reports are one export ("ocp-pod", "ocp-storage" -> "ocp").
+std::string family(const std::string& version) {
+  if (version.rfind("focus", 0) == 0) return "focus";
+  if (version.rfind("ocp", 0) == 0) return "ocp";
+  return version;
+}
 
 }  // namespace
 
@@ -220,6 +257,7 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
     return {};
   };
   ledger::Unpriced unpriced;  // the rates the card lacks
+  std::int64_t refused = 0;   // rows priced beyond what the ledger holds
   std::string part_name;  // prefixed to the issues of a part of several
   Sink sink;
   sink.context = make_delivery_context();
@@ -231,12 +269,21 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
                                     "); give a rate card with --rate-card FILE (docs/LEDGER.md, \"Usage without a "
                                     "bill\")",
                                 path);
-      if (!ledger::price_usage(c, *options.rate_card)) {
+      auto priced = ledger::price_usage(c, *options.rate_card);
+      if (!priced) {  // an absurd quantity: the row is refused where it stands
+        ledger::RowIssue i{c.line, std::string(quantity_column(c)), ledger::RowIssue::Severity::kError,
+                           priced.error().message};
+        if (!part_name.empty()) i.message = part_name + ": " + i.message;
+        issues.push_back(std::move(i));
+        ++refused;
+        return {};
+      }
+      if (!*priced) {
         unpriced.add(c, *options.rate_card);
         return {};
       }
     }
-    if (restate) key.add(c);
+    if (restate || c.provider == ExportKey::kOpenShift) key.add(c);
     if (used < charges.size()) std::swap(charges[used], c);
     else charges.push_back(std::move(c));
     return ++used >= options.batch ? flush() : core::Status{};
@@ -284,6 +331,8 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
     members.insert(members.end(), r->member_sha256.begin(), r->member_sha256.end());
   }
   if (s) s = flush();
+  summary.rejected += refused;
+  summary.loaded = std::max<std::int64_t>(0, summary.loaded - refused);
   if (s && only_labels && !parts.empty())
     s = core::make_error(core::ErrorCode::kInvalidInput,
                          "this holds OpenShift node or namespace labels and no usage: the labels tag the pod, volume "
@@ -305,7 +354,23 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
       return result;
     }
   }
-  if (s && restate && !key.periods.empty()) {
+  if (s && family(summary.version) == "ocp" && !key.slices.empty()) {
+    // An OpenShift upload holds some hours of a month, not the month; the operator's daily reports
+    // grow through the day and are sent again with every upload. A day sent again replaces that
+    // day's rows of the same report from earlier uploads of the cluster (koku keeps the latest
+    // file of each day and report: masu/external/kafka_msg_handler.py, divide_csv_daily).
+    // Store::restate takes an OpenShift export's slices as "YYYY-MM-DD|<resource type>".
+    result.periods = key.days();
+    std::vector<std::string> slices;
+    for (const auto& [day, type] : key.slices) slices.push_back(ledger::day_text(day) + "|" + type);
+    auto changed = store.restate(key.text("ocp", export_name), slices);
+    if (!changed) {
+      s = changed.error().with_context(path);
+    } else {
+      result.restated = *changed;
+      if (!changed->empty()) result.outcome = IngestResult::Outcome::kReplaced;
+    }
+  } else if (s && restate && !key.periods.empty()) {
     for (auto p : key.periods) result.periods.push_back(iso_day(p));
     auto gone = store.restate(key.text(family(summary.version), export_name), result.periods);
     if (!gone) {

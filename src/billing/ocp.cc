@@ -256,14 +256,16 @@ class UsagePart final : public CsvDialect {
   const Labels& labels_of_;
 };
 
-// Picks the report's reader from its header: GPUs (gpu_pod_uptime), node or namespace labels, or
-// pods and volumes; then hands every call to it.
+// Picks the report's reader from its header: GPUs (gpu_pod_uptime), virtual machines
+// (vm_uptime_total_seconds), node or namespace labels, or pods and volumes; then hands every call
+// to it.
 class Switch final : public CsvDialect {
  public:
   explicit Switch(DeliveryContext* context) : labels_(context ? context->labels : own_) {}
   core::Status header(const std::vector<std::string_view>& names, IssueLog& log) override {
     const Columns cols(names);
     if (cols.has("gpu_pod_uptime")) part_ = make_gpu_part(labels_);
+    else if (cols.has("vm_uptime_total_seconds")) part_ = make_vm_part(labels_);
     else if (cols.has("node_labels") || cols.has("namespace_labels")) part_ = make_labels_part(labels_);
     else part_ = make_usage_part(labels_);
     return part_->header(names, log);

@@ -39,6 +39,17 @@ std::optional<std::pair<ledger::UnixSeconds, ledger::UnixSeconds>> interval(cons
                                                                             int start, int end,
                                                                             IssueLog& log);
 
+// What every OpenShift usage row of an hour's interval [start, end) of `namespace_column` says:
+// its period and billing period (the calendar month), provider and service OpenShift, category
+// Compute, a usage charge, sub-account = the namespace.
+void stamp_usage(const CsvRecord& r, ledger::UnixSeconds start, ledger::UnixSeconds end, int namespace_column,
+                 ledger::Charge& c);
+
+// Whether `uptime` seconds fit the interval [start, end): the operator counts the seconds of the
+// interval a pod or VM ran, and a minute more is its edge sample. Else an error issue on `column`.
+bool uptime_fits(const CsvRecord& r, double uptime, ledger::UnixSeconds start, ledger::UnixSeconds end,
+                 const char* column, IssueLog& log);
+
 // The node and namespace labels of one delivery, by name and UTC day, as koku's daily summary
 // joins them to the pod, volume and GPU rows (koku/masu/database/trino_sql/openshift/
 // reporting_ocpusagelineitem_daily_summary.sql: map_concat(node_labels, namespace_labels,
@@ -59,6 +70,8 @@ class Labels {
 // The readers of the GPU and label reports; `labels` is the delivery's (never null).
 std::unique_ptr<CsvDialect> make_gpu_part(Labels& labels);
 std::unique_ptr<CsvDialect> make_labels_part(Labels& labels);
+// The virtual machine reader (ocp_vm.cc).
+std::unique_ptr<CsvDialect> make_vm_part(Labels& labels);
 // The pod and volume reader (ocp.cc).
 std::unique_ptr<CsvDialect> make_usage_part(Labels& labels);
 

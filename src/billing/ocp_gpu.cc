@@ -84,13 +84,8 @@ class GpuPart final : public CsvDialect {
       return false;
     }
     const auto [start, end] = *when;
-    // The operator sums a 60 s sample per minute of the hour; a minute more is its edge sample.
-    if (*uptime > static_cast<double>(end - start) + 60) {
-      log.error(r.line, "gpu_pod_uptime",
-                std::to_string(*uptime) + " s of uptime in an interval of " +
-                    std::to_string(end - start) + " s; not a reading");
-      return false;
-    }
+    // The operator sums a 60 s sample per minute of the hour.
+    if (!uptime_fits(r, *uptime, start, end, "gpu_pod_uptime", log)) return false;
     const std::string profile = text_cell(r, profile_);
     double share = 1;
     int slices = 0, of = 0;
@@ -120,15 +115,7 @@ class GpuPart final : public CsvDialect {
         share = static_cast<double>(slices) / of;
       }
     }
-    c.period_start = start;
-    c.period_end = end;
-    c.billing_period_start = month_start(start);
-    c.provider = "OpenShift";
-    c.service_name = "OpenShift";
-    c.service_category = "Compute";
-    c.charge_category = "Usage";
-    c.charge_frequency = "Usage-Based";
-    c.sub_account_id = c.sub_account_name = text_cell(r, namespace_);
+    stamp_usage(r, start, end, namespace_, c);
     const std::string node = text_cell(r, node_), pod = text_cell(r, pod_),
                       model = text_cell(r, model_);
     // The last part of a resource id is the host the waste scan joins with dcgm-exporter's

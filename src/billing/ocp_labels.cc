@@ -151,5 +151,27 @@ std::unique_ptr<CsvDialect> make_labels_part(Labels& labels) {
   return std::make_unique<LabelsPart>(labels);
 }
 
+void stamp_usage(const CsvRecord& r, ledger::UnixSeconds start, ledger::UnixSeconds end, int namespace_column,
+                 ledger::Charge& c) {
+  c.period_start = start;
+  c.period_end = end;
+  c.billing_period_start = month_start(start);
+  c.provider = "OpenShift";
+  c.service_name = "OpenShift";
+  c.service_category = "Compute";
+  c.charge_category = "Usage";
+  c.charge_frequency = "Usage-Based";
+  c.sub_account_id = c.sub_account_name = text_cell(r, namespace_column);
+}
+
+bool uptime_fits(const CsvRecord& r, double uptime, ledger::UnixSeconds start, ledger::UnixSeconds end,
+                 const char* column, IssueLog& log) {
+  if (uptime <= static_cast<double>(end - start) + 60) return true;
+  log.error(r.line, column,
+            std::to_string(uptime) + " s of uptime in an interval of " + std::to_string(end - start) +
+                " s; not a reading");
+  return false;
+}
+
 }  // namespace ocp
 }  // namespace aicost::billing

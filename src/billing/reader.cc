@@ -78,7 +78,8 @@ Format detect_format(std::string_view head) {
   if (contains(first_line, "pod_usage_cpu_core_seconds") ||
       contains(first_line, "persistentvolumeclaim_capacity_byte_seconds") ||
       (contains(first_line, "interval_start") &&
-       (contains(first_line, "gpu_pod_uptime") || contains(first_line, "node_labels") ||
+       (contains(first_line, "gpu_pod_uptime") || contains(first_line, "vm_uptime_total_seconds") ||
+        contains(first_line, "node_labels") ||
         contains(first_line, "namespace_labels"))))
     return Format::kOcp;
   for (const char* azure : {"CostInBillingCurrency", "costInBillingCurrency", "PreTaxCost", "MeterCategory",

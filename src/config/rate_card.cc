@@ -28,6 +28,10 @@ constexpr Per kPerCoreHour{"/core-hour", "CPU core-hour", "as in '0.031611USD/co
 constexpr Per kPerGibHour{"/GiB-hour", "GiB-hour of memory",
                           "as in '0.004237USD/GiB-hour' (GiB: 2^30 bytes; a price per GB-hour is 1.073741824 times "
                           "less than per GiB-hour)"};
+// koku's VM cost model charges a VM by the hour (koku/masu/database/trino_sql/openshift/
+// cost_model/hourly_cost_virtual_machine.sql); the example is koku's development cost model's
+// vm_cost_per_hour (dev/scripts/cost_models/openshift_on_prem_cost_model.json).
+constexpr Per kPerVmHour{"/VM-hour", "VM-hour", "as in '0.007USD/VM-hour'"};
 constexpr Per kPerGibMonth{"/GiB-month", "GiB-month of storage",
                            "as in '0.04USD/GiB-month' (GiB: 2^30 bytes; a month: the calendar month)"};
 
@@ -116,13 +120,14 @@ core::Result<ledger::RateCard> parse_rate_card(const std::string& text, const st
   card.source = origin;
   Reader reader{src, catalog, card};
   const YAML::Node gpus = top.node("gpus");
-  const YAML::Node cpu = top.node("cpu"), memory = top.node("memory"), storage = top.node("storage");
-  const bool resources = (cpu && !cpu.IsNull()) || (memory && !memory.IsNull()) || (storage && !storage.IsNull());
+  const YAML::Node cpu = top.node("cpu"), memory = top.node("memory"), storage = top.node("storage"), vm = top.node("vm");
+  const bool resources = (cpu && !cpu.IsNull()) || (memory && !memory.IsNull()) || (storage && !storage.IsNull()) ||
+                         (vm && !vm.IsNull());
   if (gpus && !gpus.IsNull() && (!gpus.IsMap() || gpus.size() == 0))
     return src.error(gpus.Mark(), "'gpus:' is a rate per GPU type, as in 'gpus: {h100: 2.10USD/h}'");
   if ((!gpus || gpus.IsNull()) && !resources)
     return src.error(root->Mark(), "a rate card needs 'gpus:', a rate per GPU type, as in 'gpus: {h100: 2.10USD/h}', "
-                                   "or a rate for 'cpu:', 'memory:' or 'storage:' (as in 'cpu: 0.031611USD/core-hour')");
+                                   "or a rate for 'cpu:', 'memory:', 'storage:' or 'vm:' (as in 'cpu: 0.031611USD/core-hour')");
   if (gpus && gpus.IsMap()) for (const auto& kv : gpus) {
     const std::string type = ledger::rate_key(kv.first.Scalar());
     if (card.gpus.count(type))
@@ -152,7 +157,7 @@ core::Result<ledger::RateCard> parse_rate_card(const std::string& text, const st
   }
   for (const auto& [node, what, per, slot] :
        {std::tuple{cpu, "CPU", &kPerCoreHour, &card.cpu}, std::tuple{memory, "memory", &kPerGibHour, &card.memory},
-        std::tuple{storage, "storage", &kPerGibMonth, &card.storage}}) {
+        std::tuple{storage, "storage", &kPerGibMonth, &card.storage}, std::tuple{vm, "VM", &kPerVmHour, &card.vm}}) {
     if (!node || node.IsNull() || (slot == &card.storage && node.IsMap())) continue;
     auto r = reader.rate(node, what, *per);
     if (!r) return r.error();

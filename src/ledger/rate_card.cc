@@ -2,6 +2,8 @@
 
 #include <cctype>
 #include <cmath>
+#include <cstdio>
+#include <string>
 
 namespace aicost::ledger {
 namespace {
@@ -18,6 +20,7 @@ constexpr Resource kResources[] = {
     {kCoreHours, "cpu", "CPU core-hours", "core-hour", &RateCard::cpu},
     {kGibHours, "memory", "memory GiB-hours", "GiB-hour", &RateCard::memory},
     {kGibMonths, "storage", "storage GiB-months", "GiB-month", &RateCard::storage},
+    {kVmHours, "vm", "virtual machine VM-hours", "VM-hour", &RateCard::vm},
 };
 
 const Resource* resource_of(const Charge& c) {
@@ -37,7 +40,7 @@ std::string rate_key(std::string_view gpu_type) {
 
 bool needs_price(const Charge& c) { return c.currency.empty() && (c.gpu_hours > 0 || resource_of(c)); }
 
-bool price_usage(Charge& c, const RateCard& card) {
+core::Result<bool> price_usage(Charge& c, const RateCard& card) {
   const RateCard::Rate* rate = nullptr;
   double quantity = c.gpu_hours;
   if (const Resource* r = resource_of(c)) {
@@ -54,8 +57,21 @@ bool price_usage(Charge& c, const RateCard& card) {
   }
   if (!rate) return false;
   // Quantities are doubles; long double keeps the product exact to well below a nano-unit for any
-  // cost a row can hold (|cost| < 9.2e9 units).
+  // cost a row can hold (|cost| < 9.2e9 units). Past that llroundl has no answer (its result is
+  // unspecified), so such a row is refused, never wrapped round into some other amount.
   const long double nanos = static_cast<long double>(rate->nanos_per_unit) * quantity;
+  if (!(nanos > -0x1p63L && nanos < 0x1p63L)) {
+    const Resource* r = resource_of(c);
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  "%.6g %s at %.9g %s per %s (%s) cost %.6Lg %s, beyond what a ledger row holds "
+                  "(9.2e9 %s); not a reading: fix the quantity, or the rate",
+                  quantity, r ? std::string(r->unit).c_str() : "GPU-hours",
+                  static_cast<double>(rate->nanos_per_unit) / 1e9, card.currency.c_str(),
+                  r ? r->per : "GPU-hour", rate->where.c_str(), nanos / 1e9L, card.currency.c_str(),
+                  card.currency.c_str());
+    return core::make_error(core::ErrorCode::kInvalidInput, buf);
+  }
   c.billed = c.effective = c.list = static_cast<std::int64_t>(std::llroundl(nanos));
   c.currency = card.currency;
   c.pricing_category = "Standard";

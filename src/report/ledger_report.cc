@@ -71,6 +71,10 @@ const char* outcome(billing::IngestResult::Outcome o) {
 
 }  // namespace
 
+// An OpenShift delivery replaces what earlier uploads held of the days it sends again
+// (billing/ingest.h); other exports replace whole billing periods.
+static bool by_day(const billing::IngestResult& r) { return r.summary.version.rfind("ocp", 0) == 0; }
+
 std::string render_ingest(const std::string& path, const billing::IngestResult& r, Format f) {
   if (f == Format::kJson) {
     Json j{{"file", path}, {"outcome", outcome(r.outcome)}, {"source", source_json(r.record)}};
@@ -80,6 +84,7 @@ std::string render_ingest(const std::string& path, const billing::IngestResult& 
       j["replaced"] = r.replaced;
       j["restated"] = r.restated;
       j["periods"] = r.periods;
+      j["restated_by"] = by_day(r) ? "day" : "billing period";
       j["parts"] = r.parts;
       j["encoding"] = billing::encoding_name(r.encoding);
       j["issue_count"] = r.issue_count;
@@ -103,7 +108,12 @@ std::string render_ingest(const std::string& path, const billing::IngestResult& 
   };
   if (const auto by_path = ids_text(r.replaced, r.restated); !by_path.empty())
     out += fmt::format("  swapped out earlier load {} of this path\n", by_path);
-  if (!r.restated.empty()) {
+  if (!r.restated.empty() && by_day(r)) {
+    std::string days;
+    for (const auto& p : r.periods) days += (days.empty() ? "" : ", ") + p;
+    out += fmt::format("  replaced what earlier delivery {} held of the days sent again ({})\n",
+                       ids_text(r.restated, {}), days);
+  } else if (!r.restated.empty()) {
     std::string periods;
     for (const auto& p : r.periods) periods += (periods.empty() ? "" : ", ") + p.substr(0, 7);
     out += fmt::format("  replaced earlier delivery {} of billing period {} (a restatement)\n", ids_text(r.restated, {}),

@@ -130,6 +130,9 @@ class LedgerBase : public ledger::Store {
   // statement, hence one snapshot.
   core::Result<std::vector<ledger::SourceRecord>> select_sources(SourceKey key, const std::string& value);
   core::Status drop_source(std::int64_t id);
+  // restate() of an OpenShift export: `slices` are "YYYY-MM-DD|<resource type>".
+  core::Result<std::vector<std::int64_t>> restate_days(const std::string& export_key,
+                                                       const std::vector<std::string>& slices);
   core::Status load_caches();
   core::Status intern(std::span<const ledger::Charge> rows);
   core::Status write_alerts(const std::function<core::Status()>& body);

@@ -2,6 +2,7 @@
 // or the parts a provider's manifest lists (docs/LEDGER.md, "Exports as delivered").
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,9 @@ struct Delivery {
   // replaces an earlier delivery of the same periods of the same export (a restatement). Not an
   // OpenShift upload's manifest: an upload holds hours of a month, and adds to the ledger.
   bool whole_periods = false;
+  // A tar archive (koku's cost-mgmt.tar.gz uploads) is loaded as the folder it unpacks to: `path`
+  // is the archive, `parts` lie in a private folder removed when the last copy of this goes.
+  std::shared_ptr<const void> unpacked;
 };
 
 // Whether `name` is a manifest: AWS `<export>-Manifest.json` (Data Exports and legacy CUR) or
@@ -32,7 +36,8 @@ bool is_manifest_name(const std::string& name);
 // cost exports (`blobs[].blobName`), koku's OpenShift metrics operator (`files`, with
 // `cluster_id`). A listed key is found locally by trying its trailing path parts (longest first)
 // under the manifest's folder and then each folder above it, so a bucket synced anywhere
-// resolves; a part not found is an error naming it.
+// resolves; a part not found is an error naming it. A tar archive, plain or compressed (gzip,
+// zstd, bzip2, xz), is the delivery of the folder it unpacks to, as above.
 core::Result<Delivery> resolve_delivery(const std::string& arg);
 
 }  // namespace aicost::billing

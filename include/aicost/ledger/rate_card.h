@@ -24,6 +24,7 @@ namespace aicost::ledger {
 inline constexpr std::string_view kCoreHours = "Core-Hours";
 inline constexpr std::string_view kGibHours = "GiB-Hours";
 inline constexpr std::string_view kGibMonths = "GiB-Months";
+inline constexpr std::string_view kVmHours = "VM-Hours";  // an OpenShift Virtualization VM up an hour
 
 struct RateCard {
   std::string source;    // the file, for messages ("rates.yaml")
@@ -42,6 +43,7 @@ struct RateCard {
   std::optional<Rate> cpu;      // per CPU core-hour
   std::optional<Rate> memory;   // per GiB-hour
   std::optional<Rate> storage;  // per GiB-month, of every storage class
+  std::optional<Rate> vm;       // per VM-hour (OpenShift Virtualization)
   // Per GiB-month by storage class (a volume row's sku_id, lower case: "gp3-csi"), when the card
   // prices classes apart; then a class it does not list has no rate (`storage` is unset).
   std::map<std::string, Rate> storage_classes;
@@ -57,8 +59,10 @@ bool needs_price(const Charge& c);
 // Prices one row: billed = effective = list = rate x quantity (GPU-hours, or pricing_quantity),
 // rounded to the nano-unit (half away from zero), in the card's currency. false (the row
 // untouched) when the card has no rate for it; the caller names every such rate at the end
-// (Unpriced, unpriced_message).
-bool price_usage(Charge& c, const RateCard& card);
+// (Unpriced, unpriced_message). An error (kInvalidInput, the row untouched) when the cost is not
+// a number or lies beyond what a ledger row holds (|cost| < 2^63 nano-units, about 9.2e9 units
+// of the currency): an absurd quantity, which the caller refuses with the row's place.
+core::Result<bool> price_usage(Charge& c, const RateCard& card);
 
 // The rates a file needed and the card lacked.
 struct Unpriced {

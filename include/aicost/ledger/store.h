@@ -114,6 +114,11 @@ class Store {
   // restatement). Returns the ids deleted. An earlier delivery of the key that shares a period but
   // also covers one that this does not is an error (deleting it would lose that period; nothing is
   // changed, the transaction stays open for the caller to roll back).
+  // An OpenShift export (key "ocp|..."), whose uploads hold days, not months, and send a day again
+  // as it grows: `periods` are slices "YYYY-MM-DD|<resource type>" (a day of one report: "Pod",
+  // "PersistentVolumeClaim", "Pod GPU"); the rows earlier deliveries of the key hold in those
+  // slices are deleted, the rest of those deliveries stays, and one left with no rows is deleted
+  // whole. The source records the slices' days. Returns the ids of the earlier deliveries changed.
   virtual core::Result<std::vector<std::int64_t>> restate(const std::string& export_key,
                                                           const std::vector<std::string>& periods) = 0;
   virtual void rollback() noexcept = 0;

@@ -65,8 +65,15 @@ for r in vols:
     q = held / 2**30 / 3600 / (24 * 30)  # November
     vol_usd += nanos(CLASS[r["storageclass"]], q)
     print("  volume", r["persistentvolume"], r["storageclass"], q, "GiB-months")
-print("operator upload:", 2 * len(pods) + len(vols) + len(gpus), "rows,",
-      sum(nanos(GPU, q) for q in gpu_hours) + pod_usd + vol_usd, "USD")
+# Virtual machines: VM-hours = vm_uptime_total_seconds / 3600, at koku's development cost model's
+# vm_cost_per_hour (operator_rates.yaml).
+VM = Decimal("0.007")
+vms = list(csv.DictReader(open(os.path.join(op, "cm-openshift-vm-usage-202011.csv"))))
+vm_hours = [float(r["vm_uptime_total_seconds"]) / 3600 for r in vms]
+vm_usd = sum(nanos(VM, q) for q in vm_hours)
+print("operator VMs", len(vms), "rows:", sum(vm_hours), "VM-hours,", vm_usd, "USD")
+print("operator upload:", 2 * len(pods) + len(vols) + len(gpus) + len(vms), "rows,",
+      sum(nanos(GPU, q) for q in gpu_hours) + pod_usd + vol_usd + vm_usd, "USD")
 
 # Node labels (node_labels.csv) on koku's pods (pod_usage.csv): the pod rows whose own labels lack
 # key1, and so take it from their node's labels of the day.

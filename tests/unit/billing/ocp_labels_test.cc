@@ -5,6 +5,7 @@
 // rate card with a rate per storage class and per GPU model.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -157,9 +158,9 @@ TEST(OcpLabels, LabelsAloneAreRefusedWithWhatToIngestInstead) {
 }
 
 // The operator's expected reports of one hour (tests/data/ocp/operator/) as one upload, priced by
-// operator_rates.yaml: 5 pods (10 rows), 2 volumes (gp3-csi, gp2) and 6 GPU rows, 0.115297733 USD
-// (tests/data/ocp/expected.py, each row rounded to the nano-unit). Node labels tag the pods and the
-// volume on a labelled node.
+// operator_rates.yaml: 5 pods (10 rows), 2 volumes (gp3-csi, gp2), 6 GPU rows and a VM-hour,
+// 0.122297733 USD (tests/data/ocp/expected.py, each row rounded to the nano-unit). Node labels tag
+// the pods and the volume on a labelled node.
 TEST(OcpLabels, TheOperatorsUploadIngestsAsOneWithRatesPerStorageClassAndGpuModel) {
   aicost::testing::TempDir dir("aicost-ocp");
   auto store = store::open_store(dir.file("l.db"), {.mode = store::OpenMode::kCreate});
@@ -169,20 +170,20 @@ TEST(OcpLabels, TheOperatorsUploadIngestsAsOneWithRatesPerStorageClassAndGpuMode
   options.rate_card = &rates;
   auto r = ingest_file(**store, kData + "operator", options);
   ASSERT_TRUE(r) << r.error().what();
-  EXPECT_EQ(r->parts, 5u);
-  EXPECT_EQ(r->record.rows, 18);
+  EXPECT_EQ(r->parts, 6u);
+  EXPECT_EQ(r->record.rows, 19);
   EXPECT_EQ(r->record.rejected, 0);
   core::WideNanos billed = 0;
   for (const auto& t : r->record.totals) {
     EXPECT_EQ(t.currency, "USD");
     billed += t.billed;
   }
-  EXPECT_NEAR(static_cast<double>(billed), 115297733.0, 18.0 / 2 + 1);
+  EXPECT_NEAR(static_cast<double>(billed), 122297733.0, 19.0 / 2 + 1);
   const auto types = rows_by_tag(**store, "node_kubernetes_io_instance_type");
   // etcd-operator and openshift-controller-manager-operator on ip-10-0-184-152 (m5.xlarge),
   // hive-server-0 on ip-10-0-150-20 (m5.xlarge) and on ip-10-0-189-61 (m5.2xlarge): 2 rows each;
-  // the hive-metastore volume on ip-10-0-150-20.
-  EXPECT_EQ(types.at("m5.xlarge"), 2 * 3 + 1);
+  // the hive-metastore volume on ip-10-0-150-20; the VM rhel-9-anaconda-98 on ip-10-0-184-152.
+  EXPECT_EQ(types.at("m5.xlarge"), 2 * 3 + 1 + 1);
   EXPECT_EQ(types.at("m5.2xlarge"), 2);
 }
 
@@ -232,6 +233,80 @@ TEST(OcpLabels, KokusManifestListsTheUploadsReports) {
   core::WideNanos billed = 0;
   for (const auto& t : r->record.totals) billed += t.billed;
   EXPECT_NEAR(static_cast<double>(billed), 77382212197.0, 1341.0 / 2 + 1);
+}
+
+// The same upload as koku keeps it, payload.tar.gz itself (a gzip-compressed tar of the manifest
+// and the two reports, tests/data/ocp/README.md): it loads as the folder it unpacks to, with the
+// same rows and sums, and is the same delivery (already loaded) as that folder. Nothing of the
+// unpacked copy stays behind ($TMPDIR is the test's folder, empty after each ingest).
+TEST(OcpLabels, KokusTarballLoadsAsTheUploadItHolds) {
+  aicost::testing::TempDir dir("aicost-ocp");
+  aicost::testing::TempDir tmp("aicost-ocp-tmp");
+  const char* was = std::getenv("TMPDIR");
+  const std::string saved = was ? was : "";
+  ::setenv("TMPDIR", tmp.path().c_str(), 1);
+  auto store = store::open_store(dir.file("l.db"), {.mode = store::OpenMode::kCreate});
+  ASSERT_TRUE(store) << store.error().what();
+  const auto rates = card("rates.yaml");
+  IngestOptions options;
+  options.rate_card = &rates;
+  auto r = ingest_file(**store, kData + "payload.tar.gz", options);
+  const bool left_behind = !fs::is_empty(tmp.path());
+  if (was) ::setenv("TMPDIR", saved.c_str(), 1);
+  else ::unsetenv("TMPDIR");
+  ASSERT_TRUE(r) << r.error().what();
+  EXPECT_FALSE(left_behind);
+  EXPECT_EQ(r->parts, 2u);
+  EXPECT_EQ(r->record.rows, 960 + 381);
+  EXPECT_EQ(r->record.file.path, fs::weakly_canonical(kData + "payload.tar.gz").string());
+  core::WideNanos billed = 0;
+  for (const auto& t : r->record.totals) billed += t.billed;
+  EXPECT_NEAR(static_cast<double>(billed), 77382212197.0, 1341.0 / 2 + 1);
+
+  const fs::path up = dir.path() / "payload";
+  fs::create_directories(up);
+  fs::copy_file(kData + "payload_manifest.json", up / "manifest.json");
+  fs::copy_file(kData + "pod_usage.csv", up / "e6b3701e-1e91-433b-b238-a31e49937558_February-2019-my-ocp-cluster-1.csv");
+  fs::copy_file(kData + "storage_usage.csv", up / "e6b3701e-1e91-433b-b238-a31e49937558_storage.csv");
+  auto again = ingest_file(**store, up.string(), options);
+  ASSERT_TRUE(again) << again.error().what();
+  EXPECT_EQ(again->outcome, IngestResult::Outcome::kAlreadyLoaded);
+}
+
+// A tar member whose name would leave the folder it unpacks to is refused, naming it.
+TEST(OcpLabels, ATarMemberOutsideItsFolderIsRefused) {
+  aicost::testing::TempDir dir("aicost-ocp");
+  // A ustar header by hand: name "../evil.csv", mode, sizes in octal, checksum over the header
+  // with its own field as spaces (POSIX.1-1988 ustar).
+  std::string header(512, '\0');
+  auto put = [&](std::size_t at, const std::string& v) { header.replace(at, v.size(), v); };
+  const std::string body = "a,b\n1,2\n";
+  put(0, "../evil.csv");
+  put(100, "0000644");
+  put(108, "0000000");
+  put(116, "0000000");
+  char size[16];
+  std::snprintf(size, sizeof size, "%011o", static_cast<unsigned>(body.size()));
+  put(124, size);
+  put(136, "00000000000");
+  put(156, "0");
+  put(257, "ustar");
+  put(263, "00");
+  put(148, "        ");
+  unsigned sum = 0;
+  for (unsigned char ch : header) sum += ch;
+  char check[16];
+  std::snprintf(check, sizeof check, "%06o", sum);
+  put(148, std::string(check) + std::string(1, '\0') + " ");
+  std::string tar = header + body + std::string(512 - body.size(), '\0') + std::string(1024, '\0');
+  const auto path = dir.write("evil.tar", tar);
+  auto store = store::open_store(dir.file("l.db"), {.mode = store::OpenMode::kCreate});
+  ASSERT_TRUE(store) << store.error().what();
+  auto r = ingest_file(**store, path, {});
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().what().find("the archive member '../evil.csv' would land outside the folder"), std::string::npos)
+      << r.error().what();
+  EXPECT_FALSE(fs::exists(dir.path().parent_path() / "evil.csv"));
 }
 
 }  // namespace

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 #include "aicost/config/catalog_loader.h"
 #include "aicost/ledger/rate_card.h"
 
@@ -76,18 +79,44 @@ TEST(RateCard, PricesAUsageRow) {
   row.sku_id = "H100";
   row.gpu_hours = 1.0 / 3.0;  // 20 GPU-minutes: 0.7 USD, rounded to the nano-unit
   ASSERT_TRUE(ledger::needs_price(row));
-  ASSERT_TRUE(ledger::price_usage(row, *c));
+  ASSERT_TRUE(ledger::price_usage(row, *c).value());
   EXPECT_EQ(row.effective, 700'000'000);
   EXPECT_EQ(row.currency, "USD");
   EXPECT_FALSE(ledger::needs_price(row));
   ledger::Charge untyped;
   untyped.gpu_hours = 1;
-  EXPECT_FALSE(ledger::price_usage(untyped, *c));  // no `untyped:` rate
+  EXPECT_FALSE(ledger::price_usage(untyped, *c).value());  // no `untyped:` rate
   EXPECT_EQ(untyped.currency, "");
   EXPECT_EQ(ledger::unpriced_message({{"", "a100"}, {}, {}}, *c),
             "no rate for GPU types (untyped), a100 in rates.yaml: add them as `a100: <price>USD/h` under `gpus:` "
             "(and `untyped:` for GPUs without a type); nothing was loaded, since a row without its price would count "
             "as free");
+}
+
+// A quantity whose cost the ledger cannot hold (past 2^63 nano-units, 9.2e9 USD) is refused with
+// what it is, never rounded by llroundl into some other amount: 1e10 GPU-hours at 2.10 USD is
+// 2.1e10 USD; 4e9 GPU-hours (8.4e9 USD, 8.4e18 nano-units) still fits. Nothing of the row changes.
+TEST(RateCard, AnAbsurdQuantityIsRefusedNotOverflowed) {
+  auto c = parse_rate_card("gpus:\n  h100: 2.10USD/h\n", "rates.yaml", builtin());
+  ASSERT_TRUE(c) << c.error().what();
+  ledger::Charge row;
+  row.sku_id = "h100";
+  row.gpu_hours = 1e10;
+  auto priced = ledger::price_usage(row, *c);
+  ASSERT_FALSE(priced);
+  EXPECT_EQ(priced.error().code, core::ErrorCode::kInvalidInput);
+  for (const char* part : {"1e+10 GPU-hours at 2.1 USD per GPU-hour (rates.yaml:2", "cost 2.1e+10 USD, beyond what a ledger row holds"})
+    EXPECT_NE(priced.error().message.find(part), std::string::npos) << priced.error().message;
+  EXPECT_EQ(row.billed, 0);
+  EXPECT_EQ(row.currency, "");
+  for (double bad : {-1e10, std::nan(""), std::numeric_limits<double>::infinity()}) {
+    row.gpu_hours = bad;
+    EXPECT_FALSE(ledger::price_usage(row, *c)) << bad;
+  }
+  row.gpu_hours = 4e9;
+  auto fits = ledger::price_usage(row, *c);
+  ASSERT_TRUE(fits) << fits.error().what();
+  EXPECT_EQ(row.billed, 8'400'000'000'000'000'000);
 }
 
 // CPU, memory and storage (OpenShift usage): each rate per its own unit, a card without GPUs.
@@ -106,13 +135,13 @@ TEST(RateCard, CpuMemoryAndStorageRatesCarryTheirUnit) {
   cpu.pricing_unit = ledger::kCoreHours;
   cpu.pricing_quantity = 2.5;
   ASSERT_TRUE(ledger::needs_price(cpu));
-  ASSERT_TRUE(ledger::price_usage(cpu, *c));
+  ASSERT_TRUE(ledger::price_usage(cpu, *c).value());
   EXPECT_EQ(cpu.billed, 79'027'500);
   EXPECT_EQ(cpu.currency, "USD");
   ledger::Charge disk;
   disk.pricing_unit = ledger::kGibMonths;
   disk.pricing_quantity = 3;
-  ASSERT_TRUE(ledger::price_usage(disk, *c));
+  ASSERT_TRUE(ledger::price_usage(disk, *c).value());
   EXPECT_EQ(disk.effective, 120'000'000);
 }
 
@@ -129,16 +158,16 @@ TEST(RateCard, StorageMayBePricedPerStorageClass) {
   disk.pricing_unit = ledger::kGibMonths;
   disk.pricing_quantity = 2;
   disk.sku_id = "gp3-csi";
-  ASSERT_TRUE(ledger::price_usage(disk, *c));
+  ASSERT_TRUE(ledger::price_usage(disk, *c).value());
   EXPECT_EQ(disk.billed, 160'000'000);
   disk.sku_id = "gp2";
-  ASSERT_TRUE(ledger::price_usage(disk, *c));
+  ASSERT_TRUE(ledger::price_usage(disk, *c).value());
   EXPECT_EQ(disk.billed, 200'000'000);
   ledger::Charge other;
   other.pricing_unit = ledger::kGibMonths;
   other.pricing_quantity = 1;
   other.sku_id = "standard";
-  EXPECT_FALSE(ledger::price_usage(other, *c));
+  EXPECT_FALSE(ledger::price_usage(other, *c).value());
   ledger::Unpriced missing;
   missing.add(other, *c);
   other.sku_id = "";
@@ -174,7 +203,7 @@ TEST(RateCard, AMissingRateIsNamedWithWhatToAdd) {
   ledger::Charge memory;
   memory.pricing_unit = ledger::kGibHours;
   memory.pricing_quantity = 1;
-  EXPECT_FALSE(ledger::price_usage(memory, *c));
+  EXPECT_FALSE(ledger::price_usage(memory, *c).value());
   ledger::Unpriced missing;
   missing.add(memory, *c);
   ledger::Charge gpu;
