@@ -74,6 +74,13 @@ TEST(Dashboard, EveryPageLoadsWithItsCharts) {
   // the run budget's categories; the what-if page starts from the plan of --plans.
   EXPECT_NE(c.Get("/")->body.find("Effective cost by service"), std::string::npos);
   EXPECT_NE(c.Get("/")->body.find("Budgets: spent, forecast"), std::string::npos);
+  // The budget page adds each budget's spend by day (six budgets); the overview keeps the bars.
+  const std::string burn = "spend by day against";
+  std::size_t burns = 0;
+  const std::string budgets = c.Get("/budgets")->body;
+  for (auto at = budgets.find(burn); at != std::string::npos; at = budgets.find(burn, at + 1)) ++burns;
+  EXPECT_EQ(burns, 6u);
+  EXPECT_EQ(c.Get("/")->body.find(burn), std::string::npos);
   EXPECT_NE(c.Get("/?by=tag:team")->body.find("Effective cost by tag:team"), std::string::npos);
   EXPECT_NE(c.Get("/waste")->body.find("Waste: saving a month if fixed"), std::string::npos);
   EXPECT_NE(c.Get("/anomalies")->body.find("Anomalies: actual against expected spend"), std::string::npos);
