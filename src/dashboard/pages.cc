@@ -1,5 +1,8 @@
 #include "pages.h"
 
+#include <cstdio>
+#include <map>
+
 #include "aicost/report/charts.h"
 #include "aicost/report/governance_report.h"
 #include "aicost/report/html.h"
@@ -82,20 +85,41 @@ std::string overview_page(const ledger::Report& spend, const governance::CheckRe
   return report::html_page("aicost: " + std::string(title_of(Page::kOverview)), charts, numbers, p);
 }
 
-std::string check_page(Page page, const governance::CheckResult& r, const std::vector<std::string>& plans) {
-  const auto part = only(r, page);
+std::string check_page(Page page, const governance::CheckResult& r, const std::vector<std::string>& plans,
+                       std::size_t max_waste) {
+  auto part = only(r, page);
+  // The findings past max_waste: their count and saving a month per currency, in one line.
+  std::string rest;
+  if (part.waste.size() > max_waste) {
+    std::map<std::string, double> saving;
+    for (auto w = part.waste.begin() + static_cast<std::ptrdiff_t>(max_waste); w != part.waste.end(); ++w)
+      saving[w->finding.currency] += w->finding.monthly_saving;
+    std::string sums;
+    for (const auto& [currency, amount] : saving) {
+      char money[64];
+      std::snprintf(money, sizeof money, "%.2f ", amount);
+      sums += (sums.empty() ? "" : ", ") + std::string(money) + currency;
+    }
+    rest = "... and " + std::to_string(part.waste.size() - max_waste) + " more findings, saving " + sums +
+           " a month together (the largest " + std::to_string(max_waste) +
+           " are above; /api/check and `aicost ledger check` list them all)\n";
+    part.waste.resize(max_waste);
+  }
   std::vector<report::Chart> charts;
   switch (page) {
     case Page::kWaste: charts = report::waste_charts(part); break;
     case Page::kPlans: charts = report::plan_actual_charts(part); break;
     default: charts = report::check_charts(part);
   }
+  // The burn-down marks the anomaly days, which the budget page's part of the check leaves out.
+  if (page == Page::kBudgets)
+    for (auto& c : report::budget_burn_charts(r)) charts.push_back(std::move(c));
   auto p = parts(page);
   p.before_charts = "<p>As of " + ledger::day_text(r.as_of) + " (spend before that day).</p>\n";
   if (page == Page::kPlans) p.before_charts += plan_links(plans);
   // The budget page is the check's whole table (with the gate line); the others their part alone.
   const std::string numbers = page == Page::kBudgets ? report::render_check(part, report::Format::kTable)
-                                                     : report::render_check_part(part);
+                                                     : report::render_check_part(part) + rest;
   return report::html_page("aicost: " + std::string(title_of(page)), charts, with_warnings(numbers, r.warnings), p);
 }
 

@@ -285,8 +285,12 @@ core::Result<CheckResult> run_check(ledger::Store& store, const std::vector<Budg
     const ledger::Day history_from = std::min(p.start, known_end - forecast_lookback(o));
     const auto spend = cube->daily(b.scope, b.currency, b.cost, history_from, std::min(o.as_of, p.end));
     core::WideNanos spent = 0;
+    std::vector<std::pair<ledger::Day, core::WideNanos>> daily;
     for (const auto& [day, nanos] : spend)
-      if (day >= p.start) spent += nanos;
+      if (day >= p.start) {
+        spent += nanos;
+        daily.emplace_back(day, nanos);
+      }
     const DailySeries history = to_series(spend);
     Forecast f;
     if (b.plan) {
@@ -309,6 +313,7 @@ core::Result<CheckResult> run_check(ledger::Store& store, const std::vector<Budg
     r.budget = b;
     r.status = budget_status(b, p, o.as_of, spent, f);
     r.due = due_alerts(b, r.status, o.as_of, fired);
+    r.daily = std::move(daily);
     out.gate_failed |= r.status.gates(b);
     if (!b.parent.empty()) child_amounts[b.parent + "|" + period_kind_name(b.period)] += b.amount;
     out.budgets.push_back(std::move(r));

@@ -290,6 +290,7 @@ Forecast forecast_period(const DailySeries& history, Day period_start, Day perio
   Forecast f;
   f.spent = spent_in(history, period_start, std::min(known_end, period_end));
   f.expected = f.low = f.high = f.spent;
+  f.predicted_from = std::min(std::max(known_end, period_start), period_end);
   if (known_end >= period_end || period_end <= period_start) {
     f.method = "actual";
     return f;
@@ -343,6 +344,7 @@ Forecast plan_forecast(const DailySeries& history, Day period_start, Day period_
   f.method = "plan";
   f.spent = spent_in(history, period_start, std::min(today, period_end));
   f.remaining = today >= period_end ? 0.0 : std::max(plan_remaining, 0.0);
+  f.predicted_from = std::min(std::max(today, period_start), period_end);
   const double fraction = std::max(plan_uncertainty_fraction, 0.0);
   f.expected = f.spent + f.remaining;
   f.low = f.spent + std::max(0.0, f.remaining * (1 - fraction));

@@ -250,7 +250,9 @@ std::string render_check(const gov::CheckResult& r, Format f) {
   if (f == Format::kHtml) {
     std::string numbers = render_check(r, Format::kTable);
     for (const auto& w : r.warnings) numbers += "warning: " + w + "\n";
-    return html_page("aicost ledger check as of " + ledger::day_text(r.as_of), check_charts(r), numbers);
+    auto charts = check_charts(r);
+    for (auto& c : budget_burn_charts(r)) charts.push_back(std::move(c));
+    return html_page("aicost ledger check as of " + ledger::day_text(r.as_of), charts, numbers);
   }
   if (f == Format::kJson) {
     Json budgets = Json::array(), anomalies = Json::array(), waste = Json::array(), plans = Json::array();

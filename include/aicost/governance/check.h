@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "aicost/core/result.h"
@@ -44,6 +45,9 @@ struct BudgetResult {
   Budget budget;
   BudgetStatus status;
   std::vector<Alert> due;  // not sent before (see run_check's `fired`)
+  // The spend of each day of the period before as_of that has any (ascending, exact; the sum is
+  // status.spent): what a burn-down chart draws.
+  std::vector<std::pair<ledger::Day, core::WideNanos>> daily;
 };
 
 struct AnomalyResult {

@@ -50,6 +50,9 @@ struct Forecast {
   // method is "trend" or "trend+weekly". A weekly pattern alone gives ~0 here.
   double trend_per_day = 0;
   int history_days_used = 0;  // days of history the model fitted (0 for "plan", "actual", "none")
+  // The first day `remaining` covers: max(known end, period_start), or period_end when nothing is
+  // left to predict. `spent` is the spend of [period_start, predicted_from).
+  ledger::Day predicted_from = 0;
   // Robust fit only: days of one-off anomaly episodes replaced by the detector's baseline within
   // the fitted days, and the level shifts the fitted days were brought to the newest level across.
   int replaced_days = 0;

@@ -4,6 +4,7 @@
 // draw gives no chart).
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,16 @@ std::vector<Chart> ledger_report_charts(const ledger::Report& r);
 // the budget line at 100 %; and each anomaly episode's actual against expected spend, with the
 // direction of the episode. A chart without rows is left out.
 std::vector<Chart> check_charts(const governance::CheckResult& r);
+
+// `aicost ledger check` and `aicost serve`'s budget page: per budget, the cumulative spend at
+// 00:00 UTC of each day of its period up to the as-of day (its last point is the spend so far), the
+// budget's amount as a horizontal line over the period, the forecast from its first predicted day
+// (Forecast::predicted_from) to the period's end as a straight dashed path from the spend so far to
+// the expected total inside a cone that widens from nothing to [low, high], and the days of the
+// check's anomaly episodes on the budget's series marked on the line. At most `max_budgets`
+// budgets with an amount: those at the highest alert level (actual or forecast) first, then the
+// largest amounts; drawn in the check's order. Empty without budgets.
+std::vector<Chart> budget_burn_charts(const governance::CheckResult& r, std::size_t max_budgets = 6);
 
 // `aicost serve`'s waste page: the monthly saving of each waste finding that has one (a bar per
 // kind and subject; findings covered by another count 0 and are left out). Empty without any.

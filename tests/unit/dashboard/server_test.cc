@@ -25,14 +25,12 @@
 #include "aicost/report/error_report.h"
 #include "aicost/report/html.h"
 #include "aicost/store/open.h"
+#include "dashboard_fixture.h"
 #include "temp_dir.h"
 
 namespace aicost {
 namespace {
 
-const std::string kSource = AICOST_SOURCE_DIR;
-const std::string kGov = kSource + "/examples/governance/";
-const std::string kAsOf = "2025-06-28";
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -50,59 +48,6 @@ std::string cli(const testing::TempDir& dir, const std::string& args, int* code 
   if (code) *code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return slurp(out);
 }
-
-// The example governance ledger in a fresh folder, and a server on it, stopped when it goes.
-class Dashboard {
- public:
-  explicit Dashboard(const std::string& token = "", std::size_t max_body = 64 * 1024) {
-    db_ = dir_.file("gov.db");
-    {
-      store::StoreOptions so;
-      so.mode = store::OpenMode::kCreate;
-      auto store = store::open_store(db_, so);
-      EXPECT_TRUE(store) << store.error().what();
-      for (const auto* f : {"focus-ai-lab-2025-05-06.csv", "dcgm-ai-lab-2025-06-26.prom"}) {
-        auto r = billing::ingest_file(**store, kGov + f, {});
-        EXPECT_TRUE(r) << r.error().what();
-      }
-    }
-    std::filesystem::create_directories(dir_.file("plans"));
-    std::filesystem::copy_file(kSource + "/examples/gpt3-175b-a100.yaml", dir_.file("plans/gpt3.yaml"));
-    dashboard::ServeOptions o;
-    o.db = db_;
-    o.budgets = kGov + "budgets.yaml";
-    o.plans_dir = dir_.file("plans");
-    o.host = "127.0.0.1";
-    o.port = 0;
-    o.token = token;
-    o.max_body_bytes = max_body;
-    o.as_of = kAsOf;
-    auto cat = api::load_catalog({});
-    EXPECT_TRUE(cat);
-    o.catalog = std::move(*cat);
-    auto s = dashboard::Server::bind(std::move(o));
-    EXPECT_TRUE(s) << s.error().what();
-    server_ = std::move(*s);
-    thread_ = std::thread([this] { server_->run(); });
-  }
-  ~Dashboard() {
-    server_->stop();
-    thread_.join();
-  }
-  httplib::Client client() const {
-    httplib::Client c("127.0.0.1", server_->port());
-    c.set_read_timeout(120, 0);
-    return c;
-  }
-  const testing::TempDir& dir() const { return dir_; }
-  const std::string& db() const { return db_; }
-
- private:
-  testing::TempDir dir_{"aicost-dashboard"};
-  std::string db_;
-  std::unique_ptr<dashboard::Server> server_;
-  std::thread thread_;
-};
 
 TEST(Dashboard, EveryPageLoadsWithItsCharts) {
   Dashboard d;
@@ -129,6 +74,13 @@ TEST(Dashboard, EveryPageLoadsWithItsCharts) {
   // the run budget's categories; the what-if page starts from the plan of --plans.
   EXPECT_NE(c.Get("/")->body.find("Effective cost by service"), std::string::npos);
   EXPECT_NE(c.Get("/")->body.find("Budgets: spent, forecast"), std::string::npos);
+  // The budget page adds each budget's spend by day (six budgets); the overview keeps the bars.
+  const std::string burn = "spend by day against";
+  std::size_t burns = 0;
+  const std::string budgets = c.Get("/budgets")->body;
+  for (auto at = budgets.find(burn); at != std::string::npos; at = budgets.find(burn, at + 1)) ++burns;
+  EXPECT_EQ(burns, 6u);
+  EXPECT_EQ(c.Get("/")->body.find(burn), std::string::npos);
   EXPECT_NE(c.Get("/?by=tag:team")->body.find("Effective cost by tag:team"), std::string::npos);
   EXPECT_NE(c.Get("/waste")->body.find("Waste: saving a month if fixed"), std::string::npos);
   EXPECT_NE(c.Get("/anomalies")->body.find("Anomalies: actual against expected spend"), std::string::npos);

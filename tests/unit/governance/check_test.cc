@@ -4,11 +4,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "aicost/billing/ingest.h"
 #include "aicost/billing/reader.h"
 #include "aicost/core/text.h"
+#include "aicost/ledger/report.h"
+#include "aicost/report/charts.h"
 #include "aicost/report/governance_report.h"
 #include "aicost/config/budgets.h"
 #include "store/backends.h"
@@ -123,6 +127,54 @@ TEST_P(ExampleLab, TheRunAgainstItsPlan) {
   bool floor = false;
   for (const auto& w : p.warnings) floor |= w.find("below the floor 0.60") != std::string::npos;
   EXPECT_TRUE(floor);
+}
+
+// Each budget's spend-by-day chart ends where an independent sum says: the ledger report's
+// effective cost of the budget's scope over its period up to the as-of day (not the check's daily
+// cube); its cone ends at the check's forecast interval; the research sweep's days are marked.
+TEST_P(ExampleLab, TheBurnDownEndsAtTheReportsSumAndTheForecastInterval) {
+  auto r = run_check(store(), file_.budgets, file_.options, {});
+  ASSERT_TRUE(r) << r.error().what();
+  const auto charts = report::budget_burn_charts(*r);
+  ASSERT_EQ(charts.size(), r->budgets.size());  // six budgets, all drawn
+  auto layer = [](const nlohmann::json& spec, const std::string& mark, const std::string& y) {
+    for (const auto& l : spec["layer"])
+      if (l["mark"]["type"] == mark && l["encoding"]["y"]["field"] == y) return l["data"]["values"];
+    return nlohmann::json::array();
+  };
+  for (std::size_t i = 0; i < charts.size(); ++i) {
+    const auto& b = r->budgets[i];
+    const auto& p = b.status.period;
+    ledger::ReportRequest q;
+    q.filters = b.budget.scope;
+    q.from = p.start;
+    q.to = std::min(r->as_of, p.end);
+    q.aliases = file_.options.aliases;
+    auto rep = ledger::run_report(store(), q);
+    ASSERT_TRUE(rep) << rep.error().what();
+    double spent = 0;
+    for (const auto& t : rep->totals)
+      if (t.currency == "USD") spent = static_cast<double>(t.sums.effective) / core::kNanosPerUnit;
+    EXPECT_GT(spent, 0) << b.budget.name;
+    const auto spec = nlohmann::json::parse(charts[i].spec);
+    const auto line = layer(spec, "line", "cumulative");
+    ASSERT_FALSE(line.empty()) << b.budget.name;
+    EXPECT_NEAR(line.back()["cumulative"].get<double>(), spent, 0.005) << b.budget.name;
+    const auto& f = b.status.forecast;
+    const auto cone = layer(spec, "area", "low");
+    if (f.method == "actual") continue;
+    ASSERT_EQ(cone.size(), 2u) << b.budget.name;
+    EXPECT_EQ(cone[1]["day"], ledger::day_text(p.end));
+    EXPECT_NEAR(cone[1]["low"].get<double>(), f.low, 0.005) << b.budget.name;
+    EXPECT_NEAR(cone[1]["expected"].get<double>(), f.expected, 0.005) << b.budget.name;
+    EXPECT_NEAR(cone[1]["high"].get<double>(), f.high, 0.005) << b.budget.name;
+    if (b.budget.name == "research") {
+      const auto marked = layer(spec, "point", "cumulative");
+      ASSERT_EQ(marked.size(), 2u);  // the sweep of 06-23 and 06-24, at the spend after each
+      EXPECT_EQ(marked[0]["day"], "2025-06-24");
+      EXPECT_EQ(marked[1]["day"], "2025-06-25");
+    }
+  }
 }
 
 TEST_P(ExampleLab, TheTableNamesTheForecastInterval) {

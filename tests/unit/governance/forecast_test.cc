@@ -171,6 +171,21 @@ TEST(ForecastPeriod, PeriodOverIsWhatWasSpent) {
   EXPECT_EQ(f.high, f.spent);
 }
 
+// The first predicted day: the known end (the day after the newest data, when that is before
+// `today`), not before the period's start, and the period's end when nothing is left to predict.
+TEST(ForecastPeriod, PredictedFromIsTheFirstDayRemainingCovers) {
+  const auto flat = make(56, [](int) { return 100.0; });
+  const Day today = monday() + 56;
+  EXPECT_EQ(forecast_period(flat, today - 10, today + 20, today).predicted_from, today);
+  const Forecast late = forecast_period(flat, today - 10, today + 20, today, {}, today - 4);  // 3 days unknown
+  EXPECT_EQ(late.predicted_from, today - 3);
+  EXPECT_NEAR(late.spent, 700, 1e-9);  // the spend of [period start, predicted_from)
+  EXPECT_EQ(forecast_period(flat, today + 7, today + 14, today).predicted_from, today + 7);
+  EXPECT_EQ(forecast_period(flat, monday() + 10, monday() + 40, today).predicted_from, monday() + 40);
+  EXPECT_EQ(plan_forecast(flat, today - 10, today + 20, today, 500, 0.2).predicted_from, today);
+  EXPECT_EQ(plan_forecast(flat, today + 3, today + 20, today, 500, 0.2).predicted_from, today + 3);
+}
+
 TEST(ForecastPeriod, EmptyHistoryGivesZeros) {
   const Forecast f = forecast_period({}, monday(), monday() + 30, monday() + 5);
   EXPECT_EQ(f.method, "none");
