@@ -191,6 +191,15 @@ Seconds step_gemm_compute(const Replica& r, double rows) {
          expert_compute(r, rows);
 }
 
+// Sequences one scheduler handles in a step: all of them, except under attention DP, where every
+// rank runs its own executor over its 1/TP of the sequences (TensorRT-LLM enable_attention_dp:
+// `max_batch_size` is per rank, 896 x 8 ranks = concurrency 7168 in
+// docs/source/blogs/Best_perf_practice_on_DeepSeek-R1_in_TensorRT-LLM.md) and the ranks' host work
+// runs side by side.
+double sequences_per_scheduler(const Replica& r, double batch) {
+  return r.attention_data_parallel ? batch / r.tensor_parallel : batch;
+}
+
 // One forward step. The GEMM kernels stream the weights while they compute, so they take the
 // longer of the two; the attention kernels that read the KV cache run after them, in their own
 // kernels, and add (FlashDecoding / XQA: memory-bound on the KV bytes at any batch, streaming
@@ -213,7 +222,7 @@ Seconds forward_step(const Replica& r, double batch, double context, double per_
   }
   return std::max(weights, step_gemm_compute(r, rows)) + kv + attention + expert_overhead(r, rows) +
          tp_comm(r, rows) + r.efficiency.serving_layer_overhead * m.layers() +
-         r.efficiency.serving_sequence_overhead * batch;
+         r.efficiency.serving_sequence_overhead * sequences_per_scheduler(r, batch);
 }
 
 // A target step over `batch` sequences of `per_seq` new tokens each.

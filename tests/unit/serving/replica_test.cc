@@ -311,6 +311,23 @@ TEST(Decode, EachSequenceCostsItsOverheadPerStep) {
               128e-6, 1e-12);
 }
 
+// Under attention DP every rank runs its own executor over its 1/TP of the sequences (TensorRT-LLM
+// enable_attention_dp: max_batch_size is per rank), so their per-sequence work runs side by side: 64
+// sequences over 8 ranks at 2 us cost 8 x 2 us = 16 us a step, where one scheduler over all 64
+// (plain TP8) costs 128 us.
+TEST(Decode, AttentionDataParallelRanksScheduleTheirOwnSequences) {
+  auto r = replica("llama3-8b", "h100-sxm-80gb", "hopper");
+  r.tensor_parallel = 8;
+  r.efficiency.serving_sequence_overhead = core::Seconds(0);
+  auto slow = r;
+  slow.efficiency.serving_sequence_overhead = core::Seconds(2e-6);
+  EXPECT_NEAR(decode_step_time(slow, 64, 1000).value() - decode_step_time(r, 64, 1000).value(), 128e-6, 1e-12);
+  r.attention_data_parallel = slow.attention_data_parallel = true;
+  EXPECT_NEAR(decode_step_time(slow, 64, 1000).value() - decode_step_time(r, 64, 1000).value(), 16e-6, 1e-12);
+  EXPECT_NEAR(continuous_step_time(slow, 64, 512, 256).value() - continuous_step_time(r, 64, 512, 256).value(),
+              16e-6, 1e-12);
+}
+
 // A decode step at batch 1 in closed form: one read of the weights but the input embedding at the
 // weight share, the context's KV at the KV share, the per-layer and the per-sequence overhead
 // (TP1: no all-reduce). Llama 3 8B, 16-bit, context 1,000, 52 us a layer, 2 us a sequence.

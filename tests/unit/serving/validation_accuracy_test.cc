@@ -20,14 +20,16 @@ namespace {
 const std::string kDevSet = std::string(AICOST_SOURCE_DIR) + "/data/validation/inference-dev.csv";
 
 // Measured on 2026-12-02 over the 100 measurements of 7 source groups (aicost validate --cv
-// data/validation/inference-dev.csv): CV median 11.5 %, p90 31.2 %, max 145 % (in-sample 5.0 % /
-// 24.0 %), 13 fitted numbers (14 counting Ada's pooled prefill share). Before KV reads streamed at
-// their own share, routed experts paid a fixed cost each and every running sequence a fixed cost
-// per step (serving_kv_bandwidth, serving_expert_overhead, serving_sequence_overhead): 14.5 % /
-// 32.1 %, max 161 %. The target (median <= 10 %, p90 <= 20 %) is still missed: Blackwell
-// has one dense source (held out, Blackwell takes the pooled prefill share, +26 % bias), and MoE
-// rows (Mixtral on TensorRT-LLM 0.9, Qwen3 on B200/GB200) are 1.5-2.4x too fast held out
-// (docs/VALIDATION.md). The bounds pin today's figures, so that a regression fails.
+// data/validation/inference-dev.csv): CV median 7.3 %, p90 28.0 %, max 97 % (in-sample 5.3 % /
+// 22.9 %), 13 fitted numbers (14 counting Ada's pooled prefill share). Before NVFP4 GEMMs ran at
+// the B200-measured 54 % of the BF16 share (fp4_gemm_relative, was 70 %) and attention-DP ranks
+// paid the per-sequence cost for their own sequences only: 11.5 % / 31.2 %, max 145 %; held out,
+// Blackwell dense went from +26.5 % bias to +7.2 %, Blackwell MoE from 60 % / 145 % to 18 % / 68 %.
+// The target (median <= 10 %, p90 <= 20 %) is still missed on the p90: Mixtral on
+// TensorRT-LLM 0.9 +97 %, Qwen3-30B-A3B on GB200 +68 %, vLLM's H200 batch-8 TPOT rows +24 to +29 %
+// with the per-layer overhead at its cap, and the MI300X rows of Oracle's blog swing with the
+// bandwidth fitted on AMD's max-load rows alone (docs/VALIDATION.md). The bounds pin today's
+// figures, so that a regression fails.
 TEST(ServingAccuracy, InferenceCrossValidatedErrorWithinBounds) {
   auto run = config::cross_validate_csv(kDevSet, testing::builtin_catalog());
   ASSERT_TRUE(run) << run.error().what();
@@ -43,12 +45,12 @@ TEST(ServingAccuracy, InferenceCrossValidatedErrorWithinBounds) {
     if (o.name.find("(tpot)") == std::string::npos) bounded.push_back(all.back());
   }
   const auto s = perf::summarize(all);
-  EXPECT_LE(s.median_abs, 0.116);
-  EXPECT_LE(s.p90_abs, 0.313);
+  EXPECT_LE(s.median_abs, 0.074);
+  EXPECT_LE(s.p90_abs, 0.281);
   const auto b = perf::summarize(bounded);
   std::cout << "without TPOT rows: CV median " << 100 * b.median_abs << " %, p90 " << 100 * b.p90_abs << " %\n";
-  EXPECT_LE(b.median_abs, 0.116);
-  EXPECT_LE(b.p90_abs, 0.315);
+  EXPECT_LE(b.median_abs, 0.073);
+  EXPECT_LE(b.p90_abs, 0.281);
   testing::expect_shipped_profiles_are_the_fit(*run, testing::builtin_catalog());
 }
 
