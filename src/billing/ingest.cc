@@ -16,6 +16,7 @@
 #include <span>
 
 #include "aicost/billing/delivery.h"
+#include "ocp_common.h"
 
 namespace aicost::billing {
 namespace {
@@ -98,44 +99,6 @@ struct ExportKey {
   ledger::UnixSeconds last_period_ = -1;
   std::pair<ledger::Day, std::string> last_slice_{-1, "\x01"};
 };
-
-// The first line of a file's first member, decoded (at most 4 KiB); "" when it cannot be read
-// (the read that loads it then says why).
-std::string first_line(const std::string& path) {
-  std::string head;
-  DecodedSink sink;
-  sink.begin = [](const std::string&) { return core::Status{}; };
-  sink.bytes = [&](std::string_view bytes) -> core::Status {
-    head.append(bytes.substr(0, 4096 - std::min<std::size_t>(head.size(), 4096)));
-    if (head.find('\n') == std::string::npos && head.size() < 4096) return {};
-    return core::make_error(core::ErrorCode::kInternal, "enough");  // stops the read
-  };
-  sink.end = [&]() -> core::Status { return core::make_error(core::ErrorCode::kInternal, "enough"); };
-  (void)decode_source(path, sink);
-  return head.substr(0, head.find('\n'));
-}
-
-// An OpenShift upload's node and namespace labels reports tag the rows of its other reports read
-// after them (ocp_labels.cc), so they are read first, whatever the parts' order or names
-// (koku's payloads name them <uuid>_openshift_usage_report.N.csv). Other deliveries keep their order.
-std::vector<std::string> labels_first(const std::vector<std::string>& parts, Format format) {
-  if (parts.size() < 2 || (format != Format::kAuto && format != Format::kOcp)) return parts;
-  auto is_labels = [](const std::string& line) {
-    return detect_format(line) == Format::kOcp &&
-           (line.find("node_labels") != std::string::npos || line.find("namespace_labels") != std::string::npos);
-  };
-  std::vector<std::string> lines;
-  for (const auto& p : parts) {
-    lines.push_back(first_line(p));
-    if (lines.size() == 1 && format == Format::kAuto && detect_format(lines[0]) != Format::kOcp) return parts;
-  }
-  std::vector<std::string> out;
-  for (std::size_t k = 0; k < parts.size(); ++k)
-    if (is_labels(lines[k])) out.push_back(parts[k]);
-  for (std::size_t k = 0; k < parts.size(); ++k)
-    if (!is_labels(lines[k])) out.push_back(parts[k]);
-  return out;
-}
 
 // The column a usage row's quantity to price came from, for the error that refuses it: the
 // readers of usage without a bill (slurm.cc, ocp.cc, ocp_gpu.cc) by the rows they make.
@@ -306,7 +269,7 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
   std::int64_t delivered = 0;
   core::Status s;
   bool only_labels = true;  // every part an OpenShift labels report
-  const std::vector<std::string> parts = rereadable ? labels_first(d.parts, options.format) : d.parts;
+  const std::vector<std::string> parts = rereadable ? ocp::labels_first(d.parts, options.format) : d.parts;
   for (std::size_t k = 0; s && k < parts.size(); ++k) {
     if (parts.size() > 1) part_name = std::filesystem::path(parts[k]).filename().string();
     auto r = read_source(parts[k], k == 0 ? options.format : summary.format, sink, !rereadable);

@@ -75,6 +75,11 @@ std::unique_ptr<CsvDialect> make_vm_part(Labels& labels);
 // The pod and volume reader (ocp.cc).
 std::unique_ptr<CsvDialect> make_usage_part(Labels& labels);
 
+// An OpenShift upload's node and namespace labels reports tag the rows of its other reports read
+// after them (ocp_labels.cc), so they are read first, whatever the parts' order or names
+// (koku's payloads name them <uuid>_openshift_usage_report.N.csv). Other deliveries keep their order.
+std::vector<std::string> labels_first(const std::vector<std::string>& parts, Format format);
+
 }  // namespace ocp
 
 // The state the parts of one delivery share (reader.h).

@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "aicost/billing/source.h"
 #include "ocp_common.h"
 
 namespace aicost::billing {
@@ -171,6 +172,45 @@ bool uptime_fits(const CsvRecord& r, double uptime, ledger::UnixSeconds start, l
             std::to_string(uptime) + " s of uptime in an interval of " + std::to_string(end - start) +
                 " s; not a reading");
   return false;
+}
+
+namespace {
+
+// The first line of a file's first member, decoded (at most 4 KiB); "" when it cannot be read
+// (the read that loads it then says why).
+std::string first_line(const std::string& path) {
+  std::string head;
+  DecodedSink sink;
+  sink.begin = [](const std::string&) { return core::Status{}; };
+  sink.bytes = [&](std::string_view bytes) -> core::Status {
+    head.append(bytes.substr(0, 4096 - std::min<std::size_t>(head.size(), 4096)));
+    if (head.find('\n') == std::string::npos && head.size() < 4096) return {};
+    return core::make_error(core::ErrorCode::kInternal, "enough");  // stops the read
+  };
+  sink.end = [&]() -> core::Status { return core::make_error(core::ErrorCode::kInternal, "enough"); };
+  (void)decode_source(path, sink);
+  return head.substr(0, head.find('\n'));
+}
+
+}  // namespace
+
+std::vector<std::string> labels_first(const std::vector<std::string>& parts, Format format) {
+  if (parts.size() < 2 || (format != Format::kAuto && format != Format::kOcp)) return parts;
+  auto is_labels = [](const std::string& line) {
+    return detect_format(line) == Format::kOcp &&
+           (line.find("node_labels") != std::string::npos || line.find("namespace_labels") != std::string::npos);
+  };
+  std::vector<std::string> lines;
+  for (const auto& p : parts) {
+    lines.push_back(first_line(p));
+    if (lines.size() == 1 && format == Format::kAuto && detect_format(lines[0]) != Format::kOcp) return parts;
+  }
+  std::vector<std::string> out;
+  for (std::size_t k = 0; k < parts.size(); ++k)
+    if (is_labels(lines[k])) out.push_back(parts[k]);
+  for (std::size_t k = 0; k < parts.size(); ++k)
+    if (!is_labels(lines[k])) out.push_back(parts[k]);
+  return out;
 }
 
 }  // namespace ocp
