@@ -5,10 +5,12 @@
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET]   (default 10)
 #
-# FUZZ_SEED (default 1) seeds libFuzzer's mutations, so `make test` on a clean clone explores the
-# same inputs first on every machine: a CI failure reproduces, and a seeded run longer than CI's
-# (e.g. `scripts/fuzz.sh 60` with build-fuzz/work/ removed) covers what CI will try. FUZZ_SEED=0
-# draws a fresh seed per run, for exploration.
+# FUZZ_SEED (default 1) seeds libFuzzer's mutations, and each target stops after a fixed number of
+# inputs (its rate on a 2-core machine here times SECONDS_PER_TARGET) or at SECONDS_PER_TARGET,
+# whichever comes first. So `make test` on a clean clone tries a prefix of one fixed sequence of
+# inputs on every machine: a CI failure reproduces, and `FUZZ_UNTIMED=1 scripts/fuzz.sh 10` with
+# build-fuzz/work/ removed tries every input CI can try, however long that takes here. FUZZ_SEED=0
+# draws a fresh seed per run and lifts the input cap, for exploration.
 #
 # Configures and builds fuzz/ into build-fuzz/ with clang, builds a seed corpus per target from the
 # public samples (../shared/data/billing-samples, or $AICOST_SAMPLES) and tests/data, replays
@@ -31,7 +33,12 @@ samples=${AICOST_SAMPLES:-$root/../shared/data/billing-samples}
 jobs=${FUZZ_JOBS:-$(nproc)}
 seed=${FUZZ_SEED:-1}
 [[ $seed =~ ^[0-9]+$ ]] || { echo "fuzz: FUZZ_SEED must be a whole number (0: a fresh seed per run)" >&2; exit 2; }
+untimed=${FUZZ_UNTIMED:-0}
 targets=(focus aws_cur azure gcp oci dcgm_prometheus dcgm_csv slurm opencost ocp auto ledger)
+# Inputs per second each target ran at in CI (2 cores, all targets side by side): the seeded run's
+# input cap is this times SECONDS_PER_TARGET.
+declare -A rate=([focus]=150 [aws_cur]=180 [azure]=600 [gcp]=1000 [oci]=550 [dcgm_prometheus]=4800
+  [dcgm_csv]=1250 [slurm]=1250 [opencost]=850 [ocp]=450 [auto]=180 [ledger]=25)
 # fuzz_ledger's first byte picks the format: its index in this list (fuzz/fuzz_ledger.cc).
 ledger_formats=(auto focus aws_cur azure gcp oci dcgm_prometheus dcgm_csv opencost ocp)
 max_len=65536
@@ -144,7 +151,10 @@ run_target() {
         return $?
     fi
     echo "fuzz.sh: fuzzing"
-    "$bin" -seed="$seed" -max_total_time="$secs" -max_len=$max_len -timeout=10 -rss_limit_mb=2048 -dict="$dict" \
+    local limits=(-max_total_time="$secs")
+    ((seed == 0)) || limits+=(-runs=$((rate[$t] * secs)))
+    ((untimed == 0)) || limits=(-runs=$((rate[$t] * secs)))
+    "$bin" -seed="$seed" "${limits[@]}" -max_len=$max_len -timeout=10 -rss_limit_mb=2048 -dict="$dict" \
       -artifact_prefix="$build/artifacts/$t-" -print_final_stats=1 "$build/work/$t" "$build/corpus/$t"
   } >"$log" 2>&1
 }

@@ -147,6 +147,9 @@ std::optional<std::int64_t> parse_elapsed(std::string_view t) {
   if (n < 2) return std::nullopt;
   const std::int64_t h = n == 3 ? parts[0] : 0, m = parts[n - 2], s = parts[n - 1];
   if (m >= 60 || s >= 60) return std::nullopt;
+  // Far past any real job (the reader refuses over ten years); bounded here so the sum cannot overflow.
+  constexpr std::int64_t kMaxDays = 366'000;
+  if (days > kMaxDays || h > kMaxDays * 24) return std::nullopt;
   return ((days * 24 + h) * 60 + m) * 60 + s;
 }
 
@@ -284,6 +287,13 @@ core::Status SlurmReader::row(const CsvRecord& r) {
   }
   if (*elapsed < 0) {
     reject(r.line, "End", "the job ends before it starts");
+    return {};
+  }
+  // Slurm itself is younger than this; a longer run is a corrupt cell, not a job to spread over days.
+  constexpr std::int64_t kMaxElapsed = std::int64_t{3653} * 24 * 3600;
+  if (*elapsed > kMaxElapsed) {
+    reject(r.line, elapsed_raw_ >= 0 ? "ElapsedRaw" : elapsed_ >= 0 ? "Elapsed" : "End",
+           "the job would have run for over ten years; check the cell");
     return {};
   }
   if (*elapsed == 0) return {};

@@ -159,6 +159,31 @@ TEST(SlurmReader, BadRowsAreIssuesWithLineAndColumn) {
   EXPECT_TRUE(c.has_issue("", "the line has 9 fields, the header 10"));
 }
 
+// A duration past any real job is a corrupt cell, refused on its line, never an overflow: 930
+// quadrillion days (the fuzzer's find), ten years and a day as Elapsed, and INT64_MAX seconds as
+// ElapsedRaw. Ten years to the second still loads.
+TEST(SlurmReader, RefusesDurationsLongerThanTenYears) {
+  const auto c = collect(kHeader +
+                             "1|j|u|a|p|2025-06-01T00:00:00|Unknown|930000000000000003-00:00:00|gres/gpu=1|RUNNING\n"
+                             "2|j|u|a|p|2025-06-01T00:00:00|Unknown|3653-00:00:01|gres/gpu=1|RUNNING\n"
+                             "3|j|u|a|p|2025-06-01T00:00:00|Unknown|99999999999999:00:00|gres/gpu=1|RUNNING\n",
+                         Format::kSlurm);
+  EXPECT_TRUE(c.charges.empty());
+  EXPECT_EQ(c.summary.rejected, 3);
+  EXPECT_TRUE(c.has_issue("Elapsed", "is not a duration as [D-]HH:MM:SS")) << c.errors();
+  EXPECT_TRUE(c.has_issue("Elapsed", "the job would have run for over ten years; check the cell")) << c.errors();
+  const auto raw = collect("JobIDRaw|Start|ElapsedRaw|AllocTRES\n7|2025-06-01T00:00:00|9223372036854775807|gres/gpu=4\n",
+                           Format::kSlurm);
+  EXPECT_TRUE(raw.charges.empty());
+  EXPECT_TRUE(raw.has_issue("ElapsedRaw", "over ten years")) << raw.errors();
+  const auto ok = collect("JobIDRaw|Start|ElapsedRaw|AllocTRES\n7|2025-06-01T00:00:00|315619200|gres/gpu=1\n",
+                          Format::kSlurm);
+  EXPECT_EQ(ok.summary.rejected, 0) << ok.errors();
+  double hours = 0;
+  for (const auto& ch : ok.charges) hours += ch.gpu_hours;
+  EXPECT_DOUBLE_EQ(hours, 3653.0 * 24);
+}
+
 TEST(SlurmReader, RefusesOutputWithoutTheColumnsItNeeds) {
   EXPECT_NE(refusal("JobID|User|Start|Elapsed\n1|u|2025-06-01T00:00:00|01:00:00\n", Format::kSlurm)
                 .find("no AllocTRES column; run sacct --parsable2"),
