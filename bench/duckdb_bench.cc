@@ -27,12 +27,17 @@ namespace fs = std::filesystem;
 using namespace aicost;
 
 constexpr const char* kSchema =
-    "CREATE TABLE charges (period_start TIMESTAMP, period_end TIMESTAMP, currency VARCHAR, billed BIGINT, "
-    "effective BIGINT, list BIGINT, contracted BIGINT, provider VARCHAR, billing_account_id VARCHAR, "
+    "CREATE TABLE charges (period_start TIMESTAMP, period_end TIMESTAMP, currency VARCHAR, billed "
+    "BIGINT, "
+    "effective BIGINT, list BIGINT, contracted BIGINT, provider VARCHAR, billing_account_id "
+    "VARCHAR, "
     "sub_account_id VARCHAR, service_name VARCHAR, service_category VARCHAR, region_id VARCHAR, "
-    "resource_id VARCHAR, resource_name VARCHAR, resource_type VARCHAR, sku_id VARCHAR, charge_category VARCHAR, "
-    "charge_frequency VARCHAR, pricing_category VARCHAR, commitment_discount_id VARCHAR, pricing_unit VARCHAR, "
-    "consumed_unit VARCHAR, pricing_quantity DOUBLE, consumed_quantity DOUBLE, gpu_hours DOUBLE, tagset INTEGER, "
+    "resource_id VARCHAR, resource_name VARCHAR, resource_type VARCHAR, sku_id VARCHAR, "
+    "charge_category VARCHAR, "
+    "charge_frequency VARCHAR, pricing_category VARCHAR, commitment_discount_id VARCHAR, "
+    "pricing_unit VARCHAR, "
+    "consumed_unit VARCHAR, pricing_quantity DOUBLE, consumed_quantity DOUBLE, gpu_hours DOUBLE, "
+    "tagset INTEGER, "
     "line BIGINT);"
     "CREATE TABLE tagset_tags (tagset INTEGER, key VARCHAR, value VARCHAR);";
 
@@ -83,23 +88,30 @@ class ChargeAppender {
     return ok;
   }
   bool add(const ledger::Charge& c) {
-    auto text = [&](const std::string& s) { duckdb_append_varchar_length(charges_, s.data(), s.size()); };
+    auto text = [&](const std::string& s) {
+      duckdb_append_varchar_length(charges_, s.data(), s.size());
+    };
     duckdb_append_timestamp(charges_, duckdb_timestamp{c.period_start * 1'000'000});
     duckdb_append_timestamp(charges_, duckdb_timestamp{c.period_end * 1'000'000});
     text(c.currency);
     duckdb_append_int64(charges_, c.billed);
     duckdb_append_int64(charges_, c.effective);
     duckdb_append_int64(charges_, c.list);
-    if (c.contracted) duckdb_append_int64(charges_, *c.contracted);
-    else duckdb_append_null(charges_);
-    for (const std::string* s : {&c.provider, &c.billing_account_id, &c.sub_account_id, &c.service_name,
-                                 &c.service_category, &c.region_id, &c.resource_id, &c.resource_name,
-                                 &c.resource_type, &c.sku_id, &c.charge_category, &c.charge_frequency,
-                                 &c.pricing_category, &c.commitment_discount_id, &c.pricing_unit, &c.consumed_unit})
+    if (c.contracted)
+      duckdb_append_int64(charges_, *c.contracted);
+    else
+      duckdb_append_null(charges_);
+    for (const std::string* s :
+         {&c.provider, &c.billing_account_id, &c.sub_account_id, &c.service_name,
+          &c.service_category, &c.region_id, &c.resource_id, &c.resource_name, &c.resource_type,
+          &c.sku_id, &c.charge_category, &c.charge_frequency, &c.pricing_category,
+          &c.commitment_discount_id, &c.pricing_unit, &c.consumed_unit})
       text(*s);
     for (const auto& q : {c.pricing_quantity, c.consumed_quantity}) {
-      if (q) duckdb_append_double(charges_, *q);
-      else duckdb_append_null(charges_);
+      if (q)
+        duckdb_append_double(charges_, *q);
+      else
+        duckdb_append_null(charges_);
     }
     duckdb_append_double(charges_, c.gpu_hours);
     duckdb_append_int32(charges_, tagset(c.tags));
@@ -175,7 +187,11 @@ void BM_LedgerFocusIngestDuckdb(benchmark::State& state) {
   }
   state.counters["rows/s"] = static_cast<double>(rows) / seconds;
 }
-BENCHMARK(BM_LedgerFocusIngestDuckdb)->Arg(1'000'000)->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);
+BENCHMARK(BM_LedgerFocusIngestDuckdb)
+    ->Arg(1'000'000)
+    ->Iterations(1)
+    ->UseManualTime()
+    ->Unit(benchmark::kSecond);
 
 // The same hash and read with no engine behind: what either engine adds is its time less this.
 void BM_LedgerFocusReadOnly(benchmark::State& state) {
@@ -202,35 +218,44 @@ void BM_LedgerFocusReadOnly(benchmark::State& state) {
   }
   state.counters["rows/s"] = static_cast<double>(rows) / seconds;
 }
-BENCHMARK(BM_LedgerFocusReadOnly)->Arg(1'000'000)->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);
+BENCHMARK(BM_LedgerFocusReadOnly)
+    ->Arg(1'000'000)
+    ->Iterations(1)
+    ->UseManualTime()
+    ->Unit(benchmark::kSecond);
 
 // The 10M charges of bench::ledger_with in DuckDB (kept once made).
 fs::path duck_ledger_with(std::size_t rows) {
   const auto file = bench::kWork / ("report-v4-" + std::to_string(rows) + ".duckdb");
   if (fs::exists(file)) {
     Duck duck(file, "2");
-    if (duck.ok() && duck.run("SELECT 1 FROM charges OFFSET " + std::to_string(rows - 1)) == 1) return file;
+    if (duck.ok() && duck.run("SELECT 1 FROM charges OFFSET " + std::to_string(rows - 1)) == 1)
+      return file;
   }
   remove_duck(file);
   Duck duck(file, "2");
   if (!duck.ok() || duck.run(kSchema) < 0) return {};
   ChargeAppender app(duck);
-  const bool ok = bench::generate_charges(rows, [](std::size_t n) { return n / 50; }, 7,
-                                          [&](const std::vector<ledger::Charge>& batch) {
-                                            for (const auto& c : batch)
-                                              if (!app.add(c)) return false;
-                                            return true;
-                                          });
+  const bool ok = bench::generate_charges(
+      rows, [](std::size_t n) { return n / 50; }, 7,
+      [&](const std::vector<ledger::Charge>& batch) {
+        for (const auto& c : batch)
+          if (!app.add(c)) return false;
+        return true;
+      });
   return ok && app.close() ? file : fs::path();
 }
 
 // By team and day, as `aicost ledger report --by tag:team --granularity day` sums them.
 constexpr const char* kByTagByDay =
-    "SELECT CAST(c.period_start AS DATE) AS day, t.value AS team, c.currency, SUM(c.billed::HUGEINT), "
-    "SUM(c.effective::HUGEINT), SUM(c.list::HUGEINT), SUM(c.contracted::HUGEINT), SUM(c.gpu_hours), COUNT(*) "
+    "SELECT CAST(c.period_start AS DATE) AS day, t.value AS team, c.currency, "
+    "SUM(c.billed::HUGEINT), "
+    "SUM(c.effective::HUGEINT), SUM(c.list::HUGEINT), SUM(c.contracted::HUGEINT), "
+    "SUM(c.gpu_hours), COUNT(*) "
     "FROM charges c LEFT JOIN tagset_tags t ON t.tagset = c.tagset AND t.key = 'team' GROUP BY ALL";
 constexpr const char* kByResourceTop20 =
-    "SELECT resource_id, currency, SUM(billed::HUGEINT), SUM(effective::HUGEINT) AS e, SUM(list::HUGEINT), "
+    "SELECT resource_id, currency, SUM(billed::HUGEINT), SUM(effective::HUGEINT) AS e, "
+    "SUM(list::HUGEINT), "
     "SUM(gpu_hours), COUNT(*) FROM charges GROUP BY ALL ORDER BY e DESC LIMIT 20";
 
 void report(benchmark::State& state, const char* sql) {
@@ -250,14 +275,20 @@ void report(benchmark::State& state, const char* sql) {
     }
   }
   state.counters["report_lines"] = static_cast<double>(lines);
-  state.counters["ledger_rows/s"] =
-      benchmark::Counter(static_cast<double>(rows) * state.iterations(), benchmark::Counter::kIsRate);
+  state.counters["ledger_rows/s"] = benchmark::Counter(
+      static_cast<double>(rows) * state.iterations(), benchmark::Counter::kIsRate);
 }
 
 void BM_LedgerReportByTagByDayDuckdb(benchmark::State& state) { report(state, kByTagByDay); }
-BENCHMARK(BM_LedgerReportByTagByDayDuckdb)->Args({10'000'000, 1})->Args({10'000'000, 2})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LedgerReportByTagByDayDuckdb)
+    ->Args({10'000'000, 1})
+    ->Args({10'000'000, 2})
+    ->Unit(benchmark::kMillisecond);
 
 void BM_LedgerReportByResourceDuckdb(benchmark::State& state) { report(state, kByResourceTop20); }
-BENCHMARK(BM_LedgerReportByResourceDuckdb)->Args({10'000'000, 1})->Args({10'000'000, 2})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LedgerReportByResourceDuckdb)
+    ->Args({10'000'000, 1})
+    ->Args({10'000'000, 2})
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace

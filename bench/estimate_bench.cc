@@ -13,8 +13,8 @@ namespace {
 
 aicost::config::Plan load(const char* example) {
   auto cat = aicost::config::load_builtin_catalog();
-  auto plan = aicost::config::load_plan(std::string(AICOST_SOURCE_DIR) + "/examples/" + example,
-                                        *cat);
+  auto plan =
+      aicost::config::load_plan(std::string(AICOST_SOURCE_DIR) + "/examples/" + example, *cat);
   if (!plan) std::abort();
   return *plan;
 }

@@ -42,7 +42,8 @@ fs::path governance_ledger(std::size_t rows) {
   }
   fs::copy_file(report, db);
   auto store = store::open_store(db.string());
-  if (!store || !(*store)->begin_source({db.string() + ".telemetry", std::string(64, '1'), 0, "generated"}, {}))
+  if (!store || !(*store)->begin_source(
+                    {db.string() + ".telemetry", std::string(64, '1'), 0, "generated"}, {}))
     return {};
   std::mt19937_64 rng(11);
   std::uniform_real_distribution<double> noise(-0.05, 0.05);
@@ -53,7 +54,9 @@ fs::path governance_ledger(std::size_t rows) {
     for (int gpu = 0; gpu < kGpusPerHost; ++gpu) {
       for (int minute = 0; minute < kDays * 1440; ++minute) {
         const int hour = minute / 60 % 24;
-        double v = host < 100 ? 0.75 + 2 * noise(rng) : host < 120 && hour >= 6 ? 0.7 + noise(rng) : 0.01;
+        double v = host < 100                ? 0.75 + 2 * noise(rng)
+                   : host < 120 && hour >= 6 ? 0.7 + noise(rng)
+                                             : 0.01;
         ledger::GpuSample s;
         s.line = minute;
         s.time = static_cast<ledger::UnixSeconds>(kSep1) * 86400 + minute * 60;
@@ -74,13 +77,14 @@ fs::path governance_ledger(std::size_t rows) {
 }
 
 // The ledger's 12 team tags (bench::generate_charges).
-const char* const kTeams[] = {"search", "ads", "llm-train", "llm-serve", "vision", "speech",
-                              "infra", "data", "research", "safety", "growth", "platform"};
+const char* const kTeams[] = {"search", "ads",  "llm-train", "llm-serve", "vision", "speech",
+                              "infra",  "data", "research",  "safety",    "growth", "platform"};
 
 // The governance ledger opened, or nullptr (the benchmark then skips with an error).
 std::unique_ptr<ledger::Store> open_governance(benchmark::State& state, std::size_t rows) {
   const auto db = governance_ledger(rows);
-  auto store = db.empty() ? core::Result<std::unique_ptr<ledger::Store>>(nullptr) : store::open_store(db.string());
+  auto store = db.empty() ? core::Result<std::unique_ptr<ledger::Store>>(nullptr)
+                          : store::open_store(db.string());
   if (!store || !*store) {
     state.SkipWithError("could not build the ledger");
     return nullptr;
@@ -164,7 +168,10 @@ void BM_OptimizeLedger(benchmark::State& state) {
   state.counters["rows_per_s"] = benchmark::Counter(static_cast<double>(rows) * state.iterations(),
                                                     benchmark::Counter::kIsRate);
 }
-BENCHMARK(BM_OptimizeLedger)->Args({10'000'000, 0})->Args({10'000'000, 1})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_OptimizeLedger)
+    ->Args({10'000'000, 0})
+    ->Args({10'000'000, 1})
+    ->Unit(benchmark::kMillisecond);
 
 // The change journal (governance::evaluate_changes, `aicost ledger changes`) on the same ledger:
 // one change per team tag on 2024-09-14, each measured on 14 days a side as of 2024-09-28, with

@@ -38,13 +38,20 @@ std::vector<std::vector<std::string>> sample_records() {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (quoted) {
-      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') field += '"', ++i;
-      else if (c == '"') quoted = false;
-      else field += c;
-    } else if (c == '"') quoted = true;
-    else if (c == ',') rows.back().push_back(std::move(field)), field.clear();
-    else if (c == '\n') rows.back().push_back(std::move(field)), field.clear(), rows.emplace_back();
-    else if (c != '\r') field += c;
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"')
+        field += '"', ++i;
+      else if (c == '"')
+        quoted = false;
+      else
+        field += c;
+    } else if (c == '"')
+      quoted = true;
+    else if (c == ',')
+      rows.back().push_back(std::move(field)), field.clear();
+    else if (c == '\n')
+      rows.back().push_back(std::move(field)), field.clear(), rows.emplace_back();
+    else if (c != '\r')
+      field += c;
   }
   if (!field.empty()) rows.back().push_back(field);
   if (rows.back().empty()) rows.pop_back();
@@ -77,11 +84,11 @@ fs::path aicost::bench::generate_focus(std::size_t rows, std::uint64_t seed) {
       if (header[i] == n) return i;
     return header.size();
   };
-  const std::size_t start = col("ChargePeriodStart"), end = col("ChargePeriodEnd"), resource = col("ResourceId"),
-                    tags = col("Tags"), billed = col("BilledCost"), effective = col("EffectiveCost"),
-                    list = col("ListCost");
-  static const char* kTeams[] = {"search", "ads", "llm-train", "llm-serve", "vision", "speech",
-                                 "infra", "data", "research", "safety", "growth", "platform"};
+  const std::size_t start = col("ChargePeriodStart"), end = col("ChargePeriodEnd"),
+                    resource = col("ResourceId"), tags = col("Tags"), billed = col("BilledCost"),
+                    effective = col("EffectiveCost"), list = col("ListCost");
+  static const char* kTeams[] = {"search", "ads",  "llm-train", "llm-serve", "vision", "speech",
+                                 "infra",  "data", "research",  "safety",    "growth", "platform"};
   std::mt19937_64 rng(seed);
   std::lognormal_distribution<double> scale(0.0, 1.0);
   std::FILE* f = std::fopen(out.string().c_str(), "wb");
@@ -107,7 +114,8 @@ fs::path aicost::bench::generate_focus(std::size_t rows, std::uint64_t seed) {
       r[c] = buf;
     }
     if (r[tags] != "NULL" && rng() % 10 < 7)
-      r[tags] = r[tags].substr(0, r[tags].size() - 1) + ", \"team\": \"" + kTeams[rng() % 12] + "\"}";
+      r[tags] =
+          r[tags].substr(0, r[tags].size() - 1) + ", \"team\": \"" + kTeams[rng() % 12] + "\"}";
     for (std::size_t i = 0; i < r.size(); ++i) {
       if (i) std::fputc(',', f);
       write_field(f, r[i]);
@@ -151,7 +159,8 @@ void BM_LedgerFocusIngestSqlite(benchmark::State& state) {
   }
   const auto plain = kWork / "import.db";
   fs::remove(plain);
-  const std::string cmd = "sqlite3 '" + plain.string() + "' '.import --csv " + csv.string() + " t' 2>/dev/null";
+  const std::string cmd =
+      "sqlite3 '" + plain.string() + "' '.import --csv " + csv.string() + " t' 2>/dev/null";
   const auto t0 = std::chrono::steady_clock::now();
   const int rc = std::system(cmd.c_str());
   theirs = seconds_since(t0);
@@ -163,7 +172,11 @@ void BM_LedgerFocusIngestSqlite(benchmark::State& state) {
   }
   state.counters["MB"] = static_cast<double>(fs::file_size(csv)) / 1e6;
 }
-BENCHMARK(BM_LedgerFocusIngestSqlite)->Arg(1'000'000)->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);
+BENCHMARK(BM_LedgerFocusIngestSqlite)
+    ->Arg(1'000'000)
+    ->Iterations(1)
+    ->UseManualTime()
+    ->Unit(benchmark::kSecond);
 
 // By tag and day over 10M rows (target < 2 s on SQLite).
 void BM_LedgerReportByTagByDay(benchmark::State& state) {
@@ -189,8 +202,8 @@ void BM_LedgerReportByTagByDay(benchmark::State& state) {
   }
   state.counters["ledger_rows"] = static_cast<double>(rows);
   state.counters["report_lines"] = static_cast<double>(lines);
-  state.counters["ledger_rows/s"] =
-      benchmark::Counter(static_cast<double>(rows) * state.iterations(), benchmark::Counter::kIsRate);
+  state.counters["ledger_rows/s"] = benchmark::Counter(
+      static_cast<double>(rows) * state.iterations(), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_LedgerReportByTagByDay)->Arg(10'000'000)->Unit(benchmark::kMillisecond);
 
@@ -214,10 +227,13 @@ void BM_LedgerReportByResourceRawScan(benchmark::State& state) {
     }
     benchmark::DoNotOptimize(r);
   }
-  state.counters["ledger_rows/s"] =
-      benchmark::Counter(static_cast<double>(rows) * state.iterations(), benchmark::Counter::kIsRate);
+  state.counters["ledger_rows/s"] = benchmark::Counter(
+      static_cast<double>(rows) * state.iterations(), benchmark::Counter::kIsRate);
 }
-BENCHMARK(BM_LedgerReportByResourceRawScan)->Arg(10'000'000)->Iterations(1)->Unit(benchmark::kSecond);
+BENCHMARK(BM_LedgerReportByResourceRawScan)
+    ->Arg(10'000'000)
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond);
 
 }  // namespace
 
@@ -242,24 +258,28 @@ std::vector<ledger::Charge> sample_charges() {
 // tags) with the number appended to its id, at a random hour of 2024-06..09 (from `seed`); 70 %
 // of the resources have one of 12 team tags. `mark` fills the source's made-up SHA-256.
 std::filesystem::path generate(const std::filesystem::path& db, std::size_t rows,
-                               const std::function<std::size_t(std::size_t)>& resource_of, std::uint64_t seed,
-                               char mark) {
+                               const std::function<std::size_t(std::size_t)>& resource_of,
+                               std::uint64_t seed, char mark) {
   namespace fs = std::filesystem;
   fs::create_directories(kWork);
   if (fs::exists(db)) {
     auto s = store::open_store(db.string());
     if (s) {
       auto src = (*s)->sources();
-      if (src && src->size() == 1 && src->front().rows == static_cast<std::int64_t>(rows)) return db;
+      if (src && src->size() == 1 && src->front().rows == static_cast<std::int64_t>(rows))
+        return db;
     }
     fs::remove(db);
   }
   auto store = store::open_store(db.string(), {.mode = store::OpenMode::kCreate});
   if (!store) return {};
-  if (!(*store)->begin_source({db.string() + ".generated", std::string(64, mark), 0, "generated"}, {})) return {};
-  const bool added = generate_charges(rows, resource_of, seed, [&](const std::vector<ledger::Charge>& batch) {
-    return static_cast<bool>((*store)->add_charges(batch));
-  });
+  if (!(*store)->begin_source({db.string() + ".generated", std::string(64, mark), 0, "generated"},
+                              {}))
+    return {};
+  const bool added =
+      generate_charges(rows, resource_of, seed, [&](const std::vector<ledger::Charge>& batch) {
+        return static_cast<bool>((*store)->add_charges(batch));
+      });
   if (!added || !(*store)->commit_source("generated", 0)) return {};
   return db;
 }
@@ -267,14 +287,16 @@ std::filesystem::path generate(const std::filesystem::path& db, std::size_t rows
 }  // namespace
 
 bool generate_charges(std::size_t rows, const std::function<std::size_t(std::size_t)>& resource_of,
-                      std::uint64_t seed, const std::function<bool(const std::vector<ledger::Charge>&)>& add) {
+                      std::uint64_t seed,
+                      const std::function<bool(const std::vector<ledger::Charge>&)>& add) {
   const auto base = sample_charges();
   if (base.empty()) return false;
-  static const char* kTeams[] = {"search", "ads", "llm-train", "llm-serve", "vision", "speech",
-                                 "infra", "data", "research", "safety", "growth", "platform"};
+  static const char* kTeams[] = {"search", "ads",  "llm-train", "llm-serve", "vision", "speech",
+                                 "infra",  "data", "research",  "safety",    "growth", "platform"};
   std::mt19937_64 rng(seed);
   std::vector<ledger::Charge> batch;
-  const ledger::UnixSeconds june = static_cast<ledger::UnixSeconds>(ledger::days_from_civil(2024, 6, 1)) * 86400;
+  const ledger::UnixSeconds june =
+      static_cast<ledger::UnixSeconds>(ledger::days_from_civil(2024, 6, 1)) * 86400;
   for (std::size_t n = 0; n < rows; ++n) {
     const std::size_t resource = resource_of(n);
     ledger::Charge c = base[resource * 7919 % base.size()];
@@ -294,16 +316,18 @@ bool generate_charges(std::size_t rows, const std::function<std::size_t(std::siz
 
 // rows / 50 resources, each billed 50 times in a row.
 std::filesystem::path ledger_with(std::size_t rows) {
-  return generate(kWork / ("report-v4-" + std::to_string(rows) + ".db"), rows, [](std::size_t n) { return n / 50; },
-                  7, '0');
+  return generate(
+      kWork / ("report-v4-" + std::to_string(rows) + ".db"), rows,
+      [](std::size_t n) { return n / 50; }, 7, '0');
 }
 
 // Row n bills resource n % resources: each block of `resources` rows is one export of every
 // resource, so a resource's rows lie across the whole table, as in a ledger of daily exports.
 std::filesystem::path wide_ledger_with(std::size_t rows, std::size_t resources) {
   if (resources == 0) return {};
-  return generate(kWork / ("wide-v1-" + std::to_string(rows) + "-" + std::to_string(resources) + ".db"), rows,
-                  [resources](std::size_t n) { return n % resources; }, 13, '2');
+  return generate(
+      kWork / ("wide-v1-" + std::to_string(rows) + "-" + std::to_string(resources) + ".db"), rows,
+      [resources](std::size_t n) { return n % resources; }, 13, '2');
 }
 
 }  // namespace aicost::bench

@@ -12,11 +12,14 @@
 
 namespace aicost::bench {
 
-inline const std::filesystem::path kWork = std::filesystem::path(AICOST_BINARY_DIR) / "ledger-bench";
+inline const std::filesystem::path kWork =
+    std::filesystem::path(AICOST_BINARY_DIR) / "ledger-bench";
 inline const std::string kSample =
-    std::string(AICOST_SOURCE_DIR) + "/../shared/data/billing-samples/focus-sample-data/focus_sample.csv";
+    std::string(AICOST_SOURCE_DIR) +
+    "/../shared/data/billing-samples/focus-sample-data/focus_sample.csv";
 
-// A SQLite ledger of `rows` charges drawn from the FOCUS sample (ledger_bench.cc); empty on failure.
+// A SQLite ledger of `rows` charges drawn from the FOCUS sample (ledger_bench.cc); empty on
+// failure.
 std::filesystem::path ledger_with(std::size_t rows);
 // A SQLite ledger of `rows` charges over `resources` resources, each billed every `resources`
 // rows (its rows spread over the whole table), from the same sample rows; empty on failure.
@@ -27,7 +30,8 @@ std::filesystem::path wide_ledger_with(std::size_t rows, std::size_t resources);
 // of 2024-06..09 (from `seed`); 70 % of the resources have one of 12 team tags. false when the
 // sample cannot be read or `add` says false.
 bool generate_charges(std::size_t rows, const std::function<std::size_t(std::size_t)>& resource_of,
-                      std::uint64_t seed, const std::function<bool(const std::vector<ledger::Charge>&)>& add);
+                      std::uint64_t seed,
+                      const std::function<bool(const std::vector<ledger::Charge>&)>& add);
 
 // `rows` FOCUS CSV rows drawn from the sample (kept under kWork once made): a random sample row,
 // moved to a random hour of September 2024, its resource id suffixed with n / 50 (random rows

@@ -5,10 +5,10 @@
 // the bytes it wrote. Target: under 500 MB on 10M charges over 2M resources (docs/LEDGER.md
 // "Speed").
 #include <benchmark/benchmark.h>
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -32,7 +32,7 @@ const std::string kAicost = std::string(AICOST_BINARY_DIR) + "/apps/aicost/aicos
 struct Run {
   int status = -1;
   double seconds = 0;
-  double peak_mb = 0;  // ru_maxrss of the child
+  double peak_mb = 0;      // ru_maxrss of the child
   double cpu_seconds = 0;  // its user and system time
   std::uintmax_t bytes = 0;
 };
@@ -43,7 +43,8 @@ Run run_aicost(const std::vector<std::string>& args) {
   const fs::path out = kWork / ("memory-bench-" + std::to_string(::getpid()) + ".out");
   posix_spawn_file_actions_t files;
   posix_spawn_file_actions_init(&files);
-  posix_spawn_file_actions_addopen(&files, STDOUT_FILENO, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_addopen(&files, STDOUT_FILENO, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0600);
   std::vector<std::string> all{kAicost};
   all.insert(all.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -74,9 +75,10 @@ fs::path budgets_file() {
   const fs::path path = kWork / "memory-bench-budgets.yaml";
   std::ofstream f(path);
   f << "budgets:\n  - name: org\n    amount: 5000000 USD\n";
-  for (const char* team : {"search", "ads", "llm-train", "llm-serve", "vision", "speech", "infra", "data", "research",
-                           "safety", "growth", "platform"})
-    f << "  - name: " << team << "\n    parent: org\n    amount: 300000 USD\n    scope: {tag:team: " << team << "}\n";
+  for (const char* team : {"search", "ads", "llm-train", "llm-serve", "vision", "speech", "infra",
+                           "data", "research", "safety", "growth", "platform"})
+    f << "  - name: " << team
+      << "\n    parent: org\n    amount: 300000 USD\n    scope: {tag:team: " << team << "}\n";
   return path;
 }
 
@@ -114,14 +116,18 @@ void register_cases() {
       {"report_top10_table", {"ledger", "report", "--by", "resource", "--top", "10"}},
       {"report_top10_json", {"ledger", "report", "--by", "resource", "--top", "10", "-o", "json"}},
       {"report_top10_csv", {"ledger", "report", "--by", "resource", "--top", "10", "-o", "csv"}},
-      {"report_top10_markdown", {"ledger", "report", "--by", "resource", "--top", "10", "-o", "markdown"}},
+      {"report_top10_markdown",
+       {"ledger", "report", "--by", "resource", "--top", "10", "-o", "markdown"}},
       {"report_csv", {"ledger", "report", "--by", "resource", "-o", "csv"}},
       {"report_json", {"ledger", "report", "--by", "resource", "-o", "json"}},
       {"report_table", {"ledger", "report", "--by", "resource"}},
-      {"check_json", {"ledger", "check", "--budgets", "{budgets}", "--as-of", "2024-09-28", "--dry-run", "-o", "json"}},
+      {"check_json",
+       {"ledger", "check", "--budgets", "{budgets}", "--as-of", "2024-09-28", "--dry-run", "-o",
+        "json"}},
   };
   for (const auto& [name, args] : cases)
-    benchmark::RegisterBenchmark((std::string("BM_LedgerReadMemory/") + name).c_str(), BM_LedgerReadMemory, args)
+    benchmark::RegisterBenchmark((std::string("BM_LedgerReadMemory/") + name).c_str(),
+                                 BM_LedgerReadMemory, args)
         ->Args({10'000'000, 2'000'000})
         ->Args({2'000'000, 1'800'000})
         ->Iterations(1)

@@ -89,15 +89,19 @@ BENCHMARK_CAPTURE(BM_Optimize, gpt3_175b_a100, "examples/gpt3-175b-a100.yaml")
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Optimize, deepseek_v3_h800, "examples/deepseek-v3-h800.yaml")
     ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_Optimize, gpt3_175b_a100_30d_deadline, "bench/plans/gpt3-175b-a100-deadline.yaml")
+BENCHMARK_CAPTURE(BM_Optimize, gpt3_175b_a100_30d_deadline,
+                  "bench/plans/gpt3-175b-a100-deadline.yaml")
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Optimize, llama3_8b_h100_deadline, "tests/plans/optimize-llama3-8b-h100.yaml")
     ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_Optimize, llama3_8b_h100_storage_keys, "bench/plans/llama3-8b-h100-storage.yaml")
+BENCHMARK_CAPTURE(BM_Optimize, llama3_8b_h100_storage_keys,
+                  "bench/plans/llama3-8b-h100-storage.yaml")
     ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_ServingEditorEstimate, serving_llama3_70b_chat, "examples/serving-llama3-70b-chat.yaml")
+BENCHMARK_CAPTURE(BM_ServingEditorEstimate, serving_llama3_70b_chat,
+                  "examples/serving-llama3-70b-chat.yaml")
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Optimize, serving_llama3_70b_chat, "examples/serving-llama3-70b-chat.yaml")
     ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_Optimize, serving_llama3_8b_all_levers, "tests/plans/optimize-serving-llama3-8b.yaml")
+BENCHMARK_CAPTURE(BM_Optimize, serving_llama3_8b_all_levers,
+                  "tests/plans/optimize-serving-llama3-8b.yaml")
     ->Unit(benchmark::kMillisecond);

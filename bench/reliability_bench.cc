@@ -16,10 +16,10 @@ aicost::reliability::SimulationSpec llama3_snapshot() {
   s.gpus_per_node = 8;
   s.blocking = Seconds(30);
   s.restart = Seconds(600);
-  aicost::reliability::FailureCause hardware{"hardware", 0.78 * 419.0 / (16384.0 * 54 * 24), 1,
-                                             Seconds(2 * 86400.0), {}};
-  aicost::reliability::FailureCause software{"software", 0.22 * 419.0 / (16384.0 * 54 * 24), 0,
-                                             Seconds(0), {}};
+  aicost::reliability::FailureCause hardware{
+      "hardware", 0.78 * 419.0 / (16384.0 * 54 * 24), 1, Seconds(2 * 86400.0), {}};
+  aicost::reliability::FailureCause software{
+      "software", 0.22 * 419.0 / (16384.0 * 54 * 24), 0, Seconds(0), {}};
   s.failures.causes = {hardware, software};
   s.failures.maintenance_per_day = 47.0 / 54;
   const Seconds mtbf(1 / s.failures.job_rate(s.gpus));
@@ -49,5 +49,10 @@ void BM_Simulate16kGpus54Days(benchmark::State& state) {
 }  // namespace
 
 // (threads, spare nodes): no spare limit, and a 32-node pool with 2-day repairs.
-BENCHMARK(BM_Simulate16kGpus54Days)->Args({2, -1})->Args({2, 32})->Args({1, -1})
-    ->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_Simulate16kGpus54Days)
+    ->Args({2, -1})
+    ->Args({2, 32})
+    ->Args({1, -1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(3);

@@ -40,8 +40,8 @@ void BM_Search(benchmark::State& state, const char* plan, int threads, bool prun
   opt.prune = prune;
   double enumerated = 0, evaluated = 0, feasible = 0, priced = 0;
   for (auto _ : state) {
-    const auto r = aicost::search::run_search(req.base.job, req.base.cost, req.space,
-                                              req.constraints, opt);
+    const auto r =
+        aicost::search::run_search(req.base.job, req.base.cost, req.space, req.constraints, opt);
     enumerated += r.enumerated;
     evaluated += static_cast<double>(r.evaluated);
     feasible = static_cast<double>(r.feasible);
@@ -82,4 +82,7 @@ BENCHMARK(BM_SearchGpt3FullSpace)->Unit(benchmark::kMillisecond)->UseRealTime()-
 BENCHMARK(BM_SearchGpt3Sweep)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_SearchGpt3SweepUnpruned)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 BENCHMARK(BM_SearchLlama3Example)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
-BENCHMARK(BM_SearchLlama3ExampleUnpruned)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+BENCHMARK(BM_SearchLlama3ExampleUnpruned)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(1);

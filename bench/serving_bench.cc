@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "aicost/config/serving_plan.h"
 #include "aicost/config/catalog_loader.h"
+#include "aicost/config/serving_plan.h"
 #include "aicost/serving/capacity.h"
 #include "aicost/serving/traffic.h"
 

@@ -30,8 +30,8 @@
 #include "aicost/billing/ingest.h"
 #include "aicost/billing/reader.h"
 #include "aicost/core/text.h"
-#include "aicost/ledger/rate_card.h"
 #include "aicost/governance/check.h"
+#include "aicost/ledger/rate_card.h"
 #include "aicost/ledger/report.h"
 #include "aicost/report/governance_report.h"
 #include "aicost/report/ledger_report.h"
@@ -49,9 +49,15 @@ using namespace aicost;
 
 // scripts/fuzz.sh's ledger_formats lists these in the same order.
 constexpr billing::Format kFormats[] = {
-    billing::Format::kAuto,           billing::Format::kFocus,   billing::Format::kAwsCur,
-    billing::Format::kAzure,          billing::Format::kGcp,     billing::Format::kOci,
-    billing::Format::kDcgmPrometheus, billing::Format::kDcgmCsv, billing::Format::kOpenCost,
+    billing::Format::kAuto,
+    billing::Format::kFocus,
+    billing::Format::kAwsCur,
+    billing::Format::kAzure,
+    billing::Format::kGcp,
+    billing::Format::kOci,
+    billing::Format::kDcgmPrometheus,
+    billing::Format::kDcgmCsv,
+    billing::Format::kOpenCost,
     billing::Format::kOcp,
 };
 
@@ -68,7 +74,8 @@ const ledger::RateCard& rate_card() {
     c.storage_classes["gp2"] = ledger::RateCard::Rate{107'374'182, "fuzz:3", "rate card"};
     c.storage_classes[""] = ledger::RateCard::Rate{40'000'000, "fuzz:4", "rate card"};
     c.untyped = ledger::RateCard::Rate{950'000'000, "fuzz:5", "rate card"};
-    c.gpus["tesla t4"] = c.gpus["h100"] = ledger::RateCard::Rate{2'100'000'000, "fuzz:6", "rate card"};
+    c.gpus["tesla t4"] = c.gpus["h100"] =
+        ledger::RateCard::Rate{2'100'000'000, "fuzz:6", "rate card"};
     return c;
   }();
   return card;
@@ -80,7 +87,8 @@ const ledger::RateCard& rate_card() {
 class Scratch {
  public:
   Scratch() {
-    const fs::path base = fs::is_directory("/dev/shm") ? fs::path("/dev/shm") : fs::temp_directory_path();
+    const fs::path base =
+        fs::is_directory("/dev/shm") ? fs::path("/dev/shm") : fs::temp_directory_path();
     std::error_code ec;
     for (const auto& e : fs::directory_iterator(base, ec)) {
       const std::string name = e.path().filename().string();
@@ -121,7 +129,8 @@ void check_clean(const std::string& where, const std::string& text) {
 }
 
 void render_all(const std::string& where, const auto& render) {
-  for (auto f : {report::Format::kTable, report::Format::kJson, report::Format::kCsv, report::Format::kMarkdown}) {
+  for (auto f : {report::Format::kTable, report::Format::kJson, report::Format::kCsv,
+                 report::Format::kMarkdown}) {
     const std::string out = render(f);
     if (f == report::Format::kJson && nlohmann::json::parse(out, nullptr, false).is_discarded())
       broken("JSON output does not parse", where + ": " + out.substr(0, 200));
@@ -162,7 +171,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto& dir = scratch();
   dir.reset();
   const std::string path = (dir.dir() / "export.csv").string();
-  std::ofstream(path, std::ios::binary).write(text.data(), static_cast<std::streamsize>(text.size()));
+  std::ofstream(path, std::ios::binary)
+      .write(text.data(), static_cast<std::streamsize>(text.size()));
 
   // What the reader hands over, per currency: the ledger must hold exactly this.
   std::map<std::string, core::WideNanos> handed;
@@ -170,7 +180,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   sink.charge = [&](ledger::Charge&& c) {
     // As the ingest does: a row priced beyond what the ledger holds is refused.
     if (ledger::needs_price(c) && !ledger::price_usage(c, rate_card())) return core::Status{};
-    for (const auto* s : {&c.currency, &c.service_name, &c.resource_id, &c.charge_description}) check_clean("charge", *s);
+    for (const auto* s : {&c.currency, &c.service_name, &c.resource_id, &c.charge_description})
+      check_clean("charge", *s);
     for (const auto& t : c.tags) check_clean("tag", t.key + t.value);
     handed[c.currency] += c.billed;
     return core::Status{};
@@ -208,11 +219,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (k == 0) {
       std::map<std::string, core::WideNanos> stored;
       for (const auto& t : r->totals) stored[t.currency] += t.sums.billed;
-      for (auto it = handed.begin(); it != handed.end();) it = it->second == 0 ? handed.erase(it) : std::next(it);
-      for (auto it = stored.begin(); it != stored.end();) it = it->second == 0 ? stored.erase(it) : std::next(it);
+      for (auto it = handed.begin(); it != handed.end();)
+        it = it->second == 0 ? handed.erase(it) : std::next(it);
+      for (auto it = stored.begin(); it != stored.end();)
+        it = it->second == 0 ? stored.erase(it) : std::next(it);
       if (stored != handed)
-        broken("the ledger's totals differ from what the reader handed over",
-               std::to_string(stored.size()) + " vs " + std::to_string(handed.size()) + " currencies");
+        broken(
+            "the ledger's totals differ from what the reader handed over",
+            std::to_string(stored.size()) + " vs " + std::to_string(handed.size()) + " currencies");
     }
     render_all("report", [&](report::Format f) { return report::render_ledger_report(*r, f); });
   }

@@ -4,12 +4,14 @@
 // Besides what ASan/UBSan catch, it checks the contract of include/aicost/billing/reader.h and
 // traps when it is broken:
 //   - read_text does not throw (no try/catch here: an exception escaping is a crash on purpose);
-//   - summary.loaded + summary.rejected <= summary.records (Slurm, OpenShift: rejected <= records, since
+//   - summary.loaded + summary.rejected <= summary.records (Slurm, OpenShift: rejected <= records,
+//   since
 //     one job line becomes a row per day, node and GPU type, one pod line a CPU and a memory row);
 //   - summary.loaded equals the charges and samples the sink received ("handed to the sink");
 //   - summary.rejected <= the error issues ("rejected: each has an error issue");
 //   - every Charge handed to the sink has a non-empty currency, but unpriced usage (GPU-hours
-//     without a currency, ledger::needs_price: Slurm, OpenShift), which the ingest prices or refuses;
+//     without a currency, ledger::needs_price: Slurm, OpenShift), which the ingest prices or
+//     refuses;
 //   - every text handed over (charge fields, tags, sample labels, issues) is clean UTF-8 without
 //     NUL: the byte policy of src/billing/guard.h, so nothing invalid can reach a store.
 #include <cstddef>
@@ -19,8 +21,8 @@
 #include <string_view>
 
 #include "aicost/billing/reader.h"
-#include "aicost/ledger/rate_card.h"
 #include "aicost/core/text.h"
+#include "aicost/ledger/rate_card.h"
 
 #ifndef AICOST_FUZZ_FORMAT
 #error "define AICOST_FUZZ_FORMAT to a billing::Format enumerator (kFocus, kAwsCur, ..., kAuto)"
@@ -55,19 +57,36 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   sink.charge = [&](aicost::ledger::Charge&& c) -> aicost::core::Status {
     if (c.currency.empty() && !aicost::ledger::needs_price(c))
       broken("a Charge with an empty currency and no GPU-hours to price, at line", c.line, 0);
-    for (const std::string* f :
-         {&c.currency, &c.provider, &c.billing_account_id, &c.billing_account_name, &c.sub_account_id,
-          &c.sub_account_name, &c.service_name, &c.service_category, &c.region_id, &c.resource_id,
-          &c.resource_name, &c.resource_type, &c.sku_id, &c.charge_category, &c.charge_class,
-          &c.charge_frequency, &c.pricing_category, &c.commitment_discount_id, &c.commitment_discount_status,
-          &c.pricing_unit, &c.consumed_unit, &c.charge_description})
+    for (const std::string* f : {&c.currency,
+                                 &c.provider,
+                                 &c.billing_account_id,
+                                 &c.billing_account_name,
+                                 &c.sub_account_id,
+                                 &c.sub_account_name,
+                                 &c.service_name,
+                                 &c.service_category,
+                                 &c.region_id,
+                                 &c.resource_id,
+                                 &c.resource_name,
+                                 &c.resource_type,
+                                 &c.sku_id,
+                                 &c.charge_category,
+                                 &c.charge_class,
+                                 &c.charge_frequency,
+                                 &c.pricing_category,
+                                 &c.commitment_discount_id,
+                                 &c.commitment_discount_status,
+                                 &c.pricing_unit,
+                                 &c.consumed_unit,
+                                 &c.charge_description})
       check_clean("a charge field", *f, c.line);
     for (const auto& t : c.tags) check_clean("a tag", t.key + t.value, c.line);
     ++charges;
     return {};
   };
   sink.sample = [&](aicost::ledger::GpuSample&& g) -> aicost::core::Status {
-    for (const std::string* f : {&g.host, &g.gpu, &g.uuid, &g.model_name, &g.ns, &g.pod, &g.container, &g.job})
+    for (const std::string* f :
+         {&g.host, &g.gpu, &g.uuid, &g.model_name, &g.ns, &g.pod, &g.container, &g.job})
       check_clean("a sample label", *f, g.line);
     ++samples;
     return {};
@@ -82,8 +101,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto& s = *result;
   if (s.records < 0 || s.loaded < 0 || s.rejected < 0)
     broken("negative counts: records, loaded", s.records, s.loaded);
-  // A Slurm job line is a row per day, node and GPU type; an OpenShift pod line a CPU and a memory row.
-  const bool rows_per_line = s.format == aicost::billing::Format::kSlurm || s.format == aicost::billing::Format::kOcp;
+  // A Slurm job line is a row per day, node and GPU type; an OpenShift pod line a CPU and a memory
+  // row.
+  const bool rows_per_line =
+      s.format == aicost::billing::Format::kSlurm || s.format == aicost::billing::Format::kOcp;
   if ((rows_per_line ? s.rejected : s.loaded + s.rejected) > s.records)
     broken("loaded + rejected <= records", s.loaded + s.rejected, s.records);
   if (s.loaded != charges + samples)

@@ -14,8 +14,8 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
-#include <memory>
 #include <future>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -41,8 +41,10 @@ py::dict error_dict(const aicost::core::Error& e) {
   d["text"] = e.what();
   if (e.location) {
     d["file"] = e.location->file;
-    d["line"] = e.location->line > 0 ? py::object(py::int_(e.location->line)) : py::object(py::none());
-    d["column"] = e.location->column > 0 ? py::object(py::int_(e.location->column)) : py::object(py::none());
+    d["line"] =
+        e.location->line > 0 ? py::object(py::int_(e.location->line)) : py::object(py::none());
+    d["column"] =
+        e.location->column > 0 ? py::object(py::int_(e.location->column)) : py::object(py::none());
     d["excerpt"] = e.location->excerpt;
   }
   return d;
@@ -71,16 +73,21 @@ class ToPython : public nlohmann::json_sax<nlohmann::json> {
   bool end_object() override { return close(); }
   bool start_array(std::size_t) override { return open(py::list()); }
   bool end_array() override { return close(); }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    return false;
+  }
 
  private:
   std::vector<py::object> open_;  // the dicts and lists being filled, innermost last
   std::vector<py::object> keys_;  // the key of each open dict's next value
 
   bool put(py::object value) {
-    if (open_.empty()) result = std::move(value);
-    else if (PyList_Check(open_.back().ptr())) open_.back().cast<py::list>().append(std::move(value));
-    else PyDict_SetItem(open_.back().ptr(), keys_.back().ptr(), value.ptr());
+    if (open_.empty())
+      result = std::move(value);
+    else if (PyList_Check(open_.back().ptr()))
+      open_.back().cast<py::list>().append(std::move(value));
+    else
+      PyDict_SetItem(open_.back().ptr(), keys_.back().ptr(), value.ptr());
     return true;
   }
   bool open(py::object container) {
@@ -98,7 +105,8 @@ class ToPython : public nlohmann::json_sax<nlohmann::json> {
 
 py::object from_json(const std::string& text) {
   ToPython sax;
-  if (!nlohmann::json::sax_parse(text, &sax)) throw std::runtime_error("aicost rendered JSON that does not parse");
+  if (!nlohmann::json::sax_parse(text, &sax))
+    throw std::runtime_error("aicost rendered JSON that does not parse");
   return sax.result;
 }
 
@@ -118,7 +126,8 @@ PlanSource source(const std::string& text, const std::string& origin, const std:
 // The builtin catalog with $AICOST_CATALOG and `files`, kept for the next call with the same
 // files and $AICOST_CATALOG (reading the shipped YAML is most of a small estimate's time). The
 // files are read again when their names change, not when their contents do.
-Result<std::shared_ptr<const aicost::catalog::Catalog>> catalog_for(const std::vector<std::string>& files) {
+Result<std::shared_ptr<const aicost::catalog::Catalog>> catalog_for(
+    const std::vector<std::string>& files) {
   static std::mutex lock;
   static std::string cached_key;
   static std::shared_ptr<const aicost::catalog::Catalog> cached;
@@ -184,14 +193,18 @@ Result<Output> interruptible(F&& call, Tick&& tick) {
 auto json_format() { return aicost::report::Format::kJson; }
 // The format of a call: its JSON, or (`html`, for a notebook's display) the `-o html` page whose
 // table and chart specs the Python layer takes out.
-auto format_of(bool html) { return html ? aicost::report::Format::kHtml : aicost::report::Format::kJson; }
+auto format_of(bool html) {
+  return html ? aicost::report::Format::kHtml : aicost::report::Format::kJson;
+}
 
-aicost::api::LedgerDb ledger_db(const std::string& db, unsigned threads, const std::string& lock_timeout) {
+aicost::api::LedgerDb ledger_db(const std::string& db, unsigned threads,
+                                const std::string& lock_timeout) {
   aicost::api::LedgerDb d;
   d.db = db;
   d.threads = threads;
   d.lock_timeout = lock_timeout;
-  return d;  // no notices: a Python caller sees the result (a ledger made, a wait) in its call's time
+  return d;  // no notices: a Python caller sees the result (a ledger made, a wait) in its call's
+             // time
 }
 
 }  // namespace
@@ -205,37 +218,40 @@ PYBIND11_MODULE(_native, m) {
     return py::make_tuple(true, py::bytes(src->text), src->origin, src->base_dir);
   });
 
-  m.def("estimate",
-        [](const std::string& text, const std::string& origin, const std::string& base_dir,
-           const std::vector<std::string>& catalogs, bool allow_oom, int simulate, uint64_t seed,
-           bool conservative, bool html) {
-          auto cat = catalog_for(catalogs);
-          if (!cat) return py::make_tuple(false, error_dict(cat.error()));
-          aicost::api::EstimateOptions o;
-          o.allow_oom = allow_oom;
-          o.simulate = simulate;
-          o.seed = seed;
-          o.conservative = conservative;
-          auto run = [&](const std::atomic<bool>* cancel) {
-            o.cancel = cancel;
-            return aicost::api::estimate(source(text, origin, base_dir), **cat, format_of(html), o);
-          };
-          // A simulation may run long: on a worker, so that Ctrl-C stops it; else on this thread.
-          return to_python(simulate > 0 ? interruptible(run, [] {}) : unlocked([&] { return run(nullptr); }), !html);
-        });
+  m.def("estimate", [](const std::string& text, const std::string& origin,
+                       const std::string& base_dir, const std::vector<std::string>& catalogs,
+                       bool allow_oom, int simulate, uint64_t seed, bool conservative, bool html) {
+    auto cat = catalog_for(catalogs);
+    if (!cat) return py::make_tuple(false, error_dict(cat.error()));
+    aicost::api::EstimateOptions o;
+    o.allow_oom = allow_oom;
+    o.simulate = simulate;
+    o.seed = seed;
+    o.conservative = conservative;
+    auto run = [&](const std::atomic<bool>* cancel) {
+      o.cancel = cancel;
+      return aicost::api::estimate(source(text, origin, base_dir), **cat, format_of(html), o);
+    };
+    // A simulation may run long: on a worker, so that Ctrl-C stops it; else on this thread.
+    return to_python(
+        simulate > 0 ? interruptible(run, [] {}) : unlocked([&] { return run(nullptr); }), !html);
+  });
 
-  m.def("diff", [](const std::string& a, const std::string& a_origin, const std::string& a_dir, const std::string& b,
-                   const std::string& b_origin, const std::string& b_dir, const std::vector<std::string>& catalogs, bool html) {
+  m.def("diff", [](const std::string& a, const std::string& a_origin, const std::string& a_dir,
+                   const std::string& b, const std::string& b_origin, const std::string& b_dir,
+                   const std::vector<std::string>& catalogs, bool html) {
     auto cat = catalog_for(catalogs);
     if (!cat) return py::make_tuple(false, error_dict(cat.error()));
     return to_python(unlocked([&] {
-      return aicost::api::diff(source(a, a_origin, a_dir), source(b, b_origin, b_dir), **cat, format_of(html));
-    }), !html);
+                       return aicost::api::diff(source(a, a_origin, a_dir),
+                                                source(b, b_origin, b_dir), **cat, format_of(html));
+                     }),
+                     !html);
   });
 
-  m.def("search", [](const std::string& text, const std::string& origin, const std::string& base_dir,
-                     const std::vector<std::string>& catalogs, int top, const std::string& objective, int threads,
-                     py::object progress, bool html) {
+  m.def("search", [](const std::string& text, const std::string& origin,
+                     const std::string& base_dir, const std::vector<std::string>& catalogs, int top,
+                     const std::string& objective, int threads, py::object progress, bool html) {
     auto cat = catalog_for(catalogs);
     if (!cat) return py::make_tuple(false, error_dict(cat.error()));
     aicost::api::SearchOptions o;
@@ -250,7 +266,8 @@ PYBIND11_MODULE(_native, m) {
     const std::atomic<uint64_t>* done = nullptr;
     uint64_t total = 0;
     if (!progress.is_none()) {
-      o.progress = [&](const char*, const std::atomic<uint64_t>& d, uint64_t t) -> std::shared_ptr<void> {
+      o.progress = [&](const char*, const std::atomic<uint64_t>& d,
+                       uint64_t t) -> std::shared_ptr<void> {
         std::lock_guard<std::mutex> hold(lock);
         total = t;
         done = &d;
@@ -279,9 +296,9 @@ PYBIND11_MODULE(_native, m) {
     return to_python(out, !html);
   });
 
-  m.def("reliability", [](const std::string& text, const std::string& origin, const std::string& base_dir,
-                          const std::vector<std::string>& catalogs, int simulate, uint64_t seed, int threads,
-                          bool spares, bool html) {
+  m.def("reliability", [](const std::string& text, const std::string& origin,
+                          const std::string& base_dir, const std::vector<std::string>& catalogs,
+                          int simulate, uint64_t seed, int threads, bool spares, bool html) {
     auto cat = catalog_for(catalogs);
     if (!cat) return py::make_tuple(false, error_dict(cat.error()));
     aicost::api::ReliabilityOptions o;
@@ -293,19 +310,25 @@ PYBIND11_MODULE(_native, m) {
       o.cancel = cancel;
       return aicost::api::reliability(source(text, origin, base_dir), **cat, format_of(html), o);
     };
-    return to_python(simulate > 0 ? interruptible(run, [] {}) : unlocked([&] { return run(nullptr); }), !html);
+    return to_python(
+        simulate > 0 ? interruptible(run, [] {}) : unlocked([&] { return run(nullptr); }), !html);
   });
 
-  m.def("optimize", [](const std::string& text, const std::string& origin, const std::string& base_dir,
-                       const std::vector<std::string>& catalogs, std::optional<std::string> guardrails,
-                       const std::string& guardrails_origin, int threads, bool html) {
-    auto cat = catalog_for(catalogs);
-    if (!cat) return py::make_tuple(false, error_dict(cat.error()));
-    aicost::api::OptimizeOptions o;
-    if (guardrails) o.guardrails = PlanSource{*guardrails, guardrails_origin, "."};
-    o.threads = threads;
-    return to_python(unlocked([&] { return aicost::api::optimize(source(text, origin, base_dir), **cat, format_of(html), o); }), !html);
-  });
+  m.def("optimize",
+        [](const std::string& text, const std::string& origin, const std::string& base_dir,
+           const std::vector<std::string>& catalogs, std::optional<std::string> guardrails,
+           const std::string& guardrails_origin, int threads, bool html) {
+          auto cat = catalog_for(catalogs);
+          if (!cat) return py::make_tuple(false, error_dict(cat.error()));
+          aicost::api::OptimizeOptions o;
+          if (guardrails) o.guardrails = PlanSource{*guardrails, guardrails_origin, "."};
+          o.threads = threads;
+          return to_python(unlocked([&] {
+                             return aicost::api::optimize(source(text, origin, base_dir), **cat,
+                                                          format_of(html), o);
+                           }),
+                           !html);
+        });
 
   m.def("catalog", [](const std::string& what, const std::vector<std::string>& catalogs) {
     auto cat = catalog_for(catalogs);
@@ -313,76 +336,88 @@ PYBIND11_MODULE(_native, m) {
     return to_python(aicost::api::catalog_listing(what, **cat, json_format()));
   });
 
-  m.def("validate", [](const std::string& csv, bool cv, const std::vector<std::string>& catalogs, bool html) {
+  m.def("validate", [](const std::string& csv, bool cv, const std::vector<std::string>& catalogs,
+                       bool html) {
     auto cat = catalog_for(catalogs);
     if (!cat) return py::make_tuple(false, error_dict(cat.error()));
-    return to_python(unlocked([&] { return aicost::api::validate(csv, cv, **cat, format_of(html)); }), !html);
+    return to_python(
+        unlocked([&] { return aicost::api::validate(csv, cv, **cat, format_of(html)); }), !html);
   });
 
   // The ledger (aicost.Ledger): each call opens the ledger, works without the GIL and closes it.
-  m.def("ledger_ingest", [](const std::string& db, unsigned threads, const std::string& lock_timeout,
-                            const std::vector<std::string>& files, const std::string& format,
-                            const std::string& rate_card, const std::vector<std::string>& catalogs, bool replace,
-                            bool restate, const std::string& export_name) {
-    aicost::api::LedgerIngestOptions o;
-    o.files = files;
-    o.format = format;
-    o.rate_card = rate_card;
-    o.catalog_files = catalogs;
-    o.replace = replace;
-    o.restate = restate;
-    o.export_name = export_name;
-    struct Each {
-      std::string file;
-      Result<std::string> outcome;
-    };
-    std::vector<Each> each;
-    std::optional<Result<aicost::api::LedgerIngestSummary>> summary;
-    {
-      py::gil_scoped_release release;
-      summary.emplace(aicost::api::ledger_ingest(
-          ledger_db(db, threads, lock_timeout), o, json_format(),
-          [&](const std::string& file, const Result<std::string>& outcome) { each.push_back({file, outcome}); }));
-    }
-    if (!*summary) return py::make_tuple(false, error_dict(summary->error()));
-    py::list files_out;
-    for (const auto& e : each) {
-      if (e.outcome) files_out.append(py::make_tuple(e.file, true, from_json(*e.outcome)));
-      else files_out.append(py::make_tuple(e.file, false, error_dict(e.outcome.error())));
-    }
-    return py::make_tuple(true, files_out, (*summary)->rows_left_out);
-  });
+  m.def("ledger_ingest",
+        [](const std::string& db, unsigned threads, const std::string& lock_timeout,
+           const std::vector<std::string>& files, const std::string& format,
+           const std::string& rate_card, const std::vector<std::string>& catalogs, bool replace,
+           bool restate, const std::string& export_name) {
+          aicost::api::LedgerIngestOptions o;
+          o.files = files;
+          o.format = format;
+          o.rate_card = rate_card;
+          o.catalog_files = catalogs;
+          o.replace = replace;
+          o.restate = restate;
+          o.export_name = export_name;
+          struct Each {
+            std::string file;
+            Result<std::string> outcome;
+          };
+          std::vector<Each> each;
+          std::optional<Result<aicost::api::LedgerIngestSummary>> summary;
+          {
+            py::gil_scoped_release release;
+            summary.emplace(aicost::api::ledger_ingest(
+                ledger_db(db, threads, lock_timeout), o, json_format(),
+                [&](const std::string& file, const Result<std::string>& outcome) {
+                  each.push_back({file, outcome});
+                }));
+          }
+          if (!*summary) return py::make_tuple(false, error_dict(summary->error()));
+          py::list files_out;
+          for (const auto& e : each) {
+            if (e.outcome)
+              files_out.append(py::make_tuple(e.file, true, from_json(*e.outcome)));
+            else
+              files_out.append(py::make_tuple(e.file, false, error_dict(e.outcome.error())));
+          }
+          return py::make_tuple(true, files_out, (*summary)->rows_left_out);
+        });
 
-  m.def("ledger_report", [](const std::string& db, unsigned threads, const std::string& by, const std::string& from,
-                            const std::string& to, const std::string& granularity, std::size_t top,
-                            const std::vector<std::string>& filters, const std::vector<std::string>& aliases,
-                            bool useful, bool html) {
-    aicost::api::LedgerReportOptions o;
-    o.by = by;
-    o.from = from;
-    o.to = to;
-    o.granularity = granularity;
-    o.top = top;
-    o.filters = filters;
-    o.aliases = aliases;
-    o.useful = useful;
-    return to_python(unlocked([&]() -> Result<Output> {
-      std::ostringstream text;
-      auto s = aicost::api::ledger_report(ledger_db(db, threads, "10min"), o, format_of(html), text);
-      if (!s) return s.error();
-      Output out;
-      out.text = std::move(text).str();
-      return out;
-    }), !html);
-  });
+  m.def("ledger_report",
+        [](const std::string& db, unsigned threads, const std::string& by, const std::string& from,
+           const std::string& to, const std::string& granularity, std::size_t top,
+           const std::vector<std::string>& filters, const std::vector<std::string>& aliases,
+           bool useful, bool html) {
+          aicost::api::LedgerReportOptions o;
+          o.by = by;
+          o.from = from;
+          o.to = to;
+          o.granularity = granularity;
+          o.top = top;
+          o.filters = filters;
+          o.aliases = aliases;
+          o.useful = useful;
+          return to_python(unlocked([&]() -> Result<Output> {
+                             std::ostringstream text;
+                             auto s = aicost::api::ledger_report(ledger_db(db, threads, "10min"), o,
+                                                                 format_of(html), text);
+                             if (!s) return s.error();
+                             Output out;
+                             out.text = std::move(text).str();
+                             return out;
+                           }),
+                           !html);
+        });
 
   m.def("ledger_sources", [](const std::string& db, unsigned threads) {
-    return to_python(unlocked([&] { return aicost::api::ledger_sources(ledger_db(db, threads, "10min"), json_format()); }));
+    return to_python(unlocked([&] {
+      return aicost::api::ledger_sources(ledger_db(db, threads, "10min"), json_format());
+    }));
   });
 
   m.def("ledger_check", [](const std::string& db, unsigned threads, const std::string& lock_timeout,
-                           const std::string& budgets, const std::string& as_of, bool dry_run, bool strict,
-                           int stale_after_days, bool html) {
+                           const std::string& budgets, const std::string& as_of, bool dry_run,
+                           bool strict, int stale_after_days, bool html) {
     aicost::api::LedgerCheckOptions o;
     o.budgets = budgets;
     o.as_of = as_of;
@@ -390,9 +425,11 @@ PYBIND11_MODULE(_native, m) {
     o.strict = strict;
     o.stale_after_days = stale_after_days;
     return to_python(unlocked([&]() -> Result<Output> {
-      auto r = aicost::api::ledger_check(ledger_db(db, threads, lock_timeout), o, format_of(html));
-      if (!r) return r.error();
-      return static_cast<Output&&>(std::move(*r));
-    }), !html);
+                       auto r = aicost::api::ledger_check(ledger_db(db, threads, lock_timeout), o,
+                                                          format_of(html));
+                       if (!r) return r.error();
+                       return static_cast<Output&&>(std::move(*r));
+                     }),
+                     !html);
   });
 }

@@ -11,7 +11,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libsqlite3-dev sqlite3 libpq-dev postgresql libssl-dev libcpp-httplib-dev libjemalloc-dev libzstd-dev libarchive-dev zlib1g-dev
   curl ca-certificates openssl
-  clang libclang-rt-14-dev clang-tidy-14  # clang-tidy-14: make lint
+  clang libclang-rt-14-dev clang-tidy-14 clang-format-14  # clang-tidy-14, clang-format-14: make lint
   pybind11-dev python3-pybind11 python3-dev python3-pytest python3-pandas
   jupyter-nbconvert python3-ipykernel  # the notebook test (examples/notebooks/) runs it with nbconvert
   zsh fish groff-base dpkg-dev  # the tests run the shell completions, render the man page, build the .deb

@@ -53,7 +53,8 @@ CliCommand read_command(const CLI::App& app, const std::string& path,
   for (const auto& o : c.options) {
     if (o.positional.empty() && !is_help(o)) below.push_back(o);
   }
-  for (const CLI::App* sub : app.get_subcommands([](const CLI::App* a) { return !a->get_group().empty(); })) {
+  for (const CLI::App* sub :
+       app.get_subcommands([](const CLI::App* a) { return !a->get_group().empty(); })) {
     c.commands.push_back(read_command(*sub, path + " " + sub->get_name(), below));
   }
   return c;

@@ -10,8 +10,8 @@
 namespace aicost::app {
 
 struct CliOption {
-  std::vector<std::string> names;    // "-o", "--output"; empty for a positional
-  std::string positional;            // a positional's name ("plan"); empty for an option
+  std::vector<std::string> names;  // "-o", "--output"; empty for a positional
+  std::string positional;          // a positional's name ("plan"); empty for an option
   std::string description;
   std::string value;                 // what the value is ("TEXT", "PATH"); empty for a flag
   std::vector<std::string> choices;  // the values a CLI::IsMember check allows; empty when free
@@ -23,9 +23,9 @@ struct CliCommand {
   std::string name;  // "report"
   std::string description;
   std::string footer;
-  std::vector<CliOption> options;     // its own, not those it inherits (see `inherited`)
-  std::vector<CliOption> inherited;   // the options of the commands above it that still apply
-  std::vector<CliCommand> commands;   // its subcommands, hidden ones left out
+  std::vector<CliOption> options;    // its own, not those it inherits (see `inherited`)
+  std::vector<CliOption> inherited;  // the options of the commands above it that still apply
+  std::vector<CliCommand> commands;  // its subcommands, hidden ones left out
 };
 
 // The tree under `app` (the root: "aicost"). Options of a command apply to its subcommands too

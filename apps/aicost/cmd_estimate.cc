@@ -3,7 +3,9 @@
 namespace aicost::app {
 
 Command estimate_command() {
-  return {"estimate", "time, MFU, memory and cost of a training plan; replicas, latency and monthly cost of a serving plan",
+  return {"estimate",
+          "time, MFU, memory and cost of a training plan; replicas, latency and monthly cost of a "
+          "serving plan",
           [](CLI::App& sub, const GlobalOptions& g) -> std::function<int()> {
             auto plan = std::make_shared<std::string>();
             auto allow_oom = std::make_shared<bool>(false);
@@ -43,25 +45,28 @@ Command estimate_command() {
 }
 
 Command diff_command() {
-  return {"diff", "compare two plans (training or serving): what changed and what it does to time and money",
-          [](CLI::App& sub, const GlobalOptions& g) -> std::function<int()> {
-            auto a = std::make_shared<std::string>();
-            auto b = std::make_shared<std::string>();
-            sub.add_option("a", *a, "the first plan (the baseline)")->required();
-            sub.add_option("b", *b, "the second plan")->required();
-            sub.footer("Example: aicost diff examples/gpt3-175b-a100.yaml examples/gpt3-175b-h100-owned.yaml");
-            return [a, b, &g] {
-              auto fmt = output_format(g);
-              if (!fmt) return report_error(fmt.error(), g);
-              auto cat = load_catalog(g);
-              if (!cat) return report_error(cat.error(), g);
-              auto sa = api::plan_file(*a);
-              if (!sa) return report_error(sa.error(), g);
-              auto sb = api::plan_file(*b);
-              if (!sb) return report_error(sb.error(), g);
-              return print_output(api::diff(*sa, *sb, *cat, *fmt), *fmt, g);
-            };
-          }};
+  return {
+      "diff",
+      "compare two plans (training or serving): what changed and what it does to time and money",
+      [](CLI::App& sub, const GlobalOptions& g) -> std::function<int()> {
+        auto a = std::make_shared<std::string>();
+        auto b = std::make_shared<std::string>();
+        sub.add_option("a", *a, "the first plan (the baseline)")->required();
+        sub.add_option("b", *b, "the second plan")->required();
+        sub.footer(
+            "Example: aicost diff examples/gpt3-175b-a100.yaml examples/gpt3-175b-h100-owned.yaml");
+        return [a, b, &g] {
+          auto fmt = output_format(g);
+          if (!fmt) return report_error(fmt.error(), g);
+          auto cat = load_catalog(g);
+          if (!cat) return report_error(cat.error(), g);
+          auto sa = api::plan_file(*a);
+          if (!sa) return report_error(sa.error(), g);
+          auto sb = api::plan_file(*b);
+          if (!sb) return report_error(sb.error(), g);
+          return print_output(api::diff(*sa, *sb, *cat, *fmt), *fmt, g);
+        };
+      }};
 }
 
 }  // namespace aicost::app

@@ -31,7 +31,8 @@ core::Result<int> window_days(const std::string& text) {
   const double days = w->value() / 86400;
   if (days < 2 || days != static_cast<double>(static_cast<int>(days)))
     return core::make_error(core::ErrorCode::kInvalidInput,
-                            "'" + text + "': a window is whole days, at least 2 (e.g. 14d)", "--window");
+                            "'" + text + "': a window is whole days, at least 2 (e.g. 14d)",
+                            "--window");
   return static_cast<int>(days);
 }
 
@@ -51,11 +52,12 @@ int run_add(const ChangeOptions& o, const LedgerDb& d, const GlobalOptions& g) {
   if (std::find(levers.begin(), levers.end(), o.lever) == levers.end()) {
     std::string known;
     for (const auto& l : levers) known += (known.empty() ? "" : ", ") + l;
-    return report_error(core::make_error(core::ErrorCode::kNotFound,
-                                         "unknown lever '" + o.lever + "'." + core::did_you_mean(o.lever, levers) +
-                                             " Known: " + known,
-                                         "--lever"),
-                        g);
+    return report_error(
+        core::make_error(core::ErrorCode::kNotFound,
+                         "unknown lever '" + o.lever + "'." + core::did_you_mean(o.lever, levers) +
+                             " Known: " + known,
+                         "--lever"),
+        g);
   }
   c.lever = o.lever;
   c.note = o.note;
@@ -71,12 +73,17 @@ int run_add(const ChangeOptions& o, const LedgerDb& d, const GlobalOptions& g) {
   if (*fmt == report::Format::kJson) {
     nlohmann::json gr = nlohmann::json::array();
     for (const auto& x : c.guardrails) gr.push_back(ledger::guardrail_text(x));
-    std::cout << nlohmann::json{{"id", *id}, {"date", o.date}, {"scope", ledger::scope_text(c.scope)},
-                                {"lever", c.lever}, {"note", c.note}, {"guardrails", gr}}.dump(2)
+    std::cout << nlohmann::json{{"id", *id},
+                                {"date", o.date},
+                                {"scope", ledger::scope_text(c.scope)},
+                                {"lever", c.lever},
+                                {"note", c.note},
+                                {"guardrails", gr}}
+                     .dump(2)
               << "\n";
   } else {
-    std::cout << "recorded change " << *id << ": " << c.lever << " on " << ledger::scope_text(c.scope) << " from "
-              << o.date << "\n";
+    std::cout << "recorded change " << *id << ": " << c.lever << " on "
+              << ledger::scope_text(c.scope) << " from " << o.date << "\n";
   }
   return 0;
 }
@@ -107,34 +114,49 @@ int run_changes(const ChangeOptions& o, const LedgerDb& d, const GlobalOptions& 
 void setup_ledger_changes(CLI::App& ledger, const GlobalOptions& g, const LedgerDb& d,
                           const std::function<void(CLI::App*, std::function<int()>)>& on) {
   auto o = std::make_shared<ChangeOptions>();
-  auto* change = ledger.add_subcommand("change", "the change journal: record what was changed, where and when");
+  auto* change = ledger.add_subcommand(
+      "change", "the change journal: record what was changed, where and when");
   change->require_subcommand(1);
   change->fallthrough();
-  auto* add = change->add_subcommand("add", "record a change (kept in the ledger; `aicost ledger changes` measures it)");
-  add->add_option("--date", o->date, "the first day the change was in effect, YYYY-MM-DD")->required();
-  add->add_option("--scope", o->scope,
-                  "where, as a report filter DIMENSION=VALUE (tag:run=r3, service=..., region=...); repeatable "
-                  "(one dimension OR, different ones AND); none: the whole ledger");
-  add->add_option("--lever", o->lever, "what: a lever id of `aicost optimize` (precision-fp8, commitment, ...)")
+  auto* add = change->add_subcommand(
+      "add", "record a change (kept in the ledger; `aicost ledger changes` measures it)");
+  add->add_option("--date", o->date, "the first day the change was in effect, YYYY-MM-DD")
+      ->required();
+  add->add_option(
+      "--scope", o->scope,
+      "where, as a report filter DIMENSION=VALUE (tag:run=r3, service=..., region=...); repeatable "
+      "(one dimension OR, different ones AND); none: the whole ledger");
+  add->add_option("--lever", o->lever,
+                  "what: a lever id of `aicost optimize` (precision-fp8, commitment, ...)")
       ->required();
   add->add_option("--note", o->note, "free text");
   add->add_option("--guardrail", o->guardrails,
-                  "a limit that calls for a roll-back: max_cost_rise=5% (the unit cost), min_gpu_activity=40% (mean "
+                  "a limit that calls for a roll-back: max_cost_rise=5% (the unit cost), "
+                  "min_gpu_activity=40% (mean "
                   "SM activity after the change); repeatable");
-  add->footer("Example: aicost ledger change add --date 2025-04-14 --scope tag:run=r3 --lever precision-fp8 "
-              "--guardrail min_gpu_activity=40%");
+  add->footer(
+      "Example: aicost ledger change add --date 2025-04-14 --scope tag:run=r3 --lever "
+      "precision-fp8 "
+      "--guardrail min_gpu_activity=40%");
   on(add, [o, &g, &d] { return run_add(*o, d, g); });
 
   auto* list = ledger.add_subcommand(
-      "changes", "each recorded change measured: unit cost before vs after, effect with 95 % CI, verdict");
-  list->add_option("--as-of", o->as_of, "measure as of this day, YYYY-MM-DD: days before it count (default: today, UTC)");
-  list->add_option("--window", o->window, "days on each side of a change, e.g. 14d")->capture_default_str();
+      "changes",
+      "each recorded change measured: unit cost before vs after, effect with 95 % CI, verdict");
+  list->add_option(
+      "--as-of", o->as_of,
+      "measure as of this day, YYYY-MM-DD: days before it count (default: today, UTC)");
+  list->add_option("--window", o->window, "days on each side of a change, e.g. 14d")
+      ->capture_default_str();
   list->add_option("--guardrails", o->guardrails_file,
-                   "a guardrails file (YAML, as `aicost optimize` reads): its max_cost_rise and min_gpu_activity hold "
+                   "a guardrails file (YAML, as `aicost optimize` reads): its max_cost_rise and "
+                   "min_gpu_activity hold "
                    "for every change besides its own (a change's own limit of the same kind wins)");
-  list->footer("Verdicts: kept (the interval lies below 0), no_effect (it holds 0), stop_loss (a guardrail crossed, "
-               "or the unit cost rose beyond doubt), too_early (the window after is not over).\n"
-               "Example: aicost ledger changes --db examples/journal/journal.db --as-of 2025-05-19");
+  list->footer(
+      "Verdicts: kept (the interval lies below 0), no_effect (it holds 0), stop_loss (a guardrail "
+      "crossed, "
+      "or the unit cost rose beyond doubt), too_early (the window after is not over).\n"
+      "Example: aicost ledger changes --db examples/journal/journal.db --as-of 2025-05-19");
   on(list, [o, &g, &d] { return run_changes(*o, d, g); });
 }
 

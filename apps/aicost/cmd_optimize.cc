@@ -21,20 +21,23 @@ struct OptimizeArgs {
 };
 
 // `aicost optimize --db LEDGER`: levers from what was spent (docs/OPTIMIZE.md "Ledger").
-int optimize_ledger(const OptimizeArgs& a, const optimize::Guardrails& guardrails, const catalog::Catalog& cat,
-                    report::Format fmt, const GlobalOptions& g) {
+int optimize_ledger(const OptimizeArgs& a, const optimize::Guardrails& guardrails,
+                    const catalog::Catalog& cat, report::Format fmt, const GlobalOptions& g) {
   if (!a.plan.empty() || !a.emit.empty()) {
-    return report_error(core::make_error(core::ErrorCode::kInvalidInput,
-                                         "give either a plan file or --db LEDGER, not both (--emit-plan needs a plan)",
-                                         "optimize"),
-                        g);
+    return report_error(
+        core::make_error(
+            core::ErrorCode::kInvalidInput,
+            "give either a plan file or --db LEDGER, not both (--emit-plan needs a plan)",
+            "optimize"),
+        g);
   }
   auto day = as_of_day(a.as_of);
   if (!day) return report_error(day.error(), g);
   if (a.window_days < 7) {
-    return report_error(core::make_error(core::ErrorCode::kInvalidInput,
-                                         "--window must be at least 7 days", "--window " + std::to_string(a.window_days)),
-                        g);
+    return report_error(
+        core::make_error(core::ErrorCode::kInvalidInput, "--window must be at least 7 days",
+                         "--window " + std::to_string(a.window_days)),
+        g);
   }
   LedgerDb d;
   d.db = a.db;
@@ -54,26 +57,32 @@ int optimize_ledger(const OptimizeArgs& a, const optimize::Guardrails& guardrail
 }  // namespace
 
 Command optimize_command() {
-  return {"optimize", "what to change in a training or serving plan, what it saves and risks, within red lines",
+  return {"optimize",
+          "what to change in a training or serving plan, what it saves and risks, within red lines",
           [](CLI::App& sub, const GlobalOptions& g) -> std::function<int()> {
             auto a = std::make_shared<OptimizeArgs>();
             sub.add_option("plan", a->plan, "training or serving plan file (YAML); or --db");
             sub.add_option("--db", a->db,
                            "a ledger (SQLite file or PostgreSQL URL): levers from what was spent, "
                            "commitments and idle schedules (docs/OPTIMIZE.md \"Ledger\")");
-            sub.add_option("--as-of", a->as_of, "with --db: spend and telemetry before this day, YYYY-MM-DD (default: today, UTC)");
-            sub.add_option("--window", a->window_days, "with --db: days of usage a commitment is sized from (default 60)");
+            sub.add_option(
+                "--as-of", a->as_of,
+                "with --db: spend and telemetry before this day, YYYY-MM-DD (default: today, UTC)");
+            sub.add_option("--window", a->window_days,
+                           "with --db: days of usage a commitment is sized from (default 60)");
             sub.add_option("--guardrails", a->guardrails,
                            "red lines (YAML): min_retention, max_recovery_time, min_mfu, max_risk, "
                            "capacity_buffer, max_over_sla (docs/OPTIMIZE.md); default: risk up to "
                            "medium, no cut in security spend, 10 % capacity buffer");
             sub.add_option("--emit-plan", a->emit,
                            "write the combined plan as a plan file for `aicost estimate`");
-            sub.add_option("--threads", a->threads, "worker threads of the layout searches (default: all cores)");
+            sub.add_option("--threads", a->threads,
+                           "worker threads of the layout searches (default: all cores)");
             sub.footer(
                 "Example: aicost optimize examples/gpt3-175b-a100.yaml --guardrails "
                 "examples/guardrails.yaml --emit-plan gpt3-optimized.yaml\n"
-                "         aicost optimize --db fleet.db --as-of 2025-05-19 (after aicost ledger ingest --db fleet.db "
+                "         aicost optimize --db fleet.db --as-of 2025-05-19 (after aicost ledger "
+                "ingest --db fleet.db "
                 "examples/optimize-ledger/*.csv examples/optimize-ledger/*.prom)");
             return [a, &g] {
               auto fmt = output_format(g);
@@ -93,9 +102,10 @@ Command optimize_command() {
               }
               if (!a->db.empty()) return optimize_ledger(*a, optimize::Guardrails{}, *cat, *fmt, g);
               if (a->plan.empty()) {
-                return report_error(core::make_error(core::ErrorCode::kInvalidInput,
-                                                     "name a plan file, or a ledger with --db", "optimize"),
-                                    g);
+                return report_error(
+                    core::make_error(core::ErrorCode::kInvalidInput,
+                                     "name a plan file, or a ledger with --db", "optimize"),
+                    g);
               }
               auto src = api::plan_file(a->plan);
               if (!src) return report_error(src.error(), g);

@@ -16,7 +16,8 @@ struct ReliabilityArgs {
 }  // namespace
 
 Command reliability_command() {
-  return {"reliability", "failures, checkpoints, restarts and spares of a training plan, in time and money",
+  return {"reliability",
+          "failures, checkpoints, restarts and spares of a training plan, in time and money",
           [](CLI::App& sub, const GlobalOptions& g) -> std::function<int()> {
             auto a = std::make_shared<ReliabilityArgs>();
             sub.add_option("plan", a->plan, "plan file (YAML)")->required();

@@ -24,13 +24,15 @@ Command search_command() {
   return {"search", "find the cheapest (or fastest) way to run a training plan",
           [](CLI::App& sub, const GlobalOptions& g) -> std::function<int()> {
             auto a = std::make_shared<SearchArgs>();
-            sub.add_option("plan", a->plan, "plan file; left-out, listed or ranged fields are searched")
+            sub.add_option("plan", a->plan,
+                           "plan file; left-out, listed or ranged fields are searched")
                 ->required();
             sub.add_option("--top", a->top, "how many plans to list (default: search.top or 10)");
             sub.add_option("--objective", a->objective, "cheapest, fastest or best-mfu")
                 ->check(CLI::IsMember({"cheapest", "fastest", "best-mfu"}));
             sub.add_option("--threads", a->threads, "worker threads (default: all cores)");
-            sub.add_option("--emit-plan", a->emit, "write the best plan as a plan file for `aicost estimate`");
+            sub.add_option("--emit-plan", a->emit,
+                           "write the best plan as a plan file for `aicost estimate`");
             sub.add_flag("-q,--quiet", a->quiet, "no progress bar and no timing line");
             sub.footer("Example: aicost search examples/search-llama3-70b-90days.yaml --top 5");
             return [a, &g] {

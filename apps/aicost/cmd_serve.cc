@@ -29,7 +29,8 @@ int run_serve(const ServeCliOptions& c, const GlobalOptions& g) {
   o.as_of = c.as_of;
   o.max_body_bytes = c.max_body;
   o.threads = c.threads;
-  if (auto s = dashboard::parse_listen(c.listen, o.host, o.port); !s) return report_error(s.error(), g);
+  if (auto s = dashboard::parse_listen(c.listen, o.host, o.port); !s)
+    return report_error(s.error(), g);
   auto cat = load_catalog(g);
   if (!cat) return report_error(cat.error(), g);
   o.catalog = std::move(*cat);
@@ -55,7 +56,8 @@ int run_serve(const ServeCliOptions& c, const GlobalOptions& g) {
   });
   const bool ran = (*server)->run();
   // Stopped by other means than a signal: wake the waiter, which blocks in sigwait for SIGTERM
-  // (the signal is blocked in every thread, so it ends nothing: the check's concern does not apply).
+  // (the signal is blocked in every thread, so it ends nothing: the check's concern does not
+  // apply).
   pthread_kill(waiter.native_handle(), SIGTERM);  // NOLINT(bugprone-bad-signal-to-kill-thread)
   waiter.join();
   return ran ? 0 : 1;
@@ -64,26 +66,40 @@ int run_serve(const ServeCliOptions& c, const GlobalOptions& g) {
 }  // namespace
 
 Command serve_command() {
-  return {"serve", "a local dashboard over a ledger: spend, budgets, anomalies, waste, plans, what-if; /api JSON and /metrics",
-          [](CLI::App& sub, const GlobalOptions& g) -> std::function<int()> {
-            auto o = std::make_shared<ServeCliOptions>();
-            o->db = store::default_db();
-            sub.add_option("--db", o->db, "the ledger, opened read-only (as for aicost ledger; also $AICOST_DB)")
-                ->default_str(store::redact(o->db));
-            sub.add_option("--budgets", o->budgets, "the budget file of aicost ledger check: the budget, anomaly, waste and plan pages");
-            sub.add_option("--plans", o->plans, "a folder of plan files (*.yaml) to start the what-if page from");
-            sub.add_option("--listen", o->listen, "HOST:PORT to listen on (:0 any free port); off loopback a token is required")
-                ->capture_default_str();
-            sub.add_option("--token", o->token,
-                           "every request must send it (Authorization: Bearer TOKEN, or ?token=TOKEN once in a browser); "
-                           "also $AICOST_TOKEN");
-            sub.add_option("--as-of", o->as_of, "the checks' day, YYYY-MM-DD (default: today, UTC)");
-            sub.add_option("--max-body", o->max_body, "bytes a request body may have (a posted plan)")->capture_default_str();
-            sub.add_option("--threads", o->threads, "threads a read of a large SQLite ledger may use")->check(CLI::Range(1u, 1024u));
-            sub.footer("Example: aicost serve --db gov.db --budgets examples/governance/budgets.yaml --as-of 2025-06-28\n"
-                       "then open http://127.0.0.1:8080/ (Ctrl-C stops).");
-            return [o, &g] { return run_serve(*o, g); };
-          }};
+  return {
+      "serve",
+      "a local dashboard over a ledger: spend, budgets, anomalies, waste, plans, what-if; /api "
+      "JSON and /metrics",
+      [](CLI::App& sub, const GlobalOptions& g) -> std::function<int()> {
+        auto o = std::make_shared<ServeCliOptions>();
+        o->db = store::default_db();
+        sub.add_option("--db", o->db,
+                       "the ledger, opened read-only (as for aicost ledger; also $AICOST_DB)")
+            ->default_str(store::redact(o->db));
+        sub.add_option(
+            "--budgets", o->budgets,
+            "the budget file of aicost ledger check: the budget, anomaly, waste and plan pages");
+        sub.add_option("--plans", o->plans,
+                       "a folder of plan files (*.yaml) to start the what-if page from");
+        sub.add_option(
+               "--listen", o->listen,
+               "HOST:PORT to listen on (:0 any free port); off loopback a token is required")
+            ->capture_default_str();
+        sub.add_option("--token", o->token,
+                       "every request must send it (Authorization: Bearer TOKEN, or ?token=TOKEN "
+                       "once in a browser); "
+                       "also $AICOST_TOKEN");
+        sub.add_option("--as-of", o->as_of, "the checks' day, YYYY-MM-DD (default: today, UTC)");
+        sub.add_option("--max-body", o->max_body, "bytes a request body may have (a posted plan)")
+            ->capture_default_str();
+        sub.add_option("--threads", o->threads, "threads a read of a large SQLite ledger may use")
+            ->check(CLI::Range(1u, 1024u));
+        sub.footer(
+            "Example: aicost serve --db gov.db --budgets examples/governance/budgets.yaml --as-of "
+            "2025-06-28\n"
+            "then open http://127.0.0.1:8080/ (Ctrl-C stops).");
+        return [o, &g] { return run_serve(*o, g); };
+      }};
 }
 
 }  // namespace aicost::app

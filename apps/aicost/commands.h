@@ -14,7 +14,6 @@
 #include "aicost/catalog/catalog.h"
 #include "aicost/core/result.h"
 #include "aicost/ledger/change.h"
-#include "aicost/ledger/change.h"
 #include "aicost/ledger/store.h"
 #include "aicost/report/format.h"
 #include "aicost/store/open.h"
@@ -71,7 +70,8 @@ struct LedgerDb : api::LedgerDb {};
 api::LedgerDb cli_ledger_db(const LedgerDb& d);
 // Opens the ledger `d` names. Only OpenMode::kCreate (ingest, init) makes a missing one: it says so
 // on stderr, or sets *created when given. A write that waits for another says so on stderr.
-core::Result<std::unique_ptr<ledger::Store>> open_ledger(const LedgerDb& d, store::OpenMode mode, bool* created = nullptr);
+core::Result<std::unique_ptr<ledger::Store>> open_ledger(const LedgerDb& d, store::OpenMode mode,
+                                                         bool* created = nullptr);
 using api::as_of_day;
 using api::journal_guardrails;
 using api::scrub_error;

@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "aicost/core/suggest.h"
-#include "aicost/report/html.h"
 #include "aicost/report/error_report.h"
+#include "aicost/report/html.h"
 #include "commands.h"
 #include "progress.h"
 
@@ -39,7 +39,9 @@ void print_warnings(const std::vector<std::string>& warnings, report::Format f) 
   for (const auto& w : warnings) std::cerr << "warning: " << w << "\n";
 }
 
-core::Result<catalog::Catalog> load_catalog(const GlobalOptions& g) { return api::load_catalog(g.catalog_files); }
+core::Result<catalog::Catalog> load_catalog(const GlobalOptions& g) {
+  return api::load_catalog(g.catalog_files);
+}
 
 int print_output(const core::Result<api::Output>& out, report::Format fmt, const GlobalOptions& g) {
   if (!out) return report_error(out.error(), g);
@@ -50,7 +52,8 @@ int print_output(const core::Result<api::Output>& out, report::Format fmt, const
 }
 
 api::Progress progress_bar() {
-  return [](const char* label, const std::atomic<uint64_t>& done, uint64_t total) -> std::shared_ptr<void> {
+  return [](const char* label, const std::atomic<uint64_t>& done,
+            uint64_t total) -> std::shared_ptr<void> {
     return std::make_shared<Progress>(label, done, total);
   };
 }
@@ -58,10 +61,9 @@ api::Progress progress_bar() {
 core::Result<report::Format> output_format(const GlobalOptions& g) {
   auto f = report::format_from_string(g.output);
   if (!f) {
-    return core::make_error(core::ErrorCode::kInvalidInput,
-                            "unknown output format '" + g.output +
-                                "'; use table, json, csv, markdown or html",
-                            "-o");
+    return core::make_error(
+        core::ErrorCode::kInvalidInput,
+        "unknown output format '" + g.output + "'; use table, json, csv, markdown or html", "-o");
   }
   return *f;
 }
@@ -71,7 +73,8 @@ core::Result<report::Format> output_format(const GlobalOptions& g) {
 std::optional<core::Error> html_unavailable(const CLI::App& app, const GlobalOptions& g) {
   if (report::format_from_string(g.output) != report::Format::kHtml) return std::nullopt;
   std::string path;
-  for (const CLI::App* at = &app; !at->get_subcommands().empty(); at = at->get_subcommands().front()) {
+  for (const CLI::App* at = &app; !at->get_subcommands().empty();
+       at = at->get_subcommands().front()) {
     path += (path.empty() ? "" : " ") + at->get_subcommands().front()->get_name();
   }
   const auto& html = report::html_commands();
@@ -87,7 +90,9 @@ std::optional<core::Error> html_unavailable(const CLI::App& app, const GlobalOpt
 // The commands of `app` a person may type; hidden ones (`aicost man`, for the build) left out.
 std::vector<std::string> subcommand_names(const CLI::App& app) {
   std::vector<std::string> names;
-  for (const CLI::App* sub : app.get_subcommands([](const CLI::App* a) { return !a->get_group().empty(); })) names.push_back(sub->get_name());
+  for (const CLI::App* sub :
+       app.get_subcommands([](const CLI::App* a) { return !a->get_group().empty(); }))
+    names.push_back(sub->get_name());
   return names;
 }
 
@@ -110,8 +115,10 @@ std::optional<std::string> command_error(const CLI::App& app, int argc, char** a
     if (arg.size() > 1 && arg[0] == '-') {
       const std::string name = arg.substr(0, arg.find('='));
       const CLI::Option* opt = nullptr;
-      for (const CLI::App* a = at; a && !opt; a = a->get_parent()) opt = a->get_option_no_throw(name);
-      if (opt && opt->get_expected_max() > 0 && name.size() == arg.size()) ++i;  // its value follows
+      for (const CLI::App* a = at; a && !opt; a = a->get_parent())
+        opt = a->get_option_no_throw(name);
+      if (opt && opt->get_expected_max() > 0 && name.size() == arg.size())
+        ++i;  // its value follows
       continue;
     }
     const auto names = subcommand_names(*at);
@@ -133,23 +140,29 @@ std::optional<std::string> command_error(const CLI::App& app, int argc, char** a
 
 int main(int argc, char** argv) {
   using namespace aicost::app;
-  CLI::App app{"aicost: what training or serving a large model will cost before the money is spent, the cheapest way to "
-                 "run it, and where real spend goes (the ledger)"};
+  CLI::App app{
+      "aicost: what training or serving a large model will cost before the money is spent, the "
+      "cheapest way to "
+      "run it, and where real spend goes (the ledger)"};
   app.set_version_flag("--version", "aicost " AICOST_VERSION);
   app.require_subcommand(1);
   app.fallthrough();  // global options (-o, --catalog) may follow the subcommand
   GlobalOptions g;
-  app.add_option("--catalog", g.catalog_files,
-                 "extra catalog YAML file(s) with gpus/instances/models/prices; entries with an "
-                 "existing id replace the shipped ones (also $AICOST_CATALOG, ':'-separated; format: "
-                 "docs/CATALOG.md)");
-  app.add_option("-o,--output", g.output, "output format: table, json, csv, markdown or html (one self-contained page with charts; docs/REPORTS.md)")
+  app.add_option(
+      "--catalog", g.catalog_files,
+      "extra catalog YAML file(s) with gpus/instances/models/prices; entries with an "
+      "existing id replace the shipped ones (also $AICOST_CATALOG, ':'-separated; format: "
+      "docs/CATALOG.md)");
+  app.add_option("-o,--output", g.output,
+                 "output format: table, json, csv, markdown or html (one self-contained page with "
+                 "charts; docs/REPORTS.md)")
       ->capture_default_str();
 
   std::function<int()> handler;
-  for (const Command& c : {estimate_command(), search_command(), optimize_command(), reliability_command(),
-                           diff_command(), catalog_command(), validate_command(), calibrate_command(), ledger_command(), serve_command(),
-                           completion_command(), man_command()}) {
+  for (const Command& c :
+       {estimate_command(), search_command(), optimize_command(), reliability_command(),
+        diff_command(), catalog_command(), validate_command(), calibrate_command(),
+        ledger_command(), serve_command(), completion_command(), man_command()}) {
     CLI::App* sub = app.add_subcommand(c.name, c.help);
     auto run = c.setup(*sub, g);
     sub->callback([&handler, run] { handler = run; });
@@ -163,7 +176,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    if (auto what = dynamic_cast<const CLI::RequiredError*>(&e) ? command_error(app, argc, argv) : std::nullopt) {
+    if (auto what = dynamic_cast<const CLI::RequiredError*>(&e) ? command_error(app, argc, argv)
+                                                                : std::nullopt) {
       std::cerr << "error: " << *what << "\n";
       return 2;
     }
@@ -177,11 +191,13 @@ int main(int argc, char** argv) {
   try {
     return handler();
   } catch (const std::exception& e) {
-    return report_error(aicost::core::make_error(aicost::core::ErrorCode::kInternal,
-                                                 std::string("unexpected failure: ") + e.what() +
-                                                     " (please report it with the command that caused it)"),
-                        g);
+    return report_error(
+        aicost::core::make_error(aicost::core::ErrorCode::kInternal,
+                                 std::string("unexpected failure: ") + e.what() +
+                                     " (please report it with the command that caused it)"),
+        g);
   } catch (...) {
-    return report_error(aicost::core::make_error(aicost::core::ErrorCode::kInternal, "unexpected failure"), g);
+    return report_error(
+        aicost::core::make_error(aicost::core::ErrorCode::kInternal, "unexpected failure"), g);
   }
 }

@@ -68,27 +68,33 @@ std::string man_page(const CliCommand& root) {
   std::ostringstream s;
   s << ".\\\" aicost(1), written by `aicost man` from the command definitions; do not edit.\n"
     << ".TH AICOST 1 \"\" \"aicost " << AICOST_VERSION << "\" \"User Commands\"\n"
-    << ".SH NAME\naicost \\- " << roff(root.description.substr(root.description.find(": ") + 2)) << "\n"
+    << ".SH NAME\naicost \\- " << roff(root.description.substr(root.description.find(": ") + 2))
+    << "\n"
     << ".SH SYNOPSIS\n.B aicost\n\\fICOMMAND\\fR [\\fIOPTIONS\\fR] [\\fIARGUMENTS\\fR]\n"
     << ".SH DESCRIPTION\n"
-       "Every command takes \\fB\\-\\-help\\fR. Plans, budgets, guardrails and catalogs are YAML files in "
+       "Every command takes \\fB\\-\\-help\\fR. Plans, budgets, guardrails and catalogs are YAML "
+       "files in "
        "which every number carries its unit; the formats, the models behind each number and their "
        "sources are in the documentation that comes with aicost (README.md and docs/).\n"
     << ".SH OPTIONS\nThese apply to every command.\n";
   options(s, root.options);
   s << ".SH COMMANDS\n";
   for (const auto& c : root.commands) command(s, c);
-  s << ".SH ENVIRONMENT\n.TP\n.B AICOST_CATALOG\nextra catalog files, separated by ':', read before "
+  s << ".SH ENVIRONMENT\n.TP\n.B AICOST_CATALOG\nextra catalog files, separated by ':', read "
+       "before "
        "those given with \\fB\\-\\-catalog\\fR.\n"
        ".SH EXIT STATUS\n"
        ".TP\n0\nsuccess\n"
-       ".TP\n1\nfailure: I/O, a plan that does not fit in memory, a search with no plan meeting its "
+       ".TP\n1\nfailure: I/O, a plan that does not fit in memory, a search with no plan meeting "
+       "its "
        "constraints, a webhook that did not take the alerts\n"
        ".TP\n2\nusage or input error: a bad plan, an unknown name, a malformed file\n"
-       ".TP\n3\n\\fBaicost ledger check\\fR: a budget is at a gating level, or under \\fB\\-\\-strict\\fR "
+       ".TP\n3\n\\fBaicost ledger check\\fR: a budget is at a gating level, or under "
+       "\\fB\\-\\-strict\\fR "
        "the data is stale or missing\n"
        ".TP\n4\n\\fBaicost ledger ingest \\-\\-strict\\fR: rows were left out\n"
-       ".SH STREAMS\nStandard output holds the answer alone (a table, CSV, Markdown or JSON); warnings, "
+       ".SH STREAMS\nStandard output holds the answer alone (a table, CSV, Markdown or JSON); "
+       "warnings, "
        "progress and errors go to standard error.\n";
   return s.str();
 }

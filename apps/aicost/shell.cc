@@ -101,10 +101,14 @@ std::string bash_script(const CliCommand& root) {
        "  for ((i = 1; i < COMP_CWORD; i++)); do\n"
        "    w=${COMP_WORDS[i]}\n"
        "    case \"$cmdpath|$w\" in\n"
-       "      " << value_option_patterns(commands, "|") << ") ((i++)); continue ;;\n"
+       "      "
+    << value_option_patterns(commands, "|")
+    << ") ((i++)); continue ;;\n"
        "    esac\n"
        "    case \"$cmdpath $w\" in\n"
-       "      " << subcommand_patterns(commands, "|") << ") cmdpath=\"$cmdpath $w\" ;;\n"
+       "      "
+    << subcommand_patterns(commands, "|")
+    << ") cmdpath=\"$cmdpath $w\" ;;\n"
        "    esac\n"
        "  done\n"
        "  case \"$cmdpath|$prev\" in\n";
@@ -126,9 +130,10 @@ std::string bash_script(const CliCommand& root) {
     const auto choices = positional_choices(*c);
     words.insert(words.end(), choices.begin(), choices.end());
     std::vector<std::string> opts;
-    for (const CliOption* o : options_at(*c)) opts.insert(opts.end(), o->names.begin(), o->names.end());
-    s << "    " << sh_quote(c->path) << ") cmds=" << sh_quote(join(words)) << " opts=" << sh_quote(join(opts))
-      << " ;;\n";
+    for (const CliOption* o : options_at(*c))
+      opts.insert(opts.end(), o->names.begin(), o->names.end());
+    s << "    " << sh_quote(c->path) << ") cmds=" << sh_quote(join(words))
+      << " opts=" << sh_quote(join(opts)) << " ;;\n";
   }
   s << "  esac\n"
        "  if [[ $cur == -* ]]; then\n"
@@ -152,7 +157,8 @@ std::string zsh_script(const CliCommand& root) {
   const auto commands = all_commands(root);
   std::ostringstream s;
   s << "#compdef aicost\n"
-       "# zsh completion for aicost, written by `aicost completion zsh` from its command definitions.\n"
+       "# zsh completion for aicost, written by `aicost completion zsh` from its command "
+       "definitions.\n"
        "# Put it on $fpath as _aicost, or load it with: source <(aicost completion zsh)\n"
        "_aicost() {\n"
        "  local cmdpath=aicost w i\n"
@@ -160,10 +166,14 @@ std::string zsh_script(const CliCommand& root) {
        "  for ((i = 2; i < CURRENT; i++)); do\n"
        "    w=${words[i]}\n"
        "    case \"$cmdpath|$w\" in\n"
-       "      (" << value_option_patterns(commands, "|") << ") ((i++)); continue ;;\n"
+       "      ("
+    << value_option_patterns(commands, "|")
+    << ") ((i++)); continue ;;\n"
        "    esac\n"
        "    case \"$cmdpath $w\" in\n"
-       "      (" << subcommand_patterns(commands, "|") << ") cmdpath=\"$cmdpath $w\" ;;\n"
+       "      ("
+    << subcommand_patterns(commands, "|")
+    << ") cmdpath=\"$cmdpath $w\" ;;\n"
        "    esac\n"
        "  done\n"
        "  case \"$cmdpath|${words[CURRENT-1]}\" in\n";
@@ -191,7 +201,8 @@ std::string zsh_script(const CliCommand& root) {
     for (const CliOption* o : options_at(*c)) {
       for (const auto& n : o->names) opts.push_back(zsh_item(n, o->description));
     }
-    s << "    (" << sh_quote(c->path) << ") cmds=(" << join(items) << ") opts=(" << join(opts) << ") ;;\n";
+    s << "    (" << sh_quote(c->path) << ") cmds=(" << join(items) << ") opts=(" << join(opts)
+      << ") ;;\n";
   }
   s << "  esac\n"
        "  if [[ ${words[CURRENT]} == -* ]]; then\n"
@@ -220,12 +231,16 @@ std::string fish_script(const CliCommand& root) {
        "            continue\n"
        "        end\n"
        "        switch \"$cmdpath|$w\"\n"
-       "            case " << value_option_patterns(commands, " ") << "\n"
+       "            case "
+    << value_option_patterns(commands, " ")
+    << "\n"
        "                set skip 1\n"
        "                continue\n"
        "        end\n"
        "        switch \"$cmdpath $w\"\n"
-       "            case " << subcommand_patterns(commands, " ") << "\n"
+       "            case "
+    << subcommand_patterns(commands, " ")
+    << "\n"
        "                set cmdpath \"$cmdpath $w\"\n"
        "        end\n"
        "    end\n"
@@ -245,7 +260,8 @@ std::string fish_script(const CliCommand& root) {
     }
     for (const CliOption* o : options_at(*c)) {
       s << "complete -c aicost " << at;
-      for (const auto& n : o->names) s << (n.rfind("--", 0) == 0 ? " -l " + n.substr(2) : " -s " + n.substr(1));
+      for (const auto& n : o->names)
+        s << (n.rfind("--", 0) == 0 ? " -l " + n.substr(2) : " -s " + n.substr(1));
       if (!o->choices.empty()) {
         s << " -x -a " << fish_quote(join(o->choices));
       } else if (o->takes_value()) {

@@ -42,15 +42,17 @@ core::Result<std::unique_ptr<ServingRun>> run_serving_plan(const PlanSource& src
 }
 
 // A serving plan: the cheapest deployment, every option's best, the SLA-cost matrix, policies.
-core::Result<Output> estimate_serving(const PlanSource& src, const catalog::Catalog& cat, report::Format fmt,
-                                      const std::string& replicas_csv, bool conservative, bool charts) {
+core::Result<Output> estimate_serving(const PlanSource& src, const catalog::Catalog& cat,
+                                      report::Format fmt, const std::string& replicas_csv,
+                                      bool conservative, bool charts) {
   auto run = run_serving_plan(src, cat, conservative);
   if (!run) return run.error();
   const auto& plan = (*run)->plan;
   const auto& fleet = (*run)->fleet;
   report::ServingView& view = (*run)->view;
   if (!view.best) {
-    view.unreachable = serving::explain_unreachable(plan.options, plan.batches, plan.traffic, plan.sla);
+    view.unreachable =
+        serving::explain_unreachable(plan.options, plan.batches, plan.traffic, plan.sla);
   }
   // What a tighter or looser SLA and more or less traffic cost.
   const double ttft = plan.sla.ttft_s > 0 ? plan.sla.ttft_s : 1.0;
@@ -84,10 +86,11 @@ core::Result<Output> estimate_serving(const PlanSource& src, const catalog::Cata
   return out;
 }
 
-core::Result<Output> estimate(const PlanSource& src, const catalog::Catalog& cat, report::Format fmt,
-                              const EstimateOptions& options) {
+core::Result<Output> estimate(const PlanSource& src, const catalog::Catalog& cat,
+                              report::Format fmt, const EstimateOptions& options) {
   if (config::is_serving_text(src.text)) {
-    return estimate_serving(src, cat, fmt, options.replicas_csv, options.conservative, options.charts);
+    return estimate_serving(src, cat, fmt, options.replicas_csv, options.conservative,
+                            options.charts);
   }
   auto run = run_plan(src, cat, options.allow_oom);
   if (!run) return run.error();
@@ -101,12 +104,15 @@ core::Result<Output> estimate(const PlanSource& src, const catalog::Catalog& cat
     std::atomic<uint64_t> done{0};
     opts.progress = &done;
     opts.cancel = options.cancel;
-    auto bar = start_progress(options.progress, "simulating", done, static_cast<uint64_t>(options.simulate));
-    sim = reliability::simulate(reliability::simulation_spec(inputs, run->cost.failures.checkpoint_interval,
-                                                             run->plan.cost.reliability.spare_nodes),
-                                opts);
+    auto bar = start_progress(options.progress, "simulating", done,
+                              static_cast<uint64_t>(options.simulate));
+    sim = reliability::simulate(
+        reliability::simulation_spec(inputs, run->cost.failures.checkpoint_interval,
+                                     run->plan.cost.reliability.spare_nodes),
+        opts);
     if (options.cancel && options.cancel->load())
-      return core::make_error(core::ErrorCode::kCancelled, "the simulation was interrupted", src.origin);
+      return core::make_error(core::ErrorCode::kCancelled, "the simulation was interrupted",
+                              src.origin);
     view.simulation = &*sim;
     view.simulation_seed = options.seed;
   }
@@ -123,11 +129,12 @@ core::Result<Output> diff(const PlanSource& a, const PlanSource& b, const catalo
   if (serving_a != config::is_serving_text(b.text)) {
     const PlanSource& serving = serving_a ? a : b;
     const PlanSource& training = serving_a ? b : a;
-    return core::make_error(core::ErrorCode::kInvalidInput,
-                            "diff compares two training plans or two serving plans: " +
-                                serving.origin + " is a serving plan (it has a serving: section) and " +
-                                training.origin + " a training plan; give two of one kind",
-                            serving.origin);
+    return core::make_error(
+        core::ErrorCode::kInvalidInput,
+        "diff compares two training plans or two serving plans: " + serving.origin +
+            " is a serving plan (it has a serving: section) and " + training.origin +
+            " a training plan; give two of one kind",
+        serving.origin);
   }
   Output out;
   if (serving_a) {

@@ -30,23 +30,29 @@ std::vector<std::string> split_commas(const std::string& s) {
 
 }  // namespace
 
-core::Result<std::unique_ptr<ledger::Store>> open_ledger(const LedgerDb& d, store::OpenMode mode, bool* created) {
+core::Result<std::unique_ptr<ledger::Store>> open_ledger(const LedgerDb& d, store::OpenMode mode,
+                                                         bool* created) {
   auto timeout = core::parse_duration(d.lock_timeout);
   if (!timeout) return timeout.error().with_context("--lock-timeout");
   if (timeout->value() < 0)
-    return core::make_error(core::ErrorCode::kInvalidInput, "a lock timeout cannot be negative", "--lock-timeout");
+    return core::make_error(core::ErrorCode::kInvalidInput, "a lock timeout cannot be negative",
+                            "--lock-timeout");
   store::StoreOptions so;
   so.mode = mode;
   so.scan_threads = d.threads;
   so.lock_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(timeout->value() * 1000));
   const auto notice = d.notice;
   so.on_wait = [notice](const store::LockHolder& holder, std::chrono::milliseconds t) {
-    if (notice) notice(store::describe(holder) + "; waiting up to " + store::describe(t) + " (--lock-timeout)");
+    if (notice)
+      notice(store::describe(holder) + "; waiting up to " + store::describe(t) +
+             " (--lock-timeout)");
   };
   if (created) *created = false;
   so.on_create = [created, notice](const std::string& where) {
-    if (created) *created = true;
-    else if (notice) notice("created a new ledger at " + where);
+    if (created)
+      *created = true;
+    else if (notice)
+      notice("created a new ledger at " + where);
   };
   auto s = store::open_store(d.db, so);
   if (!s) return s.error().with_context("--db");
@@ -71,8 +77,8 @@ core::Result<ledger::Day> as_of_day(const std::string& text) {
   return day;
 }
 
-core::Result<LedgerIngestSummary> ledger_ingest(const LedgerDb& d, const LedgerIngestOptions& o, report::Format fmt,
-                                                const IngestEach& each) {
+core::Result<LedgerIngestSummary> ledger_ingest(const LedgerDb& d, const LedgerIngestOptions& o,
+                                                report::Format fmt, const IngestEach& each) {
   auto format = billing::parse_format(o.format);
   if (!format) return format.error().with_context("--format");
   auto store = open_ledger(d, store::OpenMode::kCreate);
@@ -127,13 +133,15 @@ core::Result<ledger::ReportRequest> ledger_report_request(const LedgerReportOpti
     r.to = *d;
   }
   if (r.from && r.to && *r.to <= *r.from)
-    return core::make_error(core::ErrorCode::kInvalidInput, "--to must be after --from (--to is the first day left out)");
+    return core::make_error(core::ErrorCode::kInvalidInput,
+                            "--to must be after --from (--to is the first day left out)");
   r.top = o.top;
   r.useful = o.useful;
   for (const auto& f : o.filters) {
     const auto eq = f.find('=');
     if (eq == std::string::npos)
-      return core::make_error(core::ErrorCode::kInvalidInput, "write a filter as DIMENSION=VALUE, e.g. tag:team=ml", f);
+      return core::make_error(core::ErrorCode::kInvalidInput,
+                              "write a filter as DIMENSION=VALUE, e.g. tag:team=ml", f);
     auto k = ledger::parse_group_key(trim(f.substr(0, eq)));
     if (!k) return k.error().with_context("--filter");
     r.filters.push_back({*k, f.substr(eq + 1)});
@@ -141,7 +149,8 @@ core::Result<ledger::ReportRequest> ledger_report_request(const LedgerReportOpti
   for (const auto& a : o.aliases) {
     const auto eq = a.find('=');
     if (eq == std::string::npos)
-      return core::make_error(core::ErrorCode::kInvalidInput, "write an alias as KEY=OTHER[,OTHER...], e.g. team=owner,squad", a);
+      return core::make_error(core::ErrorCode::kInvalidInput,
+                              "write an alias as KEY=OTHER[,OTHER...], e.g. team=owner,squad", a);
     auto& list = r.aliases[ledger::canonical_tag_key(a.substr(0, eq))];
     for (const auto& other : split_commas(a.substr(eq + 1)))
       if (!other.empty()) list.push_back(ledger::canonical_tag_key(other));
@@ -149,13 +158,14 @@ core::Result<ledger::ReportRequest> ledger_report_request(const LedgerReportOpti
   return r;
 }
 
-core::Status ledger_report(const LedgerDb& d, const LedgerReportOptions& options, report::Format fmt,
-                           std::ostream& out) {
+core::Status ledger_report(const LedgerDb& d, const LedgerReportOptions& options,
+                           report::Format fmt, std::ostream& out) {
   auto req = ledger_report_request(options);
   if (!req) return req.error();
   auto store = open_ledger(d, store::OpenMode::kExisting);
   if (!store) return scrub_error(store.error(), d.db);
-  if (auto s = report::write_ledger_report(**store, *req, fmt, out); !s) return scrub_error(s.error(), d.db);
+  if (auto s = report::write_ledger_report(**store, *req, fmt, out); !s)
+    return scrub_error(s.error(), d.db);
   return {};
 }
 

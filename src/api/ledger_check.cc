@@ -37,18 +37,21 @@ core::Status record_delivered(ledger::Store& store, const std::vector<ledger::Se
   const auto t = std::chrono::system_clock::to_time_t(lapse);
   char when[32] = {};
   std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return core::make_error(s.error().code,
-                          s.error().message + "; the webhook took the alerts but they are not recorded: no check "
-                                              "sends them again before " + when +
-                              ", the first check after that does (receivers can drop repeats by their \"key\")",
-                          s.error().context);
+  return core::make_error(
+      s.error().code,
+      s.error().message +
+          "; the webhook took the alerts but they are not recorded: no check "
+          "sends them again before " +
+          when + ", the first check after that does (receivers can drop repeats by their \"key\")",
+      s.error().context);
 }
 
 // Sends what is new to the webhook and records it, each notice by exactly one of the checks that
 // run at once: its key is claimed in the ledger first, only what this check won is sent, and the
 // claims are released when the webhook does not take them (docs/GOVERNANCE.md). Without a webhook
 // the notices are only recorded.
-core::Status send_new(ledger::Store& store, const governance::CheckResult& r, const LedgerCheckOptions& o) {
+core::Status send_new(ledger::Store& store, const governance::CheckResult& r,
+                      const LedgerCheckOptions& o) {
   struct Notice {
     std::string key;                  // claimed, and the payload's "key"
     std::vector<std::string> covers;  // recorded once it is sent
@@ -77,14 +80,18 @@ core::Status send_new(ledger::Store& store, const governance::CheckResult& r, co
 
   notify::WebhookOptions w;
   w.attempts = std::max(1, o.webhook_attempts);
-  w.timeout = std::chrono::milliseconds(static_cast<long>(std::max(0.001, o.webhook_timeout_s) * 1000));
-  w.max_retry_after = std::chrono::milliseconds(static_cast<long>(std::max(0.0, o.webhook_max_retry_after_s) * 1000));
-  if (const char* token = std::getenv("AICOST_WEBHOOK_AUTHORIZATION")) w.headers.push_back({"Authorization", token});
+  w.timeout =
+      std::chrono::milliseconds(static_cast<long>(std::max(0.001, o.webhook_timeout_s) * 1000));
+  w.max_retry_after = std::chrono::milliseconds(
+      static_cast<long>(std::max(0.0, o.webhook_max_retry_after_s) * 1000));
+  if (const char* token = std::getenv("AICOST_WEBHOOK_AUTHORIZATION"))
+    w.headers.push_back({"Authorization", token});
   if (auto u = notify::parse_url(o.webhook); !u) return u.error().with_context("--webhook");
   // The claims outlast the longest delivery, with time to record it after.
-  ledger::AlertClaim claim{claim_owner(), std::chrono::system_clock::now(),
-                           std::chrono::duration_cast<std::chrono::seconds>(notify::delivery_bound(w)) +
-                               std::chrono::minutes(5)};
+  ledger::AlertClaim claim{
+      claim_owner(), std::chrono::system_clock::now(),
+      std::chrono::duration_cast<std::chrono::seconds>(notify::delivery_bound(w)) +
+          std::chrono::minutes(5)};
   const std::vector<std::string> wanted(keys.begin(), keys.end());
   auto won = store.claim_alerts(wanted, claim);
   if (!won) return won.error();
@@ -95,8 +102,9 @@ core::Status send_new(ledger::Store& store, const governance::CheckResult& r, co
     (void)store.release_alerts(*won, claim.owner);  // else they lapse with the lease
     if (!d) return d.error().with_context("--webhook");
     return core::make_error(core::ErrorCode::kIo,
-                            "the webhook did not take the alerts after " + std::to_string(d->attempts) +
-                                " attempts: " + d->error + "; they stay due for the next check",
+                            "the webhook did not take the alerts after " +
+                                std::to_string(d->attempts) + " attempts: " + d->error +
+                                "; they stay due for the next check",
                             "--webhook");
   }
   return record_delivered(store, sent_of(mine), claim.now + claim.lease);
@@ -123,12 +131,15 @@ core::Result<std::vector<ledger::Guardrail>> journal_guardrails(const std::strin
   if (path.empty()) return out;
   auto file = config::load_guardrails(path);
   if (!file) return file.error().with_context("--guardrails");
-  if (file->max_cost_rise) out.push_back({ledger::GuardrailKind::kMaxUnitCostRise, *file->max_cost_rise});
-  if (file->min_gpu_activity) out.push_back({ledger::GuardrailKind::kMinGpuActivity, *file->min_gpu_activity});
+  if (file->max_cost_rise)
+    out.push_back({ledger::GuardrailKind::kMaxUnitCostRise, *file->max_cost_rise});
+  if (file->min_gpu_activity)
+    out.push_back({ledger::GuardrailKind::kMinGpuActivity, *file->min_gpu_activity});
   return out;
 }
 
-core::Result<governance::CheckResult> read_check(ledger::Store& store, const config::BudgetFile& file) {
+core::Result<governance::CheckResult> read_check(ledger::Store& store,
+                                                 const config::BudgetFile& file) {
   auto sent = store.sent_alerts();
   if (!sent) return sent.error();
   std::set<std::string> fired;
@@ -136,7 +147,8 @@ core::Result<governance::CheckResult> read_check(ledger::Store& store, const con
   return governance::run_check(store, file.budgets, file.options, fired);
 }
 
-core::Result<LedgerCheckOutput> ledger_check(const LedgerDb& d, const LedgerCheckOptions& o, report::Format fmt) {
+core::Result<LedgerCheckOutput> ledger_check(const LedgerDb& d, const LedgerCheckOptions& o,
+                                             report::Format fmt) {
   auto file = check_budgets(o);
   if (!file) return file.error();
   auto store = open_ledger(d, store::OpenMode::kExisting);
@@ -160,7 +172,8 @@ core::Result<LedgerCheckOutput> ledger_check(const LedgerDb& d, const LedgerChec
       file_out << text;
       file_out.close();
       if (!file_out || std::rename(tmp.c_str(), o.prometheus.c_str()) != 0) {
-        out.error_after = core::make_error(core::ErrorCode::kIo, "could not write the metrics", o.prometheus);
+        out.error_after =
+            core::make_error(core::ErrorCode::kIo, "could not write the metrics", o.prometheus);
         return out;
       }
     }

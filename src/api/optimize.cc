@@ -18,10 +18,11 @@ core::Status write_plan(const config::PlanEditor& editor, const optimize::Optimi
   const std::string dir = std::filesystem::path(path).parent_path().string();
   std::string ids;
   for (const auto& id : res.combined.levers) ids += (ids.empty() ? "" : ", ") + id;
-  const std::string header =
-      "Emitted by `aicost optimize` from " + res.plan + ": the combined plan (" +
-      (ids.empty() ? std::string("no lever accepted") : ids) + ").\n" +
-      "`aicost estimate` on this file gives the combined total; comments of the original are not kept.";
+  const std::string header = "Emitted by `aicost optimize` from " + res.plan +
+                             ": the combined plan (" +
+                             (ids.empty() ? std::string("no lever accepted") : ids) + ").\n" +
+                             "`aicost estimate` on this file gives the combined total; comments of "
+                             "the original are not kept.";
   auto text = editor.emit(res.combined.change, dir.empty() ? "." : dir, header);
   if (!text) return text.error();
   std::ofstream out(path);
@@ -32,15 +33,16 @@ core::Status write_plan(const config::PlanEditor& editor, const optimize::Optimi
 
 }  // namespace
 
-core::Result<Output> optimize(const PlanSource& src, const catalog::Catalog& cat, report::Format fmt,
-                              const OptimizeOptions& options) {
+core::Result<Output> optimize(const PlanSource& src, const catalog::Catalog& cat,
+                              report::Format fmt, const OptimizeOptions& options) {
   optimize::Guardrails guardrails;
   if (options.guardrails) {
     auto gr = config::parse_guardrails(options.guardrails->text, options.guardrails->origin);
     if (!gr) return gr.error();
     guardrails = *gr;
   }
-  auto editor = config::PlanEditor::from_text(src.text, src.origin, src.base_dir.empty() ? "." : src.base_dir, cat);
+  auto editor = config::PlanEditor::from_text(src.text, src.origin,
+                                              src.base_dir.empty() ? "." : src.base_dir, cat);
   if (!editor) return editor.error();
   auto limits = editor->limits();
   if (!limits) return limits.error();

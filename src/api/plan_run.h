@@ -53,7 +53,8 @@ core::Result<std::unique_ptr<ServingRun>> run_serving_plan(const PlanSource& src
                                                            bool conservative);
 
 // The serving half of `estimate` and `search`.
-core::Result<Output> estimate_serving(const PlanSource& src, const catalog::Catalog& cat, report::Format fmt,
-                                      const std::string& replicas_csv, bool conservative, bool charts = false);
+core::Result<Output> estimate_serving(const PlanSource& src, const catalog::Catalog& cat,
+                                      report::Format fmt, const std::string& replicas_csv,
+                                      bool conservative, bool charts = false);
 
 }  // namespace aicost::api

@@ -39,21 +39,45 @@ const char* charge_frequency(std::string_view type, std::string_view bill_type) 
 }
 
 // The legacy columns read below.
-constexpr std::array kLegacyColumns = {
-    "lineItem/NetUnblendedCost", "lineItem/UnblendedCost", "lineItem/UsageStartDate", "identity/TimeInterval",
-    "lineItem/UsageEndDate", "bill/BillingPeriodStartDate", "lineItem/CurrencyCode", "lineItem/LineItemType",
-    "bill/BillType", "reservation/EffectiveCost", "savingsPlan/SavingsPlanEffectiveCost",
-    "savingsPlan/TotalCommitmentToDate", "savingsPlan/UsedCommitment",
-    "reservation/UnusedAmortizedUpfrontFeeForBillingPeriod", "reservation/UnusedRecurringFee",
-    "pricing/publicOnDemandCost", "bill/PayerAccountId", "lineItem/UsageAccountId", "lineItem/UsageAccountName",
-    "lineItem/ProductCode", "product/region", "product/regionCode", "lineItem/ResourceId", "product/sku",
-    "lineItem/LineItemDescription", "pricing/unit", "lineItem/UsageAmount", "lineItem/UsageType", "pricing/term",
-    "product/PurchaseOption", "pricing/PurchaseOption", "savingsPlan/SavingsPlanARN", "reservation/ReservationARN",
-    "product/gpu"};
+constexpr std::array kLegacyColumns = {"lineItem/NetUnblendedCost",
+                                       "lineItem/UnblendedCost",
+                                       "lineItem/UsageStartDate",
+                                       "identity/TimeInterval",
+                                       "lineItem/UsageEndDate",
+                                       "bill/BillingPeriodStartDate",
+                                       "lineItem/CurrencyCode",
+                                       "lineItem/LineItemType",
+                                       "bill/BillType",
+                                       "reservation/EffectiveCost",
+                                       "savingsPlan/SavingsPlanEffectiveCost",
+                                       "savingsPlan/TotalCommitmentToDate",
+                                       "savingsPlan/UsedCommitment",
+                                       "reservation/UnusedAmortizedUpfrontFeeForBillingPeriod",
+                                       "reservation/UnusedRecurringFee",
+                                       "pricing/publicOnDemandCost",
+                                       "bill/PayerAccountId",
+                                       "lineItem/UsageAccountId",
+                                       "lineItem/UsageAccountName",
+                                       "lineItem/ProductCode",
+                                       "product/region",
+                                       "product/regionCode",
+                                       "lineItem/ResourceId",
+                                       "product/sku",
+                                       "lineItem/LineItemDescription",
+                                       "pricing/unit",
+                                       "lineItem/UsageAmount",
+                                       "lineItem/UsageType",
+                                       "pricing/term",
+                                       "product/PurchaseOption",
+                                       "pricing/PurchaseOption",
+                                       "savingsPlan/SavingsPlanARN",
+                                       "reservation/ReservationARN",
+                                       "product/gpu"};
 
 // A legacy column's CUR 2.0 name: snake case, every capital starting a word, as AWS Data Exports
 // writes them (lineItem/UsageAmount is line_item_usage_amount, savingsPlan/SavingsPlanARN is
-// savings_plan_savings_plan_a_r_n; docs.aws.amazon.com/cur/latest/userguide/table-dictionary-cur2.html).
+// savings_plan_savings_plan_a_r_n;
+// docs.aws.amazon.com/cur/latest/userguide/table-dictionary-cur2.html).
 std::string cur2_name(std::string_view legacy) {
   std::string out;
   for (char c : legacy) {
@@ -190,7 +214,9 @@ class AwsCurDialect final : public CsvDialect {
   }
 
   std::string version() const override { return "aws-cur"; }
-  std::string_view tags_column() const override { return resource_tags_ >= 0 ? "resource_tags" : "resourceTags/"; }
+  std::string_view tags_column() const override {
+    return resource_tags_ >= 0 ? "resource_tags" : "resourceTags/";
+  }
 
  private:
   bool period(const CsvRecord& r, ledger::Charge& c, IssueLog& log) {
@@ -247,7 +273,9 @@ class AwsCurDialect final : public CsvDialect {
       const auto recurring =
           upfront ? amount(ri_unused_recurring_, "reservation/UnusedRecurringFee") : std::nullopt;
       std::int64_t unused = 0;
-      return upfront && recurring && !__builtin_add_overflow(*upfront, *recurring, &unused) ? unused : billed;
+      return upfront && recurring && !__builtin_add_overflow(*upfront, *recurring, &unused)
+                 ? unused
+                 : billed;
     }
     return billed;
   }
@@ -263,7 +291,8 @@ class AwsCurDialect final : public CsvDialect {
     return "";
   }
 
-  // product/gpu (CUR 2.0: product["gpu"]) × UsageAmount on instance-hour rows (BoxUsage, SpotUsage, DedicatedUsage, in Hrs).
+  // product/gpu (CUR 2.0: product["gpu"]) × UsageAmount on instance-hour rows (BoxUsage, SpotUsage,
+  // DedicatedUsage, in Hrs).
   double gpu_hours(const CsvRecord& r, const ledger::Charge& c) const {
     if (c.charge_category != "Usage" || !c.consumed_quantity || c.pricing_unit != "Hrs") return 0;
     const auto usage = cell(r, usage_type_);
@@ -293,8 +322,8 @@ class AwsCurDialect final : public CsvDialect {
   int net_ = -1, unblended_ = -1, start_ = -1, interval_ = -1, end_ = -1, billing_start_ = -1,
       currency_ = -1, type_ = -1, bill_type_ = -1, reservation_effective_ = -1, sp_effective_ = -1,
       sp_total_ = -1, sp_used_ = -1, ri_unused_upfront_ = -1, ri_unused_recurring_ = -1,
-      public_cost_ = -1, amount_ = -1, usage_type_ = -1, term_ = -1, purchase_option_ = -1, sp_arn_ = -1, ri_arn_ = -1, gpu_ = -1,
-      product_ = -1, resource_tags_ = -1;
+      public_cost_ = -1, amount_ = -1, usage_type_ = -1, term_ = -1, purchase_option_ = -1,
+      sp_arn_ = -1, ri_arn_ = -1, gpu_ = -1, product_ = -1, resource_tags_ = -1;
   TextColumns text_;
   std::vector<std::pair<int, std::string>> tags_;
   TagReader tag_reader_;

@@ -69,7 +69,8 @@ void TagReader::read(const CsvRecord& r, int i, std::string_view column,
   if (!parsed) {
     tags.clear();
     log.warn(r.line, column,
-             std::string(column) + " is not a JSON object (" + quote_cell(t) + "); the row is loaded untagged");
+             std::string(column) + " is not a JSON object (" + quote_cell(t) +
+                 "); the row is loaded untagged");
     return;
   }
   tags = parsed->tags;
@@ -85,10 +86,11 @@ void TagReader::read(const CsvRecord& r, int i, std::string_view column,
   if (!parsed->skipped.empty())
     log.warn_repeated(r.line, column, "nested", [&] {
       const auto n = parsed->skipped.size();
-      return n == 1 ? "tag " + quote_cell(parsed->skipped.front()) +
-                          " has a nested value (FOCUS allows scalars only); skipped"
-                    : "tags " + quote_cell(parsed->skipped.front()) + " and " + std::to_string(n - 1) +
-                          " more have nested values (FOCUS allows scalars only); skipped";
+      return n == 1
+                 ? "tag " + quote_cell(parsed->skipped.front()) +
+                       " has a nested value (FOCUS allows scalars only); skipped"
+                 : "tags " + quote_cell(parsed->skipped.front()) + " and " + std::to_string(n - 1) +
+                       " more have nested values (FOCUS allows scalars only); skipped";
     });
 }
 
@@ -122,8 +124,9 @@ AmountCell amount_cell(const CsvRecord& r, int i, std::string_view column, Issue
   }
   if (a->rounded) {
     ++rounded;
-    log.warn_repeated(r.line, column, "rounded",
-                      [&] { return quote_cell(v) + " has digits below 1e-9; rounded half to even"; });
+    log.warn_repeated(r.line, column, "rounded", [&] {
+      return quote_cell(v) + " has digits below 1e-9; rounded half to even";
+    });
   }
   out.value = a->nanos;
   return out;
@@ -132,7 +135,8 @@ AmountCell amount_cell(const CsvRecord& r, int i, std::string_view column, Issue
 std::string AmountCell::why_not() const {
   const std::string text = quote_cell(cell);
   if (out_of_range)
-    return text + " is out of range (max ±" + std::string(core::kMaxAmountText) + ", what one amount holds exactly)";
+    return text + " is out of range (max ±" + std::string(core::kMaxAmountText) +
+           ", what one amount holds exactly)";
   return text + " is not a decimal number";
 }
 

@@ -20,7 +20,8 @@ bool digits(std::string_view s, std::size_t pos, std::size_t n, int& out) {
 
 // A calendar date, of any four-digit year (parse_datetime checks the range).
 bool valid_date(int y, int m, int d) {
-  return m >= 1 && d >= 1 && static_cast<unsigned>(d) <= ledger::days_in_month(y, static_cast<unsigned>(m));
+  return m >= 1 && d >= 1 &&
+         static_cast<unsigned>(d) <= ledger::days_in_month(y, static_cast<unsigned>(m));
 }
 
 ledger::UnixSeconds to_seconds(int y, int m, int d, int hh, int mm, int ss) {
@@ -76,16 +77,17 @@ std::optional<ledger::UnixSeconds> parse_any(std::string_view s, DateForm* form,
       if (form) *form = sep == 'T' ? DateForm::kIso : DateForm::kNoZone;
       return t;
     }
-    // Go's time.Time.String(), as koku's OpenShift reports write it: "2019-02-01 00:00:00 +0000 UTC"
-    // (a space before the offset, the zone's abbreviation after it).
+    // Go's time.Time.String(), as koku's OpenShift reports write it: "2019-02-01 00:00:00 +0000
+    // UTC" (a space before the offset, the zone's abbreviation after it).
     std::string_view zone;
     if (s[pos] == ' ' && pos + 1 < s.size() && (s[pos + 1] == '+' || s[pos + 1] == '-')) {
       ++pos;
       if (const auto space = s.find(' ', pos); space != std::string_view::npos) {
         zone = s.substr(space + 1);
         s = s.substr(0, space);
-        if (zone.empty() || zone.size() > 6 ||
-            !std::all_of(zone.begin(), zone.end(), [](char ch) { return std::isalpha(static_cast<unsigned char>(ch)); }))
+        if (zone.empty() || zone.size() > 6 || !std::all_of(zone.begin(), zone.end(), [](char ch) {
+              return std::isalpha(static_cast<unsigned char>(ch));
+            }))
           return std::nullopt;
       }
     }
@@ -138,7 +140,8 @@ std::optional<ledger::UnixSeconds> parse_any(std::string_view s, DateForm* form,
 
 }  // namespace
 
-std::optional<ledger::UnixSeconds> parse_datetime(std::string_view s, DateForm* form, bool* out_of_range) {
+std::optional<ledger::UnixSeconds> parse_datetime(std::string_view s, DateForm* form,
+                                                  bool* out_of_range) {
   if (out_of_range) *out_of_range = false;
   int year = 0;
   const auto t = parse_any(s, form, year);

@@ -29,6 +29,7 @@ bool time_in_range(double seconds);
 std::string time_out_of_range(bool above);
 // Why a cell is not a date-time, for messages: "'x' is not a date-time" or "'2262-01-01' is out
 // of range (max 2200-12-31T23:59:59Z)".
-std::string not_a_datetime(std::string_view v, bool out_of_range, std::string_view what = "a date-time");
+std::string not_a_datetime(std::string_view v, bool out_of_range,
+                           std::string_view what = "a date-time");
 
 }  // namespace aicost::billing

@@ -112,17 +112,19 @@ std::optional<double> parse_number(std::string_view s) {
 }
 
 void warn_garbage(IssueLog& log, std::int64_t line, ledger::GpuMetric m, std::string_view text) {
-  log.warn_repeated(line, "value", std::string("garbage ") + ledger::gpu_metric_name(m),
-                    quote_cell(text) + " is not a reading of " + ledger::gpu_metric_name(m) +
-                        " (" + exported_range(m) +
-                        "; dcgm-exporter reports garbage such as 4294967295 when the driver has no value); "
-                        "the sample is skipped");
+  log.warn_repeated(
+      line, "value", std::string("garbage ") + ledger::gpu_metric_name(m),
+      quote_cell(text) + " is not a reading of " + ledger::gpu_metric_name(m) + " (" +
+          exported_range(m) +
+          "; dcgm-exporter reports garbage such as 4294967295 when the driver has no value); "
+          "the sample is skipped");
 }
 
 void warn_no_gpu(IssueLog& log, const ledger::GpuSample& g) {
   if (g.gpu.empty() && g.uuid.empty())
-    log.warn_repeated(g.line, "gpu", "no gpu",
-                      "the sample has no gpu or UUID label; loaded, but it cannot be told apart from other GPUs");
+    log.warn_repeated(
+        g.line, "gpu", "no gpu",
+        "the sample has no gpu or UUID label; loaded, but it cannot be told apart from other GPUs");
 }
 
 }  // namespace dcgm

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "aicost/core/csv.h"
 #include "aicost/billing/reader.h"
+#include "aicost/core/csv.h"
 #include "cells.h"
 #include "text_reader.h"
 
@@ -49,8 +49,8 @@ class DcgmCsvReader {
 
  private:
   ledger::UnixSeconds default_time_;
-  int metric_ = -1, value_ = -1, time_ = -1, host_ = -1, gpu_ = -1, uuid_ = -1, model_ = -1, ns_ = -1,
-      pod_ = -1, container_ = -1, job_ = -1, labels_ = -1;
+  int metric_ = -1, value_ = -1, time_ = -1, host_ = -1, gpu_ = -1, uuid_ = -1, model_ = -1,
+      ns_ = -1, pod_ = -1, container_ = -1, job_ = -1, labels_ = -1;
 };
 
 // Converts an exported value to the unit ledger::GpuMetric states (percent -> fraction,

@@ -28,8 +28,8 @@ core::Status DcgmCsvReader::header(const std::vector<std::string_view>& names, I
   value_ = cols.find({"value"});
   if (metric_ < 0 || value_ < 0)
     return core::make_error(core::ErrorCode::kInvalidInput,
-                            std::string("not a dcgm-exporter CSV: no '") + (metric_ < 0 ? "metric" : "value") +
-                                "' column");
+                            std::string("not a dcgm-exporter CSV: no '") +
+                                (metric_ < 0 ? "metric" : "value") + "' column");
   time_ = cols.find({"timestamp", "time"});
   // Where both a plain and an exported_* column exist, the exported one is the workload's.
   host_ = cols.find({"Hostname", "hostname"});
@@ -44,7 +44,8 @@ core::Status DcgmCsvReader::header(const std::vector<std::string_view>& names, I
   return cols.check_duplicates(log);
 }
 
-bool DcgmCsvReader::row(const CsvRecord& rec, ledger::GpuSample& out, IssueLog& log, bool& skipped) {
+bool DcgmCsvReader::row(const CsvRecord& rec, ledger::GpuSample& out, IssueLog& log,
+                        bool& skipped) {
   skipped = false;
   const auto name = trim(cell(rec, metric_));
   if (name.empty()) {
@@ -80,15 +81,17 @@ bool DcgmCsvReader::row(const CsvRecord& rec, ledger::GpuSample& out, IssueLog& 
       // Unix seconds, or milliseconds as Prometheus writes them (1e11 s is the year 5138).
       const double seconds = std::floor(std::abs(*n) >= 1e11 ? *n / 1000 : *n);
       if (!time_in_range(seconds)) {
-        log.error(rec.line, "timestamp", quote_cell(when) + " is " + time_out_of_range(seconds > 0));
+        log.error(rec.line, "timestamp",
+                  quote_cell(when) + " is " + time_out_of_range(seconds > 0));
         return false;
       }
       out.time = static_cast<ledger::UnixSeconds>(seconds);
     } else if (const auto t = parse_datetime(when, nullptr, &out_of_range)) {
       out.time = *t;
     } else {
-      log.error(rec.line, "timestamp",
-                not_a_datetime(when, out_of_range, "a time (RFC 3339, or Unix seconds or milliseconds)"));
+      log.error(
+          rec.line, "timestamp",
+          not_a_datetime(when, out_of_range, "a time (RFC 3339, or Unix seconds or milliseconds)"));
       return false;
     }
   }
@@ -99,13 +102,18 @@ bool DcgmCsvReader::row(const CsvRecord& rec, ledger::GpuSample& out, IssueLog& 
     if (const auto tags = parse_tag_object(json)) {
       for (const auto& t : tags->tags) labels.set(t.key, t.value);
     } else {
-      log.warn_repeated(rec.line, "labels_json", "not json", "not a JSON object of labels; the label columns are used");
+      log.warn_repeated(rec.line, "labels_json", "not json",
+                        "not a JSON object of labels; the label columns are used");
     }
   }
-  const std::array columns{std::pair{host_, Field::kHost},   std::pair{gpu_, Field::kGpu},
-                           std::pair{uuid_, Field::kUuid},   std::pair{model_, Field::kModel},
-                           std::pair{ns_, Field::kNs},       std::pair{pod_, Field::kPod},
-                           std::pair{container_, Field::kContainer}, std::pair{job_, Field::kJob}};
+  const std::array columns{std::pair{host_, Field::kHost},
+                           std::pair{gpu_, Field::kGpu},
+                           std::pair{uuid_, Field::kUuid},
+                           std::pair{model_, Field::kModel},
+                           std::pair{ns_, Field::kNs},
+                           std::pair{pod_, Field::kPod},
+                           std::pair{container_, Field::kContainer},
+                           std::pair{job_, Field::kJob}};
   for (const auto& [index, field] : columns) {
     const auto v = trim(cell(rec, index));
     if (!v.empty()) field_of(out, field).assign(v);

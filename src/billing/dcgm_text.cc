@@ -46,7 +46,9 @@ struct ParsedLine {
   std::size_t column = 0;
 };
 
-bool name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':'; }
+bool name_start(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':';
+}
 bool name_char(char c) { return name_start(c) || (c >= '0' && c <= '9'); }
 
 bool parse_sample(std::string_view s, Labels& labels, ParsedLine& out) {
@@ -70,29 +72,36 @@ bool parse_sample(std::string_view s, Labels& labels, ParsedLine& out) {
       skip_blanks();
       if (i < s.size() && s[i] == '}') break;
       const std::size_t start = i;
-      if (i >= s.size() || !name_start(s[i]) || s[i] == ':') return fail("expected a label name or '}'");
+      if (i >= s.size() || !name_start(s[i]) || s[i] == ':')
+        return fail("expected a label name or '}'");
       while (i < s.size() && name_char(s[i]) && s[i] != ':') ++i;
       const std::string_view label = s.substr(start, i - start);
       skip_blanks();
-      if (i >= s.size() || s[i] != '=') return fail("expected '=' after label " + std::string(label));
+      if (i >= s.size() || s[i] != '=')
+        return fail("expected '=' after label " + std::string(label));
       ++i;
       skip_blanks();
-      if (i >= s.size() || s[i] != '"') return fail("expected '\"' to open the value of label " + std::string(label));
+      if (i >= s.size() || s[i] != '"')
+        return fail("expected '\"' to open the value of label " + std::string(label));
       ++i;
       value.clear();
       while (i < s.size() && s[i] != '"') {
         if (s[i] == '\\' && i + 1 < s.size()) {
           const char e = s[i + 1];
           // \\, \" and \n are the escapes; others stay as written, as Prometheus keeps them.
-          if (e == 'n') value += '\n';
-          else if (e == '\\' || e == '"') value += e;
-          else value.append(s.substr(i, 2));
+          if (e == 'n')
+            value += '\n';
+          else if (e == '\\' || e == '"')
+            value += e;
+          else
+            value.append(s.substr(i, 2));
           i += 2;
         } else {
           value += s[i++];
         }
       }
-      if (i >= s.size()) return fail("the value of label " + std::string(label) + " has no closing '\"'");
+      if (i >= s.size())
+        return fail("the value of label " + std::string(label) + " has no closing '\"'");
       ++i;
       labels.set(label, value);
       skip_blanks();
@@ -106,7 +115,8 @@ bool parse_sample(std::string_view s, Labels& labels, ParsedLine& out) {
     ++i;
   }
   if (i == out.name.size() && (i >= s.size() || !blank(s[i])))
-    return fail(i >= s.size() ? "expected a value after the metric name" : "unexpected character in the metric name");
+    return fail(i >= s.size() ? "expected a value after the metric name"
+                              : "unexpected character in the metric name");
   skip_blanks();
   std::size_t start = i;
   while (i < s.size() && !blank(s[i])) ++i;
@@ -154,12 +164,14 @@ core::Status DcgmTextReader::finish() {
 core::Status DcgmTextReader::line(std::string_view text) {
   ++line_no_;
   if (text.size() > kMaxLine)
-    return core::make_error(core::ErrorCode::kParse, "a line longer than 1 MiB; this is not Prometheus text exposition",
+    return core::make_error(core::ErrorCode::kParse,
+                            "a line longer than 1 MiB; this is not Prometheus text exposition",
                             "line " + std::to_string(line_no_));
   if (!core::utf8_clean(text)) {  // the byte policy (guard.h): repaired, warned once per file
     repaired_.clear();
     core::utf8_repair_append(text, repaired_);
-    log_.warn_repeated(line_no_, "", "utf8", [&] { return "the line " + repair_message(text, repaired_); });
+    log_.warn_repeated(line_no_, "", "utf8",
+                       [&] { return "the line " + repair_message(text, repaired_); });
     text = repaired_;
   }
   if (line_no_ == 1 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
@@ -188,8 +200,9 @@ core::Status DcgmTextReader::line(std::string_view text) {
   if (!time_in_range(static_cast<double>(g.time))) {
     ++rejected_;
     log_.error(line_no_, "",
-               "line " + std::to_string(line_no_) + ": the timestamp " + std::to_string(*p.timestamp_ms) +
-                   " (milliseconds) is " + time_out_of_range(g.time > 0));
+               "line " + std::to_string(line_no_) + ": the timestamp " +
+                   std::to_string(*p.timestamp_ms) + " (milliseconds) is " +
+                   time_out_of_range(g.time > 0));
     return {};
   }
   g.metric = *metric;

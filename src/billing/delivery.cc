@@ -46,7 +46,8 @@ core::Result<std::string> find_part(const fs::path& manifest, std::string key) {
     start = slash + 1;
   }
   if (parts.empty())
-    return core::make_error(core::ErrorCode::kInvalidInput, "the manifest lists an empty file name", manifest.string());
+    return core::make_error(core::ErrorCode::kInvalidInput, "the manifest lists an empty file name",
+                            manifest.string());
   std::error_code ec;
   for (fs::path dir = manifest.parent_path(); !dir.empty(); dir = dir.parent_path()) {
     for (std::size_t skip = 0; skip < parts.size(); ++skip) {
@@ -56,10 +57,12 @@ core::Result<std::string> find_part(const fs::path& manifest, std::string key) {
     }
     if (dir == dir.parent_path()) break;
   }
-  return core::make_error(core::ErrorCode::kInvalidInput,
-                          "the manifest lists '" + key + "', which is not under its folder or any folder above it; "
-                          "copy the whole delivery (every file the manifest lists) before loading it",
-                          manifest.string());
+  return core::make_error(
+      core::ErrorCode::kInvalidInput,
+      "the manifest lists '" + key +
+          "', which is not under its folder or any folder above it; "
+          "copy the whole delivery (every file the manifest lists) before loading it",
+      manifest.string());
 }
 
 std::string text_at(const Json& j, std::initializer_list<const char*> path) {
@@ -73,14 +76,17 @@ std::string text_at(const Json& j, std::initializer_list<const char*> path) {
 
 core::Result<Delivery> read_manifest(const fs::path& manifest) {
   std::ifstream in(manifest);
-  if (!in) return core::make_error(core::ErrorCode::kIo, "cannot open the manifest", manifest.string());
+  if (!in)
+    return core::make_error(core::ErrorCode::kIo, "cannot open the manifest", manifest.string());
   std::stringstream text;
   text << in.rdbuf();
   Json j;
   try {
     j = Json::parse(text.str());
   } catch (const Json::exception& e) {
-    return core::make_error(core::ErrorCode::kParse, std::string("the manifest is not JSON: ") + e.what(), manifest.string());
+    return core::make_error(core::ErrorCode::kParse,
+                            std::string("the manifest is not JSON: ") + e.what(),
+                            manifest.string());
   }
   Delivery d;
   d.path = absolute_text(manifest);
@@ -102,7 +108,8 @@ core::Result<Delivery> read_manifest(const fs::path& manifest) {
   } else if (j.is_object() && j.contains("blobs")) {  // Azure cost export
     if (j["blobs"].is_array())
       for (const auto& b : j["blobs"])
-        if (b.is_object() && b.contains("blobName") && b["blobName"].is_string()) keys.push_back(b["blobName"].get<std::string>());
+        if (b.is_object() && b.contains("blobName") && b["blobName"].is_string())
+          keys.push_back(b["blobName"].get<std::string>());
     d.export_name = text_at(j, {"exportConfig", "resourceId"});
     if (d.export_name.empty()) d.export_name = text_at(j, {"exportConfig", "exportName"});
   } else if (j.is_object() && j.contains("files") && j.contains("cluster_id")) {
@@ -113,14 +120,16 @@ core::Result<Delivery> read_manifest(const fs::path& manifest) {
     d.export_name = text_at(j, {"cluster_id"});
     d.whole_periods = false;
   } else {
-    return core::make_error(core::ErrorCode::kInvalidInput,
-                            "this manifest lists no data files (no dataFiles, reportKeys, blobs or files); is it an AWS "
-                            "Data Exports, AWS CUR, Azure export or OpenShift cost management manifest?",
-                            manifest.string());
+    return core::make_error(
+        core::ErrorCode::kInvalidInput,
+        "this manifest lists no data files (no dataFiles, reportKeys, blobs or files); is it an "
+        "AWS "
+        "Data Exports, AWS CUR, Azure export or OpenShift cost management manifest?",
+        manifest.string());
   }
   if (keys.empty())
-    return core::make_error(core::ErrorCode::kInvalidInput, "the manifest lists no data files; nothing to load",
-                            manifest.string());
+    return core::make_error(core::ErrorCode::kInvalidInput,
+                            "the manifest lists no data files; nothing to load", manifest.string());
   for (const auto& k : keys) {
     auto part = find_part(manifest, k);
     if (!part) return part.error();
@@ -146,7 +155,8 @@ core::Result<Delivery> resolve_delivery(const std::string& arg) {
   std::error_code ec;
   const fs::path p(arg);
   if (!fs::is_directory(p, ec)) {
-    if (is_manifest_name(p.filename().string()) && fs::is_regular_file(p, ec)) return read_manifest(p);
+    if (is_manifest_name(p.filename().string()) && fs::is_regular_file(p, ec))
+      return read_manifest(p);
     d.path = absolute_text(p);
     d.parts = {arg};
     if (!fs::is_regular_file(p, ec)) return d;
@@ -160,7 +170,8 @@ core::Result<Delivery> resolve_delivery(const std::string& arg) {
     return inside;
   }
   std::vector<fs::path> here, below, files;
-  for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
+  for (auto it =
+           fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     const auto name = it->path().filename().string();
     if (!name.empty() && name[0] == '.') {
@@ -168,24 +179,29 @@ core::Result<Delivery> resolve_delivery(const std::string& arg) {
       continue;
     }
     if (!it->is_regular_file(ec)) continue;
-    if (is_manifest_name(name)) (it.depth() == 0 ? here : below).push_back(it->path());
-    else if (lower(it->path().extension().string()) != ".json") files.push_back(it->path());
+    if (is_manifest_name(name))
+      (it.depth() == 0 ? here : below).push_back(it->path());
+    else if (lower(it->path().extension().string()) != ".json")
+      files.push_back(it->path());
   }
-  if (ec) return core::make_error(core::ErrorCode::kIo, "cannot list the folder: " + ec.message(), arg);
+  if (ec)
+    return core::make_error(core::ErrorCode::kIo, "cannot list the folder: " + ec.message(), arg);
   std::sort(here.begin(), here.end());
   std::sort(below.begin(), below.end());
   if (here.size() == 1) return read_manifest(here.front());
   if (!here.empty() || !below.empty()) {
     const auto& all = here.empty() ? below : here;
-    return core::make_error(core::ErrorCode::kInvalidInput,
-                            "this folder holds " + std::to_string(all.size()) + " manifests (" + all.front().string() +
-                                (all.size() > 1 ? ", ..." : "") +
-                                "), each a delivery of its own; ingest each manifest (or the folder it is in), "
-                                "the oldest delivery of a period first",
-                            arg);
+    return core::make_error(
+        core::ErrorCode::kInvalidInput,
+        "this folder holds " + std::to_string(all.size()) + " manifests (" + all.front().string() +
+            (all.size() > 1 ? ", ..." : "") +
+            "), each a delivery of its own; ingest each manifest (or the folder it is in), "
+            "the oldest delivery of a period first",
+        arg);
   }
   if (files.empty())
-    return core::make_error(core::ErrorCode::kInvalidInput, "this folder holds no files to load", arg);
+    return core::make_error(core::ErrorCode::kInvalidInput, "this folder holds no files to load",
+                            arg);
   std::sort(files.begin(), files.end());
   d.path = absolute_text(p);
   for (const auto& f : files) d.parts.push_back(f.string());

@@ -18,7 +18,8 @@ namespace {
 
 bool iequal(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
          });
 }
 
@@ -65,21 +66,26 @@ core::Status Columns::check_duplicates(IssueLog& log) const {
   std::vector<const std::vector<std::size_t>*> repeated;
   for (const auto& [name, at] : by_name)
     if (at.size() > 1) repeated.push_back(&at);
-  std::sort(repeated.begin(), repeated.end(), [](auto* a, auto* b) { return a->front() < b->front(); });
+  std::sort(repeated.begin(), repeated.end(),
+            [](auto* a, auto* b) { return a->front() < b->front(); });
   for (const auto* at : repeated) {
     std::string positions;
     bool read = false;
     for (std::size_t k = 0; k < at->size(); ++k) {
-      positions += (k == 0 ? "" : k + 1 == at->size() ? " and " : ", ") + std::to_string((*at)[k] + 1);
+      positions += (k == 0                ? ""
+                    : k + 1 == at->size() ? " and "
+                                          : ", ") +
+                   std::to_string((*at)[k] + 1);
       read = read || ((*at)[k] < read_.size() && read_[(*at)[k]]);
     }
     const std::string& name = names_[at->front()];
-    const std::string what = "column " + quote_cell(name) + " appears " + std::to_string(at->size()) +
-                             " times (columns " + positions + ")";
+    const std::string what = "column " + quote_cell(name) + " appears " +
+                             std::to_string(at->size()) + " times (columns " + positions + ")";
     if (read)
       return core::make_error(core::ErrorCode::kInvalidInput,
-                              what + "; it is read, and which one holds the data is ambiguous: "
-                                     "remove or rename all but one");
+                              what +
+                                  "; it is read, and which one holds the data is ambiguous: "
+                                  "remove or rename all but one");
     log.note(name, what + "; it is not read, so this changes nothing");
   }
   return {};

@@ -43,7 +43,8 @@ std::unique_ptr<CsvDialect> make_gcp_dialect();
 std::unique_ptr<CsvDialect> make_oci_dialect();
 std::unique_ptr<CsvDialect> make_opencost_dialect();  // opencost.cc
 struct DeliveryContext;
-std::unique_ptr<CsvDialect> make_ocp_dialect(DeliveryContext* context);  // ocp.cc; context may be null
+std::unique_ptr<CsvDialect> make_ocp_dialect(
+    DeliveryContext* context);  // ocp.cc; context may be null
 
 // Header lookup for dialects: exact name first, then case-insensitive.
 class Columns {

@@ -1,4 +1,5 @@
-// FOCUS 1.0 / 1.1 / 1.2 / 1.3 cost-and-usage CSV (../shared/reference/finops.md §1, docs/LEDGER.md).
+// FOCUS 1.0 / 1.1 / 1.2 / 1.3 cost-and-usage CSV (../shared/reference/finops.md §1,
+// docs/LEDGER.md).
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -12,30 +13,69 @@ namespace aicost::billing {
 namespace {
 
 // Columns by the version that introduced them (FOCUS_Spec v1.0, v1.1, v1.2 column tables).
-constexpr std::array kFocus10 = {
-    "AvailabilityZone", "BilledCost", "BillingAccountId", "BillingAccountName", "BillingCurrency",
-    "BillingPeriodEnd", "BillingPeriodStart", "ChargeCategory", "ChargeClass", "ChargeDescription",
-    "ChargeFrequency", "ChargePeriodEnd", "ChargePeriodStart", "CommitmentDiscountCategory",
-    "CommitmentDiscountId", "CommitmentDiscountName", "CommitmentDiscountStatus", "CommitmentDiscountType",
-    "ConsumedQuantity", "ConsumedUnit", "ContractedCost", "ContractedUnitPrice", "EffectiveCost",
-    "InvoiceIssuerName", "ListCost", "ListUnitPrice", "PricingCategory", "PricingQuantity", "PricingUnit",
-    "ProviderName", "PublisherName", "RegionId", "RegionName", "ResourceId", "ResourceName", "ResourceType",
-    "ServiceCategory", "ServiceName", "SkuId", "SkuPriceId", "SubAccountId", "SubAccountName", "Tags"};
-constexpr std::array kFocus11 = {"CapacityReservationId", "CapacityReservationStatus", "CommitmentDiscountQuantity",
-                                 "CommitmentDiscountUnit", "ServiceSubcategory", "SkuMeter", "SkuPriceDetails"};
-constexpr std::array kFocus12 = {"BillingAccountType", "InvoiceId", "PricingCurrency",
-                                 "PricingCurrencyContractedUnitPrice", "PricingCurrencyEffectiveCost",
-                                 "PricingCurrencyListUnitPrice", "SubAccountType"};
+constexpr std::array kFocus10 = {"AvailabilityZone",
+                                 "BilledCost",
+                                 "BillingAccountId",
+                                 "BillingAccountName",
+                                 "BillingCurrency",
+                                 "BillingPeriodEnd",
+                                 "BillingPeriodStart",
+                                 "ChargeCategory",
+                                 "ChargeClass",
+                                 "ChargeDescription",
+                                 "ChargeFrequency",
+                                 "ChargePeriodEnd",
+                                 "ChargePeriodStart",
+                                 "CommitmentDiscountCategory",
+                                 "CommitmentDiscountId",
+                                 "CommitmentDiscountName",
+                                 "CommitmentDiscountStatus",
+                                 "CommitmentDiscountType",
+                                 "ConsumedQuantity",
+                                 "ConsumedUnit",
+                                 "ContractedCost",
+                                 "ContractedUnitPrice",
+                                 "EffectiveCost",
+                                 "InvoiceIssuerName",
+                                 "ListCost",
+                                 "ListUnitPrice",
+                                 "PricingCategory",
+                                 "PricingQuantity",
+                                 "PricingUnit",
+                                 "ProviderName",
+                                 "PublisherName",
+                                 "RegionId",
+                                 "RegionName",
+                                 "ResourceId",
+                                 "ResourceName",
+                                 "ResourceType",
+                                 "ServiceCategory",
+                                 "ServiceName",
+                                 "SkuId",
+                                 "SkuPriceId",
+                                 "SubAccountId",
+                                 "SubAccountName",
+                                 "Tags"};
+constexpr std::array kFocus11 = {
+    "CapacityReservationId",  "CapacityReservationStatus", "CommitmentDiscountQuantity",
+    "CommitmentDiscountUnit", "ServiceSubcategory",        "SkuMeter",
+    "SkuPriceDetails"};
+constexpr std::array kFocus12 = {"BillingAccountType",
+                                 "InvoiceId",
+                                 "PricingCurrency",
+                                 "PricingCurrencyContractedUnitPrice",
+                                 "PricingCurrencyEffectiveCost",
+                                 "PricingCurrencyListUnitPrice",
+                                 "SubAccountType"};
 // FOCUS 1.3 (ratified December 2025): FOCUS_Spec specification/datasets/cost_and_usage/columns/
 // columns.mdpp at 02645d23, the columns whose files say "Introduced (version) 1.3".
-constexpr std::array kFocus13 = {"AllocatedMethodDetails", "AllocatedMethodId", "AllocatedResourceId",
-                                 "AllocatedResourceName", "AllocatedTags", "ContractApplied", "HostProviderName",
-                                 "ServiceProviderName"};
+constexpr std::array kFocus13 = {
+    "AllocatedMethodDetails", "AllocatedMethodId", "AllocatedResourceId", "AllocatedResourceName",
+    "AllocatedTags",          "ContractApplied",   "HostProviderName",    "ServiceProviderName"};
 // The reader checks these itself (amounts and times it parses): the generated rules leave them.
-constexpr std::array<std::string_view, 8> kReaderChecked = {"BilledCost", "EffectiveCost", "ListCost",
-                                                            "ContractedCost", "ChargePeriodStart",
-                                                            "ChargePeriodEnd", "PricingQuantity",
-                                                            "ConsumedQuantity"};
+constexpr std::array<std::string_view, 8> kReaderChecked = {
+    "BilledCost",        "EffectiveCost",   "ListCost",        "ContractedCost",
+    "ChargePeriodStart", "ChargePeriodEnd", "PricingQuantity", "ConsumedQuantity"};
 // Tag keys an allocated charge's AllocatedResourceId and AllocatedResourceName are reported under
 // (docs/LEDGER.md, "FOCUS 1.3").
 constexpr std::string_view kAllocatedResourceIdTag = "x_AllocatedResourceId";
@@ -44,7 +84,8 @@ constexpr std::string_view kAllocatedResourceNameTag = "x_AllocatedResourceName"
 bool hours_unit(std::string_view u) {
   std::string s(u);
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s == "hours" || s == "hour" || s == "hrs" || s == "hr" || s == "h" || s == "instance-hours";
+  return s == "hours" || s == "hour" || s == "hrs" || s == "hr" || s == "h" ||
+         s == "instance-hours";
 }
 
 const char* form_name(DateForm f) {
@@ -124,30 +165,44 @@ class FocusDialect final : public CsvDialect {
     for (auto n : kFocus12) known.emplace_back(n);
     for (auto n : kFocus13) known.emplace_back(n);
     std::string missing;
-    for (auto n : focus_rules::missing_mandatory(focus_rules::Dataset::kCostAndUsage, version_.substr(6), cols))
+    for (auto n : focus_rules::missing_mandatory(focus_rules::Dataset::kCostAndUsage,
+                                                 version_.substr(6), cols))
       missing += std::string(missing.empty() ? "" : ", ") + std::string(n);
     if (!missing.empty()) log.note("", "mandatory FOCUS columns missing: " + missing);
     if (focus13)
       for (const auto& d : focus_rules::deprecated_columns()) {
         if (!cols.has(d.column)) continue;
-        std::string text = std::string(d.column) + " is deprecated since FOCUS " + std::string(d.version);
+        std::string text =
+            std::string(d.column) + " is deprecated since FOCUS " + std::string(d.version);
         if (!d.replaced_by.empty()) text += " (replaced by " + std::string(d.replaced_by) + ")";
-        if (d.column != "ProviderName") text += "; accepted, not read";
-        else if (provider_ == legacy_provider_ || legacy_provider_ < 0) text += "; still read as the provider";
-        else text += "; still read, as the provider where ServiceProviderName is null";
+        if (d.column != "ProviderName")
+          text += "; accepted, not read";
+        else if (provider_ == legacy_provider_ || legacy_provider_ < 0)
+          text += "; still read as the provider";
+        else
+          text += "; still read, as the provider where ServiceProviderName is null";
         log.info(d.column, std::move(text));
       }
     // Files before 1.3 keep the checks they had: the allowed values of three columns whose lists
     // are the same in 1.0, 1.1 and 1.2 (the model's lists are 1.2's).
-    static constexpr std::string_view kBefore13[] = {"ChargeCategory", "ChargeFrequency", "PricingCategory"};
-    if (focus13) checker_.bind(focus_rules::Dataset::kCostAndUsage, cols, focus_rules::RowChecker::Scope::kAll, kReaderChecked);
-    else checker_.bind(focus_rules::Dataset::kCostAndUsage, cols, focus_rules::RowChecker::Scope::kAllowedValues, {}, kBefore13);
-    if (currency_ < 0) log.note("BillingCurrency", "no BillingCurrency column; amounts are stored under XXX (ISO 4217: no currency)");
-    if (effective_ < 0) log.note("EffectiveCost", "no EffectiveCost column; EffectiveCost taken as BilledCost");
+    static constexpr std::string_view kBefore13[] = {"ChargeCategory", "ChargeFrequency",
+                                                     "PricingCategory"};
+    if (focus13)
+      checker_.bind(focus_rules::Dataset::kCostAndUsage, cols, focus_rules::RowChecker::Scope::kAll,
+                    kReaderChecked);
+    else
+      checker_.bind(focus_rules::Dataset::kCostAndUsage, cols,
+                    focus_rules::RowChecker::Scope::kAllowedValues, {}, kBefore13);
+    if (currency_ < 0)
+      log.note("BillingCurrency",
+               "no BillingCurrency column; amounts are stored under XXX (ISO 4217: no currency)");
+    if (effective_ < 0)
+      log.note("EffectiveCost", "no EffectiveCost column; EffectiveCost taken as BilledCost");
     if (list_ < 0) log.note("ListCost", "no ListCost column; ListCost taken as BilledCost");
     auto iequal = [](std::string_view a, std::string_view b) {
       return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+               return std::tolower(static_cast<unsigned char>(x)) ==
+                      std::tolower(static_cast<unsigned char>(y));
              });
     };
     // Each unknown column is named with a did-you-mean, up to kNamed of them; the rest are
@@ -157,23 +212,24 @@ class FocusDialect final : public CsvDialect {
     for (const auto& n : cols.names()) {
       if (n.empty() || n.rfind("x_", 0) == 0) continue;
       if (std::find(known.begin(), known.end(), n) != known.end()) continue;
-      auto same_but_case = std::find_if(known.begin(), known.end(), [&](const std::string& k) { return iequal(k, n); });
+      auto same_but_case = std::find_if(known.begin(), known.end(),
+                                        [&](const std::string& k) { return iequal(k, n); });
       if (same_but_case != known.end()) {
-        log.note(n, "column '" + n + "' differs in case from FOCUS '" + *same_but_case + "'; read as it");
+        log.note(n, "column '" + n + "' differs in case from FOCUS '" + *same_but_case +
+                        "'; read as it");
         continue;
       }
       if (++unknown > kNamed) continue;
       // No FOCUS name is longer than 40 characters: a longer header is no typo of one (and an
       // edit distance over it would cost seconds on a hostile file).
-      const std::string shown =
-          n.size() > 80 ? std::string(core::utf8_prefix(n, 80)) + "..." : n;
+      const std::string shown = n.size() > 80 ? std::string(core::utf8_prefix(n, 80)) + "..." : n;
       log.note(shown, "column '" + shown + "' is not a FOCUS " + version_.substr(6) +
                           " column and has no x_ prefix; ignored." +
                           (n.size() <= 48 ? core::did_you_mean(n, known) : std::string()));
     }
     if (unknown > kNamed)
-      log.note("", std::to_string(unknown - kNamed) + " more columns are not FOCUS " + version_.substr(6) +
-                       " columns and have no x_ prefix; ignored");
+      log.note("", std::to_string(unknown - kNamed) + " more columns are not FOCUS " +
+                       version_.substr(6) + " columns and have no x_ prefix; ignored");
     return cols.check_duplicates(log);
   }
 
@@ -194,7 +250,8 @@ class FocusDialect final : public CsvDialect {
         c.period_end = *e;
         note_form(r.line, "ChargePeriodEnd", form, t, log);
       } else {
-        log.warn(r.line, "ChargePeriodEnd", not_a_datetime(t, out_of_range) + "; taken as ChargePeriodStart");
+        log.warn(r.line, "ChargePeriodEnd",
+                 not_a_datetime(t, out_of_range) + "; taken as ChargePeriodStart");
       }
     }
     c.billing_period_start = *start;
@@ -214,9 +271,13 @@ class FocusDialect final : public CsvDialect {
     c.contracted.reset();
     if (contracted_ >= 0) {
       const auto v = amount_cell(r, contracted_, "ContractedCost", log, rounded);
-      if (v.value) c.contracted = v.value;
-      else if (v.null) log.warn_repeated(r.line, "ContractedCost", "null", "ContractedCost is null; FOCUS requires a value; left empty");
-      else log.warn(r.line, "ContractedCost", v.why_not() + "; left empty");
+      if (v.value)
+        c.contracted = v.value;
+      else if (v.null)
+        log.warn_repeated(r.line, "ContractedCost", "null",
+                          "ContractedCost is null; FOCUS requires a value; left empty");
+      else
+        log.warn(r.line, "ContractedCost", v.why_not() + "; left empty");
     }
 
     c.currency = currency_cell(r, currency_, "BillingCurrency", log);
@@ -256,25 +317,30 @@ class FocusDialect final : public CsvDialect {
  private:
   static void assign(std::string& out, const CsvRecord& r, int i) {
     const auto v = cell(r, i);
-    if (is_null(v)) out.clear();
-    else out.assign(v);
+    if (is_null(v))
+      out.clear();
+    else
+      out.assign(v);
   }
 
-  std::int64_t other_cost(const CsvRecord& r, int i, const char* name, std::int64_t billed, IssueLog& log,
-                          std::int64_t& rounded) {
+  std::int64_t other_cost(const CsvRecord& r, int i, const char* name, std::int64_t billed,
+                          IssueLog& log, std::int64_t& rounded) {
     if (i < 0) return billed;
     const auto v = amount_cell(r, i, name, log, rounded);
     if (v.value) return *v.value;
-    if (v.null) log.warn_repeated(r.line, name, "null", std::string(name) + " is null; taken as BilledCost");
-    else log.warn(r.line, name, v.why_not() + "; taken as BilledCost");
+    if (v.null)
+      log.warn_repeated(r.line, name, "null", std::string(name) + " is null; taken as BilledCost");
+    else
+      log.warn(r.line, name, v.why_not() + "; taken as BilledCost");
     return billed;
   }
 
-  static void note_form(std::int64_t line, const char* column, DateForm form, std::string_view text, IssueLog& log) {
+  static void note_form(std::int64_t line, const char* column, DateForm form, std::string_view text,
+                        IssueLog& log) {
     if (form == DateForm::kIso) return;
     log.warn_repeated(line, column, form_name(form), [&] {
-      return "'" + std::string(text) + "' is not ISO 8601 'YYYY-MM-DDTHH:mm:ssZ' (written " + form_name(form) +
-             "); read as UTC";
+      return "'" + std::string(text) + "' is not ISO 8601 'YYYY-MM-DDTHH:mm:ssZ' (written " +
+             form_name(form) + "); read as UTC";
     });
   }
 
@@ -328,14 +394,16 @@ class FocusDialect final : public CsvDialect {
     return 0;
   }
 
-  int billed_ = -1, start_ = -1, end_ = -1, billing_start_ = -1, currency_ = -1, effective_ = -1, list_ = -1,
-      contracted_ = -1, provider_ = -1, billing_account_ = -1, billing_account_name_ = -1, sub_account_ = -1,
-      sub_account_name_ = -1, service_ = -1, service_category_ = -1, region_ = -1, resource_ = -1,
-      resource_name_ = -1, resource_type_ = -1, sku_ = -1, charge_category_ = -1, charge_class_ = -1,
+  int billed_ = -1, start_ = -1, end_ = -1, billing_start_ = -1, currency_ = -1, effective_ = -1,
+      list_ = -1, contracted_ = -1, provider_ = -1, billing_account_ = -1,
+      billing_account_name_ = -1, sub_account_ = -1, sub_account_name_ = -1, service_ = -1,
+      service_category_ = -1, region_ = -1, resource_ = -1, resource_name_ = -1,
+      resource_type_ = -1, sku_ = -1, charge_category_ = -1, charge_class_ = -1,
       charge_frequency_ = -1, pricing_category_ = -1, commitment_id_ = -1, commitment_status_ = -1,
       pricing_unit_ = -1, consumed_unit_ = -1, description_ = -1, pricing_quantity_ = -1,
-      consumed_quantity_ = -1, tags_ = -1, sku_details_ = -1, gpu_hours_ = -1, legacy_provider_ = -1,
-      allocated_tags_ = -1, allocated_resource_ = -1, allocated_resource_name_ = -1;
+      consumed_quantity_ = -1, tags_ = -1, sku_details_ = -1, gpu_hours_ = -1,
+      legacy_provider_ = -1, allocated_tags_ = -1, allocated_resource_ = -1,
+      allocated_resource_name_ = -1;
   std::string version_ = "focus-1.0";
   TagReader tags_reader_, allocated_tags_reader_;
   std::vector<ledger::Tag> allocated_;

@@ -22,19 +22,28 @@ core::Status CommitmentReader::header(const std::vector<std::string_view>& names
   contract_start_ = col("ContractPeriodStart");
   contract_end_ = col("ContractPeriodEnd");
   std::string missing;
-  for (auto n : focus_rules::missing_mandatory(focus_rules::Dataset::kContractCommitment, "1.3", cols))
+  for (auto n :
+       focus_rules::missing_mandatory(focus_rules::Dataset::kContractCommitment, "1.3", cols))
     missing += std::string(missing.empty() ? "" : ", ") + std::string(n);
-  if (!missing.empty()) log.note("", "mandatory FOCUS Contract Commitment columns missing: " + missing);
+  if (!missing.empty())
+    log.note("", "mandatory FOCUS Contract Commitment columns missing: " + missing);
   // The cells the reader parses or requires itself (keys, amount, quantity, times) are left to it.
-  static constexpr std::string_view kOwn[] = {"ContractCommitmentId", "ContractId", "ContractCommitmentCategory",
-                                              "ContractCommitmentCost", "ContractCommitmentQuantity",
-                                              "ContractCommitmentPeriodStart", "ContractCommitmentPeriodEnd",
-                                              "ContractPeriodStart", "ContractPeriodEnd"};
-  checker_.bind(focus_rules::Dataset::kContractCommitment, cols, focus_rules::RowChecker::Scope::kAll, kOwn);
+  static constexpr std::string_view kOwn[] = {"ContractCommitmentId",
+                                              "ContractId",
+                                              "ContractCommitmentCategory",
+                                              "ContractCommitmentCost",
+                                              "ContractCommitmentQuantity",
+                                              "ContractCommitmentPeriodStart",
+                                              "ContractCommitmentPeriodEnd",
+                                              "ContractPeriodStart",
+                                              "ContractPeriodEnd"};
+  checker_.bind(focus_rules::Dataset::kContractCommitment, cols,
+                focus_rules::RowChecker::Scope::kAll, kOwn);
   return cols.check_duplicates(log);
 }
 
-bool CommitmentReader::row(const CsvRecord& r, ledger::ContractCommitment& c, IssueLog& log, std::int64_t& rounded) {
+bool CommitmentReader::row(const CsvRecord& r, ledger::ContractCommitment& c, IssueLog& log,
+                           std::int64_t& rounded) {
   c = {};
   c.line = r.line;
   checker_.check(r, log);
@@ -53,8 +62,10 @@ bool CommitmentReader::row(const CsvRecord& r, ledger::ContractCommitment& c, Is
   c.description = text_cell(r, description_);
   c.unit = text_cell(r, unit_);
   auto time = [&](int i, const char* column, ledger::UnixSeconds& out) {
-    if (auto t = required_time(r, i, column, log)) out = *t;
-    else ok = false;
+    if (auto t = required_time(r, i, column, log))
+      out = *t;
+    else
+      ok = false;
   };
   time(start_, "ContractCommitmentPeriodStart", c.commitment_start);
   time(end_, "ContractCommitmentPeriodEnd", c.commitment_end);
@@ -63,7 +74,8 @@ bool CommitmentReader::row(const CsvRecord& r, ledger::ContractCommitment& c, Is
   c.currency = currency_cell(r, currency_, "BillingCurrency", log);
   if (cost_ >= 0) {
     const auto v = amount_cell(r, cost_, "ContractCommitmentCost", log, rounded);
-    if (v.value) c.cost = v.value;
+    if (v.value)
+      c.cost = v.value;
     else if (!v.null) {
       log.error(r.line, "ContractCommitmentCost", v.why_not());
       ok = false;
@@ -75,7 +87,8 @@ bool CommitmentReader::row(const CsvRecord& r, ledger::ContractCommitment& c, Is
   // to nothing the ledger could follow.
   if (ok && !c.cost && !c.quantity) {
     log.error(r.line, "ContractCommitmentCost",
-              "ContractCommitmentCost and ContractCommitmentQuantity are both null; FOCUS requires one of them");
+              "ContractCommitmentCost and ContractCommitmentQuantity are both null; FOCUS requires "
+              "one of them");
     ok = false;
   }
   return ok;

@@ -19,11 +19,13 @@ class CommitmentReader {
   // kInvalidInput when the header is no Contract Commitment dataset (no ContractCommitmentId).
   core::Status header(const std::vector<std::string_view>& names, IssueLog& log);
   // false: the row is rejected (an error issue says why).
-  bool row(const CsvRecord& r, ledger::ContractCommitment& out, IssueLog& log, std::int64_t& rounded);
+  bool row(const CsvRecord& r, ledger::ContractCommitment& out, IssueLog& log,
+           std::int64_t& rounded);
 
  private:
-  int contract_ = -1, id_ = -1, category_ = -1, type_ = -1, description_ = -1, currency_ = -1, cost_ = -1,
-      quantity_ = -1, unit_ = -1, start_ = -1, end_ = -1, contract_start_ = -1, contract_end_ = -1;
+  int contract_ = -1, id_ = -1, category_ = -1, type_ = -1, description_ = -1, currency_ = -1,
+      cost_ = -1, quantity_ = -1, unit_ = -1, start_ = -1, end_ = -1, contract_start_ = -1,
+      contract_end_ = -1;
   focus_rules::RowChecker checker_;
 };
 

@@ -34,15 +34,18 @@ bool is_json_object(std::string_view v) {
 std::span<const ColumnRule> column_rules() { return kColumnRules; }
 std::span<const DeprecatedColumn> deprecated_columns() { return kDeprecated; }
 
-std::vector<std::string_view> missing_mandatory(Dataset dataset, std::string_view version, const Columns& cols) {
+std::vector<std::string_view> missing_mandatory(Dataset dataset, std::string_view version,
+                                                const Columns& cols) {
   std::vector<std::string_view> out;
   for (const auto& r : kColumnRules)
-    if (r.dataset == dataset && !r.mandatory_rule.empty() && r.since <= version && !cols.has(r.column))
+    if (r.dataset == dataset && !r.mandatory_rule.empty() && r.since <= version &&
+        !cols.has(r.column))
       out.push_back(r.column);
   return out;
 }
 
-void RowChecker::bind(Dataset dataset, const Columns& cols, Scope scope, std::span<const std::string_view> skip,
+void RowChecker::bind(Dataset dataset, const Columns& cols, Scope scope,
+                      std::span<const std::string_view> skip,
                       std::span<const std::string_view> only) {
   bound_.clear();
   for (const auto& r : kColumnRules) {
@@ -73,7 +76,8 @@ void RowChecker::check(const CsvRecord& r, IssueLog& log) const {
     if (is_null(v)) {
       if (b.check_null)
         log.warn_repeated(r.line, rule.column, "rule:null", [&] {
-          return with_rule(std::string(rule.column) + " is null; FOCUS requires a value", rule.not_null_rule);
+          return with_rule(std::string(rule.column) + " is null; FOCUS requires a value",
+                           rule.not_null_rule);
         });
       continue;
     }
@@ -91,7 +95,8 @@ void RowChecker::check(const CsvRecord& r, IssueLog& log) const {
           return with_rule(quote_cell(v) + " is not " + what, rule.kind_rule);
         });
     }
-    if (!rule.allowed.empty() && std::find(rule.allowed.begin(), rule.allowed.end(), v) == rule.allowed.end()) {
+    if (!rule.allowed.empty() &&
+        std::find(rule.allowed.begin(), rule.allowed.end(), v) == rule.allowed.end()) {
       const std::string value(v);
       log.warn_repeated(r.line, rule.column, "value:" + value, [&] {
         return "'" + value + "' is not a FOCUS " + std::string(rule.column) + " value";

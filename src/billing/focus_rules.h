@@ -43,7 +43,8 @@ std::span<const DeprecatedColumn> deprecated_columns();
 
 // The mandatory columns of `dataset` at `version` ("1.2", "1.3") missing from the header, in
 // name order.
-std::vector<std::string_view> missing_mandatory(Dataset dataset, std::string_view version, const Columns& cols);
+std::vector<std::string_view> missing_mandatory(Dataset dataset, std::string_view version,
+                                                const Columns& cols);
 
 // Checks the cells of one file's rows against the rules of the columns its header has; each
 // finding is a warning (the reader decides what a row needs to load), summarised per column and
@@ -56,7 +57,8 @@ class RowChecker {
   };
   // `skip`: columns the reader checks itself (its amounts and times), left to it. `only`, when
   // not empty: the columns checked (the rest are not).
-  void bind(Dataset dataset, const Columns& cols, Scope scope, std::span<const std::string_view> skip = {},
+  void bind(Dataset dataset, const Columns& cols, Scope scope,
+            std::span<const std::string_view> skip = {},
             std::span<const std::string_view> only = {});
   void check(const CsvRecord& r, IssueLog& log) const;
 

@@ -172,7 +172,8 @@ class GcpDialect final : public CsvDialect {
     // also clamps the sum at 0, which only hid float noise; exact sums need no clamp.
     if (__builtin_add_overflow(c.billed, credits(r, log), &c.effective)) {
       c.effective = c.billed;
-      log.warn(r.line, "credits", "the cost with its credits is out of range; EffectiveCost taken as the cost");
+      log.warn(r.line, "credits",
+               "the cost with its credits is out of range; EffectiveCost taken as the cost");
     }
     c.currency = currency_cell(r, currency_, "currency", log);
     c.provider = "Google Cloud";

@@ -18,8 +18,9 @@ std::string shown(std::string_view s) {
 std::string repair_message(std::string_view text, std::string_view repaired) {
   const std::size_t at = core::utf8_first_bad(text);
   const auto byte = at < text.size() ? static_cast<unsigned char>(text[at]) : 0;
-  std::string what = byte == 0 ? "a NUL byte (at byte " + std::to_string(at + 1) + ")"
-                               : core::sprintf("bytes that are not UTF-8 (0x%02X at byte %zu)", byte, at + 1);
+  std::string what =
+      byte == 0 ? "a NUL byte (at byte " + std::to_string(at + 1) + ")"
+                : core::sprintf("bytes that are not UTF-8 (0x%02X at byte %zu)", byte, at + 1);
   const auto head = core::utf8_prefix(repaired, 60);
   return "holds " + what + "; replaced by U+FFFD, the row is loaded: '" + std::string(head) +
          (head.size() < repaired.size() ? "...'" : "'");
@@ -79,7 +80,8 @@ const CsvRecord& CellGuard::repair(const CsvRecord& r, IssueLog& log, bool heade
     }
     const auto name = column_name(i);
     const std::string column = name.empty() ? "field " + std::to_string(i + 1) : std::string(name);
-    log.warn_repeated(r.line, column, "utf8", [&] { return column + " " + repair_message(f, fixed); });
+    log.warn_repeated(r.line, column, "utf8",
+                      [&] { return column + " " + repair_message(f, fixed); });
   }
   return repaired_;
 }

@@ -6,10 +6,9 @@
 #include <algorithm>
 #include <atomic>
 #include <csignal>
-#include <ctime>
-#include <set>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <memory>
 #include <set>
@@ -27,7 +26,6 @@ std::int64_t kill_after_rows() {
   const char* v = std::getenv("AICOST_TEST_KILL_AFTER_ROWS");
   return v ? std::atoll(v) : -1;
 }
-
 
 }  // namespace
 
@@ -66,8 +64,10 @@ struct ExportKey {
   std::set<std::pair<ledger::Day, std::string>> slices;
   void add(const ledger::Charge& c) {
     if (last_provider_ != c.provider) providers.insert(last_provider_ = c.provider);
-    if (last_account_ != c.billing_account_id) accounts.insert(last_account_ = c.billing_account_id);
-    if (last_period_ != c.billing_period_start) periods.insert(last_period_ = c.billing_period_start);
+    if (last_account_ != c.billing_account_id)
+      accounts.insert(last_account_ = c.billing_account_id);
+    if (last_period_ != c.billing_period_start)
+      periods.insert(last_period_ = c.billing_period_start);
     if (c.provider == kOpenShift) {
       const ledger::Day day = ledger::day_of(c.period_start);
       if (day != last_slice_.first || c.resource_type != last_slice_.second) {
@@ -123,7 +123,8 @@ std::string family(const std::string& version) {
 
 }  // namespace
 
-core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& path, const IngestOptions& options) {
+core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& path,
+                                       const IngestOptions& options) {
   auto delivery = resolve_delivery(path);
   if (!delivery) return delivery.error();
   const Delivery& d = *delivery;
@@ -135,8 +136,10 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
   std::int64_t bytes = 0;
   for (const auto& part : d.parts) {
     struct stat st {};
-    if (is_stdin(part) || ::stat(part.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) rereadable = false;
-    else bytes += st.st_size;
+    if (is_stdin(part) || ::stat(part.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+      rereadable = false;
+    else
+      bytes += st.st_size;
   }
   IngestResult result;
   result.parts = d.parts.size();
@@ -167,11 +170,12 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
       // overwrites its files): it replaces the old one, as --replace does.
       if (!options.replace && !restate) {
         const auto& e = earlier->front();
-        return core::make_error(core::ErrorCode::kInvalidInput,
-                                "this path was loaded before with other content (source #" + std::to_string(e.id) +
-                                    ", " + std::to_string(e.rows) + " rows, " + e.loaded_at +
-                                    "); pass --replace to swap the new content in, in one transaction",
-                                path);
+        return core::make_error(
+            core::ErrorCode::kInvalidInput,
+            "this path was loaded before with other content (source #" + std::to_string(e.id) +
+                ", " + std::to_string(e.rows) + " rows, " + e.loaded_at +
+                "); pass --replace to swap the new content in, in one transaction",
+            path);
       }
       for (const auto& e : *earlier) result.replaced.push_back(e.id);
       result.outcome = IngestResult::Outcome::kReplaced;
@@ -202,7 +206,8 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
   std::size_t used = 0;
   auto flush = [&]() -> core::Status {
     if (used > 0) {
-      if (auto s = store.add_charges(std::span<const ledger::Charge>(charges.data(), used)); !s) return s;
+      if (auto s = store.add_charges(std::span<const ledger::Charge>(charges.data(), used)); !s)
+        return s;
       sent += static_cast<std::int64_t>(used);
       used = 0;
     }
@@ -221,21 +226,23 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
   };
   ledger::Unpriced unpriced;  // the rates the card lacks
   std::int64_t refused = 0;   // rows priced beyond what the ledger holds
-  std::string part_name;  // prefixed to the issues of a part of several
+  std::string part_name;      // prefixed to the issues of a part of several
   Sink sink;
   sink.context = make_delivery_context();
   sink.charge = [&](ledger::Charge&& c) -> core::Status {
     if (ledger::needs_price(c)) {
       if (!options.rate_card)
-        return core::make_error(core::ErrorCode::kInvalidInput,
-                                std::string(c.gpu_hours > 0 ? "this is GPU usage" : "this is usage") + " without prices (" + c.provider +
-                                    "); give a rate card with --rate-card FILE (docs/LEDGER.md, \"Usage without a "
-                                    "bill\")",
-                                path);
+        return core::make_error(
+            core::ErrorCode::kInvalidInput,
+            std::string(c.gpu_hours > 0 ? "this is GPU usage" : "this is usage") +
+                " without prices (" + c.provider +
+                "); give a rate card with --rate-card FILE (docs/LEDGER.md, \"Usage without a "
+                "bill\")",
+            path);
       auto priced = ledger::price_usage(c, *options.rate_card);
       if (!priced) {  // an absurd quantity: the row is refused where it stands
-        ledger::RowIssue i{c.line, std::string(quantity_column(c)), ledger::RowIssue::Severity::kError,
-                           priced.error().message};
+        ledger::RowIssue i{c.line, std::string(quantity_column(c)),
+                           ledger::RowIssue::Severity::kError, priced.error().message};
         if (!part_name.empty()) i.message = part_name + ": " + i.message;
         issues.push_back(std::move(i));
         ++refused;
@@ -247,8 +254,10 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
       }
     }
     if (restate || c.provider == ExportKey::kOpenShift) key.add(c);
-    if (used < charges.size()) std::swap(charges[used], c);
-    else charges.push_back(std::move(c));
+    if (used < charges.size())
+      std::swap(charges[used], c);
+    else
+      charges.push_back(std::move(c));
     return ++used >= options.batch ? flush() : core::Status{};
   };
   sink.sample = [&](ledger::GpuSample&& g) -> core::Status {
@@ -269,7 +278,8 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
   std::int64_t delivered = 0;
   core::Status s;
   bool only_labels = true;  // every part an OpenShift labels report
-  const std::vector<std::string> parts = rereadable ? ocp::labels_first(d.parts, options.format) : d.parts;
+  const std::vector<std::string> parts =
+      rereadable ? ocp::labels_first(d.parts, options.format) : d.parts;
   for (std::size_t k = 0; s && k < parts.size(); ++k) {
     if (parts.size() > 1) part_name = std::filesystem::path(parts[k]).filename().string();
     auto r = read_source(parts[k], k == 0 ? options.format : summary.format, sink, !rereadable);
@@ -297,13 +307,16 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
   summary.rejected += refused;
   summary.loaded = std::max<std::int64_t>(0, summary.loaded - refused);
   if (s && only_labels && !parts.empty())
-    s = core::make_error(core::ErrorCode::kInvalidInput,
-                         "this holds OpenShift node or namespace labels and no usage: the labels tag the pod, volume "
-                         "and GPU rows of the reports delivered with them; ingest the operator's upload as one (its "
-                         "folder, or its manifest.json)",
-                         path);
+    s = core::make_error(
+        core::ErrorCode::kInvalidInput,
+        "this holds OpenShift node or namespace labels and no usage: the labels tag the pod, "
+        "volume "
+        "and GPU rows of the reports delivered with them; ingest the operator's upload as one (its "
+        "folder, or its manifest.json)",
+        path);
   if (s && !unpriced.empty())
-    s = core::make_error(core::ErrorCode::kInvalidInput, ledger::unpriced_message(unpriced, *options.rate_card), path);
+    s = core::make_error(core::ErrorCode::kInvalidInput,
+                         ledger::unpriced_message(unpriced, *options.rate_card), path);
   if (s) s = store.add_issues(issues);
   if (s && !rereadable) {
     auto loaded = store.settle_identity(delivery_identity(members), delivered);

@@ -39,12 +39,15 @@ class IssueLog {
     warn_repeated(line, column, kind, [&] { return std::move(message); });
   }
   // A file-level note (line 1: the header; Parquet: line 0, the schema).
-  void note(std::string_view column, std::string message) { warn(header_line_, column, std::move(message)); }
+  void note(std::string_view column, std::string message) {
+    warn(header_line_, column, std::move(message));
+  }
   void set_header_line(std::int64_t line) { header_line_ = line; }
   // Information on the header that is no fault of the file (severity kNote: `ledger validate`
   // shows it and still passes the file).
   void info(std::string_view column, std::string message) {
-    pending_.push_back({header_line_, std::string(column), ledger::RowIssue::Severity::kNote, std::move(message)});
+    pending_.push_back(
+        {header_line_, std::string(column), ledger::RowIssue::Severity::kNote, std::move(message)});
   }
   void flush(const Sink& sink);
   std::int64_t errors() const { return errors_; }

@@ -28,7 +28,8 @@ namespace {
 
 // A row's quantity per hour above these is not a reading: a million cores, a PiB of memory, an
 // EiB of storage (the largest nodes hold a few hundred cores and a few TiB).
-constexpr double kMaxCores = 1e6, kMaxMemoryGib = 1024.0 * 1024.0, kMaxStorageGib = 1024.0 * 1024.0 * 1024.0;
+constexpr double kMaxCores = 1e6, kMaxMemoryGib = 1024.0 * 1024.0,
+                 kMaxStorageGib = 1024.0 * 1024.0 * 1024.0;
 
 int days_in_month(ledger::UnixSeconds t) {
   const ledger::UnixSeconds start = month_start(t);
@@ -50,8 +51,8 @@ class UsagePart final : public CsvDialect {
     pod_ = cols.find({"pod"});
     node_ = cols.find({"node"});
     node_id_ = cols.find({"resource_id"});
-    std::vector<std::pair<int*, const char*>> required{{&start_, "interval_start"}, {&end_, "interval_end"},
-                                                       {&namespace_, "namespace"}};
+    std::vector<std::pair<int*, const char*>> required{
+        {&start_, "interval_start"}, {&end_, "interval_end"}, {&namespace_, "namespace"}};
     if (storage_) {
       claim_ = cols.find({"persistentvolumeclaim"});
       volume_ = cols.find({"persistentvolume"});
@@ -59,9 +60,11 @@ class UsagePart final : public CsvDialect {
       capacity_ = cols.find({"persistentvolumeclaim_capacity_byte_seconds"});
       request_ = cols.find({"volume_request_storage_byte_seconds"});
       usage_ = cols.find({"persistentvolumeclaim_usage_byte_seconds"});
-      labels_ = {cols.find({"persistentvolumeclaim_labels"}), cols.find({"persistentvolume_labels"})};
+      labels_ = {cols.find({"persistentvolumeclaim_labels"}),
+                 cols.find({"persistentvolume_labels"})};
       cols.find({"persistentvolumeclaim_capacity_bytes"});
-      for (auto p : {std::pair{&claim_, "persistentvolumeclaim"}, {&capacity_, "persistentvolumeclaim_capacity_byte_seconds"},
+      for (auto p : {std::pair{&claim_, "persistentvolumeclaim"},
+                     {&capacity_, "persistentvolumeclaim_capacity_byte_seconds"},
                      {&request_, "volume_request_storage_byte_seconds"},
                      {&usage_, "persistentvolumeclaim_usage_byte_seconds"}})
         required.push_back(p);
@@ -73,12 +76,14 @@ class UsagePart final : public CsvDialect {
       memory_request_ = cols.find({"pod_request_memory_byte_seconds"});
       memory_effective_ = cols.find({"pod_effective_usage_memory_byte_seconds"});
       labels_ = {cols.find({"pod_labels"}), -1};
-      for (const char* c : {"pod_limit_cpu_core_seconds", "pod_limit_memory_byte_seconds", "node_capacity_cpu_cores",
-                            "node_capacity_cpu_core_seconds", "node_capacity_memory_bytes",
-                            "node_capacity_memory_byte_seconds"})
+      for (const char* c : {"pod_limit_cpu_core_seconds", "pod_limit_memory_byte_seconds",
+                            "node_capacity_cpu_cores", "node_capacity_cpu_core_seconds",
+                            "node_capacity_memory_bytes", "node_capacity_memory_byte_seconds"})
         cols.find({c});
-      for (auto p : {std::pair{&pod_, "pod"}, {&usage_, "pod_usage_cpu_core_seconds"},
-                     {&request_, "pod_request_cpu_core_seconds"}, {&memory_usage_, "pod_usage_memory_byte_seconds"},
+      for (auto p : {std::pair{&pod_, "pod"},
+                     {&usage_, "pod_usage_cpu_core_seconds"},
+                     {&request_, "pod_request_cpu_core_seconds"},
+                     {&memory_usage_, "pod_usage_memory_byte_seconds"},
                      {&memory_request_, "pod_request_memory_byte_seconds"}})
         required.push_back(p);
     }
@@ -101,7 +106,8 @@ class UsagePart final : public CsvDialect {
     const double hours = static_cast<double>(end - start) / 3600.0;
     c.period_start = start;
     c.period_end = end;
-    c.billing_period_start = month_start(start);  // not report_period_start: koku's rows may lie past it
+    c.billing_period_start =
+        month_start(start);  // not report_period_start: koku's rows may lie past it
     c.provider = "OpenShift";
     c.service_name = "OpenShift";
     c.charge_category = "Usage";
@@ -114,8 +120,9 @@ class UsagePart final : public CsvDialect {
     if (storage_) return volume(r, c, log, hours, start);
 
     const auto cpu = effective(r, {effective_, usage_, request_}, kCpuColumns, log);
-    const auto memory = cpu ? effective(r, {memory_effective_, memory_usage_, memory_request_}, kMemoryColumns, log)
-                            : std::nullopt;
+    const auto memory =
+        cpu ? effective(r, {memory_effective_, memory_usage_, memory_request_}, kMemoryColumns, log)
+            : std::nullopt;
     if (!cpu || !memory) return false;
     const double cores = cpu->held / 3600.0, gib = memory->held / 3600.0 / kGib;
     if (!within(r, "pod_usage_cpu_core_seconds", cores, kMaxCores * hours, "core-hours", log) ||
@@ -131,14 +138,14 @@ class UsagePart final : public CsvDialect {
     c.sku_id = "cpu";
     c.pricing_unit = c.consumed_unit = std::string(ledger::kCoreHours);
     c.pricing_quantity = c.consumed_quantity = cores;
-    c.charge_description = describe("CPU", cpu->held / 3600.0, cpu->usage / 3600.0, cpu->request / 3600.0,
-                                    cpu->reported, "core-hours");
+    c.charge_description = describe("CPU", cpu->held / 3600.0, cpu->usage / 3600.0,
+                                    cpu->request / 3600.0, cpu->reported, "core-hours");
     ledger::Charge& m = pending_memory_;
     m.sku_id = "memory";
     m.pricing_unit = m.consumed_unit = std::string(ledger::kGibHours);
     m.pricing_quantity = m.consumed_quantity = gib;
-    m.charge_description = describe("memory", gib, memory->usage / 3600.0 / kGib, memory->request / 3600.0 / kGib,
-                                    memory->reported, "GiB-hours");
+    m.charge_description = describe("memory", gib, memory->usage / 3600.0 / kGib,
+                                    memory->request / 3600.0 / kGib, memory->reported, "GiB-hours");
     pending_ = true;
     return true;
   }
@@ -151,7 +158,9 @@ class UsagePart final : public CsvDialect {
   }
 
   std::string version() const override { return storage_ ? "ocp-storage" : "ocp-pod"; }
-  std::string_view tags_column() const override { return storage_ ? "persistentvolumeclaim_labels" : "pod_labels"; }
+  std::string_view tags_column() const override {
+    return storage_ ? "persistentvolumeclaim_labels" : "pod_labels";
+  }
 
  private:
   struct Held {
@@ -162,12 +171,14 @@ class UsagePart final : public CsvDialect {
   // Columns (and their names): the report's effective usage (optional), usage, request.
   using Triple = std::array<int, 3>;
   using Names = std::array<const char*, 3>;
-  static constexpr Names kCpuColumns{"pod_effective_usage_cpu_core_seconds", "pod_usage_cpu_core_seconds",
-                                     "pod_request_cpu_core_seconds"};
-  static constexpr Names kMemoryColumns{"pod_effective_usage_memory_byte_seconds", "pod_usage_memory_byte_seconds",
+  static constexpr Names kCpuColumns{"pod_effective_usage_cpu_core_seconds",
+                                     "pod_usage_cpu_core_seconds", "pod_request_cpu_core_seconds"};
+  static constexpr Names kMemoryColumns{"pod_effective_usage_memory_byte_seconds",
+                                        "pod_usage_memory_byte_seconds",
                                         "pod_request_memory_byte_seconds"};
 
-  static std::optional<Held> effective(const CsvRecord& r, const Triple& at, const Names& names, IssueLog& log) {
+  static std::optional<Held> effective(const CsvRecord& r, const Triple& at, const Names& names,
+                                       IssueLog& log) {
     Held h;
     const auto u = number(r, at[1], names[1], log);
     const auto q = u ? number(r, at[2], names[2], log) : std::nullopt;
@@ -184,38 +195,42 @@ class UsagePart final : public CsvDialect {
     return h;
   }
 
-  static bool within(const CsvRecord& r, std::string_view column, double quantity, double max, const char* unit,
-                     IssueLog& log) {
+  static bool within(const CsvRecord& r, std::string_view column, double quantity, double max,
+                     const char* unit, IssueLog& log) {
     if (quantity <= max) return true;
     log.error(r.line, column,
-              "the row holds " + std::to_string(quantity) + " " + unit + ", over " + std::to_string(max) +
-                  " for its interval; not a reading");
+              "the row holds " + std::to_string(quantity) + " " + unit + ", over " +
+                  std::to_string(max) + " for its interval; not a reading");
     return false;
   }
 
-  static std::string describe(const char* what, double held, double usage, double request, bool reported,
-                              const char* unit) {
+  static std::string describe(const char* what, double held, double usage, double request,
+                              bool reported, const char* unit) {
     char buf[160];
     if (reported)
-      std::snprintf(buf, sizeof buf, "%s: %.6g %s (the report's effective usage; used %.6g, requested %.6g)", what, held,
-                    unit, usage, request);
+      std::snprintf(buf, sizeof buf,
+                    "%s: %.6g %s (the report's effective usage; used %.6g, requested %.6g)", what,
+                    held, unit, usage, request);
     else
-      std::snprintf(buf, sizeof buf, "%s: %.6g %s, the larger of used %.6g and requested %.6g", what, held, unit,
-                    usage, request);
+      std::snprintf(buf, sizeof buf, "%s: %.6g %s, the larger of used %.6g and requested %.6g",
+                    what, held, unit, usage, request);
     return buf;
   }
 
-  bool volume(const CsvRecord& r, ledger::Charge& c, IssueLog& log, double hours, ledger::UnixSeconds start) {
+  bool volume(const CsvRecord& r, ledger::Charge& c, IssueLog& log, double hours,
+              ledger::UnixSeconds start) {
     double held = 0;
-    for (const auto& [i, name] : {std::pair{capacity_, "persistentvolumeclaim_capacity_byte_seconds"},
-                                  {request_, "volume_request_storage_byte_seconds"},
-                                  {usage_, "persistentvolumeclaim_usage_byte_seconds"}}) {
+    for (const auto& [i, name] :
+         {std::pair{capacity_, "persistentvolumeclaim_capacity_byte_seconds"},
+          {request_, "volume_request_storage_byte_seconds"},
+          {usage_, "persistentvolumeclaim_usage_byte_seconds"}}) {
       const auto v = number(r, i, name, log);
       if (!v) return false;
       held = std::max(held, *v);
     }
     const double gib_hours = held / 3600.0 / kGib;
-    if (!within(r, "persistentvolumeclaim_capacity_byte_seconds", gib_hours, kMaxStorageGib * hours, "GiB-hours", log))
+    if (!within(r, "persistentvolumeclaim_capacity_byte_seconds", gib_hours, kMaxStorageGib * hours,
+                "GiB-hours", log))
       return false;
     const double month_hours = 24.0 * days_in_month(start);
     tag_cell(r, "persistentvolumeclaim", claim_, c);
@@ -233,8 +248,10 @@ class UsagePart final : public CsvDialect {
     c.pricing_unit = c.consumed_unit = std::string(ledger::kGibMonths);
     c.pricing_quantity = c.consumed_quantity = gib_hours / month_hours;
     char buf[160];
-    std::snprintf(buf, sizeof buf, "storage: %.6g GiB for %.6g h of a %d-day month (the larger of capacity, request, used)",
-                  gib_hours / hours, hours, days_in_month(start));
+    std::snprintf(
+        buf, sizeof buf,
+        "storage: %.6g GiB for %.6g h of a %d-day month (the larger of capacity, request, used)",
+        gib_hours / hours, hours, days_in_month(start));
     c.charge_description = buf;
     return true;
   }
@@ -249,7 +266,8 @@ class UsagePart final : public CsvDialect {
 
   bool storage_ = false, pending_ = false;
   int start_ = -1, end_ = -1, namespace_ = -1, pod_ = -1, node_ = -1, node_id_ = -1;
-  int usage_ = -1, request_ = -1, effective_ = -1, memory_usage_ = -1, memory_request_ = -1, memory_effective_ = -1;
+  int usage_ = -1, request_ = -1, effective_ = -1, memory_usage_ = -1, memory_request_ = -1,
+      memory_effective_ = -1;
   int claim_ = -1, volume_ = -1, class_ = -1, capacity_ = -1;
   std::pair<int, int> labels_{-1, -1};
   ledger::Charge pending_memory_;
@@ -264,10 +282,14 @@ class Switch final : public CsvDialect {
   explicit Switch(DeliveryContext* context) : labels_(context ? context->labels : own_) {}
   core::Status header(const std::vector<std::string_view>& names, IssueLog& log) override {
     const Columns cols(names);
-    if (cols.has("gpu_pod_uptime")) part_ = make_gpu_part(labels_);
-    else if (cols.has("vm_uptime_total_seconds")) part_ = make_vm_part(labels_);
-    else if (cols.has("node_labels") || cols.has("namespace_labels")) part_ = make_labels_part(labels_);
-    else part_ = make_usage_part(labels_);
+    if (cols.has("gpu_pod_uptime"))
+      part_ = make_gpu_part(labels_);
+    else if (cols.has("vm_uptime_total_seconds"))
+      part_ = make_vm_part(labels_);
+    else if (cols.has("node_labels") || cols.has("namespace_labels"))
+      part_ = make_labels_part(labels_);
+    else
+      part_ = make_usage_part(labels_);
     return part_->header(names, log);
   }
   bool row(const CsvRecord& r, ledger::Charge& c, IssueLog& log, std::int64_t& rounded) override {
@@ -276,7 +298,9 @@ class Switch final : public CsvDialect {
   bool next(ledger::Charge& c) override { return part_->next(c); }
   bool absorbed() const override { return part_->absorbed(); }
   std::string version() const override { return part_ ? part_->version() : "ocp"; }
-  std::string_view tags_column() const override { return part_ ? part_->tags_column() : "pod_labels"; }
+  std::string_view tags_column() const override {
+    return part_ ? part_->tags_column() : "pod_labels";
+  }
 
  private:
   Labels own_;  // without a delivery: this file's labels alone
@@ -286,10 +310,14 @@ class Switch final : public CsvDialect {
 
 }  // namespace
 
-std::unique_ptr<CsvDialect> make_usage_part(Labels& labels) { return std::make_unique<UsagePart>(labels); }
+std::unique_ptr<CsvDialect> make_usage_part(Labels& labels) {
+  return std::make_unique<UsagePart>(labels);
+}
 
 }  // namespace ocp
 
-std::unique_ptr<CsvDialect> make_ocp_dialect(DeliveryContext* context) { return std::make_unique<ocp::Switch>(context); }
+std::unique_ptr<CsvDialect> make_ocp_dialect(DeliveryContext* context) {
+  return std::make_unique<ocp::Switch>(context);
+}
 
 }  // namespace aicost::billing

@@ -42,13 +42,13 @@ std::optional<std::pair<ledger::UnixSeconds, ledger::UnixSeconds>> interval(cons
 // What every OpenShift usage row of an hour's interval [start, end) of `namespace_column` says:
 // its period and billing period (the calendar month), provider and service OpenShift, category
 // Compute, a usage charge, sub-account = the namespace.
-void stamp_usage(const CsvRecord& r, ledger::UnixSeconds start, ledger::UnixSeconds end, int namespace_column,
-                 ledger::Charge& c);
+void stamp_usage(const CsvRecord& r, ledger::UnixSeconds start, ledger::UnixSeconds end,
+                 int namespace_column, ledger::Charge& c);
 
 // Whether `uptime` seconds fit the interval [start, end): the operator counts the seconds of the
 // interval a pod or VM ran, and a minute more is its edge sample. Else an error issue on `column`.
-bool uptime_fits(const CsvRecord& r, double uptime, ledger::UnixSeconds start, ledger::UnixSeconds end,
-                 const char* column, IssueLog& log);
+bool uptime_fits(const CsvRecord& r, double uptime, ledger::UnixSeconds start,
+                 ledger::UnixSeconds end, const char* column, IssueLog& log);
 
 // The node and namespace labels of one delivery, by name and UTC day, as koku's daily summary
 // joins them to the pod, volume and GPU rows (koku/masu/database/trino_sql/openshift/
@@ -77,7 +77,8 @@ std::unique_ptr<CsvDialect> make_usage_part(Labels& labels);
 
 // An OpenShift upload's node and namespace labels reports tag the rows of its other reports read
 // after them (ocp_labels.cc), so they are read first, whatever the parts' order or names
-// (koku's payloads name them <uuid>_openshift_usage_report.N.csv). Other deliveries keep their order.
+// (koku's payloads name them <uuid>_openshift_usage_report.N.csv). Other deliveries keep their
+// order.
 std::vector<std::string> labels_first(const std::vector<std::string>& parts, Format format);
 
 }  // namespace ocp

@@ -103,7 +103,7 @@ class GpuPart final : public CsvDialect {
                      (*max == 0 ? ", no gpu_max_slices"
                       : whole   ? ""
                                 : ", gpu_max_slices " + core::sprintf("%g", *max) +
-                                      " is not a slice count") +
+                                    " is not a slice count") +
                      "); the row counts the whole GPU");
         slices = of = 0;
       } else if (slices > of) {
@@ -129,10 +129,10 @@ class GpuPart final : public CsvDialect {
     c.pricing_quantity = c.consumed_quantity = c.gpu_hours;
     // Whole, not cut to a buffer: a cut could fall inside a UTF-8 character of the model's name.
     c.charge_description =
-        of > 0 ? core::sprintf("%s MIG %s (%d of %d slices): %.6g GPU-hours for %.6g s up", model.c_str(),
-                               profile.c_str(), slices, of, c.gpu_hours, *uptime)
-               : core::sprintf("%s: %.6g GPU-hours for %.6g s up", model.empty() ? "GPU" : model.c_str(),
-                               c.gpu_hours, *uptime);
+        of > 0 ? core::sprintf("%s MIG %s (%d of %d slices): %.6g GPU-hours for %.6g s up",
+                               model.c_str(), profile.c_str(), slices, of, c.gpu_hours, *uptime)
+               : core::sprintf("%s: %.6g GPU-hours for %.6g s up",
+                               model.empty() ? "GPU" : model.c_str(), c.gpu_hours, *uptime);
     tag_cell(r, "namespace", namespace_, c);
     tag_cell(r, "pod", pod_, c);
     tag_cell(r, "node", node_, c);

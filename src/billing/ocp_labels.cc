@@ -152,8 +152,8 @@ std::unique_ptr<CsvDialect> make_labels_part(Labels& labels) {
   return std::make_unique<LabelsPart>(labels);
 }
 
-void stamp_usage(const CsvRecord& r, ledger::UnixSeconds start, ledger::UnixSeconds end, int namespace_column,
-                 ledger::Charge& c) {
+void stamp_usage(const CsvRecord& r, ledger::UnixSeconds start, ledger::UnixSeconds end,
+                 int namespace_column, ledger::Charge& c) {
   c.period_start = start;
   c.period_end = end;
   c.billing_period_start = month_start(start);
@@ -165,12 +165,12 @@ void stamp_usage(const CsvRecord& r, ledger::UnixSeconds start, ledger::UnixSeco
   c.sub_account_id = c.sub_account_name = text_cell(r, namespace_column);
 }
 
-bool uptime_fits(const CsvRecord& r, double uptime, ledger::UnixSeconds start, ledger::UnixSeconds end,
-                 const char* column, IssueLog& log) {
+bool uptime_fits(const CsvRecord& r, double uptime, ledger::UnixSeconds start,
+                 ledger::UnixSeconds end, const char* column, IssueLog& log) {
   if (uptime <= static_cast<double>(end - start) + 60) return true;
   log.error(r.line, column,
-            std::to_string(uptime) + " s of uptime in an interval of " + std::to_string(end - start) +
-                " s; not a reading");
+            std::to_string(uptime) + " s of uptime in an interval of " +
+                std::to_string(end - start) + " s; not a reading");
   return false;
 }
 
@@ -187,7 +187,9 @@ std::string first_line(const std::string& path) {
     if (head.find('\n') == std::string::npos && head.size() < 4096) return {};
     return core::make_error(core::ErrorCode::kInternal, "enough");  // stops the read
   };
-  sink.end = [&]() -> core::Status { return core::make_error(core::ErrorCode::kInternal, "enough"); };
+  sink.end = [&]() -> core::Status {
+    return core::make_error(core::ErrorCode::kInternal, "enough");
+  };
   (void)decode_source(path, sink);
   return head.substr(0, head.find('\n'));
 }
@@ -198,12 +200,14 @@ std::vector<std::string> labels_first(const std::vector<std::string>& parts, For
   if (parts.size() < 2 || (format != Format::kAuto && format != Format::kOcp)) return parts;
   auto is_labels = [](const std::string& line) {
     return detect_format(line) == Format::kOcp &&
-           (line.find("node_labels") != std::string::npos || line.find("namespace_labels") != std::string::npos);
+           (line.find("node_labels") != std::string::npos ||
+            line.find("namespace_labels") != std::string::npos);
   };
   std::vector<std::string> lines;
   for (const auto& p : parts) {
     lines.push_back(first_line(p));
-    if (lines.size() == 1 && format == Format::kAuto && detect_format(lines[0]) != Format::kOcp) return parts;
+    if (lines.size() == 1 && format == Format::kAuto && detect_format(lines[0]) != Format::kOcp)
+      return parts;
   }
   std::vector<std::string> out;
   for (std::size_t k = 0; k < parts.size(); ++k)

@@ -39,13 +39,26 @@ class VmPart final : public CsvDialect {
     memory_ = cols.find({"vm_memory_request_bytes"});
     claim_ = cols.find({"vm_persistentvolumeclaim_name"});
     labels_column_ = cols.find({"vm_labels"});
-    for (const char* c :
-         {"report_period_start", "report_period_end", "vm_guest_os_arch", "vm_guest_os_name", "vm_guest_os_version",
-          "vm_cpu_limit_cores", "vm_cpu_limit_core_seconds", "vm_cpu_request_core_seconds", "vm_cpu_request_sockets",
-          "vm_cpu_request_socket_seconds", "vm_cpu_request_threads", "vm_cpu_request_thread_seconds",
-          "vm_cpu_usage_total_seconds", "vm_memory_limit_bytes", "vm_memory_limit_byte_seconds",
-          "vm_memory_request_byte_seconds", "vm_memory_usage_byte_seconds", "vm_device", "vm_volume_mode",
-          "vm_disk_allocated_size_byte_seconds"})
+    for (const char* c : {"report_period_start",
+                          "report_period_end",
+                          "vm_guest_os_arch",
+                          "vm_guest_os_name",
+                          "vm_guest_os_version",
+                          "vm_cpu_limit_cores",
+                          "vm_cpu_limit_core_seconds",
+                          "vm_cpu_request_core_seconds",
+                          "vm_cpu_request_sockets",
+                          "vm_cpu_request_socket_seconds",
+                          "vm_cpu_request_threads",
+                          "vm_cpu_request_thread_seconds",
+                          "vm_cpu_usage_total_seconds",
+                          "vm_memory_limit_bytes",
+                          "vm_memory_limit_byte_seconds",
+                          "vm_memory_request_byte_seconds",
+                          "vm_memory_usage_byte_seconds",
+                          "vm_device",
+                          "vm_volume_mode",
+                          "vm_disk_allocated_size_byte_seconds"})
       cols.find({c});
     std::string missing;
     for (const auto& [i, name] : {std::pair{start_, "interval_start"},
@@ -56,7 +69,8 @@ class VmPart final : public CsvDialect {
       if (i < 0) missing += std::string(missing.empty() ? "" : ", ") + name;
     if (!missing.empty())
       return core::make_error(core::ErrorCode::kInvalidInput,
-                              "not an OpenShift virtual machine usage report aicost can read: no " + missing + " column");
+                              "not an OpenShift virtual machine usage report aicost can read: no " +
+                                  missing + " column");
     return cols.check_duplicates(log);
   }
 
@@ -73,13 +87,15 @@ class VmPart final : public CsvDialect {
     const auto [start, end] = *when;
     if (!uptime_fits(r, *uptime, start, end, "vm_uptime_total_seconds", log)) return false;
     const auto cores = number(r, cores_, "vm_cpu_request_cores", log, "cores");
-    const auto bytes = cores ? number(r, memory_, "vm_memory_request_bytes", log, "bytes") : std::nullopt;
+    const auto bytes =
+        cores ? number(r, memory_, "vm_memory_request_bytes", log, "bytes") : std::nullopt;
     if (!cores || !bytes) return false;
     stamp_usage(r, start, end, namespace_, c);
     c.resource_id = text_cell(r, vm_);
     c.resource_name = c.resource_id;
     c.resource_type = "VirtualMachine";
-    c.sku_id = text_cell(r, type_);  // the instance type ("u1.medium"), for reports; the card's `vm:` rate prices every VM
+    c.sku_id = text_cell(r, type_);  // the instance type ("u1.medium"), for reports; the card's
+                                     // `vm:` rate prices every VM
     c.pricing_unit = c.consumed_unit = std::string(ledger::kVmHours);
     c.pricing_quantity = c.consumed_quantity = *uptime / 3600.0;
     const double gib = *bytes / kGib;
@@ -107,13 +123,16 @@ class VmPart final : public CsvDialect {
 
  private:
   const Labels& labels_;
-  int start_ = -1, end_ = -1, node_ = -1, node_id_ = -1, namespace_ = -1, vm_ = -1, type_ = -1, os_ = -1;
+  int start_ = -1, end_ = -1, node_ = -1, node_id_ = -1, namespace_ = -1, vm_ = -1, type_ = -1,
+      os_ = -1;
   int uptime_ = -1, cores_ = -1, memory_ = -1, claim_ = -1, labels_column_ = -1;
   bool absorbed_ = false;
 };
 
 }  // namespace
 
-std::unique_ptr<CsvDialect> make_vm_part(Labels& labels) { return std::make_unique<VmPart>(labels); }
+std::unique_ptr<CsvDialect> make_vm_part(Labels& labels) {
+  return std::make_unique<VmPart>(labels);
+}
 
 }  // namespace aicost::billing::ocp

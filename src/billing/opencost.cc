@@ -17,10 +17,11 @@ class OpenCostDialect final : public CsvDialect {
     date_ = cols.find({"Date"});
     total_ = cols.find({"TotalCost"});
     if (date_ < 0 || total_ < 0)
-      return core::make_error(core::ErrorCode::kInvalidInput,
-                              std::string("not an OpenCost allocation export: no ") +
-                                  (date_ < 0 ? (total_ < 0 ? "Date and no TotalCost" : "Date") : "TotalCost") +
-                                  " column");
+      return core::make_error(
+          core::ErrorCode::kInvalidInput,
+          std::string("not an OpenCost allocation export: no ") +
+              (date_ < 0 ? (total_ < 0 ? "Date and no TotalCost" : "Date") : "TotalCost") +
+              " column");
     namespace_ = cols.find({"Namespace"});
     cluster_ = cols.find({"Cluster"});
     kind_ = cols.find({"ControllerKind"});
@@ -31,12 +32,13 @@ class OpenCostDialect final : public CsvDialect {
     gpus_ = cols.find({"GPUs"});
     labels_ = cols.find({"Labels"});
     label_columns_ = tag_columns(cols, "Label_");
-    for (const char* c : {"CPUCoreUsageAverage", "CPUCoreRequestAverage", "RAMBytesUsageAverage",
-                          "RAMBytesRequestAverage", "NetworkReceiveBytes", "NetworkTransferBytes", "PVBytes"})
+    for (const char* c :
+         {"CPUCoreUsageAverage", "CPUCoreRequestAverage", "RAMBytesUsageAverage",
+          "RAMBytesRequestAverage", "NetworkReceiveBytes", "NetworkTransferBytes", "PVBytes"})
       cols.find({c});
     parts_.clear();
-    for (const char* c : {"CPUCost", "RAMCost", "NetworkCost", "PVCost", "GPUCost", "LoadBalancerCost", "SharedCost",
-                          "ExternalCost"})
+    for (const char* c : {"CPUCost", "RAMCost", "NetworkCost", "PVCost", "GPUCost",
+                          "LoadBalancerCost", "SharedCost", "ExternalCost"})
       if (const int i = cols.find({c}); i >= 0) parts_.emplace_back(i, c);
     return cols.check_duplicates(log);
   }
@@ -101,7 +103,8 @@ class OpenCostDialect final : public CsvDialect {
       names += (names.empty() ? "" : " + ") + std::string(name);
     }
     if (!sum) {
-      log.error(r.line, "TotalCost", "TotalCost is empty and so is every other cost column; the row has no cost");
+      log.error(r.line, "TotalCost",
+                "TotalCost is empty and so is every other cost column; the row has no cost");
       return std::nullopt;
     }
     log.warn_repeated(r.line, "TotalCost", "sum", [&] {
@@ -112,8 +115,8 @@ class OpenCostDialect final : public CsvDialect {
   std::string_view tags_column() const override { return "Labels"; }
 
  private:
-  int date_ = -1, total_ = -1, namespace_ = -1, cluster_ = -1, kind_ = -1, controller_ = -1, pod_ = -1,
-      container_ = -1, name_ = -1, gpus_ = -1, labels_ = -1;
+  int date_ = -1, total_ = -1, namespace_ = -1, cluster_ = -1, kind_ = -1, controller_ = -1,
+      pod_ = -1, container_ = -1, name_ = -1, gpus_ = -1, labels_ = -1;
   std::vector<std::pair<int, std::string>> label_columns_;
   std::vector<std::pair<int, const char*>> parts_;  // the cost columns TotalCost sums
   TagReader tags_;

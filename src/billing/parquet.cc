@@ -55,8 +55,7 @@ std::string unproc(std::string message, const std::string& proc, const std::stri
 std::string as_text(const std::string& name, duckdb_type type) {
   std::string c = sql_name(name);
   switch (type) {
-    case DUCKDB_TYPE_VARCHAR:
-      return c;
+    case DUCKDB_TYPE_VARCHAR: return c;
     case DUCKDB_TYPE_TIMESTAMP:
     case DUCKDB_TYPE_TIMESTAMP_S:
     case DUCKDB_TYPE_TIMESTAMP_MS:
@@ -67,16 +66,13 @@ std::string as_text(const std::string& name, duckdb_type type) {
       return "CASE WHEN microsecond(" + t + ") % 1000000 = 0 THEN strftime(" + t +
              ", '%Y-%m-%dT%H:%M:%SZ') ELSE strftime(" + t + ", '%Y-%m-%dT%H:%M:%S.%fZ') END";
     }
-    case DUCKDB_TYPE_DATE:
-      return "strftime(" + c + ", '%Y-%m-%dT00:00:00Z')";
+    case DUCKDB_TYPE_DATE: return "strftime(" + c + ", '%Y-%m-%dT00:00:00Z')";
     case DUCKDB_TYPE_MAP:
     case DUCKDB_TYPE_STRUCT:
     case DUCKDB_TYPE_LIST:
     case DUCKDB_TYPE_ARRAY:
-    case DUCKDB_TYPE_UNION:
-      return "CAST(to_json(" + c + ") AS VARCHAR)";
-    default:
-      return "CAST(" + c + " AS VARCHAR)";
+    case DUCKDB_TYPE_UNION: return "CAST(to_json(" + c + ") AS VARCHAR)";
+    default: return "CAST(" + c + " AS VARCHAR)";
   }
 }
 

@@ -9,7 +9,8 @@ namespace aicost::billing {
 namespace {
 
 // The formats a table (Parquet) may hold.
-constexpr const char* kTableFormats = "focus, focus-contract-commitment, aws-cur, azure, gcp, oci, dcgm-csv, opencost, ocp";
+constexpr const char* kTableFormats =
+    "focus, focus-contract-commitment, aws-cur, azure, gcp, oci, dcgm-csv, opencost, ocp";
 
 std::unique_ptr<CsvDialect> make_dialect(Format f, DeliveryContext* context) {
   switch (f) {
@@ -54,7 +55,8 @@ core::Result<ReadSummary> Pipeline::finish() {
   }
   core::Status s = text_ ? text_->finish() : csv_ ? csv_->finish() : core::Status{};
   if (!s) return s.error();
-  if (!header_seen_ && !text_) return core::make_error(core::ErrorCode::kInvalidInput, "the file is empty", origin_);
+  if (!header_seen_ && !text_)
+    return core::make_error(core::ErrorCode::kInvalidInput, "the file is empty", origin_);
   summary_.format = format_;
   if (text_) {
     summary_.version = format_name(format_);
@@ -81,7 +83,8 @@ core::Status Pipeline::start() {
   if (format_ == Format::kAuto)
     return core::make_error(core::ErrorCode::kInvalidInput,
                             "cannot tell the format from the first line; name it with --format "
-                            "(focus, focus-contract-commitment, aws-cur, azure, gcp, oci, dcgm-prometheus, dcgm-csv, slurm, opencost, ocp)",
+                            "(focus, focus-contract-commitment, aws-cur, azure, gcp, oci, "
+                            "dcgm-prometheus, dcgm-csv, slurm, opencost, ocp)",
                             origin_);
   if (format_ == Format::kDcgmPrometheus) {
     text_ = std::make_unique<DcgmTextReader>(sink_, log_, scrape_time_);
@@ -91,9 +94,12 @@ core::Status Pipeline::start() {
     text_ = std::make_unique<SlurmReader>(sink_, log_);
     return {};
   }
-  if (format_ == Format::kDcgmCsv) dcgm_csv_ = std::make_unique<DcgmCsvReader>(scrape_time_);
-  else if (format_ == Format::kFocusCommitment) commitments_ = std::make_unique<CommitmentReader>();
-  else dialect_ = make_dialect(format_, sink_.context.get());
+  if (format_ == Format::kDcgmCsv)
+    dcgm_csv_ = std::make_unique<DcgmCsvReader>(scrape_time_);
+  else if (format_ == Format::kFocusCommitment)
+    commitments_ = std::make_unique<CommitmentReader>();
+  else
+    dialect_ = make_dialect(format_, sink_.context.get());
   csv_ = std::make_unique<CsvStream>(origin_, [this](const CsvRecord& r) { return record(r); });
   return {};
 }
@@ -103,19 +109,23 @@ core::Status Pipeline::start_table(const std::vector<std::string_view>& names) {
   for (auto n : names) head.append(head.empty() ? "" : ",").append(n);
   if (format_ == Format::kAuto) format_ = detect_format(head);
   if (format_ == Format::kAuto)
-    return core::make_error(core::ErrorCode::kInvalidInput,
-                            std::string("cannot tell the format from the column names; name it with --format (") +
-                                kTableFormats + ")",
-                            origin_);
+    return core::make_error(
+        core::ErrorCode::kInvalidInput,
+        std::string("cannot tell the format from the column names; name it with --format (") +
+            kTableFormats + ")",
+        origin_);
   if (format_ == Format::kDcgmPrometheus || format_ == Format::kSlurm)
     return core::make_error(core::ErrorCode::kInvalidInput,
                             std::string("a Parquet file holds a table, not ") +
                                 (format_ == Format::kSlurm ? "sacct text" : "Prometheus text") +
                                 "; name a table format with --format (" + kTableFormats + ")",
                             origin_);
-  if (format_ == Format::kDcgmCsv) dcgm_csv_ = std::make_unique<DcgmCsvReader>(scrape_time_);
-  else if (format_ == Format::kFocusCommitment) commitments_ = std::make_unique<CommitmentReader>();
-  else dialect_ = make_dialect(format_, sink_.context.get());
+  if (format_ == Format::kDcgmCsv)
+    dcgm_csv_ = std::make_unique<DcgmCsvReader>(scrape_time_);
+  else if (format_ == Format::kFocusCommitment)
+    commitments_ = std::make_unique<CommitmentReader>();
+  else
+    dialect_ = make_dialect(format_, sink_.context.get());
   return {};
 }
 
@@ -124,17 +134,19 @@ core::Status Pipeline::record(const CsvRecord& raw) {
     header_seen_ = true;
     const CsvRecord& r = guard_.header(raw, log_);
     header_size_ = r.fields.size();
-    auto s = dcgm_csv_       ? dcgm_csv_->header(r.fields, log_)
+    auto s = dcgm_csv_      ? dcgm_csv_->header(r.fields, log_)
              : commitments_ ? commitments_->header(r.fields, log_)
                             : dialect_->header(r.fields, log_);
-    if (!s) return s.error().with_context(r.line > 0 ? origin_ + ":" + std::to_string(r.line) : origin_);
+    if (!s)
+      return s.error().with_context(r.line > 0 ? origin_ + ":" + std::to_string(r.line) : origin_);
     return {};
   }
   if (raw.fields.size() == 1 && raw.fields[0].empty()) return {};  // a blank line
   ++summary_.records;
   if (raw.fields.size() != header_size_) {
-    log_.warn(raw.line, "", "the row has " + std::to_string(raw.fields.size()) + " fields, the header " +
-                                std::to_string(header_size_) + "; read by position");
+    log_.warn(raw.line, "",
+              "the row has " + std::to_string(raw.fields.size()) + " fields, the header " +
+                  std::to_string(header_size_) + "; read by position");
   }
   const CsvRecord* r = guard_.row(raw, log_);
   if (!r) {

@@ -34,7 +34,9 @@ class Pipeline {
  private:
   core::Status start();
   core::Status start_table(const std::vector<std::string_view>& names);
-  core::Status push(std::string_view bytes) { return text_ ? text_->feed(bytes) : csv_->feed(bytes); }
+  core::Status push(std::string_view bytes) {
+    return text_ ? text_->feed(bytes) : csv_->feed(bytes);
+  }
   core::Status record(const CsvRecord& raw);
 
   static constexpr std::size_t kHead = 4096;

@@ -28,16 +28,23 @@ struct FormatName {
   const char* name;
 };
 constexpr std::array kFormats{
-    FormatName{Format::kAuto, "auto"},          FormatName{Format::kFocus, "focus"},
+    FormatName{Format::kAuto, "auto"},
+    FormatName{Format::kFocus, "focus"},
     FormatName{Format::kFocusCommitment, "focus-contract-commitment"},
-    FormatName{Format::kAwsCur, "aws-cur"},     FormatName{Format::kAzure, "azure"},
-    FormatName{Format::kGcp, "gcp"},            FormatName{Format::kOci, "oci"},
-    FormatName{Format::kDcgmPrometheus, "dcgm-prometheus"}, FormatName{Format::kDcgmCsv, "dcgm-csv"},
-    FormatName{Format::kSlurm, "slurm"},        FormatName{Format::kOpenCost, "opencost"},
+    FormatName{Format::kAwsCur, "aws-cur"},
+    FormatName{Format::kAzure, "azure"},
+    FormatName{Format::kGcp, "gcp"},
+    FormatName{Format::kOci, "oci"},
+    FormatName{Format::kDcgmPrometheus, "dcgm-prometheus"},
+    FormatName{Format::kDcgmCsv, "dcgm-csv"},
+    FormatName{Format::kSlurm, "slurm"},
+    FormatName{Format::kOpenCost, "opencost"},
     FormatName{Format::kOcp, "ocp"},
 };
 
-bool contains(std::string_view head, std::string_view what) { return head.find(what) != std::string_view::npos; }
+bool contains(std::string_view head, std::string_view what) {
+  return head.find(what) != std::string_view::npos;
+}
 
 }  // namespace
 
@@ -52,47 +59,54 @@ core::Result<Format> parse_format(std::string_view name) {
     if (name == n.name) return n.format;
   return core::make_error(core::ErrorCode::kInvalidInput,
                           "unknown format '" + std::string(name) +
-                              "'; use auto, focus, focus-contract-commitment, aws-cur, azure, gcp, oci, dcgm-prometheus, dcgm-csv, slurm, opencost or ocp");
+                              "'; use auto, focus, focus-contract-commitment, aws-cur, azure, gcp, "
+                              "oci, dcgm-prometheus, dcgm-csv, slurm, opencost or ocp");
 }
 
 Format detect_format(std::string_view head) {
   if (head.substr(0, 3) == "\xEF\xBB\xBF") head.remove_prefix(3);
   const auto first_line = head.substr(0, head.find('\n'));
-  if (head.rfind("# HELP DCGM", 0) == 0 || head.rfind("# TYPE DCGM", 0) == 0 || head.rfind("DCGM_FI_", 0) == 0 ||
-      head.rfind("# HELP dcgm_", 0) == 0 || head.rfind("dcgm_", 0) == 0)
+  if (head.rfind("# HELP DCGM", 0) == 0 || head.rfind("# TYPE DCGM", 0) == 0 ||
+      head.rfind("DCGM_FI_", 0) == 0 || head.rfind("# HELP dcgm_", 0) == 0 ||
+      head.rfind("dcgm_", 0) == 0)
     return Format::kDcgmPrometheus;
-  if (contains(first_line, "BilledCost") && contains(first_line, "ChargePeriodStart")) return Format::kFocus;
-  if (contains(first_line, "ContractCommitmentId") && contains(first_line, "ContractCommitmentCategory"))
+  if (contains(first_line, "BilledCost") && contains(first_line, "ChargePeriodStart"))
+    return Format::kFocus;
+  if (contains(first_line, "ContractCommitmentId") &&
+      contains(first_line, "ContractCommitmentCategory"))
     return Format::kFocusCommitment;
-  if (contains(first_line, "lineItem/UnblendedCost") || contains(first_line, "lineItem/LineItemType") ||
-      contains(first_line, "line_item_unblended_cost") || contains(first_line, "line_item_line_item_type"))
+  if (contains(first_line, "lineItem/UnblendedCost") ||
+      contains(first_line, "lineItem/LineItemType") ||
+      contains(first_line, "line_item_unblended_cost") ||
+      contains(first_line, "line_item_line_item_type"))
     return Format::kAwsCur;
   if (contains(first_line, "cost/myCost")) return Format::kOci;
-  if (contains(first_line, "usage_start_time") && contains(first_line, "service.description")) return Format::kGcp;
+  if (contains(first_line, "usage_start_time") && contains(first_line, "service.description"))
+    return Format::kGcp;
   if (contains(first_line, "metric") && contains(first_line, "value") &&
       (contains(first_line, "Hostname") || contains(first_line, "gpu")))
     return Format::kDcgmCsv;
   if (is_slurm_header(first_line)) return Format::kSlurm;
-  if (contains(first_line, "GPUCost") && contains(first_line, "Namespace") && contains(first_line, "Date"))
+  if (contains(first_line, "GPUCost") && contains(first_line, "Namespace") &&
+      contains(first_line, "Date"))
     return Format::kOpenCost;
   if (contains(first_line, "pod_usage_cpu_core_seconds") ||
       contains(first_line, "persistentvolumeclaim_capacity_byte_seconds") ||
       (contains(first_line, "interval_start") &&
        (contains(first_line, "gpu_pod_uptime") || contains(first_line, "vm_uptime_total_seconds") ||
-        contains(first_line, "node_labels") ||
-        contains(first_line, "namespace_labels"))))
+        contains(first_line, "node_labels") || contains(first_line, "namespace_labels"))))
     return Format::kOcp;
-  for (const char* azure : {"CostInBillingCurrency", "costInBillingCurrency", "PreTaxCost", "MeterCategory",
-                            "meterCategory", "ConsumedService"})
+  for (const char* azure : {"CostInBillingCurrency", "costInBillingCurrency", "PreTaxCost",
+                            "MeterCategory", "meterCategory", "ConsumedService"})
     if (contains(first_line, azure)) return Format::kAzure;
   return Format::kAuto;
 }
 
 namespace {
 
-
 core::Result<SourceSummary> read_impl(const std::string& path, Format format, const Sink& sink,
-                                      const std::function<void(std::string_view)>& tap, bool digest) {
+                                      const std::function<void(std::string_view)>& tap,
+                                      bool digest) {
   const std::string name = is_stdin(path) ? kStdinName : path;
   SourceSummary out;
   std::unique_ptr<Pipeline> pipeline;
@@ -194,8 +208,9 @@ core::Result<SourceSummary> read_impl(const std::string& path, Format format, co
         struct stat st {};
         if (::fstat(::fileno(f.get()), &st) == 0) out.delivered_bytes = st.st_size;
       }
-      if (auto s = read_parquet_records(::fileno(f.get()), path,
-                                        [&](const CsvRecord& r) { return pipeline->table_record(r); });
+      if (auto s =
+              read_parquet_records(::fileno(f.get()), path,
+                                   [&](const CsvRecord& r) { return pipeline->table_record(r); });
           !s)
         return s.error();
       if (auto s = decoded.end(); !s) return s.error();
@@ -204,7 +219,8 @@ core::Result<SourceSummary> read_impl(const std::string& path, Format format, co
   }
   auto info = decode_source(path, decoded);
   if (!info) return info.error();
-  if (out.members.empty()) return core::make_error(core::ErrorCode::kInvalidInput, "the file is empty", name);
+  if (out.members.empty())
+    return core::make_error(core::ErrorCode::kInvalidInput, "the file is empty", name);
   out.encoding = info->encoding;
   out.delivered_bytes = info->delivered_bytes;
   return out;
@@ -219,7 +235,8 @@ core::Result<ReadSummary> read_file(const std::string& path, Format format, cons
   return std::move(r->summary);
 }
 
-core::Result<SourceSummary> read_source(const std::string& path, Format format, const Sink& sink, bool digest) {
+core::Result<SourceSummary> read_source(const std::string& path, Format format, const Sink& sink,
+                                        bool digest) {
   return read_impl(path, format, sink, {}, digest);
 }
 

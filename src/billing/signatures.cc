@@ -23,22 +23,28 @@ constexpr std::array kSignatures{
               "unpack the outer file and load the inner one", ""},
     Signature{"BZh", "a bzip2-compressed file inside a compressed file",
               "unpack the outer file and load the inner one", ""},
-    Signature{"\xFD" "7zXZ", "an xz-compressed file inside a compressed file",
+    Signature{"\xFD"
+              "7zXZ",
+              "an xz-compressed file inside a compressed file",
               "unpack the outer file and load the inner one", ""},
-    Signature{"PK\x03\x04", "a zip archive inside a compressed file", "unpack the outer file and load the zip",
-              ""},
+    Signature{"PK\x03\x04", "a zip archive inside a compressed file",
+              "unpack the outer file and load the zip", ""},
     Signature{"PK\x05\x06", "an empty zip archive", "export the data again", ""},
     // A Parquet file is read from a plain file (read_file); this is one met in a stream, in memory
     // or inside an archive.
-    Signature{"PAR1", "a Parquet file",
-              "save it to a file and load that (Parquet is read from a file, which can be seeked in)",
-              "Parquet from a stream"},
+    Signature{
+        "PAR1", "a Parquet file",
+        "save it to a file and load that (Parquet is read from a file, which can be seeked in)",
+        "Parquet from a stream"},
     Signature{std::string_view("\xFF\xFE\0\0", 4), "UTF-32 (little-endian) text",
-              "convert it to UTF-8 first (iconv -f UTF-32 -t UTF-8 FILE > FILE.utf8.csv)", "UTF-32"},
+              "convert it to UTF-8 first (iconv -f UTF-32 -t UTF-8 FILE > FILE.utf8.csv)",
+              "UTF-32"},
     Signature{"\xFF\xFE", "UTF-16 (little-endian) text",
-              "convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8.csv)", "UTF-16"},
+              "convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8.csv)",
+              "UTF-16"},
     Signature{"\xFE\xFF", "UTF-16 (big-endian) text",
-              "convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8.csv)", "UTF-16"},
+              "convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8.csv)",
+              "UTF-16"},
 };
 
 // UTF-16 without a byte-order mark: ASCII text with a NUL after (LE) or before (BE) every byte.
@@ -54,7 +60,8 @@ const char* utf16_without_bom(std::string_view head) {
 }
 
 std::string replace_file(std::string text, const std::string& path) {
-  for (std::size_t at = text.find("FILE"); at != std::string::npos; at = text.find("FILE", at + path.size()))
+  for (std::size_t at = text.find("FILE"); at != std::string::npos;
+       at = text.find("FILE", at + path.size()))
     text.replace(at, 4, path);
   return text;
 }
@@ -71,8 +78,8 @@ std::optional<std::string> not_text(std::string_view head, const std::string& pa
   }
   if (const char* order = utf16_without_bom(head))
     return std::string("this is UTF-16 (") + (order[0] == 'L' ? "little" : "big") +
-           "-endian) text without a byte-order mark; convert it to UTF-8 first (iconv -f UTF-16" + order +
-           " -t UTF-8 " + path + " > " + path + ".utf8.csv); reading UTF-16 is planned";
+           "-endian) text without a byte-order mark; convert it to UTF-8 first (iconv -f UTF-16" +
+           order + " -t UTF-8 " + path + " > " + path + ".utf8.csv); reading UTF-16 is planned";
   return std::nullopt;
 }
 

@@ -21,7 +21,9 @@ std::optional<std::int64_t> whole(std::string_view s) {
 }
 
 // sacct's words for a time it does not have.
-bool no_time(std::string_view v) { return v.empty() || v == "Unknown" || v == "None" || v == "N/A"; }
+bool no_time(std::string_view v) {
+  return v.empty() || v == "Unknown" || v == "None" || v == "N/A";
+}
 
 std::string hours_text(double h) {
   char buf[32];
@@ -33,10 +35,12 @@ std::string hours_text(double h) {
 
 bool is_slurm_header(std::string_view first_line) {
   const auto has = [&](std::string_view name) {
-    for (std::size_t at = first_line.find(name); at != std::string_view::npos; at = first_line.find(name, at + 1)) {
+    for (std::size_t at = first_line.find(name); at != std::string_view::npos;
+         at = first_line.find(name, at + 1)) {
       const bool left = at == 0 || first_line[at - 1] == '|';
       const std::size_t after = at + name.size();
-      const bool right = after == first_line.size() || first_line[after] == '|' || first_line[after] == '\r';
+      const bool right =
+          after == first_line.size() || first_line[after] == '|' || first_line[after] == '\r';
       if (left && right) return true;
     }
     return false;
@@ -85,7 +89,8 @@ std::optional<std::vector<std::string>> expand_hostlist(std::string_view list) {
     std::size_t end = i, open = std::string_view::npos, close = std::string_view::npos;
     for (; end < list.size() && list[end] != ','; ++end) {
       if (list[end] != '[') continue;
-      if (open != std::string_view::npos) return std::nullopt;  // two groups: not a form sacct writes
+      if (open != std::string_view::npos)
+        return std::nullopt;  // two groups: not a form sacct writes
       open = end;
       close = list.find(']', end);
       if (close == std::string_view::npos) return std::nullopt;
@@ -106,9 +111,11 @@ std::optional<std::vector<std::string>> expand_hostlist(std::string_view list) {
         at = comma + 1;
         const auto dash = range.find('-');
         const std::string_view lo_text = range.substr(0, dash);
-        const std::string_view hi_text = dash == std::string_view::npos ? lo_text : range.substr(dash + 1);
+        const std::string_view hi_text =
+            dash == std::string_view::npos ? lo_text : range.substr(dash + 1);
         const auto lo = whole(lo_text), hi = whole(hi_text);
-        if (!lo || !hi || *hi < *lo || *hi - *lo >= static_cast<std::int64_t>(kMaxHosts)) return std::nullopt;
+        if (!lo || !hi || *hi < *lo || *hi - *lo >= static_cast<std::int64_t>(kMaxHosts))
+          return std::nullopt;
         for (std::int64_t n = *lo; n <= *hi; ++n) {
           std::string digits = std::to_string(n);
           if (digits.size() < lo_text.size()) digits.insert(0, lo_text.size() - digits.size(), '0');
@@ -147,14 +154,16 @@ std::optional<std::int64_t> parse_elapsed(std::string_view t) {
   if (n < 2) return std::nullopt;
   const std::int64_t h = n == 3 ? parts[0] : 0, m = parts[n - 2], s = parts[n - 1];
   if (m >= 60 || s >= 60) return std::nullopt;
-  // Far past any real job (the reader refuses over ten years); bounded here so the sum cannot overflow.
+  // Far past any real job (the reader refuses over ten years); bounded here so the sum cannot
+  // overflow.
   constexpr std::int64_t kMaxDays = 366'000;
   if (days > kMaxDays || h > kMaxDays * 24) return std::nullopt;
   return ((days * 24 + h) * 60 + m) * 60 + s;
 }
 
 core::Status SlurmReader::feed(std::string_view bytes) {
-  return split_lines(bytes, partial_, line_no_, "sacct output", [this](std::string_view l) { return line(l); });
+  return split_lines(bytes, partial_, line_no_, "sacct output",
+                     [this](std::string_view l) { return line(l); });
 }
 
 core::Status SlurmReader::finish() {
@@ -204,15 +213,17 @@ core::Status SlurmReader::header(const CsvRecord& r) {
   elapsed_ = cols.find({"Elapsed"});
   end_ = cols.find({"End"});
   std::string missing;
-  for (const auto& [index, name] : {std::pair{job_, "JobID"}, {tres_, "AllocTRES"}, {start_, "Start"}})
+  for (const auto& [index, name] :
+       {std::pair{job_, "JobID"}, {tres_, "AllocTRES"}, {start_, "Start"}})
     if (index < 0) missing += std::string(missing.empty() ? "" : ", ") + name;
   if (missing.empty() && elapsed_raw_ < 0 && elapsed_ < 0 && end_ < 0) missing = "Elapsed (or End)";
   if (!missing.empty())
-    return core::make_error(core::ErrorCode::kInvalidInput,
-                            "not sacct --parsable2 output aicost can read: no " + missing +
-                                " column; run sacct --parsable2 --allusers "
-                                "--format=JobID,User,Account,Partition,Start,End,Elapsed,AllocTRES,NodeList,State",
-                            "line 1");
+    return core::make_error(
+        core::ErrorCode::kInvalidInput,
+        "not sacct --parsable2 output aicost can read: no " + missing +
+            " column; run sacct --parsable2 --allusers "
+            "--format=JobID,User,Account,Partition,Start,End,Elapsed,AllocTRES,NodeList,State",
+        "line 1");
   user_ = cols.find({"User"});
   account_ = cols.find({"Account"});
   partition_ = cols.find({"Partition"});
@@ -231,8 +242,9 @@ bool SlurmReader::reject(std::int64_t line, std::string_view column, std::string
 
 core::Status SlurmReader::row(const CsvRecord& r) {
   if (r.fields.size() != header_size_) {
-    reject(r.line, "", "the line has " + std::to_string(r.fields.size()) + " fields, the header " +
-                           std::to_string(header_size_) + " (a '|' inside a field?)");
+    reject(r.line, "",
+           "the line has " + std::to_string(r.fields.size()) + " fields, the header " +
+               std::to_string(header_size_) + " (a '|' inside a field?)");
     return {};
   }
   const std::string_view job = cell(r, job_);
@@ -240,7 +252,8 @@ core::Status SlurmReader::row(const CsvRecord& r) {
     reject(r.line, "JobID", "no job id");
     return {};
   }
-  // A step (123.batch, 123.0, 123.extern) runs inside its job's allocation: the job's row counts it.
+  // A step (123.batch, 123.0, 123.extern) runs inside its job's allocation: the job's row counts
+  // it.
   if (job.find('.') != std::string_view::npos) return {};
   const std::string_view start_text = cell(r, start_);
   if (no_time(start_text)) return {};  // never started: no usage
@@ -270,13 +283,15 @@ core::Status SlurmReader::row(const CsvRecord& r) {
   if (elapsed_raw_ >= 0) {
     elapsed = whole(cell(r, elapsed_raw_));
     if (!elapsed) {
-      reject(r.line, "ElapsedRaw", quote_cell(cell(r, elapsed_raw_)) + " is not a number of seconds");
+      reject(r.line, "ElapsedRaw",
+             quote_cell(cell(r, elapsed_raw_)) + " is not a number of seconds");
       return {};
     }
   } else if (elapsed_ >= 0) {
     elapsed = parse_elapsed(cell(r, elapsed_));
     if (!elapsed) {
-      reject(r.line, "Elapsed", quote_cell(cell(r, elapsed_)) + " is not a duration as [D-]HH:MM:SS");
+      reject(r.line, "Elapsed",
+             quote_cell(cell(r, elapsed_)) + " is not a duration as [D-]HH:MM:SS");
       return {};
     }
   } else if (end) {
@@ -289,19 +304,25 @@ core::Status SlurmReader::row(const CsvRecord& r) {
     reject(r.line, "End", "the job ends before it starts");
     return {};
   }
-  // Slurm itself is younger than this; a longer run is a corrupt cell, not a job to spread over days.
+  // Slurm itself is younger than this; a longer run is a corrupt cell, not a job to spread over
+  // days.
   constexpr std::int64_t kMaxElapsed = std::int64_t{3653} * 24 * 3600;
   if (*elapsed > kMaxElapsed) {
-    reject(r.line, elapsed_raw_ >= 0 ? "ElapsedRaw" : elapsed_ >= 0 ? "Elapsed" : "End",
+    reject(r.line,
+           elapsed_raw_ >= 0 ? "ElapsedRaw"
+           : elapsed_ >= 0   ? "Elapsed"
+                             : "End",
            "the job would have run for over ten years; check the cell");
     return {};
   }
   if (*elapsed == 0) return {};
   hosts_.clear();
-  if (const std::string_view list = cell(r, nodes_); nodes_ >= 0 && !list.empty() && list != "None assigned") {
+  if (const std::string_view list = cell(r, nodes_);
+      nodes_ >= 0 && !list.empty() && list != "None assigned") {
     auto hosts = expand_hostlist(list);
     if (!hosts) {
-      reject(r.line, "NodeList", quote_cell(list) + " is not a Slurm hostlist (as in gpu-a[01-04],gpu-b7)");
+      reject(r.line, "NodeList",
+             quote_cell(list) + " is not a Slurm hostlist (as in gpu-a[01-04],gpu-b7)");
       return {};
     }
     hosts_ = std::move(*hosts);
@@ -310,9 +331,12 @@ core::Status SlurmReader::row(const CsvRecord& r) {
   // The tags every row of the job carries, checked against the caps once, before any row goes out
   // (a job loads whole or not at all).
   std::vector<ledger::Tag> common;
-  for (const auto& [key, column] : {std::pair{"user", user_}, {"account", account_}, {"partition", partition_},
-                                     {"cluster", cluster_}})
-    if (const std::string_view v = cell(r, column); !v.empty()) common.push_back({key, std::string(v)});
+  for (const auto& [key, column] : {std::pair{"user", user_},
+                                    {"account", account_},
+                                    {"partition", partition_},
+                                    {"cluster", cluster_}})
+    if (const std::string_view v = cell(r, column); !v.empty())
+      common.push_back({key, std::string(v)});
   common.push_back({"job", std::string(job)});
   std::vector<ledger::Tag> check = common;
   for (const auto& host : hosts_) check.push_back({"node", host});
@@ -327,7 +351,8 @@ core::Status SlurmReader::row(const CsvRecord& r) {
   // One row per UTC day the job ran on (so that a week-long job is spent over its week: budgets,
   // forecasts and anomalies read days, not the day it started), node and GPU type.
   for (ledger::UnixSeconds from = *start; from < stop;) {
-    const ledger::UnixSeconds to = std::min(stop, (ledger::day_of(from) + 1) * ledger::UnixSeconds{86400});
+    const ledger::UnixSeconds to =
+        std::min(stop, (ledger::day_of(from) + 1) * ledger::UnixSeconds{86400});
     const double part_hours = static_cast<double>(to - from) / 3600.0;
     for (const auto& host : hosts_) {
       for (const auto& [type, count] : gpus->by_type) {
@@ -352,9 +377,10 @@ core::Status SlurmReader::row(const CsvRecord& r) {
         c.pricing_unit = c.consumed_unit = "GPU-Hours";
         c.gpu_hours = static_cast<double>(count) * part_hours * share;
         c.pricing_quantity = c.consumed_quantity = c.gpu_hours;
-        c.charge_description = std::to_string(count) + " " + (type.empty() ? "" : type + " ") + "GPUs x " +
-                               hours_text(part_hours) + " h of " + hours_text(hours) + " h" +
-                               (hosts_.size() > 1 ? ", 1/" + std::to_string(hosts_.size()) + " on " + host : "");
+        c.charge_description =
+            std::to_string(count) + " " + (type.empty() ? "" : type + " ") + "GPUs x " +
+            hours_text(part_hours) + " h of " + hours_text(hours) + " h" +
+            (hosts_.size() > 1 ? ", 1/" + std::to_string(hosts_.size()) + " on " + host : "");
         c.tags = common;
         if (!host.empty()) c.tags.push_back({"node", host});
         if (!type.empty()) c.tags.push_back({"gpu_type", type});

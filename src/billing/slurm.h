@@ -9,12 +9,11 @@
 // waste scan, the run's activity in plan against actual).
 //
 // Read: JobID (or JobIDRaw), Start, AllocTRES, and Elapsed (or ElapsedRaw, or End); optional
-// User, Account, Partition, End, State, Cluster, JobName, NodeList. Job steps (JobID 123.batch, 123.0,
-// 123.extern) are skipped: a step runs inside its job's allocation, which the job's own row holds,
-// so counting both would count the GPUs twice. Jobs that never started (Start Unknown/None) or
-// held no GPU are skipped too; none of the skipped rows is an issue.
-// Times are read as UTC: sacct writes the cluster's local time without a zone, so run it with
-// TZ=UTC (docs/LEDGER.md).
+// User, Account, Partition, End, State, Cluster, JobName, NodeList. Job steps (JobID 123.batch,
+// 123.0, 123.extern) are skipped: a step runs inside its job's allocation, which the job's own row
+// holds, so counting both would count the GPUs twice. Jobs that never started (Start Unknown/None)
+// or held no GPU are skipped too; none of the skipped rows is an issue. Times are read as UTC:
+// sacct writes the cluster's local time without a zone, so run it with TZ=UTC (docs/LEDGER.md).
 #pragma once
 
 #include <cstdint>

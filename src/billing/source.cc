@@ -30,14 +30,16 @@ class Input {
     } else {
       in.fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
       if (in.fd_ < 0)
-        return core::make_error(core::ErrorCode::kIo, std::string("cannot open the file: ") + std::strerror(errno), path);
+        return core::make_error(core::ErrorCode::kIo,
+                                std::string("cannot open the file: ") + std::strerror(errno), path);
       in.owned_ = true;
     }
     struct stat st {};
     if (::fstat(in.fd_, &st) == 0) {
       in.mtime_ = st.st_mtime;
       if (S_ISDIR(st.st_mode))
-        return core::make_error(core::ErrorCode::kInvalidInput, "this is a folder, not a file", path);
+        return core::make_error(core::ErrorCode::kInvalidInput, "this is a folder, not a file",
+                                path);
     }
     return in;
   }
@@ -63,7 +65,8 @@ class Input {
         return static_cast<std::size_t>(got);
       }
       if (errno != EINTR)
-        return core::make_error(core::ErrorCode::kIo, std::string("read error: ") + std::strerror(errno), path_);
+        return core::make_error(core::ErrorCode::kIo,
+                                std::string("read error: ") + std::strerror(errno), path_);
     }
   }
   std::int64_t delivered() const { return delivered_; }
@@ -112,25 +115,30 @@ const char* what_to_do(Encoding e) {
   }
 }
 
-core::Error damaged(const std::string& path, Encoding e, std::int64_t decoded, const std::string& why) {
+core::Error damaged(const std::string& path, Encoding e, std::int64_t decoded,
+                    const std::string& why) {
   std::string todo = what_to_do(e);
   const std::string file = path == kStdinName ? "on the file it came from" : path;
-  for (auto at = todo.find("FILE"); at != std::string::npos; at = todo.find("FILE", at + file.size()))
+  for (auto at = todo.find("FILE"); at != std::string::npos;
+       at = todo.find("FILE", at + file.size()))
     todo.replace(at, 4, file);
-  return core::make_error(core::ErrorCode::kInvalidInput,
-                          std::string("the ") + encoding_name(e) + " data is damaged or cut short after " +
-                              std::to_string(decoded) + " decoded bytes (" + why +
-                              "); nothing of this file is loaded; fetch it again from the provider (" + todo + ")",
-                          path);
+  return core::make_error(
+      core::ErrorCode::kInvalidInput,
+      std::string("the ") + encoding_name(e) + " data is damaged or cut short after " +
+          std::to_string(decoded) + " decoded bytes (" + why +
+          "); nothing of this file is loaded; fetch it again from the provider (" + todo + ")",
+      path);
 }
 
 // Gzip through zlib rather than libarchive: libarchive's gzip filter leaves each member's CRC-32
 // and length unchecked (archive_read_support_filter_gzip.c, consume_trailer: "XXX TODO: Verify
 // the length and CRC-32 fields"), so a damaged file could decode to wrong rows without a word.
 // zlib's gzip wrapper (windowBits 16 + 15) checks both; members one after another are read on.
-core::Status decode_gzip(const std::string& path, Feed& feed, const DecodedSink& sink, DecodeInfo& info) {
+core::Status decode_gzip(const std::string& path, Feed& feed, const DecodedSink& sink,
+                         DecodeInfo& info) {
   z_stream zs{};
-  if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) return core::make_error(core::ErrorCode::kInternal, "zlib could not start");
+  if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK)
+    return core::make_error(core::ErrorCode::kInternal, "zlib could not start");
   struct End {
     z_stream* z;
     ~End() { inflateEnd(z); }
@@ -152,7 +160,8 @@ core::Status decode_gzip(const std::string& path, Feed& feed, const DecodedSink&
       zs.avail_in = static_cast<uInt>(*n);
     }
     if (ended) {  // another member follows
-      if (inflateReset(&zs) != Z_OK) return damaged(path, Encoding::kGzip, info.decoded_bytes, "zlib could not go on");
+      if (inflateReset(&zs) != Z_OK)
+        return damaged(path, Encoding::kGzip, info.decoded_bytes, "zlib could not go on");
       ended = false;
     }
     // Until the input is used up, or the member ends (the output buffer may fill many times).
@@ -170,17 +179,22 @@ core::Status decode_gzip(const std::string& path, Feed& feed, const DecodedSink&
         break;
       }
       if (r != Z_OK && r != Z_BUF_ERROR)
-        return damaged(path, Encoding::kGzip, info.decoded_bytes, zs.msg ? zs.msg : "zlib error " + std::to_string(r));
+        return damaged(path, Encoding::kGzip, info.decoded_bytes,
+                       zs.msg ? zs.msg : "zlib error " + std::to_string(r));
     } while (zs.avail_out == 0);
   }
-  if (!ended) return damaged(path, Encoding::kGzip, info.decoded_bytes, "the file ends inside the compressed data");
+  if (!ended)
+    return damaged(path, Encoding::kGzip, info.decoded_bytes,
+                   "the file ends inside the compressed data");
   if (sink.end)
     if (auto s = sink.end(); !s) return s;
   return {};
 }
 
-core::Status decode_archive(Encoding e, const std::string& path, Feed& feed, const DecodedSink& sink, DecodeInfo& info) {
-  std::unique_ptr<struct archive, int (*)(struct archive*)> a(archive_read_new(), &archive_read_free);
+core::Status decode_archive(Encoding e, const std::string& path, Feed& feed,
+                            const DecodedSink& sink, DecodeInfo& info) {
+  std::unique_ptr<struct archive, int (*)(struct archive*)> a(archive_read_new(),
+                                                              &archive_read_free);
   if (!a) return core::make_error(core::ErrorCode::kInternal, "libarchive could not start");
   switch (e) {
     case Encoding::kGzip:
@@ -211,7 +225,8 @@ core::Status decode_archive(Encoding e, const std::string& path, Feed& feed, con
     if (r == ARCHIVE_EOF) break;
     if (r < ARCHIVE_WARN) {
       const char* why = archive_error_string(a.get());
-      return damaged(path, e, info.decoded_bytes, feed.error.empty() ? (why ? why : "unknown") : feed.error);
+      return damaged(path, e, info.decoded_bytes,
+                     feed.error.empty() ? (why ? why : "unknown") : feed.error);
     }
     // A raw stream has one entry named "data"; a zip's directories carry no data.
     std::string member;
@@ -228,10 +243,12 @@ core::Status decode_archive(Encoding e, const std::string& path, Feed& feed, con
       if (n == 0) break;
       if (n < 0) {
         const char* why = archive_error_string(a.get());
-        return damaged(path, e, info.decoded_bytes, feed.error.empty() ? (why ? why : "unknown") : feed.error);
+        return damaged(path, e, info.decoded_bytes,
+                       feed.error.empty() ? (why ? why : "unknown") : feed.error);
       }
       info.decoded_bytes += n;
-      if (auto s = sink.bytes(std::string_view(out.data(), static_cast<std::size_t>(n))); !s) return s;
+      if (auto s = sink.bytes(std::string_view(out.data(), static_cast<std::size_t>(n))); !s)
+        return s;
     }
     if (sink.end)
       if (auto s = sink.end(); !s) return s;
@@ -262,8 +279,12 @@ Encoding sniff_encoding(std::string_view head) {
   if (starts("\x28\xB5\x2F\xFD")) return Encoding::kZstd;
   if (starts("PK\x03\x04")) return Encoding::kZip;
   // bzip2: "BZh" and the block size (1-9, in 100k); a CSV header "BZh,x" stays text.
-  if (starts("BZh") && head.size() >= 4 && head[3] >= '1' && head[3] <= '9') return Encoding::kBzip2;
-  if (starts(std::string_view("\xFD" "7zXZ\0", 6))) return Encoding::kXz;
+  if (starts("BZh") && head.size() >= 4 && head[3] >= '1' && head[3] <= '9')
+    return Encoding::kBzip2;
+  if (starts(std::string_view("\xFD"
+                              "7zXZ\0",
+                              6)))
+    return Encoding::kXz;
   return Encoding::kPlain;
 }
 
@@ -287,8 +308,9 @@ core::Result<DecodeInfo> decode_source(const std::string& path, const DecodedSin
   info.encoding = sniff_encoding(std::string_view(feed.buffer.data(), have));
   if (info.encoding != Encoding::kPlain) {
     feed.head = have;
-    auto s = info.encoding == Encoding::kGzip ? decode_gzip(name, feed, sink, info)
-                                              : decode_archive(info.encoding, name, feed, sink, info);
+    auto s = info.encoding == Encoding::kGzip
+                 ? decode_gzip(name, feed, sink, info)
+                 : decode_archive(info.encoding, name, feed, sink, info);
     if (!s) return s.error();
     info.delivered_bytes = input->delivered();
     return info;
@@ -309,9 +331,13 @@ core::Result<DecodeInfo> decode_source(const std::string& path, const DecodedSin
   return info;
 }
 
-Sha256::Sha256() : ctx_(EVP_MD_CTX_new()) { EVP_DigestInit_ex(static_cast<EVP_MD_CTX*>(ctx_), EVP_sha256(), nullptr); }
+Sha256::Sha256() : ctx_(EVP_MD_CTX_new()) {
+  EVP_DigestInit_ex(static_cast<EVP_MD_CTX*>(ctx_), EVP_sha256(), nullptr);
+}
 Sha256::~Sha256() { EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(ctx_)); }
-void Sha256::update(std::string_view bytes) { EVP_DigestUpdate(static_cast<EVP_MD_CTX*>(ctx_), bytes.data(), bytes.size()); }
+void Sha256::update(std::string_view bytes) {
+  EVP_DigestUpdate(static_cast<EVP_MD_CTX*>(ctx_), bytes.data(), bytes.size());
+}
 std::string Sha256::hex() {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int len = 0;

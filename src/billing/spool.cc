@@ -20,9 +20,10 @@ core::Result<Spool> Spool::open() {
     if (s.fd_ >= 0) ::unlink(name.c_str());
   }
   if (s.fd_ < 0)
-    return core::make_error(core::ErrorCode::kIo,
-                            "cannot make a temporary file in " + dir + " to read the Parquet data from (" +
-                                std::strerror(errno) + "); set TMPDIR to a folder with room");
+    return core::make_error(core::ErrorCode::kIo, "cannot make a temporary file in " + dir +
+                                                      " to read the Parquet data from (" +
+                                                      std::strerror(errno) +
+                                                      "); set TMPDIR to a folder with room");
   s.dir_ = dir;
   return s;
 }
@@ -32,9 +33,10 @@ core::Status Spool::write(std::string_view bytes) {
     const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0)
-      return core::make_error(core::ErrorCode::kIo, "cannot write the Parquet data to a temporary file in " + dir_ +
-                                                        " (" + std::strerror(errno) +
-                                                        "); set TMPDIR to a folder with room");
+      return core::make_error(core::ErrorCode::kIo,
+                              "cannot write the Parquet data to a temporary file in " + dir_ +
+                                  " (" + std::strerror(errno) +
+                                  "); set TMPDIR to a folder with room");
     bytes.remove_prefix(static_cast<std::size_t>(n));
   }
   return {};

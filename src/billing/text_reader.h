@@ -21,12 +21,12 @@ class TextReader {
   virtual std::int64_t rejected() const = 0;  // not handed over (each has an error issue)
 };
 
-// Splits the bytes a TextReader is fed into lines: calls line(text) for every complete line (without
-// its '\n'), keeping a line cut by the end of `bytes` in `partial` for the next call. A partial line
-// over 1 MiB is a kParse error: "this is not <what>", at line `lines_read` + 1.
+// Splits the bytes a TextReader is fed into lines: calls line(text) for every complete line
+// (without its '\n'), keeping a line cut by the end of `bytes` in `partial` for the next call. A
+// partial line over 1 MiB is a kParse error: "this is not <what>", at line `lines_read` + 1.
 template <class Line>
-core::Status split_lines(std::string_view bytes, std::string& partial, const std::int64_t& lines_read,
-                         std::string_view what, Line&& line) {
+core::Status split_lines(std::string_view bytes, std::string& partial,
+                         const std::int64_t& lines_read, std::string_view what, Line&& line) {
   constexpr std::size_t kMaxLine = std::size_t{1} << 20;
   while (!bytes.empty()) {
     const auto nl = bytes.find('\n');

@@ -30,7 +30,8 @@ const std::vector<std::string>* aliases_of(const T& e) {
 
 template <class T>
 std::string key_of(const T& e) {
-  if constexpr (requires { e.generation; } && !requires { e.id; }) {
+  if constexpr (
+      requires { e.generation; } && !requires { e.id; }) {
     return e.generation;
   } else {
     return e.id;

@@ -22,19 +22,24 @@ namespace gov = aicost::governance;
 core::Status read_amount(MapReader& r, const std::string& key, gov::Budget& b) {
   auto text = r.string(key);
   if (!text) return text.error();
-  if (!*text) return r.source().error(r.self().Mark(), "budget '" + b.name + "' needs an 'amount', as in 30000 USD");
+  if (!*text)
+    return r.source().error(r.self().Mark(),
+                            "budget '" + b.name + "' needs an 'amount', as in 30000 USD");
   const std::string& t = **text;
   const auto space = t.find_last_of(' ');
   const std::string number = space == std::string::npos ? t : t.substr(0, space);
   const std::string currency = space == std::string::npos ? "" : t.substr(space + 1);
   const auto parsed = core::parse_amount(number);
-  const bool code = (currency.size() == 3 && std::all_of(currency.begin(), currency.end(), [](unsigned char c) {
-                       return std::isupper(c) != 0;
-                     })) || currency == gov::kGpuHours;
+  const bool code =
+      (currency.size() == 3 && std::all_of(currency.begin(), currency.end(),
+                                           [](unsigned char c) { return std::isupper(c) != 0; })) ||
+      currency == gov::kGpuHours;
   if (!parsed || !code)
-    return r.source().error(r.node(key).Mark(), "'" + key +
-                                                    "' must be a number and a currency code, as in '30000 USD', or "
-                                                    "GPU-hours, as in '5000 GPU-h'; got '" + t + "'");
+    return r.source().error(r.node(key).Mark(),
+                            "'" + key +
+                                "' must be a number and a currency code, as in '30000 USD', or "
+                                "GPU-hours, as in '5000 GPU-h'; got '" +
+                                t + "'");
   b.amount = parsed->nanos;
   b.currency = currency;
   return {};
@@ -51,7 +56,8 @@ core::Result<ledger::Day> read_day(MapReader& r, const std::string& key) {
 core::Status read_levels(MapReader& r, gov::Budget& b) {
   const YAML::Node n = r.node("alerts");
   if (!n || n.IsNull()) return {};
-  if (!n.IsSequence()) return r.source().error(n.Mark(), "'alerts' must be a list, as in [80%, 90%, 100%]");
+  if (!n.IsSequence())
+    return r.source().error(n.Mark(), "'alerts' must be a list, as in [80%, 90%, 100%]");
   const auto defaults = gov::default_levels();
   b.levels.clear();
   for (const auto& e : n) {
@@ -71,13 +77,16 @@ core::Status read_levels(MapReader& r, gov::Budget& b) {
       at = e.Scalar();
     }
     auto fraction = core::parse_base_units(at, UnitKind::kPercent);
-    if (!fraction) return r.source().error(e.Mark(), "an alert level must be a percentage, as in 80%; got '" + at + "'");
+    if (!fraction)
+      return r.source().error(e.Mark(),
+                              "an alert level must be a percentage, as in 80%; got '" + at + "'");
     level.fraction = *fraction;
     level.gates = gate.value_or(level.fraction >= 0.9);
     if (level.name.empty()) {
       for (const auto& d : defaults)
         if (std::abs(d.fraction - level.fraction) < 1e-9) level.name = d.name;
-      if (level.name.empty()) level.name = std::to_string(static_cast<int>(std::lround(level.fraction * 100))) + "%";
+      if (level.name.empty())
+        level.name = std::to_string(static_cast<int>(std::lround(level.fraction * 100))) + "%";
     }
     b.levels.push_back(level);
   }
@@ -88,18 +97,21 @@ core::Status read_levels(MapReader& r, gov::Budget& b) {
 core::Status read_scope(MapReader& r, gov::Budget& b) {
   const YAML::Node n = r.node("scope");
   if (!n || n.IsNull()) return {};
-  if (!n.IsMap()) return r.source().error(n.Mark(), "'scope' must map dimensions or tag:KEY to values");
+  if (!n.IsMap())
+    return r.source().error(n.Mark(), "'scope' must map dimensions or tag:KEY to values");
   for (const auto& kv : n) {
     auto key = ledger::parse_group_key(kv.first.Scalar());
     if (!key) return r.source().error(kv.first.Mark(), key.error().message);
     if (!kv.second.IsScalar())
-      return r.source().error(kv.second.Mark(), "the scope value of '" + kv.first.Scalar() + "' must be one value");
+      return r.source().error(kv.second.Mark(),
+                              "the scope value of '" + kv.first.Scalar() + "' must be one value");
     b.scope.push_back({*key, kv.second.Scalar()});
   }
   return {};
 }
 
-core::Result<gov::Budget> read_budget(const YAML::Node& n, const Source& src, const std::string& dir) {
+core::Result<gov::Budget> read_budget(const YAML::Node& n, const Source& src,
+                                      const std::string& dir) {
   MapReader r(n, "budgets", src);
   if (!n.IsMap()) return r.not_a_map();
   gov::Budget b;
@@ -110,17 +122,27 @@ core::Result<gov::Budget> read_budget(const YAML::Node& n, const Source& src, co
   std::optional<std::string> period, cost, plan;
   TRY_ASSIGN(period, r.string("period"));
   if (period) {
-    if (*period == "month") b.period = gov::PeriodKind::kMonth;
-    else if (*period == "quarter") b.period = gov::PeriodKind::kQuarter;
-    else if (*period == "run") b.period = gov::PeriodKind::kRun;
-    else return src.error(r.node("period").Mark(), "'period' must be month, quarter or run; got '" + *period + "'");
+    if (*period == "month")
+      b.period = gov::PeriodKind::kMonth;
+    else if (*period == "quarter")
+      b.period = gov::PeriodKind::kQuarter;
+    else if (*period == "run")
+      b.period = gov::PeriodKind::kRun;
+    else
+      return src.error(r.node("period").Mark(),
+                       "'period' must be month, quarter or run; got '" + *period + "'");
   }
   TRY_ASSIGN(cost, r.string("cost"));
   if (cost) {
-    if (*cost == "effective") b.cost = gov::CostBasis::kEffective;
-    else if (*cost == "billed") b.cost = gov::CostBasis::kBilled;
-    else if (*cost == "list") b.cost = gov::CostBasis::kList;
-    else return src.error(r.node("cost").Mark(), "'cost' must be effective, billed or list; got '" + *cost + "'");
+    if (*cost == "effective")
+      b.cost = gov::CostBasis::kEffective;
+    else if (*cost == "billed")
+      b.cost = gov::CostBasis::kBilled;
+    else if (*cost == "list")
+      b.cost = gov::CostBasis::kList;
+    else
+      return src.error(r.node("cost").Mark(),
+                       "'cost' must be effective, billed or list; got '" + *cost + "'");
   }
   if (r.has("start")) {
     auto d = read_day(r, "start");
@@ -144,7 +166,8 @@ core::Result<gov::Budget> read_budget(const YAML::Node& n, const Source& src, co
     auto floor = r.quantity("efficiency_floor", UnitKind::kPercent);
     if (!floor) return floor.error();
     if (!b.plan)
-      return src.error(r.node("efficiency_floor").Mark(), "'efficiency_floor' belongs to a run budget with a 'plan'");
+      return src.error(r.node("efficiency_floor").Mark(),
+                       "'efficiency_floor' belongs to a run budget with a 'plan'");
     b.efficiency_floor = **floor;
   }
   AICOST_TRY_STATUS(read_levels(r, b));
@@ -161,7 +184,8 @@ core::Status read_options(MapReader& top, gov::CheckOptions& o) {
       auto v = a.quantity(key, UnitKind::kDuration);
       if (!v) return v.error();
       if (*v) out = static_cast<int>(std::lround(**v / 86400.0));
-      if (*v && out < 1) return a.source().error(a.node(key).Mark(), "'" + key + "' must be at least 1d");
+      if (*v && out < 1)
+        return a.source().error(a.node(key).Mark(), "'" + key + "' must be at least 1d");
       return {};
     };
     AICOST_TRY_STATUS(days("window", o.anomaly.window_days));
@@ -176,8 +200,9 @@ core::Status read_options(MapReader& top, gov::CheckOptions& o) {
     if (by) {
       auto key = ledger::parse_group_key(*by);
       if (!key || key->dim == ledger::Dimension::kTag)
-        return a.source().error(a.node("root_cause").Mark(),
-                                "'root_cause' must be a dimension such as service or region; got '" + *by + "'");
+        return a.source().error(
+            a.node("root_cause").Mark(),
+            "'root_cause' must be a dimension such as service or region; got '" + *by + "'");
       o.root_cause = key->dim;
     }
     AICOST_TRY_STATUS(a.finish());
@@ -190,13 +215,15 @@ core::Status read_options(MapReader& top, gov::CheckOptions& o) {
       auto v = w.quantity(key, UnitKind::kDuration);
       if (!v) return v.error();
       if (*v) out = static_cast<int>(std::lround(**v / 86400.0));
-      if (*v && out < 1) return w.source().error(w.node(key).Mark(), "'" + key + "' must be at least 1d");
+      if (*v && out < 1)
+        return w.source().error(w.node(key).Mark(), "'" + key + "' must be at least 1d");
       return {};
     };
     auto list = [&](const std::string& key, std::vector<std::string>& out) -> core::Status {
       const YAML::Node n = w.node(key);
       if (!n || n.IsNull()) return {};
-      if (!n.IsSequence()) return w.source().error(n.Mark(), "'" + key + "' must be a list, as in [team, project]");
+      if (!n.IsSequence())
+        return w.source().error(n.Mark(), "'" + key + "' must be a list, as in [team, project]");
       out.clear();
       for (const auto& e : n) out.push_back(e.Scalar());
       return {};
@@ -211,10 +238,12 @@ core::Status read_options(MapReader& top, gov::CheckOptions& o) {
     TRY_ASSIGN(x.idle.idle_below, w.quantity("idle_below", UnitKind::kPercent));
     auto idle_hours = w.quantity("idle_for", UnitKind::kDuration);
     if (!idle_hours) return idle_hours.error();
-    if (*idle_hours) x.idle.min_hours = std::max(1, static_cast<int>(std::lround(**idle_hours / 3600.0)));
+    if (*idle_hours)
+      x.idle.min_hours = std::max(1, static_cast<int>(std::lround(**idle_hours / 3600.0)));
     TRY_ASSIGN(x.untagged.max_share, w.quantity("max_untagged", UnitKind::kPercent));
     TRY_ASSIGN(x.storage.max_monthly_growth, w.quantity("max_storage_growth", UnitKind::kPercent));
-    TRY_ASSIGN(x.commitments.min_unused_share, w.quantity("max_unused_commitment", UnitKind::kPercent));
+    TRY_ASSIGN(x.commitments.min_unused_share,
+               w.quantity("max_unused_commitment", UnitKind::kPercent));
     TRY_ASSIGN(x.fleets.low_below, w.quantity("fleet_low_below", UnitKind::kPercent));
     TRY_ASSIGN(x.fleets.target, w.quantity("fleet_target", UnitKind::kPercent));
     AICOST_TRY_STATUS(w.finish());
@@ -224,7 +253,8 @@ core::Status read_options(MapReader& top, gov::CheckOptions& o) {
     if (!f.self().IsMap()) return f.not_a_map();
     auto history = f.quantity("history", UnitKind::kDuration);
     if (!history) return history.error();
-    if (*history) o.forecast.history_days = std::max(1, static_cast<int>(std::lround(**history / 86400.0)));
+    if (*history)
+      o.forecast.history_days = std::max(1, static_cast<int>(std::lround(**history / 86400.0)));
     TRY_ASSIGN(o.forecast.interval, f.quantity("interval", UnitKind::kPercent));
     TRY_ASSIGN(o.forecast.weekly, f.boolean("weekly"));
     AICOST_TRY_STATUS(f.finish());
@@ -284,10 +314,13 @@ core::Result<BudgetFile> load_budgets(const std::string& path) {
   }
   const YAML::Node aliases = top.node("aliases");
   if (aliases && !aliases.IsNull()) {
-    if (!aliases.IsMap()) return src.error(aliases.Mark(), "'aliases' must map a tag key to a list of keys");
+    if (!aliases.IsMap())
+      return src.error(aliases.Mark(), "'aliases' must map a tag key to a list of keys");
     for (const auto& kv : aliases) {
       auto& keys = out.options.aliases[ledger::canonical_tag_key(kv.first.Scalar())];
-      for (const auto& k : kv.second.IsSequence() ? kv.second : YAML::Node(std::vector<std::string>{kv.second.Scalar()}))
+      for (const auto& k : kv.second.IsSequence()
+                               ? kv.second
+                               : YAML::Node(std::vector<std::string>{kv.second.Scalar()}))
         keys.push_back(ledger::canonical_tag_key(k.Scalar()));
     }
   }

@@ -21,7 +21,8 @@ core::Result<CalibrationRun> calibrate_csv(const std::string& path, const catalo
   int first_line = 0;
   for (size_t i = 0; i < loaded->skipped.size(); ++i) {
     const auto& s = loaded->skipped[i];
-    if (s.find(": unknown GPU '") == std::string::npos && s.find(": no efficiency profile for ") == std::string::npos) {
+    if (s.find(": unknown GPU '") == std::string::npos &&
+        s.find(": no efficiency profile for ") == std::string::npos) {
       continue;
     }
     const int line = i < loaded->skipped_lines.size() ? loaded->skipped_lines[i] : 0;
@@ -30,11 +31,12 @@ core::Result<CalibrationRun> calibrate_csv(const std::string& path, const catalo
   }
   if (!unknown.empty()) {
     // The rows, one per line, are the excerpt; the location is the first of them.
-    return core::make_error_at(core::ErrorCode::kNotFound,
-                               "rows name a GPU the catalog cannot place; add the GPU (a 'gpus:' entry "
-                               "with its generation, and an 'efficiency:' profile for a new generation) "
-                               "in a file given with --catalog, or correct gpu_type:",
-                               {path, first_line, 0, unknown});
+    return core::make_error_at(
+        core::ErrorCode::kNotFound,
+        "rows name a GPU the catalog cannot place; add the GPU (a 'gpus:' entry "
+        "with its generation, and an 'efficiency:' profile for a new generation) "
+        "in a file given with --catalog, or correct gpu_type:",
+        {path, first_line, 0, unknown});
   }
   auto fitted = perf::calibrate(std::move(loaded->observations), loaded->parameters, rules);
   if (!fitted) return fitted.error().with_context(path);
@@ -53,7 +55,8 @@ std::string calibration_overlay(const CalibrationRun& run, const std::string& da
   }
   std::string out = fmt::format(
       "# Efficiency calibrated by `aicost calibrate` to the measured {} runs of {}.\n"
-      "# Use it with `aicost --catalog <this file> ...`: each entry replaces the shipped profile of its\n"
+      "# Use it with `aicost --catalog <this file> ...`: each entry replaces the shipped profile "
+      "of its\n"
       "# generation, with the keys below and every other key from the base profile.\n"
       "efficiency:\n",
       run.serving ? "serving" : "training", run.path);

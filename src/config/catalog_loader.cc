@@ -154,8 +154,8 @@ core::Status read_storage(MapReader& r, catalog::Catalog& cat) {
   AICOST_TRY_STATUS(r.read("read_per_tib", UnitKind::kBandwidth, s.read_per_tib, true));
   TRY_ASSIGN(s.read_source, r.string("read_source"));
   AICOST_TRY_STATUS(read_provenance(r, s.provenance));
-  const bool has_terms = s.retrieval_price.value() > 0 || min_duration.value() > 0 ||
-                         s.restore_time.value() > 0;
+  const bool has_terms =
+      s.retrieval_price.value() > 0 || min_duration.value() > 0 || s.restore_time.value() > 0;
   if (has_terms && s.terms_source.empty()) {
     return r.source().error(r.self().Mark(), "storage entry '" + s.id +
                                                  "' gives retrieval or lifecycle terms without "
@@ -189,14 +189,16 @@ core::Status read_compression(MapReader& r, catalog::Catalog& cat) {
   TRY_ASSIGN(f.content, r.string("content"));
   TRY_ASSIGN(f.ratio, r.ratio("ratio", "0.88"));
   AICOST_TRY_STATUS(r.read("compress_per_core", UnitKind::kBandwidth, f.compress_per_core, true));
-  AICOST_TRY_STATUS(r.read("decompress_per_core", UnitKind::kBandwidth, f.decompress_per_core, true));
+  AICOST_TRY_STATUS(
+      r.read("decompress_per_core", UnitKind::kBandwidth, f.decompress_per_core, true));
   TRY_ASSIGN(f.command, r.string("command"));
   AICOST_TRY_STATUS(read_provenance(r, f.provenance));
   if (f.codec.empty() || f.content.empty() || f.id != f.codec + "/" + f.content || f.ratio <= 0 ||
       f.compress_per_core.value() <= 0 || f.decompress_per_core.value() <= 0 || f.command.empty()) {
-    return r.source().error(r.self().Mark(),
-                            "compression entry needs id (codec/content), codec, content, a ratio > 0, "
-                            "compress_per_core, decompress_per_core and the command that measured it");
+    return r.source().error(
+        r.self().Mark(),
+        "compression entry needs id (codec/content), codec, content, a ratio > 0, "
+        "compress_per_core, decompress_per_core and the command that measured it");
   }
   cat.add(std::move(f));
   return {};
@@ -229,7 +231,8 @@ core::Status read_section(const YAML::Node& root, const char* key, const Source&
                           catalog::Catalog& cat, Fn fn) {
   const YAML::Node list = root[key];
   if (!list) return {};
-  if (!list.IsSequence()) return src.error(list.Mark(), std::string("'") + key + "' must be a list");
+  if (!list.IsSequence())
+    return src.error(list.Mark(), std::string("'") + key + "' must be a list");
   int i = 0;
   for (const auto& entry : list) {
     MapReader r(entry, std::string(key) + "[" + std::to_string(i++) + "]", src);
@@ -248,7 +251,8 @@ core::Status read_error_bands(const YAML::Node& node, const std::string& path, c
   catalog::ErrorBands bands;
   TRY_ASSIGN(bands.source, r.string("source"));
   const YAML::Node list = r.node("bands");
-  if (!list || !list.IsSequence()) return src.error(node.Mark(), "'" + path + "' needs a list 'bands'");
+  if (!list || !list.IsSequence())
+    return src.error(node.Mark(), "'" + path + "' needs a list 'bands'");
   int i = 0;
   for (const auto& entry : list) {
     MapReader e(entry, path + ".bands[" + std::to_string(i++) + "]", src);
@@ -267,8 +271,10 @@ core::Status read_error_bands(const YAML::Node& node, const std::string& path, c
       *field = **v;
     }
     AICOST_TRY_STATUS(e.finish());
-    if (b.regime.empty() || b.rows <= 0 || b.groups <= 0 || b.groups > b.rows || b.min <= 0 || !(b.p10 <= b.median && b.median <= b.p90)) {
-      return src.error(entry.Mark(), "band needs a regime, 0 < groups <= rows and p10 <= median <= p90");
+    if (b.regime.empty() || b.rows <= 0 || b.groups <= 0 || b.groups > b.rows || b.min <= 0 ||
+        !(b.p10 <= b.median && b.median <= b.p90)) {
+      return src.error(entry.Mark(),
+                       "band needs a regime, 0 < groups <= rows and p10 <= median <= p90");
     }
     bands.bands.push_back(std::move(b));
   }
@@ -299,7 +305,8 @@ core::Status read_intervals(const YAML::Node& node, const Source& src, catalog::
     TRY_ASSIGN(margin.rows, mr.integer("rows"));
     TRY_ASSIGN(margin.margin, mr.quantity("margin", UnitKind::kPercent));
     AICOST_TRY_STATUS(mr.finish());
-    if (margin.margin < 0) return src.error(m.Mark(), "'intervals.memory.margin' cannot be negative");
+    if (margin.margin < 0)
+      return src.error(m.Mark(), "'intervals.memory.margin' cannot be negative");
     cat.set_memory_margin(std::move(margin));
   }
   return {};
@@ -317,10 +324,10 @@ core::Status add_catalog_text(std::string_view text, const std::string& origin,
   if (!top.valid()) return top.not_a_map();
   // failure_model, spot_preemption, restart and serving_spot are read by the plan readers
   // (reliability.cc).
-  for (const char* k : {"gpus", "efficiency", "instances", "storage", "network", "models",
-                        "servers", "owned_defaults", "failure_model", "spot_preemption", "restart",
-                        "serving_spot", "software", "compression", "compression_defaults",
-                        "intervals"}) {
+  for (const char* k :
+       {"gpus", "efficiency", "instances", "storage", "network", "models", "servers",
+        "owned_defaults", "failure_model", "spot_preemption", "restart", "serving_spot", "software",
+        "compression", "compression_defaults", "intervals"}) {
     top.accept(k);
   }
   AICOST_TRY_STATUS(top.finish());
@@ -341,7 +348,8 @@ core::Status add_catalog_text(std::string_view text, const std::string& origin,
     AICOST_TRY_STATUS(read_provenance(r, cd.provenance));
     AICOST_TRY_STATUS(r.finish());
     if (cd.checkpoint_cores_per_node < 1) {
-      return r.source().error(d.Mark(), "compression_defaults.checkpoint_cores_per_node must be >= 1");
+      return r.source().error(d.Mark(),
+                              "compression_defaults.checkpoint_cores_per_node must be >= 1");
     }
     cat.set_compression_defaults(std::move(cd));
   }
@@ -357,8 +365,8 @@ core::Status add_catalog_text(std::string_view text, const std::string& origin,
 core::Result<std::string> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    return core::make_error(ErrorCode::kIo, std::string("cannot read file: ") + std::strerror(errno),
-                            path);
+    return core::make_error(ErrorCode::kIo,
+                            std::string("cannot read file: ") + std::strerror(errno), path);
   }
   std::ostringstream ss;
   ss << in.rdbuf();

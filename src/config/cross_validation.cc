@@ -96,7 +96,8 @@ std::vector<std::string> field(const CrossValidationRun& run, std::string perf::
 
 catalog::ErrorBands held_out_bands(const CrossValidationRun& run, const std::string& source) {
   return perf::build_error_bands(field(run, &perf::Observation::regime),
-                                 field(run, &perf::Observation::group), held_out_ratios(run), source);
+                                 field(run, &perf::Observation::group), held_out_ratios(run),
+                                 source);
 }
 
 double held_out_coverage(const CrossValidationRun& run) {

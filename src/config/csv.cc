@@ -4,8 +4,9 @@
 
 namespace aicost::config {
 
-core::Status read_csv(std::string_view text, const std::string& origin,
-                      const std::function<core::Status(const std::vector<std::string>&, int)>& on_row) {
+core::Status read_csv(
+    std::string_view text, const std::string& origin,
+    const std::function<core::Status(const std::vector<std::string>&, int)>& on_row) {
   std::vector<std::string> fields;
   core::CsvStream stream(origin, [&](const core::CsvRecord& r) {
     fields.assign(r.fields.begin(), r.fields.end());

@@ -18,15 +18,41 @@ namespace {
 // Every key of an efficiency profile; a profile without `base:` must give them all.
 // fp4_gemm_relative is the exception: only generations with an FP4 peak (Blackwell) have one.
 const std::vector<std::string>& efficiency_keys() {
-  static const std::vector<std::string> keys = {
-      "gemm_max", "gemm_half_dim", "fp8_gemm_relative", "fp8_gemm_half_k", "fp8_cast_bytes", "attention_flash",
-      "attention_unfused", "attention_flash_backward", "attention_unfused_backward",
-      "memory_bound", "elementwise_bytes_per_hidden", "scale_up_bus", "scale_out_bus",
-      "all_to_all_bus", "flex_dispatch_bus", "collective_latency", "layer_overhead", "moe_sync_expert_overhead", "step_overhead", "tp_overlap",
-      "ep_overlap", "dp_overlap", "optimizer_bytes_per_param", "memory_overhead",
-      "memory_overhead_share", "serving_prefill_mfu", "serving_fp8_prefill_relative",
-      "serving_prefill_half_tokens", "serving_expert_overhead", "serving_decode_bandwidth",
-      "serving_kv_bandwidth", "serving_layer_overhead", "serving_sequence_overhead", "serving_allreduce_latency", "serving_workspace"};
+  static const std::vector<std::string> keys = {"gemm_max",
+                                                "gemm_half_dim",
+                                                "fp8_gemm_relative",
+                                                "fp8_gemm_half_k",
+                                                "fp8_cast_bytes",
+                                                "attention_flash",
+                                                "attention_unfused",
+                                                "attention_flash_backward",
+                                                "attention_unfused_backward",
+                                                "memory_bound",
+                                                "elementwise_bytes_per_hidden",
+                                                "scale_up_bus",
+                                                "scale_out_bus",
+                                                "all_to_all_bus",
+                                                "flex_dispatch_bus",
+                                                "collective_latency",
+                                                "layer_overhead",
+                                                "moe_sync_expert_overhead",
+                                                "step_overhead",
+                                                "tp_overlap",
+                                                "ep_overlap",
+                                                "dp_overlap",
+                                                "optimizer_bytes_per_param",
+                                                "memory_overhead",
+                                                "memory_overhead_share",
+                                                "serving_prefill_mfu",
+                                                "serving_fp8_prefill_relative",
+                                                "serving_prefill_half_tokens",
+                                                "serving_expert_overhead",
+                                                "serving_decode_bandwidth",
+                                                "serving_kv_bandwidth",
+                                                "serving_layer_overhead",
+                                                "serving_sequence_overhead",
+                                                "serving_allreduce_latency",
+                                                "serving_workspace"};
   return keys;
 }
 
@@ -52,7 +78,8 @@ core::Status read_efficiency(MapReader& r, catalog::Catalog& cat) {
     }
     if (!missing.empty()) {
       std::string profiles;
-      for (const auto& p : cat.efficiencies()) profiles += (profiles.empty() ? "" : ", ") + p.generation;
+      for (const auto& p : cat.efficiencies())
+        profiles += (profiles.empty() ? "" : ", ") + p.generation;
       return r.source().error(
           r.self().Mark(),
           "efficiency profile '" + e.generation + "' lacks " + missing +
@@ -83,10 +110,12 @@ core::Status read_efficiency(MapReader& r, catalog::Catalog& cat) {
   TRY_ASSIGN(e.gemm_half_dim, r.quantity("gemm_half_dim", UnitKind::kCount));
   TRY_ASSIGN(e.fp8_gemm_half_k, r.quantity("fp8_gemm_half_k", UnitKind::kCount));
   TRY_ASSIGN(e.attention_flash_backward, r.quantity("attention_flash_backward", UnitKind::kCount));
-  TRY_ASSIGN(e.attention_unfused_backward, r.quantity("attention_unfused_backward", UnitKind::kCount));
+  TRY_ASSIGN(e.attention_unfused_backward,
+             r.quantity("attention_unfused_backward", UnitKind::kCount));
   TRY_ASSIGN(e.elementwise_bytes_per_hidden,
              r.quantity("elementwise_bytes_per_hidden", UnitKind::kBytes));
-  TRY_ASSIGN(e.optimizer_bytes_per_param, r.quantity("optimizer_bytes_per_param", UnitKind::kBytes));
+  TRY_ASSIGN(e.optimizer_bytes_per_param,
+             r.quantity("optimizer_bytes_per_param", UnitKind::kBytes));
   TRY_ASSIGN(e.fp8_cast_bytes, r.quantity("fp8_cast_bytes", UnitKind::kBytes));
   AICOST_TRY_STATUS(r.read("memory_overhead", UnitKind::kBytes, e.memory_overhead));
   AICOST_TRY_STATUS(r.read("serving_workspace", UnitKind::kBytes, e.serving_workspace));
@@ -95,13 +124,16 @@ core::Status read_efficiency(MapReader& r, catalog::Catalog& cat) {
   AICOST_TRY_STATUS(
       r.read("moe_sync_expert_overhead", UnitKind::kDuration, e.moe_sync_expert_overhead));
   AICOST_TRY_STATUS(r.read("step_overhead", UnitKind::kDuration, e.step_overhead));
-  AICOST_TRY_STATUS(r.read("serving_layer_overhead", UnitKind::kDuration, e.serving_layer_overhead));
+  AICOST_TRY_STATUS(
+      r.read("serving_layer_overhead", UnitKind::kDuration, e.serving_layer_overhead));
   AICOST_TRY_STATUS(
       r.read("serving_sequence_overhead", UnitKind::kDuration, e.serving_sequence_overhead));
-  AICOST_TRY_STATUS(r.read("serving_expert_overhead", UnitKind::kDuration, e.serving_expert_overhead));
-  AICOST_TRY_STATUS(r.read("serving_allreduce_latency", UnitKind::kDuration,
-                           e.serving_allreduce_latency));
-  TRY_ASSIGN(e.serving_prefill_half_tokens, r.quantity("serving_prefill_half_tokens", UnitKind::kCount));
+  AICOST_TRY_STATUS(
+      r.read("serving_expert_overhead", UnitKind::kDuration, e.serving_expert_overhead));
+  AICOST_TRY_STATUS(
+      r.read("serving_allreduce_latency", UnitKind::kDuration, e.serving_allreduce_latency));
+  TRY_ASSIGN(e.serving_prefill_half_tokens,
+             r.quantity("serving_prefill_half_tokens", UnitKind::kCount));
   AICOST_TRY_STATUS(read_provenance(r, e.provenance));
   cat.add(std::move(e));
   return {};

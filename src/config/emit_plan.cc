@@ -11,14 +11,30 @@ namespace aicost::config {
 namespace {
 
 // Every spelling of the parallelism keys a search may have varied.
-const char* kSearchedParallelKeys[] = {
-    "tensor_model_parallel_size", "tp", "tensor_parallel_size", "tensor_parallel_degree",
-    "pipeline_model_parallel_size", "pp", "pipeline_parallel_size", "pipeline_parallel_degree",
-    "virtual_pipeline_model_parallel_size", "vpp", "context_parallel_size", "cp",
-    "context_parallel_degree", "expert_model_parallel_size", "ep", "expert_parallel_degree",
-    "micro_batch_size", "train_micro_batch_size_per_gpu", "sequence_parallel",
-    "recompute_granularity", "activations_checkpoint_granularity", "use_distributed_optimizer",
-    "optimizer_sharding", "data_parallel_size"};
+const char* kSearchedParallelKeys[] = {"tensor_model_parallel_size",
+                                       "tp",
+                                       "tensor_parallel_size",
+                                       "tensor_parallel_degree",
+                                       "pipeline_model_parallel_size",
+                                       "pp",
+                                       "pipeline_parallel_size",
+                                       "pipeline_parallel_degree",
+                                       "virtual_pipeline_model_parallel_size",
+                                       "vpp",
+                                       "context_parallel_size",
+                                       "cp",
+                                       "context_parallel_degree",
+                                       "expert_model_parallel_size",
+                                       "ep",
+                                       "expert_parallel_degree",
+                                       "micro_batch_size",
+                                       "train_micro_batch_size_per_gpu",
+                                       "sequence_parallel",
+                                       "recompute_granularity",
+                                       "activations_checkpoint_granularity",
+                                       "use_distributed_optimizer",
+                                       "optimizer_sharding",
+                                       "data_parallel_size"};
 
 }  // namespace
 
@@ -40,7 +56,8 @@ core::Result<std::string> emit_plan(const SearchRequest& req, const search::Cand
   try {
     root = YAML::Load(req.text);
   } catch (const YAML::Exception& e) {
-    return core::make_error(core::ErrorCode::kInternal, std::string("cannot re-read the plan: ") + e.what());
+    return core::make_error(core::ErrorCode::kInternal,
+                            std::string("cannot re-read the plan: ") + e.what());
   }
   const auto& gpu = req.space.gpus[c.gpu_option];
   const auto& price = gpu.prices[c.price_option];
@@ -74,7 +91,8 @@ core::Result<std::string> emit_plan(const SearchRequest& req, const search::Cand
   YAML::Emitter out;
   out << root;
   if (!out.good()) {
-    return core::make_error(core::ErrorCode::kInternal, "cannot write the plan: " + out.GetLastError());
+    return core::make_error(core::ErrorCode::kInternal,
+                            "cannot write the plan: " + out.GetLastError());
   }
   return "# Emitted by `aicost search` from " + req.base.path + " (" +
          search::to_string(req.objective) + " plan).\n" + out.c_str() + "\n";

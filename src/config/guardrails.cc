@@ -11,7 +11,8 @@ namespace aicost::config {
 
 using core::UnitKind;
 
-core::Result<optimize::Guardrails> parse_guardrails(const std::string& text, const std::string& origin) {
+core::Result<optimize::Guardrails> parse_guardrails(const std::string& text,
+                                                    const std::string& origin) {
   const Source src = Source::from_text(origin, text);
   auto root = parse_yaml(src, text);
   if (!root) return root.error();
@@ -46,7 +47,8 @@ core::Result<optimize::Guardrails> parse_guardrails(const std::string& text, con
   if (top.has("min_mfu")) {
     double v = 0;
     TRY_ASSIGN(v, top.quantity("min_mfu", UnitKind::kPercent));
-    if (v > 1) return src.error(top.node("min_mfu").Mark(), "min_mfu is a share of the peak, at most 100%");
+    if (v > 1)
+      return src.error(top.node("min_mfu").Mark(), "min_mfu is a share of the peak, at most 100%");
     g.min_mfu = v;
   }
   if (top.has("max_data_stall")) {
@@ -93,14 +95,17 @@ core::Result<optimize::Guardrails> parse_guardrails(const std::string& text, con
   if (top.has("max_cost_rise")) {
     double v = 0;
     TRY_ASSIGN(v, top.quantity("max_cost_rise", UnitKind::kPercent));
-    if (v <= -1) return src.error(top.node("max_cost_rise").Mark(), "max_cost_rise is a relative rise, above -100%");
+    if (v <= -1)
+      return src.error(top.node("max_cost_rise").Mark(),
+                       "max_cost_rise is a relative rise, above -100%");
     g.max_cost_rise = v;
   }
   if (top.has("min_gpu_activity")) {
     double v = 0;
     TRY_ASSIGN(v, top.quantity("min_gpu_activity", UnitKind::kPercent));
     if (v < 0 || v > 1) {
-      return src.error(top.node("min_gpu_activity").Mark(), "min_gpu_activity is a share of the time, 0% to 100%");
+      return src.error(top.node("min_gpu_activity").Mark(),
+                       "min_gpu_activity is a share of the time, 0% to 100%");
     }
     g.min_gpu_activity = v;
   }

@@ -32,14 +32,16 @@ std::optional<std::string> build(const Row& r, const catalog::Catalog& cat,
   // A row about a whole system (GPUs > TP) measures GPUs / TP replicas side by side.
   const double gpus = number(r, "num_gpus", tp);
   if (gpus < tp || std::fmod(gpus, tp) != 0) {
-    return "num_gpus " + r.at("num_gpus") + " is not a multiple of tp " + std::to_string(rep.tensor_parallel) +
-           " (a row describes whole replicas)";
+    return "num_gpus " + r.at("num_gpus") + " is not a multiple of tp " +
+           std::to_string(rep.tensor_parallel) + " (a row describes whole replicas)";
   }
   const int replicas = static_cast<int>(gpus / tp);
   // The weights' precision as the row names it ("FP8", "NVFP4", "INT8 SmoothQuant", "default
   // dtype (BF16 presumed)"); anything else is 16-bit.
   const std::string prec = lower(r.at("precision"));
-  auto names = [&](const char* p) { return std::regex_search(prec, std::regex(std::string("(^|[^a-z0-9])(nv|mx)?") + p)); };
+  auto names = [&](const char* p) {
+    return std::regex_search(prec, std::regex(std::string("(^|[^a-z0-9])(nv|mx)?") + p));
+  };
   rep.weights = names("fp4")    ? catalog::Precision::kFp4
                 : names("fp8")  ? catalog::Precision::kFp8
                 : names("int8") ? catalog::Precision::kInt8
@@ -49,7 +51,7 @@ std::optional<std::string> build(const Row& r, const catalog::Catalog& cat,
   // checkpoints keep an FP8 KV cache (TensorRT-LLM, vLLM), INT8 weights a 16-bit one.
   std::smatch kv;
   if (std::regex_search(prec, kv, std::regex(R"((fp8|bf16|fp16) kv)"))) {
-    rep.kv_cache = kv[1] == "fp8" ? catalog::Precision::kFp8
+    rep.kv_cache = kv[1] == "fp8"    ? catalog::Precision::kFp8
                    : kv[1] == "fp16" ? catalog::Precision::kFp16
                                      : catalog::Precision::kBf16;
   } else {
@@ -58,9 +60,11 @@ std::optional<std::string> build(const Row& r, const catalog::Catalog& cat,
                                                               : rep.weights;
   }
   // "attention DP" in the framework cell: attention data parallel over the TP ranks.
-  rep.attention_data_parallel = r.count("framework") && lower(r.at("framework")).find("attention dp") != std::string::npos;
+  rep.attention_data_parallel =
+      r.count("framework") && lower(r.at("framework")).find("attention dp") != std::string::npos;
   // TensorRT-LLM before v0.8 had no XQA kernel: its GQA decode read the KV cache per query head.
-  if (r.count("framework") && std::regex_search(lower(r.at("framework")), std::regex(R"(tensorrt-llm v0\.[0-7]\b)"))) {
+  if (r.count("framework") &&
+      std::regex_search(lower(r.at("framework")), std::regex(R"(tensorrt-llm v0\.[0-7]\b)"))) {
     rep.kv_read_once_per_group = false;
   }
   const std::string batch = lower(r.at("batch_or_concurrency"));
@@ -72,7 +76,8 @@ std::optional<std::string> build(const Row& r, const catalog::Catalog& cat,
   const auto max_sequences = find_number(batch, R"(max_num_seqs[ =:]*(\d+))");
   if (!max_load && !b && !clients && !rate) {
     return "batch not understood: '" + r.at("batch_or_concurrency") +
-           "' (expected 'static batch N', 'fixed batch N', 'concurrency N', 'request rate R' or 'max load')";
+           "' (expected 'static batch N', 'fixed batch N', 'concurrency N', 'request rate R' or "
+           "'max load')";
   }
   const double input = number(r, "input_tokens"), output = number(r, "output_tokens");
   if (input < 1 || output < 1) return "input_tokens and output_tokens must be at least 1";
@@ -116,21 +121,21 @@ std::optional<std::string> build(const Row& r, const catalog::Catalog& cat,
 core::Result<InferenceSet> load_inference_csv(const std::string& path,
                                               const catalog::Catalog& cat) {
   InferenceSet set;
-  auto st = read_table(path,
-                       {"name", "model", "gpu_type", "tp", "precision", "input_tokens",
-                        "output_tokens", "batch_or_concurrency", "throughput_tokens_per_s",
-                        "ttft_ms", "tpot_ms"},
-                       [&](const Row& row, int line) {
-                         try {
-                           if (auto why = build(row, cat, set.cases)) {
-                             set.skipped.push_back(row.at("name") + ": " + *why);
-                             set.skipped_lines.push_back(line);
-                           }
-                         } catch (const std::exception& e) {
-                           set.skipped.push_back(row.at("name") + ": unreadable row (" + e.what() + ")");
-                           set.skipped_lines.push_back(line);
-                         }
-                       });
+  auto st =
+      read_table(path,
+                 {"name", "model", "gpu_type", "tp", "precision", "input_tokens", "output_tokens",
+                  "batch_or_concurrency", "throughput_tokens_per_s", "ttft_ms", "tpot_ms"},
+                 [&](const Row& row, int line) {
+                   try {
+                     if (auto why = build(row, cat, set.cases)) {
+                       set.skipped.push_back(row.at("name") + ": " + *why);
+                       set.skipped_lines.push_back(line);
+                     }
+                   } catch (const std::exception& e) {
+                     set.skipped.push_back(row.at("name") + ": unreadable row (" + e.what() + ")");
+                     set.skipped_lines.push_back(line);
+                   }
+                 });
   if (!st) return st.error();
   return set;
 }

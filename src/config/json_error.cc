@@ -24,8 +24,7 @@ core::Error json_parse_error(std::string_view text, std::string_view origin, siz
     if (open != std::string_view::npos && text.find('\n', open) >= at) at = open;
   } else {
     // "invalid literal" is reported at the byte after it (often the newline).
-    const bool literal =
-        what.find("invalid literal") != std::string_view::npos;
+    const bool literal = what.find("invalid literal") != std::string_view::npos;
     if (literal && at > 0 && !in_literal(text[at]) && in_literal(text[at - 1])) --at;
     while (at > 0 && in_literal(text[at]) && in_literal(text[at - 1])) --at;
   }
@@ -63,10 +62,11 @@ core::Error json_parse_error(std::string_view text, std::string_view origin, siz
       std::string_view(",{[:").find(text[prev - 1]) == std::string_view::npos) {
     reason += " (is a ',' missing before it?)";
   }
-  return core::make_error_at(core::ErrorCode::kParse, "malformed JSON: " + reason,
-                             {std::string(origin), static_cast<int>(line_no), static_cast<int>(column),
-                              "    " + std::string(begin > 0 ? "..." : "") + std::string(shown) +
-                                  (begin + shown.size() < line.size() ? "..." : "") + "\n    " + pad + "^"});
+  return core::make_error_at(
+      core::ErrorCode::kParse, "malformed JSON: " + reason,
+      {std::string(origin), static_cast<int>(line_no), static_cast<int>(column),
+       "    " + std::string(begin > 0 ? "..." : "") + std::string(shown) +
+           (begin + shown.size() < line.size() ? "..." : "") + "\n    " + pad + "^"});
 }
 
 }  // namespace aicost::config

@@ -45,9 +45,9 @@ core::Status read_model_fields(MapReader& r, catalog::ModelSpec& m) {
     } else if (a == "squared-relu" || a == "relu2") {
       m.activation = catalog::Activation::kSquaredRelu;
     } else {
-      return r.source().error(r.node("activation").Mark(),
-                              "activation must be gelu, swiglu or squared-relu, got '" +
-                                  *activation + "'");
+      return r.source().error(
+          r.node("activation").Mark(),
+          "activation must be gelu, swiglu or squared-relu, got '" + *activation + "'");
     }
   }
   std::optional<std::string> position;
@@ -73,8 +73,7 @@ core::Status read_model_fields(MapReader& r, catalog::ModelSpec& m) {
       return r.source().error(v.Mark(), "hidden_dropout must be true/false or a rate in [0, 1)");
     }
   } else {
-    m.hidden_dropout =
-        m.activation == catalog::Activation::kGelu && m.learned_position_embeddings;
+    m.hidden_dropout = m.activation == catalog::Activation::kGelu && m.learned_position_embeddings;
   }
   return {};
 }

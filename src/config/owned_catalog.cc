@@ -100,13 +100,14 @@ core::Status read_owned_defaults(MapReader& r, catalog::Catalog& cat) {
                                  quantity<core::UsdPerJoule>(UnitKind::kEnergyPrice)));
   AICOST_TRY_STATUS(read_default(r, "colocation", d.colocation,
                                  quantity<core::UsdPerJoule>(UnitKind::kPowerPrice)));
-  AICOST_TRY_STATUS(read_default(r, "support", d.support_per_year,
-                                 [](MapReader& m, double& v) -> core::Status {
-                                   TRY_ASSIGN(v, m.quantity("value", UnitKind::kPercentPerYear));
-                                   return {};
-                                 }));
+  AICOST_TRY_STATUS(
+      read_default(r, "support", d.support_per_year, [](MapReader& m, double& v) -> core::Status {
+        TRY_ASSIGN(v, m.quantity("value", UnitKind::kPercentPerYear));
+        return {};
+      }));
   if (const YAML::Node list = r.node("fabric"); list && !list.IsNull()) {
-    if (!list.IsSequence()) return r.source().error(list.Mark(), "'owned_defaults.fabric' must be a list");
+    if (!list.IsSequence())
+      return r.source().error(list.Mark(), "'owned_defaults.fabric' must be a list");
     d.fabric.clear();
     int i = 0;
     for (const auto& entry : list) {

@@ -37,7 +37,8 @@ core::Result<workload::Model> read_model(MapReader& r, const catalog::Catalog& c
     if (!m) {
       // The JSON file's own position leads; the plan line that named it follows.
       core::Error e = m.error();
-      e.message += " (the file model.hf_config names at " + r.source().where(r.node("hf_config").Mark()) + ")";
+      e.message += " (the file model.hf_config names at " +
+                   r.source().where(r.node("hf_config").Mark()) + ")";
       return e;
     }
     spec = *m;
@@ -52,8 +53,8 @@ core::Result<workload::Model> read_model(MapReader& r, const catalog::Catalog& c
   AICOST_TRY_STATUS(r.finish());
   auto model = workload::Model::create(spec);
   if (!model) {
-    return r.source().error(r.self().Mark(), model.error().message + " (" +
-                                                 model.error().context + ")");
+    return r.source().error(r.self().Mark(),
+                            model.error().message + " (" + model.error().context + ")");
   }
   return model;
 }
@@ -70,9 +71,10 @@ core::Status read_trainable_share(MapReader r, costing::StorageInputs& s,
                             "training.trainable_share is a share of the parameters in (0%, 100%]");
   }
   if (share < 1) {
-    warnings.push_back(core::sprintf("training.trainable_share %.4g %%: only incremental checkpoints "
-                                     "use it; the step and memory models train every parameter",
-                                     share * 100));
+    warnings.push_back(
+        core::sprintf("training.trainable_share %.4g %%: only incremental checkpoints "
+                      "use it; the step and memory models train every parameter",
+                      share * 100));
   }
   s.trainable_share = share;
   return {};
@@ -158,7 +160,8 @@ core::Result<Plan> parse_plan_root(const YAML::Node& root_node, const Source& sr
   AICOST_TRY_STATUS(read_operations(ops, plan.cost.operations));
   AICOST_TRY_STATUS(read_services(top, plan.cost.services));
   MapReader rel = section("reliability");
-  AICOST_TRY_STATUS(read_reliability(rel, job, plan.cost.compute, plan.cost.reliability, plan.warnings));
+  AICOST_TRY_STATUS(
+      read_reliability(rel, job, plan.cost.compute, plan.cost.reliability, plan.warnings));
   if (owned) {
     // The cluster bought holds the job's GPUs and its spare nodes.
     const int spares = std::max(0, plan.cost.reliability.spare_nodes) * job.cluster.gpus_per_node;

@@ -27,7 +27,8 @@ core::Status storage_price(MapReader& r, const catalog::Catalog& cat, const std:
   const catalog::StoragePrice* chosen = nullptr;
   if (tier) {
     auto t = cat.storage(*tier);
-    if (!t) return r.source().error(r.node(prefix + "_tier").Mark(), t.error().message, t.error().code);
+    if (!t)
+      return r.source().error(r.node(prefix + "_tier").Mark(), t.error().message, t.error().code);
     chosen = *t;
   } else {
     for (const auto& s : cat.storage_prices()) {
@@ -50,7 +51,8 @@ core::Status storage_price(MapReader& r, const catalog::Catalog& cat, const std:
     out = chosen->price;
     if (note.find(chosen->id) == std::string::npos) {
       note += (note.empty() ? "" : ", ") + chosen->id +
-              core::sprintf(" %.4g USD/GB-month", chosen->price.value() * core::kGB * core::kSecondsPerMonth);
+              core::sprintf(" %.4g USD/GB-month",
+                            chosen->price.value() * core::kGB * core::kSecondsPerMonth);
     }
   }
   return {};
@@ -103,7 +105,9 @@ template <class Fn>
 core::Status read_named(MapReader& r, const std::string& key, Fn each) {
   YAML::Node n = r.node(key);
   if (!n || n.IsNull()) return {};
-  if (!n.IsMap()) return r.source().error(n.Mark(), "storage." + key + " is a map, e.g. {debug: 14GB, info: 5GB}");
+  if (!n.IsMap())
+    return r.source().error(n.Mark(),
+                            "storage." + key + " is a map, e.g. {debug: 14GB, info: 5GB}");
   MapReader m(n, "storage." + key, r.source());
   for (const auto& kv : n) {
     const std::string name = kv.first.Scalar();
@@ -122,9 +126,10 @@ core::Status read_lifecycle(MapReader& r, const catalog::Catalog& cat, const std
   if (!tier && after.value() < 0) return {};
   if (!tier || after.value() < 0) {
     const std::string given = tier ? "tier" : "after";
-    return r.source().error(r.node("checkpoint_" + stage + "_" + given).Mark(),
-                            "storage.checkpoint_" + stage + "_tier and checkpoint_" + stage +
-                                "_after go together: the tier older checkpoints move to, and their age");
+    return r.source().error(
+        r.node("checkpoint_" + stage + "_" + given).Mark(),
+        "storage.checkpoint_" + stage + "_tier and checkpoint_" + stage +
+            "_after go together: the tier older checkpoints move to, and their age");
   }
   auto t = cat.storage(*tier);
   if (!t) {
@@ -138,8 +143,9 @@ core::Status read_lifecycle(MapReader& r, const catalog::Catalog& cat, const std
 }  // namespace
 
 namespace {
-core::Status read_data_feed(MapReader& r, const catalog::StoragePrice* tier, workload::TrainingJob& job,
-                            costing::StorageInputs& s, std::vector<std::string>& warnings);
+core::Status read_data_feed(MapReader& r, const catalog::StoragePrice* tier,
+                            workload::TrainingJob& job, costing::StorageInputs& s,
+                            std::vector<std::string>& warnings);
 core::Status read_logs(MapReader& r, const catalog::Catalog& cat, costing::StorageInputs& s);
 }  // namespace
 
@@ -157,7 +163,8 @@ core::Status read_storage(MapReader& r, const catalog::Catalog& cat, const std::
   s.log_retention = core::days(30);
   AICOST_TRY_STATUS(r.read("dataset_size", UnitKind::kBytes, s.dataset));
   AICOST_TRY_STATUS(r.read("checkpoint_size", UnitKind::kBytes, s.checkpoint_size));
-  AICOST_TRY_STATUS(r.read("checkpoint_interval", UnitKind::kDuration, s.checkpoint_interval, true));
+  AICOST_TRY_STATUS(
+      r.read("checkpoint_interval", UnitKind::kDuration, s.checkpoint_interval, true));
   TRY_ASSIGN(s.checkpoints_retained, r.integer("checkpoints_retained"));
   AICOST_TRY_STATUS(r.read("checkpoint_write_bandwidth", UnitKind::kBandwidth,
                            s.checkpoint_write_bandwidth, true));
@@ -166,7 +173,8 @@ core::Status read_storage(MapReader& r, const catalog::Catalog& cat, const std::
   AICOST_TRY_STATUS(r.read("log_retention", UnitKind::kDuration, s.log_retention));
   const catalog::StoragePrice* dataset_tier = nullptr;
   const catalog::StoragePrice* checkpoint_tier = nullptr;
-  AICOST_TRY_STATUS(storage_price(r, cat, provider, "dataset", s.dataset_price, s.tier_note, &dataset_tier));
+  AICOST_TRY_STATUS(
+      storage_price(r, cat, provider, "dataset", s.dataset_price, s.tier_note, &dataset_tier));
   AICOST_TRY_STATUS(storage_price(r, cat, provider, "checkpoint", s.checkpoint_price, s.tier_note,
                                   &checkpoint_tier));
   AICOST_TRY_STATUS(storage_price(r, cat, provider, "log", s.log_price, s.tier_note));
@@ -177,17 +185,20 @@ core::Status read_storage(MapReader& r, const catalog::Catalog& cat, const std::
   s.checkpoint_terms = terms_of(checkpoint_tier, warnings);
   AICOST_TRY_STATUS(read_lifecycle(r, cat, "warm", s.checkpoint_warm, warnings));
   AICOST_TRY_STATUS(read_lifecycle(r, cat, "cold", s.checkpoint_cold, warnings));
-  if (s.checkpoint_warm && s.checkpoint_cold && s.checkpoint_cold->after <= s.checkpoint_warm->after) {
-    return r.source().error(r.node("checkpoint_cold_after").Mark(),
-                            "storage.checkpoint_cold_after must be later than checkpoint_warm_after");
+  if (s.checkpoint_warm && s.checkpoint_cold &&
+      s.checkpoint_cold->after <= s.checkpoint_warm->after) {
+    return r.source().error(
+        r.node("checkpoint_cold_after").Mark(),
+        "storage.checkpoint_cold_after must be later than checkpoint_warm_after");
   }
   TRY_ASSIGN(s.incremental_checkpoint, r.boolean("incremental_checkpoint"));
-  AICOST_TRY_STATUS(read_compression(r, cat, "checkpoint_compression", "checkpoint",
-                                     s.checkpoint_compression));
+  AICOST_TRY_STATUS(
+      read_compression(r, cat, "checkpoint_compression", "checkpoint", s.checkpoint_compression));
   s.compression_cores_per_node = cat.compression_defaults().checkpoint_cores_per_node;
   TRY_ASSIGN(s.compression_cores_per_node, r.integer("compression_cores_per_node"));
   if (s.compression_cores_per_node < 1 && !s.checkpoint_compression.name.empty()) {
-    return r.source().error(r.self().Mark(), "storage.compression_cores_per_node must be at least 1");
+    return r.source().error(r.self().Mark(),
+                            "storage.compression_cores_per_node must be at least 1");
   }
   AICOST_TRY_STATUS(read_logs(r, cat, s));
   return r.finish();
@@ -195,15 +206,17 @@ core::Status read_storage(MapReader& r, const catalog::Catalog& cat, const std::
 
 namespace {
 
-core::Status read_data_feed(MapReader& r, const catalog::StoragePrice* tier, workload::TrainingJob& job,
-                            costing::StorageInputs& s, std::vector<std::string>& warnings) {
+core::Status read_data_feed(MapReader& r, const catalog::StoragePrice* tier,
+                            workload::TrainingJob& job, costing::StorageInputs& s,
+                            std::vector<std::string>& warnings) {
   s.dataset_terms = terms_of(tier, warnings);
   if (s.dataset_terms.restore.value() > 0) {
-    return r.source().error(r.node("dataset_tier").Mark(),
-                            "storage.dataset_tier " + tier->id + " is an archive tier (a restore of " +
-                                core::sprintf("%.0f h", core::in_hours(s.dataset_terms.restore)) +
-                                " before any read): a training job cannot read from it; restore the "
-                                "dataset to a readable tier and name that one");
+    return r.source().error(
+        r.node("dataset_tier").Mark(),
+        "storage.dataset_tier " + tier->id + " is an archive tier (a restore of " +
+            core::sprintf("%.0f h", core::in_hours(s.dataset_terms.restore)) +
+            " before any read): a training job cannot read from it; restore the "
+            "dataset to a readable tier and name that one");
   }
   // The tier's read rate, unless the plan gives the rate it measured.
   if (tier) {
@@ -219,9 +232,10 @@ core::Status read_data_feed(MapReader& r, const catalog::StoragePrice* tier, wor
   double duplicates = -1;
   TRY_ASSIGN(duplicates, r.quantity("dataset_duplicates", UnitKind::kPercent));
   if (duplicates >= 1) {
-    return r.source().error(r.node("dataset_duplicates").Mark(),
-                            "storage.dataset_duplicates is the share of the dataset that duplicates "
-                            "other data in it: below 100%");
+    return r.source().error(
+        r.node("dataset_duplicates").Mark(),
+        "storage.dataset_duplicates is the share of the dataset that duplicates "
+        "other data in it: below 100%");
   }
   if (duplicates >= 0) s.dataset_duplicates = duplicates;
   return {};
@@ -230,23 +244,26 @@ core::Status read_data_feed(MapReader& r, const catalog::StoragePrice* tier, wor
 // Logs: a volume per day, or by level (storage.log_levels) with a share of each level kept
 // (storage.log_sampling); stored compressed when storage.log_compression names a codec.
 core::Status read_logs(MapReader& r, const catalog::Catalog& cat, costing::StorageInputs& s) {
-  AICOST_TRY_STATUS(read_named(r, "log_levels", [&](MapReader& m, const std::string& level) -> core::Status {
-    core::Bytes b(0);
-    AICOST_TRY_STATUS(m.read(level, UnitKind::kBytes, b));
-    s.log_levels[level] = b;
-    return core::Status{};
-  }));
-  AICOST_TRY_STATUS(read_named(r, "log_sampling", [&](MapReader& m, const std::string& level) -> core::Status {
-    double keep = 1;
-    TRY_ASSIGN(keep, m.quantity(level, UnitKind::kPercent));
-    if (keep > 1) return m.source().error(m.node(level).Mark(), "a kept share is at most 100%");
-    s.log_sampling[level] = keep;
-    return core::Status{};
-  }));
+  AICOST_TRY_STATUS(
+      read_named(r, "log_levels", [&](MapReader& m, const std::string& level) -> core::Status {
+        core::Bytes b(0);
+        AICOST_TRY_STATUS(m.read(level, UnitKind::kBytes, b));
+        s.log_levels[level] = b;
+        return core::Status{};
+      }));
+  AICOST_TRY_STATUS(
+      read_named(r, "log_sampling", [&](MapReader& m, const std::string& level) -> core::Status {
+        double keep = 1;
+        TRY_ASSIGN(keep, m.quantity(level, UnitKind::kPercent));
+        if (keep > 1) return m.source().error(m.node(level).Mark(), "a kept share is at most 100%");
+        s.log_sampling[level] = keep;
+        return core::Status{};
+      }));
   if (!s.log_levels.empty()) {
     if (r.has("logs_per_day")) {
-      return r.source().error(r.node("log_levels").Mark(),
-                              "give storage.logs_per_day or storage.log_levels (the volume by level), not both");
+      return r.source().error(
+          r.node("log_levels").Mark(),
+          "give storage.logs_per_day or storage.log_levels (the volume by level), not both");
     }
     double per_day = 0;
     for (const auto& [level, b] : s.log_levels) {
@@ -257,9 +274,10 @@ core::Status read_logs(MapReader& r, const catalog::Catalog& cat, costing::Stora
   }
   for (const auto& [level, keep] : s.log_sampling) {
     if (!s.log_levels.count(level)) {
-      return r.source().error(r.node("log_sampling").Mark(),
-                              "storage.log_sampling samples level '" + level +
-                                  "', which storage.log_levels does not list: give the volume by level");
+      return r.source().error(
+          r.node("log_sampling").Mark(),
+          "storage.log_sampling samples level '" + level +
+              "', which storage.log_levels does not list: give the volume by level");
     }
   }
   return read_compression(r, cat, "log_compression", "training-log", s.log_compression);
@@ -282,12 +300,13 @@ core::Status read_network(MapReader& r, const catalog::Catalog& cat, const std::
     if (std::find(contents.begin(), contents.end(), n.egress_content) == contents.end()) {
       std::string list;
       for (const auto& c : contents) list += (list.empty() ? "" : ", ") + c;
-      return r.source().error(r.node("egress_content").Mark(),
-                              "network.egress_content '" + n.egress_content + "' is not a measured content." +
-                                  core::did_you_mean(n.egress_content, contents) + " Known: " + list);
+      return r.source().error(
+          r.node("egress_content").Mark(),
+          "network.egress_content '" + n.egress_content + "' is not a measured content." +
+              core::did_you_mean(n.egress_content, contents) + " Known: " + list);
     }
-    AICOST_TRY_STATUS(read_compression(r, cat, "egress_compression", n.egress_content,
-                                       n.egress_compression));
+    AICOST_TRY_STATUS(
+        read_compression(r, cat, "egress_compression", n.egress_content, n.egress_compression));
   } else if (r.has("egress_compression")) {
     return r.source().error(r.node("egress_compression").Mark(),
                             "network.egress_compression needs network.egress_content (what the "
@@ -306,8 +325,9 @@ core::Status read_operations(MapReader& r, costing::OperationsInputs& o) {
   TRY_ASSIGN(o.engineers, r.quantity("engineers", UnitKind::kCount));
   AICOST_TRY_STATUS(r.read("engineer_cost", UnitKind::kMoneyRate, o.engineer_rate));
   if (o.engineers > 0 && o.engineer_rate.value() == 0) {
-    return r.source().error(r.node("engineers").Mark(),
-                            "operations.engineers needs operations.engineer_cost, e.g. 20000USD/month");
+    return r.source().error(
+        r.node("engineers").Mark(),
+        "operations.engineers needs operations.engineer_cost, e.g. 20000USD/month");
   }
   AICOST_TRY_STATUS(r.read("on_call", UnitKind::kMoneyRate, o.on_call));
   return r.finish();
@@ -322,6 +342,5 @@ core::Status read_services(MapReader& top, costing::ServicesInputs& s) {
   AICOST_TRY_STATUS(m.read("per_gpu", UnitKind::kMoneyRate, s.monitoring_per_gpu));
   return m.finish();
 }
-
 
 }  // namespace aicost::config

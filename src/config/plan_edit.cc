@@ -61,7 +61,8 @@ core::Status apply(YAML::Node& root, const optimize::Edit& e) {
   if (path.empty()) {
     return core::make_error(core::ErrorCode::kInvalidInput,
                             "a plan key is 'key', 'section.key' or deeper "
-                            "('serving.autoscaling.policy'), got '" + e.key + "'");
+                            "('serving.autoscaling.policy'), got '" +
+                                e.key + "'");
   }
   YAML::Node value;
   if (e.value) {
@@ -89,7 +90,8 @@ core::Status apply(YAML::Node& root, const optimize::Edit& e) {
     if (next && !next.IsNull() && !next.IsMap()) {
       std::string prefix = path[0];
       for (size_t j = 1; j <= i; ++j) prefix += "." + path[j];
-      return core::make_error(core::ErrorCode::kInvalidInput, "'" + prefix + "' is not a section", e.key);
+      return core::make_error(core::ErrorCode::kInvalidInput, "'" + prefix + "' is not a section",
+                              e.key);
     }
     if (!next || next.IsNull()) {
       if (!e.value) return {};
@@ -107,7 +109,10 @@ core::Status apply(YAML::Node& root, const optimize::Edit& e) {
       par.remove("data_parallel_size");
     }
   }
-  if (e.value) sec[key] = value; else sec.remove(key);
+  if (e.value)
+    sec[key] = value;
+  else
+    sec.remove(key);
   return {};
 }
 
@@ -135,7 +140,8 @@ core::Result<std::string> to_text(const YAML::Node& root) {
   YAML::Emitter out;
   out << root;
   if (!out.good()) {
-    return core::make_error(core::ErrorCode::kInternal, "cannot write the plan: " + out.GetLastError());
+    return core::make_error(core::ErrorCode::kInternal,
+                            "cannot write the plan: " + out.GetLastError());
   }
   return std::string(out.c_str()) + "\n";
 }
@@ -210,15 +216,15 @@ core::Result<optimize::Evaluation> PlanEditor::evaluate(const optimize::Change& 
 }
 
 core::Result<optimize::Evaluation> PlanEditor::evaluate_serving(const std::string& text,
-                                                                 const std::string& origin) const {
+                                                                const std::string& origin) const {
   auto plan = parse_serving_plan(text, origin, s_->base_dir, *s_->catalog);
   if (!plan) return plan.error();
   serving::Fleet fleet = serving::estimate_fleet(*plan, plan->series);
   if (!fleet.best) {
-    return core::make_error(core::ErrorCode::kInfeasible,
-                            "no deployment meets the SLA: " +
-                                serving::explain_unreachable(plan->options, plan->batches,
-                                                             plan->traffic, plan->sla));
+    return core::make_error(
+        core::ErrorCode::kInfeasible,
+        "no deployment meets the SLA: " +
+            serving::explain_unreachable(plan->options, plan->batches, plan->traffic, plan->sla));
   }
   optimize::Evaluation e;
   e.warnings = plan->notes;
@@ -227,7 +233,8 @@ core::Result<optimize::Evaluation> PlanEditor::evaluate_serving(const std::strin
   return e;
 }
 
-core::Result<std::string> PlanEditor::emit(const optimize::Change& change, const std::string& out_dir,
+core::Result<std::string> PlanEditor::emit(const optimize::Change& change,
+                                           const std::string& out_dir,
                                            const std::string& header) const {
   auto root = edited(s_->root, change);
   if (!root) return root.error();
@@ -239,7 +246,8 @@ core::Result<std::string> PlanEditor::emit(const optimize::Change& change, const
   size_t start = 0;
   while (start < header.size()) {
     const size_t nl = header.find('\n', start);
-    out += "# " + header.substr(start, nl == std::string::npos ? std::string::npos : nl - start) + "\n";
+    out += "# " + header.substr(start, nl == std::string::npos ? std::string::npos : nl - start) +
+           "\n";
     if (nl == std::string::npos) break;
     start = nl + 1;
   }
@@ -259,7 +267,8 @@ optimize::Change PlanEditor::prune(const optimize::Change& change) const {
         }
         at.reset(at[part]);
       }
-      const bool set_before = std::any_of(out.begin(), out.end(), [&](const auto& o) { return o.key == e.key; });
+      const bool set_before =
+          std::any_of(out.begin(), out.end(), [&](const auto& o) { return o.key == e.key; });
       if (!present && !set_before) continue;
     }
     out.push_back(e);

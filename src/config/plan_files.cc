@@ -16,13 +16,15 @@ core::Status walk(const YAML::Node& node, const Source& source) {
   for (const auto& kv : node) {
     const std::string key = kv.first.Scalar();
     if (key == "hf_config")
-      return source.error(kv.first.Mark(),
-                          "a plan sent to aicost serve cannot name a file on the server (model.hf_config); use "
-                          "model.preset or write the model's shape inline (docs/PLAN_FORMAT.md)");
+      return source.error(
+          kv.first.Mark(),
+          "a plan sent to aicost serve cannot name a file on the server (model.hf_config); use "
+          "model.preset or write the model's shape inline (docs/PLAN_FORMAT.md)");
     if (key == "csv")
-      return source.error(kv.first.Mark(),
-                          "a plan sent to aicost serve cannot name a file on the server (traffic_profile.csv); "
-                          "describe the traffic with a built-in profile (docs/SERVING.md)");
+      return source.error(
+          kv.first.Mark(),
+          "a plan sent to aicost serve cannot name a file on the server (traffic_profile.csv); "
+          "describe the traffic with a built-in profile (docs/SERVING.md)");
     if (auto s = walk(kv.second, source); !s) return s;
   }
   return {};

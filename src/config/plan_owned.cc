@@ -18,7 +18,8 @@ namespace {
 // A source entry for a figure of data/owned.yaml.
 Source_ from_data(std::string input, std::string value, const catalog::Sourcing& s) {
   return {std::move(input), std::move(value),
-          "data/owned.yaml (" + s.kind + (s.provenance.date.empty() ? "" : ", " + s.provenance.date) + ")",
+          "data/owned.yaml (" + s.kind +
+              (s.provenance.date.empty() ? "" : ", " + s.provenance.date) + ")",
           s.provenance.source, s.weak};
 }
 
@@ -38,8 +39,8 @@ class OwnedReader {
   // `fallback` null: the key has no default (out stays as it is).
   template <class T, class Show>
   core::Status quantity(const char* key, UnitKind kind, T& out,
-                        std::type_identity_t<const catalog::Sourced<T>*> fallback, const char* input,
-                        Show show) {
+                        std::type_identity_t<const catalog::Sourced<T>*> fallback,
+                        const char* input, Show show) {
     auto v = r_.quantity(key, kind);
     if (!v) return v.error();
     if (*v) {
@@ -66,8 +67,9 @@ class OwnedReader {
 
 const std::vector<std::string>& owned_keys() {
   static const std::vector<std::string> keys = {
-      "server",   "server_price", "amortisation", "residual", "utilisation", "pue",   "electricity",
-      "colocation", "fabric",     "support",      "staff",    "power",       "idle_power", "capacity"};
+      "server", "server_price", "amortisation", "residual", "utilisation",
+      "pue",    "electricity",  "colocation",   "fabric",   "support",
+      "staff",  "power",        "idle_power",   "capacity"};
   return keys;
 }
 
@@ -113,19 +115,19 @@ core::Status read_owned(MapReader& r, const catalog::Catalog& cat, const workloa
                                  "server price", [](core::Usd x) { return money(x.value()); }));
   } else if (auto price = server->priced()) {
     in.server_price = *price;
-    p.sources.push_back(from_data("server price",
-                                  money(price->value()) + " per " + std::to_string(server->gpus) + " GPUs",
-                                  ps));
+    p.sources.push_back(
+        from_data("server price",
+                  money(price->value()) + " per " + std::to_string(server->gpus) + " GPUs", ps));
   } else {
-    return o.error("server", "server " + server->id + " has no price in the catalog: " +
-                                 ps.provenance.note);
+    return o.error("server",
+                   "server " + server->id + " has no price in the catalog: " + ps.provenance.note);
   }
-  if (in.server_price.value() <= 0) return o.error("server_price", "pricing.server_price must be above 0");
+  if (in.server_price.value() <= 0)
+    return o.error("server_price", "pricing.server_price must be above 0");
 
-  AICOST_TRY_STATUS(o.quantity("amortisation", UnitKind::kDuration, in.life, &d.amortisation,
-                               "amortisation", [](core::Seconds s) {
-                                 return core::sprintf("%.4g y", s.value() / core::kSecondsPerYear);
-                               }));
+  AICOST_TRY_STATUS(o.quantity(
+      "amortisation", UnitKind::kDuration, in.life, &d.amortisation, "amortisation",
+      [](core::Seconds s) { return core::sprintf("%.4g y", s.value() / core::kSecondsPerYear); }));
   if (in.life.value() <= 0) return o.error("amortisation", "pricing.amortisation must be above 0");
   auto share = [&](const char* key, double& out, const catalog::Sourced<double>& fallback,
                    const char* input, UnitKind kind = UnitKind::kPercent) -> core::Status {
@@ -134,11 +136,13 @@ core::Status read_owned(MapReader& r, const catalog::Catalog& cat, const workloa
     });
   };
   AICOST_TRY_STATUS(share("residual", in.residual, d.residual, "residual"));
-  if (in.residual > 1) return o.error("residual", "pricing.residual is a share of the server price, at most 100%");
+  if (in.residual > 1)
+    return o.error("residual", "pricing.residual is a share of the server price, at most 100%");
   AICOST_TRY_STATUS(share("utilisation", in.utilisation, d.utilisation, "utilisation"));
   if (in.utilisation <= 0 || in.utilisation > 1) {
-    return o.error("utilisation", "pricing.utilisation is the share of the cluster's life its GPUs "
-                                  "are busy: above 0% and at most 100%");
+    return o.error("utilisation",
+                   "pricing.utilisation is the share of the cluster's life its GPUs "
+                   "are busy: above 0% and at most 100%");
   }
   AICOST_TRY_STATUS(share("support", in.support_per_year, d.support_per_year, "support",
                           UnitKind::kPercentPerYear));
@@ -152,23 +156,24 @@ core::Status read_owned(MapReader& r, const catalog::Catalog& cat, const workloa
     p.sources.push_back(from_data("PUE", core::sprintf("%.3g", in.pue), d.pue.sourcing));
   }
   if (in.pue < 1) return o.error("pue", "pricing.pue is facility power over IT power, at least 1");
-  AICOST_TRY_STATUS(o.quantity("electricity", UnitKind::kEnergyPrice, in.electricity, &d.electricity,
-                               "electricity", [](core::UsdPerJoule e) {
-                                 return core::sprintf("%.4g USD/kWh", e.value() * 3.6e6);
-                               }));
+  AICOST_TRY_STATUS(o.quantity(
+      "electricity", UnitKind::kEnergyPrice, in.electricity, &d.electricity, "electricity",
+      [](core::UsdPerJoule e) { return core::sprintf("%.4g USD/kWh", e.value() * 3.6e6); }));
   AICOST_TRY_STATUS(o.quantity("colocation", UnitKind::kPowerPrice, in.colocation, &d.colocation,
                                "colocation", [](core::UsdPerJoule c) {
                                  return core::sprintf("%.2f USD/kW-month",
                                                       c.value() * 1e3 * core::kSecondsPerMonth);
                                }));
   req.fabric_given = o.given("fabric");
-  AICOST_TRY_STATUS(o.quantity("fabric", UnitKind::kMoney, in.fabric, nullptr, "fabric", [](core::Usd x) { return money(x.value()) + " per server"; }));
-  AICOST_TRY_STATUS(o.quantity("staff", UnitKind::kMoneyRate, in.staff, nullptr, "staff", [](core::UsdPerSecond s) {
-                                 return money(s.value() * core::kSecondsPerMonth) + "/month";
-                               }));
+  AICOST_TRY_STATUS(o.quantity("fabric", UnitKind::kMoney, in.fabric, nullptr, "fabric",
+                               [](core::Usd x) { return money(x.value()) + " per server"; }));
+  AICOST_TRY_STATUS(o.quantity(
+      "staff", UnitKind::kMoneyRate, in.staff, nullptr, "staff",
+      [](core::UsdPerSecond s) { return money(s.value() * core::kSecondsPerMonth) + "/month"; }));
   if (!o.given("staff")) {
-    p.notes.push_back("no staff cost for running the cluster (pricing.staff); the colocation fee "
-                      "pays the facility's own staff");
+    p.notes.push_back(
+        "no staff cost for running the cluster (pricing.staff); the colocation fee "
+        "pays the facility's own staff");
   }
   // Power: the plan's, else the server's (its sourcing shared by the three figures).
   const auto& pw = server->power_sourcing;
@@ -183,27 +188,35 @@ core::Status read_owned(MapReader& r, const catalog::Catalog& cat, const workloa
     }
     return {};
   };
-  AICOST_TRY_STATUS(power("power", in.training_power, server->training_power, "power while training"));
+  AICOST_TRY_STATUS(
+      power("power", in.training_power, server->training_power, "power while training"));
   if (in.training_power.value() <= 0) {
-    return o.error("server", "server " + server->id + " has no power figures: give pricing.power "
-                             "(per server, average while training), e.g. 8kW");
+    return o.error("server", "server " + server->id +
+                                 " has no power figures: give pricing.power "
+                                 "(per server, average while training), e.g. 8kW");
   }
   AICOST_TRY_STATUS(power("capacity", in.capacity, server->max_power, "contracted capacity"));
   if (in.capacity.value() <= 0) {
-    return o.error("server", "server " + server->id + " has no nameplate power: give "
-                             "pricing.capacity (per server, what colocation is contracted for), e.g. 10.2kW");
+    return o.error(
+        "server",
+        "server " + server->id +
+            " has no nameplate power: give "
+            "pricing.capacity (per server, what colocation is contracted for), e.g. 10.2kW");
   }
   AICOST_TRY_STATUS(power("idle_power", in.idle_power, server->idle_power, "power while idle"));
   if (!o.given("idle_power") && server->idle_power.value() <= 0) {
     in.idle_power = in.training_power;
     p.sources.push_back({"power while idle", kw(in.idle_power), "assumed",
-                         "no idle figure for " + server->id + ": idle hours are charged at the "
-                         "training draw (an upper bound)", false});
+                         "no idle figure for " + server->id +
+                             ": idle hours are charged at the "
+                             "training draw (an upper bound)",
+                         false});
   }
   return {};
 }
 
-costing::ComputePricing price_owned(OwnedRequest req, int cluster_gpus, const catalog::Catalog& cat) {
+costing::ComputePricing price_owned(OwnedRequest req, int cluster_gpus,
+                                    const catalog::Catalog& cat) {
   auto& p = req.pricing;
   auto& in = p.inputs;
   in.servers = (cluster_gpus + in.gpus_per_server - 1) / in.gpus_per_server;
@@ -212,28 +225,30 @@ costing::ComputePricing price_owned(OwnedRequest req, int cluster_gpus, const ca
     for (const auto& t : cat.owned_defaults().fabric) {
       if (t.max_gpus != 0 && gpus > t.max_gpus) continue;
       in.fabric = t.per_gpu * static_cast<double>(in.gpus_per_server);
-      p.sources.push_back(from_data("fabric",
-                                    money(in.fabric.value()) + " per server (" +
-                                        money(t.per_gpu.value()) + " per GPU)",
-                                    t.sourcing));
+      p.sources.push_back(from_data(
+          "fabric",
+          money(in.fabric.value()) + " per server (" + money(t.per_gpu.value()) + " per GPU)",
+          t.sourcing));
       break;
     }
   }
   if (gpus > cluster_gpus) {
-    p.notes.push_back(core::sprintf("%d servers of %d GPUs hold %d GPUs, %d more than the run's %d "
-                                    "(spares included): other work must use them",
-                                    in.servers, in.gpus_per_server, gpus, gpus - cluster_gpus,
-                                    cluster_gpus));
+    p.notes.push_back(
+        core::sprintf("%d servers of %d GPUs hold %d GPUs, %d more than the run's %d "
+                      "(spares included): other work must use them",
+                      in.servers, in.gpus_per_server, gpus, gpus - cluster_gpus, cluster_gpus));
   }
   for (const auto& s : p.sources) {
-    if (s.weak) p.notes.push_back("weak: " + s.input + " " + s.value + " (" + s.from + ": " + s.source + ")");
+    if (s.weak)
+      p.notes.push_back("weak: " + s.input + " " + s.value + " (" + s.from + ": " + s.source + ")");
     if (s.from == "assumed") p.notes.push_back(s.source);
   }
   p.rate = costing::owned_rate(in);
   auto rentals = costing::cheapest_rentals(cat, req.server->gpu);
   if (req.rented) {
-    for (catalog::PricingMode m : {catalog::PricingMode::kOnDemand, catalog::PricingMode::kReserved1y,
-                                   catalog::PricingMode::kReserved3y}) {
+    for (catalog::PricingMode m :
+         {catalog::PricingMode::kOnDemand, catalog::PricingMode::kReserved1y,
+          catalog::PricingMode::kReserved3y}) {
       const auto price = req.rented->price(m);
       if (!price) continue;
       const costing::Rental own{req.rented->id, m, *price / req.rented->gpus};
@@ -241,7 +256,10 @@ costing::ComputePricing price_owned(OwnedRequest req, int cluster_gpus, const ca
       auto same = std::find_if(rentals.begin(), rentals.end(), [&](const auto& x) {
         return x.mode == m && std::abs(core::per_hour(x.per_gpu - own.per_gpu)) < 0.005;
       });
-      if (same != rentals.end()) *same = own; else rentals.push_back(own);
+      if (same != rentals.end())
+        *same = own;
+      else
+        rentals.push_back(own);
     }
   }
   for (const auto& rent : rentals) p.break_even.push_back(costing::break_even(in, p.rate, rent));

@@ -113,8 +113,10 @@ core::Status read_cluster(MapReader& r, const catalog::Catalog& cat, workload::T
     if (std::string_view(a.section) == "cluster") r.alias(a.alias, a.key);
   }
   TRY_ASSIGN(c.scale_up_domain, r.integer("scale_up_domain"));
-  AICOST_TRY_STATUS(r.read("intra_node_bandwidth", UnitKind::kBandwidth, c.intra_node_bandwidth, true));
-  AICOST_TRY_STATUS(r.read("inter_node_bandwidth", UnitKind::kBandwidth, c.inter_node_bandwidth, true));
+  AICOST_TRY_STATUS(
+      r.read("intra_node_bandwidth", UnitKind::kBandwidth, c.intra_node_bandwidth, true));
+  AICOST_TRY_STATUS(
+      r.read("inter_node_bandwidth", UnitKind::kBandwidth, c.inter_node_bandwidth, true));
   if (c.gpus_per_node < 1) return at(r, "gpus_per_node", "gpus_per_node must be >= 1");
   if (c.scale_up_domain < 1) return at(r, "scale_up_domain", "scale_up_domain must be >= 1");
   return r.finish();
@@ -165,7 +167,8 @@ core::Status read_parallelism(MapReader& r, workload::TrainingJob& job,
   if (r.has("recompute_granularity") && r.node("recompute_granularity").IsNull()) {
     p.recompute = Recompute::kNone;  // NeMo writes `null` for none
   } else {
-    AICOST_TRY_STATUS(choice(r, "recompute_granularity", named(workload::kRecomputes), p.recompute));
+    AICOST_TRY_STATUS(
+        choice(r, "recompute_granularity", named(workload::kRecomputes), p.recompute));
   }
   using workload::OptimizerSharding;
   std::optional<bool> distributed;
@@ -215,7 +218,8 @@ core::Status read_pricing(MapReader& r, const catalog::Catalog& cat,
   std::optional<double> reuse;
   TRY_ASSIGN(reuse, r.quantity("reservation_reuse", UnitKind::kPercent));
   if (reuse && *reuse > 1) {
-    return at(r, "reservation_reuse", "pricing.reservation_reuse is a share of the term, at most 100%");
+    return at(r, "reservation_reuse",
+              "pricing.reservation_reuse is a share of the term, at most 100%");
   }
   const bool is_owned = mode && catalog::normalize_name(*mode) == "owned";
   std::string ignored;
@@ -231,14 +235,17 @@ core::Status read_pricing(MapReader& r, const catalog::Catalog& cat,
   AICOST_TRY_STATUS(r.finish());
   if (!ignored.empty()) warnings.push_back(ignored + ": no effect unless pricing.mode is owned");
   if (is_owned) {
-    if (gpu_hour > 0) return at(r, "gpu_hour", "give either pricing.gpu_hour or pricing.mode owned, not both");
-    if (reuse) warnings.push_back("pricing.reservation_reuse has no effect with pricing.mode owned");
+    if (gpu_hour > 0)
+      return at(r, "gpu_hour", "give either pricing.gpu_hour or pricing.mode owned, not both");
+    if (reuse)
+      warnings.push_back("pricing.reservation_reuse has no effect with pricing.mode owned");
     if (instance) {
       auto i = cat.instance(*instance);
       if (!i) return at(r, "instance", i.error().message, i.error().code);
       if (catalog::normalize_name((*i)->gpu) != catalog::normalize_name(job.cluster.gpu.id)) {
-        return at(r, "instance", "instance " + (*i)->id + " has " + (*i)->gpu +
-                                     " GPUs but cluster.gpu is " + job.cluster.gpu.id);
+        return at(r, "instance",
+                  "instance " + (*i)->id + " has " + (*i)->gpu + " GPUs but cluster.gpu is " +
+                      job.cluster.gpu.id);
       }
       owned->rented = *i;
       out.provider = catalog::normalize_name((*i)->provider);
@@ -249,7 +256,8 @@ core::Status read_pricing(MapReader& r, const catalog::Catalog& cat,
   if (mode) {
     auto m = catalog::pricing_mode_from_string(*mode);
     if (!m) {
-      return at(r, "mode", "pricing.mode must be on-demand, spot, reserved-1y, reserved-3y or owned");
+      return at(r, "mode",
+                "pricing.mode must be on-demand, spot, reserved-1y, reserved-3y or owned");
     }
     out.mode = *m;
   }
@@ -268,12 +276,14 @@ core::Status read_pricing(MapReader& r, const catalog::Catalog& cat,
     if (!i) return at(r, "instance", i.error().message, i.error().code);
     chosen = *i;
     if (catalog::normalize_name(chosen->gpu) != catalog::normalize_name(job.cluster.gpu.id)) {
-      return at(r, "instance", "instance " + chosen->id + " has " + chosen->gpu +
-                                   " GPUs but cluster.gpu is " + job.cluster.gpu.id);
+      return at(r, "instance",
+                "instance " + chosen->id + " has " + chosen->gpu + " GPUs but cluster.gpu is " +
+                    job.cluster.gpu.id);
     }
     if (!chosen->price(out.mode)) {
-      return at(r, "instance", "instance " + chosen->id + " has no published " +
-                                   catalog::to_string(out.mode) + " price in the catalog");
+      return at(r, "instance",
+                "instance " + chosen->id + " has no published " + catalog::to_string(out.mode) +
+                    " price in the catalog");
     }
   } else {
     // No price given: the cheapest catalogued instance with this GPU under the mode.
@@ -283,10 +293,10 @@ core::Status read_pricing(MapReader& r, const catalog::Catalog& cat,
       if (p && (!chosen || *p / i.gpus < *chosen->price(out.mode) / chosen->gpus)) chosen = &i;
     }
     if (!chosen) {
-      return r.source().error(r.self().Mark(),
-                              "no pricing given and no catalogued " +
-                                  std::string(catalog::to_string(out.mode)) + " instance has " +
-                                  job.cluster.gpu.id + "; add pricing.gpu_hour, e.g. 2.50USD/h");
+      return r.source().error(r.self().Mark(), "no pricing given and no catalogued " +
+                                                   std::string(catalog::to_string(out.mode)) +
+                                                   " instance has " + job.cluster.gpu.id +
+                                                   "; add pricing.gpu_hour, e.g. 2.50USD/h");
     }
     warnings.push_back("no pricing in the plan: using the cheapest catalogued " +
                        std::string(catalog::to_string(out.mode)) + " instance, " + chosen->id);
@@ -296,7 +306,8 @@ core::Status read_pricing(MapReader& r, const catalog::Catalog& cat,
     if (out.term.value() > 0) {
       out.term_reuse = *reuse;
     } else {
-      warnings.push_back("pricing.reservation_reuse has no effect: the plan is not on a reserved price");
+      warnings.push_back(
+          "pricing.reservation_reuse has no effect: the plan is not on a reserved price");
     }
   }
   return {};

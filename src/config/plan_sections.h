@@ -35,7 +35,8 @@ core::Result<Plan> parse_plan_root(const YAML::Node& root, const Source& source,
 // serving.traffic_profile (a CSV of requests per second a minute, relative to `base_dir`, or a
 // synthetic shape) and serving.autoscaling, into plan.series, plan.policy and plan.policies
 // (traffic_profile.cc).
-core::Status read_traffic_profile(MapReader& serving, const std::string& base_dir, ServingPlan& plan);
+core::Status read_traffic_profile(MapReader& serving, const std::string& base_dir,
+                                  ServingPlan& plan);
 
 // The model section: a catalog preset, a Hugging Face config.json (`hf_config`, relative to
 // `base_dir`) or the architecture inline; inline fields override the preset's or the file's.
@@ -60,7 +61,8 @@ core::Status read_owned(MapReader& r, const catalog::Catalog& cat, const workloa
                         OwnedRequest& out, std::vector<std::string>& warnings);
 // The owned price of a cluster of `cluster_gpus` (the job's GPUs and its spares), with the
 // break-evens against the catalog's cheapest rentals of the GPU and the named instance.
-costing::ComputePricing price_owned(OwnedRequest req, int cluster_gpus, const catalog::Catalog& cat);
+costing::ComputePricing price_owned(OwnedRequest req, int cluster_gpus,
+                                    const catalog::Catalog& cat);
 // With mode owned, `out` gets only the named instance's provider until price_owned.
 core::Status read_pricing(MapReader& r, const catalog::Catalog& cat,
                           const workload::TrainingJob& job, costing::ComputePricing& out,

@@ -23,15 +23,20 @@ core::Status read_model(MapReader& r, reliability::FailureModel& m) {
   std::optional<std::string> dist;
   TRY_ASSIGN(dist, r.string("distribution"));
   if (dist) {
-    if (*dist == "exponential") m.distribution = reliability::Distribution::kExponential;
-    else if (*dist == "weibull") m.distribution = reliability::Distribution::kWeibull;
-    else return r.source().error(r.node("distribution").Mark(), "distribution must be exponential or weibull");
+    if (*dist == "exponential")
+      m.distribution = reliability::Distribution::kExponential;
+    else if (*dist == "weibull")
+      m.distribution = reliability::Distribution::kWeibull;
+    else
+      return r.source().error(r.node("distribution").Mark(),
+                              "distribution must be exponential or weibull");
   }
   if (r.has("weibull_shape")) {
     double k = 0;
     if (!YAML::convert<double>::decode(r.node("weibull_shape"), k) || k <= 0) {
-      return r.source().error(r.node("weibull_shape").Mark(),
-                              "weibull_shape is a positive number (a shape has no unit), e.g. 0.78");
+      return r.source().error(
+          r.node("weibull_shape").Mark(),
+          "weibull_shape is a positive number (a shape has no unit), e.g. 0.78");
     }
     m.weibull_shape = k;
   }
@@ -87,29 +92,30 @@ core::Result<T> shipped_section(const char* section, Read read) {
 }  // namespace
 
 core::Result<reliability::FailureModel> default_failure_model() {
-  return shipped_section<reliability::FailureModel>("failure_model", [](MapReader& r)
-                                                    -> core::Result<reliability::FailureModel> {
-    reliability::FailureModel m;
-    AICOST_TRY_STATUS(read_model(r, m));
-    AICOST_TRY_STATUS(read_causes(r, m));
-    AICOST_TRY_STATUS(r.finish());
-    return m;
-  });
+  return shipped_section<reliability::FailureModel>(
+      "failure_model", [](MapReader& r) -> core::Result<reliability::FailureModel> {
+        reliability::FailureModel m;
+        AICOST_TRY_STATUS(read_model(r, m));
+        AICOST_TRY_STATUS(read_causes(r, m));
+        AICOST_TRY_STATUS(r.finish());
+        return m;
+      });
 }
 
 core::Result<core::Seconds> default_spot_preemption_mtbf() {
-  return shipped_section<core::Seconds>("spot_preemption", [](MapReader& r) -> core::Result<core::Seconds> {
-    r.accept("source");
-    r.accept("date");
-    core::Seconds mtbf(0);
-    AICOST_TRY_STATUS(r.read("per_node_mtbf", UnitKind::kDuration, mtbf, true));
-    AICOST_TRY_STATUS(r.finish());
-    if (mtbf.value() <= 0) {
-      return core::make_error(core::ErrorCode::kInternal,
-                              "data/reliability.yaml has no spot_preemption.per_node_mtbf");
-    }
-    return mtbf;
-  });
+  return shipped_section<core::Seconds>(
+      "spot_preemption", [](MapReader& r) -> core::Result<core::Seconds> {
+        r.accept("source");
+        r.accept("date");
+        core::Seconds mtbf(0);
+        AICOST_TRY_STATUS(r.read("per_node_mtbf", UnitKind::kDuration, mtbf, true));
+        AICOST_TRY_STATUS(r.finish());
+        if (mtbf.value() <= 0) {
+          return core::make_error(core::ErrorCode::kInternal,
+                                  "data/reliability.yaml has no spot_preemption.per_node_mtbf");
+        }
+        return mtbf;
+      });
 }
 
 core::Result<reliability::RestartModel> default_restart_model() {
@@ -137,8 +143,9 @@ core::Result<SpotServingDefaults> default_serving_spot() {
         AICOST_TRY_STATUS(r.read("per_replica_mtbf", UnitKind::kDuration, mtbf, true));
         AICOST_TRY_STATUS(r.finish());
         if (d.price_ratio <= 0 || mtbf.value() <= 0) {
-          return core::make_error(core::ErrorCode::kInternal,
-                                  "data/reliability.yaml serving_spot needs price and per_replica_mtbf");
+          return core::make_error(
+              core::ErrorCode::kInternal,
+              "data/reliability.yaml serving_spot needs price and per_replica_mtbf");
         }
         d.interruptions_per_hour = core::kSecondsPerHour / mtbf.value();
         return d;
@@ -210,7 +217,8 @@ core::Status read_reliability(MapReader& r, const workload::TrainingJob& job,
   const bool spot = pricing.mode == catalog::PricingMode::kSpot && !pricing.instance.empty();
   if (!spot) {
     if (preemption.value() > 0) {
-      warnings.push_back("reliability.spot_preemption_mtbf has no effect: the plan is not on a spot price");
+      warnings.push_back(
+          "reliability.spot_preemption_mtbf has no effect: the plan is not on a spot price");
     }
     return {};
   }

@@ -48,7 +48,8 @@ core::Result<Choice> choice(const Source& src, const YAML::Node& node, const std
     }
     return c;
   }
-  if (!node.IsScalar()) return src.error(node.Mark(), "'" + key + "' must be a value, a list or a range");
+  if (!node.IsScalar())
+    return src.error(node.Mark(), "'" + key + "' must be a value, a list or a range");
   const std::string& v = node.Scalar();
   if (const auto dots = v.find(".."); dots != std::string::npos) {
     try {
@@ -57,7 +58,8 @@ core::Result<Choice> choice(const Source& src, const YAML::Node& node, const std
       c.hi = std::stol(v.substr(dots + 2), &b);
       if (a != dots || b != v.size() - dots - 2) throw std::invalid_argument(v);
     } catch (...) {
-      return src.error(node.Mark(), "'" + key + "' range must be two whole numbers, e.g. 256..4096");
+      return src.error(node.Mark(),
+                       "'" + key + "' range must be two whole numbers, e.g. 256..4096");
     }
     if (c.lo < 1 || c.hi < c.lo) {
       return src.error(node.Mark(), "'" + key + "' range " + v + " is empty or not positive");
@@ -116,7 +118,6 @@ YAML::Node section(YAML::Node& root, const char* key) {
   return root[key] ? root[key] : YAML::Node();
 }
 
-
 }  // namespace
 
 core::Status read_search_section(const Source& src, const YAML::Node& node, SearchRequest& req) {
@@ -149,16 +150,20 @@ core::Status read_search_section(const Source& src, const YAML::Node& node, Sear
   TRY_ASSIGN(objective, r.string("objective"));
   if (objective) {
     const std::string o = catalog::normalize_name(*objective);
-    if (o == "cheapest") req.objective = search::Objective::kCheapest;
-    else if (o == "fastest") req.objective = search::Objective::kFastest;
-    else if (o == "best-mfu") req.objective = search::Objective::kBestMfu;
-    else return src.error(r.node("objective").Mark(), "objective must be cheapest, fastest or best-mfu");
+    if (o == "cheapest")
+      req.objective = search::Objective::kCheapest;
+    else if (o == "fastest")
+      req.objective = search::Objective::kFastest;
+    else if (o == "best-mfu")
+      req.objective = search::Objective::kBestMfu;
+    else
+      return src.error(r.node("objective").Mark(),
+                       "objective must be cheapest, fastest or best-mfu");
   }
   return r.finish();
 }
 
-core::Result<SearchRequest> load_search_plan(const std::string& path,
-                                             const catalog::Catalog& cat) {
+core::Result<SearchRequest> load_search_plan(const std::string& path, const catalog::Catalog& cat) {
   auto text = read_file(path);
   if (!text) return text.error();
   const std::string dir = std::filesystem::path(path).parent_path().string();
@@ -256,8 +261,9 @@ core::Result<SearchRequest> parse_search_plan(const std::string& text, const std
     for (const auto& s : par["recompute_granularity"].items) {
       const std::string n = catalog::normalize_name(s);
       const auto r = workload::from_name(n == "null" ? "none" : n, workload::kRecomputes);
-      if (!r) return src.error(par["recompute_granularity"].node.Mark(),
-                               "recompute_granularity must be none, selective or full, got '" + s + "'");
+      if (!r)
+        return src.error(par["recompute_granularity"].node.Mark(),
+                         "recompute_granularity must be none, selective or full, got '" + s + "'");
       space.recompute.push_back(*r);
     }
   }
@@ -273,8 +279,9 @@ core::Result<SearchRequest> parse_search_plan(const std::string& text, const std
     space.sharding.clear();
     for (const auto& s : par["optimizer_sharding"].items) {
       const auto k = workload::from_name(catalog::normalize_name(s), workload::kShardings);
-      if (!k) return src.error(par["optimizer_sharding"].node.Mark(),
-                               "optimizer_sharding must be none, zero1, zero2 or zero3, got '" + s + "'");
+      if (!k)
+        return src.error(par["optimizer_sharding"].node.Mark(),
+                         "optimizer_sharding must be none, zero1, zero2 or zero3, got '" + s + "'");
       space.sharding.push_back(*k);
     }
   }
@@ -292,9 +299,10 @@ core::Result<SearchRequest> parse_search_plan(const std::string& text, const std
     modes = m->items;
     for (const auto& mode : modes) {
       if (catalog::normalize_name(mode) == "owned") {
-        return src.error(pricing["mode"].Mark(),
-                         "pricing.mode owned is not searched: aicost search prices rented GPUs; "
-                         "`aicost estimate` prices the owned plan and `aicost optimize` its layout");
+        return src.error(
+            pricing["mode"].Mark(),
+            "pricing.mode owned is not searched: aicost search prices rented GPUs; "
+            "`aicost estimate` prices the owned plan and `aicost optimize` its layout");
       }
     }
     gpu_hour = pricing["gpu_hour"];
@@ -302,15 +310,18 @@ core::Result<SearchRequest> parse_search_plan(const std::string& text, const std
       const YAML::Node n = pricing["reservation_reuse"];
       auto v = core::parse_base_units(n.Scalar(), core::UnitKind::kPercent);
       if (!v) return src.error(n.Mark(), "pricing.reservation_reuse: " + v.error().message);
-      if (*v > 1) return src.error(n.Mark(), "pricing.reservation_reuse is a share of the term, at most 100%");
+      if (*v > 1)
+        return src.error(n.Mark(),
+                         "pricing.reservation_reuse is a share of the term, at most 100%");
       reservation_reuse = *v;
     }
   }
   if (modes.empty()) {
     modes = {"on-demand", "reserved-1y", "reserved-3y"};
     if (!gpu_hour) {
-      req.notes.push_back("pricing.mode not given: on-demand and reserved prices are searched; "
-                          "list spot explicitly (preemptions are not modelled yet)");
+      req.notes.push_back(
+          "pricing.mode not given: on-demand and reserved prices are searched; "
+          "list spot explicitly (preemptions are not modelled yet)");
     }
   }
 
@@ -331,7 +342,9 @@ core::Result<SearchRequest> parse_search_plan(const std::string& text, const std
 
   for (const auto& id : gpu_ids) {
     auto g = cat.gpu(id);
-    if (!g) return src.error(gpus->node ? gpus->node.Mark() : root.Mark(), g.error().message, g.error().code);
+    if (!g)
+      return src.error(gpus->node ? gpus->node.Mark() : root.Mark(), g.error().message,
+                       g.error().code);
     if (!(*g)->peak(req.base.job.precision)) continue;  // cannot run this precision
     auto eff = cat.efficiency((*g)->generation);
     if (!eff) continue;
@@ -362,7 +375,8 @@ core::Result<SearchRequest> parse_search_plan(const std::string& text, const std
       }
     }
     if (opt.prices.empty()) {
-      req.notes.push_back(opt.gpu.id + " skipped: no catalogued price under the searched modes "
+      req.notes.push_back(opt.gpu.id +
+                          " skipped: no catalogued price under the searched modes "
                           "(add pricing.gpu_hour to search it)");
       continue;
     }
@@ -371,7 +385,8 @@ core::Result<SearchRequest> parse_search_plan(const std::string& text, const std
   if (space.gpus.empty()) {
     return core::make_error(ErrorCode::kInvalidInput,
                             "no GPU type can be searched: none has a price (add pricing.gpu_hour) "
-                            "or a peak for " + std::string(catalog::to_string(req.base.job.precision)),
+                            "or a peak for " +
+                                std::string(catalog::to_string(req.base.job.precision)),
                             origin);
   }
   return req;

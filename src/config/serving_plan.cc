@@ -56,10 +56,13 @@ core::Result<serving::Speculation> read_speculation(const YAML::Node& n, const s
   if (speculation.draft_tokens < 1 || speculation.draft_tokens > 16)
     return src.error(sp.node("draft_tokens").Mark(), path + ".draft_tokens must be 1 to 16");
   if (speculation.acceptance < 0 || speculation.acceptance >= 1)
-    return src.error(sp.node("acceptance").Mark(), path + ".acceptance must be at least 0 % and below 100 %");
+    return src.error(sp.node("acceptance").Mark(),
+                     path + ".acceptance must be at least 0 % and below 100 %");
   if (speculation.draft_cost < 0 || speculation.draft_cost >= 1)
-    return src.error(sp.node("draft_cost").Mark(),
-                     path + ".draft_cost is a draft step's share of a target step: at least 0 % and below 100 %");
+    return src.error(
+        sp.node("draft_cost").Mark(),
+        path +
+            ".draft_cost is a draft step's share of a target step: at least 0 % and below 100 %");
   AICOST_TRY_STATUS(sp.finish());
   return speculation;
 }
@@ -224,13 +227,16 @@ core::Result<ServingPlan> parse_serving_plan(const std::string& text, const std:
   std::optional<std::string> mode_name;
   TRY_ASSIGN(mode_name, pricing.string("mode"));
   auto mode = catalog::pricing_mode_from_string(mode_name.value_or("on-demand"));
-  if (!mode) return src.error(pricing.node("mode").Mark(), "pricing.mode must be on-demand, spot, reserved-1y or reserved-3y");
+  if (!mode)
+    return src.error(pricing.node("mode").Mark(),
+                     "pricing.mode must be on-demand, spot, reserved-1y or reserved-3y");
   // A share of the fleet on spot: reclaimed replicas are simulated over the traffic profile.
   double spot_share = 0;
   TRY_ASSIGN(spot_share, pricing.quantity("spot_share", UnitKind::kPercent));
   if (pricing.has("spot_share")) {
     if (spot_share < 0 || spot_share > 1) {
-      return src.error(pricing.node("spot_share").Mark(), "pricing.spot_share must be 0 % to 100 %");
+      return src.error(pricing.node("spot_share").Mark(),
+                       "pricing.spot_share must be 0 % to 100 %");
     }
     if (plan.series.rps.empty()) {
       return src.error(pricing.node("spot_share").Mark(),
@@ -261,19 +267,24 @@ core::Result<ServingPlan> parse_serving_plan(const std::string& text, const std:
   plan.speculation = speculation;
   for (const auto& pname : precisions) {
     auto p = catalog::precision_from_string(pname);
-    if (!p) return src.error(s.node("precision").Mark(), "unknown precision '" + pname + "'; use bf16, fp16, fp8, int8 or fp4");
+    if (!p)
+      return src.error(s.node("precision").Mark(),
+                       "unknown precision '" + pname + "'; use bf16, fp16, fp8, int8 or fp4");
     plan.precisions.push_back(*p);
   }
   if (kv) {
     auto k = catalog::precision_from_string(*kv);
-    if (!k) return src.error(s.node("kv_cache_precision").Mark(), "unknown precision '" + *kv + "'");
+    if (!k)
+      return src.error(s.node("kv_cache_precision").Mark(), "unknown precision '" + *kv + "'");
     plan.kv_cache_precision = *k;
   }
   for (const auto& id : gpus) {
     auto g = cat.gpu(id);
     if (!g) return src.error(s.node("gpu").Mark(), g.error().message, g.error().code);
     auto eff = cat.efficiency((*g)->generation);
-    if (!eff) return core::make_error(core::ErrorCode::kNotFound, "no efficiency profile for " + (*g)->generation, origin);
+    if (!eff)
+      return core::make_error(core::ErrorCode::kNotFound,
+                              "no efficiency profile for " + (*g)->generation, origin);
     // Price of one GPU: the plan's, else the cheapest catalogued instance under the mode.
     costing::ComputePricing price;
     if (gpu_hour.value() > 0) {
@@ -281,7 +292,8 @@ core::Result<ServingPlan> parse_serving_plan(const std::string& text, const std:
     } else {
       const catalog::Instance* best = nullptr;
       for (const auto& i : cat.instances()) {
-        if (catalog::normalize_name(i.gpu) != catalog::normalize_name((*g)->id) || !i.price(*mode)) continue;
+        if (catalog::normalize_name(i.gpu) != catalog::normalize_name((*g)->id) || !i.price(*mode))
+          continue;
         if (!best || *i.price(*mode) / i.gpus < *best->price(*mode) / best->gpus) best = &i;
       }
       if (!best) {
@@ -311,7 +323,8 @@ core::Result<ServingPlan> parse_serving_plan(const std::string& text, const std:
     }
   }
   bool any_fits = false;
-  for (const auto& o : plan.options) any_fits = any_fits || static_cast<bool>(serving::check(o.replica));
+  for (const auto& o : plan.options)
+    any_fits = any_fits || static_cast<bool>(serving::check(o.replica));
   if (!any_fits) {
     return core::make_error(core::ErrorCode::kInfeasible,
                             "the model (" + core::sprintf("%.0f", model->params_total() / 1e9) +

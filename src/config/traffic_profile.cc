@@ -20,24 +20,27 @@ using core::UnitKind;
 core::Status read_traffic_csv(const std::string& path, std::vector<double>& rps) {
   auto text = read_file(path);
   if (!text) return text.error();
-  AICOST_TRY_STATUS(read_csv(*text, path, [&](const std::vector<std::string>& row, int line) -> core::Status {
-    const std::string cell = row.empty() ? std::string() : row.back();
-    double v = 0;
-    const auto [end, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), v);
-    if (ec == std::errc() && end == cell.data() + cell.size() && std::isfinite(v) && v >= 0) {
-      rps.push_back(v);
-      return {};
-    }
-    if (line == 1) return {};  // the header
-    return core::make_error_at(core::ErrorCode::kParse,
-                               "requests per second must be a non-negative number, got '" + cell + "'",
-                               {path, line, 0, ""});
-  }));
+  AICOST_TRY_STATUS(
+      read_csv(*text, path, [&](const std::vector<std::string>& row, int line) -> core::Status {
+        const std::string cell = row.empty() ? std::string() : row.back();
+        double v = 0;
+        const auto [end, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), v);
+        if (ec == std::errc() && end == cell.data() + cell.size() && std::isfinite(v) && v >= 0) {
+          rps.push_back(v);
+          return {};
+        }
+        if (line == 1) return {};  // the header
+        return core::make_error_at(
+            core::ErrorCode::kParse,
+            "requests per second must be a non-negative number, got '" + cell + "'",
+            {path, line, 0, ""});
+      }));
   if (rps.empty())
-    return core::make_error_at(core::ErrorCode::kInvalidInput,
-                               "the traffic profile has no rows: write one rate in requests per second "
-                               "a minute, e.g. 'minute,rps' then '0,12.5'",
-                               {path, 0, 0, ""});
+    return core::make_error_at(
+        core::ErrorCode::kInvalidInput,
+        "the traffic profile has no rows: write one rate in requests per second "
+        "a minute, e.g. 'minute,rps' then '0,12.5'",
+        {path, 0, 0, ""});
   return {};
 }
 
@@ -48,8 +51,9 @@ core::Status read_traffic_profile(MapReader& s, const std::string& dir, ServingP
   if (t.self().IsNull() || !t.self()) {
     // Without a profile the fleet is the deployment around the clock: no policy to choose.
     if (auto a = s.node("autoscaling"); a && a.IsMap() && a["policy"]) {
-      return s.source().error(a["policy"].Mark(),
-                              "serving.autoscaling.policy needs a serving.traffic_profile to scale over");
+      return s.source().error(
+          a["policy"].Mark(),
+          "serving.autoscaling.policy needs a serving.traffic_profile to scale over");
     }
     s.accept("autoscaling");
     return {};
@@ -68,7 +72,8 @@ core::Status read_traffic_profile(MapReader& s, const std::string& dir, ServingP
     if (t.has("peak_to_trough")) {
       double v = 0;
       if (!YAML::convert<double>::decode(t.node("peak_to_trough"), v) || v < 1) {
-        return s.source().error(t.node("peak_to_trough").Mark(), "peak_to_trough is a ratio >= 1, e.g. 3");
+        return s.source().error(t.node("peak_to_trough").Mark(),
+                                "peak_to_trough is a ratio >= 1, e.g. 3");
       }
       syn.peak_to_trough = v;
     }
@@ -82,7 +87,8 @@ core::Status read_traffic_profile(MapReader& s, const std::string& dir, ServingP
         TRY_ASSIGN(spike.day, sp.integer("day"));
         double f = 0;
         if (!e["factor"] || !YAML::convert<double>::decode(e["factor"], f) || f <= 0) {
-          return s.source().error(e.Mark(), "a spike needs day and factor (e.g. {day: 12, factor: 5})");
+          return s.source().error(e.Mark(),
+                                  "a spike needs day and factor (e.g. {day: 12, factor: 5})");
         }
         sp.accept("factor");
         spike.factor = f;
@@ -125,7 +131,8 @@ core::Status read_traffic_profile(MapReader& s, const std::string& dir, ServingP
     if (!kind) {
       return s.source().error(a.node("policy").Mark(),
                               "serving.autoscaling.policy must be static-peak, reactive, scheduled "
-                              "or predictive, got '" + *policy + "'");
+                              "or predictive, got '" +
+                                  *policy + "'");
     }
     plan.policy.kind = *kind;
   }
@@ -136,12 +143,12 @@ core::Status read_traffic_profile(MapReader& s, const std::string& dir, ServingP
     const std::string name = p.name;
     p = base;
     p.kind = kind;
-    p.name = spot_policy ? "reactive + " + std::to_string(static_cast<int>(spot * 100)) + "% spot" : name;
+    p.name = spot_policy ? "reactive + " + std::to_string(static_cast<int>(spot * 100)) + "% spot"
+                         : name;
     p.spot_share = spot_policy ? spot : 0;
     plan.policies.push_back(p);
   }
   return {};
 }
-
 
 }  // namespace aicost::config

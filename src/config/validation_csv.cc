@@ -62,10 +62,11 @@ Built build(const Row& r, int line, const catalog::Catalog& cat) {
   job.seq_length = static_cast<int>(number(r, "seq_len"));
   const std::string batch = r.at("global_batch_tokens_or_sequences");
   const double batch_value = std::stod(batch);
-  job.global_batch = batch.find("tok") != std::string::npos
-                         ? static_cast<int>(batch_value * (batch.find('M') != std::string::npos ? 1e6 : 1) /
-                                            job.seq_length)
-                         : static_cast<int>(batch_value);
+  job.global_batch =
+      batch.find("tok") != std::string::npos
+          ? static_cast<int>(batch_value * (batch.find('M') != std::string::npos ? 1e6 : 1) /
+                             job.seq_length)
+          : static_cast<int>(batch_value);
   job.tokens = 1e9;
   // GPU: the text before any parenthesis, then the whole cell.
   std::string gpu = r.at("gpu_type");
@@ -89,14 +90,15 @@ Built build(const Row& r, int line, const catalog::Catalog& cat) {
   p.context = std::max(1, static_cast<int>(number(r, "cp", 1)));
   p.expert = std::max(1, static_cast<int>(number(r, "ep", 1)));
   p.micro_batch = std::max(1, static_cast<int>(number(r, "micro_batch", 1)));
-  p.virtual_pipeline = static_cast<int>(find_number(notes, R"((?:\bVP=|Interleaving v=)(\d+))", false).value_or(1));
+  p.virtual_pipeline =
+      static_cast<int>(find_number(notes, R"((?:\bVP=|Interleaving v=)(\d+))", false).value_or(1));
   if (auto etp = find_number(notes, R"(ETP=(\d+))")) p.expert_tensor = static_cast<int>(*etp);
   const std::string rc = lower(r.count("recompute") ? r.at("recompute") : "");
   p.recompute = workload::from_name(rc, workload::kRecomputes).value_or(workload::Recompute::kNone);
   const std::string prec = lower(r.at("precision"));
-  job.precision = prec.find("fp8") != std::string::npos   ? catalog::Precision::kFp8
-                  : prec.rfind("fp16 mixed", 0) == 0 ? catalog::Precision::kFp16
-                                                          : catalog::Precision::kBf16;
+  job.precision = prec.find("fp8") != std::string::npos ? catalog::Precision::kFp8
+                  : prec.rfind("fp16 mixed", 0) == 0    ? catalog::Precision::kFp16
+                                                        : catalog::Precision::kBf16;
   // Software era: the row's `software` cell (data/software.yaml), else read from its source.
   std::string era_id = r.count("software") ? r.at("software") : "";
   if (era_id.empty()) era_id = software_of_source(source);
@@ -154,7 +156,8 @@ Built build(const Row& r, int line, const catalog::Catalog& cat) {
 std::string software_of_source(const std::string& source) {
   if (source.find("Narayanan et al. 2021") != std::string::npos) return "megatron-2021";
   if (source.find("Korthikanti") != std::string::npos) return "megatron-2022";
-  for (const char* recipe : {"NeMo", "Megatron-Bridge", "dgxc-benchmarking", "mlcommons/training_results"}) {
+  for (const char* recipe :
+       {"NeMo", "Megatron-Bridge", "dgxc-benchmarking", "mlcommons/training_results"}) {
     if (source.find(recipe) != std::string::npos) return "nemo-2025";
   }
   return "megatron-core-2024";
@@ -172,44 +175,47 @@ core::Status read_table(const std::string& path, const std::vector<std::string>&
   auto text = read_file(path);
   if (!text) return text.error();
   std::vector<std::string> header;
-  return read_csv(*text, path, [&](const std::vector<std::string>& fields, int line) -> core::Status {
-    if (header.empty()) {
-      header = fields;
-      for (const auto& col : required) {
-        if (std::find(header.begin(), header.end(), col) == header.end()) {
-          return core::make_error(core::ErrorCode::kInvalidInput,
-                                  "missing column '" + col + "'", path + ":1");
-        }
-      }
-      return {};
-    }
-    Row row;
-    for (size_t i = 0; i < header.size(); ++i) row[header[i]] = i < fields.size() ? fields[i] : "";
-    on_row(row, line);
-    return {};
-  });
+  return read_csv(*text, path,
+                  [&](const std::vector<std::string>& fields, int line) -> core::Status {
+                    if (header.empty()) {
+                      header = fields;
+                      for (const auto& col : required) {
+                        if (std::find(header.begin(), header.end(), col) == header.end()) {
+                          return core::make_error(core::ErrorCode::kInvalidInput,
+                                                  "missing column '" + col + "'", path + ":1");
+                        }
+                      }
+                      return {};
+                    }
+                    Row row;
+                    for (size_t i = 0; i < header.size(); ++i)
+                      row[header[i]] = i < fields.size() ? fields[i] : "";
+                    on_row(row, line);
+                    return {};
+                  });
 }
 
 core::Result<ValidationSet> load_validation_csv(const std::string& path,
                                                 const catalog::Catalog& cat) {
   ValidationSet set;
-  auto st = read_table(path,
-                       {"name", "gpu_type", "num_gpus", "tp", "pp", "seq_len",
-                        "global_batch_tokens_or_sequences", "precision", "notes"},
-                       [&](const Row& row, int line) {
-                         try {
-                           Built b = build(row, line, cat);
-                           if (b.value) {
-                             set.cases.push_back(std::move(*b.value));
-                           } else {
-                             set.skipped.push_back(row.at("name") + ": " + b.skip);
-                             set.skipped_lines.push_back(line);
-                           }
-                         } catch (const std::exception& e) {
-                           set.skipped.push_back(row.at("name") + ": unreadable row (" + e.what() + ")");
-                           set.skipped_lines.push_back(line);
-                         }
-                       });
+  auto st =
+      read_table(path,
+                 {"name", "gpu_type", "num_gpus", "tp", "pp", "seq_len",
+                  "global_batch_tokens_or_sequences", "precision", "notes"},
+                 [&](const Row& row, int line) {
+                   try {
+                     Built b = build(row, line, cat);
+                     if (b.value) {
+                       set.cases.push_back(std::move(*b.value));
+                     } else {
+                       set.skipped.push_back(row.at("name") + ": " + b.skip);
+                       set.skipped_lines.push_back(line);
+                     }
+                   } catch (const std::exception& e) {
+                     set.skipped.push_back(row.at("name") + ": unreadable row (" + e.what() + ")");
+                     set.skipped_lines.push_back(line);
+                   }
+                 });
   if (!st) return st.error();
   return set;
 }

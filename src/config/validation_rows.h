@@ -54,7 +54,7 @@ inline double number(const Row& r, const std::string& col, double fallback = 0) 
 }
 
 inline std::optional<double> find_number(const std::string& text, const std::string& pattern,
-                                  bool ignore_case = true) {
+                                         bool ignore_case = true) {
   std::smatch m;
   const auto flags = ignore_case ? std::regex::icase : std::regex::ECMAScript;
   if (std::regex_search(text, m, std::regex(pattern, flags))) return std::stod(m[1]);

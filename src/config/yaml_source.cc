@@ -233,7 +233,8 @@ core::Result<std::optional<double>> MapReader::ratio(const std::string& key,
   double v = 0;
   if (!f->second.IsScalar() || !YAML::convert<double>::decode(f->second, v) || !std::isfinite(v) ||
       v < 0) {
-    return bad(f->second, f->first, "must be a plain number (a ratio has no unit), e.g. " + example);
+    return bad(f->second, f->first,
+               "must be a plain number (a ratio has no unit), e.g. " + example);
   }
   return std::optional<double>(v);
 }

@@ -12,11 +12,11 @@
 #include "aicost/core/units.h"
 
 // Reads an optional value into `target` (left unchanged when absent); returns the Error if wrong.
-#define TRY_ASSIGN(target, expr)                              \
-  do {                                                        \
-    auto r_ = (expr);                                         \
-    if (!r_) return r_.error();                               \
-    if (*r_) (target) = static_cast<decltype(target)>(**r_);  \
+#define TRY_ASSIGN(target, expr)                             \
+  do {                                                       \
+    auto r_ = (expr);                                        \
+    if (!r_) return r_.error();                              \
+    if (*r_) (target) = static_cast<decltype(target)>(**r_); \
   } while (false)
 
 namespace aicost::config {

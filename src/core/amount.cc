@@ -38,8 +38,8 @@ std::optional<ParsedAmount> parse_amount(std::string_view s, bool* out_of_range)
     }
   }
   const std::size_t mantissa_end = i;
-  const bool had_digit =
-      std::any_of(s.begin() + (s[0] == '+' || s[0] == '-' ? 1 : 0), s.begin() + mantissa_end, is_digit);
+  const bool had_digit = std::any_of(s.begin() + (s[0] == '+' || s[0] == '-' ? 1 : 0),
+                                     s.begin() + mantissa_end, is_digit);
   if (!had_digit) return std::nullopt;
   int exponent = 0;
   if (i < s.size()) {
@@ -53,7 +53,8 @@ std::optional<ParsedAmount> parse_amount(std::string_view s, bool* out_of_range)
       if (exponent <= 1000) exponent = exponent * 10 + (s[i] - '0');
     }
     if (exponent > 1000) {  // beyond any amount (or a long way of writing 0)
-      range = !exp_negative && std::any_of(digits.begin(), digits.end(), [](char c) { return c != '0'; });
+      range = !exp_negative &&
+              std::any_of(digits.begin(), digits.end(), [](char c) { return c != '0'; });
       return std::nullopt;
     }
     if (exp_negative) exponent = -exponent;
@@ -108,7 +109,8 @@ std::string format_amount(WideNanos nanos, int decimals) {
   out.append(w);
   if (decimals > 0) {
     std::string f(static_cast<std::size_t>(decimals), '0');
-    for (int k = decimals - 1; k >= 0; --k, frac /= 10) f[k] = static_cast<char>('0' + static_cast<int>(frac % 10));
+    for (int k = decimals - 1; k >= 0; --k, frac /= 10)
+      f[k] = static_cast<char>('0' + static_cast<int>(frac % 10));
     out += "." + f;
   }
   return out;

@@ -30,10 +30,13 @@ static_assert(std::is_sorted(kCodes.begin(), kCodes.end()));
 // The codes as one bit each of the 26^3 three-letter words: a lookup per charge row costs a few
 // instructions, not a binary search of string compares.
 constexpr std::size_t kWords = 26 * 26 * 26;
-constexpr int word_index(std::string_view c) { return ((c[0] - 'A') * 26 + (c[1] - 'A')) * 26 + (c[2] - 'A'); }
+constexpr int word_index(std::string_view c) {
+  return ((c[0] - 'A') * 26 + (c[1] - 'A')) * 26 + (c[2] - 'A');
+}
 constexpr std::array<std::uint64_t, (kWords + 63) / 64> make_bits() {
   std::array<std::uint64_t, (kWords + 63) / 64> bits{};
-  for (auto c : kCodes) bits[static_cast<std::size_t>(word_index(c)) / 64] |= std::uint64_t{1} << (word_index(c) % 64);
+  for (auto c : kCodes)
+    bits[static_cast<std::size_t>(word_index(c)) / 64] |= std::uint64_t{1} << (word_index(c) % 64);
   return bits;
 }
 constexpr auto kBits = make_bits();

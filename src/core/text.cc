@@ -93,14 +93,22 @@ std::size_t sequence_at(std::string_view s, std::size_t i, std::size_t& maximal)
   if (c != 0 && c < 0x80) return 1;
   std::size_t n = 0;
   unsigned char lo = 0x80, hi = 0xBF;  // the range of the second byte
-  if (c >= 0xC2 && c <= 0xDF) n = 2;
-  else if (c == 0xE0) n = 3, lo = 0xA0;                 // no overlongs
-  else if (c == 0xED) n = 3, hi = 0x9F;                 // no surrogates
-  else if (c >= 0xE1 && c <= 0xEF) n = 3;
-  else if (c == 0xF0) n = 4, lo = 0x90;                 // no overlongs
-  else if (c == 0xF4) n = 4, hi = 0x8F;                 // nothing above U+10FFFF
-  else if (c >= 0xF1 && c <= 0xF3) n = 4;
-  else return 0;  // NUL, a continuation byte, C0, C1, F5..FF
+  if (c >= 0xC2 && c <= 0xDF)
+    n = 2;
+  else if (c == 0xE0)
+    n = 3, lo = 0xA0;  // no overlongs
+  else if (c == 0xED)
+    n = 3, hi = 0x9F;  // no surrogates
+  else if (c >= 0xE1 && c <= 0xEF)
+    n = 3;
+  else if (c == 0xF0)
+    n = 4, lo = 0x90;  // no overlongs
+  else if (c == 0xF4)
+    n = 4, hi = 0x8F;  // nothing above U+10FFFF
+  else if (c >= 0xF1 && c <= 0xF3)
+    n = 4;
+  else
+    return 0;  // NUL, a continuation byte, C0, C1, F5..FF
   for (std::size_t k = 1; k < n; ++k) {
     if (i + k >= s.size()) return 0;
     const unsigned char x = b(i + k);

@@ -21,44 +21,46 @@ constexpr double kHour = kSecondsPerHour;
 
 const std::vector<UnitEntry>& table(UnitKind kind) {
   static const std::vector<UnitEntry> bytes = {
-      {"B", 1},       {"KB", kKB},    {"MB", kMB},    {"GB", kGB},    {"TB", kTB},
-      {"PB", kPB},    {"KiB", kKiB},  {"MiB", kMiB},  {"GiB", kGiB},  {"TiB", kTiB},
-      {"PiB", kTiB * 1024}};
+      {"B", 1},      {"KB", kKB},   {"MB", kMB},   {"GB", kGB},   {"TB", kTB},         {"PB", kPB},
+      {"KiB", kKiB}, {"MiB", kMiB}, {"GiB", kGiB}, {"TiB", kTiB}, {"PiB", kTiB * 1024}};
   static const std::vector<UnitEntry> bandwidth = {
-      {"B/s", 1},           {"KB/s", kKB},        {"MB/s", kMB},        {"GB/s", kGB},
-      {"TB/s", kTB},        {"KiB/s", kKiB},      {"MiB/s", kMiB},      {"GiB/s", kGiB},
-      {"TiB/s", kTiB},      {"b/s", kBit},        {"Kb/s", kKB * kBit}, {"Mb/s", kMB * kBit},
-      {"Gb/s", kGB * kBit}, {"Tb/s", kTB * kBit}, {"Mbps", kMB * kBit}, {"Gbps", kGB * kBit},
+      {"B/s", 1},           {"KB/s", kKB},         {"MB/s", kMB},        {"GB/s", kGB},
+      {"TB/s", kTB},        {"KiB/s", kKiB},       {"MiB/s", kMiB},      {"GiB/s", kGiB},
+      {"TiB/s", kTiB},      {"b/s", kBit},         {"Kb/s", kKB * kBit}, {"Mb/s", kMB * kBit},
+      {"Gb/s", kGB * kBit}, {"Tb/s", kTB * kBit},  {"Mbps", kMB * kBit}, {"Gbps", kGB * kBit},
       {"Tbps", kTB * kBit}, {"Gbit/s", kGB * kBit}};
   static const std::vector<UnitEntry> flops = {
-      {"FLOP/s", 1},      {"GFLOP/s", 1e9},  {"TFLOP/s", 1e12}, {"PFLOP/s", 1e15},
-      {"GFLOPS", 1e9},    {"TFLOPS", 1e12},  {"PFLOPS", 1e15},  {"TOP/s", 1e12},
-      {"POP/s", 1e15}};
-  static const std::vector<UnitEntry> duration = {
-      {"us", 1e-6},  {"ms", 1e-3},  {"s", 1},         {"min", 60},         {"h", kHour},
-      {"d", 86400},  {"w", 7 * 86400}, {"month", kSecondsPerMonth},
-      {"y", kSecondsPerYear}, {"year", kSecondsPerYear}};
+      {"FLOP/s", 1},    {"GFLOP/s", 1e9}, {"TFLOP/s", 1e12}, {"PFLOP/s", 1e15}, {"GFLOPS", 1e9},
+      {"TFLOPS", 1e12}, {"PFLOPS", 1e15}, {"TOP/s", 1e12},   {"POP/s", 1e15}};
+  static const std::vector<UnitEntry> duration = {{"us", 1e-6},
+                                                  {"ms", 1e-3},
+                                                  {"s", 1},
+                                                  {"min", 60},
+                                                  {"h", kHour},
+                                                  {"d", 86400},
+                                                  {"w", 7 * 86400},
+                                                  {"month", kSecondsPerMonth},
+                                                  {"y", kSecondsPerYear},
+                                                  {"year", kSecondsPerYear}};
   static const std::vector<UnitEntry> money = {{"USD", 1}};
-  static const std::vector<UnitEntry> money_rate = {
-      {"USD/h", 1 / kHour},
-      {"USD/hour", 1 / kHour},
-      {"USD/day", 1 / 86400.0},
-      {"USD/month", 1 / kSecondsPerMonth},
-      {"USD/year", 1 / kSecondsPerYear}};
-  static const std::vector<UnitEntry> storage = {
-      {"USD/GB-month", 1 / (kGB * kSecondsPerMonth)},
-      {"USD/GiB-month", 1 / (kGiB * kSecondsPerMonth)},
-      {"USD/TB-month", 1 / (kTB * kSecondsPerMonth)}};
+  static const std::vector<UnitEntry> money_rate = {{"USD/h", 1 / kHour},
+                                                    {"USD/hour", 1 / kHour},
+                                                    {"USD/day", 1 / 86400.0},
+                                                    {"USD/month", 1 / kSecondsPerMonth},
+                                                    {"USD/year", 1 / kSecondsPerYear}};
+  static const std::vector<UnitEntry> storage = {{"USD/GB-month", 1 / (kGB * kSecondsPerMonth)},
+                                                 {"USD/GiB-month", 1 / (kGiB * kSecondsPerMonth)},
+                                                 {"USD/TB-month", 1 / (kTB * kSecondsPerMonth)}};
   static const std::vector<UnitEntry> transfer = {
       {"USD/GB", 1 / kGB}, {"USD/GiB", 1 / kGiB}, {"USD/TB", 1 / kTB}};
   static const std::vector<UnitEntry> count = {
       {"", 1}, {"K", 1e3}, {"M", 1e6}, {"B", 1e9}, {"T", 1e12}};
   static const std::vector<UnitEntry> power = {{"W", 1}, {"kW", 1e3}, {"MW", 1e6}};
   static const std::vector<UnitEntry> percent = {{"%", 0.01}};
-  static const std::vector<UnitEntry> energy_price = {
-      {"USD/kWh", 1 / (1e3 * kHour)}, {"USD/MWh", 1 / (1e6 * kHour)}};
-  static const std::vector<UnitEntry> power_price = {
-      {"USD/kW-month", 1 / (1e3 * kSecondsPerMonth)}, {"USD/kW-year", 1 / (1e3 * kSecondsPerYear)}};
+  static const std::vector<UnitEntry> energy_price = {{"USD/kWh", 1 / (1e3 * kHour)},
+                                                      {"USD/MWh", 1 / (1e6 * kHour)}};
+  static const std::vector<UnitEntry> power_price = {{"USD/kW-month", 1 / (1e3 * kSecondsPerMonth)},
+                                                     {"USD/kW-year", 1 / (1e3 * kSecondsPerYear)}};
   static const std::vector<UnitEntry> percent_per_year = {{"%/y", 0.01}, {"%/year", 0.01}};
   switch (kind) {
     case UnitKind::kBytes: return bytes;
@@ -147,9 +149,9 @@ Result<double> parse_base_units(std::string_view raw, UnitKind kind) {
   const std::string_view text = trim(raw);
   const std::string shown = "'" + std::string(raw) + "'";
   if (text.empty()) {
-    return make_error(ErrorCode::kInvalidInput,
-                      std::string("empty value where ") + unit_kind_name(kind) +
-                          " is expected; write e.g. " + example(kind));
+    return make_error(ErrorCode::kInvalidInput, std::string("empty value where ") +
+                                                    unit_kind_name(kind) +
+                                                    " is expected; write e.g. " + example(kind));
   }
   double number = 0;
   const char* begin = text.data();
@@ -190,10 +192,10 @@ Result<double> parse_base_units(std::string_view raw, UnitKind kind) {
     if (!list.empty()) list += ", ";
     list += e.symbol;
   }
-  return make_error(ErrorCode::kInvalidInput,
-                    "unknown unit '" + std::string(unit) + "' in " + shown + " for " +
-                        unit_kind_name(kind) + "." + did_you_mean(unit, accepted_units(kind)) +
-                        " Accepted: " + list);
+  return make_error(ErrorCode::kInvalidInput, "unknown unit '" + std::string(unit) + "' in " +
+                                                  shown + " for " + unit_kind_name(kind) + "." +
+                                                  did_you_mean(unit, accepted_units(kind)) +
+                                                  " Accepted: " + list);
 }
 
 namespace {
@@ -234,8 +236,10 @@ Result<UsdPerJoule> parse_power_price(std::string_view t) {
 }
 
 std::string format_count(double count) {
-  static const struct { double f; const char* s; } kSuffix[] = {
-      {1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "K"}, {1, ""}};
+  static const struct {
+    double f;
+    const char* s;
+  } kSuffix[] = {{1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "K"}, {1, ""}};
   char buf[64];
   for (const auto& s : kSuffix) {
     // Pick the suffix after rounding to 4 significant digits, so 999,999 prints as "1M".

@@ -32,7 +32,7 @@ Seconds optimal_interval(Seconds delta, Seconds mtbf) {
 }  // namespace
 
 reliability::CheckpointModel checkpoint_model(const workload::TrainingJob& job,
-                                             const CostInputs& in) {
+                                              const CostInputs& in) {
   reliability::CheckpointModel ck;
   ck.size = in.storage.checkpoint_size.value() > 0
                 ? in.storage.checkpoint_size
@@ -56,7 +56,8 @@ reliability::CheckpointModel checkpoint_model(const workload::TrainingJob& job,
 }
 
 reliability::RunInputs reliability_inputs(const workload::TrainingJob& job,
-                                          const perf::TrainingEstimate& perf, const CostInputs& in) {
+                                          const perf::TrainingEstimate& perf,
+                                          const CostInputs& in) {
   reliability::RunInputs r;
   r.work = perf.compute_time;
   r.gpus = job.cluster.gpus;
@@ -98,7 +99,8 @@ FailureOverhead failure_overhead(const workload::TrainingJob& job,
   f.goodput = l.ettr();
   // With a paid pool of spares the job also waits, a share s of the wall time, for a repaired
   // node: the running time (work and losses) is 1 - s of it.
-  f.spare_stall_share = reliability::spare_stall_share(failures, job.cluster.gpus, in.reliability.spare_nodes);
+  f.spare_stall_share =
+      reliability::spare_stall_share(failures, job.cluster.gpus, in.reliability.spare_nodes);
   if (f.spare_stall_share > 0) {
     const Seconds running = perf.compute_time + f.total();
     f.spare_stall = running * (f.spare_stall_share / (1 - f.spare_stall_share));
@@ -164,7 +166,8 @@ CostEstimate estimate_cost(const workload::TrainingJob& job, const perf::Trainin
     const double terms = std::max(1.0, std::ceil(wall / in.compute.term));
     const Seconds unused = in.compute.term * terms - wall;
     const UsdPerSecond reserved = in.compute.per_gpu * (gpus + spare_gpus);
-    add("commitment", unused * reserved * (1 - in.compute.term_reuse), CostNature::kFixed, UsdPerSecond(0));
+    add("commitment", unused * reserved * (1 - in.compute.term_reuse), CostNature::kFixed,
+        UsdPerSecond(0));
   }
 
   // Storage: dataset for the whole run; checkpoints at full retention (peak) after ramp-up;
@@ -173,7 +176,8 @@ CostEstimate estimate_cost(const workload::TrainingJob& job, const perf::Trainin
   const CheckpointStorage ckpt = checkpoint_storage(s, f, wall);
   const double ckpt_bytes = ckpt.peak.value();
   // Logs are stored compressed when the plan says so (ratio 1 otherwise).
-  const double log_rate = s.logs_per_day.value() / core::kSecondsPerDay * s.log_compression.ratio;  // B/s
+  const double log_rate =
+      s.logs_per_day.value() / core::kSecondsPerDay * s.log_compression.ratio;  // B/s
   const double d = wall.value();
   const double r = s.log_retention.value() > 0 ? s.log_retention.value() : d;
   const double log_byte_seconds = r >= d ? log_rate * d * d / 2 : log_rate * (r * d - r * r / 2);

@@ -17,8 +17,9 @@ perf::TrainingEstimate scale_step_time(perf::TrainingEstimate p, double r) {
   return p;
 }
 
-EstimateInterval estimate_interval(const workload::TrainingJob& job, const perf::TrainingEstimate& perf,
-                                   const CostInputs& inputs, const perf::Interval& band) {
+EstimateInterval estimate_interval(const workload::TrainingJob& job,
+                                   const perf::TrainingEstimate& perf, const CostInputs& inputs,
+                                   const perf::Interval& band) {
   EstimateInterval out;
   out.band = band;
   const double ratios[2] = {band.lo, band.hi};

@@ -32,8 +32,8 @@ OwnedRate owned_rate(const OwnedInputs& in) {
   // (server - residual) / life, per server (tco.md: capital items over the hours they can sell).
   const core::Usd depreciable = in.server_price * (1 - in.residual);
   add("servers", depreciable * n / in.life, true,
-      core::sprintf("%s x %.0f servers less %.0f %% residual over %.3g y", usd(in.server_price.value()).c_str(),
-                    n, 100 * in.residual, life_y));
+      core::sprintf("%s x %.0f servers less %.0f %% residual over %.3g y",
+                    usd(in.server_price.value()).c_str(), n, 100 * in.residual, life_y));
   add("fabric", in.fabric * n / in.life, true,
       core::sprintf("%s per server x %.0f over %.3g y, no residual", usd(in.fabric.value()).c_str(),
                     n, life_y));
@@ -44,15 +44,18 @@ OwnedRate owned_rate(const OwnedInputs& in) {
       core::sprintf("%s x %.0f servers x %.2f USD/kW-month", kw(in.capacity).c_str(), n,
                     in.colocation.value() * 1e3 * core::kSecondsPerMonth));
   add("staff", in.staff, true,
-      core::sprintf("%s/month for the cluster", usd(in.staff.value() * core::kSecondsPerMonth).c_str()));
+      core::sprintf("%s/month for the cluster",
+                    usd(in.staff.value() * core::kSecondsPerMonth).c_str()));
   // Power x PUE x price: the idle hours' draw is paid whatever the load (fixed), the busy hours'
   // draw only when the GPUs work (elastic).
   add("idle power", UsdPerSecond(in.idle_power.value() * energy_per_j * n * (1 - u)), true,
-      core::sprintf("%s x %.0f %% of the hours x PUE %.2f x %.4f USD/kWh", kw(in.idle_power).c_str(),
-                    100 * (1 - u), in.pue, in.electricity.value() * 3.6e6));
+      core::sprintf("%s x %.0f %% of the hours x PUE %.2f x %.4f USD/kWh",
+                    kw(in.idle_power).c_str(), 100 * (1 - u), in.pue,
+                    in.electricity.value() * 3.6e6));
   add("power", UsdPerSecond(in.training_power.value() * energy_per_j * n * u), false,
-      core::sprintf("%s x %.0f %% of the hours x PUE %.2f x %.4f USD/kWh", kw(in.training_power).c_str(),
-                    100 * u, in.pue, in.electricity.value() * 3.6e6));
+      core::sprintf("%s x %.0f %% of the hours x PUE %.2f x %.4f USD/kWh",
+                    kw(in.training_power).c_str(), 100 * u, in.pue,
+                    in.electricity.value() * 3.6e6));
   for (const auto& p : r.parts) {
     r.per_gpu += p.per_gpu;
     (p.fixed ? r.fixed : r.elastic) += p.per_gpu;
@@ -68,7 +71,8 @@ std::vector<Rental> cheapest_rentals(const catalog::Catalog& catalog, const std:
   const std::string want = catalog::normalize_name(gpu);
   for (const auto& i : catalog.instances()) {
     if (catalog::normalize_name(i.gpu) != want) continue;
-    for (PricingMode m : {PricingMode::kOnDemand, PricingMode::kReserved1y, PricingMode::kReserved3y}) {
+    for (PricingMode m :
+         {PricingMode::kOnDemand, PricingMode::kReserved1y, PricingMode::kReserved3y}) {
       const auto p = i.price(m);
       if (!p) continue;
       auto& best = m == PricingMode::kOnDemand ? on_demand : reserved;

@@ -18,13 +18,14 @@ ComputePricing instance_pricing(const catalog::Instance& instance, catalog::Pric
   out.provider = catalog::normalize_name(instance.provider);
   out.instance = instance.id;
   if (mode == catalog::PricingMode::kReserved1y) out.term = core::Seconds(core::kSecondsPerYear);
-  if (mode == catalog::PricingMode::kReserved3y) out.term = core::Seconds(3 * core::kSecondsPerYear);
+  if (mode == catalog::PricingMode::kReserved3y)
+    out.term = core::Seconds(3 * core::kSecondsPerYear);
   const core::UsdPerSecond price = instance.price(mode).value_or(core::UsdPerSecond(0));
   out.per_gpu = price / instance.gpus;
-  out.basis = core::sprintf("%s %s %.2f USD/h", instance.id.c_str(), catalog::to_string(mode),
-                            core::per_hour(price)) +
-              (instance.gpus == 1 ? std::string(" per GPU")
-                                  : core::sprintf(" / %d GPUs", instance.gpus));
+  out.basis =
+      core::sprintf("%s %s %.2f USD/h", instance.id.c_str(), catalog::to_string(mode),
+                    core::per_hour(price)) +
+      (instance.gpus == 1 ? std::string(" per GPU") : core::sprintf(" / %d GPUs", instance.gpus));
   return out;
 }
 

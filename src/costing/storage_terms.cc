@@ -60,9 +60,11 @@ const TierTerms& latest_checkpoint_terms(const StorageInputs& s, Seconds interva
   return *t;
 }
 
-CheckpointStorage checkpoint_storage(const StorageInputs& s, const FailureOverhead& f, Seconds wall) {
+CheckpointStorage checkpoint_storage(const StorageInputs& s, const FailureOverhead& f,
+                                     Seconds wall) {
   CheckpointStorage out;
-  out.retained = std::min<double>(s.checkpoints_retained, std::max(1.0, wall / f.checkpoint_interval));
+  out.retained =
+      std::min<double>(s.checkpoints_retained, std::max(1.0, wall / f.checkpoint_interval));
   const Bytes full = f.checkpoint_size * s.checkpoint_compression.ratio;
   if (plain_checkpoint_storage(s)) {
     out.peak = Bytes(out.retained * f.checkpoint_size.value());
@@ -86,12 +88,14 @@ CheckpointStorage checkpoint_storage(const StorageInputs& s, const FailureOverhe
   return out;
 }
 
-Usd retrieval_fees(const workload::TrainingJob& job, const StorageInputs& s, const FailureOverhead& f) {
+Usd retrieval_fees(const workload::TrainingJob& job, const StorageInputs& s,
+                   const FailureOverhead& f) {
   // What the loader reads (perf::data_reads): each token once per loading pipeline stage (the
   // first and the last) and per context-parallel rank.
   const double tokens_per_step = static_cast<double>(job.global_batch) * job.seq_length;
-  const Bytes dataset_read =
-      tokens_per_step > 0 ? perf::data_reads(job).per_step * (job.tokens / tokens_per_step) : Bytes(0);
+  const Bytes dataset_read = tokens_per_step > 0
+                                 ? perf::data_reads(job).per_step * (job.tokens / tokens_per_step)
+                                 : Bytes(0);
   const Bytes per_restart = f.checkpoint_size * s.checkpoint_compression.ratio;
   return dataset_read * s.dataset_terms.retrieval_price +
          per_restart * f.expected_interruptions *

@@ -26,7 +26,8 @@ inline constexpr const char* kAssets = "/assets/";
 governance::CheckResult only(const governance::CheckResult& r, Page page);
 
 // Spend by day by `spend.request.by`, and with a check the budgets with levels and forecast.
-std::string overview_page(const ledger::Report& spend, const governance::CheckResult* check, const std::string& by);
+std::string overview_page(const ledger::Report& spend, const governance::CheckResult* check,
+                          const std::string& by);
 // The waste page's findings, largest saving first; the rest are counted and summed in one line
 // (the JSON of /api/check and `aicost ledger check` list them all). A ledger of 1M charges had
 // thousands, a 2.5 MB page that took 4.1 s at p99 under 200 concurrent requests.
@@ -35,7 +36,8 @@ inline constexpr std::size_t kWastePageFindings = 50;
 // Budgets, anomalies with root causes, waste with savings, plan against actual (`page`);
 // `plans`: the names of --plans, each a link to the what-if page. `max_waste`: the waste page's
 // findings (above).
-std::string check_page(Page page, const governance::CheckResult& r, const std::vector<std::string>& plans = {},
+std::string check_page(Page page, const governance::CheckResult& r,
+                       const std::vector<std::string>& plans = {},
                        std::size_t max_waste = kWastePageFindings);
 // A page that could not be made: the error as the CLI prints it.
 std::string error_page(Page page, const core::Error& e);

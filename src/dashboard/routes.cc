@@ -26,15 +26,19 @@ int http_status(const core::Error& e) {
 
 // What is wrong with a posted plan is the request's fault (a name the catalog lacks included),
 // unless aicost itself failed.
-int plan_status(const core::Error& e) { return e.code == core::ErrorCode::kInternal || e.code == core::ErrorCode::kIo ? 500 : 400; }
+int plan_status(const core::Error& e) {
+  return e.code == core::ErrorCode::kInternal || e.code == core::ErrorCode::kIo ? 500 : 400;
+}
 
 std::string cookie_token(const httplib::Request& req) {
   const std::string cookies = req.get_header_value("Cookie");
   const std::string key = "aicost_token=";
-  for (std::size_t at = cookies.find(key); at != std::string::npos; at = cookies.find(key, at + 1)) {
+  for (std::size_t at = cookies.find(key); at != std::string::npos;
+       at = cookies.find(key, at + 1)) {
     if (at != 0 && cookies[at - 1] != ' ' && cookies[at - 1] != ';') continue;
     const auto end = cookies.find(';', at);
-    return cookies.substr(at + key.size(), end == std::string::npos ? std::string::npos : end - at - key.size());
+    return cookies.substr(at + key.size(),
+                          end == std::string::npos ? std::string::npos : end - at - key.size());
   }
   return "";
 }
@@ -42,22 +46,28 @@ std::string cookie_token(const httplib::Request& req) {
 }  // namespace
 
 // The query string as `aicost ledger report`'s options.
-core::Result<ledger::ReportRequest> Server::Impl::report_query(const httplib::Request& req, const char* default_by,
-                                                        const char* default_granularity) {
+core::Result<ledger::ReportRequest> Server::Impl::report_query(const httplib::Request& req,
+                                                               const char* default_by,
+                                                               const char* default_granularity) {
   api::LedgerReportOptions q;
   q.by = req.has_param("by") ? req.get_param_value("by") : default_by;
   q.from = req.get_param_value("from");
   q.to = req.get_param_value("to");
-  if (req.has_param("granularity")) q.granularity = req.get_param_value("granularity");
-  else q.granularity = default_granularity;
+  if (req.has_param("granularity"))
+    q.granularity = req.get_param_value("granularity");
+  else
+    q.granularity = default_granularity;
   if (req.has_param("top")) {
     const std::string top = req.get_param_value("top");
     if (top.empty() || top.size() > 9 || !std::all_of(top.begin(), top.end(), ::isdigit))
-      return core::make_error(core::ErrorCode::kInvalidInput, "'" + top + "' is not a count; write top=N", "--top");
+      return core::make_error(core::ErrorCode::kInvalidInput,
+                              "'" + top + "' is not a count; write top=N", "--top");
     q.top = std::stoul(top);
   }
-  for (std::size_t i = 0; i < req.get_param_value_count("filter"); ++i) q.filters.push_back(req.get_param_value("filter", i));
-  for (std::size_t i = 0; i < req.get_param_value_count("alias"); ++i) q.aliases.push_back(req.get_param_value("alias", i));
+  for (std::size_t i = 0; i < req.get_param_value_count("filter"); ++i)
+    q.filters.push_back(req.get_param_value("filter", i));
+  for (std::size_t i = 0; i < req.get_param_value_count("alias"); ++i)
+    q.aliases.push_back(req.get_param_value("alias", i));
   q.useful = req.get_param_value("useful") == "1" || req.get_param_value("useful") == "true";
   return api::ledger_report_request(q);
 }
@@ -65,11 +75,13 @@ core::Result<ledger::ReportRequest> Server::Impl::report_query(const httplib::Re
 // A posted plan: its text, the name errors give it. The text of a --plans file, unchanged and
 // posted under its name, runs as that file (it may name files beside it); any other text may not
 // name files.
-core::Result<api::PlanSource> Server::Impl::posted_plan(const std::string& asked_name, std::string text) const {
+core::Result<api::PlanSource> Server::Impl::posted_plan(const std::string& asked_name,
+                                                        std::string text) const {
   const std::string name = plan_name(asked_name);
   // Browsers post a textarea's lines ending in CR LF.
   text.erase(std::remove(text.begin(), text.end(), '\r'), text.end());
-  if (const auto it = plans.find(name); it != plans.end() && it->second.text == text) return it->second;
+  if (const auto it = plans.find(name); it != plans.end() && it->second.text == text)
+    return it->second;
   if (auto s = config::forbid_plan_files(text, name); !s) return s.error();
   return api::PlanSource{std::move(text), name, "."};
 }
@@ -88,7 +100,8 @@ void Server::Impl::html(httplib::Response& res, const std::string& page, int sta
 // a GET page or /api answer is made once per ingest, not per request; the query's token is left
 // out of the request's key.
 httplib::Server::Handler Server::Impl::answer(httplib::Server::Handler handler, bool keep) const {
-  return [this, keep, handler = std::move(handler)](const httplib::Request& req, httplib::Response& res) {
+  return [this, keep, handler = std::move(handler)](const httplib::Request& req,
+                                                    httplib::Response& res) {
     const auto make = [&] {
       httplib::Response made;
       made.status = 200;
@@ -112,10 +125,13 @@ void Server::Impl::send(httplib::Response& res, std::shared_ptr<const Answer> an
   if (answer->body.empty()) return;
   const std::size_t size = answer->body.size();
   const std::string type = answer->content_type;
-  res.set_content_provider(size, type, [answer = std::move(answer)](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
-    sink.write(answer->body.data() + offset, std::min(length, answer->body.size() - offset));
-    return true;
-  });
+  res.set_content_provider(size, type,
+                           [answer = std::move(answer)](std::size_t offset, std::size_t length,
+                                                        httplib::DataSink& sink) {
+                             sink.write(answer->body.data() + offset,
+                                        std::min(length, answer->body.size() - offset));
+                             return true;
+                           });
 }
 
 // The what-if page of `src`: `aicost estimate` and, when it succeeds, `aicost optimize`.
@@ -153,108 +169,132 @@ void Server::Impl::routes() {
     if (by_query) given = req.get_param_value("token");
     if (same_token(given, o.token)) {
       // A link with ?token= lets a browser in; the cookie keeps it in for the other pages.
-      if (by_query) res.set_header("Set-Cookie", "aicost_token=" + o.token + "; HttpOnly; SameSite=Strict; Path=/");
+      if (by_query)
+        res.set_header("Set-Cookie",
+                       "aicost_token=" + o.token + "; HttpOnly; SameSite=Strict; Path=/");
       return httplib::Server::HandlerResponse::Unhandled;
     }
     res.status = 401;
     res.set_header("WWW-Authenticate", "Bearer realm=\"aicost\"");
-    res.set_content(report::render_error_json(core::make_error(
-                        core::ErrorCode::kInvalidInput,
-                        "this aicost serve asks for its token: send Authorization: Bearer TOKEN, or open "
-                        "/?token=TOKEN once in a browser")),
-                    "application/json");
+    res.set_content(
+        report::render_error_json(core::make_error(
+            core::ErrorCode::kInvalidInput,
+            "this aicost serve asks for its token: send Authorization: Bearer TOKEN, or open "
+            "/?token=TOKEN once in a browser")),
+        "application/json");
     return httplib::Server::HandlerResponse::Handled;
   });
   http.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty() || res.has_header("Content-Type")) return;  // a handler's answer
-    std::string what = "no page at " + req.path + "; the pages are /, /budgets, /anomalies, /waste, /plans, /whatif, "
+    std::string what = "no page at " + req.path +
+                       "; the pages are /, /budgets, /anomalies, /waste, /plans, /whatif, "
                        "/api/report, /api/check, /api/estimate, /api/optimize, /metrics";
-    if (res.status == 413) what = "the request body is larger than this server takes (--max-body)";
-    else if (res.status != 404) what = "the request could not be served (HTTP " + std::to_string(res.status) + ")";
-    res.set_content(report::render_error_json(core::make_error(
-                        res.status == 404 ? core::ErrorCode::kNotFound : core::ErrorCode::kInvalidInput, what)),
-                    "application/json");
+    if (res.status == 413)
+      what = "the request body is larger than this server takes (--max-body)";
+    else if (res.status != 404)
+      what = "the request could not be served (HTTP " + std::to_string(res.status) + ")";
+    res.set_content(
+        report::render_error_json(core::make_error(
+            res.status == 404 ? core::ErrorCode::kNotFound : core::ErrorCode::kInvalidInput, what)),
+        "application/json");
   });
 
   http.Get("/", answer([this](const httplib::Request& req, httplib::Response& res) {
-    auto q = report_query(req, "service", "day");
-    if (!q) return html(res, error_page(Page::kOverview, q.error()), 400);
-    if (!req.has_param("top")) q->top = 8;
-    auto store = open();
-    if (!store) return html(res, error_page(Page::kOverview, store.error()), http_status(store.error()));
-    auto spend = ledger::run_report(**store, *q);
-    if (!spend) return html(res, error_page(Page::kOverview, scrub(spend.error())), http_status(spend.error()));
-    std::optional<governance::CheckResult> c;
-    if (!o.budgets.empty()) {
-      auto r = check();
-      if (!r) return html(res, error_page(Page::kOverview, r.error()), http_status(r.error()));
-      c = std::move(*r);
-    }
-    const std::string by = req.has_param("by") ? req.get_param_value("by") : "service";
-    html(res, overview_page(*spend, c ? &*c : nullptr, by));
-  }));
-  http.Get("/budgets", answer([this](const httplib::Request&, httplib::Response& res) { check_page(Page::kBudgets, res); }));
-  http.Get("/anomalies", answer([this](const httplib::Request&, httplib::Response& res) { check_page(Page::kAnomalies, res); }));
-  http.Get("/waste", answer([this](const httplib::Request&, httplib::Response& res) { check_page(Page::kWaste, res); }));
-  http.Get("/plans", answer([this](const httplib::Request&, httplib::Response& res) { check_page(Page::kPlans, res); }));
+             auto q = report_query(req, "service", "day");
+             if (!q) return html(res, error_page(Page::kOverview, q.error()), 400);
+             if (!req.has_param("top")) q->top = 8;
+             auto store = open();
+             if (!store)
+               return html(res, error_page(Page::kOverview, store.error()),
+                           http_status(store.error()));
+             auto spend = ledger::run_report(**store, *q);
+             if (!spend)
+               return html(res, error_page(Page::kOverview, scrub(spend.error())),
+                           http_status(spend.error()));
+             std::optional<governance::CheckResult> c;
+             if (!o.budgets.empty()) {
+               auto r = check();
+               if (!r)
+                 return html(res, error_page(Page::kOverview, r.error()), http_status(r.error()));
+               c = std::move(*r);
+             }
+             const std::string by = req.has_param("by") ? req.get_param_value("by") : "service";
+             html(res, overview_page(*spend, c ? &*c : nullptr, by));
+           }));
+  http.Get("/budgets", answer([this](const httplib::Request&, httplib::Response& res) {
+             check_page(Page::kBudgets, res);
+           }));
+  http.Get("/anomalies", answer([this](const httplib::Request&, httplib::Response& res) {
+             check_page(Page::kAnomalies, res);
+           }));
+  http.Get("/waste", answer([this](const httplib::Request&, httplib::Response& res) {
+             check_page(Page::kWaste, res);
+           }));
+  http.Get("/plans", answer([this](const httplib::Request&, httplib::Response& res) {
+             check_page(Page::kPlans, res);
+           }));
 
   http.Get("/whatif", answer([this](const httplib::Request& req, httplib::Response& res) {
-    WhatIf w;
-    w.plans = plan_names;
-    const std::string asked = req.get_param_value("plan");
-    if (const auto it = plans.find(asked); it != plans.end()) {
-      w.name = it->first;
-      w.text = it->second.text;
-      // ?run=1: the plan of --plans as it is, estimated and optimised.
-      if (req.get_param_value("run") == "1") return whatif(w, it->second, res);
-    } else if (!asked.empty()) {
-      const auto e = core::make_error(core::ErrorCode::kNotFound, "no plan named '" + asked + "' among --plans");
-      w.error = &e;
-      return html(res, whatif_page(w), 404);
-    }
-    html(res, whatif_page(w));
-  }));
-  http.Post("/whatif", answer([this](const httplib::Request& req, httplib::Response& res) {
-    WhatIf w;
-    w.plans = plan_names;
-    w.name = plan_name(req.get_param_value("name"));
-    w.text = req.get_param_value("plan");
-    auto src = posted_plan(w.name, w.text);
-    if (!src) {
-      w.error = &src.error();
-      return html(res, whatif_page(w), plan_status(src.error()));
-    }
-    whatif(w, *src, res);
-  }, false));
+             WhatIf w;
+             w.plans = plan_names;
+             const std::string asked = req.get_param_value("plan");
+             if (const auto it = plans.find(asked); it != plans.end()) {
+               w.name = it->first;
+               w.text = it->second.text;
+               // ?run=1: the plan of --plans as it is, estimated and optimised.
+               if (req.get_param_value("run") == "1") return whatif(w, it->second, res);
+             } else if (!asked.empty()) {
+               const auto e = core::make_error(core::ErrorCode::kNotFound,
+                                               "no plan named '" + asked + "' among --plans");
+               w.error = &e;
+               return html(res, whatif_page(w), 404);
+             }
+             html(res, whatif_page(w));
+           }));
+  http.Post("/whatif", answer(
+                           [this](const httplib::Request& req, httplib::Response& res) {
+                             WhatIf w;
+                             w.plans = plan_names;
+                             w.name = plan_name(req.get_param_value("name"));
+                             w.text = req.get_param_value("plan");
+                             auto src = posted_plan(w.name, w.text);
+                             if (!src) {
+                               w.error = &src.error();
+                               return html(res, whatif_page(w), plan_status(src.error()));
+                             }
+                             whatif(w, *src, res);
+                           },
+                           false));
 
   // The bytes of `aicost ledger report -o json` with the same options.
   http.Get("/api/report", answer([this](const httplib::Request& req, httplib::Response& res) {
-    auto q = report_query(req, "", "total");
-    if (!q) return json_error(res, q.error());
-    auto store = open();
-    if (!store) return json_error(res, store.error());
-    std::ostringstream out;
-    if (auto s = report::write_ledger_report(**store, *q, report::Format::kJson, out); !s)
-      return json_error(res, scrub(s.error()));
-    res.set_content(out.str(), "application/json");
-  }));
+             auto q = report_query(req, "", "total");
+             if (!q) return json_error(res, q.error());
+             auto store = open();
+             if (!store) return json_error(res, store.error());
+             std::ostringstream out;
+             if (auto s = report::write_ledger_report(**store, *q, report::Format::kJson, out); !s)
+               return json_error(res, scrub(s.error()));
+             res.set_content(out.str(), "application/json");
+           }));
   // `aicost ledger check -o json --dry-run` (nothing is sent or recorded).
   http.Get("/api/check", answer([this](const httplib::Request&, httplib::Response& res) {
-    auto r = check();
-    if (!r) return json_error(res, r.error());
-    res.set_content(report::render_check(*r, report::Format::kJson), "application/json");
-  }));
+             auto r = check();
+             if (!r) return json_error(res, r.error());
+             res.set_content(report::render_check(*r, report::Format::kJson), "application/json");
+           }));
   // `aicost ledger check --prometheus -`.
   http.Get("/metrics", answer([this](const httplib::Request&, httplib::Response& res) {
-    auto r = check();
-    if (!r) return json_error(res, r.error());
-    res.set_content(report::render_prometheus(*r), "text/plain; version=0.0.4; charset=utf-8");
-  }));
+             auto r = check();
+             if (!r) return json_error(res, r.error());
+             res.set_content(report::render_prometheus(*r),
+                             "text/plain; version=0.0.4; charset=utf-8");
+           }));
   // `aicost estimate|optimize PLAN -o json` of the plan in the body; ?name= names it in errors.
   const auto plan_call = [this](bool optimize) {
     return [this, optimize](const httplib::Request& req, httplib::Response& res) {
       auto src = posted_plan(req.get_param_value("name"), req.body);
-      auto out = !src ? core::Result<api::Output>(src.error())
+      auto out = !src       ? core::Result<api::Output>(src.error())
                  : optimize ? api::optimize(*src, o.catalog, report::Format::kJson)
                             : api::estimate(*src, o.catalog, report::Format::kJson);
       if (!out) {
@@ -269,26 +309,29 @@ void Server::Impl::routes() {
   http.Post("/api/optimize", answer(plan_call(true), false));
   // The chart scripts the pages load (report::vega_scripts), by their versioned names: a browser
   // keeps them (immutable), so a page is its own charts and figures only.
-  http.Get(std::string(kAssets) + R"(([A-Za-z0-9.-]+\.js))", [](const httplib::Request& req, httplib::Response& res) {
-    for (const auto& script : report::vega_scripts()) {
-      if (req.matches[1].str() != script.name) continue;
-      res.set_header("Cache-Control", "public, max-age=31536000, immutable");
-      const std::string_view text = script.text;
-      res.set_content_provider(text.size(), "text/javascript; charset=utf-8",
-                               [text](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
-                                 sink.write(text.data() + offset, std::min(length, text.size() - offset));
-                                 return true;
-                               });
-      return;
-    }
-    res.status = 404;  // the error handler says which pages there are
-  });
+  http.Get(std::string(kAssets) + R"(([A-Za-z0-9.-]+\.js))",
+           [](const httplib::Request& req, httplib::Response& res) {
+             for (const auto& script : report::vega_scripts()) {
+               if (req.matches[1].str() != script.name) continue;
+               res.set_header("Cache-Control", "public, max-age=31536000, immutable");
+               const std::string_view text = script.text;
+               res.set_content_provider(
+                   text.size(), "text/javascript; charset=utf-8",
+                   [text](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+                     sink.write(text.data() + offset, std::min(length, text.size() - offset));
+                     return true;
+                   });
+               return;
+             }
+             res.status = 404;  // the error handler says which pages there are
+           });
   http.Get("/api/plans", answer([this](const httplib::Request&, httplib::Response& res) {
-    std::string out = "{\"plans\": [";
-    for (std::size_t i = 0; i < plan_names.size(); ++i)
-      out += (i ? ", \"" : "\"") + plan_names[i] + "\"";  // names are [A-Za-z0-9._-] (plan_name)
-    res.set_content(out + "]}\n", "application/json");
-  }));
+             std::string out = "{\"plans\": [";
+             for (std::size_t i = 0; i < plan_names.size(); ++i)
+               out += (i ? ", \"" : "\"") + plan_names[i] +
+                      "\"";  // names are [A-Za-z0-9._-] (plan_name)
+             res.set_content(out + "]}\n", "application/json");
+           }));
 }
 
 }  // namespace aicost::dashboard

@@ -16,7 +16,8 @@ namespace aicost::dashboard {
 
 namespace {
 
-constexpr int kListenBacklog = 512;  // connections waiting to be accepted (the kernel caps it at somaxconn)
+constexpr int kListenBacklog =
+    512;  // connections waiting to be accepted (the kernel caps it at somaxconn)
 
 }  // namespace
 
@@ -29,10 +30,11 @@ api::LedgerCheckOptions check_options(const ServeOptions& o) {
 }
 
 std::string plan_name(const std::string& asked) {
-  const bool plain = !asked.empty() && asked.size() <= 100 && asked.front() != '.' &&
-                     std::all_of(asked.begin(), asked.end(), [](char c) {
-                       return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_';
-                     });
+  const bool plain =
+      !asked.empty() && asked.size() <= 100 && asked.front() != '.' &&
+      std::all_of(asked.begin(), asked.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_';
+      });
   return plain ? asked : "what-if.yaml";
 }
 
@@ -59,7 +61,9 @@ std::string Server::Impl::state(ledger::Day day) const {
     std::error_code ec;
     const auto size = std::filesystem::file_size(f, ec);
     const auto time = std::filesystem::last_write_time(f, ec);
-    key += "|" + (ec ? std::string("-") : std::to_string(size) + "@" + std::to_string(time.time_since_epoch().count()));
+    key +=
+        "|" + (ec ? std::string("-")
+                  : std::to_string(size) + "@" + std::to_string(time.time_since_epoch().count()));
   }
   return key;
 }
@@ -71,7 +75,8 @@ std::string Server::Impl::state() const {
 core::Result<governance::CheckResult> Server::Impl::check() const {
   if (o.budgets.empty())
     return core::make_error(core::ErrorCode::kNotFound,
-                            "this page needs a budget file: start aicost serve with --budgets FILE (docs/GOVERNANCE.md)");
+                            "this page needs a budget file: start aicost serve with --budgets FILE "
+                            "(docs/GOVERNANCE.md)");
   auto file = api::check_budgets(check_options(o));
   if (!file) return file.error();
   const std::string key = state(file->options.as_of);
@@ -86,7 +91,8 @@ core::Result<governance::CheckResult> Server::Impl::check() const {
   return *cached;
 }
 
-core::Result<governance::CheckResult> Server::Impl::run_check(const config::BudgetFile& file) const {
+core::Result<governance::CheckResult> Server::Impl::run_check(
+    const config::BudgetFile& file) const {
   auto store = open();
   if (!store) return store.error();
   auto r = api::read_check(**store, file);
@@ -111,12 +117,15 @@ core::Status parse_listen(const std::string& text, std::string& host, int& port)
   const auto colon = text.rfind(':');
   const auto bad = [&] {
     return core::make_error(core::ErrorCode::kInvalidInput,
-                            "'" + text + "' is not an address; write HOST:PORT, e.g. 127.0.0.1:8080 ([::1]:8080, :0 for any free port)",
+                            "'" + text +
+                                "' is not an address; write HOST:PORT, e.g. 127.0.0.1:8080 "
+                                "([::1]:8080, :0 for any free port)",
                             "--listen");
   };
   if (colon == std::string::npos) return bad();
   host = text.substr(0, colon);
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']')
+    host = host.substr(1, host.size() - 2);
   if (host.empty()) host = "127.0.0.1";
   const std::string p = text.substr(colon + 1);
   if (p.empty() || p.size() > 5 || !std::all_of(p.begin(), p.end(), ::isdigit)) return bad();
@@ -131,8 +140,10 @@ Server::~Server() { stop(); }
 core::Result<std::unique_ptr<Server>> Server::bind(ServeOptions options) {
   if (!is_loopback(options.host) && options.token.empty())
     return core::make_error(core::ErrorCode::kInvalidInput,
-                            "serving on " + options.host + " lets other machines read the ledger: give a token "
-                            "(--token or $AICOST_TOKEN), which every request must then send, or listen on 127.0.0.1",
+                            "serving on " + options.host +
+                                " lets other machines read the ledger: give a token "
+                                "(--token or $AICOST_TOKEN), which every request must then send, "
+                                "or listen on 127.0.0.1",
                             "--listen");
   auto impl = std::make_unique<Impl>();
   impl->o = std::move(options);
@@ -142,7 +153,9 @@ core::Result<std::unique_ptr<Server>> Server::bind(ServeOptions options) {
   if (!impl->o.plans_dir.empty()) {
     std::error_code ec;
     std::filesystem::directory_iterator it(impl->o.plans_dir, ec), end;
-    if (ec) return core::make_error(core::ErrorCode::kIo, "cannot read the folder: " + ec.message(), "--plans " + impl->o.plans_dir);
+    if (ec)
+      return core::make_error(core::ErrorCode::kIo, "cannot read the folder: " + ec.message(),
+                              "--plans " + impl->o.plans_dir);
     for (; it != end; it.increment(ec)) {
       const auto& path = it->path();
       const auto ext = path.extension().string();
@@ -170,10 +183,11 @@ core::Result<std::unique_ptr<Server>> Server::bind(ServeOptions options) {
     impl->port = -1;
   }
   if (impl->port <= 0)
-    return core::make_error(core::ErrorCode::kIo,
-                            "cannot listen on " + impl->o.host + ":" + std::to_string(impl->o.port) +
-                                " (in use, or not an address of this machine); choose another with --listen",
-                            "--listen");
+    return core::make_error(
+        core::ErrorCode::kIo,
+        "cannot listen on " + impl->o.host + ":" + std::to_string(impl->o.port) +
+            " (in use, or not an address of this machine); choose another with --listen",
+        "--listen");
   // cpp-httplib listens with a queue of 5 connections (CPPHTTPLIB_LISTEN_BACKLOG, fixed when
   // Debian built libcpp-httplib.so): a burst of a few hundred then waits for the clients' SYN
   // retries (1 s, 3 s, ...). Listening again on the bound socket sets a longer queue.
@@ -185,7 +199,8 @@ int Server::port() const { return impl_->port; }
 
 std::string Server::url() const {
   const std::string& h = impl_->o.host;
-  return "http://" + (h.find(':') != std::string::npos ? "[" + h + "]" : h) + ":" + std::to_string(impl_->port) + "/";
+  return "http://" + (h.find(':') != std::string::npos ? "[" + h + "]" : h) + ":" +
+         std::to_string(impl_->port) + "/";
 }
 
 bool Server::run() {

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "aicost/api/ledger.h"
 #include "aicost/api/api.h"
+#include "aicost/api/ledger.h"
 #include "aicost/dashboard/answer_cache.h"
 #include "aicost/dashboard/server.h"
 #include "pages.h"
@@ -32,8 +32,8 @@ struct Server::Impl {
   mutable std::mutex check_mu;  // guards the two below
   mutable std::string cached_key;
   mutable std::shared_ptr<const governance::CheckResult> cached;
-  mutable AnswerCache answers;  // the GET answers, per state()
-  int listen_fd = -1;           // the listening socket, once bound
+  mutable AnswerCache answers;                   // the GET answers, per state()
+  int listen_fd = -1;                            // the listening socket, once bound
   std::map<std::string, api::PlanSource> plans;  // --plans, by file name
   std::vector<std::string> plan_names;
 
@@ -52,7 +52,8 @@ struct Server::Impl {
 
   // routes.cc: the pages and answers.
   void routes();
-  static core::Result<ledger::ReportRequest> report_query(const httplib::Request& req, const char* default_by,
+  static core::Result<ledger::ReportRequest> report_query(const httplib::Request& req,
+                                                          const char* default_by,
                                                           const char* default_granularity);
   core::Result<api::PlanSource> posted_plan(const std::string& asked_name, std::string text) const;
   void json_error(httplib::Response& res, const core::Error& e) const;

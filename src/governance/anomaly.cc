@@ -20,8 +20,8 @@ struct Baseline {
 };
 
 // The baseline of a day of weekday `wd` from series days [from, to) whose `normal` flag is set.
-Baseline baseline(const DailySeries& s, const std::vector<char>& normal, std::size_t from, std::size_t to,
-                  bool weekly, int wd) {
+Baseline baseline(const DailySeries& s, const std::vector<char>& normal, std::size_t from,
+                  std::size_t to, bool weekly, int wd) {
   std::vector<std::size_t> days;
   for (std::size_t j = from; j < to; ++j)
     if (normal[j]) days.push_back(j);
@@ -41,7 +41,8 @@ Baseline baseline(const DailySeries& s, const std::vector<char>& normal, std::si
     total += s[j].amount;
   }
   const double m = static_cast<double>(days.size());
-  const bool by_weekday = weekly && std::all_of(count.begin(), count.end(), [](int c) { return c >= 2; });
+  const bool by_weekday =
+      weekly && std::all_of(count.begin(), count.end(), [](int c) { return c >= 2; });
   // With weekday factors the prediction for weekday w is level·f_w = mean_w, where level is the
   // mean of the weekday means and f_w = mean_w / level averages to 1.
   std::array<double, 7> predicted{};
@@ -79,8 +80,8 @@ std::vector<DayCheck> check_days(const DailySeries& dense_series, const AnomalyO
   const std::size_t gap = static_cast<std::size_t>(std::max(o.merge_gap_days, 0));
 
   std::vector<char> normal(n, 1);
-  // The open episode, as detect_anomalies will group it: its direction, last anomalous day, how many
-  // anomalous days it has, whether it has become the new normal, and its days still left out.
+  // The open episode, as detect_anomalies will group it: its direction, last anomalous day, how
+  // many anomalous days it has, whether it has become the new normal, and its days still left out.
   struct Episode {
     bool open = false, increase = true, accepted = false;
     std::size_t last = 0;
@@ -94,7 +95,8 @@ std::vector<DayCheck> check_days(const DailySeries& dense_series, const AnomalyO
     DayCheck c{s[i].day, s[i].amount, b.expected, b.sigma, false};
     const double dev = c.actual - c.expected;
     const double a = std::abs(dev);
-    c.anomalous = a > o.relative_threshold * std::abs(c.expected) && a > o.k_sigma * c.sigma && a >= o.min_impact;
+    c.anomalous = a > o.relative_threshold * std::abs(c.expected) && a > o.k_sigma * c.sigma &&
+                  a >= o.min_impact;
     if (c.anomalous) {
       const bool increase = dev > 0;
       if (!(ep.open && ep.increase == increase && i - ep.last - 1 <= gap)) {
@@ -151,7 +153,8 @@ std::vector<Anomaly> detect_anomalies(const DailySeries& dense_series, const Ano
         peak = dev;
         a.peak_day = c.day;
         a.peak_deviation_sigma = dev / c.sigma;
-        a.peak_relative = c.expected != 0 ? dev / std::abs(c.expected) : std::numeric_limits<double>::infinity();
+        a.peak_relative =
+            c.expected != 0 ? dev / std::abs(c.expected) : std::numeric_limits<double>::infinity();
       }
     }
     a.impact = a.actual - a.expected;
@@ -161,8 +164,8 @@ std::vector<Anomaly> detect_anomalies(const DailySeries& dense_series, const Ano
   return out;
 }
 
-std::vector<Contribution> rank_root_causes(const std::map<std::string, DailySeries>& by_value, Day first_day,
-                                           Day last_day, const AnomalyOptions& o) {
+std::vector<Contribution> rank_root_causes(const std::map<std::string, DailySeries>& by_value,
+                                           Day first_day, Day last_day, const AnomalyOptions& o) {
   Day start = first_day;
   for (const auto& [value, series] : by_value)
     for (const DayAmount& p : series) start = std::min(start, p.day);

@@ -20,7 +20,9 @@ ledger::Day day_of(std::chrono::year_month_day ymd) {
   return static_cast<ledger::Day>(std::chrono::sys_days{ymd}.time_since_epoch().count());
 }
 
-double units(core::WideNanos n) { return static_cast<double>(n) / static_cast<double>(core::kNanosPerUnit); }
+double units(core::WideNanos n) {
+  return static_cast<double>(n) / static_cast<double>(core::kNanosPerUnit);
+}
 
 int level_reached(const std::vector<AlertLevel>& levels, double value, double amount) {
   int reached = -1;
@@ -51,35 +53,46 @@ const char* cost_basis_name(CostBasis b) {
 
 const char* basis_name(Basis b) { return b == Basis::kActual ? "actual" : "forecast"; }
 
-std::vector<AlertLevel> default_levels() { return {{"yellow", 0.8, false}, {"red", 0.9, true}, {"breached", 1.0, true}}; }
+std::vector<AlertLevel> default_levels() {
+  return {{"yellow", 0.8, false}, {"red", 0.9, true}, {"breached", 1.0, true}};
+}
 
 core::Result<std::vector<Budget>> resolve_hierarchy(std::vector<Budget> budgets) {
   std::map<std::string, std::size_t> by_name;
   for (std::size_t i = 0; i < budgets.size(); ++i) {
     const Budget& b = budgets[i];
-    if (b.name.empty()) return make_error(ErrorCode::kInvalidInput, "a budget needs a name", b.source);
+    if (b.name.empty())
+      return make_error(ErrorCode::kInvalidInput, "a budget needs a name", b.source);
     if (!by_name.emplace(b.name, i).second)
-      return make_error(ErrorCode::kInvalidInput, "budget '" + b.name + "' is defined twice", b.source);
+      return make_error(ErrorCode::kInvalidInput, "budget '" + b.name + "' is defined twice",
+                        b.source);
     if (b.amount <= 0)
-      return make_error(ErrorCode::kInvalidInput, "budget '" + b.name + "' needs a positive amount", b.source);
+      return make_error(ErrorCode::kInvalidInput, "budget '" + b.name + "' needs a positive amount",
+                        b.source);
     if (b.levels.empty())
-      return make_error(ErrorCode::kInvalidInput, "budget '" + b.name + "' has no alert levels", b.source);
+      return make_error(ErrorCode::kInvalidInput, "budget '" + b.name + "' has no alert levels",
+                        b.source);
     for (std::size_t k = 0; k < b.levels.size(); ++k)
       if (b.levels[k].fraction <= 0 || (k > 0 && b.levels[k].fraction <= b.levels[k - 1].fraction))
         return make_error(ErrorCode::kInvalidInput,
-                          "budget '" + b.name + "': alert levels must be positive and ascending", b.source);
+                          "budget '" + b.name + "': alert levels must be positive and ascending",
+                          b.source);
     if (b.period == PeriodKind::kRun) {
       if (!b.start)
-        return make_error(ErrorCode::kInvalidInput, "run budget '" + b.name + "' needs a start date", b.source);
+        return make_error(ErrorCode::kInvalidInput,
+                          "run budget '" + b.name + "' needs a start date", b.source);
       if (!b.end && !(b.plan && b.plan->wall_days > 0))
         return make_error(ErrorCode::kInvalidInput,
-                          "run budget '" + b.name + "' needs an end date or a plan that says how long the run lasts",
+                          "run budget '" + b.name +
+                              "' needs an end date or a plan that says how long the run lasts",
                           b.source);
       if (b.end && *b.end <= *b.start)
-        return make_error(ErrorCode::kInvalidInput, "run budget '" + b.name + "' ends before it starts", b.source);
+        return make_error(ErrorCode::kInvalidInput,
+                          "run budget '" + b.name + "' ends before it starts", b.source);
     } else if (b.plan) {
       return make_error(ErrorCode::kInvalidInput,
-                        "budget '" + b.name + "': a plan belongs to a run budget (period: run)", b.source);
+                        "budget '" + b.name + "': a plan belongs to a run budget (period: run)",
+                        b.source);
     }
   }
   // Depth of each budget (parents first), refusing unknown parents and cycles.
@@ -89,16 +102,19 @@ core::Result<std::vector<Budget>> resolve_hierarchy(std::vector<Budget> budgets)
       const auto it = by_name.find(b->parent);
       if (it == by_name.end())
         return make_error(ErrorCode::kInvalidInput,
-                          "budget '" + b->name + "' has an unknown parent '" + b->parent + "'", b->source);
+                          "budget '" + b->name + "' has an unknown parent '" + b->parent + "'",
+                          b->source);
       if (depth[i] >= budgets.size())
-        return make_error(ErrorCode::kInvalidInput, "budget '" + budgets[i].name + "' is its own ancestor",
+        return make_error(ErrorCode::kInvalidInput,
+                          "budget '" + budgets[i].name + "' is its own ancestor",
                           budgets[i].source);
       b = &budgets[it->second];
     }
   }
   std::vector<std::size_t> order(budgets.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return depth[a] < depth[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return depth[a] < depth[b]; });
   std::vector<Budget> out;
   std::map<std::string, std::size_t> placed;
   for (std::size_t i : order) {
@@ -107,8 +123,8 @@ core::Result<std::vector<Budget>> resolve_hierarchy(std::vector<Budget> budgets)
       const Budget& parent = out[placed.at(b.parent)];
       if (parent.currency != b.currency)
         return make_error(ErrorCode::kInvalidInput,
-                          "budget '" + b.name + "' is in " + b.currency + " but its parent '" + parent.name +
-                              "' is in " + parent.currency,
+                          "budget '" + b.name + "' is in " + b.currency + " but its parent '" +
+                              parent.name + "' is in " + parent.currency,
                           b.source);
       b.scope.insert(b.scope.begin(), parent.scope.begin(), parent.scope.end());
     }
@@ -138,13 +154,14 @@ Period period_of(const Budget& b, ledger::Day as_of) {
   if (b.period == PeriodKind::kMonth)
     std::snprintf(label, sizeof label, "%04d-%02u", static_cast<int>(ymd.year()), month);
   else
-    std::snprintf(label, sizeof label, "%04d-Q%u", static_cast<int>(ymd.year()), (month - 1) / 3 + 1);
+    std::snprintf(label, sizeof label, "%04d-Q%u", static_cast<int>(ymd.year()),
+                  (month - 1) / 3 + 1);
   p.label = label;
   return p;
 }
 
-BudgetStatus budget_status(const Budget& b, const Period& p, ledger::Day as_of, core::WideNanos spent,
-                           const Forecast& f) {
+BudgetStatus budget_status(const Budget& b, const Period& p, ledger::Day as_of,
+                           core::WideNanos spent, const Forecast& f) {
   BudgetStatus s;
   s.period = p;
   s.spent = spent;
@@ -161,7 +178,8 @@ bool BudgetStatus::gates(const Budget& b) const {
   return false;
 }
 
-std::string alert_key(const std::string& budget, const std::string& period, Basis basis, const std::string& level) {
+std::string alert_key(const std::string& budget, const std::string& period, Basis basis,
+                      const std::string& level) {
   return budget + "|" + period + "|" + basis_name(basis) + "|" + level;
 }
 
@@ -172,9 +190,10 @@ std::string Alert::message() const {
   std::snprintf(pct, sizeof pct, "%.0f%%", level.fraction * 100);
   char value_text[64];
   std::snprintf(value_text, sizeof value_text, "%.2f", value);
-  return "budget '" + budget + "' " + period + ": " + (basis == Basis::kActual ? "spent " : "forecast ") +
-         value_text + " " + currency + " of " + core::format_amount(amount, 2) + " " + currency + " reaches " +
-         level.name + " (" + pct + ")";
+  return "budget '" + budget + "' " + period + ": " +
+         (basis == Basis::kActual ? "spent " : "forecast ") + value_text + " " + currency + " of " +
+         core::format_amount(amount, 2) + " " + currency + " reaches " + level.name + " (" + pct +
+         ")";
 }
 
 std::vector<Alert> due_alerts(const Budget& b, const BudgetStatus& s, ledger::Day as_of,
@@ -197,7 +216,8 @@ std::vector<Alert> due_alerts(const Budget& b, const BudgetStatus& s, ledger::Da
     for (int i = 0; i <= reached; ++i) {
       const auto& name = b.levels[static_cast<std::size_t>(i)].name;
       a.covers.push_back(alert_key(b.name, a.period, basis, name));
-      if (basis == Basis::kActual) a.covers.push_back(alert_key(b.name, a.period, Basis::kForecast, name));
+      if (basis == Basis::kActual)
+        a.covers.push_back(alert_key(b.name, a.period, Basis::kForecast, name));
     }
     out.push_back(std::move(a));
   }

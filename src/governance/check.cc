@@ -11,7 +11,9 @@
 namespace aicost::governance {
 namespace {
 
-double units(core::WideNanos n) { return static_cast<double>(n) / static_cast<double>(core::kNanosPerUnit); }
+double units(core::WideNanos n) {
+  return static_cast<double>(n) / static_cast<double>(core::kNanosPerUnit);
+}
 
 core::WideNanos cost_of(const ledger::Sums& s, CostBasis b) {
   switch (b) {
@@ -38,7 +40,8 @@ class Cube {
     for (const Scope* s : scopes)
       for (const auto& f : *s) {
         if (f.key.dim == ledger::Dimension::kTag) {
-          if (std::find(c.tags_.begin(), c.tags_.end(), f.key.tag_key) == c.tags_.end()) c.tags_.push_back(f.key.tag_key);
+          if (std::find(c.tags_.begin(), c.tags_.end(), f.key.tag_key) == c.tags_.end())
+            c.tags_.push_back(f.key.tag_key);
         } else if (std::find(c.dims_.begin(), c.dims_.end(), f.key.dim) == c.dims_.end()) {
           c.dims_.push_back(f.key.dim);
         }
@@ -62,27 +65,36 @@ class Cube {
   // Calls visit(row) for the rows of `scope` in `currency` over [from, to); a GPU-hour budget's
   // "currency" (kGpuHours) takes the rows of every currency.
   template <class Visit>
-  void each(const Scope& scope, const std::string& currency, ledger::Day from, ledger::Day to, Visit&& visit) const {
+  void each(const Scope& scope, const std::string& currency, ledger::Day from, ledger::Day to,
+            Visit&& visit) const {
     const bool any_currency = currency == kGpuHours;
     for (const auto& r : rows_)
-      if ((any_currency || r.currency == currency) && r.day >= from && r.day < to && matches(r, scope)) visit(r);
+      if ((any_currency || r.currency == currency) && r.day >= from && r.day < to &&
+          matches(r, scope))
+        visit(r);
   }
   // What a budget in `currency` counts of a row: its cost, or its GPU-hours in nano-units.
-  static core::WideNanos amount_of(const ledger::Sums& s, const std::string& currency, CostBasis cost) {
+  static core::WideNanos amount_of(const ledger::Sums& s, const std::string& currency,
+                                   CostBasis cost) {
     if (currency == kGpuHours)
-      return static_cast<core::WideNanos>(std::llround(s.gpu_hours * static_cast<double>(core::kNanosPerUnit)));
+      return static_cast<core::WideNanos>(
+          std::llround(s.gpu_hours * static_cast<double>(core::kNanosPerUnit)));
     return cost_of(s, cost);
   }
-  std::vector<std::pair<ledger::Day, core::WideNanos>> daily(const Scope& scope, const std::string& currency,
-                                                             CostBasis cost, ledger::Day from, ledger::Day to) const {
+  std::vector<std::pair<ledger::Day, core::WideNanos>> daily(const Scope& scope,
+                                                             const std::string& currency,
+                                                             CostBasis cost, ledger::Day from,
+                                                             ledger::Day to) const {
     std::map<ledger::Day, core::WideNanos> by_day;
-    each(scope, currency, from, to,
-         [&](const ledger::AggregateRow& r) { by_day[r.day] += amount_of(r.sums, currency, cost); });
+    each(scope, currency, from, to, [&](const ledger::AggregateRow& r) {
+      by_day[r.day] += amount_of(r.sums, currency, cost);
+    });
     return {by_day.begin(), by_day.end()};
   }
   // Daily series per value of the root-cause dimension, every day of [from, to).
-  std::map<std::string, DailySeries> by_root_cause(const Scope& scope, const std::string& currency, CostBasis cost,
-                                                   ledger::Day from, ledger::Day to) const {
+  std::map<std::string, DailySeries> by_root_cause(const Scope& scope, const std::string& currency,
+                                                   CostBasis cost, ledger::Day from,
+                                                   ledger::Day to) const {
     std::map<std::string, DailySeries> out;
     each(scope, currency, from, to, [&](const ledger::AggregateRow& r) {
       out[r.values[0]].push_back({r.day, units(amount_of(r.sums, currency, cost))});
@@ -90,7 +102,8 @@ class Cube {
     for (auto& [value, s] : out) s = dense(s, from, to - 1);
     return out;
   }
-  double gpu_hours(const Scope& scope, const std::string& currency, ledger::Day from, ledger::Day to) const {
+  double gpu_hours(const Scope& scope, const std::string& currency, ledger::Day from,
+                   ledger::Day to) const {
     double h = 0;
     each(scope, currency, from, to, [&](const ledger::AggregateRow& r) { h += r.sums.gpu_hours; });
     return h;
@@ -112,7 +125,8 @@ class Cube {
  private:
   std::size_t position(const ledger::GroupKey& k) const {
     if (k.dim == ledger::Dimension::kTag)
-      return dims_.size() + static_cast<std::size_t>(std::find(tags_.begin(), tags_.end(), k.tag_key) - tags_.begin());
+      return dims_.size() + static_cast<std::size_t>(
+                                std::find(tags_.begin(), tags_.end(), k.tag_key) - tags_.begin());
     return static_cast<std::size_t>(std::find(dims_.begin(), dims_.end(), k.dim) - dims_.begin());
   }
   bool matches(const ledger::AggregateRow& r, const Scope& scope) const {
@@ -137,8 +151,9 @@ DailySeries to_series(const std::vector<std::pair<ledger::Day, core::WideNanos>>
 }
 
 // Anomaly episodes of one scope and currency that touch the last lookback days, with root causes.
-std::vector<AnomalyResult> scope_anomalies(const Cube& cube, const std::string& name, const Scope& scope,
-                                           const std::string& currency, CostBasis cost, const CheckOptions& o,
+std::vector<AnomalyResult> scope_anomalies(const Cube& cube, const std::string& name,
+                                           const Scope& scope, const std::string& currency,
+                                           CostBasis cost, const CheckOptions& o,
                                            const std::set<std::string>& fired) {
   const ledger::Day first = o.as_of - o.anomaly_lookback_days - o.anomaly.window_days;
   const auto spend = cube.daily(scope, currency, cost, first, o.as_of);
@@ -156,7 +171,8 @@ std::vector<AnomalyResult> scope_anomalies(const Cube& cube, const std::string& 
   }
   if (out.empty()) return out;
   const auto by_value = cube.by_root_cause(scope, currency, cost, first, o.as_of);
-  for (auto& a : out) a.causes = rank_root_causes(by_value, a.episode.first_day, a.episode.last_day, o.anomaly);
+  for (auto& a : out)
+    a.causes = rank_root_causes(by_value, a.episode.first_day, a.episode.last_day, o.anomaly);
   return out;
 }
 
@@ -174,21 +190,24 @@ core::Result<std::optional<ledger::Day>> newest_day(ledger::Store& store, ledger
 
 // Missing or stale data makes every budget look green: say so, and fail the gate under --strict.
 // `newest`: the newest day with a charge before as_of (newest_day).
-void check_freshness(std::optional<ledger::Day> newest, const std::vector<Budget>& budgets, const Cube& cube,
-                     const CheckOptions& o, CheckResult& out) {
+void check_freshness(std::optional<ledger::Day> newest, const std::vector<Budget>& budgets,
+                     const Cube& cube, const CheckOptions& o, CheckResult& out) {
   out.data_through = newest;
   const std::string strict = o.strict ? " (--strict: the gate fails)" : "";
   if (!newest) {
     out.data_stale = true;
-    out.warnings.push_back("the ledger has no charges before " + ledger::day_text(o.as_of) +
-                           ": nothing was checked; load billing exports with `aicost ledger ingest`" + strict);
+    out.warnings.push_back(
+        "the ledger has no charges before " + ledger::day_text(o.as_of) +
+        ": nothing was checked; load billing exports with `aicost ledger ingest`" + strict);
   } else if (const int age = (o.as_of - 1) - *newest; age >= o.stale_after_days) {
     out.data_stale = true;
-    out.warnings.push_back("the newest charge is from " + ledger::day_text(*newest) + ", " + std::to_string(age) +
-                           " days before " + ledger::day_text(o.as_of - 1) + " (stale after " +
-                           std::to_string(o.stale_after_days) +
-                           " days): exports may have stopped arriving; spend since is not in the actuals, and the "
-                           "forecasts project it from the days before" + strict);
+    out.warnings.push_back(
+        "the newest charge is from " + ledger::day_text(*newest) + ", " + std::to_string(age) +
+        " days before " + ledger::day_text(o.as_of - 1) + " (stale after " +
+        std::to_string(o.stale_after_days) +
+        " days): exports may have stopped arriving; spend since is not in the actuals, and the "
+        "forecasts project it from the days before" +
+        strict);
   }
   // A scope with nothing while the ledger has charges in the same days: a filter that matches
   // nothing (a typo) or a team whose exports are missing. (When the ledger has nothing in the
@@ -199,16 +218,18 @@ void check_freshness(std::optional<ledger::Day> newest, const std::vector<Budget
     const auto found = cube.currencies(b.scope, p.start, std::min(o.as_of, p.end));
     if (found.empty()) {
       out.data_stale = true;
-      out.warnings.push_back("budget '" + b.name + "': no charge in its scope in " + p.label +
-                             " so far: check its scope's filters against `aicost ledger report`, or the exports" +
-                             strict);
+      out.warnings.push_back(
+          "budget '" + b.name + "': no charge in its scope in " + p.label +
+          " so far: check its scope's filters against `aicost ledger report`, or the exports" +
+          strict);
     } else if (b.currency != kGpuHours && !found.count(b.currency)) {
       // A budget in a currency its charges are not in counts nothing: 0 spent and "ok" forever.
       std::string in;
       for (const auto& c : found) in.append(in.empty() ? "" : ", ").append(c);
       out.data_stale = true;
-      out.warnings.push_back("budget '" + b.name + "' is in " + b.currency + " but its scope's charges in " + p.label +
-                             " are in " + in + ", so it counts nothing: give its amount in " +
+      out.warnings.push_back("budget '" + b.name + "' is in " + b.currency +
+                             " but its scope's charges in " + p.label + " are in " + in +
+                             ", so it counts nothing: give its amount in " +
                              (found.size() == 1 ? in : "one of them") + strict);
     }
   }
@@ -219,7 +240,8 @@ void check_freshness(std::optional<ledger::Day> newest, const std::vector<Budget
 // fits, and before them a window for the robust fit's anomaly detector, so that the first fitted
 // days are judged too.
 int forecast_lookback(const CheckOptions& o) {
-  return std::max(o.forecast.history_days, 1) + (o.forecast.robust ? std::max(o.anomaly.window_days, 1) : 0);
+  return std::max(o.forecast.history_days, 1) +
+         (o.forecast.robust ? std::max(o.anomaly.window_days, 1) : 0);
 }
 
 }  // namespace
@@ -229,24 +251,29 @@ std::string AnomalyResult::key() const {
 }
 
 std::string WasteResult::key() const {
-  return std::string("waste|") + waste_kind_name(finding.kind) + "|" + finding.subject + "|" + finding.currency;
+  return std::string("waste|") + waste_kind_name(finding.kind) + "|" + finding.subject + "|" +
+         finding.currency;
 }
 
 std::string StopLossResult::key() const {
   std::string crossed;
   for (const auto& g : change.guardrails)
-    if (g.crossed) crossed += (crossed.empty() ? "" : ",") + ledger::guardrail_name(g.guardrail.kind);
-  return "stop_loss|" + std::to_string(change.change.id) + "|" + (crossed.empty() ? "cost" : crossed);
+    if (g.crossed)
+      crossed += (crossed.empty() ? "" : ",") + ledger::guardrail_name(g.guardrail.kind);
+  return "stop_loss|" + std::to_string(change.change.id) + "|" +
+         (crossed.empty() ? "cost" : crossed);
 }
 
 std::string AnomalyResult::message() const {
   char text[160];
-  std::snprintf(text, sizeof text, "%s %.2f %s (%+.0f%%) against %.2f expected", episode.increase ? "spend" : "drop to",
-                episode.actual, currency.c_str(),
-                episode.expected != 0 ? 100.0 * episode.impact / episode.expected : 0.0, episode.expected);
-  std::string m = "anomaly in '" + scope + "' " + ledger::day_text(episode.first_day) +
-                  (episode.last_day != episode.first_day ? ".." + ledger::day_text(episode.last_day) : "") + ": " +
-                  text;
+  std::snprintf(text, sizeof text, "%s %.2f %s (%+.0f%%) against %.2f expected",
+                episode.increase ? "spend" : "drop to", episode.actual, currency.c_str(),
+                episode.expected != 0 ? 100.0 * episode.impact / episode.expected : 0.0,
+                episode.expected);
+  std::string m =
+      "anomaly in '" + scope + "' " + ledger::day_text(episode.first_day) +
+      (episode.last_day != episode.first_day ? ".." + ledger::day_text(episode.last_day) : "") +
+      ": " + text;
   if (!causes.empty()) {
     char cause[96];
     std::snprintf(cause, sizeof cause, " %+.2f", causes.front().delta);
@@ -264,7 +291,8 @@ core::Result<CheckResult> run_check(ledger::Store& store, const std::vector<Budg
   // so the forecasts fit the days up to it and project the rest (forecast_period's data_through).
   auto newest = newest_day(store, o.as_of);
   if (!newest) return newest.error();
-  const ledger::Day known_end = *newest ? std::min(o.as_of, static_cast<ledger::Day>(**newest + 1)) : o.as_of;
+  const ledger::Day known_end =
+      *newest ? std::min(o.as_of, static_cast<ledger::Day>(**newest + 1)) : o.as_of;
   // One read of the ledger for every budget's history and the anomalies' windows.
   const Scope everything;
   std::vector<const Scope*> scopes{&everything};
@@ -283,7 +311,8 @@ core::Result<CheckResult> run_check(ledger::Store& store, const std::vector<Budg
   for (const Budget& b : budgets) {
     const Period p = period_of(b, o.as_of);
     const ledger::Day history_from = std::min(p.start, known_end - forecast_lookback(o));
-    const auto spend = cube->daily(b.scope, b.currency, b.cost, history_from, std::min(o.as_of, p.end));
+    const auto spend =
+        cube->daily(b.scope, b.currency, b.cost, history_from, std::min(o.as_of, p.end));
     core::WideNanos spent = 0;
     std::vector<std::pair<ledger::Day, core::WideNanos>> daily;
     for (const auto& [day, nanos] : spend)
@@ -295,16 +324,19 @@ core::Result<CheckResult> run_check(ledger::Store& store, const std::vector<Budg
     Forecast f;
     if (b.plan) {
       // Progress by GPU-hours: the plan's cost of the GPU-hours not yet used.
-      const double gpu_hours = cube->gpu_hours(b.scope, b.currency, p.start, std::min(o.as_of, p.end));
+      const double gpu_hours =
+          cube->gpu_hours(b.scope, b.currency, p.start, std::min(o.as_of, p.end));
       if (b.plan->gpu_hours > 0 && gpu_hours >= b.plan->gpu_hours) {
         // The run has outgrown its plan: the plan no longer says what is left.
-        out.warnings.push_back("budget '" + b.name +
-                               "': forecast from the spend's trend, since the run has used the GPU-hours its plan "
-                               "needs");
+        out.warnings.push_back(
+            "budget '" + b.name +
+            "': forecast from the spend's trend, since the run has used the GPU-hours its plan "
+            "needs");
         f = forecast_period(history, p.start, p.end, o.as_of, forecast_options, *newest);
       } else {
         const double left = b.plan->gpu_hours > 0 ? 1.0 - gpu_hours / b.plan->gpu_hours : 1.0;
-        f = plan_forecast(history, p.start, p.end, o.as_of, b.plan->total_cost * left, b.plan->uncertainty);
+        f = plan_forecast(history, p.start, p.end, o.as_of, b.plan->total_cost * left,
+                          b.plan->uncertainty);
       }
     } else {
       f = forecast_period(history, p.start, p.end, o.as_of, forecast_options, *newest);
@@ -328,8 +360,9 @@ core::Result<CheckResult> run_check(ledger::Store& store, const std::vector<Budg
     const auto it = child_amounts.find(r.budget.name + "|" + period_kind_name(r.budget.period));
     if (it != child_amounts.end() && it->second > r.budget.amount)
       out.warnings.push_back("budget '" + r.budget.name + "': its children's amounts (" +
-                             core::format_amount(it->second, 2) + " " + r.budget.currency + ") exceed its own (" +
-                             core::format_amount(r.budget.amount, 2) + ") for the same kind of period");
+                             core::format_amount(it->second, 2) + " " + r.budget.currency +
+                             ") exceed its own (" + core::format_amount(r.budget.amount, 2) +
+                             ") for the same kind of period");
   }
 
   // Anomalies: all spend per currency, then each budget's scope.
@@ -338,7 +371,8 @@ core::Result<CheckResult> run_check(ledger::Store& store, const std::vector<Budg
     out.anomalies.insert(out.anomalies.end(), a.begin(), a.end());
   }
   for (const Budget& b : budgets) {
-    if (b.scope.empty() && b.cost == CostBasis::kEffective) continue;  // the ledger's own series, checked above
+    if (b.scope.empty() && b.cost == CostBasis::kEffective)
+      continue;  // the ledger's own series, checked above
     auto a = scope_anomalies(*cube, b.name, b.scope, b.currency, b.cost, o, fired);
     out.anomalies.insert(out.anomalies.end(), a.begin(), a.end());
   }

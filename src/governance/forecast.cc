@@ -19,7 +19,8 @@ using Factors = std::array<double, 7>;
 
 constexpr Factors kNoFactors = {1, 1, 1, 1, 1, 1, 1};
 // Days whose weekday factor is below this (e.g. no spend at weekends) are left out of the trend
-// fit: dividing by a near-zero factor would blow their noise up. They are still predicted as f·trend.
+// fit: dividing by a near-zero factor would blow their noise up. They are still predicted as
+// f·trend.
 constexpr double kMinFactor = 0.05;
 
 double spent_in(const DailySeries& history, Day from, Day to) {
@@ -140,7 +141,8 @@ constexpr std::size_t kLevelDays = 28;
 
 // The old level of a change at `c`, weekday by weekday: the mean of y on each weekday over the
 // kLevelDays before c, skipping `skip`ped days (a weekday with none gets the mean of the others).
-Factors level_before(const std::vector<double>& y, const std::vector<char>& skip, Day first, std::size_t c) {
+Factors level_before(const std::vector<double>& y, const std::vector<char>& skip, Day first,
+                     std::size_t c) {
   Factors sum{}, level{};
   std::array<int, 7> count{};
   double all = 0;
@@ -160,8 +162,8 @@ Factors level_before(const std::vector<double>& y, const std::vector<char>& skip
 
 // Σ y / Σ old level over the days of [from, to) not marked in `skip`: what a change multiplied the
 // spend by; nullopt when the old level sums to <= 0 there (a ratio to nothing).
-std::optional<double> ratio(const std::vector<double>& y, const std::vector<char>& skip, const Factors& old,
-                            Day first, std::size_t from, std::size_t to) {
+std::optional<double> ratio(const std::vector<double>& y, const std::vector<char>& skip,
+                            const Factors& old, Day first, std::size_t from, std::size_t to) {
   double actual = 0, expected = 0;
   for (std::size_t t = from; t < to; ++t) {
     if (skip[t]) continue;
@@ -174,7 +176,8 @@ std::optional<double> ratio(const std::vector<double>& y, const std::vector<char
 
 // The daily spend of [first, today) as the robust fit reads it (forecast.h): the anomalous days
 // of one-off episodes replaced by the detector's baseline, days before a lasting shift brought to
-// the level after it. Returns the values and what it changed; `shifts` counts those after fit_start.
+// the level after it. Returns the values and what it changed; `shifts` counts those after
+// fit_start.
 struct Cleaned {
   std::vector<double> y;  // first .. today − 1
   std::vector<char> replaced;
@@ -192,13 +195,15 @@ void clean_pass(Cleaned& c, Day first, Day fit_start, const ForecastOptions& o, 
     full.push_back({static_cast<Day>(first + static_cast<std::int64_t>(t)), c.y[t]});
   const std::vector<DayCheck> checks = check_days(full, o.anomaly);
   std::vector<char> anomalous(n, 0);
-  for (const DayCheck& k : checks) anomalous[static_cast<std::size_t>(std::int64_t{k.day} - first)] = k.anomalous;
+  for (const DayCheck& k : checks)
+    anomalous[static_cast<std::size_t>(std::int64_t{k.day} - first)] = k.anomalous;
   const std::size_t shift_days = static_cast<std::size_t>(std::max(o.shift_days, 1));
   auto index = [&](Day d) { return static_cast<std::size_t>(std::int64_t{d} - first); };
 
   // One-offs first, so that the levels around a lasting change are read without spikes.
   std::vector<std::size_t> changes;
-  std::vector<int> one_off(n, 0);  // +1 / −1: an anomalous day of a one-off above / below its baseline
+  std::vector<int> one_off(n,
+                           0);  // +1 / −1: an anomalous day of a one-off above / below its baseline
   for (const Anomaly& e : detect_anomalies(full, o.anomaly)) {
     const std::size_t from = index(e.first_day), last = index(e.last_day);
     std::size_t days = 0;
@@ -227,7 +232,8 @@ void clean_pass(Cleaned& c, Day first, Day fit_start, const ForecastOptions& o, 
   // pattern the detector has not learned (a job every Sunday from some day on): kept.
   for (std::size_t t = 0; t < n; ++t) {
     if (one_off[t] == 0) continue;
-    if ((t >= 7 && one_off[t - 7] == one_off[t]) || (t + 7 < n && one_off[t + 7] == one_off[t])) continue;
+    if ((t >= 7 && one_off[t - 7] == one_off[t]) || (t + 7 < n && one_off[t + 7] == one_off[t]))
+      continue;
     c.y[t] = checks[t - (n - checks.size())].expected;
     c.replaced[t] = 1;
   }
@@ -250,14 +256,17 @@ void clean_pass(Cleaned& c, Day first, Day fit_start, const ForecastOptions& o, 
       ++count[w];
     }
     Factors delta{};
-    for (int w = 0; w < 7; ++w) delta[w] = count[w] > 0 ? sum[w] / count[w] - old[w] : old[w] * (r - 1);
+    for (int w = 0; w < 7; ++w)
+      delta[w] = count[w] > 0 ? sum[w] / count[w] - old[w] : old[w] * (r - 1);
     for (std::size_t t = 0; t < at; ++t)
-      c.y[t] = std::max(0.0, c.y[t] + delta[weekday(static_cast<Day>(first + static_cast<std::int64_t>(t)))]);
+      c.y[t] = std::max(
+          0.0, c.y[t] + delta[weekday(static_cast<Day>(first + static_cast<std::int64_t>(t)))]);
     if (first + static_cast<std::int64_t>(at) > fit_start) ++c.shifts;
   }
 }
 
-Cleaned clean_history(const DailySeries& history, Day first, Day fit_start, Day today, const ForecastOptions& o) {
+Cleaned clean_history(const DailySeries& history, Day first, Day fit_start, Day today,
+                      const ForecastOptions& o) {
   Cleaned raw;
   for (const DayAmount& p : dense(history, first, today - 1)) raw.y.push_back(p.amount);
   const std::size_t n = raw.y.size();
@@ -303,7 +312,8 @@ Forecast forecast_period(const DailySeries& history, Day period_start, Day perio
     return f;
   }
   const std::int64_t lookback = std::max(options.history_days, 1);
-  const Day start = static_cast<Day>(std::max<std::int64_t>(*first_data, std::int64_t{known_end} - lookback));
+  const Day start =
+      static_cast<Day>(std::max<std::int64_t>(*first_data, std::int64_t{known_end} - lookback));
   std::vector<double> y;
   for (const DayAmount& p : dense(history, start, known_end - 1)) y.push_back(p.amount);
   const std::int64_t n = static_cast<std::int64_t>(y.size());
@@ -311,8 +321,8 @@ Forecast forecast_period(const DailySeries& history, Day period_start, Day perio
     const Cleaned c = clean_history(history, *first_data, start, known_end, options);
     const std::size_t skip = c.y.size() - y.size();
     y.assign(c.y.begin() + static_cast<std::ptrdiff_t>(skip), c.y.end());
-    f.replaced_days =
-        static_cast<int>(std::count(c.replaced.begin() + static_cast<std::ptrdiff_t>(skip), c.replaced.end(), 1));
+    f.replaced_days = static_cast<int>(
+        std::count(c.replaced.begin() + static_cast<std::ptrdiff_t>(skip), c.replaced.end(), 1));
     f.level_shifts = c.shifts;
   }
   const Day from = std::max(known_end, period_start);

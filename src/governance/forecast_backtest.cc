@@ -13,10 +13,12 @@ namespace {
 
 using ledger::Day;
 
-constexpr int kQuietDays = 7;     // between two planted events, and a shift's "new" age
+constexpr int kQuietDays = 7;       // between two planted events, and a shift's "new" age
 constexpr int kFirstEventDay = 28;  // the detector's default window of history before any event
 
-Day month_end(Day start) { return ledger::period_start(ledger::Period::kMonth, static_cast<Day>(start + 31)); }
+Day month_end(Day start) {
+  return ledger::period_start(ledger::Period::kMonth, static_cast<Day>(start + 31));
+}
 
 }  // namespace
 
@@ -33,11 +35,12 @@ std::vector<NamedPattern> backtest_patterns() {
   mixed.growth_per_30_days = 0.05;
   mixed.spikes_per_30_days = 1;
   mixed.shifts_per_30_days = 0.5;
-  return {{"flat", {}},         {"weekly", weekly}, {"growth", growth},
+  return {{"flat", {}},       {"weekly", weekly}, {"growth", growth},
           {"spikes", spikes}, {"shifts", shifts}, {"mixed", mixed}};
 }
 
-SyntheticSeries synthetic_spend(const SyntheticSpend& spec, Day first_day, int days, std::uint64_t seed) {
+SyntheticSeries synthetic_spend(const SyntheticSpend& spec, Day first_day, int days,
+                                std::uint64_t seed) {
   core::Rng rng(seed);
   core::Rng events = rng.split(1);
   SyntheticSeries out;
@@ -63,7 +66,8 @@ SyntheticSeries synthetic_spend(const SyntheticSpend& spec, Day first_day, int d
       }
     }
     const bool weekend = weekday(day) >= 5;
-    double base = spec.level * (1 + spec.growth_per_30_days * t / 30.0) * shift * (weekend ? spec.weekend_factor : 1);
+    double base = spec.level * (1 + spec.growth_per_30_days * t / 30.0) * shift *
+                  (weekend ? spec.weekend_factor : 1);
     if (spike_left > 0) {
       base *= 2 + 2 * events.uniform();
       --spike_left;
@@ -94,28 +98,35 @@ std::string origin_kind_name(OriginKind k) {
 }
 
 double BacktestPoint::error() const {
-  if (truth == 0) return forecast == 0 ? 0.0 : std::copysign(std::numeric_limits<double>::infinity(), forecast);
+  if (truth == 0)
+    return forecast == 0 ? 0.0 : std::copysign(std::numeric_limits<double>::infinity(), forecast);
   return (forecast - truth) / std::abs(truth);
 }
 
-std::vector<BacktestPoint> backtest_month_end(const DailySeries& dense_series, const ForecastOptions& o,
-                                              int min_history_days, bool partial_last_month) {
+std::vector<BacktestPoint> backtest_month_end(const DailySeries& dense_series,
+                                              const ForecastOptions& o, int min_history_days,
+                                              bool partial_last_month) {
   std::vector<BacktestPoint> out;
   if (dense_series.empty()) return out;
   const Day first = dense_series.front().day, last = dense_series.back().day;
   const std::int64_t lookback =
       std::max(o.history_days, 1) + (o.robust ? std::max(o.anomaly.window_days, 1) : 0);
-  auto at = [&](Day d) { return dense_series[static_cast<std::size_t>(std::int64_t{d} - first)].amount; };
+  auto at = [&](Day d) {
+    return dense_series[static_cast<std::size_t>(std::int64_t{d} - first)].amount;
+  };
   for (Day start = ledger::period_start(ledger::Period::kMonth, first); start <= last;
        start = month_end(start)) {
-    const Day end = partial_last_month ? std::min(month_end(start), static_cast<Day>(last + 1)) : month_end(start);
+    const Day end = partial_last_month ? std::min(month_end(start), static_cast<Day>(last + 1))
+                                       : month_end(start);
     if (start < first || end - 1 > last) continue;
     double truth = 0;
     for (Day d = start; d < end; ++d) truth += at(d);
     for (Day origin = static_cast<Day>(start + 1); origin < end; ++origin) {
       if (std::int64_t{origin} - first < min_history_days) continue;
-      const Day from = static_cast<Day>(std::max<std::int64_t>(first, std::int64_t{origin} - lookback));
-      const DailySeries history(dense_series.begin() + (from - first), dense_series.begin() + (origin - first));
+      const Day from =
+          static_cast<Day>(std::max<std::int64_t>(first, std::int64_t{origin} - lookback));
+      const DailySeries history(dense_series.begin() + (from - first),
+                                dense_series.begin() + (origin - first));
       const Forecast f = forecast_period(history, start, end, origin, o);
       out.push_back({origin, start, end, truth, f.expected});
     }

@@ -68,7 +68,8 @@ std::optional<double> activity(std::span<const ScopeDay> days) {
 
 }  // namespace
 
-std::optional<Effect> welch_effect(std::span<const double> before, std::span<const double> after, double confidence) {
+std::optional<Effect> welch_effect(std::span<const double> before, std::span<const double> after,
+                                   double confidence) {
   if (before.size() < 2 || after.size() < 2) return std::nullopt;
   const auto b = mean_var(before), a = mean_var(after);
   if (b.mean == 0) return std::nullopt;
@@ -83,7 +84,8 @@ std::optional<Effect> welch_effect(std::span<const double> before, std::span<con
   if (se2 <= 0) return e;
   // Welch (1947); Satterthwaite's degrees of freedom.
   e.df = se2 * se2 / (vb * vb / (nb - 1) + va * va / (na - 1));
-  const double half = core::student_t_quantile(0.5 + confidence / 2, e.df) * std::sqrt(se2) / std::fabs(b.mean);
+  const double half =
+      core::student_t_quantile(0.5 + confidence / 2, e.df) * std::sqrt(se2) / std::fabs(b.mean);
   e.lo = e.effect - half;
   e.hi = e.effect + half;
   return e;
@@ -109,10 +111,12 @@ const char* verdict_name(Verdict v) {
   return "?";
 }
 
-ChangeResult measure_change(const ledger::Change& change, std::span<const ScopeDay> days, const ChangeOptions& o) {
+ChangeResult measure_change(const ledger::Change& change, std::span<const ScopeDay> days,
+                            const ChangeOptions& o) {
   ChangeResult r;
   r.change = change;
-  const ledger::Day from = change.day - o.window_days, end = std::min(change.day + o.window_days, o.as_of);
+  const ledger::Day from = change.day - o.window_days,
+                    end = std::min(change.day + o.window_days, o.as_of);
   r.window_complete = change.day + o.window_days <= o.as_of;
   std::vector<ScopeDay> before, after;
   for (const auto& d : days) {
@@ -121,8 +125,8 @@ ChangeResult measure_change(const ledger::Change& change, std::span<const ScopeD
   }
   // The best metric both sides can be measured on.
   Sides v;
-  for (auto m : {UnitMetric::kPerMillionTokens, UnitMetric::kPerUsefulGpuHour, UnitMetric::kPerGpuHour,
-                 UnitMetric::kPerDay}) {
+  for (auto m : {UnitMetric::kPerMillionTokens, UnitMetric::kPerUsefulGpuHour,
+                 UnitMetric::kPerGpuHour, UnitMetric::kPerDay}) {
     r.metric = m;
     v = values(before, after, m);
     if (v.before.size() >= 2 && v.after.size() >= 2) break;
@@ -134,7 +138,8 @@ ChangeResult measure_change(const ledger::Change& change, std::span<const ScopeD
   bool crossed = false;
   std::vector<ledger::Guardrail> limits = change.guardrails;
   for (const auto& g : o.guardrails)
-    if (std::none_of(change.guardrails.begin(), change.guardrails.end(), [&g](const auto& own) { return own.kind == g.kind; }))
+    if (std::none_of(change.guardrails.begin(), change.guardrails.end(),
+                     [&g](const auto& own) { return own.kind == g.kind; }))
       limits.push_back(g);
   for (const auto& g : limits) {
     GuardrailResult gr{g, std::nullopt, std::nullopt, false};

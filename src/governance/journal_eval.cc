@@ -1,5 +1,5 @@
-// evaluate_changes: every change's scope read from the ledger in one pass (two queries for the whole
-// journal, grouped by the dimensions its scopes filter on, each row handed to the changes it
+// evaluate_changes: every change's scope read from the ledger in one pass (two queries for the
+// whole journal, grouped by the dimensions its scopes filter on, each row handed to the changes it
 // belongs to), by day and consumed unit (cost, GPU-hours, tokens: the daily rollup answers it) and
 // by resource (GPU-hours weighted by the telemetry's activity, as `ledger report --useful` does;
 // the GPU rows only, found through an index), then measured (journal.cc).
@@ -29,7 +29,9 @@ double tokens_per_unit(const std::string& unit) {
   return 1;
 }
 
-double units(core::WideNanos n) { return static_cast<double>(n) / static_cast<double>(core::kNanosPerUnit); }
+double units(core::WideNanos n) {
+  return static_cast<double>(n) / static_cast<double>(core::kNanosPerUnit);
+}
 
 // One change's days, by currency and day, and its effective cost by currency.
 struct Scope {
@@ -45,11 +47,13 @@ constexpr std::size_t kTagPlace = std::size_t{1} << 20;
 // ones AND (as the store reads a filter).
 struct ScopeTest {
   ledger::Day from = 0, to = 0;
-  std::vector<std::pair<std::size_t, std::vector<std::string>>> allowed;  // place in values -> values
+  std::vector<std::pair<std::size_t, std::vector<std::string>>>
+      allowed;  // place in values -> values
   bool holds(const ledger::AggregateRow& row, std::size_t offset) const {
     if (row.day < from || row.day >= to) return false;
     for (const auto& [place, values] : allowed)
-      if (std::find(values.begin(), values.end(), row.values[offset + place]) == values.end()) return false;
+      if (std::find(values.begin(), values.end(), row.values[offset + place]) == values.end())
+        return false;
     return true;
   }
 };
@@ -64,7 +68,8 @@ std::size_t place_of(std::vector<T>& all, const T& v) {
 
 }  // namespace
 
-core::Result<std::vector<ChangeResult>> evaluate_changes(ledger::Store& store, const ChangeOptions& o) {
+core::Result<std::vector<ChangeResult>> evaluate_changes(ledger::Store& store,
+                                                         const ChangeOptions& o) {
   auto journal = store.changes();
   if (!journal) return journal.error();
   if (journal->empty()) return std::vector<ChangeResult>{};
@@ -88,7 +93,8 @@ core::Result<std::vector<ChangeResult>> evaluate_changes(ledger::Store& store, c
     // ScopeTest::holds); tags come after every plain dimension, so theirs are fixed once all are
     // known (below).
     auto allow = [&t](std::size_t place, const std::string& value) {
-      auto it = std::find_if(t.allowed.begin(), t.allowed.end(), [place](const auto& a) { return a.first == place; });
+      auto it = std::find_if(t.allowed.begin(), t.allowed.end(),
+                             [place](const auto& a) { return a.first == place; });
       if (it == t.allowed.end()) it = t.allowed.insert(t.allowed.end(), {place, {}});
       it->second.push_back(value);
     };
@@ -101,27 +107,31 @@ core::Result<std::vector<ChangeResult>> evaluate_changes(ledger::Store& store, c
     for (auto& a : t.allowed)
       if (a.first >= kTagPlace) a.first = a.first - kTagPlace + lines.dims.size();
   auto gpus = lines;
-  gpus.dims.insert(gpus.dims.begin(), {ledger::Dimension::kResource, ledger::Dimension::kResourceName});
+  gpus.dims.insert(gpus.dims.begin(),
+                   {ledger::Dimension::kResource, ledger::Dimension::kResourceName});
   gpus.gpu_rows_only = true;  // the others add nothing below
   const ledger::Day first = *lines.from, end = *lines.to;
   std::vector<Scope> scopes(journal->size());
   // The GPU rows first: the telemetry's daily activity is read only when one is in a scope (the
   // store finds the GPU rows of the days through an index, or that there are none).
   std::vector<ledger::AggregateRow> gpu_rows;
-  auto g = store.aggregate_into(std::span(&gpus, 1), [&](std::size_t, ledger::AggregateRow& row) -> core::Status {
-    if (std::any_of(tests.begin(), tests.end(), [&row](const ScopeTest& t) { return t.holds(row, 2); }))
-      gpu_rows.push_back(std::move(row));
-    return {};
-  });
+  auto g = store.aggregate_into(
+      std::span(&gpus, 1), [&](std::size_t, ledger::AggregateRow& row) -> core::Status {
+        if (std::any_of(tests.begin(), tests.end(),
+                        [&row](const ScopeTest& t) { return t.holds(row, 2); }))
+          gpu_rows.push_back(std::move(row));
+        return {};
+      });
   if (!g) return g.error().with_context("measuring the change journal");
   std::vector<ledger::HostActivity> activity;
   if (!gpu_rows.empty()) {
     auto a = store.gpu_activity(first, end);
     if (!a) return a.error();
     activity = std::move(*a);
-    std::sort(activity.begin(), activity.end(), [](const ledger::HostActivity& a, const ledger::HostActivity& b) {
-      return std::tie(a.host, a.day, a.metric) < std::tie(b.host, b.day, b.metric);
-    });
+    std::sort(activity.begin(), activity.end(),
+              [](const ledger::HostActivity& a, const ledger::HostActivity& b) {
+                return std::tie(a.host, a.day, a.metric) < std::tie(b.host, b.day, b.metric);
+              });
   }
   for (const auto& row : gpu_rows) {
     // Resource id and name first.
@@ -146,19 +156,20 @@ core::Result<std::vector<ChangeResult>> evaluate_changes(ledger::Store& store, c
     }
   }
   // By day and consumed unit (the daily rollup answers it, schema 8): the unit first.
-  auto s = store.aggregate_into(std::span(&lines, 1), [&](std::size_t, ledger::AggregateRow& row) -> core::Status {
-    for (std::size_t i = 0; i < tests.size(); ++i) {
-      if (!tests[i].holds(row, 0)) continue;
-      Scope& scope = scopes[i];
-      ScopeDay& d = scope.days[row.currency][row.day];
-      d.day = row.day;
-      d.cost += units(row.sums.effective);
-      d.gpu_hours += row.sums.gpu_hours;
-      d.tokens += row.sums.consumed_quantity * tokens_per_unit(row.values.front());
-      scope.cost[row.currency] += row.sums.effective;
-    }
-    return {};
-  });
+  auto s = store.aggregate_into(
+      std::span(&lines, 1), [&](std::size_t, ledger::AggregateRow& row) -> core::Status {
+        for (std::size_t i = 0; i < tests.size(); ++i) {
+          if (!tests[i].holds(row, 0)) continue;
+          Scope& scope = scopes[i];
+          ScopeDay& d = scope.days[row.currency][row.day];
+          d.day = row.day;
+          d.cost += units(row.sums.effective);
+          d.gpu_hours += row.sums.gpu_hours;
+          d.tokens += row.sums.consumed_quantity * tokens_per_unit(row.values.front());
+          scope.cost[row.currency] += row.sums.effective;
+        }
+        return {};
+      });
   if (!s) return s.error().with_context("measuring the change journal");
   std::vector<ChangeResult> out;
   for (std::size_t i = 0; i < journal->size(); ++i) {

@@ -9,7 +9,9 @@
 namespace aicost::governance {
 namespace {
 
-double units(core::WideNanos n) { return static_cast<double>(n) / static_cast<double>(core::kNanosPerUnit); }
+double units(core::WideNanos n) {
+  return static_cast<double>(n) / static_cast<double>(core::kNanosPerUnit);
+}
 
 std::string money(double v) {
   char b[48];
@@ -29,9 +31,11 @@ std::string plan_category(const std::string& c) {
   return "other";
 }
 
-core::Result<PlanVsActual> plan_vs_actual(ledger::Store& store, const Budget& b, ledger::Day as_of,
-                                          const std::map<std::string, std::vector<std::string>>& aliases) {
-  if (!b.plan) return core::make_error(core::ErrorCode::kInvalidInput, "budget '" + b.name + "' has no plan");
+core::Result<PlanVsActual> plan_vs_actual(
+    ledger::Store& store, const Budget& b, ledger::Day as_of,
+    const std::map<std::string, std::vector<std::string>>& aliases) {
+  if (!b.plan)
+    return core::make_error(core::ErrorCode::kInvalidInput, "budget '" + b.name + "' has no plan");
   const Period p = period_of(b, as_of);
   const ledger::Day to = std::min(as_of, p.end);
   PlanVsActual out;
@@ -47,7 +51,8 @@ core::Result<PlanVsActual> plan_vs_actual(ledger::Store& store, const Budget& b,
 
   // Spend by the plan's categories, and the run's GPU resources.
   ledger::ReportRequest r;
-  r.by = {{ledger::Dimension::kServiceCategory, {}}, {ledger::Dimension::kResource, {}},
+  r.by = {{ledger::Dimension::kServiceCategory, {}},
+          {ledger::Dimension::kResource, {}},
           {ledger::Dimension::kResourceName, {}}};
   r.filters = b.scope;
   r.aliases = aliases;
@@ -69,10 +74,12 @@ core::Result<PlanVsActual> plan_vs_actual(ledger::Store& store, const Budget& b,
         if (!h.empty()) hosts.insert(h);
     }
   }
-  const double share = out.planned_days > 0 ? std::min(1.0, out.elapsed_days / out.planned_days) : 1.0;
+  const double share =
+      out.planned_days > 0 ? std::min(1.0, out.elapsed_days / out.planned_days) : 1.0;
   for (const auto& [category, planned] : b.plan->categories)
     if (planned != 0 || actual.count(category))
-      out.categories.push_back({category, planned, planned * share, actual.count(category) ? actual[category] : 0.0});
+      out.categories.push_back(
+          {category, planned, planned * share, actual.count(category) ? actual[category] : 0.0});
   for (const auto& [category, spent] : actual)
     if (!b.plan->categories.count(category)) out.categories.push_back({category, 0, 0, spent});
 
@@ -86,26 +93,32 @@ core::Result<PlanVsActual> plan_vs_actual(ledger::Store& store, const Budget& b,
     if (h.metric == ledger::GpuMetric::kSmActive) sm += h.sum, sm_n += h.samples;
     if (h.metric == ledger::GpuMetric::kGrEngineActive) gr += h.sum, gr_n += h.samples;
   }
-  if (sm_n > 0) out.activity = sm / static_cast<double>(sm_n);
-  else if (gr_n > 0) out.activity = gr / static_cast<double>(gr_n);
+  if (sm_n > 0)
+    out.activity = sm / static_cast<double>(sm_n);
+  else if (gr_n > 0)
+    out.activity = gr / static_cast<double>(gr_n);
 
   char text[256];
   if (out.efficiency_floor && out.activity && *out.activity < *out.efficiency_floor) {
     std::snprintf(text, sizeof text,
-                  "run '%s': its GPUs' mean SM activity %.2f is below the floor %.2f: the run is not getting the "
+                  "run '%s': its GPUs' mean SM activity %.2f is below the floor %.2f: the run is "
+                  "not getting the "
                   "efficiency its plan assumes (MFU %.2f)",
                   b.name.c_str(), *out.activity, *out.efficiency_floor, out.planned_mfu);
     out.warnings.push_back(text);
   }
   if (out.planned_gpu_hours > 0 && out.actual_gpu_hours > out.planned_gpu_hours) {
-    std::snprintf(text, sizeof text, "run '%s': %.0f GPU-hours used, %.0f %% of the plan's %.0f after %.1f of %.1f days",
-                  b.name.c_str(), out.actual_gpu_hours, 100 * out.actual_gpu_hours / out.planned_gpu_hours,
-                  out.planned_gpu_hours, out.elapsed_days, out.planned_days);
+    std::snprintf(
+        text, sizeof text,
+        "run '%s': %.0f GPU-hours used, %.0f %% of the plan's %.0f after %.1f of %.1f days",
+        b.name.c_str(), out.actual_gpu_hours, 100 * out.actual_gpu_hours / out.planned_gpu_hours,
+        out.planned_gpu_hours, out.elapsed_days, out.planned_days);
     out.warnings.push_back(text);
   }
   if (out.actual_cost > out.planned_cost)
-    out.warnings.push_back("run '" + b.name + "': spent " + money(out.actual_cost) + " " + b.currency +
-                           ", more than the plan's whole run (" + money(out.planned_cost) + ")");
+    out.warnings.push_back("run '" + b.name + "': spent " + money(out.actual_cost) + " " +
+                           b.currency + ", more than the plan's whole run (" +
+                           money(out.planned_cost) + ")");
   return out;
 }
 

@@ -20,9 +20,13 @@ constexpr std::size_t kMaxEvidence = 10;
 // average month (core::kHoursPerMonth) that plans are priced by.
 constexpr double kHoursPer30Days = kDaysPerMonth * 24;
 
-std::string money(double v, const std::string& currency) { return core::group_digits(v, 2) + " " + currency; }
+std::string money(double v, const std::string& currency) {
+  return core::group_digits(v, 2) + " " + currency;
+}
 std::string percent(double fraction) { return core::sprintf("%.1f %%", fraction * 100); }
-std::string rate(double v, const std::string& currency) { return core::sprintf("%.4g ", v) + currency; }
+std::string rate(double v, const std::string& currency) {
+  return core::sprintf("%.4g ", v) + currency;
+}
 std::string gb(double v) { return core::group_digits(v, v < 100 ? 1 : 0) + " GB"; }
 
 std::string hour_text(UnixSeconds t) {
@@ -70,9 +74,11 @@ const char* waste_kind_name(WasteKind kind) {
 }
 
 void sort_findings(std::vector<WasteFinding>& findings) {
-  std::stable_sort(findings.begin(), findings.end(), [](const WasteFinding& a, const WasteFinding& b) {
-    return std::tie(b.monthly_saving, a.kind, a.subject) < std::tie(a.monthly_saving, b.kind, b.subject);
-  });
+  std::stable_sort(findings.begin(), findings.end(),
+                   [](const WasteFinding& a, const WasteFinding& b) {
+                     return std::tie(b.monthly_saving, a.kind, a.subject) <
+                            std::tie(a.monthly_saving, b.kind, b.subject);
+                   });
 }
 
 std::vector<WasteFinding> idle_gpus(const std::vector<GpuActivityHour>& hours,
@@ -97,8 +103,9 @@ std::vector<WasteFinding> idle_gpus(const std::vector<GpuActivityHour>& hours,
   const int min_hours = std::max(o.min_hours, 1);
   std::map<std::string, std::vector<IdleRun>> runs;  // by host
   for (auto& [key, samples] : by_gpu) {
-    std::stable_sort(samples.begin(), samples.end(),
-                     [](const GpuActivityHour* a, const GpuActivityHour* b) { return a->hour < b->hour; });
+    std::stable_sort(
+        samples.begin(), samples.end(),
+        [](const GpuActivityHour* a, const GpuActivityHour* b) { return a->hour < b->hour; });
     IdleRun run;
     auto close = [&, &host = key.first] {
       if (run.hours >= min_hours) runs[host].push_back(run);
@@ -132,7 +139,8 @@ std::vector<WasteFinding> idle_gpus(const std::vector<GpuActivityHour>& hours,
       for (const IdleRun& r : host_runs)
         if ((2 * r.hung_hours >= r.hours) == hung) rs.push_back(r);
       if (rs.empty()) continue;
-      std::stable_sort(rs.begin(), rs.end(), [](const IdleRun& a, const IdleRun& b) { return a.hours > b.hours; });
+      std::stable_sort(rs.begin(), rs.end(),
+                       [](const IdleRun& a, const IdleRun& b) { return a.hours > b.hours; });
       std::set<std::string> gpus;
       int gpu_hours = 0;
       for (const IdleRun& r : rs) {
@@ -140,25 +148,31 @@ std::vector<WasteFinding> idle_gpus(const std::vector<GpuActivityHour>& hours,
         gpu_hours += r.hours;
       }
       WasteFinding f{hung ? WasteKind::kHungGpu : WasteKind::kIdleGpu, host, currency, 0, "", {}};
-      std::string what = hung ? core::sprintf("hung (GPU_UTIL >= %.2f while SM/engine activity < %.2f: a stuck job "
-                                              "that looks busy)", o.util_busy_above, o.idle_below)
-                              : core::sprintf("idle (activity < %.2f)", o.idle_below);
-      f.message = core::sprintf("host %s: %zu GPU%s %s for %d GPU-hours in %.0f h observed, longest run %d h; ",
-                                host.c_str(), gpus.size(), gpus.size() == 1 ? "" : "s", what.c_str(), gpu_hours,
-                                observed, rs.front().hours);
+      std::string what =
+          hung ? core::sprintf(
+                     "hung (GPU_UTIL >= %.2f while SM/engine activity < %.2f: a stuck job "
+                     "that looks busy)",
+                     o.util_busy_above, o.idle_below)
+               : core::sprintf("idle (activity < %.2f)", o.idle_below);
+      f.message = core::sprintf(
+          "host %s: %zu GPU%s %s for %d GPU-hours in %.0f h observed, longest run %d h; ",
+          host.c_str(), gpus.size(), gpus.size() == 1 ? "" : "s", what.c_str(), gpu_hours, observed,
+          rs.front().hours);
       if (price == cost_per_gpu_hour_by_host.end()) {
         f.message += "no price for this host, saving not estimated";
       } else {
         f.monthly_saving = gpu_hours * price->second * kHoursPer30Days / observed;
-        f.message += money(f.monthly_saving, currency) + "/month at " + rate(price->second, currency) +
-                     "/GPU-hour, extrapolated to 30 days";
+        f.message += money(f.monthly_saving, currency) + "/month at " +
+                     rate(price->second, currency) + "/GPU-hour, extrapolated to 30 days";
       }
       for (const IdleRun& r : rs) {
-        std::string line = core::sprintf("gpu %s: %s to %s, %d h, mean activity %.3f", r.gpu.c_str(),
-                                         hour_text(r.first).c_str(), hour_text(r.first + 3600LL * r.hours).c_str(),
-                                         r.hours, r.activity_sum / r.hours);
-        if (hung) line += core::sprintf(", %d h with GPU_UTIL >= %.2f", r.hung_hours, o.util_busy_above);
-        if (price != cost_per_gpu_hour_by_host.end()) line += ", " + money(r.hours * price->second, currency);
+        std::string line = core::sprintf(
+            "gpu %s: %s to %s, %d h, mean activity %.3f", r.gpu.c_str(), hour_text(r.first).c_str(),
+            hour_text(r.first + 3600LL * r.hours).c_str(), r.hours, r.activity_sum / r.hours);
+        if (hung)
+          line += core::sprintf(", %d h with GPU_UTIL >= %.2f", r.hung_hours, o.util_busy_above);
+        if (price != cost_per_gpu_hour_by_host.end())
+          line += ", " + money(r.hours * price->second, currency);
         f.evidence.push_back(line);
       }
       out.push_back(std::move(f));
@@ -167,61 +181,75 @@ std::vector<WasteFinding> idle_gpus(const std::vector<GpuActivityHour>& hours,
   return sorted(std::move(out));
 }
 
-const std::pair<const std::string, std::string>* dev_tag(const std::map<std::string, std::string>& tags,
-                                                         const TtlOptions& o) {
+const std::pair<const std::string, std::string>* dev_tag(
+    const std::map<std::string, std::string>& tags, const TtlOptions& o) {
   for (const std::string& k : o.env_keys) {
     const auto tag = tags.find(k);
     if (tag == tags.end()) continue;
     const auto same = [&tag](const std::string& v) {
-      return std::equal(v.begin(), v.end(), tag->second.begin(), tag->second.end(), [](char a, char b) {
-        return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
-      });
+      return std::equal(v.begin(), v.end(), tag->second.begin(), tag->second.end(),
+                        [](char a, char b) {
+                          return std::tolower(static_cast<unsigned char>(a)) ==
+                                 std::tolower(static_cast<unsigned char>(b));
+                        });
     };
     return std::any_of(o.dev_values.begin(), o.dev_values.end(), same) ? &*tag : nullptr;
   }
   return nullptr;
 }
 
-std::vector<WasteFinding> expired_dev_resources(const std::vector<ResourceDays>& resources, Day as_of,
-                                                const TtlOptions& o) {
+std::vector<WasteFinding> expired_dev_resources(const std::vector<ResourceDays>& resources,
+                                                Day as_of, const TtlOptions& o) {
   std::vector<WasteFinding> out;
   for (const ResourceDays& r : resources) {
     const auto* tag = dev_tag(r.tags, o);
     if (!tag) continue;
-    if (r.first_day > as_of - o.ttl_days || r.last_day < as_of - o.still_charging_within_days) continue;
+    if (r.first_day > as_of - o.ttl_days || r.last_day < as_of - o.still_charging_within_days)
+      continue;
     const int life = std::max(r.last_day - r.first_day + 1, 1);
-    WasteFinding f{WasteKind::kExpiredDevResource, r.resource_id, r.currency, r.cost_last_30_days, "", {}};
+    WasteFinding f{
+        WasteKind::kExpiredDevResource, r.resource_id, r.currency, r.cost_last_30_days, "", {}};
     if (life < kDaysPerMonth) f.monthly_saving = r.cost_last_30_days * kDaysPerMonth / life;
-    const std::string name = r.resource_name.empty() ? r.service : r.resource_name + ", " + r.service;
+    const std::string name =
+        r.resource_name.empty() ? r.service : r.resource_name + ", " + r.service;
     const bool earlier = r.seen_from && r.first_day <= *r.seen_from;
-    f.message = core::sprintf("%s (%s) tagged %s=%s has charged since %s%s (%s%d days, TTL %d) and still did on %s: ",
-                              r.resource_id.c_str(), name.c_str(), tag->first.c_str(), tag->second.c_str(),
-                              ledger::day_text(r.first_day).c_str(), earlier ? " or earlier" : "",
-                              earlier ? "at least " : "", life, o.ttl_days, ledger::day_text(r.last_day).c_str()) +
-                money(f.monthly_saving, r.currency) + "/month if deleted";
+    f.message =
+        core::sprintf(
+            "%s (%s) tagged %s=%s has charged since %s%s (%s%d days, TTL %d) and still did on %s: ",
+            r.resource_id.c_str(), name.c_str(), tag->first.c_str(), tag->second.c_str(),
+            ledger::day_text(r.first_day).c_str(), earlier ? " or earlier" : "",
+            earlier ? "at least " : "", life, o.ttl_days, ledger::day_text(r.last_day).c_str()) +
+        money(f.monthly_saving, r.currency) + "/month if deleted";
     f.evidence = {"cost in the last 30 days: " + money(r.cost_last_30_days, r.currency),
-                  "first charge " + ledger::day_text(r.first_day) + ", last charge " + ledger::day_text(r.last_day),
+                  "first charge " + ledger::day_text(r.first_day) + ", last charge " +
+                      ledger::day_text(r.last_day),
                   "tag " + tag->first + "=" + tag->second};
     out.push_back(std::move(f));
   }
   return sorted(std::move(out));
 }
 
-std::vector<WasteFinding> untagged_spend(const std::vector<UntaggedSpend>& spends, const UntaggedOptions& o) {
+std::vector<WasteFinding> untagged_spend(const std::vector<UntaggedSpend>& spends,
+                                         const UntaggedOptions& o) {
   std::vector<WasteFinding> out;
   for (const UntaggedSpend& s : spends) {
     if (s.taggable <= 0 || s.untagged / s.taggable <= o.max_share) continue;
     WasteFinding f{WasteKind::kUntaggedSpend, s.tag_key, s.currency, 0, "", {}};
-    f.message = "tag " + s.tag_key + ": " + money(s.untagged, s.currency) + " of " + money(s.taggable, s.currency) +
-                " (" + percent(s.untagged / s.taggable) + ", limit " + percent(o.max_share) +
-                core::sprintf(") lacks it over %d days; unattributable rather than wasted, so no saving", s.window_days);
-    for (const auto& [what, cost] : s.top_untagged) f.evidence.push_back(what + ": " + money(cost, s.currency));
+    f.message =
+        "tag " + s.tag_key + ": " + money(s.untagged, s.currency) + " of " +
+        money(s.taggable, s.currency) + " (" + percent(s.untagged / s.taggable) + ", limit " +
+        percent(o.max_share) +
+        core::sprintf(") lacks it over %d days; unattributable rather than wasted, so no saving",
+                      s.window_days);
+    for (const auto& [what, cost] : s.top_untagged)
+      f.evidence.push_back(what + ": " + money(cost, s.currency));
     out.push_back(std::move(f));
   }
   return sorted(std::move(out));
 }
 
-std::vector<WasteFinding> storage_growth(const std::vector<StorageSeries>& series, const StorageGrowthOptions& o) {
+std::vector<WasteFinding> storage_growth(const std::vector<StorageSeries>& series,
+                                         const StorageGrowthOptions& o) {
   std::vector<WasteFinding> out;
   for (const StorageSeries& s : series) {
     if (s.daily_cost.empty()) continue;
@@ -252,17 +280,21 @@ std::vector<WasteFinding> storage_growth(const std::vector<StorageSeries>& serie
     WasteFinding f{WasteKind::kStorageGrowth, s.scope, s.currency, 0, "", {}};
     f.monthly_saving = std::max(0.0, (growth - o.max_monthly_growth) * today * kDaysPerMonth);
     f.message = "storage " + s.scope + " grows " + percent(growth) + " per 30 days (limit " +
-                percent(o.max_monthly_growth) + "), " + money(today, s.currency) + "/day now; growth above the limit: " +
-                money(f.monthly_saving, s.currency) + "/month";
-    f.evidence = {core::sprintf("slope %+.4f %s/day over %.0f days of data", slope, s.currency.c_str(), -x0 + 1),
+                percent(o.max_monthly_growth) + "), " + money(today, s.currency) +
+                "/day now; growth above the limit: " + money(f.monthly_saving, s.currency) +
+                "/month";
+    f.evidence = {core::sprintf("slope %+.4f %s/day over %.0f days of data", slope,
+                                s.currency.c_str(), -x0 + 1),
                   ledger::day_text(last) + ": fitted " + money(today, s.currency) + "/day",
-                  ledger::day_text(last + static_cast<Day>(x0)) + ": fitted " + money(start, s.currency) + "/day"};
+                  ledger::day_text(last + static_cast<Day>(x0)) + ": fitted " +
+                      money(start, s.currency) + "/day"};
     out.push_back(std::move(f));
   }
   return sorted(std::move(out));
 }
 
-std::vector<WasteFinding> log_retention(const std::vector<LogStorage>& logs, const LogRetentionOptions& o) {
+std::vector<WasteFinding> log_retention(const std::vector<LogStorage>& logs,
+                                        const LogRetentionOptions& o) {
   std::vector<WasteFinding> out;
   for (const LogStorage& l : logs) {
     const auto& v = l.stored_gb;
@@ -274,16 +306,22 @@ std::vector<WasteFinding> log_retention(const std::vector<LogStorage>& logs, con
     auto at = std::find_if(v.rbegin(), v.rend(), [&](const auto& p) { return p.first <= cutoff; });
     const double excess = at->second;  // exists: v.front() is before the cutoff
     if (excess <= 0) continue;
-    WasteFinding f{WasteKind::kLogRetention, l.resource_id, l.currency, excess * l.price_per_gb_month, "", {}};
+    WasteFinding f{
+        WasteKind::kLogRetention, l.resource_id, l.currency, excess * l.price_per_gb_month, "", {}};
     f.message = "logs " + l.resource_id + ": " + gb(v.back().second) +
-                core::sprintf(" stored and nothing deleted over %d days; ~", v.back().first - v.front().first) +
-                gb(excess) + core::sprintf(" is older than the %d-day retention; ", o.retention_days) +
-                (l.price_per_gb_month > 0 ? money(f.monthly_saving, l.currency) + "/month at " +
-                                                rate(l.price_per_gb_month, l.currency) + "/GB-month once expired"
-                                          : std::string("no price, saving not estimated"));
-    f.evidence = {ledger::day_text(at->first) + ": " + gb(excess) + " already stored before the retention window",
-                  ledger::day_text(v.back().first) + ": " + gb(v.back().second) + " at the last sample",
-                  ledger::day_text(v.front().first) + ": " + gb(v.front().second) + " at the first sample"};
+                core::sprintf(" stored and nothing deleted over %d days; ~",
+                              v.back().first - v.front().first) +
+                gb(excess) +
+                core::sprintf(" is older than the %d-day retention; ", o.retention_days) +
+                (l.price_per_gb_month > 0
+                     ? money(f.monthly_saving, l.currency) + "/month at " +
+                           rate(l.price_per_gb_month, l.currency) + "/GB-month once expired"
+                     : std::string("no price, saving not estimated"));
+    f.evidence = {
+        ledger::day_text(at->first) + ": " + gb(excess) +
+            " already stored before the retention window",
+        ledger::day_text(v.back().first) + ": " + gb(v.back().second) + " at the last sample",
+        ledger::day_text(v.front().first) + ": " + gb(v.front().second) + " at the first sample"};
     out.push_back(std::move(f));
   }
   return sorted(std::move(out));
@@ -294,15 +332,18 @@ std::vector<WasteFinding> duplicate_storage(const std::vector<StoredObject>& obj
   for (const StoredObject& o : objects) {
     if (o.content_key.empty()) continue;
     auto& g = groups[{o.content_key, o.currency}];
-    if (std::none_of(g.begin(), g.end(), [&](const StoredObject* c) { return c->resource_id == o.resource_id; }))
+    if (std::none_of(g.begin(), g.end(),
+                     [&](const StoredObject* c) { return c->resource_id == o.resource_id; }))
       g.push_back(&o);
   }
   std::vector<WasteFinding> out;
   for (auto& [key, copies] : groups) {
     if (copies.size() < 2) continue;
-    const StoredObject* keep = *std::min_element(copies.begin(), copies.end(), [](const auto* a, const auto* b) {
-      return std::tie(a->monthly_cost, a->resource_id) < std::tie(b->monthly_cost, b->resource_id);
-    });
+    const StoredObject* keep =
+        *std::min_element(copies.begin(), copies.end(), [](const auto* a, const auto* b) {
+          return std::tie(a->monthly_cost, a->resource_id) <
+                 std::tie(b->monthly_cost, b->resource_id);
+        });
     WasteFinding f{WasteKind::kDuplicateStorage, key.first, key.second, 0, "", {}};
     double total_gb = 0;
     std::set<std::string> regions;
@@ -311,61 +352,79 @@ std::vector<WasteFinding> duplicate_storage(const std::vector<StoredObject>& obj
       total_gb += c->stored_gb;
       if (!c->region.empty()) regions.insert(c->region);
     }
-    f.message = core::sprintf("'%s' is stored %zu times (", key.first.c_str(), copies.size()) + gb(total_gb) +
-                " in all); keeping the cheapest copy (" + keep->resource_id + ", " +
-                money(keep->monthly_cost, key.second) + "/month) saves " + money(f.monthly_saving, key.second) +
-                "/month";
+    f.message = core::sprintf("'%s' is stored %zu times (", key.first.c_str(), copies.size()) +
+                gb(total_gb) + " in all); keeping the cheapest copy (" + keep->resource_id + ", " +
+                money(keep->monthly_cost, key.second) + "/month) saves " +
+                money(f.monthly_saving, key.second) + "/month";
     if (regions.size() > 1) {
       std::string list;
       for (const std::string& r : regions) list += (list.empty() ? "" : ", ") + r;
-      f.message += core::sprintf("; the copies are in %zu regions (%s): a cross-region copy may be a DR replica",
-                                 regions.size(), list.c_str());
+      f.message += core::sprintf(
+          "; the copies are in %zu regions (%s): a cross-region copy may be a DR replica",
+          regions.size(), list.c_str());
     }
-    std::stable_sort(copies.begin(), copies.end(),
-                     [](const auto* a, const auto* b) { return a->monthly_cost > b->monthly_cost; });
+    std::stable_sort(copies.begin(), copies.end(), [](const auto* a, const auto* b) {
+      return a->monthly_cost > b->monthly_cost;
+    });
     for (const StoredObject* c : copies)
-      f.evidence.push_back(c->resource_id + " (" + c->service + ", " + c->region + "): " + gb(c->stored_gb) + ", " +
-                           money(c->monthly_cost, key.second) + "/month" + (c == keep ? " [keep]" : ""));
+      f.evidence.push_back(c->resource_id + " (" + c->service + ", " + c->region +
+                           "): " + gb(c->stored_gb) + ", " + money(c->monthly_cost, key.second) +
+                           "/month" + (c == keep ? " [keep]" : ""));
     out.push_back(std::move(f));
   }
   return sorted(std::move(out));
 }
 
-std::vector<WasteFinding> unused_commitments(const std::vector<CommitmentUse>& uses, const CommitmentOptions& o) {
+std::vector<WasteFinding> unused_commitments(const std::vector<CommitmentUse>& uses,
+                                             const CommitmentOptions& o) {
   std::vector<WasteFinding> out;
   for (const CommitmentUse& u : uses) {
     const double total = u.used_cost + u.unused_cost;
     if (u.window_days <= 0 || total <= 0 || u.unused_cost / total <= o.min_unused_share) continue;
-    WasteFinding f{WasteKind::kUnusedCommitment, u.commitment_id, u.currency,
-                   u.unused_cost * kDaysPerMonth / u.window_days, "", {}};
-    f.message = "commitment " + u.commitment_id + ": " + percent(u.unused_cost / total) + " unused (" +
-                money(u.unused_cost, u.currency) + " of " + money(total, u.currency) +
-                core::sprintf(" over %d days), ", u.window_days) + money(f.monthly_saving, u.currency) +
+    WasteFinding f{WasteKind::kUnusedCommitment,
+                   u.commitment_id,
+                   u.currency,
+                   u.unused_cost * kDaysPerMonth / u.window_days,
+                   "",
+                   {}};
+    f.message = "commitment " + u.commitment_id + ": " + percent(u.unused_cost / total) +
+                " unused (" + money(u.unused_cost, u.currency) + " of " + money(total, u.currency) +
+                core::sprintf(" over %d days), ", u.window_days) +
+                money(f.monthly_saving, u.currency) +
                 "/month paid anyway; move workloads onto it or buy less at renewal";
-    f.evidence = {core::sprintf("over %d days: used ", u.window_days) + money(u.used_cost, u.currency) + ", unused " +
-                  money(u.unused_cost, u.currency)};
+    f.evidence = {core::sprintf("over %d days: used ", u.window_days) +
+                  money(u.used_cost, u.currency) + ", unused " + money(u.unused_cost, u.currency)};
     out.push_back(std::move(f));
   }
   return sorted(std::move(out));
 }
 
-std::vector<WasteFinding> low_utilisation_fleets(const std::vector<FleetUse>& fleets, const FleetOptions& o) {
+std::vector<WasteFinding> low_utilisation_fleets(const std::vector<FleetUse>& fleets,
+                                                 const FleetOptions& o) {
   std::vector<WasteFinding> out;
   for (const FleetUse& u : fleets) {
     if (u.replicas <= 0 || u.mean_activity >= o.low_below) continue;
-    const double need = u.replicas * std::max(o.target > 0 ? u.mean_activity / o.target : 1.0, u.peak_activity);
+    const double need =
+        u.replicas * std::max(o.target > 0 ? u.mean_activity / o.target : 1.0, u.peak_activity);
     // The epsilon keeps 10 × 0.3 = 3.0000000000000004 at 3 replicas.
     const int n = std::clamp(static_cast<int>(std::ceil(need - 1e-9)), 1, u.replicas);
-    WasteFinding f{WasteKind::kLowUtilisationFleet, u.fleet, u.currency,
-                   u.monthly_cost * (1 - static_cast<double>(n) / u.replicas), "", {}};
-    f.message = core::sprintf("fleet %s: mean activity %.2f (limit %.2f), peak %.2f on %d replicas; ", u.fleet.c_str(),
-                              u.mean_activity, o.low_below, u.peak_activity, u.replicas) +
-                (n < u.replicas ? core::sprintf("%d replica%s would run at mean %.2f, peak %.2f: ", n, n == 1 ? "" : "s",
-                                                u.mean_activity * u.replicas / n, u.peak_activity * u.replicas / n) + "saves " +
-                                      money(f.monthly_saving, u.currency) + "/month"
-                                : std::string("the peak needs every replica, autoscale instead of shrinking"));
-    f.evidence = {core::sprintf("%d replicas, mean SM_ACTIVE %.3f, peak %.3f, ", u.replicas, u.mean_activity,
-                                u.peak_activity) +
+    WasteFinding f{WasteKind::kLowUtilisationFleet,
+                   u.fleet,
+                   u.currency,
+                   u.monthly_cost * (1 - static_cast<double>(n) / u.replicas),
+                   "",
+                   {}};
+    f.message =
+        core::sprintf("fleet %s: mean activity %.2f (limit %.2f), peak %.2f on %d replicas; ",
+                      u.fleet.c_str(), u.mean_activity, o.low_below, u.peak_activity, u.replicas) +
+        (n < u.replicas
+             ? core::sprintf("%d replica%s would run at mean %.2f, peak %.2f: ", n,
+                             n == 1 ? "" : "s", u.mean_activity * u.replicas / n,
+                             u.peak_activity * u.replicas / n) +
+                   "saves " + money(f.monthly_saving, u.currency) + "/month"
+             : std::string("the peak needs every replica, autoscale instead of shrinking"));
+    f.evidence = {core::sprintf("%d replicas, mean SM_ACTIVE %.3f, peak %.3f, ", u.replicas,
+                                u.mean_activity, u.peak_activity) +
                   money(u.monthly_cost, u.currency) + "/month"};
     out.push_back(std::move(f));
   }

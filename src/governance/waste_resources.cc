@@ -7,13 +7,28 @@
 namespace aicost::governance {
 namespace {
 
-enum Col { kResource, kName, kService, kCategory, kType, kRegion, kUnit, kChargeCategory, kCommitment, kStatus, kDimCount };
+enum Col {
+  kResource,
+  kName,
+  kService,
+  kCategory,
+  kType,
+  kRegion,
+  kUnit,
+  kChargeCategory,
+  kCommitment,
+  kStatus,
+  kDimCount
+};
 
-double units(core::WideNanos n) { return static_cast<double>(n) / static_cast<double>(core::kNanosPerUnit); }
+double units(core::WideNanos n) {
+  return static_cast<double>(n) / static_cast<double>(core::kNanosPerUnit);
+}
 
 bool contains_nocase(const std::string& text, const std::string& part) {
   return std::search(text.begin(), text.end(), part.begin(), part.end(), [](char a, char b) {
-           return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+           return std::tolower(static_cast<unsigned char>(a)) ==
+                  std::tolower(static_cast<unsigned char>(b));
          }) != text.end();
 }
 
@@ -21,9 +36,14 @@ constexpr std::size_t kTopUntagged = 5;
 
 }  // namespace
 
-ResourceFold::ResourceFold(const WasteOptions& o, ledger::Day as_of, int days, ledger::Day from, double to_month,
-                           std::vector<std::string> tag_keys)
-    : o_(o), as_of_(as_of), days_(days), from_(from), to_month_(to_month), tag_keys_(std::move(tag_keys)) {
+ResourceFold::ResourceFold(const WasteOptions& o, ledger::Day as_of, int days, ledger::Day from,
+                           double to_month, std::vector<std::string> tag_keys)
+    : o_(o),
+      as_of_(as_of),
+      days_(days),
+      from_(from),
+      to_month_(to_month),
+      tag_keys_(std::move(tag_keys)) {
   for (const auto& k : tag_keys_) canonical_tags_.push_back(ledger::canonical_tag_key(k));
 }
 
@@ -38,7 +58,8 @@ void ResourceFold::start_run(const std::string& id, const std::string& name) {
 
 void ResourceFold::daily(const ledger::AggregateRow& row) {
   start_run(row.values[0], row.values[1]);
-  days_of_run_.push_back({row.day, row.currency, units(row.sums.effective), row.sums.consumed_quantity});
+  days_of_run_.push_back(
+      {row.day, row.currency, units(row.sums.effective), row.sums.consumed_quantity});
 }
 
 void ResourceFold::row(ledger::AggregateRow& row) {
@@ -71,7 +92,8 @@ void ResourceFold::row(ledger::AggregateRow& row) {
   r->region = std::move(v[kRegion]);
   r->unit = std::move(v[kUnit]);
   for (std::size_t t = 0; t < tag_keys_.size(); ++t)
-    if (!v[kDimCount + t].empty()) r->tags.try_emplace(canonical_tags_[t], v[kDimCount + t]);  // read again below
+    if (!v[kDimCount + t].empty())
+      r->tags.try_emplace(canonical_tags_[t], v[kDimCount + t]);  // read again below
   const double cost = units(row.sums.effective);
   r->cost += cost;
   r->gpu_hours += row.sums.gpu_hours;
@@ -138,11 +160,13 @@ void ResourceFold::close_run() {
 
 void ResourceFold::close(Resource& r, Out& out) {
   const std::string_view id = r.id;
-  const std::vector<std::string> hosts{r.name, r.id, std::string(id.substr(id.find_last_of('/') + 1))};
+  const std::vector<std::string> hosts{r.name, r.id,
+                                       std::string(id.substr(id.find_last_of('/') + 1))};
   // Dev resources past their TTL.
   if (dev_tag(r.tags, o_.ttl)) {
-    auto found = expired_dev_resources(
-        {{r.key(), r.name, r.service, r.currency, r.tags, r.first, r.last, r.cost * to_month_, from_}}, as_of_, o_.ttl);
+    auto found = expired_dev_resources({{r.key(), r.name, r.service, r.currency, r.tags, r.first,
+                                         r.last, r.cost * to_month_, from_}},
+                                       as_of_, o_.ttl);
     if (!found.empty()) expired_hosts[{r.key(), r.currency}] = hosts;
     for (auto& f : found) out.expired.push_back(std::move(f));
   }
@@ -182,9 +206,11 @@ void ResourceFold::close(Resource& r, Out& out) {
       for (auto& f : log_retention({l}, o_.logs)) out.storage.push_back(std::move(f));
     }
     for (const auto& t : o_.content_tags)
-      if (auto it = r.tags.find(ledger::canonical_tag_key(t)); it != r.tags.end() && r.category == "Storage")
+      if (auto it = r.tags.find(ledger::canonical_tag_key(t));
+          it != r.tags.end() && r.category == "Storage")
         out.objects.push_back({r.id, r.service, r.region, r.currency, t + "=" + it->second,
-                               gb_months ? last.quantity * kDaysPerMonth : 0.0, r.cost * to_month_});
+                               gb_months ? last.quantity * kDaysPerMonth : 0.0,
+                               r.cost * to_month_});
   }
   // GPUs: priced by cost per GPU-hour, grouped into fleets by a tag.
   if (r.gpu_hours > 0) {
@@ -194,7 +220,8 @@ void ResourceFold::close(Resource& r, Out& out) {
     g.currency = r.currency;
     g.cost = r.cost;
     g.gpu_hours = r.gpu_hours;
-    if (const auto tag = r.tags.find(ledger::canonical_tag_key(o_.fleet_tag)); tag != r.tags.end()) g.fleet = tag->second;
+    if (const auto tag = r.tags.find(ledger::canonical_tag_key(o_.fleet_tag)); tag != r.tags.end())
+      g.fleet = tag->second;
   }
 }
 
@@ -206,7 +233,8 @@ void ResourceFold::finish() {
   // Those without an id came first in the store's order.
   auto both = [](auto& first, auto& then) {
     auto all = std::move(first);
-    all.insert(all.end(), std::make_move_iterator(then.begin()), std::make_move_iterator(then.end()));
+    all.insert(all.end(), std::make_move_iterator(then.begin()),
+               std::make_move_iterator(then.end()));
     return all;
   };
   expired = both(opened_.expired, closed_.expired);

@@ -25,14 +25,16 @@ namespace aicost::governance {
 
 // The resource query's columns (ResourceFold::row's values: these, then the tags).
 inline constexpr ledger::Dimension kResourceDims[] = {
-    ledger::Dimension::kResource,        ledger::Dimension::kResourceName,  ledger::Dimension::kService,
-    ledger::Dimension::kServiceCategory, ledger::Dimension::kResourceType,  ledger::Dimension::kRegion,
-    ledger::Dimension::kConsumedUnit,    ledger::Dimension::kChargeCategory, ledger::Dimension::kCommitment,
-    ledger::Dimension::kCommitmentStatus};
+    ledger::Dimension::kResource,     ledger::Dimension::kResourceName,
+    ledger::Dimension::kService,      ledger::Dimension::kServiceCategory,
+    ledger::Dimension::kResourceType, ledger::Dimension::kRegion,
+    ledger::Dimension::kConsumedUnit, ledger::Dimension::kChargeCategory,
+    ledger::Dimension::kCommitment,   ledger::Dimension::kCommitmentStatus};
 
 // A resource with GPU-hours, as the GPU detectors read it.
 struct GpuResource {
-  std::vector<std::string> hosts;  // the telemetry hosts it may be: name, id, the id's last path part
+  std::vector<std::string>
+      hosts;  // the telemetry hosts it may be: name, id, the id's last path part
   std::string key, currency;
   double cost = 0, gpu_hours = 0;
   std::optional<std::string> fleet;  // its fleet tag's value
@@ -42,8 +44,8 @@ class ResourceFold {
  public:
   // `tag_keys`: the resource query's tags, in order (env keys, required, content, fleet);
   // `days`: its days, from `from`; costs scale to a month by `to_month`.
-  ResourceFold(const WasteOptions& o, ledger::Day as_of, int days, ledger::Day from, double to_month,
-               std::vector<std::string> tag_keys);
+  ResourceFold(const WasteOptions& o, ledger::Day as_of, int days, ledger::Day from,
+               double to_month, std::vector<std::string> tag_keys);
 
   // A storage or log resource's row by day (resource, name, by day), before its groups.
   void daily(const ledger::AggregateRow& row);
@@ -53,8 +55,9 @@ class ResourceFold {
   void finish();
 
   // What the resources gave, in the order of the resources (the store's).
-  std::vector<WasteFinding> expired, storage;  // dev resources past their TTL; storage growth and logs
-  std::vector<StoredObject> objects;             // content-tagged storage, for duplicate_storage
+  std::vector<WasteFinding> expired,
+      storage;                        // dev resources past their TTL; storage growth and logs
+  std::vector<StoredObject> objects;  // content-tagged storage, for duplicate_storage
   std::deque<GpuResource> gpus;
   // Per (tag key, currency): untagged and taggable spend, and the costliest untagged resources.
   std::map<std::pair<std::string, std::string>, UntaggedSpend> untagged;
@@ -70,7 +73,8 @@ class ResourceFold {
   struct Resource {
     std::string id, name, service, category, type, region, unit, currency;
     std::map<std::string, std::string> tags;
-    ledger::Day first = std::numeric_limits<ledger::Day>::max(), last = std::numeric_limits<ledger::Day>::min();
+    ledger::Day first = std::numeric_limits<ledger::Day>::max(),
+                last = std::numeric_limits<ledger::Day>::min();
     double cost = 0, gpu_hours = 0;  // over the resource query's days
     std::vector<DayUse> daily;       // storage and logs
     const std::string& key() const { return id.empty() ? name : id; }

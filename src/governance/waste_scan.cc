@@ -14,16 +14,18 @@ using ledger::Dimension;
 
 // Hourly activity per host and GPU, pivoted from the store's rows: those of the activity metrics
 // in [from, to) (Store::gpu_hours without memory over those days).
-std::vector<GpuActivityHour> pivot(const std::vector<ledger::GpuHour>& rows, ledger::Day from, ledger::Day to) {
+std::vector<GpuActivityHour> pivot(const std::vector<ledger::GpuHour>& rows, ledger::Day from,
+                                   ledger::Day to) {
   const ledger::UnixSeconds first = static_cast<ledger::UnixSeconds>(from) * 86400,
                             end = static_cast<ledger::UnixSeconds>(to) * 86400;
   std::vector<GpuActivityHour> out;
   for (const auto& r : rows) {
     if (r.hour < first || r.hour >= end) continue;
-    if (r.metric != ledger::GpuMetric::kSmActive && r.metric != ledger::GpuMetric::kGrEngineActive &&
-        r.metric != ledger::GpuMetric::kGpuUtil)
+    if (r.metric != ledger::GpuMetric::kSmActive &&
+        r.metric != ledger::GpuMetric::kGrEngineActive && r.metric != ledger::GpuMetric::kGpuUtil)
       continue;
-    if (out.empty() || out.back().host != r.host || out.back().gpu != r.gpu || out.back().hour != r.hour)
+    if (out.empty() || out.back().host != r.host || out.back().gpu != r.gpu ||
+        out.back().hour != r.hour)
       out.push_back({r.host, r.gpu, r.hour, std::nullopt, std::nullopt, std::nullopt});
     auto& h = out.back();
     (r.metric == ledger::GpuMetric::kSmActive         ? h.sm_active
@@ -34,20 +36,24 @@ std::vector<GpuActivityHour> pivot(const std::vector<ledger::GpuHour>& rows, led
 }
 
 double activity(const GpuActivityHour& h) {
-  return h.sm_active ? *h.sm_active : h.gr_engine_active ? *h.gr_engine_active : h.gpu_util.value_or(0);
+  return h.sm_active          ? *h.sm_active
+         : h.gr_engine_active ? *h.gr_engine_active
+                              : h.gpu_util.value_or(0);
 }
 
 }  // namespace
 
-core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const WasteOptions& o, ledger::Day as_of,
-                                                   const std::map<std::string, std::vector<std::string>>& aliases,
-                                                   const std::vector<ledger::GpuHour>* telemetry) {
+core::Result<std::vector<WasteFinding>> find_waste(
+    ledger::Store& store, const WasteOptions& o, ledger::Day as_of,
+    const std::map<std::string, std::vector<std::string>>& aliases,
+    const std::vector<ledger::GpuHour>* telemetry) {
   // Every resource's totals over the window (the TTL's days at least), and storage and log
   // resources by day over the look-back.
   const int days = std::max(o.window_days, o.ttl.ttl_days + o.ttl.still_charging_within_days + 1);
   const double to_month = kDaysPerMonth / days;
   std::vector<std::string> tag_keys = o.ttl.env_keys;
-  for (const auto* keys : {&o.required_tags, &o.content_tags}) tag_keys.insert(tag_keys.end(), keys->begin(), keys->end());
+  for (const auto* keys : {&o.required_tags, &o.content_tags})
+    tag_keys.insert(tag_keys.end(), keys->begin(), keys->end());
   tag_keys.push_back(o.fleet_tag);
   ledger::AggregateQuery q;
   q.dims.assign(std::begin(kResourceDims), std::end(kResourceDims));
@@ -78,8 +84,10 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
   if (auto s = store.aggregate_into(
           both,
           [&](std::size_t query, ledger::AggregateRow& row) -> core::Status {
-            if (query == 0) resources.daily(row);
-            else resources.row(row);
+            if (query == 0)
+              resources.daily(row);
+            else
+              resources.row(row);
             return {};
           },
           2);  // interleaved on resource and name
@@ -98,7 +106,8 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
   // Their hosts: an idle GPU on one is counted in the resource's finding (below).
   std::unordered_map<std::string, std::string> expired_host;  // host -> the resource's key
   for (const auto& e : expired)
-    if (const auto it = resources.expired_hosts.find({e.subject, e.currency}); it != resources.expired_hosts.end())
+    if (const auto it = resources.expired_hosts.find({e.subject, e.currency});
+        it != resources.expired_hosts.end())
       for (const auto& h : it->second)
         if (!h.empty()) expired_host.emplace(h, e.subject);
   add(std::move(expired));
@@ -135,9 +144,12 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
     }
     currencies.insert(r.currency);
   }
-  auto idle = idle_gpus(activity_hours, price, currencies.size() == 1 ? *currencies.begin() : "", o.idle);
+  auto idle =
+      idle_gpus(activity_hours, price, currencies.size() == 1 ? *currencies.begin() : "", o.idle);
   std::map<std::pair<std::string, std::string>, FleetUse> fleets;
-  std::map<std::pair<std::string, std::string>, std::map<ledger::UnixSeconds, std::pair<double, int>>> fleet_hours;
+  std::map<std::pair<std::string, std::string>,
+           std::map<ledger::UnixSeconds, std::pair<double, int>>>
+      fleet_hours;
   for (const auto& r : resources.gpus) {
     if (!r.fleet) continue;
     auto& f = fleets[{*r.fleet, r.currency}];
@@ -172,12 +184,15 @@ core::Result<std::vector<WasteFinding>> find_waste(ledger::Store& store, const W
   for (const auto& f : low)
     for (const auto& [host, r] : by_host)
       if (r->fleet && o.fleet_tag + "=" + *r->fleet == f.subject) in_low_fleets.insert(host);
-  std::erase_if(idle, [&](const WasteFinding& f) { return f.kind == WasteKind::kIdleGpu && in_low_fleets.count(f.subject); });
+  std::erase_if(idle, [&](const WasteFinding& f) {
+    return f.kind == WasteKind::kIdleGpu && in_low_fleets.count(f.subject);
+  });
   // Idle or hung GPUs of a dev resource past its TTL: deleting the resource saves them too.
   for (auto& f : idle) {
     const auto it = expired_host.find(f.subject);
     if (it == expired_host.end()) continue;
-    f.covered_by = std::string(waste_kind_name(WasteKind::kExpiredDevResource)) + " " + std::string(it->second);
+    f.covered_by = std::string(waste_kind_name(WasteKind::kExpiredDevResource)) + " " +
+                   std::string(it->second);
     f.message += "; counted in the " + f.covered_by + " finding (deleting it stops these GPUs too)";
     f.monthly_saving = 0;
   }

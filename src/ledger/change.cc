@@ -35,7 +35,8 @@ core::Result<double> parse_share(std::string_view text, std::string_view what) {
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v) || v < 0)
     return make_error(ErrorCode::kInvalidInput,
-                      "'" + std::string(text) + "' is not a share; write a percentage such as 5%", std::string(what));
+                      "'" + std::string(text) + "' is not a share; write a percentage such as 5%",
+                      std::string(what));
   return percent ? v / 100 : v;
 }
 
@@ -52,21 +53,23 @@ core::Result<Guardrail> parse_guardrail(std::string_view text) {
   std::vector<std::string> names;
   for (const auto& g : kGuardrails) names.emplace_back(g.name);
   if (eq == std::string_view::npos)
-    return make_error(ErrorCode::kInvalidInput,
-                      "write a guardrail as NAME=LIMIT, e.g. max_cost_rise=5% or min_gpu_activity=40%",
-                      std::string(text));
+    return make_error(
+        ErrorCode::kInvalidInput,
+        "write a guardrail as NAME=LIMIT, e.g. max_cost_rise=5% or min_gpu_activity=40%",
+        std::string(text));
   const auto name = trim(text.substr(0, eq));
   for (const auto& g : kGuardrails) {
     if (name != g.name) continue;
     auto v = parse_share(trim(text.substr(eq + 1)), text);
     if (!v) return v.error();
     if (g.kind == GuardrailKind::kMinGpuActivity && *v > 1)
-      return make_error(ErrorCode::kInvalidInput, "a GPU activity is at most 100%", std::string(text));
+      return make_error(ErrorCode::kInvalidInput, "a GPU activity is at most 100%",
+                        std::string(text));
     return Guardrail{g.kind, *v};
   }
   return make_error(ErrorCode::kNotFound,
-                    "unknown guardrail '" + std::string(name) + "'." + core::did_you_mean(name, names) +
-                        " Known: max_cost_rise, min_gpu_activity",
+                    "unknown guardrail '" + std::string(name) + "'." +
+                        core::did_you_mean(name, names) + " Known: max_cost_rise, min_gpu_activity",
                     std::string(text));
 }
 
@@ -80,12 +83,14 @@ core::Result<Filter> parse_scope(std::string_view text) {
   const auto eq = text.find('=');
   if (eq == std::string_view::npos)
     return make_error(ErrorCode::kInvalidInput,
-                      "write a scope as DIMENSION=VALUE, e.g. tag:run=r3 or service=Amazon EC2", std::string(text));
+                      "write a scope as DIMENSION=VALUE, e.g. tag:run=r3 or service=Amazon EC2",
+                      std::string(text));
   auto key = parse_group_key(trim(text.substr(0, eq)));
   if (!key) return key.error().with_context("--scope");
   const auto value = text.substr(eq + 1);
   if (value.find('\n') != std::string_view::npos)
-    return make_error(ErrorCode::kInvalidInput, "a scope's value cannot hold a line break", "--scope");
+    return make_error(ErrorCode::kInvalidInput, "a scope's value cannot hold a line break",
+                      "--scope");
   return Filter{*key, std::string(value)};
 }
 

@@ -57,25 +57,28 @@ core::Result<Day> parse_day(std::string_view text, DayForm form) {
   };
   const bool month_only = form == DayForm::kDayOrMonth && text.size() == 7;
   unsigned y = 0, m = 0, d = 1;
-  if ((text.size() != 10 && !month_only) || !number(0, 4, y) || text[4] != '-' || !number(5, 2, m) ||
-      (!month_only && (text[7] != '-' || !number(8, 2, d))))
+  if ((text.size() != 10 && !month_only) || !number(0, 4, y) || text[4] != '-' ||
+      !number(5, 2, m) || (!month_only && (text[7] != '-' || !number(8, 2, d))))
     return core::make_error(core::ErrorCode::kInvalidInput,
                             "'" + std::string(text) + "' is not a date; write YYYY-MM-DD" +
                                 (form == DayForm::kDayOrMonth ? " (or YYYY-MM for the 1st)" : ""));
-  static constexpr const char* kMonths[] = {"January", "February", "March",     "April",   "May",      "June",
-                                            "July",    "August",   "September", "October", "November", "December"};
+  static constexpr const char* kMonths[] = {"January",   "February", "March",    "April",
+                                            "May",       "June",     "July",     "August",
+                                            "September", "October",  "November", "December"};
   const std::string where(text);
   if (m < 1 || m > 12)
-    return core::make_error(core::ErrorCode::kInvalidInput,
-                            where + ": there is no month " + std::string(text.substr(5, 2)) + "; write 01 to 12");
+    return core::make_error(
+        core::ErrorCode::kInvalidInput,
+        where + ": there is no month " + std::string(text.substr(5, 2)) + "; write 01 to 12");
   const int year = static_cast<int>(y);
   const unsigned last = days_in_month(year, m);
   if (d < 1)
-    return core::make_error(core::ErrorCode::kInvalidInput, where + ": there is no day 00; days start at 01");
+    return core::make_error(core::ErrorCode::kInvalidInput,
+                            where + ": there is no day 00; days start at 01");
   if (d > last)
-    return core::make_error(core::ErrorCode::kInvalidInput, where + ": " + kMonths[m - 1] + " " +
-                                                                std::string(text.substr(0, 4)) + " has " +
-                                                                std::to_string(last) + " days");
+    return core::make_error(core::ErrorCode::kInvalidInput,
+                            where + ": " + kMonths[m - 1] + " " + std::string(text.substr(0, 4)) +
+                                " has " + std::to_string(last) + " days");
   return days_from_civil(year, m, d);
 }
 
@@ -93,11 +96,28 @@ void clear(Charge& c) {
   c.period_start = c.period_end = c.billing_period_start = 0;
   c.billed = c.effective = c.list = 0;
   c.contracted.reset();
-  for (std::string* s : {&c.currency, &c.provider, &c.billing_account_id, &c.billing_account_name, &c.sub_account_id,
-                         &c.sub_account_name, &c.service_name, &c.service_category, &c.region_id, &c.resource_id,
-                         &c.resource_name, &c.resource_type, &c.sku_id, &c.charge_category, &c.charge_class,
-                         &c.charge_frequency, &c.pricing_category, &c.commitment_discount_id,
-                         &c.commitment_discount_status, &c.pricing_unit, &c.consumed_unit, &c.charge_description})
+  for (std::string* s : {&c.currency,
+                         &c.provider,
+                         &c.billing_account_id,
+                         &c.billing_account_name,
+                         &c.sub_account_id,
+                         &c.sub_account_name,
+                         &c.service_name,
+                         &c.service_category,
+                         &c.region_id,
+                         &c.resource_id,
+                         &c.resource_name,
+                         &c.resource_type,
+                         &c.sku_id,
+                         &c.charge_category,
+                         &c.charge_class,
+                         &c.charge_frequency,
+                         &c.pricing_category,
+                         &c.commitment_discount_id,
+                         &c.commitment_discount_status,
+                         &c.pricing_unit,
+                         &c.consumed_unit,
+                         &c.charge_description})
     s->clear();
   c.pricing_quantity.reset();
   c.consumed_quantity.reset();

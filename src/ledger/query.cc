@@ -83,31 +83,37 @@ core::Result<GroupKey> parse_group_key(std::string_view text) {
   if (text.substr(0, 4) == "tag:") {
     const auto key = canonical_tag_key(text.substr(4));
     if (key.empty())
-      return core::make_error(core::ErrorCode::kInvalidInput, "a tag dimension needs a key, as in tag:team",
-                              std::string(text));
+      return core::make_error(core::ErrorCode::kInvalidInput,
+                              "a tag dimension needs a key, as in tag:team", std::string(text));
     return GroupKey{Dimension::kTag, key};
   }
   // FOCUS column names work too: "ServiceName" -> "service_name" -> service.
   std::string name = canonical_tag_key(text);
   static const std::array<std::pair<const char*, const char*>, 10> kFocus{{
-      {"provider_name", "provider"},       {"service_name", "service"},
-      {"region_id", "region"},             {"resource_id", "resource"},
-      {"sub_account_id", "sub_account"},   {"billing_account_id", "billing_account"},
-      {"sku_id", "sku"},                   {"commitment_discount_status", "commitment_status"},
-      {"billing_currency", "currency"},    {"commitment_discount_id", "commitment"},
+      {"provider_name", "provider"},
+      {"service_name", "service"},
+      {"region_id", "region"},
+      {"resource_id", "resource"},
+      {"sub_account_id", "sub_account"},
+      {"billing_account_id", "billing_account"},
+      {"sku_id", "sku"},
+      {"commitment_discount_status", "commitment_status"},
+      {"billing_currency", "currency"},
+      {"commitment_discount_id", "commitment"},
   }};
   for (const auto& [focus, ours] : kFocus)
     if (name == focus) name = ours;
   for (const auto& n : kNames)
     if (name == n.name) return GroupKey{n.dim, {}};
-  return core::make_error(core::ErrorCode::kInvalidInput,
-                          "unknown dimension '" + std::string(text) + "'." +
-                              core::did_you_mean(text, dimension_names()) +
-                              " Dimensions: provider, billing_account, sub_account, service, service_category, "
-                              "region, resource, resource_name, resource_type, sku, charge_category, "
-                              "charge_frequency, pricing_category, commitment_status, commitment, consumed_unit, "
-                              "currency, tag:KEY",
-                          std::string(text));
+  return core::make_error(
+      core::ErrorCode::kInvalidInput,
+      "unknown dimension '" + std::string(text) + "'." +
+          core::did_you_mean(text, dimension_names()) +
+          " Dimensions: provider, billing_account, sub_account, service, service_category, "
+          "region, resource, resource_name, resource_type, sku, charge_category, "
+          "charge_frequency, pricing_category, commitment_status, commitment, consumed_unit, "
+          "currency, tag:KEY",
+      std::string(text));
 }
 
 std::string group_key_name(const GroupKey& k) {
@@ -154,7 +160,8 @@ const std::string* tag_value(const std::vector<Tag>& tags, const TagKey& k) {
   return nullptr;
 }
 
-std::optional<std::vector<std::string>> resolve_tags(const std::vector<Tag>& tags, const AggregateQuery& q) {
+std::optional<std::vector<std::string>> resolve_tags(const std::vector<Tag>& tags,
+                                                     const AggregateQuery& q) {
   // Filters on one tag key are alternatives (OR); on different keys all must hold (AND).
   for (const auto& f : q.tag_filters) {
     const auto* v = tag_value(tags, f.key);

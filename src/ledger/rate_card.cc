@@ -38,14 +38,17 @@ std::string rate_key(std::string_view gpu_type) {
   return out;
 }
 
-bool needs_price(const Charge& c) { return c.currency.empty() && (c.gpu_hours > 0 || resource_of(c)); }
+bool needs_price(const Charge& c) {
+  return c.currency.empty() && (c.gpu_hours > 0 || resource_of(c));
+}
 
 core::Result<bool> price_usage(Charge& c, const RateCard& card) {
   const RateCard::Rate* rate = nullptr;
   double quantity = c.gpu_hours;
   if (const Resource* r = resource_of(c)) {
     if (r->rate == &RateCard::storage && !card.storage_classes.empty()) {
-      if (auto it = card.storage_classes.find(rate_key(c.sku_id)); it != card.storage_classes.end()) rate = &it->second;
+      if (auto it = card.storage_classes.find(rate_key(c.sku_id)); it != card.storage_classes.end())
+        rate = &it->second;
     } else if (card.*(r->rate)) {
       rate = &*(card.*(r->rate));
     }
@@ -80,8 +83,10 @@ core::Result<bool> price_usage(Charge& c, const RateCard& card) {
 
 void Unpriced::add(const Charge& c, const RateCard& card) {
   if (const Resource* r = resource_of(c)) {
-    if (r->rate == &RateCard::storage && !card.storage_classes.empty()) storage_classes.insert(rate_key(c.sku_id));
-    else resources.insert(r->key);
+    if (r->rate == &RateCard::storage && !card.storage_classes.empty())
+      storage_classes.insert(rate_key(c.sku_id));
+    else
+      resources.insert(r->key);
   } else {
     gpu_types.insert(c.sku_id);
   }
@@ -95,10 +100,13 @@ std::string unpriced_message(const Unpriced& missing, const RateCard& card) {
     std::string example;
     for (const auto& t : types) {
       names += (names.empty() ? "" : ", ") + (t.empty() ? std::string("(untyped)") : t);
-      if (example.empty() && !t.empty()) example = "`" + rate_key(t) + ": <price>" + card.currency + "/h` under `gpus:`";
+      if (example.empty() && !t.empty())
+        example = "`" + rate_key(t) + ": <price>" + card.currency + "/h` under `gpus:`";
     }
-    if (example.empty()) example = "`untyped: <price>" + card.currency + "/h`";
-    else if (types.count("")) example += " (and `untyped:` for GPUs without a type)";
+    if (example.empty())
+      example = "`untyped: <price>" + card.currency + "/h`";
+    else if (types.count(""))
+      example += " (and `untyped:` for GPUs without a type)";
     names = "GPU type" + std::string(types.size() > 1 ? "s " : " ") + names;
     todo = example;
     count += types.size();
@@ -106,25 +114,28 @@ std::string unpriced_message(const Unpriced& missing, const RateCard& card) {
   for (const auto& r : kResources) {
     if (!missing.resources.count(r.key)) continue;
     names += (names.empty() ? "" : ", ") + std::string(r.what);
-    todo += (todo.empty() ? "`" : ", `") + std::string(r.key) + ": <price>" + card.currency + "/" + r.per + "`";
+    todo += (todo.empty() ? "`" : ", `") + std::string(r.key) + ": <price>" + card.currency + "/" +
+            r.per + "`";
     ++count;
   }
   if (!missing.storage_classes.empty()) {
     std::string classes, example;
     for (const auto& k : missing.storage_classes) {
       classes += (classes.empty() ? "" : ", ") + (k.empty() ? std::string("(no class)") : k);
-      if (example.empty() && !k.empty()) example = "`" + k + ": <price>" + card.currency + "/GiB-month` under `storage:`";
+      if (example.empty() && !k.empty())
+        example = "`" + k + ": <price>" + card.currency + "/GiB-month` under `storage:`";
     }
     if (example.empty())
-      example = "one rate for every class, `storage: <price>" + card.currency + "/GiB-month` (a volume without a class "
+      example = "one rate for every class, `storage: <price>" + card.currency +
+                "/GiB-month` (a volume without a class "
                 "has no class rate)";
     names += (names.empty() ? "" : ", ") + std::string("storage class") +
              (missing.storage_classes.size() > 1 ? "es " : " ") + classes;
     todo += (todo.empty() ? "" : ", ") + example;
     count += missing.storage_classes.size();
   }
-  return "no rate for " + names + " in " + card.source + ": add " + (count > 1 ? "them" : "it") + " as " + todo +
-         "; nothing was loaded, since a row without its price would count as free";
+  return "no rate for " + names + " in " + card.source + ": add " + (count > 1 ? "them" : "it") +
+         " as " + todo + "; nothing was loaded, since a row without its price would count as free";
 }
 
 }  // namespace aicost::ledger

@@ -21,8 +21,9 @@ core::Result<Granularity> parse_granularity(std::string_view text) {
   if (text == "day" || text == "daily") return Granularity::kDay;
   if (text == "week" || text == "weekly") return Granularity::kWeek;
   if (text == "month" || text == "monthly") return Granularity::kMonth;
-  return core::make_error(core::ErrorCode::kInvalidInput,
-                          "unknown granularity '" + std::string(text) + "'; use total, day, week or month");
+  return core::make_error(
+      core::ErrorCode::kInvalidInput,
+      "unknown granularity '" + std::string(text) + "'; use total, day, week or month");
 }
 
 std::string period_label(Granularity g, Day d) {
@@ -32,7 +33,7 @@ std::string period_label(Granularity g, Day d) {
     case Granularity::kMonth: return day_text(d).substr(0, 7);
     case Granularity::kWeek: {
       const int weekday = ((d + 3) % 7 + 7) % 7;  // Monday = 0; 1970-01-01 was a Thursday
-      const Day thursday = d - weekday + 3;        // the ISO year is the year of the week's Thursday
+      const Day thursday = d - weekday + 3;       // the ISO year is the year of the week's Thursday
       const int year = std::stoi(day_text(thursday).substr(0, 4));
       const int week = (thursday - days_from_civil(year, 1, 1)) / 7 + 1;
       char buf[32];
@@ -51,15 +52,21 @@ AggregateQuery aggregate_query(const ReportRequest& r) {
     return k;
   };
   for (const auto& k : r.by) {
-    if (k.dim == Dimension::kTag) q.tags.push_back(tag_key(k.tag_key));
-    else if (std::find(q.dims.begin(), q.dims.end(), k.dim) == q.dims.end()) q.dims.push_back(k.dim);
+    if (k.dim == Dimension::kTag)
+      q.tags.push_back(tag_key(k.tag_key));
+    else if (std::find(q.dims.begin(), q.dims.end(), k.dim) == q.dims.end())
+      q.dims.push_back(k.dim);
   }
   for (const auto& f : r.filters) {
-    if (f.key.dim == Dimension::kTag) q.tag_filters.push_back({tag_key(f.key.tag_key), f.value});
-    else q.filters.push_back(f);
+    if (f.key.dim == Dimension::kTag)
+      q.tag_filters.push_back({tag_key(f.key.tag_key), f.value});
+    else
+      q.filters.push_back(f);
   }
-  // The untagged share counts taggable spend only (Usage and Purchase), so the category rides along.
-  if (!q.tags.empty() && std::find(q.dims.begin(), q.dims.end(), Dimension::kChargeCategory) == q.dims.end())
+  // The untagged share counts taggable spend only (Usage and Purchase), so the category rides
+  // along.
+  if (!q.tags.empty() &&
+      std::find(q.dims.begin(), q.dims.end(), Dimension::kChargeCategory) == q.dims.end())
     q.dims.push_back(Dimension::kChargeCategory);
   q.by_day = r.granularity != Granularity::kTotal;
   q.from = r.from;
@@ -80,7 +87,8 @@ Report build_report(const ReportRequest& r, const std::vector<AggregateRow>& row
   for (std::size_t i = 0, tag = 0; i < r.by.size(); ++i)
     value_pos[i] = r.by[i].dim == Dimension::kTag
                        ? q.dims.size() + tag++
-                       : static_cast<std::size_t>(std::find(q.dims.begin(), q.dims.end(), r.by[i].dim) - q.dims.begin());
+                       : static_cast<std::size_t>(
+                             std::find(q.dims.begin(), q.dims.end(), r.by[i].dim) - q.dims.begin());
 
   std::unordered_map<Day, std::string> labels;
   auto label = [&](Day d) -> const std::string& {
@@ -89,7 +97,8 @@ Report build_report(const ReportRequest& r, const std::vector<AggregateRow>& row
     return it->second;
   };
   // Untagged share per (tag key of r.by, currency): untagged and all taggable effective cost.
-  std::map<std::pair<std::size_t, std::string>, std::pair<core::WideNanos, core::WideNanos>> untagged;
+  std::map<std::pair<std::size_t, std::string>, std::pair<core::WideNanos, core::WideNanos>>
+      untagged;
 
   // Lines accumulate in a hash map on a length-prefixed key; ordered afterwards.
   std::unordered_map<std::string, Sums> accumulated;
@@ -101,7 +110,8 @@ Report build_report(const ReportRequest& r, const std::vector<AggregateRow>& row
   };
   for (const auto& row : rows) {
     const bool taggable = category_pos >= q.dims.size() || row.values[category_pos].empty() ||
-                          row.values[category_pos] == "Usage" || row.values[category_pos] == "Purchase";
+                          row.values[category_pos] == "Usage" ||
+                          row.values[category_pos] == "Purchase";
     key.clear();
     append(label(row.day));
     for (std::size_t i = 0; i < r.by.size(); ++i) {
@@ -140,10 +150,13 @@ Report build_report(const ReportRequest& r, const std::vector<AggregateRow>& row
   // Top-N groups by effective cost over all periods; the rest fold into (other).
   if (r.top > 0) {
     std::map<std::pair<std::vector<std::string>, std::string>, core::WideNanos> by_group;
-    for (const auto& [key, sums] : lines) by_group[{std::get<1>(key), std::get<2>(key)}] += sums.effective;
-    std::vector<std::pair<core::WideNanos, std::pair<std::vector<std::string>, std::string>>> ranked;
+    for (const auto& [key, sums] : lines)
+      by_group[{std::get<1>(key), std::get<2>(key)}] += sums.effective;
+    std::vector<std::pair<core::WideNanos, std::pair<std::vector<std::string>, std::string>>>
+        ranked;
     for (const auto& [g, eff] : by_group) ranked.emplace_back(eff, g);
-    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
     if (ranked.size() > r.top) {
       std::map<std::pair<std::vector<std::string>, std::string>, bool> kept;
       for (std::size_t i = 0; i < r.top; ++i) kept[ranked[i].second] = true;
@@ -161,27 +174,33 @@ Report build_report(const ReportRequest& r, const std::vector<AggregateRow>& row
   out.request = r;
   for (const auto& [key, sums] : lines)
     out.lines.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), sums});
-  std::stable_sort(out.lines.begin(), out.lines.end(), [](const ReportLine& a, const ReportLine& b) {
-    if (a.period != b.period) return a.period < b.period;
-    const bool a_other = !a.values.empty() && a.values.front() == kOther;
-    const bool b_other = !b.values.empty() && b.values.front() == kOther;
-    if (a_other != b_other) return b_other;  // (other) last in its period
-    return a.sums.effective > b.sums.effective;
-  });
+  std::stable_sort(out.lines.begin(), out.lines.end(),
+                   [](const ReportLine& a, const ReportLine& b) {
+                     if (a.period != b.period) return a.period < b.period;
+                     const bool a_other = !a.values.empty() && a.values.front() == kOther;
+                     const bool b_other = !b.values.empty() && b.values.front() == kOther;
+                     if (a_other != b_other) return b_other;  // (other) last in its period
+                     return a.sums.effective > b.sums.effective;
+                   });
   for (const auto& [currency, sums] : totals) out.totals.push_back({"", {}, currency, sums});
   for (const auto& [k, u] : untagged) {
-    const double share = u.second != 0 ? static_cast<double>(u.first) / static_cast<double>(u.second) : 0.0;
+    const double share =
+        u.second != 0 ? static_cast<double>(u.first) / static_cast<double>(u.second) : 0.0;
     out.untagged.push_back({r.by[k.first].tag_key, k.second, share, u.first});
   }
   return out;
 }
 
-std::optional<double> host_activity(const std::vector<HostActivity>& activity, const std::string& host, Day day) {
+std::optional<double> host_activity(const std::vector<HostActivity>& activity,
+                                    const std::string& host, Day day) {
   // activity is sorted by host, day, metric (the store's ORDER BY).
   std::optional<double> best;
   int best_rank = 99;
-  auto rank = [](GpuMetric m) { return m == GpuMetric::kSmActive ? 0 : m == GpuMetric::kGrEngineActive ? 1 : 2; };
-  auto it = std::lower_bound(activity.begin(), activity.end(), std::make_pair(std::string_view(host), day),
+  auto rank = [](GpuMetric m) {
+    return m == GpuMetric::kSmActive ? 0 : m == GpuMetric::kGrEngineActive ? 1 : 2;
+  };
+  auto it = std::lower_bound(activity.begin(), activity.end(),
+                             std::make_pair(std::string_view(host), day),
                              [](const HostActivity& a, const std::pair<std::string_view, Day>& k) {
                                return std::make_pair(std::string_view(a.host), a.day) < k;
                              });

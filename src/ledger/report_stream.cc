@@ -13,12 +13,14 @@ namespace {
 
 // Where each entry of r.by sits in the row values of a query of `dims` plain dimensions: plain
 // ones at their dimension's place, tags after them in order.
-std::vector<std::size_t> value_positions(const ReportRequest& r, const std::vector<Dimension>& dims) {
+std::vector<std::size_t> value_positions(const ReportRequest& r,
+                                         const std::vector<Dimension>& dims) {
   std::vector<std::size_t> pos(r.by.size(), 0);
   for (std::size_t i = 0, tag = 0; i < r.by.size(); ++i)
     pos[i] = r.by[i].dim == Dimension::kTag
                  ? dims.size() + tag++
-                 : static_cast<std::size_t>(std::find(dims.begin(), dims.end(), r.by[i].dim) - dims.begin());
+                 : static_cast<std::size_t>(std::find(dims.begin(), dims.end(), r.by[i].dim) -
+                                            dims.begin());
   return pos;
 }
 
@@ -37,7 +39,9 @@ Plan plan_of(const ReportRequest& r) {
   // build_report's query without the charge category: the lines' groups are the report's lines.
   AggregateQuery q = aggregate_query(r);
   const bool category_added =
-      !q.tags.empty() && std::none_of(r.by.begin(), r.by.end(), [](const GroupKey& k) { return k.dim == Dimension::kChargeCategory; });
+      !q.tags.empty() && std::none_of(r.by.begin(), r.by.end(), [](const GroupKey& k) {
+        return k.dim == Dimension::kChargeCategory;
+      });
   p.useful = q;
   if (category_added) q.dims.pop_back();
   p.lines = q;
@@ -71,7 +75,8 @@ using UsefulKey = std::tuple<Day, std::vector<std::string>, std::string>;
 // Makes a report out of the store's rows as they come (stream_report).
 class Streamer {
  public:
-  Streamer(const ReportRequest& r, const Plan& p, std::vector<HostActivity> activity, ReportSink& sink)
+  Streamer(const ReportRequest& r, const Plan& p, std::vector<HostActivity> activity,
+           ReportSink& sink)
       : r_(r), p_(p), activity_(std::move(activity)), sink_(sink) {}
 
   core::Status row(std::size_t query, AggregateRow& row) {
@@ -113,9 +118,10 @@ class Streamer {
 
   core::Status useful(AggregateRow& row) {
     if (activity_sorted_ == false) {
-      std::sort(activity_.begin(), activity_.end(), [](const HostActivity& a, const HostActivity& b) {
-        return std::tie(a.host, a.day) < std::tie(b.host, b.day);
-      });
+      std::sort(activity_.begin(), activity_.end(),
+                [](const HostActivity& a, const HostActivity& b) {
+                  return std::tie(a.host, a.day) < std::tie(b.host, b.day);
+                });
       activity_sorted_ = true;
     }
     const std::size_t keep = p_.useful_keep;
@@ -125,10 +131,13 @@ class Streamer {
     for (const std::string& host : {name, id, id.substr(id.find_last_of('/') + 1)})
       if (!host.empty() && !busy) busy = host_activity(activity_, host, row.day);
     if (!busy) return {};
-    std::vector<std::string> values(row.values.begin(), row.values.begin() + static_cast<std::ptrdiff_t>(keep));
+    std::vector<std::string> values(row.values.begin(),
+                                    row.values.begin() + static_cast<std::ptrdiff_t>(keep));
     if (p_.useful_category) values.pop_back();
-    values.insert(values.end(), row.values.begin() + static_cast<std::ptrdiff_t>(keep) + 2, row.values.end());
-    const Day period = r_.granularity == Granularity::kTotal ? 0 : period_start(p_.lines.period, row.day);
+    values.insert(values.end(), row.values.begin() + static_cast<std::ptrdiff_t>(keep) + 2,
+                  row.values.end());
+    const Day period =
+        r_.granularity == Granularity::kTotal ? 0 : period_start(p_.lines.period, row.day);
     auto& u = useful_[{period, std::move(values), row.currency}];
     u.first += row.sums.gpu_hours;
     u.second += row.sums.gpu_hours * *busy;
@@ -159,8 +168,10 @@ class Streamer {
     l.values.resize(r_.by.size());
     for (std::size_t i = 0; i < r_.by.size(); ++i) {
       std::string& v = row.values[p_.value_pos[i]];
-      if (r_.by[i].dim == Dimension::kTag && v.empty()) l.values[i] = kUntagged;
-      else l.values[i] = v;
+      if (r_.by[i].dim == Dimension::kTag && v.empty())
+        l.values[i] = kUntagged;
+      else
+        l.values[i] = v;
     }
     l.currency = row.currency;
     l.sums = row.sums;
@@ -177,13 +188,15 @@ class Streamer {
   std::vector<UntaggedShare> untagged() const {
     std::vector<UntaggedShare> out;
     for (const auto& [k, u] : untagged_) {
-      const double share = u.second != 0 ? static_cast<double>(u.first) / static_cast<double>(u.second) : 0.0;
+      const double share =
+          u.second != 0 ? static_cast<double>(u.first) / static_cast<double>(u.second) : 0.0;
       out.push_back({r_.by[k.first].tag_key, k.second, share, u.first});
     }
     return out;
   }
 
-  // ---- Top N: the groups come whole (text order: a group's periods in a run), ranked as they close.
+  // ---- Top N: the groups come whole (text order: a group's periods in a run), ranked as they
+  // close.
 
   // One group (values and currency) with its lines, one per period.
   struct Group {
@@ -212,7 +225,9 @@ class Streamer {
   // The current group joins the top N, pushing out the lowest, or goes to (other) itself.
   core::Status close_group() {
     if (current_.lines.empty()) return {};
-    auto worse_first = [](const Group& a, const Group& b) { return better(a, b); };  // a heap's top is its worst
+    auto worse_first = [](const Group& a, const Group& b) {
+      return better(a, b);
+    };  // a heap's top is its worst
     if (top_.size() < r_.top) {
       top_.push_back(std::move(current_));
       std::push_heap(top_.begin(), top_.end(), worse_first);
@@ -260,12 +275,13 @@ class Streamer {
   ReportSink& sink_;
   bool begun_ = false;
   std::map<std::string, Sums> totals_;
-  std::map<std::pair<std::size_t, std::string>, std::pair<core::WideNanos, core::WideNanos>> untagged_;
+  std::map<std::pair<std::size_t, std::string>, std::pair<core::WideNanos, core::WideNanos>>
+      untagged_;
   std::map<UsefulKey, std::pair<double, double>> useful_;  // observed and useful GPU-hours by line
   std::unordered_map<Day, std::string> labels_;
   ReportLine line_;
   Group current_;
-  std::vector<Group> top_;                                  // a heap, worst on top
+  std::vector<Group> top_;                                      // a heap, worst on top
   std::map<std::pair<std::string, std::string>, Sums> others_;  // by period and currency
 };
 
@@ -306,7 +322,9 @@ core::Status stream_report(Store& store, const ReportRequest& r, ReportSink& sin
   // Without --top the store hands out the lines as it sorts them, once per pass of the sink.
   for (int pass = 0; pass < (r.top > 0 ? 1 : sink.passes()); ++pass) queries.push_back(plan.lines);
   Streamer streamer(r, plan, std::move(activity), sink);
-  if (auto s = store.aggregate_into(queries, [&](std::size_t q, AggregateRow& row) { return streamer.row(q, row); }); !s)
+  if (auto s = store.aggregate_into(
+          queries, [&](std::size_t q, AggregateRow& row) { return streamer.row(q, row); });
+      !s)
     return s;
   return streamer.finish();
 }

@@ -18,13 +18,16 @@ struct MetricNames {
 constexpr std::array kNames{
     MetricNames{GpuMetric::kGpuUtil, "DCGM_FI_DEV_GPU_UTIL", "dcgm_gpu_utilization"},
     MetricNames{GpuMetric::kSmActive, "DCGM_FI_PROF_SM_ACTIVE", "dcgm_fi_prof_sm_active"},
-    MetricNames{GpuMetric::kGrEngineActive, "DCGM_FI_PROF_GR_ENGINE_ACTIVE", "dcgm_fi_prof_gr_engine_active"},
-    MetricNames{GpuMetric::kTensorActive, "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", "dcgm_fi_prof_pipe_tensor_active"},
+    MetricNames{GpuMetric::kGrEngineActive, "DCGM_FI_PROF_GR_ENGINE_ACTIVE",
+                "dcgm_fi_prof_gr_engine_active"},
+    MetricNames{GpuMetric::kTensorActive, "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE",
+                "dcgm_fi_prof_pipe_tensor_active"},
     MetricNames{GpuMetric::kDramActive, "DCGM_FI_PROF_DRAM_ACTIVE", "dcgm_fi_prof_dram_active"},
     MetricNames{GpuMetric::kFbUsed, "DCGM_FI_DEV_FB_USED", "dcgm_fb_used"},
     MetricNames{GpuMetric::kFbFree, "DCGM_FI_DEV_FB_FREE", "dcgm_fb_free"},
     MetricNames{GpuMetric::kPower, "DCGM_FI_DEV_POWER_USAGE", "dcgm_power_usage"},
-    MetricNames{GpuMetric::kEnergy, "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", "dcgm_total_energy_consumption"},
+    MetricNames{GpuMetric::kEnergy, "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION",
+                "dcgm_total_energy_consumption"},
 };
 
 }  // namespace
@@ -47,7 +50,8 @@ void merge_gpu_hours(std::vector<GpuHour>& hours) {
   auto key = [](const GpuHour& h) { return std::tie(h.host, h.gpu, h.hour, h.metric); };
   // Stable: the rows of one hour are summed in the order read, so that a read of a window gives
   // the same sums as a longer read cut to that window (the SQL reads rows of one hour by rowid).
-  std::stable_sort(hours.begin(), hours.end(), [&](const GpuHour& a, const GpuHour& b) { return key(a) < key(b); });
+  std::stable_sort(hours.begin(), hours.end(),
+                   [&](const GpuHour& a, const GpuHour& b) { return key(a) < key(b); });
   std::size_t out = 0;
   for (std::size_t i = 0; i < hours.size(); ++i) {
     if (out > 0 && key(hours[out - 1]) == key(hours[i])) {

@@ -36,8 +36,9 @@ bool plain_word(std::string_view s) {
   if (s.size() <= 4 && s[0] == 'v' && s.size() > 1 &&
       std::all_of(s.begin() + 1, s.end(), [](unsigned char c) { return std::isdigit(c) != 0; }))
     return true;
-  return std::all_of(s.begin(), s.end(),
-                     [](unsigned char c) { return (c >= 'a' && c <= 'z') || c == '-' || c == '_' || c == '.'; });
+  return std::all_of(s.begin(), s.end(), [](unsigned char c) {
+    return (c >= 'a' && c <= 'z') || c == '-' || c == '_' || c == '.';
+  });
 }
 
 }  // namespace
@@ -68,10 +69,11 @@ core::Result<Url> parse_url(std::string_view url) {
   std::string_view tail = auth_end == std::string_view::npos ? "" : rest.substr(auth_end);
 
   if (auth.find('@') != std::string_view::npos) {
-    return url_error(url,
-                     "credentials in the URL (user:password@) are not supported; put them in the environment "
-                     "variable AICOST_WEBHOOK_AUTHORIZATION instead, which is sent as the Authorization header "
-                     "(\"Basic <base64 of user:password>\" or \"Bearer <token>\")");
+    return url_error(
+        url,
+        "credentials in the URL (user:password@) are not supported; put them in the environment "
+        "variable AICOST_WEBHOOK_AUTHORIZATION instead, which is sent as the Authorization header "
+        "(\"Basic <base64 of user:password>\" or \"Bearer <token>\")");
   }
   std::string_view port_text;
   bool has_port = false;

@@ -25,8 +25,8 @@ core::Error option_error(std::string message) {
 
 // RFC 9110 section 5.6.2: token characters of a header field name.
 bool is_token_char(unsigned char c) {
-  return std::isalnum(c) || std::string_view("!#$%&'*+-.^_`|~").find(static_cast<char>(c)) !=
-                                std::string_view::npos;
+  return std::isalnum(c) ||
+         std::string_view("!#$%&'*+-.^_`|~").find(static_cast<char>(c)) != std::string_view::npos;
 }
 
 // "Jan".."Dec" -> 1..12; 0 for anything else.
@@ -40,22 +40,25 @@ unsigned month_number(const char* name) {
 
 // An HTTP-date (RFC 9110 section 5.6.7), any of its three forms, as a point in time; `now` places
 // the two-digit year of the RFC 850 form (more than 50 years ahead means the century before).
-std::optional<std::chrono::system_clock::time_point> parse_http_date(std::string_view value,
-                                                                    std::chrono::system_clock::time_point now) {
+std::optional<std::chrono::system_clock::time_point> parse_http_date(
+    std::string_view value, std::chrono::system_clock::time_point now) {
   using namespace std::chrono;
   const std::string text(value);
   char weekday[16] = {}, mon[4] = {};
   int d = 0, y = 0, hh = 0, mm = 0, ss = 0, used = 0;
   const int size = static_cast<int>(text.size());
   bool two_digit_year = false;
-  if (std::sscanf(text.c_str(), "%3[A-Za-z], %2d %3[A-Za-z] %4d %2d:%2d:%2d GMT%n", weekday, &d, mon, &y, &hh, &mm,
-                  &ss, &used) == 7 && used == size) {
+  if (std::sscanf(text.c_str(), "%3[A-Za-z], %2d %3[A-Za-z] %4d %2d:%2d:%2d GMT%n", weekday, &d,
+                  mon, &y, &hh, &mm, &ss, &used) == 7 &&
+      used == size) {
     // IMF-fixdate: "Sun, 06 Nov 1994 08:49:37 GMT"
-  } else if (std::sscanf(text.c_str(), "%15[A-Za-z], %2d-%3[A-Za-z]-%2d %2d:%2d:%2d GMT%n", weekday, &d, mon, &y,
-                         &hh, &mm, &ss, &used) == 7 && used == size) {
+  } else if (std::sscanf(text.c_str(), "%15[A-Za-z], %2d-%3[A-Za-z]-%2d %2d:%2d:%2d GMT%n", weekday,
+                         &d, mon, &y, &hh, &mm, &ss, &used) == 7 &&
+             used == size) {
     two_digit_year = true;  // RFC 850: "Sunday, 06-Nov-94 08:49:37 GMT"
-  } else if (std::sscanf(text.c_str(), "%3[A-Za-z] %3[A-Za-z] %2d %2d:%2d:%2d %4d%n", weekday, mon, &d, &hh, &mm,
-                         &ss, &y, &used) == 7 && used == size) {
+  } else if (std::sscanf(text.c_str(), "%3[A-Za-z] %3[A-Za-z] %2d %2d:%2d:%2d %4d%n", weekday, mon,
+                         &d, &hh, &mm, &ss, &y, &used) == 7 &&
+             used == size) {
     // asctime: "Sun Nov  6 08:49:37 1994"
   } else {
     return std::nullopt;
@@ -66,12 +69,14 @@ std::optional<std::chrono::system_clock::time_point> parse_http_date(std::string
     if (y > this_year + 50) y -= 100;
   }
   const year_month_day date{year(y), month(month_number(mon)), day(static_cast<unsigned>(d))};
-  if (!date.ok() || hh < 0 || hh > 23 || mm < 0 || mm > 59 || ss < 0 || ss > 60) return std::nullopt;
+  if (!date.ok() || hh < 0 || hh > 23 || mm < 0 || mm > 59 || ss < 0 || ss > 60)
+    return std::nullopt;
   return system_clock::time_point(sys_days(date)) + hours(hh) + minutes(mm) + seconds(ss);
 }
 
 std::string duration_text(milliseconds ms) {
-  return ms.count() % 1000 == 0 ? std::to_string(ms.count() / 1000) + " s" : std::to_string(ms.count()) + " ms";
+  return ms.count() % 1000 == 0 ? std::to_string(ms.count() / 1000) + " s"
+                                : std::to_string(ms.count()) + " ms";
 }
 
 // backoff * 2^(retry-1), capped at max_backoff; doubling stops at the cap so it cannot overflow.
@@ -84,16 +89,16 @@ milliseconds backoff_before_retry(int retry, const WebhookOptions& opts) {
 core::Result<httplib::Headers> request_headers(const WebhookOptions& opts) {
   httplib::Headers headers;
   for (const auto& [name, value] : opts.headers) {
-    if (name.empty() || !std::all_of(name.begin(), name.end(), [](unsigned char c) {
-          return is_token_char(c);
-        })) {
+    if (name.empty() ||
+        !std::all_of(name.begin(), name.end(), [](unsigned char c) { return is_token_char(c); })) {
       return option_error("header name \"" + name +
                           "\" is not a valid HTTP token (letters, digits and !#$%&'*+-.^_`|~)");
     }
     if (value.find_first_of(std::string_view("\r\n\0", 3)) != std::string::npos) {
       return option_error("value of header \"" + name + "\" contains CR, LF or NUL");
     }
-    if (core::ascii_lower(name) == "content-type") continue;  // the body is JSON, whatever the caller says
+    if (core::ascii_lower(name) == "content-type")
+      continue;  // the body is JSON, whatever the caller says
     headers.emplace(name, value);
   }
   return headers;
@@ -115,27 +120,25 @@ std::string transport_error(httplib::Error err, const Url& u, milliseconds timeo
     case httplib::Error::ConnectionTimeout:
       return "connecting to " + where + " timed out after " + limit;
     case httplib::Error::Read:
-      // cpp-httplib reports a read timeout and a closed connection alike; the clock tells them apart.
+      // cpp-httplib reports a read timeout and a closed connection alike; the clock tells them
+      // apart.
       if (elapsed + milliseconds(10) >= timeout) {
         return "no response from " + where + " within " + limit + " (timed out)";
       }
       return where + " closed the connection before a complete response";
-    case httplib::Error::Write:
-      return "sending the request to " + where + " failed";
-    case httplib::Error::SSLConnection:
-      return "TLS handshake with " + where + " failed";
+    case httplib::Error::Write: return "sending the request to " + where + " failed";
+    case httplib::Error::SSLConnection: return "TLS handshake with " + where + " failed";
     case httplib::Error::SSLServerVerification:
       return "TLS certificate of " + where + " failed verification";
     case httplib::Error::SSLLoadingCerts:
       return "could not load the CA certificates to verify " + where;
-    default:
-      return "request to " + where + " failed (" + httplib::to_string(err) + ")";
+    default: return "request to " + where + " failed (" + httplib::to_string(err) + ")";
   }
 }
 
 std::unique_ptr<httplib::ClientImpl> make_client(const Url& u, milliseconds timeout) {
-  // ClientImpl/SSLClient rather than Client("scheme://host:port"): Client's URL pattern only accepts
-  // IPv6 literals made of digits and colons.
+  // ClientImpl/SSLClient rather than Client("scheme://host:port"): Client's URL pattern only
+  // accepts IPv6 literals made of digits and colons.
   std::unique_ptr<httplib::ClientImpl> client;
   if (u.scheme == "https") {
     client = std::make_unique<httplib::SSLClient>(u.host, u.port);
@@ -197,11 +200,13 @@ Attempt attempt_once(const Url& u, const httplib::Headers& headers, const std::s
 
 }  // namespace
 
-std::optional<milliseconds> retry_after_wait(std::string_view value, std::chrono::system_clock::time_point now) {
+std::optional<milliseconds> retry_after_wait(std::string_view value,
+                                             std::chrono::system_clock::time_point now) {
   while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
   while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
   if (value.empty()) return std::nullopt;
-  if (std::all_of(value.begin(), value.end(), [](unsigned char c) { return std::isdigit(c) != 0; })) {
+  if (std::all_of(value.begin(), value.end(),
+                  [](unsigned char c) { return std::isdigit(c) != 0; })) {
     if (value.size() > 9) return milliseconds(999999999LL * 1000);  // over 31 years: past any cap
     std::int64_t seconds = 0;
     std::from_chars(value.data(), value.data() + value.size(), seconds);
@@ -214,7 +219,8 @@ std::optional<milliseconds> retry_after_wait(std::string_view value, std::chrono
 
 milliseconds delivery_bound(const WebhookOptions& opts) {
   const auto attempts = std::max(1, opts.attempts);
-  return attempts * 3 * opts.timeout + (attempts - 1) * std::max(opts.max_backoff, opts.max_retry_after);
+  return attempts * 3 * opts.timeout +
+         (attempts - 1) * std::max(opts.max_backoff, opts.max_retry_after);
 }
 
 core::Result<Delivery> post_json(std::string_view url, const std::string& json,
@@ -225,7 +231,8 @@ core::Result<Delivery> post_json(std::string_view url, const std::string& json,
     return option_error("attempts is " + std::to_string(opts.attempts) + "; it must be at least 1");
   }
   if (opts.timeout.count() <= 0) return option_error("timeout must be positive");
-  if (opts.backoff.count() < 0 || opts.max_backoff.count() < 0 || opts.max_retry_after.count() < 0) {
+  if (opts.backoff.count() < 0 || opts.max_backoff.count() < 0 ||
+      opts.max_retry_after.count() < 0) {
     return option_error("backoff, max_backoff and max_retry_after must not be negative");
   }
   auto headers = request_headers(opts);
@@ -241,8 +248,8 @@ core::Result<Delivery> post_json(std::string_view url, const std::string& json,
     if (d.delivered || !a.retryable || k == opts.attempts) break;
     if (a.retry_after && *a.retry_after > opts.max_retry_after) {
       // Sooner than the server asks would be refused again; later is the caller's next run.
-      d.error += "; the server asks to be tried again in " + duration_text(*a.retry_after) + ", more than the " +
-                 duration_text(opts.max_retry_after) + " aicost waits";
+      d.error += "; the server asks to be tried again in " + duration_text(*a.retry_after) +
+                 ", more than the " + duration_text(opts.max_retry_after) + " aicost waits";
       break;
     }
     const milliseconds wait = a.retry_after.value_or(backoff_before_retry(k, opts));

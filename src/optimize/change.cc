@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-
 namespace aicost::optimize {
 
 Change merge(const Change& first, const Change& then) {

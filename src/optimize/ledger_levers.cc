@@ -1,6 +1,7 @@
 // The ledger optimiser's driver (docs/OPTIMIZE.md "Ledger"): the baseline, idle schedules from
-// hourly telemetry priced by the bill, rightsizing (ledger_rightsize.cc), then the commitments (ledger_commitment.cc) and the waste
-// findings (ledger_waste.cc), judged against the red lines, ranked and added up.
+// hourly telemetry priced by the bill, rightsizing (ledger_rightsize.cc), then the commitments
+// (ledger_commitment.cc) and the waste findings (ledger_waste.cc), judged against the red lines,
+// ranked and added up.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -83,7 +84,8 @@ std::map<std::string, std::vector<HostHour>> host_hours(const std::vector<ledger
     // rows of one (host, gpu, hour), metrics in enum order
     std::size_t j = i;
     std::optional<double> sm, gr, util;
-    while (j < rows.size() && rows[j].host == rows[i].host && rows[j].gpu == rows[i].gpu && rows[j].hour == rows[i].hour) {
+    while (j < rows.size() && rows[j].host == rows[i].host && rows[j].gpu == rows[i].gpu &&
+           rows[j].hour == rows[i].hour) {
       if (rows[j].samples > 0) {
         if (rows[j].metric == ledger::GpuMetric::kSmActive) sm = rows[j].mean();
         if (rows[j].metric == ledger::GpuMetric::kGrEngineActive) gr = rows[j].mean();
@@ -104,9 +106,11 @@ std::map<std::string, std::vector<HostHour>> host_hours(const std::vector<ledger
   return out;
 }
 
-// The hosts whose telemetry idles on a weekly pattern, by host; a not-applicable lever without telemetry.
-std::map<std::string, IdleSchedule> find_schedules(const std::vector<ledger::GpuHour>& rows, const LedgerOptions& o,
-                                                  std::vector<LeverResult>& out) {
+// The hosts whose telemetry idles on a weekly pattern, by host; a not-applicable lever without
+// telemetry.
+std::map<std::string, IdleSchedule> find_schedules(const std::vector<ledger::GpuHour>& rows,
+                                                   const LedgerOptions& o,
+                                                   std::vector<LeverResult>& out) {
   const auto hosts = host_hours(rows);
   std::map<std::string, IdleSchedule> schedules;
   if (hosts.empty()) {
@@ -125,8 +129,9 @@ std::map<std::string, IdleSchedule> find_schedules(const std::vector<ledger::Gpu
 }
 
 // A lever per host with a schedule, priced from its resource's charges (`prices`, by host).
-void idle_levers(const std::map<std::string, IdleSchedule>& schedules, const HostPrices& prices, const LedgerOptions& o,
-                 const LedgerBaseline& b, std::vector<LeverResult>& out, std::map<std::string, std::string>& stopped_hosts) {
+void idle_levers(const std::map<std::string, IdleSchedule>& schedules, const HostPrices& prices,
+                 const LedgerOptions& o, const LedgerBaseline& b, std::vector<LeverResult>& out,
+                 std::map<std::string, std::string>& stopped_hosts) {
   for (const auto& [host, s] : schedules) {
     auto r = lever("idle-schedule", host);
     const std::string text = schedule_text(s.stops);
@@ -145,29 +150,38 @@ void idle_levers(const std::map<std::string, IdleSchedule>& schedules, const Hos
     r.risk.level = s.active_in_stop.empty() ? RiskLevel::kLow : RiskLevel::kMedium;
     r.risk.kinds = {"availability"};
     if (s.active_in_stop.empty()) {
-      r.risk.why = "no hour inside the stop had GPU activity in the " + std::to_string(o.idle_window_days) + " days read";
+      r.risk.why = "no hour inside the stop had GPU activity in the " +
+                   std::to_string(o.idle_window_days) + " days read";
     } else {
-      r.risk.why = std::to_string(s.active_in_stop.size()) + " hours inside the stop had GPU activity in the " +
-                   std::to_string(o.idle_window_days) + " days read (first " + hour_text(s.active_in_stop.front()) +
+      r.risk.why = std::to_string(s.active_in_stop.size()) +
+                   " hours inside the stop had GPU activity in the " +
+                   std::to_string(o.idle_window_days) + " days read (first " +
+                   hour_text(s.active_in_stop.front()) +
                    " UTC): a job running then would be stopped";
     }
-    r.rollout.validation = "stop " + host + " on the schedule for one week, with a way to start it by hand";
-    r.rollout.metric = "instance-hours billed for " + host + " and jobs queued or killed during the stop";
-    r.rollout.stop_loss = "drop the schedule if a job is killed or waits more than an hour for the host";
-    r.notes.push_back(core::sprintf("%d of 168 hours a week stopped, at %s per hour (%s: %s over %.0f h billed)",
-                                    s.stopped_hours_per_week, rate(hourly, p->second.currency).c_str(),
-                                    p->second.resource.c_str(), money(p->second.cost, p->second.currency).c_str(),
-                                    p->second.hours));
-    r.notes.push_back(core::sprintf("an hour of the week is stopped when the host's busiest GPU was below %.0f %% "
-                                    "activity in at least %.0f %% of the %d weeks read",
-                                    100 * o.idle.idle_below, 100 * o.idle.idle_share, o.idle_window_days / 7));
+    r.rollout.validation =
+        "stop " + host + " on the schedule for one week, with a way to start it by hand";
+    r.rollout.metric =
+        "instance-hours billed for " + host + " and jobs queued or killed during the stop";
+    r.rollout.stop_loss =
+        "drop the schedule if a job is killed or waits more than an hour for the host";
+    r.notes.push_back(
+        core::sprintf("%d of 168 hours a week stopped, at %s per hour (%s: %s over %.0f h billed)",
+                      s.stopped_hours_per_week, rate(hourly, p->second.currency).c_str(),
+                      p->second.resource.c_str(), money(p->second.cost, p->second.currency).c_str(),
+                      p->second.hours));
+    r.notes.push_back(core::sprintf(
+        "an hour of the week is stopped when the host's busiest GPU was below %.0f %% "
+        "activity in at least %.0f %% of the %d weeks read",
+        100 * o.idle.idle_below, 100 * o.idle.idle_share, o.idle_window_days / 7));
     out.push_back(std::move(r));
   }
 }
 
 }  // namespace
 
-core::Result<LedgerOptimizeResult> optimize_ledger(ledger::Store& store, const catalog::Catalog& catalog,
+core::Result<LedgerOptimizeResult> optimize_ledger(ledger::Store& store,
+                                                   const catalog::Catalog& catalog,
                                                    const LedgerOptions& o) {
   LedgerOptimizeResult res;
   res.guardrails = o.guardrails;
@@ -185,11 +199,15 @@ core::Result<LedgerOptimizeResult> optimize_ledger(ledger::Store& store, const c
   if (!uses.empty()) qs.push_back(host_price_query(o.as_of - o.idle_window_days, o.as_of));
   Usage usage;
   HostPrices prices;
-  if (auto s = store.aggregate_into(qs, [&](std::size_t query, ledger::AggregateRow& r) -> core::Status {
-        if (query == 0) add_usage(usage, r, +1);
-        else add_price(prices, r);
-        return {};
-      });
+  if (auto s =
+          store.aggregate_into(qs,
+                               [&](std::size_t query, ledger::AggregateRow& r) -> core::Status {
+                                 if (query == 0)
+                                   add_usage(usage, r, +1);
+                                 else
+                                   add_price(prices, r);
+                                 return {};
+                               });
       !s)
     return s.error();
   std::map<std::string, std::string> stopped;  // host -> its resource
@@ -197,7 +215,8 @@ core::Result<LedgerOptimizeResult> optimize_ledger(ledger::Store& store, const c
   std::map<std::string, std::string> counted;
   for (const auto& [h, resource] : stopped) counted[h] = "idle-schedule " + h;
   std::map<std::string, std::string> moved;  // host -> its resource
-  rightsize_levers(catalog, o, res.baseline, uses, prices, counted, res.levers, moved, res.warnings);
+  rightsize_levers(catalog, o, res.baseline, uses, prices, counted, res.levers, moved,
+                   res.warnings);
   for (const auto& [h, resource] : moved) {
     usage.moved.insert(resource);
     stopped.emplace(h, resource);
@@ -205,10 +224,13 @@ core::Result<LedgerOptimizeResult> optimize_ledger(ledger::Store& store, const c
   if (auto s = take_out_stopped(store, o, stopped, usage); !s) return s.error();
   commitment_levers(catalog, o, res.baseline, usage, res.levers, counted, res.warnings);
   if (o.waste_findings) {
-    if (auto s = detail::waste_levers(store, o, res.baseline, *telemetry, counted, res.levers, res.warnings); !s)
+    if (auto s = detail::waste_levers(store, o, res.baseline, *telemetry, counted, res.levers,
+                                      res.warnings);
+        !s)
       return s.error();
   }
-  if (res.baseline.currency.empty()) res.warnings.push_back("no charge in the window: nothing to size");
+  if (res.baseline.currency.empty())
+    res.warnings.push_back("no charge in the window: nothing to size");
   // Red lines: a ledger lever can only be riskier than allowed.
   for (auto& r : res.levers) {
     // Only a priced proposal is still unjudged (not-applicable is the default status).
@@ -221,12 +243,13 @@ core::Result<LedgerOptimizeResult> optimize_ledger(ledger::Store& store, const c
       r.status = LeverStatus::kAccepted;
     }
   }
-  std::stable_sort(res.levers.begin(), res.levers.end(), [](const LeverResult& a, const LeverResult& b) {
-    const int ra = status_rank(a.status), rb = status_rank(b.status);
-    if (ra != rb) return ra < rb;
-    if (ra == 0) return *a.saving_usd > *b.saving_usd;
-    return false;
-  });
+  std::stable_sort(res.levers.begin(), res.levers.end(),
+                   [](const LeverResult& a, const LeverResult& b) {
+                     const int ra = status_rank(a.status), rb = status_rank(b.status);
+                     if (ra != rb) return ra < rb;
+                     if (ra == 0) return *a.saving_usd > *b.saving_usd;
+                     return false;
+                   });
   // Each lever is about its own resources (the commitment leaves out hosts a schedule stops), so
   // the accepted savings add up.
   auto& c = res.combined;

@@ -9,8 +9,8 @@
 
 namespace aicost::optimize {
 
-std::optional<RightsizeFit> rightsize(const GpuUse& use, const catalog::Catalog& cat, const catalog::Instance& current,
-                                      const RightsizeOptions& o) {
+std::optional<RightsizeFit> rightsize(const GpuUse& use, const catalog::Catalog& cat,
+                                      const catalog::Instance& current, const RightsizeOptions& o) {
   const auto od = current.price(catalog::PricingMode::kOnDemand);
   const auto gpu = cat.gpu(current.gpu);
   if (!od || !gpu) return std::nullopt;
@@ -18,7 +18,9 @@ std::optional<RightsizeFit> rightsize(const GpuUse& use, const catalog::Catalog&
   if (!peak) return std::nullopt;
   std::optional<RightsizeFit> best;
   for (const auto& c : cat.instances()) {
-    if (c.name == current.name || detail::lower(c.provider) != detail::lower(current.provider) || c.gpus <= 0) continue;
+    if (c.name == current.name || detail::lower(c.provider) != detail::lower(current.provider) ||
+        c.gpus <= 0)
+      continue;
     const auto c_od = c.price(catalog::PricingMode::kOnDemand);
     const auto c_gpu = cat.gpu(c.gpu);
     if (!c_od || !c_gpu) continue;
@@ -56,7 +58,8 @@ std::map<std::string, GpuUse> gpu_uses(const std::vector<ledger::GpuHour>& rows)
     // rows of one (host, gpu, hour), metrics in enum order
     std::size_t j = i;
     std::optional<double> sm, gr, util, fb;
-    while (j < rows.size() && rows[j].host == rows[i].host && rows[j].gpu == rows[i].gpu && rows[j].hour == rows[i].hour) {
+    while (j < rows.size() && rows[j].host == rows[i].host && rows[j].gpu == rows[i].gpu &&
+           rows[j].hour == rows[i].hour) {
       if (rows[j].samples > 0) {
         if (rows[j].metric == ledger::GpuMetric::kSmActive) sm = rows[j].mean();
         if (rows[j].metric == ledger::GpuMetric::kGrEngineActive) gr = rows[j].mean();
@@ -95,7 +98,8 @@ std::map<std::string, GpuUse> gpu_uses(const std::vector<ledger::GpuHour>& rows)
 void rightsize_levers(const catalog::Catalog& cat, const LedgerOptions& o, const LedgerBaseline& b,
                       const std::map<std::string, GpuUse>& uses, const HostPrices& prices,
                       std::map<std::string, std::string>& counted, std::vector<LeverResult>& out,
-                      std::map<std::string, std::string>& moved, std::vector<std::string>& warnings) {
+                      std::map<std::string, std::string>& moved,
+                      std::vector<std::string>& warnings) {
   std::size_t no_memory = 0;
   const RightsizeOptions ro{o.guardrails.capacity_buffer, o.memory_buffer};
   for (const auto& [host, use] : uses) {
@@ -116,7 +120,9 @@ void rightsize_levers(const catalog::Catalog& cat, const LedgerOptions& o, const
     const auto& c = *fit->instance;
     auto r = lever("rightsize", host);
     const bool same_gpu = c.gpu == inst->gpu;
-    r.change = {{"instance." + host, c.name + core::sprintf(": %d x %s instead of %d", c.gpus, fit->gpu->name.c_str(), inst->gpus) +
+    r.change = {{"instance." + host, c.name +
+                                         core::sprintf(": %d x %s instead of %d", c.gpus,
+                                                       fit->gpu->name.c_str(), inst->gpus) +
                                          (same_gpu ? "" : " x " + cur_gpu->name)}};
     const double hourly = p->second.cost / p->second.hours;
     const double hours_per_month = p->second.hours * kHoursPerMonth / (24.0 * o.idle_window_days);
@@ -124,39 +130,56 @@ void rightsize_levers(const catalog::Catalog& cat, const LedgerOptions& o, const
     moved[host] = p->second.resource;
     counted[host] = "rightsize " + host;
     r.risk.level = RiskLevel::kMedium;
-    r.risk.kinds = same_gpu ? std::vector<std::string>{"performance"} : std::vector<std::string>{"performance", "compatibility"};
-    r.risk.why = core::sprintf("the busiest hour's work would load %s to %.0f %%: ",
-                                 c.gpus == 1 ? "its GPU" : core::sprintf("its %d GPUs", c.gpus).c_str(), 100 * fit->load) +
-                 (c.gpus < use.gpus ? "work split across GPUs by model parallelism cannot be packed onto fewer, " : "") +
-                 "a peak shorter than an hour is not in hourly means" +
-                 (same_gpu ? "" : ", and " + fit->gpu->name + " lacks what " + cur_gpu->name + " may be used for (precisions, memory)");
-    r.notes.push_back(core::sprintf("busiest hour in the %d days read: %.3g GPUs of work (activity summed over %d GPUs), ",
-                                    o.idle_window_days, use.peak_work, use.gpus) +
-                      core::sprintf("%.1f GiB used (%.1f GiB on one GPU)", core::in_gib(use.peak_memory),
-                                    core::in_gib(use.peak_gpu_memory)));
-    r.notes.push_back(core::sprintf("%s: %d x %s of %.0f GiB", c.id.c_str(), c.gpus, fit->gpu->name.c_str(),
-                                    core::in_gib(fit->gpu->memory)) +
-                      (same_gpu ? std::string(", the same GPU")
-                                : core::sprintf(", each %.3g of a %s (the lower of the BF16 peak and memory bandwidth ratios)",
-                                                fit->speed, cur_gpu->name.c_str())) +
-                      core::sprintf("; the peak leaves %.0f %% of its capacity free (at least %.0f %%) and %.1f GiB of memory "
-                                    "(at least %.0f %% above the use)",
-                                    100 * (1 - fit->load), 100 * ro.capacity_buffer,
-                                    core::in_gib(core::Bytes(c.gpus * fit->gpu->memory.value() - use.peak_memory.value())),
-                                    100 * ro.memory_buffer));
-    r.notes.push_back("billed " + rate(hourly, p->second.currency) + " per hour (" + p->second.resource + ", " +
-                      core::sprintf("%.0f h in the window", p->second.hours) + "); the smaller instance at " +
-                      pct(fit->price_ratio) + " of it: the catalog's on-demand " + c.id + " / " + inst->id + " (" +
-                      c.provenance.version + ")");
+    r.risk.kinds = same_gpu ? std::vector<std::string>{"performance"}
+                            : std::vector<std::string>{"performance", "compatibility"};
+    r.risk.why =
+        core::sprintf("the busiest hour's work would load %s to %.0f %%: ",
+                      c.gpus == 1 ? "its GPU" : core::sprintf("its %d GPUs", c.gpus).c_str(),
+                      100 * fit->load) +
+        (c.gpus < use.gpus
+             ? "work split across GPUs by model parallelism cannot be packed onto fewer, "
+             : "") +
+        "a peak shorter than an hour is not in hourly means" +
+        (same_gpu ? ""
+                  : ", and " + fit->gpu->name + " lacks what " + cur_gpu->name +
+                        " may be used for (precisions, memory)");
+    r.notes.push_back(
+        core::sprintf(
+            "busiest hour in the %d days read: %.3g GPUs of work (activity summed over %d GPUs), ",
+            o.idle_window_days, use.peak_work, use.gpus) +
+        core::sprintf("%.1f GiB used (%.1f GiB on one GPU)", core::in_gib(use.peak_memory),
+                      core::in_gib(use.peak_gpu_memory)));
+    r.notes.push_back(
+        core::sprintf("%s: %d x %s of %.0f GiB", c.id.c_str(), c.gpus, fit->gpu->name.c_str(),
+                      core::in_gib(fit->gpu->memory)) +
+        (same_gpu
+             ? std::string(", the same GPU")
+             : core::sprintf(
+                   ", each %.3g of a %s (the lower of the BF16 peak and memory bandwidth ratios)",
+                   fit->speed, cur_gpu->name.c_str())) +
+        core::sprintf(
+            "; the peak leaves %.0f %% of its capacity free (at least %.0f %%) and %.1f GiB of "
+            "memory "
+            "(at least %.0f %% above the use)",
+            100 * (1 - fit->load), 100 * ro.capacity_buffer,
+            core::in_gib(core::Bytes(c.gpus * fit->gpu->memory.value() - use.peak_memory.value())),
+            100 * ro.memory_buffer));
+    r.notes.push_back(
+        "billed " + rate(hourly, p->second.currency) + " per hour (" + p->second.resource + ", " +
+        core::sprintf("%.0f h in the window", p->second.hours) + "); the smaller instance at " +
+        pct(fit->price_ratio) + " of it: the catalog's on-demand " + c.id + " / " + inst->id +
+        " (" + c.provenance.version + ")");
     r.rollout.validation = "run " + host + "'s work on one " + c.name + " for a week beside it";
     r.rollout.metric = "job time or request latency, and GPU activity and memory on the " + c.name;
-    r.rollout.stop_loss = "move back if job time or latency grows more than the capacity buffer, or memory runs out";
+    r.rollout.stop_loss =
+        "move back if job time or latency grows more than the capacity buffer, or memory runs out";
     out.push_back(std::move(r));
   }
   if (no_memory > 0) {
-    warnings.push_back(core::sprintf("%zu hosts have GPU activity but no memory telemetry (DCGM_FI_DEV_FB_USED), so "
-                                     "no rightsize is judged for them",
-                                     no_memory));
+    warnings.push_back(core::sprintf(
+        "%zu hosts have GPU activity but no memory telemetry (DCGM_FI_DEV_FB_USED), so "
+        "no rightsize is judged for them",
+        no_memory));
   }
 }
 

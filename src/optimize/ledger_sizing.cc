@@ -86,7 +86,8 @@ IdleSchedule idle_schedule(std::span<const HostHour> hours, const IdleScheduleOp
     for (int i = 0; i < w.hours; ++i) stopped[(w.start + i) % kWeek] = true;
   }
   for (const auto& h : hours) {
-    if (stopped[hour_of_week(h.hour)] && h.activity >= o.idle_below) out.active_in_stop.push_back(h.hour);
+    if (stopped[hour_of_week(h.hour)] && h.activity >= o.idle_below)
+      out.active_in_stop.push_back(h.hour);
   }
   std::sort(out.active_in_stop.begin(), out.active_in_stop.end());
   return out;
@@ -99,7 +100,9 @@ std::string schedule_text(const std::vector<StopWindow>& stops) {
   for (std::size_t i = 0; i < stops.size();) {
     // Consecutive days whose stop starts at the same hour and lasts as long.
     std::size_t j = i + 1;
-    while (j < stops.size() && stops[j].hours == stops[i].hours && stops[j].start == stops[j - 1].start + 24) ++j;
+    while (j < stops.size() && stops[j].hours == stops[i].hours &&
+           stops[j].start == stops[j - 1].start + 24)
+      ++j;
     const int first = stops[i].start / 24, last = stops[j - 1].start / 24;
     std::string days = kDays[first];
     if (last > first) days += std::string(last == first + 1 ? "," : "-") + kDays[last];

@@ -22,22 +22,23 @@ struct KindAction {
 
 // The action and its risk per finding kind (judgements, stated with their reason).
 const KindAction kActions[] = {
-    {governance::WasteKind::kIdleGpu, "stop or release the idle GPUs", RiskLevel::kMedium, "availability",
-     "a GPU idle in the telemetry may be held for work to come"},
-    {governance::WasteKind::kHungGpu, "kill the hung job and restart it", RiskLevel::kLow, "recovery",
-     "the job makes no progress: GPU_UTIL busy while the SMs idle"},
-    {governance::WasteKind::kExpiredDevResource, "delete it or renew its TTL", RiskLevel::kMedium, "data-loss",
-     "a dev resource past its TTL may hold work not saved elsewhere"},
+    {governance::WasteKind::kIdleGpu, "stop or release the idle GPUs", RiskLevel::kMedium,
+     "availability", "a GPU idle in the telemetry may be held for work to come"},
+    {governance::WasteKind::kHungGpu, "kill the hung job and restart it", RiskLevel::kLow,
+     "recovery", "the job makes no progress: GPU_UTIL busy while the SMs idle"},
+    {governance::WasteKind::kExpiredDevResource, "delete it or renew its TTL", RiskLevel::kMedium,
+     "data-loss", "a dev resource past its TTL may hold work not saved elsewhere"},
     {governance::WasteKind::kUntaggedSpend, "tag it", RiskLevel::kLow, "attribution",
      "tagging changes no resource"},
     {governance::WasteKind::kStorageGrowth, "add a lifecycle rule", RiskLevel::kMedium, "data-loss",
      "expiring objects deletes them"},
     {governance::WasteKind::kLogRetention, "set a retention period", RiskLevel::kLow, "audit",
-     "logs past the retention are deleted; check the audit minimum first (--guardrails min_retention)"},
-    {governance::WasteKind::kDuplicateStorage, "delete the extra copies", RiskLevel::kMedium, "disaster-recovery",
-     "a copy in another region may be a deliberate replica"},
-    {governance::WasteKind::kUnusedCommitment, "move workloads onto it, or buy less at renewal", RiskLevel::kLow,
-     "cost-commitment", "the commitment is paid either way"},
+     "logs past the retention are deleted; check the audit minimum first (--guardrails "
+     "min_retention)"},
+    {governance::WasteKind::kDuplicateStorage, "delete the extra copies", RiskLevel::kMedium,
+     "disaster-recovery", "a copy in another region may be a deliberate replica"},
+    {governance::WasteKind::kUnusedCommitment, "move workloads onto it, or buy less at renewal",
+     RiskLevel::kLow, "cost-commitment", "the commitment is paid either way"},
     {governance::WasteKind::kLowUtilisationFleet, "scale it down", RiskLevel::kMedium, "latency",
      "fewer replicas leave less room for a burst"},
 };
@@ -52,7 +53,8 @@ std::string lever_id(governance::WasteKind k) {
 }  // namespace
 
 core::Status waste_levers(ledger::Store& store, const LedgerOptions& o, const LedgerBaseline& b,
-                          const std::vector<ledger::GpuHour>& telemetry, const std::map<std::string, std::string>& counted,
+                          const std::vector<ledger::GpuHour>& telemetry,
+                          const std::map<std::string, std::string>& counted,
                           std::vector<LeverResult>& out, std::vector<std::string>& warnings) {
   // The levers' telemetry stands for the scan's own read where it holds its look-back.
   const governance::WasteOptions wo;
@@ -76,12 +78,15 @@ core::Status waste_levers(ledger::Store& store, const LedgerOptions& o, const Le
     r.id = lever_id(f.kind);
     r.category = "ledger";
     r.subject = f.subject;
-    r.change = {{"waste." + std::string(governance::waste_kind_name(f.kind)) + "." + f.subject, a->action}};
+    r.change = {
+        {"waste." + std::string(governance::waste_kind_name(f.kind)) + "." + f.subject, a->action}};
     r.notes.push_back(f.message);
     // One resource, one saving: a host or commitment another lever counts.
     const auto by = counted.find(f.subject);
     const auto by_host = counted.find(host_of(f.subject));
-    const std::string other = by != counted.end() ? by->second : by_host != counted.end() ? by_host->second : "";
+    const std::string other = by != counted.end()        ? by->second
+                              : by_host != counted.end() ? by_host->second
+                                                         : "";
     if (!other.empty()) {
       r.status = LeverStatus::kNoSaving;
       r.saving_usd = 0;
@@ -90,7 +95,8 @@ core::Status waste_levers(ledger::Store& store, const LedgerOptions& o, const Le
       continue;
     }
     // waste.h prices a 30-day month; the ledger levers a 730-hour one.
-    priced(r, f.monthly_saving * kHoursPerMonth / (24.0 * governance::kDaysPerMonth), b, f.currency);
+    priced(r, f.monthly_saving * kHoursPerMonth / (24.0 * governance::kDaysPerMonth), b,
+           f.currency);
     r.risk = {a->risk, {a->risk_kind}, a->risk_why};
     r.rollout.validation = std::string(a->action) + " for " + f.subject + " after asking its owner";
     r.rollout.metric = "the subject's cost in the next ledger check, and the finding gone";
@@ -99,9 +105,10 @@ core::Status waste_levers(ledger::Store& store, const LedgerOptions& o, const Le
     out.push_back(std::move(r));
   }
   if (nothing > 0) {
-    warnings.push_back(core::sprintf("%zu waste findings of `aicost ledger check` save nothing by themselves "
-                                     "(untagged spend, resources that stopped charging) and are not levers",
-                                     nothing));
+    warnings.push_back(
+        core::sprintf("%zu waste findings of `aicost ledger check` save nothing by themselves "
+                      "(untagged spend, resources that stopped charging) and are not levers",
+                      nothing));
   }
   return {};
 }

@@ -17,9 +17,10 @@ std::vector<std::string> lever_names() {
   // The ledger levers (ledger_levers.h): their ids are fixed strings there.
   for (const char* id : {"commitment", "idle-schedule", "rightsize"}) add(id);
   using governance::WasteKind;
-  for (auto k : {WasteKind::kIdleGpu, WasteKind::kHungGpu, WasteKind::kExpiredDevResource, WasteKind::kUntaggedSpend,
-                 WasteKind::kStorageGrowth, WasteKind::kLogRetention, WasteKind::kDuplicateStorage,
-                 WasteKind::kUnusedCommitment, WasteKind::kLowUtilisationFleet})
+  for (auto k : {WasteKind::kIdleGpu, WasteKind::kHungGpu, WasteKind::kExpiredDevResource,
+                 WasteKind::kUntaggedSpend, WasteKind::kStorageGrowth, WasteKind::kLogRetention,
+                 WasteKind::kDuplicateStorage, WasteKind::kUnusedCommitment,
+                 WasteKind::kLowUtilisationFleet})
     add(std::string("waste-") + governance::waste_kind_name(k));
   return out;
 }

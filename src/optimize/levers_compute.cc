@@ -27,7 +27,8 @@ std::string layout_text(const workload::Parallelism& p, int gpus) {
 // pass). A full grid costs ten times as much and moves the choice by cents.
 void coarse_grid(const workload::TrainingJob& job, search::SearchSpace& s) {
   s.virtual_pipeline = {1};
-  if (job.parallel.virtual_pipeline != 1) s.virtual_pipeline.push_back(job.parallel.virtual_pipeline);
+  if (job.parallel.virtual_pipeline != 1)
+    s.virtual_pipeline.push_back(job.parallel.virtual_pipeline);
   s.micro_batch = {1};
   if (job.parallel.micro_batch != 1) s.micro_batch.push_back(job.parallel.micro_batch);
   s.sharding = {workload::OptimizerSharding::kZero1};
@@ -65,7 +66,8 @@ Proposal parallelism(const LeverContext& ctx) {
     return nothing_to_do("the plan's layout (" + layout_text(job.parallel, gpus) +
                          ") is already the cheapest at " + std::to_string(gpus) + " GPUs");
   }
-  Risk risk{RiskLevel::kLow, {"memory", "stability"},
+  Risk risk{RiskLevel::kLow,
+            {"memory", "stability"},
             core::sprintf("same GPUs and numerics; peak memory %.1f GiB of %s per GPU",
                           best->memory_gib, gib(job.cluster.gpu.memory).c_str())};
   auto p = change(layout_edits(best->parallel, job.parallel), risk,
@@ -77,8 +79,9 @@ Proposal parallelism(const LeverContext& ctx) {
 
 Proposal gpu_count(const LeverContext& ctx) {
   if (!ctx.limits.deadline_days) {
-    return not_applicable("the plan has no deadline (search.deadline): without one, the GPU count "
-                          "trades money for time and there is no cheapest answer to give");
+    return not_applicable(
+        "the plan has no deadline (search.deadline): without one, the GPU count "
+        "trades money for time and there is no cheapest answer to give");
   }
   const auto& job = ctx.plan.job;
   search::SearchSpace s = own_gpu_space(ctx.plan);
@@ -91,32 +94,35 @@ Proposal gpu_count(const LeverContext& ctx) {
                                        *ctx.limits.deadline_days));
   }
   if (best->gpus == job.cluster.gpus) {
-    return nothing_to_do(core::sprintf("%d GPUs is already the cheapest count that meets the "
-                                       "deadline of %.0f days",
-                                       job.cluster.gpus, *ctx.limits.deadline_days));
+    return nothing_to_do(
+        core::sprintf("%d GPUs is already the cheapest count that meets the "
+                      "deadline of %.0f days",
+                      job.cluster.gpus, *ctx.limits.deadline_days));
   }
   Change c = {{"cluster.gpus", count(best->gpus)}};
   c = merge(c, layout_edits(best->parallel, job.parallel));
   const bool fewer = best->gpus < job.cluster.gpus;
-  Risk risk{fewer ? RiskLevel::kLow : RiskLevel::kMedium,
-            fewer ? std::vector<std::string>{"schedule"} : std::vector<std::string>{"availability"},
-            core::sprintf("%d instead of %d GPUs: %.1f wall days against a deadline of %.0f",
-                          best->gpus, job.cluster.gpus, best->wall_days,
-                          *ctx.limits.deadline_days)};
+  Risk risk{
+      fewer ? RiskLevel::kLow : RiskLevel::kMedium,
+      fewer ? std::vector<std::string>{"schedule"} : std::vector<std::string>{"availability"},
+      core::sprintf("%d instead of %d GPUs: %.1f wall days against a deadline of %.0f", best->gpus,
+                    job.cluster.gpus, best->wall_days, *ctx.limits.deadline_days)};
   auto p = change(std::move(c), risk,
                   layout_rollout(std::to_string(best->gpus) + " GPUs (" +
                                  layout_text(best->parallel, best->gpus) + ")"));
-  p.rollout.stop_loss = "roll back if the projected finish (steps done / step rate) slips past the "
-                        "deadline";
-  p.notes.push_back(core::sprintf("counts searched up to %d GPUs (search.max_gpus, else 4x the plan)",
-                                  s.max_gpus));
+  p.rollout.stop_loss =
+      "roll back if the projected finish (steps done / step rate) slips past the "
+      "deadline";
+  p.notes.push_back(core::sprintf(
+      "counts searched up to %d GPUs (search.max_gpus, else 4x the plan)", s.max_gpus));
   return p;
 }
 
 Proposal gpu_type(const LeverContext& ctx) {
   if (!ctx.limits.deadline_days) {
-    return not_applicable("the plan has no deadline (search.deadline): a GPU type is only "
-                          "\"cheapest\" against a date to finish by");
+    return not_applicable(
+        "the plan has no deadline (search.deadline): a GPU type is only "
+        "\"cheapest\" against a date to finish by");
   }
   const auto& job = ctx.plan.job;
   const auto& price = ctx.plan.inputs.compute;
@@ -138,17 +144,21 @@ Proposal gpu_type(const LeverContext& ctx) {
     // reference system, so the instance only sets the price (and the storage provider).
     search::GpuOption opt{g, **eff, {}};
     for (const auto& inst : ctx.catalog.instances()) {
-      if (catalog::normalize_name(inst.gpu) != catalog::normalize_name(g.id) || !inst.price(mode)) continue;
+      if (catalog::normalize_name(inst.gpu) != catalog::normalize_name(g.id) || !inst.price(mode))
+        continue;
       auto p = costing::instance_pricing(inst, mode);
       p.term_reuse = price.term_reuse;
-      if (opt.prices.empty()) opt.prices.push_back(p);
-      else if (p.per_gpu < opt.prices.front().per_gpu) opt.prices.front() = p;
+      if (opt.prices.empty())
+        opt.prices.push_back(p);
+      else if (p.per_gpu < opt.prices.front().per_gpu)
+        opt.prices.front() = p;
     }
     if (!opt.prices.empty()) s.gpus.push_back(std::move(opt));
   }
   if (s.gpus.empty()) {
-    return not_priced(std::string("no other GPU type has a catalogued ") + catalog::to_string(mode) +
-                      " price and a " + catalog::to_string(job.precision) + " peak");
+    return not_priced(std::string("no other GPU type has a catalogued ") +
+                      catalog::to_string(mode) + " price and a " +
+                      catalog::to_string(job.precision) + " peak");
   }
   const auto best = cheapest(ctx, s, ctx.limits.deadline_days);
   if (!best) {
@@ -168,7 +178,8 @@ Proposal gpu_type(const LeverContext& ctx) {
               {"pricing.instance", bp.instance},
               {"pricing.mode", catalog::to_string(bp.mode)}};
   c = merge(c, layout_edits(best->parallel, job.parallel));
-  Risk risk{RiskLevel::kMedium, {"availability", "migration"},
+  Risk risk{RiskLevel::kMedium,
+            {"availability", "migration"},
             core::sprintf("%d x %s (%s) instead of %d x %s: another software stack and fleet to "
                           "validate; %.1f wall days against a deadline of %.0f",
                           best->gpus, opt.gpu.id.c_str(), bp.instance.c_str(), job.cluster.gpus,
@@ -189,18 +200,22 @@ Proposal precision_fp8(const LeverContext& ctx) {
   if (job.precision == Precision::kFp8) return not_applicable("the plan already trains in FP8");
   const auto& g = job.cluster.gpu;
   if (!g.peak(Precision::kFp8)) return not_applicable(g.id + " has no FP8 tensor cores");
-  Risk risk{RiskLevel::kMedium, {"convergence", "quality"},
+  Risk risk{RiskLevel::kMedium,
+            {"convergence", "quality"},
             "FP8 GEMMs need per-tensor (Hopper) or block (MXFP8, Blackwell) scaling; loss spikes "
             "or a small final-loss gap are possible and show only after thousands of steps"};
-  Rollout r{"run 200 steps of the FP8 plan on one node group next to the BF16 baseline from the "
-                "same checkpoint and compare loss curves and step time",
-            "training loss against the BF16 run, step time, MFU",
-            "roll back to BF16 if the loss stays more than 1 % above the BF16 run after the "
-            "warm-up or any loss spike does not recover within 100 steps"};
+  Rollout r{
+      "run 200 steps of the FP8 plan on one node group next to the BF16 baseline from the "
+      "same checkpoint and compare loss curves and step time",
+      "training loss against the BF16 run, step time, MFU",
+      "roll back to BF16 if the loss stays more than 1 % above the BF16 run after the "
+      "warm-up or any loss spike does not recover within 100 steps"};
   auto p = change({{"training.precision", "fp8"}}, risk, r);
-  if (g.generation == "blackwell") p.notes.push_back("on Blackwell use MXFP8 (block-scaled) recipes");
-  p.notes.push_back("FP8 GEMM efficiency from data/efficiency.yaml (fp8_gemm_relative), held to "
-                    "published FP8 runs in docs/VALIDATION.md");
+  if (g.generation == "blackwell")
+    p.notes.push_back("on Blackwell use MXFP8 (block-scaled) recipes");
+  p.notes.push_back(
+      "FP8 GEMM efficiency from data/efficiency.yaml (fp8_gemm_relative), held to "
+      "published FP8 runs in docs/VALIDATION.md");
   return p;
 }
 
@@ -224,7 +239,8 @@ Proposal comm_overlap(const LeverContext& ctx) {
   if (c.empty()) {
     return nothing_to_do("every overlap switch that matters for this layout is already on");
   }
-  Risk risk{RiskLevel::kLow, {"stability", "memory"},
+  Risk risk{RiskLevel::kLow,
+            {"stability", "memory"},
             "overlap kernels take SMs and buffer memory from compute; a switch can expose a "
             "framework bug, but the math does not change"};
   std::string list;
@@ -243,21 +259,23 @@ Proposal gradient_compression(const LeverContext& ctx) {
     // reduction (FP8-LM, Peng et al. 2023) and 1-bit Adam (Tang et al. 2021) need per-tensor
     // scaling or error feedback and a full-precision warm-up, run their own collectives outside
     // Megatron-Core, and their effect on the loss is a measurement, not a model term.
-    return not_priced("gradients are already reduced in " +
-                      std::string(catalog::to_string(job.precision == Precision::kFp16
-                                                         ? Precision::kFp16
-                                                         : Precision::kBf16)) +
-                      "; below that (FP8 or 1-bit reduction) is not priced: Megatron-Core has no "
-                      "such reduction, and its convergence cost (scaling, error feedback, a "
-                      "full-precision warm-up) is measured per run, not modelled");
+    return not_priced(
+        "gradients are already reduced in " +
+        std::string(catalog::to_string(job.precision == Precision::kFp16 ? Precision::kFp16
+                                                                         : Precision::kBf16)) +
+        "; below that (FP8 or 1-bit reduction) is not priced: Megatron-Core has no "
+        "such reduction, and its convergence cost (scaling, error feedback, a "
+        "full-precision warm-up) is measured per run, not modelled");
   }
-  Risk risk{RiskLevel::kMedium, {"convergence"},
+  Risk risk{RiskLevel::kMedium,
+            {"convergence"},
             "reducing gradients in BF16 instead of FP32 loses precision in the sum over "
             "data-parallel ranks; large DP sizes make it worse"};
-  Rollout r{"run a few hundred steps with grad_reduce_in_fp32 off next to the FP32 run and "
-                "compare loss and gradient norm",
-            "training loss and gradient norm against the FP32 reduction",
-            "roll back if the loss or gradient norm departs by more than 1 %"};
+  Rollout r{
+      "run a few hundred steps with grad_reduce_in_fp32 off next to the FP32 run and "
+      "compare loss and gradient norm",
+      "training loss and gradient norm against the FP32 reduction",
+      "roll back if the loss or gradient norm departs by more than 1 %"};
   return change({{"parallelism.grad_reduce_in_fp32", "false"}}, risk, r);
 }
 

@@ -22,7 +22,9 @@ std::string provider(const LeverContext& ctx) {
 }
 
 // The dataset tier the plan names or defaults to (its terms' id), "" for a plan's own price.
-const std::string& plan_tier(const LeverContext& ctx) { return ctx.plan.inputs.storage.dataset_terms.id; }
+const std::string& plan_tier(const LeverContext& ctx) {
+  return ctx.plan.inputs.storage.dataset_terms.id;
+}
 
 // The edits that move the dataset to `tier`: a plan's own price and measured read rate were for
 // the old place.
@@ -38,12 +40,13 @@ std::string reads_text(const LeverContext& ctx) {
   const auto reads = perf::data_reads(job);
   const auto& perf = ctx.plan.perf;
   const core::Seconds busy = perf.step_time - perf.step.data_loading;
-  return core::sprintf("a step reads %s (%.4g B per token, first and last pipeline stages, %.0f "
-                       "reading nodes) in %.3f s of work; the GPUs need %s, %s gives %s",
-                       core::format_bytes(reads.per_step.value()).c_str(), job.data.bytes_per_token,
-                       reads.reading_nodes, busy.value(), rate(reads.per_step / busy).c_str(),
-                       plan_tier(ctx).empty() ? "the plan's read rate" : plan_tier(ctx).c_str(),
-                       rate(reads.rate).c_str());
+  return core::sprintf(
+      "a step reads %s (%.4g B per token, first and last pipeline stages, %.0f "
+      "reading nodes) in %.3f s of work; the GPUs need %s, %s gives %s",
+      core::format_bytes(reads.per_step.value()).c_str(), job.data.bytes_per_token,
+      reads.reading_nodes, busy.value(), rate(reads.per_step / busy).c_str(),
+      plan_tier(ctx).empty() ? "the plan's read rate" : plan_tier(ctx).c_str(),
+      rate(reads.rate).c_str());
 }
 
 struct Candidate {
@@ -69,7 +72,8 @@ std::vector<Candidate> candidates(const LeverContext& ctx, std::vector<std::stri
 }
 
 Rollout tier_rollout(const std::string& tier) {
-  return {"copy the dataset to " + tier + " and run a few hundred steps reading from it, with "
+  return {"copy the dataset to " + tier +
+              " and run a few hundred steps reading from it, with "
               "the data loader's wait timed (Megatron's batch-generator timer)",
           "step time and data-loader wait per step; storage and retrieval charges of the tier",
           "go back to the old tier if the loader's wait rises above a percent of the step"};
@@ -82,7 +86,7 @@ Proposal data_loader(const LeverContext& ctx) {
   if (!job.data.limited()) {
     return not_priced("the dataset's read rate is not known: " +
                       (plan_tier(ctx).empty() ? std::string("the plan prices its dataset itself")
-                                                 : plan_tier(ctx) + " has no read figure in data/") +
+                                              : plan_tier(ctx) + " has no read figure in data/") +
                       "; give storage.dataset_read_bandwidth (a measured aggregate rate) or name a "
                       "tier that has one (storage.dataset_tier)");
   }
@@ -98,31 +102,37 @@ Proposal data_loader(const LeverContext& ctx) {
     if (!best || c.eval.total_usd() < best->eval.total_usd()) best = &c;
   }
   if (!best) {
-    return nothing_to_do(core::sprintf("the GPUs wait %.2f s per step for data, and no catalogued %s "
-                                       "tier with a read figure is faster; ",
-                                       perf.step.data_loading.value(), provider(ctx).c_str()) +
-                         reads_text(ctx) + " (a local NVMe cache is not priced: no sourced read rate)");
+    return nothing_to_do(
+        core::sprintf("the GPUs wait %.2f s per step for data, and no catalogued %s "
+                      "tier with a read figure is faster; ",
+                      perf.step.data_loading.value(), provider(ctx).c_str()) +
+        reads_text(ctx) + " (a local NVMe cache is not priced: no sourced read rate)");
   }
   const auto& t = *best->tier;
-  Risk risk{RiskLevel::kLow, {"migration"},
-            core::sprintf("the dataset is copied once to %s; the step's data wait goes from %.2f s to "
-                          "%.2f s",
-                          t.id.c_str(), perf.step.data_loading.value(),
-                          best->eval.perf.step.data_loading.value())};
+  Risk risk{
+      RiskLevel::kLow,
+      {"migration"},
+      core::sprintf("the dataset is copied once to %s; the step's data wait goes from %.2f s to "
+                    "%.2f s",
+                    t.id.c_str(), perf.step.data_loading.value(),
+                    best->eval.perf.step.data_loading.value())};
   auto p = change(move_dataset(t.id), risk, tier_rollout(t.id));
   p.notes.push_back(reads_text(ctx));
   p.notes.push_back(t.id + " read rate: " + t.read_source);
-  p.notes.push_back("a local NVMe cache on each node is not priced: no sourced read rate of "
-                    "instance storage in data/");
+  p.notes.push_back(
+      "a local NVMe cache on each node is not priced: no sourced read rate of "
+      "instance storage in data/");
   return p;
 }
 
 Proposal dataset_tier(const LeverContext& ctx) {
   const auto& s = ctx.plan.inputs.storage;
-  if (s.dataset.value() <= 0) return not_applicable("the plan keeps no dataset (storage.dataset_size 0)");
+  if (s.dataset.value() <= 0)
+    return not_applicable("the plan keeps no dataset (storage.dataset_size 0)");
   if (plan_tier(ctx).empty()) {
-    return not_priced("the plan prices its dataset itself (storage.dataset_price): name its tier "
-                      "(storage.dataset_tier) to compare it with cheaper ones");
+    return not_priced(
+        "the plan prices its dataset itself (storage.dataset_price): name its tier "
+        "(storage.dataset_tier) to compare it with cheaper ones");
   }
   const auto now = ctx.catalog.storage(plan_tier(ctx));
   std::vector<std::string> skipped;
@@ -133,7 +143,8 @@ Proposal dataset_tier(const LeverContext& ctx) {
   if (cheaper.empty()) {
     std::string without;
     for (const auto& id : skipped) without += (without.empty() ? " (without: " : ", ") + id;
-    return not_priced("no cheaper " + provider(ctx) + " tier has a read figure and a known "
+    return not_priced("no cheaper " + provider(ctx) +
+                      " tier has a read figure and a known "
                       "minimum duration in data/ to check that it still feeds the GPUs" +
                       without + (without.empty() ? "" : ")"));
   }
@@ -150,13 +161,15 @@ Proposal dataset_tier(const LeverContext& ctx) {
   const Candidate& pick = best ? *best : *cheapest;
   const auto& t = *pick.tier;
   const double stall = data_stall_share(pick.eval);
-  Risk risk{RiskLevel::kLow, {"throughput", "availability"},
-            core::sprintf("%s: %.4g USD/GB-month, %.4g USD/GB retrieved, billed at least %.0f days; the "
-                          "GPUs wait for data %.1f %% of a step (now %.1f %%)",
-                          t.id.c_str(), t.price.value() * core::kGB * core::kSecondsPerMonth,
-                          t.retrieval_price.value() * core::kGB,
-                          core::in_days(t.min_storage_duration.value_or(core::Seconds(0))), 100 * stall,
-                          100 * data_stall_share(ctx.plan))};
+  Risk risk{
+      RiskLevel::kLow,
+      {"throughput", "availability"},
+      core::sprintf("%s: %.4g USD/GB-month, %.4g USD/GB retrieved, billed at least %.0f days; the "
+                    "GPUs wait for data %.1f %% of a step (now %.1f %%)",
+                    t.id.c_str(), t.price.value() * core::kGB * core::kSecondsPerMonth,
+                    t.retrieval_price.value() * core::kGB,
+                    core::in_days(t.min_storage_duration.value_or(core::Seconds(0))), 100 * stall,
+                    100 * data_stall_share(ctx.plan))};
   auto p = change(move_dataset(t.id), risk, tier_rollout(t.id));
   p.notes.push_back(reads_text(ctx));
   p.notes.push_back(t.id + " terms: " + t.terms_source);
@@ -166,22 +179,29 @@ Proposal dataset_tier(const LeverContext& ctx) {
 
 Proposal dataset_dedup(const LeverContext& ctx) {
   const auto& s = ctx.plan.inputs.storage;
-  if (s.dataset.value() <= 0) return not_applicable("the plan keeps no dataset (storage.dataset_size 0)");
+  if (s.dataset.value() <= 0)
+    return not_applicable("the plan keeps no dataset (storage.dataset_size 0)");
   if (!s.dataset_duplicates) {
-    return not_priced("needs the dataset's duplicate share: give storage.dataset_duplicates (the "
-                      "share of bytes an exact or near-duplicate pass, e.g. MinHash, removes)");
+    return not_priced(
+        "needs the dataset's duplicate share: give storage.dataset_duplicates (the "
+        "share of bytes an exact or near-duplicate pass, e.g. MinHash, removes)");
   }
-  if (*s.dataset_duplicates <= 0) return nothing_to_do("the plan's dataset has no duplicates (storage.dataset_duplicates 0%)");
+  if (*s.dataset_duplicates <= 0)
+    return nothing_to_do("the plan's dataset has no duplicates (storage.dataset_duplicates 0%)");
   const core::Bytes kept = s.dataset * (1 - *s.dataset_duplicates);
-  Risk risk{RiskLevel::kLow, {"quality"},
-            core::sprintf("%.1f %% of the dataset removed as duplicates (the plan's figure); the run "
-                          "still trains on as many tokens, seeing the unique data more often",
-                          100 * *s.dataset_duplicates)};
-  Rollout r{"run the deduplication pass on a shard and check the removed share against the plan's "
-                "figure before deleting the duplicates",
-            "dataset bytes stored (ledger storage cost), eval loss against the run before",
-            "keep the original dataset until the deduplicated one has trained for a few thousand steps"};
-  auto p = change({{"storage.dataset_size", size(kept)}, {"storage.dataset_duplicates", "0%"}}, risk, r);
+  Risk risk{
+      RiskLevel::kLow,
+      {"quality"},
+      core::sprintf("%.1f %% of the dataset removed as duplicates (the plan's figure); the run "
+                    "still trains on as many tokens, seeing the unique data more often",
+                    100 * *s.dataset_duplicates)};
+  Rollout r{
+      "run the deduplication pass on a shard and check the removed share against the plan's "
+      "figure before deleting the duplicates",
+      "dataset bytes stored (ledger storage cost), eval loss against the run before",
+      "keep the original dataset until the deduplicated one has trained for a few thousand steps"};
+  auto p =
+      change({{"storage.dataset_size", size(kept)}, {"storage.dataset_duplicates", "0%"}}, risk, r);
   p.notes.push_back("the deduplication pass itself (CPU hours) is not priced");
   return p;
 }

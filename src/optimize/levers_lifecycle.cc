@@ -13,7 +13,8 @@ namespace aicost::optimize::detail {
 namespace {
 
 costing::TierTerms terms(const catalog::StoragePrice& t) {
-  return {t.id, t.retrieval_price, t.min_storage_duration.value_or(core::Seconds(0)), t.restore_time};
+  return {t.id, t.retrieval_price, t.min_storage_duration.value_or(core::Seconds(0)),
+          t.restore_time};
 }
 
 struct Option {
@@ -37,8 +38,9 @@ Proposal checkpoint_tier(const LeverContext& ctx) {
   const auto& s = ctx.plan.inputs.storage;
   const auto& f = ctx.plan.cost.failures;
   if (s.checkpoint_terms.id.empty()) {
-    return not_priced("the plan prices its checkpoints itself (storage.checkpoint_price): name their "
-                      "tier (storage.checkpoint_tier) to compare it with colder ones");
+    return not_priced(
+        "the plan prices its checkpoints itself (storage.checkpoint_price): name their "
+        "tier (storage.checkpoint_tier) to compare it with colder ones");
   }
   if (s.checkpoint_warm || s.checkpoint_cold) {
     return nothing_to_do("the plan already moves older checkpoints to a colder tier");
@@ -58,14 +60,16 @@ Proposal checkpoint_tier(const LeverContext& ctx) {
     colder.push_back(&t);
   }
   if (colder.empty()) {
-    return not_priced("no colder " + provider + " tier with a known minimum storage duration in data/" +
+    return not_priced("no colder " + provider +
+                      " tier with a known minimum storage duration in data/" +
                       (unknown.empty() ? std::string() : " (not known for " + unknown + ")"));
   }
   // The latest two checkpoints stay where they are written (a restart and its fallback read
   // them there); older ones move. Each option's checkpoint storage is computed here, the three
   // cheapest are estimated as whole plans (restore time and retrieval on restarts included).
   const core::Seconds keep_hot = f.checkpoint_interval * 2.0;
-  const core::Seconds lifetime = f.checkpoint_interval * static_cast<double>(s.checkpoints_retained);
+  const core::Seconds lifetime =
+      f.checkpoint_interval * static_cast<double>(s.checkpoints_retained);
   std::vector<Option> options;
   auto add = [&](Change c, std::string text, const costing::StorageInputs& changed) {
     options.push_back({std::move(c), std::move(text), checkpoint_usd(changed, ctx.plan)});
@@ -78,7 +82,8 @@ Proposal checkpoint_tier(const LeverContext& ctx) {
         "written to " + t->id, all);
     costing::StorageInputs warm = s;
     warm.checkpoint_warm = costing::LifecycleStage{keep_hot, t->price, terms(*t)};
-    add({{"storage.checkpoint_warm_tier", t->id}, {"storage.checkpoint_warm_after", minutes(keep_hot)}},
+    add({{"storage.checkpoint_warm_tier", t->id},
+         {"storage.checkpoint_warm_after", minutes(keep_hot)}},
         "moved to " + t->id + " after " + minutes(keep_hot), warm);
     for (const auto* cold : colder) {
       if (!(cold->price < t->price)) continue;
@@ -118,22 +123,27 @@ Proposal checkpoint_tier(const LeverContext& ctx) {
     }
   }
   if (!best) return not_priced("no lifecycle option could be estimated");
-  const bool restores = best->change.front().key == "storage.checkpoint_tier" &&
-                        ctx.catalog.storage(*best->change.front().value).value()->restore_time.value() > 0;
-  Risk risk{restores ? RiskLevel::kHigh : RiskLevel::kLow, {"recovery"},
-            restores ? "the latest checkpoint sits in an archive tier: every restart waits for its "
-                       "restore (hours) before it can read it"
-                     : "older checkpoints (a rollback past a loss spike) are read back from a colder "
-                       "tier, with its retrieval fee; the latest two stay where they are written"};
-  Rollout r{"apply the lifecycle rule to one run's checkpoint prefix and restore an old checkpoint "
-                "once to time it and see its retrieval charge",
-            "checkpoint storage and retrieval charges (ledger storage cost), restore time",
-            "remove the rule if a restore takes longer than the recovery target"};
+  const bool restores =
+      best->change.front().key == "storage.checkpoint_tier" &&
+      ctx.catalog.storage(*best->change.front().value).value()->restore_time.value() > 0;
+  Risk risk{restores ? RiskLevel::kHigh : RiskLevel::kLow,
+            {"recovery"},
+            restores
+                ? "the latest checkpoint sits in an archive tier: every restart waits for its "
+                  "restore (hours) before it can read it"
+                : "older checkpoints (a rollback past a loss spike) are read back from a colder "
+                  "tier, with its retrieval fee; the latest two stay where they are written"};
+  Rollout r{
+      "apply the lifecycle rule to one run's checkpoint prefix and restore an old checkpoint "
+      "once to time it and see its retrieval charge",
+      "checkpoint storage and retrieval charges (ledger storage cost), restore time",
+      "remove the rule if a restore takes longer than the recovery target"};
   auto p = change(best->change, risk, r);
-  p.notes.push_back(core::sprintf("checkpoints %s: %s USD of checkpoint storage and retrieval instead "
-                                  "of %s USD; checkpoints live %.1f h",
-                                  best->text.c_str(), core::group_digits(best->storage_usd, 0).c_str(),
-                                  core::group_digits(now_usd, 0).c_str(), core::in_hours(lifetime)));
+  p.notes.push_back(
+      core::sprintf("checkpoints %s: %s USD of checkpoint storage and retrieval instead "
+                    "of %s USD; checkpoints live %.1f h",
+                    best->text.c_str(), core::group_digits(best->storage_usd, 0).c_str(),
+                    core::group_digits(now_usd, 0).c_str(), core::in_hours(lifetime)));
   return p;
 }
 

@@ -14,7 +14,8 @@ namespace {
 std::string months_text(const std::optional<double>& months, double life_months) {
   if (!months) return "never (renting costs less than running the cluster)";
   if (*months > life_months) {
-    return core::sprintf("%.1f months, after the %.0f-month life: never within it", *months, life_months);
+    return core::sprintf("%.1f months, after the %.0f-month life: never within it", *months,
+                         life_months);
   }
   return core::sprintf("%.1f months", *months);
 }
@@ -27,7 +28,8 @@ Proposal pricing_owned(const LeverContext& ctx) {
   const std::string& gpu = ctx.plan.job.cluster.gpu.id;
   const catalog::Server* server = ctx.catalog.server_for(gpu);
   if (!server) {
-    return not_priced("no server price for " + gpu + " in the catalog (data/owned.yaml servers): "
+    return not_priced("no server price for " + gpu +
+                      " in the catalog (data/owned.yaml servers): "
                       "buying needs one, with its power");
   }
   if (!server->priced()) {
@@ -48,24 +50,25 @@ Proposal pricing_owned(const LeverContext& ctx) {
   // every hour), and the utilisation at which a busy owned hour costs its hourly price.
   const std::string rented = now.instance.empty() ? std::string("pricing.gpu_hour") : now.instance;
   const auto be = costing::break_even(in, o.rate, {rented, now.mode, now.per_gpu});
-  const auto hour = costing::break_even(in, o.rate, {rented, catalog::PricingMode::kOnDemand, now.per_gpu});
+  const auto hour =
+      costing::break_even(in, o.rate, {rented, catalog::PricingMode::kOnDemand, now.per_gpu});
   const std::string needed = hour.utilisation ? core::sprintf("%.0f %%", 100 * *hour.utilisation)
                                               : std::string("more than 100 %");
 
   const double gpus = static_cast<double>(in.servers) * in.gpus_per_server;
   const bool relies_on_other_work = run_share < in.utilisation;
-  Risk risk{relies_on_other_work ? RiskLevel::kHigh : RiskLevel::kMedium,
-            {"cost-commitment", "utilisation", "obsolescence"},
-            core::sprintf("buys %d x %s (%s GPUs) for %s USD up front, written off over %.3g y; "
-                          "the owned price assumes the cluster busy %.0f %% of its life and this "
-                          "run fills %.1f %%%s; against the plan's %.2f USD/GPU-h it pays only "
-                          "above %s utilisation; newer GPUs lower what these fetch and earn",
-                          in.servers, in.server.c_str(), core::group_digits(gpus).c_str(),
-                          core::group_digits(o.rate.upfront.value()).c_str(),
-                          in.life.value() / core::kSecondsPerYear, 100 * in.utilisation,
-                          100 * run_share,
-                          relies_on_other_work ? ": other work must fill the rest" : "",
-                          core::per_hour(now.per_gpu), needed.c_str())};
+  Risk risk{
+      relies_on_other_work ? RiskLevel::kHigh : RiskLevel::kMedium,
+      {"cost-commitment", "utilisation", "obsolescence"},
+      core::sprintf("buys %d x %s (%s GPUs) for %s USD up front, written off over %.3g y; "
+                    "the owned price assumes the cluster busy %.0f %% of its life and this "
+                    "run fills %.1f %%%s; against the plan's %.2f USD/GPU-h it pays only "
+                    "above %s utilisation; newer GPUs lower what these fetch and earn",
+                    in.servers, in.server.c_str(), core::group_digits(gpus).c_str(),
+                    core::group_digits(o.rate.upfront.value()).c_str(),
+                    in.life.value() / core::kSecondsPerYear, 100 * in.utilisation, 100 * run_share,
+                    relies_on_other_work ? ": other work must fill the rest" : "",
+                    core::per_hour(now.per_gpu), needed.c_str())};
   Rollout r{core::sprintf("get a quote for %d x %s with a delivery date and a colocation offer "
                           "(kW, energy metered or included), and list the work that will use the "
                           "cluster after this run with its GPU-hours before committing",
@@ -86,15 +89,17 @@ Proposal pricing_owned(const LeverContext& ctx) {
                     "; a busy owned hour costs the plan's price at " + needed + " utilisation");
   for (const auto& b : o.break_even) {
     if (b.rental.instance == now.instance && b.rental.mode == now.mode) continue;  // said above
-    p.notes.push_back(core::sprintf("break-even against %s %s at %.2f USD/GPU-h: ", b.rental.instance.c_str(),
-                                    catalog::to_string(b.rental.mode), core::per_hour(b.rental.per_gpu)) +
-                      months_text(b.months, life_months));
+    p.notes.push_back(
+        core::sprintf("break-even against %s %s at %.2f USD/GPU-h: ", b.rental.instance.c_str(),
+                      catalog::to_string(b.rental.mode), core::per_hour(b.rental.per_gpu)) +
+        months_text(b.months, life_months));
   }
   std::string weak;
   for (const auto& s : o.sources) {
     if (s.weak) weak += (weak.empty() ? "" : ", ") + s.input;
     if (s.input == "utilisation" && s.from != "plan") {
-      p.notes.push_back("utilisation " + s.value + " is the default of data/owned.yaml (an "
+      p.notes.push_back("utilisation " + s.value +
+                        " is the default of data/owned.yaml (an "
                         "assumption): set pricing.utilisation to the share of the cluster's life "
                         "your work will fill");
     }

@@ -104,7 +104,8 @@ Combined combine(const std::vector<Lever>& levers, const std::vector<LeverResult
                                                   group_best[lever.group]->id.c_str())});
       continue;
     }
-    const LeverContext ctx{*in.catalog, current, applied, eval, in.limits, in.guardrails, in.threads};
+    const LeverContext ctx{*in.catalog, current,       applied,   eval,
+                           in.limits,   in.guardrails, in.threads};
     Proposal p = lever.propose(ctx);
     if (p.kind != Proposal::Kind::kChange) {
       out.skipped.push_back({r->id, "on the combined plan: " + p.why});
@@ -142,7 +143,8 @@ Combined combine(const std::vector<Lever>& levers, const std::vector<LeverResult
     const std::string& id = r->id;
     const Lever& lever = *by_id[id];
     if (!lever.group.empty() && group_best[lever.group] != r) continue;
-    const LeverContext ctx{*in.catalog, current, applied, eval, in.limits, in.guardrails, in.threads};
+    const LeverContext ctx{*in.catalog, current,       applied,   eval,
+                           in.limits,   in.guardrails, in.threads};
     Proposal p = lever.propose(ctx);
     if (p.kind != Proposal::Kind::kChange) continue;
     Change merged = merge(applied, p.change);
@@ -150,8 +152,8 @@ Combined combine(const std::vector<Lever>& levers, const std::vector<LeverResult
     auto cand = eval(merged);
     if (!cand || current.total_usd() - cand->total_usd() < kCent) continue;
     if (!check_red_lines(*cand, base, p.risk, in.guardrails, in.limits).ok) continue;
-    out.steps.push_back({id, cand->total_usd(), current.total_usd() - cand->total_usd(),
-                         cand->wall_days(), true});
+    out.steps.push_back(
+        {id, cand->total_usd(), current.total_usd() - cand->total_usd(), cand->wall_days(), true});
     out.risk = std::max(out.risk, p.risk.level);
     if (std::find(out.levers.begin(), out.levers.end(), id) == out.levers.end()) {
       out.levers.push_back(id);
@@ -205,11 +207,13 @@ core::Result<OptimizeResult> optimize(const OptimizeInputs& in) {
   res.baseline = std::move(*base);
   res.guardrails = in.guardrails;
   res.limits = in.limits;
-  const std::vector<Lever> levers =
-      !in.levers.empty() ? in.levers : res.baseline.serving ? serving_levers() : training_levers();
+  const std::vector<Lever> levers = !in.levers.empty()     ? in.levers
+                                    : res.baseline.serving ? serving_levers()
+                                                           : training_levers();
   const Change none;
   for (const auto& lever : levers) {
-    const LeverContext ctx{*in.catalog, res.baseline, none, eval, in.limits, in.guardrails, in.threads};
+    const LeverContext ctx{*in.catalog, res.baseline,  none,      eval,
+                           in.limits,   in.guardrails, in.threads};
     res.levers.push_back(judge(lever, lever.propose(ctx), res.baseline, eval, in));
   }
   std::stable_sort(res.levers.begin(), res.levers.end(),

@@ -31,7 +31,7 @@ Seconds log_retention(const Evaluation& e) {
 Seconds recovery_per_interrupt(const Evaluation& e) {
   const auto& f = e.cost.failures;
   const Seconds lost = f.expected_interruptions > 0 ? f.lost_work / f.expected_interruptions
-                                                     : f.checkpoint_interval * 0.5;
+                                                    : f.checkpoint_interval * 0.5;
   return lost + f.restart_per_interrupt;
 }
 
@@ -47,7 +47,8 @@ double data_stall_share(const Evaluation& e) {
 }
 
 Seconds checkpoint_span(const Evaluation& e) {
-  return e.cost.failures.checkpoint_interval * static_cast<double>(e.inputs.storage.checkpoints_retained);
+  return e.cost.failures.checkpoint_interval *
+         static_cast<double>(e.inputs.storage.checkpoints_retained);
 }
 
 namespace {
@@ -58,12 +59,14 @@ namespace {
 constexpr double kWorse = 0.01;
 
 std::string risk_above(const Risk& risk, const Guardrails& g) {
-  return std::string("risk ") + to_string(risk.level) + " is above the allowed " + to_string(g.max_risk);
+  return std::string("risk ") + to_string(risk.level) + " is above the allowed " +
+         to_string(g.max_risk);
 }
 
 // The lines `c` crosses. With `base`, a line `base` already crosses counts only when `c` is worse.
-std::vector<std::string> crossed_lines(const Evaluation& c, const Evaluation* base, const Risk& risk,
-                                       const Guardrails& g, const PlanLimits& limits) {
+std::vector<std::string> crossed_lines(const Evaluation& c, const Evaluation* base,
+                                       const Risk& risk, const Guardrails& g,
+                                       const PlanLimits& limits) {
   std::vector<std::string> crossed;
   if (c.serving) {
     if (risk.level > g.max_risk) crossed.push_back(risk_above(risk, g));
@@ -84,10 +87,12 @@ std::vector<std::string> crossed_lines(const Evaluation& c, const Evaluation* ba
   // A floor: crossed when `cand` is below it, unless the original is below it too and `cand` is
   // not worse by more than kWorse. A ceiling is the same with the signs turned.
   auto at_least = [&](double cand, double orig, double floor, const std::string& what) {
-    if (cand < floor && (!base || orig >= floor || cand < orig * (1 - kWorse))) crossed.push_back(what);
+    if (cand < floor && (!base || orig >= floor || cand < orig * (1 - kWorse)))
+      crossed.push_back(what);
   };
   auto at_most = [&](double cand, double orig, double ceiling, const std::string& what) {
-    if (cand > ceiling && (!base || orig <= ceiling || cand > orig * (1 + kWorse))) crossed.push_back(what);
+    if (cand > ceiling && (!base || orig <= ceiling || cand > orig * (1 + kWorse)))
+      crossed.push_back(what);
   };
   const Evaluation& b = base ? *base : c;
   for (const auto& [kind, min] : g.min_retention) {
@@ -98,11 +103,12 @@ std::vector<std::string> crossed_lines(const Evaluation& c, const Evaluation* ba
                    duration(min - r));
     } else if (kind == "checkpoints") {
       const Seconds s = checkpoint_span(c);
-      at_least(s.value(), checkpoint_span(b).value(), min.value(),
-               core::sprintf("retained checkpoints cover %s (%d x %.0f min), below the minimum %s by %s",
-                             duration(s).c_str(), c.inputs.storage.checkpoints_retained,
-                             c.cost.failures.checkpoint_interval.value() / 60,
-                             duration(min).c_str(), duration(min - s).c_str()));
+      at_least(
+          s.value(), checkpoint_span(b).value(), min.value(),
+          core::sprintf("retained checkpoints cover %s (%d x %.0f min), below the minimum %s by %s",
+                        duration(s).c_str(), c.inputs.storage.checkpoints_retained,
+                        c.cost.failures.checkpoint_interval.value() / 60, duration(min).c_str(),
+                        duration(min - s).c_str()));
     }
   }
   if (g.max_recovery) {
@@ -122,10 +128,11 @@ std::vector<std::string> crossed_lines(const Evaluation& c, const Evaluation* ba
   {
     // The scalability trap: a cheap but slow storage tier makes every step wait for data.
     const double stall = data_stall_share(c);
-    at_most(stall, data_stall_share(b), g.data_stall_limit(),
-            core::sprintf("the GPUs wait for data %.1f %% of each step (%.2f s), above the %.1f %% "
-                          "allowed (max_data_stall)",
-                          100 * stall, c.perf.step.data_loading.value(), 100 * g.data_stall_limit()));
+    at_most(
+        stall, data_stall_share(b), g.data_stall_limit(),
+        core::sprintf("the GPUs wait for data %.1f %% of each step (%.2f s), above the %.1f %% "
+                      "allowed (max_data_stall)",
+                      100 * stall, c.perf.step.data_loading.value(), 100 * g.data_stall_limit()));
   }
   if (g.security_floor) {
     const double cut = b.inputs.services.security.value() - c.inputs.services.security.value();

@@ -27,9 +27,11 @@ struct Priced {
   Risk risk;
 };
 // Each change estimated on top of ctx.applied; those that make no valid plan are left out.
-std::vector<Priced> price_each(const LeverContext& ctx, std::vector<std::pair<Change, Risk>>&& candidates);
+std::vector<Priced> price_each(const LeverContext& ctx,
+                               std::vector<std::pair<Change, Risk>>&& candidates);
 // The cheapest of `priced` that crosses no red line, else the cheapest; nullopt when empty.
-std::optional<Priced> cheapest_within_lines(const LeverContext& ctx, const std::vector<Priced>& priced);
+std::optional<Priced> cheapest_within_lines(const LeverContext& ctx,
+                                            const std::vector<Priced>& priced);
 
 // The serving red lines `c` crosses, appended to `crossed`; with `base`, a line `base` already
 // crosses counts only when `c` is worse by more than `worse` (a share).

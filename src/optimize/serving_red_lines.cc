@@ -57,21 +57,23 @@ void serving_lines_crossed(const Evaluation& c, const Evaluation* base, const Gu
   const double orig = base ? buffer_of(*base->serving) : buffer;
   if (buffer < g.capacity_buffer &&
       (!base || orig >= g.capacity_buffer || 1 + buffer < (1 + orig) * (1 - worse))) {
-    crossed.push_back(core::sprintf("capacity buffer %.1f %% (%s) is below the minimum %.0f %% by "
-                                    "%.1f pp",
-                                    100 * buffer, buffer_basis(s).c_str(), 100 * g.capacity_buffer,
-                                    100 * (g.capacity_buffer - buffer)));
+    crossed.push_back(
+        core::sprintf("capacity buffer %.1f %% (%s) is below the minimum %.0f %% by "
+                      "%.1f pp",
+                      100 * buffer, buffer_basis(s).c_str(), 100 * g.capacity_buffer,
+                      100 * (g.capacity_buffer - buffer)));
   }
   // Requests over the SLA for want of ready replicas, across the traffic profile.
   if (s.fleet.run) {
     const double share = s.fleet.run->over_sla_share;
     const double limit = over_sla_limit(c, g);
-    const double was = base && base->serving->fleet.run ? base->serving->fleet.run->over_sla_share : 0;
+    const double was =
+        base && base->serving->fleet.run ? base->serving->fleet.run->over_sla_share : 0;
     if (share > limit && (!base || was <= limit || share > was * (1 + worse))) {
-      crossed.push_back(core::sprintf("%.2f %% of requests over the SLA (%s over the traffic "
-                                      "profile) is above the limit %.2f %% by %.2f pp",
-                                      100 * share, s.plan.policy.name.c_str(), 100 * limit,
-                                      100 * (share - limit)));
+      crossed.push_back(core::sprintf(
+          "%.2f %% of requests over the SLA (%s over the traffic "
+          "profile) is above the limit %.2f %% by %.2f pp",
+          100 * share, s.plan.policy.name.c_str(), 100 * limit, 100 * (share - limit)));
     }
   }
 }

@@ -21,7 +21,8 @@ std::vector<MemoryFix> memory_fixes(const workload::TrainingJob& job) {
   };
   const auto& p = job.parallel;
   if (p.sharding == OptimizerSharding::kNone) {
-    consider(MemoryLever::kDistributedOptimizer, 0, [](auto& q) { q.sharding = OptimizerSharding::kZero1; });
+    consider(MemoryLever::kDistributedOptimizer, 0,
+             [](auto& q) { q.sharding = OptimizerSharding::kZero1; });
   }
   if (!p.sequence_parallel && p.tensor > 1) {
     consider(MemoryLever::kSequenceParallel, 0, [](auto& q) { q.sequence_parallel = true; });
@@ -30,16 +31,15 @@ std::vector<MemoryFix> memory_fixes(const workload::TrainingJob& job) {
     consider(MemoryLever::kMicroBatchOne, 1, [](auto& q) { q.micro_batch = 1; });
   }
   if (p.recompute == Recompute::kNone) {
-    consider(MemoryLever::kSelectiveRecompute, 0, [](auto& q) { q.recompute = Recompute::kSelective; });
+    consider(MemoryLever::kSelectiveRecompute, 0,
+             [](auto& q) { q.recompute = Recompute::kSelective; });
   }
   if (p.recompute != Recompute::kFull) {
     consider(MemoryLever::kFullRecompute, 0, [](auto& q) { q.recompute = Recompute::kFull; });
   }
   for (int k : {2, 4}) {
-    consider(MemoryLever::kTensor, p.tensor * k,
-             [k](auto& q) { q.tensor *= k; });
-    consider(MemoryLever::kPipeline, p.pipeline * k,
-             [k](auto& q) { q.pipeline *= k; });
+    consider(MemoryLever::kTensor, p.tensor * k, [k](auto& q) { q.tensor *= k; });
+    consider(MemoryLever::kPipeline, p.pipeline * k, [k](auto& q) { q.pipeline *= k; });
   }
   if (p.sharding != OptimizerSharding::kZero3) {
     consider(MemoryLever::kZero3, 0, [](auto& q) { q.sharding = OptimizerSharding::kZero3; });

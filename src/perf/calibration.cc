@@ -34,7 +34,8 @@ double descend(FitResult& result, const std::vector<Slot>& slots,
   auto loss = [&](const std::vector<double>& values) {
     for (size_t i = 0; i < slots.size(); ++i) result.values[slots[i].k][slots[i].gen] = values[i];
     double sum = 0;
-    for (const auto* o : rows) sum += log_error(o->predict(result.apply(o->profile, params)), o->measured);
+    for (const auto* o : rows)
+      sum += log_error(o->predict(result.apply(o->profile, params)), o->measured);
     return sum / rows.size();
   };
   std::vector<Axis> axes;
@@ -57,7 +58,8 @@ double descend(FitResult& result, const std::vector<Slot>& slots,
 
 // Whether parameter `k` informs `o` under `fit` (FitParameter::min_elasticity): a 10 % change of
 // its value moves the prediction by at least min_elasticity x ln(1.1).
-bool informs(const Observation& o, const FitResult& fit, const std::vector<FitParameter>& params, size_t k) {
+bool informs(const Observation& o, const FitResult& fit, const std::vector<FitParameter>& params,
+             size_t k) {
   const auto& p = params[k];
   auto profile = fit.apply(o.profile, params);
   const double base = o.predict(profile);
@@ -83,7 +85,8 @@ catalog::EfficiencyProfile FitResult::apply(catalog::EfficiencyProfile profile,
   return profile;
 }
 
-std::vector<FittedNumber> fitted_numbers(const FitResult& fit, const std::vector<FitParameter>& parameters,
+std::vector<FittedNumber> fitted_numbers(const FitResult& fit,
+                                         const std::vector<FitParameter>& parameters,
                                          const std::vector<std::string>& generations) {
   std::vector<FittedNumber> out;
   for (size_t k = 0; k < parameters.size(); ++k) {
@@ -105,7 +108,8 @@ std::vector<FittedNumber> fitted_numbers(const FitResult& fit, const std::vector
   return out;
 }
 
-FitResult fit(const std::vector<const Observation*>& rows, const std::vector<FitParameter>& parameters) {
+FitResult fit(const std::vector<const Observation*>& rows,
+              const std::vector<FitParameter>& parameters) {
   FitResult result;
   result.rows = static_cast<int>(rows.size());
   for (const auto& p : parameters) result.values.push_back({{kPooled, p.start}});
@@ -127,7 +131,8 @@ FitResult fit(const std::vector<const Observation*>& rows, const std::vector<Fit
     for (const auto& g : generations) {
       if (parameters[k].min_informing_rows > 0) {
         int n = 0;
-        for (const auto* o : rows) n += o->generation == g && informs(*o, result, parameters, k) ? 1 : 0;
+        for (const auto* o : rows)
+          n += o->generation == g && informs(*o, result, parameters, k) ? 1 : 0;
         if (n < parameters[k].min_informing_rows) {
           if (!pooled_used) split.push_back({k, kPooled});
           pooled_used = true;
@@ -195,7 +200,13 @@ std::vector<FitParameter> training_fit_parameters() {
       // Hopper at most 68 %: above it, with gemm_half_dim >= 64, the model's bf16 or fp8 GEMMs
       // outrun cuBLAS measured on an H200 by more than 5 % at some training-sized shape
       // (data/measurements; test MeasuredCeiling.ModelGemmNeverBeatsMeasuredCublasOnH200).
-      {"gemm_max", true, UnitKind::kPercent, 0.40, 0.95, 0.01, 0.70,
+      {"gemm_max",
+       true,
+       UnitKind::kPercent,
+       0.40,
+       0.95,
+       0.01,
+       0.70,
        [](const EfficiencyProfile& e) { return e.gemm_max; },
        [](EfficiencyProfile& e, double v) { e.gemm_max = v; },
        {{"hopper", 0.68}}},

@@ -39,8 +39,7 @@ core::Seconds collective_time(const workload::TrainingJob& job, Collective c, Gr
     case Collective::kAllReduce:
       return latency * 2 + bytes * (2 * (n - 1) / n) / bus_bandwidth(job, g);
     case Collective::kReduceScatter:
-    case Collective::kAllGather:
-      return latency + bytes * ((n - 1) / n) / bus_bandwidth(job, g);
+    case Collective::kAllGather: return latency + bytes * ((n - 1) / n) / bus_bandwidth(job, g);
     case Collective::kAllToAll: {
       // Of the bytes a rank sends, (local-1)/n stay in the domain, (n-local)/n cross the network,
       // which all-to-all uses less well than rings (many small messages).
@@ -91,8 +90,8 @@ DispatchCopies dispatch_copies(const workload::TrainingJob& job, Group ep, doubl
   return c;
 }
 
-core::Seconds dispatch_time(const workload::TrainingJob& job, Group ep, double experts,
-                            double topk, core::Bytes token_bytes) {
+core::Seconds dispatch_time(const workload::TrainingJob& job, Group ep, double experts, double topk,
+                            core::Bytes token_bytes) {
   if (ep.size <= 1) return core::Seconds(0);
   const DispatchCopies c = dispatch_copies(job, ep, experts, topk);
   const bool flex = job.parallel.moe_dispatcher == workload::MoeDispatcher::kFlex;

@@ -27,7 +27,8 @@ core::Seconds dp_time(const workload::TrainingJob& job, const LocalParams& lp) {
     const core::Bytes grads(grad_bytes * params);
     reduce += collective_time(job, sharded ? Collective::kReduceScatter : Collective::kAllReduce,
                               group, grads);
-    if (sharded) gather += collective_time(job, Collective::kAllGather, group, core::Bytes(2 * params));
+    if (sharded)
+      gather += collective_time(job, Collective::kAllGather, group, core::Bytes(2 * params));
     if (par.sharding == OptimizerSharding::kZero3) {
       // FSDP gathers parameters again for forward and backward of every micro-batch.
       gather += collective_time(job, Collective::kAllGather, group, core::Bytes(2 * params)) *
@@ -48,8 +49,8 @@ DataReads data_reads(const workload::TrainingJob& job) {
   r.per_step = core::Bytes(static_cast<double>(job.global_batch) * job.seq_length *
                            job.data.bytes_per_token * loading_stages * par.context);
   // The GPUs of the loading stages, on whole nodes (rank order tp-cp-dp-pp: a stage is contiguous).
-  r.reading_nodes = std::max(1.0, job.cluster.gpus * loading_stages / par.pipeline /
-                                      job.cluster.gpus_per_node);
+  r.reading_nodes =
+      std::max(1.0, job.cluster.gpus * loading_stages / par.pipeline / job.cluster.gpus_per_node);
   r.rate = job.data.per_node * r.reading_nodes + job.data.shared;
   return r;
 }
@@ -82,9 +83,7 @@ core::Result<TrainingEstimate> estimate_training(const workload::TrainingJob& jo
 
   const LayerTime dense = layer_time(job, false);
   const LayerTime moe = m.is_moe() ? layer_time(job, true) : LayerTime{};
-  auto mix = [&](auto field) {
-    return dense.*field * (1 - moe_share) + moe.*field * moe_share;
-  };
+  auto mix = [&](auto field) { return dense.*field * (1 - moe_share) + moe.*field * moe_share; };
   LayerTime layer;
   layer.compute = mix(&LayerTime::compute);
   layer.recompute = mix(&LayerTime::recompute);
@@ -120,10 +119,11 @@ core::Result<TrainingEstimate> estimate_training(const workload::TrainingJob& jo
   st.dp_comm = dp_time(job, lp);
   double opt_params = lp.dense + lp.expert;
   if (par.sharding != OptimizerSharding::kNone) {
-    opt_params = lp.dense / (job.data_parallel() * par.context) + lp.expert / job.expert_data_parallel();
+    opt_params =
+        lp.dense / (job.data_parallel() * par.context) + lp.expert / job.expert_data_parallel();
   }
   st.optimizer = core::Bytes(opt_params * job.efficiency.optimizer_bytes_per_param) /
-                 (job.cluster.gpu.memory_bandwidth * job.efficiency.memory_bound) +
+                     (job.cluster.gpu.memory_bandwidth * job.efficiency.memory_bound) +
                  job.efficiency.step_overhead;
 
   if (job.data.limited()) {
@@ -141,8 +141,8 @@ core::Result<TrainingEstimate> estimate_training(const workload::TrainingJob& jo
   // Hardware FLOPs per token: the executed work of one GPU's layers, scaled to the whole model.
   const double tokens_per_mb = par.micro_batch * static_cast<double>(job.seq_length);
   const double hw_per_mb_per_gpu =
-      (dense.hardware_flops * (1 - moe_share) + moe.hardware_flops * moe_share) *
-          layers_per_stage + (last.hardware_flops) / p;
+      (dense.hardware_flops * (1 - moe_share) + moe.hardware_flops * moe_share) * layers_per_stage +
+      (last.hardware_flops) / p;
   const double gpus_per_replica = par.tensor * par.context * p;
   est.hardware_flops_per_token = hw_per_mb_per_gpu * gpus_per_replica / tokens_per_mb;
   est.model_flops_per_gpu =

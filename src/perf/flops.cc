@@ -15,8 +15,8 @@ ForwardFlopsPerToken forward_flops_per_token(const workload::Model& m, int seq,
     const double a = m.heads();
     const double qk = s.qk_head_dim + s.qk_pos_emb_head_dim;
     const double q_macs = s.q_lora_rank > 0 ? s.q_lora_rank * (h + a * qk) : h * a * qk;
-    const double kv_macs = s.kv_lora_rank * (h + a * (s.qk_head_dim + s.v_head_dim)) +
-                           h * s.qk_pos_emb_head_dim;
+    const double kv_macs =
+        s.kv_lora_rank * (h + a * (s.qk_head_dim + s.v_head_dim)) + h * s.qk_pos_emb_head_dim;
     linear_per_layer = 2 * (q_macs + kv_macs + a * s.v_head_dim * h);
     core_per_layer = 2 * a * (qk + s.v_head_dim) * seq * causal;
   } else {

@@ -115,8 +115,8 @@ Interval interval_for(const catalog::ErrorBands& bands, const std::string& regim
   return iv;
 }
 
-double band_coverage(const std::vector<std::string>& regimes, const std::vector<std::string>& groups,
-                     const std::vector<double>& ratios) {
+double band_coverage(const std::vector<std::string>& regimes,
+                     const std::vector<std::string>& groups, const std::vector<double>& ratios) {
   if (ratios.empty()) return 0;
   int covered = 0;
   std::map<std::string, catalog::ErrorBands> without;

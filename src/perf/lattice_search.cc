@@ -13,7 +13,8 @@ constexpr double kTolerance = 1e-12;
 
 class Search {
  public:
-  Search(const std::vector<Axis>& axes, const std::function<double(const std::vector<double>&)>& loss)
+  Search(const std::vector<Axis>& axes,
+         const std::function<double(const std::vector<double>&)>& loss)
       : axes_(axes), loss_(loss) {}
 
   int evaluations() const { return evaluations_; }
@@ -55,7 +56,8 @@ class Search {
     const int max_evaluations = evaluations_ + 1000 * static_cast<int>(n + 1);
     while (evaluations_ < max_evaluations) {
       std::iota(order.begin(), order.end(), 0);
-      std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return fx[a] < fx[b]; });
+      std::stable_sort(order.begin(), order.end(),
+                       [&](size_t a, size_t b) { return fx[a] < fx[b]; });
       const size_t best = order.front(), worst = order.back(), second = order[n - 1];
       double spread = 0;
       for (size_t i = 0; i <= n; ++i) {
@@ -70,7 +72,8 @@ class Search {
       // Points are projected onto the box, so that no vertex sits where the loss is flat.
       auto along = [&](double t) {
         std::vector<double> p(n);
-        for (size_t d = 0; d < n; ++d) p[d] = std::clamp(centre[d] + t * (x[worst][d] - centre[d]), 0.0, 1.0);
+        for (size_t d = 0; d < n; ++d)
+          p[d] = std::clamp(centre[d] + t * (x[worst][d] - centre[d]), 0.0, 1.0);
         return p;
       };
       auto reflected = along(-1.0);
@@ -111,7 +114,9 @@ class Search {
       for (size_t i = 0; i < n; ++i) v[i] = at(i, idx[i]);
       return v;
     };
-    auto better = [&](double trial) { return trial < current - kTolerance * std::max(1.0, current); };
+    auto better = [&](double trial) {
+      return trial < current - kTolerance * std::max(1.0, current);
+    };
     for (bool moved = true; moved;) {
       moved = false;
       for (size_t i = 0; i < n; ++i) {
@@ -130,7 +135,8 @@ class Search {
               auto trial = k;
               trial[a] += da;
               trial[b] += db;
-              if (trial[a] < 0 || trial[a] > steps(a) || trial[b] < 0 || trial[b] > steps(b)) continue;
+              if (trial[a] < 0 || trial[a] > steps(a) || trial[b] < 0 || trial[b] > steps(b))
+                continue;
               const double ft = f(values(trial));
               if (better(ft)) k = trial, current = ft, moved = true;
             }
@@ -148,9 +154,9 @@ class Search {
 
 }  // namespace
 
-std::vector<double> minimise_on_lattice(const std::vector<Axis>& axes, const std::vector<double>& start,
-                                        const std::function<double(const std::vector<double>&)>& loss,
-                                        int* evaluations) {
+std::vector<double> minimise_on_lattice(
+    const std::vector<Axis>& axes, const std::vector<double>& start,
+    const std::function<double(const std::vector<double>&)>& loss, int* evaluations) {
   if (axes.empty()) return {};
   Search s(axes, loss);
   std::vector<double> u(axes.size());

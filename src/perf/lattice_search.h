@@ -18,8 +18,8 @@ struct Axis {
 //   3. polishing on the lattice: every value of one axis at a time, then one step on two axes
 //      at once (the four diagonal moves of every pair), until no move lowers the loss.
 // Deterministic: fixed order, ties keep the earlier point. `evaluations` counts loss calls.
-std::vector<double> minimise_on_lattice(const std::vector<Axis>& axes, const std::vector<double>& start,
-                                        const std::function<double(const std::vector<double>&)>& loss,
-                                        int* evaluations = nullptr);
+std::vector<double> minimise_on_lattice(
+    const std::vector<Axis>& axes, const std::vector<double>& start,
+    const std::function<double(const std::vector<double>&)>& loss, int* evaluations = nullptr);
 
 }  // namespace aicost::perf

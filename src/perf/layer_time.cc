@@ -182,7 +182,8 @@ LayerTime layer_time(const workload::TrainingJob& job, bool moe_layer) {
     // the ring's c x t GPUs do not fit in it (send/recv alone judges a hop by its stride).
     const Group ring{par.context, par.tensor};
     const bool leaves = local_ranks(job, ring) < ring.size;
-    const Group link{ring.size, leaves ? std::max(ring.stride, job.cluster.scale_up_domain) : ring.stride};
+    const Group link{ring.size,
+                     leaves ? std::max(ring.stride, job.cluster.scale_up_domain) : ring.stride};
     const core::Seconds hop = collective_time(job, Collective::kSendRecv, link, chunk);
     auto exposed = [](core::Seconds comm, core::Seconds hide) {
       return comm > hide ? comm - hide : core::Seconds(0);

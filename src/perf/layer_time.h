@@ -7,11 +7,11 @@
 namespace aicost::perf {
 
 struct LayerTime {
-  core::Seconds compute;    // forward + backward
-  core::Seconds recompute;  // extra forward under selective/full recompute
-  core::Seconds tp;         // exposed TP/SP collectives
-  core::Seconds cp;         // exposed CP ring exchange
-  core::Seconds ep;         // expert all-to-all
+  core::Seconds compute;      // forward + backward
+  core::Seconds recompute;    // extra forward under selective/full recompute
+  core::Seconds tp;           // exposed TP/SP collectives
+  core::Seconds cp;           // exposed CP ring exchange
+  core::Seconds ep;           // expert all-to-all
   double hardware_flops = 0;  // executed FLOPs incl. recompute (for HFU)
   core::Seconds total() const { return compute + recompute + tp + cp + ep; }
 };

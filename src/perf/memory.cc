@@ -31,10 +31,10 @@ double activation_bytes(const workload::TrainingJob& job, bool moe_layer, Recomp
   // Replicated outside the TP region: 2 layer-norm inputs (4), QKV and fc1 inputs (2 + 2), masks.
   const double replicated = 8 + 2 * drop;
   // Inside the TP region: Q and K (2q + 2kv), V (2kv), attention output (2q).
-  const double q = m.spec().multi_latent_attention
-                       ? static_cast<double>(m.heads()) *
-                             (m.spec().qk_head_dim + m.spec().qk_pos_emb_head_dim)
-                       : m.q_width();
+  const double q =
+      m.spec().multi_latent_attention
+          ? static_cast<double>(m.heads()) * (m.spec().qk_head_dim + m.spec().qk_pos_emb_head_dim)
+          : m.q_width();
   const double kv = m.spec().multi_latent_attention ? q : m.kv_width();
   double split = (4 * q + 4 * kv) / h;
   // MLP: fc1 output (gated: 2f wide) and activation output (f wide).
@@ -73,7 +73,8 @@ LocalParams local_params(const workload::TrainingJob& job) {
   const double router = static_cast<double>(m.hidden()) * m.spec().num_moe_experts;
   LocalParams lp;
   lp.outside_layers = m.embedding_params() / p.tensor;
-  if (p.pipeline == 1) lp.outside_layers += m.output_params() / p.tensor + m.hidden() /* final norm */;
+  if (p.pipeline == 1)
+    lp.outside_layers += m.output_params() / p.tensor + m.hidden() /* final norm */;
   lp.dense = (m.layers() * m.attention_params() + m.dense_layers() * m.dense_mlp_params() +
               m.moe_layers() * (m.shared_expert_params() + router)) *
                  per_stage / p.tensor +
@@ -92,12 +93,13 @@ MemoryBreakdown estimate_memory(const workload::TrainingJob& job) {
   // Megatron mixed precision: 16-bit weights (2), main grads (4 in fp32, else 2), fp32 master +
   // Adam m, v (4 + 4 + 4 = 12).
   // optimizer_states: bf16 is Megatron-Core's precision-aware optimizer with exp_avg_dtype and
-  // exp_avg_sq_dtype bf16 (megatron/core/optimizer/optimizer_config.py, use_precision_aware_optimizer;
-  // main_params_dtype stays fp32): fp32 master (4) + bf16 m (2) + bf16 v (2) = 8 bytes/param.
-  // fp8_param_gather (TransformerConfig.fp8_param_gather, Transformer Engine Float8Tensor weights)
-  // keeps the transformer layers' linear weights in FP8: 1 byte/param instead of 2. The embedding,
-  // output layer and final norm are not TE linear layers and stay 16-bit (2); the norms and the
-  // router inside the layers also stay 16-bit, but are < 0.1 % of a layer and counted at 1 byte.
+  // exp_avg_sq_dtype bf16 (megatron/core/optimizer/optimizer_config.py,
+  // use_precision_aware_optimizer; main_params_dtype stays fp32): fp32 master (4) + bf16 m (2) +
+  // bf16 v (2) = 8 bytes/param. fp8_param_gather (TransformerConfig.fp8_param_gather, Transformer
+  // Engine Float8Tensor weights) keeps the transformer layers' linear weights in FP8: 1 byte/param
+  // instead of 2. The embedding, output layer and final norm are not TE linear layers and stay
+  // 16-bit (2); the norms and the router inside the layers also stay 16-bit, but are < 0.1 % of a
+  // layer and counted at 1 byte.
   const LocalParams lp = local_params(job);
   const double dp = job.data_parallel() * p.context;  // gradients reduce over DP x CP
   const double edp = job.expert_data_parallel();
@@ -106,7 +108,8 @@ MemoryBreakdown estimate_memory(const workload::TrainingJob& job) {
     return sharded ? params / replicas : params;
   };
   const bool z1 = p.sharding != OptimizerSharding::kNone;
-  const bool z2 = p.sharding == OptimizerSharding::kZero2 || p.sharding == OptimizerSharding::kZero3;
+  const bool z2 =
+      p.sharding == OptimizerSharding::kZero2 || p.sharding == OptimizerSharding::kZero3;
   const bool z3 = p.sharding == OptimizerSharding::kZero3;
   mem.weights = core::Bytes(2 * (shard(lp.dense, dp, z3) + shard(lp.expert, edp, z3)));
   if (p.fp8_param_gather) {
@@ -114,8 +117,7 @@ MemoryBreakdown estimate_memory(const workload::TrainingJob& job) {
     mem.weights = core::Bytes(1 * (shard(layer_dense, dp, z3) + shard(lp.expert, edp, z3)) +
                               2 * shard(lp.outside_layers, dp, z3));
   }
-  mem.gradients =
-      core::Bytes(grad_bytes * (shard(lp.dense, dp, z2) + shard(lp.expert, edp, z2)));
+  mem.gradients = core::Bytes(grad_bytes * (shard(lp.dense, dp, z2) + shard(lp.expert, edp, z2)));
   const double optimizer_bytes = p.bf16_optimizer_states ? 8.0 : 12.0;
   mem.optimizer =
       core::Bytes(optimizer_bytes * (shard(lp.dense, dp, z1) + shard(lp.expert, edp, z1)));

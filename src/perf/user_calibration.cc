@@ -50,9 +50,10 @@ core::Result<UserCalibration> calibrate(std::vector<Observation> observations,
       const int more = rules.min_rows_per_generation - static_cast<int>(rows.size());
       return core::make_error(
           ErrorCode::kInvalidInput,
-          "too few runs of " + g + " to calibrate: " + str(rows.size()) + " " + rows_word(rows.size()) +
-              ", at least " + str(rules.min_rows_per_generation) +
-              " needed (its values are fitted, then checked on rows they were not fitted to); add " +
+          "too few runs of " + g + " to calibrate: " + str(rows.size()) + " " +
+              rows_word(rows.size()) + ", at least " + str(rules.min_rows_per_generation) +
+              " needed (its values are fitted, then checked on rows they were not fitted to); "
+              "add " +
               str(more) + " more " + g + (more == 1 ? " run" : " runs") + ", or remove its rows");
     }
   }
@@ -60,11 +61,11 @@ core::Result<UserCalibration> calibrate(std::vector<Observation> observations,
                       static_cast<int>(groups.size()) >= rules.shared_min_groups;
   for (auto p : candidates) {
     if (!p.per_generation && !varied) {
-      out.held.push_back({p.key, "shared by every generation: fitted only from at least " +
-                                     str(rules.shared_min_rows) + " rows of " +
-                                     str(rules.shared_min_groups) + " source groups (here " +
-                                     str(observations.size()) + " " + rows_word(observations.size()) +
-                                     " of " + str(groups.size()) + ")"});
+      out.held.push_back(
+          {p.key, "shared by every generation: fitted only from at least " +
+                      str(rules.shared_min_rows) + " rows of " + str(rules.shared_min_groups) +
+                      " source groups (here " + str(observations.size()) + " " +
+                      rows_word(observations.size()) + " of " + str(groups.size()) + ")"});
       continue;
     }
     std::string short_of;
@@ -73,8 +74,8 @@ core::Result<UserCalibration> calibrate(std::vector<Observation> observations,
       int n = 0;
       for (const auto* o : rows) n += responds(*o, p) ? 1 : 0;
       if (n < rules.min_rows_per_generation) {
-        short_of += (short_of.empty() ? "" : "; ") + str(n) + " of " + str(rows.size()) + " " + g + " " +
-                    rows_word(rows.size()) + " respond to it";
+        short_of += (short_of.empty() ? "" : "; ") + str(n) + " of " + str(rows.size()) + " " + g +
+                    " " + rows_word(rows.size()) + " respond to it";
       }
       const double shipped = p.get(rows.front()->profile);
       start += shipped;
@@ -82,7 +83,8 @@ core::Result<UserCalibration> calibrate(std::vector<Observation> observations,
       // would move the value merely because the range excludes it, not because the rows say so.
       p.lo = std::min(p.lo, shipped);
       p.hi = std::max(p.hi, shipped);
-      if (auto cap = p.hi_for.find(g); cap != p.hi_for.end()) cap->second = std::max(cap->second, shipped);
+      if (auto cap = p.hi_for.find(g); cap != p.hi_for.end())
+        cap->second = std::max(cap->second, shipped);
     }
     if (!short_of.empty()) {
       out.held.push_back({p.key, "the rows do not determine it (" + short_of + "; at least " +
@@ -100,7 +102,8 @@ core::Result<UserCalibration> calibrate(std::vector<Observation> observations,
     return core::make_error(ErrorCode::kInvalidInput,
                             "these rows determine none of the calibrated values; add runs that "
                             "differ in what the model is sensitive to (e.g. serving: TTFT rows for "
-                            "the prefill share, throughput rows for the decode bandwidth):" + why);
+                            "the prefill share, throughput rows for the decode bandwidth):" +
+                                why);
   }
   // Hold-out units.
   bool by_group = groups.size() > 1;

@@ -52,7 +52,8 @@ LossBreakdown run_losses(Seconds work, int gpus, const FailureModel& f,
   // Planned maintenance, taken at a checkpoint: no work lost, a restart (and downtime) each,
   // at its rate over the wall time without it.
   if (f.maintenance_per_day > 0) {
-    l.maintenance = (f.maintenance_downtime + restart) * (core::in_days(l.wall()) * f.maintenance_per_day);
+    l.maintenance =
+        (f.maintenance_downtime + restart) * (core::in_days(l.wall()) * f.maintenance_per_day);
   }
   return l;
 }

@@ -70,8 +70,7 @@ Seconds expected_wall_time(Seconds work, Seconds tau, Seconds delta, Seconds res
 }
 
 double first_order_waste(Seconds tau, Seconds delta, Seconds restart, Seconds mtbf) {
-  return delta.value() / tau.value() +
-         (tau.value() / 2 + restart.value()) / mtbf.value();
+  return delta.value() / tau.value() + (tau.value() / 2 + restart.value()) / mtbf.value();
 }
 
 LossBreakdown expected_losses(Seconds work, Seconds tau, Seconds delta, Seconds restart,

@@ -213,8 +213,8 @@ SimulationResult simulate(const SimulationSpec& spec, const SimulationOptions& o
   std::vector<uint64_t> events(runs, 0);
   const std::vector<double> shares = spec.failures.cause_shares();
   const core::Rng root(options.seed);
-  int threads = options.threads > 0 ? options.threads
-                                    : static_cast<int>(std::thread::hardware_concurrency());
+  int threads =
+      options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
   threads = std::max(1, std::min(threads, std::max(runs, 1)));
   std::atomic<int> next{0};
   auto work = [&] {
@@ -246,7 +246,8 @@ SimulationResult simulate(const SimulationSpec& spec, const SimulationOptions& o
     out.events += events[i];
   }
   if (runs > 0) {
-    for (double* x : {&out.checkpoints, &out.lost_work, &out.restarts, &out.stalls, &out.maintenance}) {
+    for (double* x :
+         {&out.checkpoints, &out.lost_work, &out.restarts, &out.stalls, &out.maintenance}) {
       *x /= runs;
     }
   }

@@ -20,7 +20,8 @@ std::string render_accuracy(const std::vector<perf::AccuracyCase>& cases,
   rows.right_align = {false, false, true, true, true};
   std::map<std::string, std::vector<perf::AccuracyCase>> groups;
   for (const auto& c : cases) {
-    rows.rows.push_back({c.name, c.group, value(c.measured), value(c.predicted), fmt::format("{:+.1f}", c.error() * 100)});
+    rows.rows.push_back({c.name, c.group, value(c.measured), value(c.predicted),
+                         fmt::format("{:+.1f}", c.error() * 100)});
     groups[c.group].push_back(c);
   }
   Table summary;
@@ -29,10 +30,10 @@ std::string render_accuracy(const std::vector<perf::AccuracyCase>& cases,
   summary.right_align = {false, true, true, true, true, true, true};
   auto add = [&](const std::string& name, const std::vector<perf::AccuracyCase>& cs) {
     const auto s = perf::summarize(cs);
-    summary.rows.push_back({name, std::to_string(s.count), fmt::format("{:.1f}", s.median_abs * 100),
-                            fmt::format("{:.1f}", s.p90_abs * 100), fmt::format("{:.1f}", s.mean_abs * 100),
-                            fmt::format("{:.1f}", s.max_abs * 100),
-                            fmt::format("{:+.1f}", s.mean_signed * 100)});
+    summary.rows.push_back(
+        {name, std::to_string(s.count), fmt::format("{:.1f}", s.median_abs * 100),
+         fmt::format("{:.1f}", s.p90_abs * 100), fmt::format("{:.1f}", s.mean_abs * 100),
+         fmt::format("{:.1f}", s.max_abs * 100), fmt::format("{:+.1f}", s.mean_signed * 100)});
   };
   add("all", cases);
   for (const auto& [g, cs] : groups) add(g, cs);
@@ -40,8 +41,11 @@ std::string render_accuracy(const std::vector<perf::AccuracyCase>& cases,
     nlohmann::json j;
     j["runs"] = nlohmann::json::array();
     for (const auto& c : cases) {
-      j["runs"].push_back({{"run", c.name}, {"group", c.group}, {"measured", c.measured},
-                           {"predicted", c.predicted}, {"error", c.error()}});
+      j["runs"].push_back({{"run", c.name},
+                           {"group", c.group},
+                           {"measured", c.measured},
+                           {"predicted", c.predicted},
+                           {"error", c.error()}});
     }
     j["summary"]["all"] = summary_json(cases);
     for (const auto& [g, cs] : groups) j["summary"][g] = summary_json(cs);
@@ -49,8 +53,10 @@ std::string render_accuracy(const std::vector<perf::AccuracyCase>& cases,
     return json_text(j) + "\n";
   }
   if (format == Format::kHtml) {
-    return html_page("aicost validate", accuracy_charts(cases, "model"),
-                     with_skipped(render(rows, Format::kTable) + "\n" + render(summary, Format::kTable), skipped, Format::kTable));
+    return html_page(
+        "aicost validate", accuracy_charts(cases, "model"),
+        with_skipped(render(rows, Format::kTable) + "\n" + render(summary, Format::kTable), skipped,
+                     Format::kTable));
   }
   return with_skipped(render(rows, format) + "\n" + render(summary, format), skipped, format);
 }

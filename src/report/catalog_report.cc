@@ -1,7 +1,7 @@
 #include "aicost/report/catalog_report.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include <optional>
 

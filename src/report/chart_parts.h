@@ -6,8 +6,8 @@
 
 #include "aicost/report/charts.h"
 #include "aicost/search/search.h"
-#include "json.h"
 #include "aicost/serving/capacity.h"
+#include "json.h"
 
 namespace aicost::report {
 
@@ -25,7 +25,7 @@ Chart chart(std::string title, const Json& spec);
 // A horizontal bar per row of `values` ({label_field, value_field, ...}), longest first;
 // `value_format` a d3-format for the value axis.
 Json bar_spec(const std::string& description, Json values, const std::string& label_field,
-              const std::string& label_title, const std::string& value_field, const std::string& value_title,
-              const std::string& value_format);
+              const std::string& label_title, const std::string& value_field,
+              const std::string& value_title, const std::string& value_format);
 
 }  // namespace aicost::report

@@ -8,26 +8,34 @@
 namespace aicost::report {
 
 Json base_spec(const std::string& description) {
-  return Json{{"$schema", kVegaLiteSchema},
-              {"description", description},
-              {"width", 640},
-              // maxExtent: Vega's default (200 px) lets a long label run over the axis title.
-              {"config", {{"axis", {{"labelFontSize", 12}, {"titleFontSize", 13}, {"labelLimit", 360}, {"maxExtent", 380}}},
-                          {"legend", {{"labelFontSize", 12}, {"titleFontSize", 13}, {"labelLimit", 320}}}}}};
+  return Json{
+      {"$schema", kVegaLiteSchema},
+      {"description", description},
+      {"width", 640},
+      // maxExtent: Vega's default (200 px) lets a long label run over the axis title.
+      {"config",
+       {{"axis",
+         {{"labelFontSize", 12}, {"titleFontSize", 13}, {"labelLimit", 360}, {"maxExtent", 380}}},
+        {"legend", {{"labelFontSize", 12}, {"titleFontSize", 13}, {"labelLimit", 320}}}}}};
 }
 
-Chart chart(std::string title, const Json& spec) { return Chart{std::move(title), json_text(spec)}; }
+Chart chart(std::string title, const Json& spec) {
+  return Chart{std::move(title), json_text(spec)};
+}
 
 Json bar_spec(const std::string& description, Json values, const std::string& label_field,
-              const std::string& label_title, const std::string& value_field, const std::string& value_title,
-              const std::string& value_format) {
+              const std::string& label_title, const std::string& value_field,
+              const std::string& value_title, const std::string& value_format) {
   Json s = base_spec(description);
   s["data"] = {{"values", std::move(values)}};
   s["mark"] = {{"type", "bar"}, {"tooltip", true}};
   s["encoding"] = {
       {"y", {{"field", label_field}, {"type", "nominal"}, {"title", label_title}, {"sort", "-x"}}},
-      {"x", {{"field", value_field}, {"type", "quantitative"}, {"title", value_title},
-             {"axis", {{"format", value_format}}}}}};
+      {"x",
+       {{"field", value_field},
+        {"type", "quantitative"},
+        {"title", value_title},
+        {"axis", {{"format", value_format}}}}}};
   return s;
 }
 

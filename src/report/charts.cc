@@ -21,13 +21,16 @@ std::vector<Chart> estimate_charts(const EstimateView& v) {
   const double total = st.total().value();
   Json steps = Json::array();
   const std::pair<const char*, core::Seconds> causes[] = {
-      {"compute", st.compute},          {"recompute", st.recompute}, {"TP communication", st.tp_comm},
-      {"CP communication", st.cp_comm}, {"EP all-to-all", st.ep_comm}, {"PP send/receive", st.pp_comm},
-      {"pipeline bubble", st.bubble},   {"DP communication", st.dp_comm}, {"optimizer", st.optimizer},
-      {"data loading", st.data_loading}};
+      {"compute", st.compute},          {"recompute", st.recompute},
+      {"TP communication", st.tp_comm}, {"CP communication", st.cp_comm},
+      {"EP all-to-all", st.ep_comm},    {"PP send/receive", st.pp_comm},
+      {"pipeline bubble", st.bubble},   {"DP communication", st.dp_comm},
+      {"optimizer", st.optimizer},      {"data loading", st.data_loading}};
   for (const auto& [name, t] : causes) {
     if (t.value() <= 0) continue;
-    steps.push_back({{"cause", name}, {"seconds", sig(t.value())}, {"share", sig(total > 0 ? t.value() / total : 0)}});
+    steps.push_back({{"cause", name},
+                     {"seconds", sig(t.value())},
+                     {"share", sig(total > 0 ? t.value() / total : 0)}});
   }
   if (!steps.empty()) {
     out.push_back(chart(fmt::format("Where a step's {:.3g} s go", v.perf->step_time.value()),
@@ -37,15 +40,19 @@ std::vector<Chart> estimate_charts(const EstimateView& v) {
   Json lines = Json::array();
   for (const auto& l : v.cost->lines) {
     if (l.amount.value() <= 0) continue;
-    lines.push_back({{"category", l.category},
-                     {"usd", cents(l.amount.value())},
-                     {"nature", l.nature == costing::CostNature::kFixed ? "fixed" : "elastic (scales with the run)"},
-                     {"driver", cost_driver(v, l)}});
+    lines.push_back(
+        {{"category", l.category},
+         {"usd", cents(l.amount.value())},
+         {"nature",
+          l.nature == costing::CostNature::kFixed ? "fixed" : "elastic (scales with the run)"},
+         {"driver", cost_driver(v, l)}});
   }
   if (!lines.empty()) {
-    Json s = bar_spec("Cost by category", std::move(lines), "category", "category", "usd", "cost (USD)", ",.0f");
+    Json s = bar_spec("Cost by category", std::move(lines), "category", "category", "usd",
+                      "cost (USD)", ",.0f");
     s["encoding"]["color"] = {{"field", "nature"}, {"type", "nominal"}, {"title", "cost nature"}};
-    out.push_back(chart("Cost by category: " + core::group_digits(v.cost->total.value()) + " USD in all", s));
+    out.push_back(
+        chart("Cost by category: " + core::group_digits(v.cost->total.value()) + " USD in all", s));
   }
   return out;
 }
@@ -70,15 +77,23 @@ std::vector<Chart> search_charts(const SearchView& v) {
     add(c, "Pareto front");
   }
   for (const auto& c : r.top) {
-    const bool on_front = std::any_of(r.pareto_cost_time.begin(), r.pareto_cost_time.end(),
-                                      [&](const search::Candidate& p) { return p.key() == c.key(); });
+    const bool on_front =
+        std::any_of(r.pareto_cost_time.begin(), r.pareto_cost_time.end(),
+                    [&](const search::Candidate& p) { return p.key() == c.key(); });
     if (!on_front) add(c, "other top plans");
   }
-  const Json x = {{"field", "wall_days"}, {"type", "quantitative"}, {"title", "wall time (days, failures included)"},
+  const Json x = {{"field", "wall_days"},
+                  {"type", "quantitative"},
+                  {"title", "wall time (days, failures included)"},
                   {"scale", {{"zero", false}}}};
-  const Json y = {{"field", "cost_usd"}, {"type", "quantitative"}, {"title", "total cost (USD)"},
-                  {"scale", {{"zero", false}}}, {"axis", {{"format", ",.0f"}}}};
-  const Json tooltip = Json::array({{{"field", "gpu"}}, {{"field", "gpus"}}, {{"field", "layout"}},
+  const Json y = {{"field", "cost_usd"},
+                  {"type", "quantitative"},
+                  {"title", "total cost (USD)"},
+                  {"scale", {{"zero", false}}},
+                  {"axis", {{"format", ",.0f"}}}};
+  const Json tooltip = Json::array({{{"field", "gpu"}},
+                                    {{"field", "gpus"}},
+                                    {{"field", "layout"}},
                                     {{"field", "wall_days"}, {"title", "days"}},
                                     {{"field", "cost_usd"}, {"title", "USD"}, {"format", ",.0f"}},
                                     {{"field", "mfu_pct"}, {"title", "MFU %"}}});
@@ -90,17 +105,35 @@ std::vector<Chart> search_charts(const SearchView& v) {
         {"mark", {{"type", "line"}, {"color", "#9ab"}, {"strokeDash", {4, 3}}}},
         {"encoding", {{"x", x}, {"y", y}, {"order", {{"field", "wall_days"}}}}}},
        {{"mark", {{"type", "point"}, {"filled", true}, {"size", 70}, {"tooltip", true}}},
-        {"encoding", {{"x", x}, {"y", y}, {"tooltip", tooltip},
-                      {"color", {{"field", "set"}, {"type", "nominal"}, {"title", "plans"}}},
-                      {"shape", {{"field", "set"}, {"type", "nominal"}, {"title", "plans"}}}}}},
+        {"encoding",
+         {{"x", x},
+          {"y", y},
+          {"tooltip", tooltip},
+          {"color", {{"field", "set"}, {"type", "nominal"}, {"title", "plans"}}},
+          {"shape", {{"field", "set"}, {"type", "nominal"}, {"title", "plans"}}}}}},
        {{"transform", Json::array({{{"filter", "datum.winner"}}})},
-        {"mark", {{"type", "point"}, {"shape", "diamond"}, {"size", 260}, {"color", "#d62728"},
-                  {"strokeWidth", 2.5}, {"filled", false}}},
+        {"mark",
+         {{"type", "point"},
+          {"shape", "diamond"},
+          {"size", 260},
+          {"color", "#d62728"},
+          {"strokeWidth", 2.5},
+          {"filled", false}}},
         {"encoding", {{"x", x}, {"y", y}}}},
        {{"transform", Json::array({{{"filter", "datum.winner"}}})},
-        {"mark", {{"type", "text"}, {"align", "left"}, {"dx", 12}, {"dy", -10}, {"fontSize", 13},
-                  {"fontWeight", "bold"}, {"color", "#d62728"}}},
-        {"encoding", {{"x", x}, {"y", y}, {"text", {{"value", std::string("winner (") + search::to_string(v.objective) + ")"}}}}}}});
+        {"mark",
+         {{"type", "text"},
+          {"align", "left"},
+          {"dx", 12},
+          {"dy", -10},
+          {"fontSize", 13},
+          {"fontWeight", "bold"},
+          {"color", "#d62728"}}},
+        {"encoding",
+         {{"x", x},
+          {"y", y},
+          {"text",
+           {{"value", std::string("winner (") + search::to_string(v.objective) + ")"}}}}}}});
   out.push_back(chart("Cost against wall days: the Pareto front, the winner marked", s));
   return out;
 }
@@ -119,12 +152,16 @@ std::vector<Chart> serving_charts(const ServingView& v) {
                     {"choice", best ? "cheapest meeting the SLA" : "meets the SLA"}});
   }
   if (!opts.empty()) {
-    Json s = bar_spec("Monthly cost of each deployment option meeting the SLA", std::move(opts), "option",
-                      "deployment option", "monthly_usd", "cost a month (USD, 730 h)", ",.0f");
+    Json s =
+        bar_spec("Monthly cost of each deployment option meeting the SLA", std::move(opts),
+                 "option", "deployment option", "monthly_usd", "cost a month (USD, 730 h)", ",.0f");
     s["encoding"]["y"]["sort"] = "x";
-    s["encoding"]["color"] = {{"field", "choice"}, {"type", "nominal"}, {"title", ""},
-                              {"scale", {{"domain", {"cheapest meeting the SLA", "meets the SLA"}},
-                                         {"range", {"#d62728", "#4c78a8"}}}}};
+    s["encoding"]["color"] = {{"field", "choice"},
+                              {"type", "nominal"},
+                              {"title", ""},
+                              {"scale",
+                               {{"domain", {"cheapest meeting the SLA", "meets the SLA"}},
+                                {"range", {"#d62728", "#4c78a8"}}}}};
     out.push_back(chart("Cost a month per deployment option", s));
   }
   Json reps = Json::array();
@@ -132,87 +169,128 @@ std::vector<Chart> serving_charts(const ServingView& v) {
     // The hourly maximum: what the policy paid for at its busiest minute of each hour.
     for (size_t h = 0; h * 60 < p.replicas.size(); ++h) {
       const auto first = p.replicas.begin() + static_cast<std::ptrdiff_t>(h * 60);
-      const auto last = p.replicas.begin() + static_cast<std::ptrdiff_t>(std::min(p.replicas.size(), h * 60 + 60));
-      reps.push_back({{"day", sig(static_cast<double>(h) / 24.0)}, {"policy", p.name}, {"replicas", *std::max_element(first, last)}});
+      const auto last = p.replicas.begin() +
+                        static_cast<std::ptrdiff_t>(std::min(p.replicas.size(), h * 60 + 60));
+      reps.push_back({{"day", sig(static_cast<double>(h) / 24.0)},
+                      {"policy", p.name},
+                      {"replicas", *std::max_element(first, last)}});
     }
   }
   if (!reps.empty()) {
-    Json s = base_spec("Paid replicas over the traffic profile, per scaling policy (hourly maximum)");
+    Json s =
+        base_spec("Paid replicas over the traffic profile, per scaling policy (hourly maximum)");
     s["height"] = 300;
     s["data"] = {{"values", std::move(reps)}};
     s["mark"] = {{"type", "line"}, {"strokeWidth", 1.5}, {"interpolate", "step-after"}};
-    s["encoding"] = {{"x", {{"field", "day"}, {"type", "quantitative"}, {"title", "time (days from the start of the profile)"}}},
-                     {"y", {{"field", "replicas"}, {"type", "quantitative"}, {"title", "paid replicas (hourly maximum)"}}},
-                     {"color", {{"field", "policy"}, {"type", "nominal"}, {"title", "scaling policy"}}}};
+    s["encoding"] = {
+        {"x",
+         {{"field", "day"},
+          {"type", "quantitative"},
+          {"title", "time (days from the start of the profile)"}}},
+        {"y",
+         {{"field", "replicas"},
+          {"type", "quantitative"},
+          {"title", "paid replicas (hourly maximum)"}}},
+        {"color", {{"field", "policy"}, {"type", "nominal"}, {"title", "scaling policy"}}}};
     out.push_back(chart("Replicas over time per scaling policy", s));
   }
   return out;
 }
 
-std::vector<Chart> accuracy_charts(const std::vector<perf::AccuracyCase>& cases, const std::string& fit) {
+std::vector<Chart> accuracy_charts(const std::vector<perf::AccuracyCase>& cases,
+                                   const std::string& fit) {
   std::vector<Chart> out;
   Json runs = Json::array();
   double lo = 0, hi = 0;
   for (const auto& c : cases) {
     if (!(c.measured > 0) || !(c.predicted > 0)) continue;  // a log axis has no place for them
-    runs.push_back({{"run", c.name}, {"group", c.group}, {"measured", sig(c.measured)},
-                    {"predicted", sig(c.predicted)}, {"error_pct", sig(c.error() * 100)}});
+    runs.push_back({{"run", c.name},
+                    {"group", c.group},
+                    {"measured", sig(c.measured)},
+                    {"predicted", sig(c.predicted)},
+                    {"error_pct", sig(c.error() * 100)}});
     const double a = std::min(c.measured, c.predicted), b = std::max(c.measured, c.predicted);
     lo = runs.size() == 1 ? a : std::min(lo, a);
     hi = runs.size() == 1 ? b : std::max(hi, b);
   }
   if (runs.empty()) return out;
   // SI labels ("2k", "10k"): full numbers crowd a log axis.
-  const Json x = {{"field", "measured"}, {"type", "quantitative"}, {"scale", {{"type", "log"}}}, {"axis", {{"format", "~s"}}},
+  const Json x = {{"field", "measured"},
+                  {"type", "quantitative"},
+                  {"scale", {{"type", "log"}}},
+                  {"axis", {{"format", "~s"}}},
                   {"title", "measured (training: tokens/s per GPU; serving: tokens/s or s)"}};
-  const Json y = {{"field", "predicted"}, {"type", "quantitative"}, {"scale", {{"type", "log"}}}, {"axis", {{"format", "~s"}}},
+  const Json y = {{"field", "predicted"},
+                  {"type", "quantitative"},
+                  {"scale", {{"type", "log"}}},
+                  {"axis", {{"format", "~s"}}},
                   {"title", "predicted, " + fit + " (same unit)"}};
   Json s = base_spec("Predicted against measured, " + fit);
   s["height"] = 420;
   s["width"] = 520;
   s["layer"] = Json::array(
-      {{{"data", {{"values", Json::array({{{"measured", sig(lo)}, {"predicted", sig(lo)}},
-                                          {{"measured", sig(hi)}, {"predicted", sig(hi)}}})}}},
+      {{{"data",
+         {{"values", Json::array({{{"measured", sig(lo)}, {"predicted", sig(lo)}},
+                                  {{"measured", sig(hi)}, {"predicted", sig(hi)}}})}}},
         {"mark", {{"type", "line"}, {"color", "#999"}, {"strokeDash", {4, 3}}}},
         {"encoding", {{"x", x}, {"y", y}}}},
        {{"data", {{"values", std::move(runs)}}},
         {"mark", {{"type", "point"}, {"filled", true}, {"size", 60}, {"tooltip", true}}},
-        {"encoding", {{"x", x}, {"y", y}, {"color", {{"field", "group"}, {"type", "nominal"}, {"title", "group"}}},
-                      {"tooltip", Json::array({{{"field", "run"}}, {{"field", "measured"}}, {{"field", "predicted"}},
-                                               {{"field", "error_pct"}, {"title", "error %"}}})}}}}});
-  out.push_back(chart("Predicted against measured (" + fit + "; on the dashed line they are equal)", s));
+        {"encoding",
+         {{"x", x},
+          {"y", y},
+          {"color", {{"field", "group"}, {"type", "nominal"}, {"title", "group"}}},
+          {"tooltip", Json::array({{{"field", "run"}},
+                                   {{"field", "measured"}},
+                                   {{"field", "predicted"}},
+                                   {{"field", "error_pct"}, {"title", "error %"}}})}}}}});
+  out.push_back(
+      chart("Predicted against measured (" + fit + "; on the dashed line they are equal)", s));
   return out;
 }
 
 std::vector<Chart> diff_charts(const EstimateView& a, const EstimateView& b) {
   std::vector<Chart> out;
-  const std::string na = a.plan_name.empty() ? "A" : "A: " + a.plan_name, nb = b.plan_name.empty() ? "B" : "B: " + b.plan_name;
+  const std::string na = a.plan_name.empty() ? "A" : "A: " + a.plan_name,
+                    nb = b.plan_name.empty() ? "B" : "B: " + b.plan_name;
   Json cost = Json::array(), step = Json::array();
   for (const auto& [v, name] : {std::pair{&a, na}, std::pair{&b, nb}}) {
     if (v->cost == nullptr || v->perf == nullptr) return out;
-    for (const auto& l : v->cost->lines) cost.push_back({{"category", l.category}, {"plan", name}, {"usd", cents(l.amount.value())}});
+    for (const auto& l : v->cost->lines)
+      cost.push_back({{"category", l.category}, {"plan", name}, {"usd", cents(l.amount.value())}});
     const auto& st = v->perf->step;
     const std::pair<const char*, double> causes[] = {
-        {"compute", st.compute.value()},   {"recompute", st.recompute.value()}, {"TP communication", st.tp_comm.value()},
-        {"CP communication", st.cp_comm.value()}, {"EP all-to-all", st.ep_comm.value()}, {"PP send/receive", st.pp_comm.value()},
-        {"pipeline bubble", st.bubble.value()}, {"DP communication", st.dp_comm.value()}, {"optimizer", st.optimizer.value()},
-        {"data loading", st.data_loading.value()}};
-    for (const auto& [cause, t] : causes) step.push_back({{"cause", cause}, {"plan", name}, {"seconds", sig(t)}});
+        {"compute", st.compute.value()},          {"recompute", st.recompute.value()},
+        {"TP communication", st.tp_comm.value()}, {"CP communication", st.cp_comm.value()},
+        {"EP all-to-all", st.ep_comm.value()},    {"PP send/receive", st.pp_comm.value()},
+        {"pipeline bubble", st.bubble.value()},   {"DP communication", st.dp_comm.value()},
+        {"optimizer", st.optimizer.value()},      {"data loading", st.data_loading.value()}};
+    for (const auto& [cause, t] : causes)
+      step.push_back({{"cause", cause}, {"plan", name}, {"seconds", sig(t)}});
   }
-  auto paired = [&](Json values, const std::string& label, const std::string& label_title, const std::string& value,
-                    const std::string& value_title, const std::string& format) {
+  auto paired = [&](Json values, const std::string& label, const std::string& label_title,
+                    const std::string& value, const std::string& value_title,
+                    const std::string& format) {
     Json s = base_spec(label_title + " of plan A and plan B");
     s["data"] = {{"values", std::move(values)}};
     s["mark"] = {{"type", "bar"}, {"tooltip", true}};
-    s["encoding"] = {{"y", {{"field", label}, {"type", "nominal"}, {"title", label_title}, {"sort", nullptr}}},
-                     {"yOffset", {{"field", "plan"}}},
-                     {"x", {{"field", value}, {"type", "quantitative"}, {"title", value_title}, {"axis", {{"format", format}}}}},
-                     {"color", {{"field", "plan"}, {"type", "nominal"}, {"title", "plan"}}}};
+    s["encoding"] = {
+        {"y", {{"field", label}, {"type", "nominal"}, {"title", label_title}, {"sort", nullptr}}},
+        {"yOffset", {{"field", "plan"}}},
+        {"x",
+         {{"field", value},
+          {"type", "quantitative"},
+          {"title", value_title},
+          {"axis", {{"format", format}}}}},
+        {"color", {{"field", "plan"}, {"type", "nominal"}, {"title", "plan"}}}};
     return s;
   };
-  out.push_back(chart("Cost by category, A against B", paired(std::move(cost), "category", "category", "usd", "cost (USD)", ",.0f")));
-  out.push_back(chart("Step time by cause, A against B",
-                      paired(std::move(step), "cause", "cause", "seconds", "time per step (s)", ".3~g")));
+  out.push_back(
+      chart("Cost by category, A against B",
+            paired(std::move(cost), "category", "category", "usd", "cost (USD)", ",.0f")));
+  out.push_back(
+      chart("Step time by cause, A against B",
+            paired(std::move(step), "cause", "cause", "seconds", "time per step (s)", ".3~g")));
   return out;
 }
 
@@ -227,8 +305,10 @@ Chart wall_days_histogram(const reliability::SimulationResult& sim, double close
   // Runs that all took the same time: one bar a hundredth of a day wide, so it shows.
   const double width = h.width > 0 ? h.width / kDay : 0.01;
   for (std::size_t i = 0; i < h.counts.size(); ++i) {
-    const double from = h.lo / kDay + static_cast<double>(i) * width - (h.width > 0 ? 0 : width / 2);
-    bins.push_back({{"from_days", sig(from)}, {"to_days", sig(from + width)}, {"runs", h.counts[i]}});
+    const double from =
+        h.lo / kDay + static_cast<double>(i) * width - (h.width > 0 ? 0 : width / 2);
+    bins.push_back(
+        {{"from_days", sig(from)}, {"to_days", sig(from + width)}, {"runs", h.counts[i]}});
   }
   const auto& w = sim.wall_s;
   const std::pair<const char*, double> lines[] = {{"P10", w.p10 / kDay},
@@ -246,18 +326,31 @@ Chart wall_days_histogram(const reliability::SimulationResult& sim, double close
   t["layer"] = Json::array(
       {{{"data", {{"values", std::move(bins)}}},
         {"mark", {{"type", "bar"}, {"color", "#9ecae9"}, {"stroke", "#4c78a8"}, {"tooltip", true}}},
-        {"encoding", {{"x", {{"field", "from_days"}, {"type", "quantitative"}, {"bin", {{"binned", true}}},
-                             {"title", "wall days of a run"}, {"scale", {{"zero", false}}}}},
-                      {"x2", {{"field", "to_days"}}},
-                      {"y", {{"field", "runs"}, {"type", "quantitative"}, {"title", "simulated runs"}}}}}},
+        {"encoding",
+         {{"x",
+           {{"field", "from_days"},
+            {"type", "quantitative"},
+            {"bin", {{"binned", true}}},
+            {"title", "wall days of a run"},
+            {"scale", {{"zero", false}}}}},
+          {"x2", {{"field", "to_days"}}},
+          {"y", {{"field", "runs"}, {"type", "quantitative"}, {"title", "simulated runs"}}}}}},
        {{"data", {{"values", std::move(rules)}}},
         {"mark", {{"type", "rule"}, {"strokeWidth", 2}, {"tooltip", true}}},
         {"encoding",
          {{"x", {{"field", "at_days"}, {"type", "quantitative"}}},
-          {"color", {{"field", "what"}, {"type", "nominal"}, {"title", ""},
-                     {"scale", {{"domain", names}, {"range", {"#777", "#222", "#777", "#d62728", "#ff7f0e"}}}}}},
-          {"strokeDash", {{"field", "what"}, {"type", "nominal"}, {"title", ""},
-                          {"scale", {{"domain", names}, {"range", {{4, 3}, {1, 0}, {4, 3}, {1, 0}, {8, 4}}}}}}}}}}});
+          {"color",
+           {{"field", "what"},
+            {"type", "nominal"},
+            {"title", ""},
+            {"scale",
+             {{"domain", names}, {"range", {"#777", "#222", "#777", "#d62728", "#ff7f0e"}}}}}},
+          {"strokeDash",
+           {{"field", "what"},
+            {"type", "nominal"},
+            {"title", ""},
+            {"scale",
+             {{"domain", names}, {"range", {{4, 3}, {1, 0}, {4, 3}, {1, 0}, {8, 4}}}}}}}}}}});
   return chart(fmt::format("Wall days of {} simulated runs (Monte Carlo)", sim.runs), t);
 }
 
@@ -272,9 +365,12 @@ std::vector<Chart> reliability_charts(const ReliabilityView& v) {
   Json parts = Json::array();
   auto part = [&](const char* name, double closed_s, double sim_s) {
     parts.push_back({{"part", name}, {"model", "closed form"}, {"days", sig(closed_s / kDay)}});
-    if (sim != nullptr) parts.push_back({{"part", name}, {"model", "Monte-Carlo mean"}, {"days", sig(sim_s / kDay)}});
+    if (sim != nullptr)
+      parts.push_back({{"part", name}, {"model", "Monte-Carlo mean"}, {"days", sig(sim_s / kDay)}});
   };
-  const double sim_work = sim ? sim->wall_s.mean - sim->checkpoints - sim->lost_work - sim->restarts - sim->stalls - sim->maintenance : 0;
+  const double sim_work = sim ? sim->wall_s.mean - sim->checkpoints - sim->lost_work -
+                                    sim->restarts - sim->stalls - sim->maintenance
+                              : 0;
   part("work", e.work.value(), sim_work);
   part("checkpoints", e.checkpoints.value(), sim ? sim->checkpoints : 0);
   part("lost work", e.lost_work.value(), sim ? sim->lost_work : 0);
@@ -284,7 +380,11 @@ std::vector<Chart> reliability_charts(const ReliabilityView& v) {
   Json s = base_spec("Expected wall time by part");
   s["data"] = {{"values", std::move(parts)}};
   s["mark"] = {{"type", "bar"}, {"tooltip", true}};
-  s["encoding"] = {{"y", {{"field", "part"}, {"type", "nominal"}, {"title", "part of the wall time"}, {"sort", nullptr}}},
+  s["encoding"] = {{"y",
+                    {{"field", "part"},
+                     {"type", "nominal"},
+                     {"title", "part of the wall time"},
+                     {"sort", nullptr}}},
                    {"x", {{"field", "days"}, {"type", "quantitative"}, {"title", "days"}}},
                    {"color", {{"field", "model"}, {"type", "nominal"}, {"title", ""}}}};
   if (sim != nullptr) s["encoding"]["yOffset"] = {{"field", "model"}};
@@ -292,18 +392,21 @@ std::vector<Chart> reliability_charts(const ReliabilityView& v) {
 
   Json levers = Json::array();
   for (const auto& l : v.analysis->levers) {
-    levers.push_back({{"lever", l.name}, {"saved_days", sig(l.saved_days)}, {"saved_usd", cents(l.saved_usd)}});
+    levers.push_back(
+        {{"lever", l.name}, {"saved_days", sig(l.saved_days)}, {"saved_usd", cents(l.saved_usd)}});
   }
   if (!levers.empty()) {
     out.push_back(chart("Days each lever saves",
-                        bar_spec("Days saved by each lever", std::move(levers), "lever", "lever", "saved_days",
-                                 "wall days saved", ".2~f")));
+                        bar_spec("Days saved by each lever", std::move(levers), "lever", "lever",
+                                 "saved_days", "wall days saved", ".2~f")));
   }
-  if (sim != nullptr && sim->runs > 0) out.push_back(wall_days_histogram(*sim, e.wall().value() / kDay));
+  if (sim != nullptr && sim->runs > 0)
+    out.push_back(wall_days_histogram(*sim, e.wall().value() / kDay));
   return out;
 }
 
-std::vector<Chart> optimize_charts(const std::vector<optimize::LeverResult>& levers, const std::string& unit) {
+std::vector<Chart> optimize_charts(const std::vector<optimize::LeverResult>& levers,
+                                   const std::string& unit) {
   std::vector<Chart> out;
   Json rows = Json::array();
   for (const auto& l : levers) {
@@ -314,7 +417,8 @@ std::vector<Chart> optimize_charts(const std::vector<optimize::LeverResult>& lev
                     {"risk", optimize::to_string(l.risk.level)}});
   }
   if (rows.empty()) return out;
-  Json s = bar_spec("Saving of each lever", std::move(rows), "lever", "lever", "saving", "saving (" + unit + ")", ",.0f");
+  Json s = bar_spec("Saving of each lever", std::move(rows), "lever", "lever", "saving",
+                    "saving (" + unit + ")", ",.0f");
   s["encoding"]["color"] = {{"field", "status"}, {"type", "nominal"}, {"title", "status"}};
   out.push_back(chart("Saving per lever", s));
   return out;

@@ -12,18 +12,22 @@ namespace aicost::report {
 
 namespace {
 
-double units(core::WideNanos n) { return static_cast<double>(n) / static_cast<double>(core::kNanosPerUnit); }
+double units(core::WideNanos n) {
+  return static_cast<double>(n) / static_cast<double>(core::kNanosPerUnit);
+}
 
 // The check's anomaly episodes of a budget's series: its own scope's, and the ledger's for a
 // budget over all spend (run_check judges that series once, as "ledger").
 bool episode_of(const governance::AnomalyResult& a, const governance::BudgetResult& b) {
   if (a.currency != b.budget.currency) return false;
   if (a.scope == b.budget.name) return true;
-  return a.scope == "ledger" && b.budget.scope.empty() && b.budget.cost == governance::CostBasis::kEffective;
+  return a.scope == "ledger" && b.budget.scope.empty() &&
+         b.budget.cost == governance::CostBasis::kEffective;
 }
 
 // Most at risk first (the higher of the actual and forecast levels), then the largest amount.
-std::vector<const governance::BudgetResult*> chosen(const governance::CheckResult& r, std::size_t max) {
+std::vector<const governance::BudgetResult*> chosen(const governance::CheckResult& r,
+                                                    std::size_t max) {
   std::vector<const governance::BudgetResult*> out;
   for (const auto& b : r.budgets)
     if (b.budget.amount > 0) out.push_back(&b);
@@ -44,7 +48,10 @@ std::vector<const governance::BudgetResult*> chosen(const governance::CheckResul
 // add to it.
 Json day(const char* field) {
   // A utc time unit makes the scale UTC, so the labels name the UTC day whatever the viewer's zone.
-  return {{"field", field}, {"type", "temporal"}, {"timeUnit", "utcyearmonthdate"}, {"title", "day (00:00 UTC)"},
+  return {{"field", field},
+          {"type", "temporal"},
+          {"timeUnit", "utcyearmonthdate"},
+          {"title", "day (00:00 UTC)"},
           {"axis", {{"format", "%d %b"}, {"labelAngle", 0}}}};
 }
 
@@ -68,59 +75,83 @@ Chart burn_chart(const governance::BudgetResult& b, const governance::CheckResul
   for (const auto& a : r.anomalies) {
     if (!episode_of(a, b)) continue;
     const auto& e = a.episode;
-    const std::string what = fmt::format("{} {}..{}", e.increase ? "rise" : "drop", ledger::day_text(e.first_day),
-                                         ledger::day_text(e.last_day));
+    const std::string what =
+        fmt::format("{} {}..{}", e.increase ? "rise" : "drop", ledger::day_text(e.first_day),
+                    ledger::day_text(e.last_day));
     for (ledger::Day d = std::max(e.first_day, p.start); d <= e.last_day && d < to; ++d) {
       // The episode's day d is the step from d to d + 1: its point is the spend after it.
       const std::size_t i = static_cast<std::size_t>(d + 1 - p.start);
-      marked.push_back({{"day", line[i]["day"]}, {"cumulative", line[i]["cumulative"]}, {"episode", what}});
+      marked.push_back(
+          {{"day", line[i]["day"]}, {"cumulative", line[i]["cumulative"]}, {"episode", what}});
     }
   }
   Json layers = Json::array();
   const std::string y_title = "cumulative spend (" + unit + ")";
   auto money = [&](const char* field) {
-    return Json{{"field", field}, {"type", "quantitative"}, {"title", y_title}, {"axis", {{"format", ",.0f"}}}};
+    return Json{{"field", field},
+                {"type", "quantitative"},
+                {"title", y_title},
+                {"axis", {{"format", ",.0f"}}}};
   };
   if (f.predicted_from < p.end) {
     // The forecast adds `remaining` over [predicted_from, end): a straight path from the spend
     // before predicted_from to the expected total, the interval widening from nothing to
     // [low, high] at the period's end.
-    Json cone = Json::array({{{"day", ledger::day_text(f.predicted_from)}, {"expected", cents(f.spent)},
-                              {"low", cents(f.spent)}, {"high", cents(f.spent)}},
-                             {{"day", ledger::day_text(p.end)}, {"expected", cents(f.expected)},
-                              {"low", cents(f.low)}, {"high", cents(f.high)}}});
-    layers.push_back({{"data", {{"values", cone}}},
-                      {"mark", {{"type", "area"}, {"color", "#f58518"}, {"opacity", 0.25}, {"tooltip", true}}},
-                      {"encoding", {{"x", day("day")}, {"y", money("low")},
-                                    {"y2", {{"field", "high"}}}}}});
-    layers.push_back({{"data", {{"values", std::move(cone)}}},
-                      {"mark", {{"type", "line"}, {"color", "#f58518"}, {"strokeDash", {6, 3}}, {"strokeWidth", 2}}},
-                      {"encoding", {{"x", day("day")}, {"y", money("expected")}}}});
+    Json cone = Json::array({{{"day", ledger::day_text(f.predicted_from)},
+                              {"expected", cents(f.spent)},
+                              {"low", cents(f.spent)},
+                              {"high", cents(f.spent)}},
+                             {{"day", ledger::day_text(p.end)},
+                              {"expected", cents(f.expected)},
+                              {"low", cents(f.low)},
+                              {"high", cents(f.high)}}});
+    layers.push_back(
+        {{"data", {{"values", cone}}},
+         {"mark", {{"type", "area"}, {"color", "#f58518"}, {"opacity", 0.25}, {"tooltip", true}}},
+         {"encoding", {{"x", day("day")}, {"y", money("low")}, {"y2", {{"field", "high"}}}}}});
+    layers.push_back(
+        {{"data", {{"values", std::move(cone)}}},
+         {"mark",
+          {{"type", "line"}, {"color", "#f58518"}, {"strokeDash", {6, 3}}, {"strokeWidth", 2}}},
+         {"encoding", {{"x", day("day")}, {"y", money("expected")}}}});
   }
-  layers.push_back({{"data", {{"values", Json::array({{{"limit", cents(units(b.budget.amount))},
-                                                       {"from", ledger::day_text(p.start)},
-                                                       {"to", ledger::day_text(p.end)}}})}}},
-                    {"mark", {{"type", "rule"}, {"color", "#d62728"}, {"strokeWidth", 2}, {"tooltip", true}}},
-                    {"encoding", {{"x", day("from")}, {"x2", {{"field", "to"}}},
-                                  {"y", money("limit")}}}});
+  layers.push_back(
+      {{"data",
+        {{"values", Json::array({{{"limit", cents(units(b.budget.amount))},
+                                  {"from", ledger::day_text(p.start)},
+                                  {"to", ledger::day_text(p.end)}}})}}},
+       {"mark", {{"type", "rule"}, {"color", "#d62728"}, {"strokeWidth", 2}, {"tooltip", true}}},
+       {"encoding", {{"x", day("from")}, {"x2", {{"field", "to"}}}, {"y", money("limit")}}}});
   layers.push_back({{"data", {{"values", std::move(line)}}},
-                    {"mark", {{"type", "line"}, {"color", "#4c78a8"}, {"strokeWidth", 2},
-                              {"point", {{"filled", true}, {"size", 16}}}, {"tooltip", true}}},
+                    {"mark",
+                     {{"type", "line"},
+                      {"color", "#4c78a8"},
+                      {"strokeWidth", 2},
+                      {"point", {{"filled", true}, {"size", 16}}},
+                      {"tooltip", true}}},
                     {"encoding", {{"x", day("day")}, {"y", money("cumulative")}}}});
   if (!marked.empty())
     layers.push_back({{"data", {{"values", std::move(marked)}}},
-                      {"mark", {{"type", "point"}, {"shape", "diamond"}, {"size", 110}, {"filled", true},
-                                {"color", "#d62728"}, {"tooltip", true}}},
+                      {"mark",
+                       {{"type", "point"},
+                        {"shape", "diamond"},
+                        {"size", 110},
+                        {"filled", true},
+                        {"color", "#d62728"},
+                        {"tooltip", true}}},
                       {"encoding", {{"x", day("day")}, {"y", money("cumulative")}}}});
-  Json s = base_spec(fmt::format("Cumulative spend of budget {} ({}) by day against its amount, and the forecast to the "
-                                 "period's end with its {:.0f} % interval",
-                                 b.budget.name, p.label, r.forecast_interval * 100));
+  Json s = base_spec(fmt::format(
+      "Cumulative spend of budget {} ({}) by day against its amount, and the forecast to the "
+      "period's end with its {:.0f} % interval",
+      b.budget.name, p.label, r.forecast_interval * 100));
   s["height"] = 260;
   s["layer"] = std::move(layers);
-  const std::string title =
-      fmt::format("{} ({}): spend by day against {} {} (red line); forecast {:.0f} % interval to the period's end "
-                  "(shaded), anomaly days (diamonds)",
-                  b.budget.name, p.label, core::format_amount(b.budget.amount, 0), unit, r.forecast_interval * 100);
+  const std::string title = fmt::format(
+      "{} ({}): spend by day against {} {} (red line); forecast {:.0f} % interval to the period's "
+      "end "
+      "(shaded), anomaly days (diamonds)",
+      b.budget.name, p.label, core::format_amount(b.budget.amount, 0), unit,
+      r.forecast_interval * 100);
   return chart(title, s);
 }
 

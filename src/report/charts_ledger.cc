@@ -10,7 +10,8 @@
 namespace aicost::report {
 
 namespace {
-constexpr std::size_t kMaxPeriodLabels = 16;  // on the period axis of a report by day, week or month
+constexpr std::size_t kMaxPeriodLabels =
+    16;  // on the period axis of a report by day, week or month
 }  // namespace
 
 std::vector<Chart> ledger_report_charts(const ledger::Report& r) {
@@ -25,11 +26,13 @@ std::vector<Chart> ledger_report_charts(const ledger::Report& r) {
     for (const auto& v : l.values) group += (group.empty() ? "" : " / ") + v;
     if (group.empty()) group = "all";
     if (!one_currency) group += " (" + l.currency + ")";
-    Json row = {{"group", group}, {"effective", cents(static_cast<double>(l.sums.effective) / 1e9)}};
+    Json row = {{"group", group},
+                {"effective", cents(static_cast<double>(l.sums.effective) / 1e9)}};
     if (r.request.granularity != ledger::Granularity::kTotal) row["period"] = l.period;
     rows.push_back(std::move(row));
   }
-  const std::string money = one_currency ? "effective cost (" + currencies.front() + ")" : "effective cost (each line's currency)";
+  const std::string money = one_currency ? "effective cost (" + currencies.front() + ")"
+                                         : "effective cost (each line's currency)";
   std::string by;
   for (const auto& k : r.request.by) by += (by.empty() ? "" : " / ") + ledger::group_key_name(k);
   if (by.empty()) by = "all";
@@ -37,8 +40,13 @@ std::vector<Chart> ledger_report_charts(const ledger::Report& r) {
   s["data"] = {{"values", std::move(rows)}};
   if (r.request.granularity == ledger::Granularity::kTotal) {
     s["mark"] = {{"type", "bar"}, {"tooltip", true}};
-    s["encoding"] = {{"y", {{"field", "group"}, {"type", "nominal"}, {"title", by}, {"sort", "-x"}}},
-                     {"x", {{"field", "effective"}, {"type", "quantitative"}, {"title", money}, {"axis", {{"format", ",.0f"}}}}}};
+    s["encoding"] = {
+        {"y", {{"field", "group"}, {"type", "nominal"}, {"title", by}, {"sort", "-x"}}},
+        {"x",
+         {{"field", "effective"},
+          {"type", "quantitative"},
+          {"title", money},
+          {"axis", {{"format", ",.0f"}}}}}};
   } else {
     s["height"] = 320;
     s["mark"] = {{"type", "bar"}, {"tooltip", true}};
@@ -57,9 +65,17 @@ std::vector<Chart> ledger_report_charts(const ledger::Report& r) {
         if (i++ % every == 0) shown.push_back(p);
       axis["values"] = std::move(shown);
     }
-    s["encoding"] = {{"x", {{"field", "period"}, {"type", "ordinal"}, {"title", "period"}, {"axis", std::move(axis)}}},
-                     {"y", {{"field", "effective"}, {"type", "quantitative"}, {"title", money}, {"stack", true},
-                            {"axis", {{"format", ",.0f"}}}}},
+    s["encoding"] = {{"x",
+                      {{"field", "period"},
+                       {"type", "ordinal"},
+                       {"title", "period"},
+                       {"axis", std::move(axis)}}},
+                     {"y",
+                      {{"field", "effective"},
+                       {"type", "quantitative"},
+                       {"title", money},
+                       {"stack", true},
+                       {"axis", {{"format", ",.0f"}}}}},
                      {"color", {{"field", "group"}, {"type", "nominal"}, {"title", by}}}};
   }
   out.push_back(chart("Effective cost by " + by, s));
@@ -82,42 +98,70 @@ std::vector<Chart> check_charts(const governance::CheckResult& r) {
                        {"currency", br.budget.currency}});
   }
   if (!budgets.empty()) {
-    const Json y = {{"field", "budget"}, {"type", "nominal"}, {"title", "budget (period)"}, {"sort", nullptr}};
+    const Json y = {
+        {"field", "budget"}, {"type", "nominal"}, {"title", "budget (period)"}, {"sort", nullptr}};
     const std::string interval = fmt::format("{:.0f} %", r.forecast_interval * 100);
-    Json s = base_spec("Spend so far and the forecast of each budget's period, as a share of the budget");
+    Json s = base_spec(
+        "Spend so far and the forecast of each budget's period, as a share of the budget");
     s["data"] = {{"values", std::move(budgets)}};
     s["layer"] = Json::array(
         {{{"mark", {{"type", "bar"}, {"color", "#4c78a8"}, {"tooltip", true}}},
-          {"encoding", {{"y", y}, {"x", {{"field", "spent_pct"}, {"type", "quantitative"},
-                                         {"title", "share of the budget (%): spent (bar), forecast " + interval +
-                                                       " interval (line) and expected total (tick)"}}}}}},
+          {"encoding",
+           {{"y", y},
+            {"x",
+             {{"field", "spent_pct"},
+              {"type", "quantitative"},
+              {"title", "share of the budget (%): spent (bar), forecast " + interval +
+                            " interval (line) and expected total (tick)"}}}}}},
          {{"mark", {{"type", "rule"}, {"color", "#333"}, {"strokeWidth", 2}}},
-          {"encoding", {{"y", y}, {"x", {{"field", "low_pct"}, {"type", "quantitative"}}}, {"x2", {{"field", "high_pct"}}}}}},
+          {"encoding",
+           {{"y", y},
+            {"x", {{"field", "low_pct"}, {"type", "quantitative"}}},
+            {"x2", {{"field", "high_pct"}}}}}},
          {{"mark", {{"type", "tick"}, {"color", "#333"}, {"thickness", 3}}},
           {"encoding", {{"y", y}, {"x", {{"field", "expected_pct"}, {"type", "quantitative"}}}}}},
          {{"data", {{"values", Json::array({{{"limit", 100}}})}}},
-          {"mark", {{"type", "rule"}, {"color", "#d62728"}, {"strokeDash", {6, 3}}, {"strokeWidth", 2}}},
+          {"mark",
+           {{"type", "rule"}, {"color", "#d62728"}, {"strokeDash", {6, 3}}, {"strokeWidth", 2}}},
           {"encoding", {{"x", {{"field", "limit"}, {"type", "quantitative"}}}}}}});
     out.push_back(chart("Budgets: spent, forecast and the budget line (dashed, 100 %)", s));
   }
   Json episodes = Json::array();
   for (const auto& a : r.anomalies) {
     const auto& e = a.episode;
-    const std::string name = fmt::format("{} {}..{} ({})", a.scope, ledger::day_text(e.first_day),
-                                         ledger::day_text(e.last_day), e.increase ? "rise" : "drop");
-    episodes.push_back({{"episode", name}, {"spend", "actual"}, {"amount", cents(e.actual)}, {"currency", a.currency}});
-    episodes.push_back({{"episode", name}, {"spend", "expected"}, {"amount", cents(e.expected)}, {"currency", a.currency}});
+    const std::string name =
+        fmt::format("{} {}..{} ({})", a.scope, ledger::day_text(e.first_day),
+                    ledger::day_text(e.last_day), e.increase ? "rise" : "drop");
+    episodes.push_back({{"episode", name},
+                        {"spend", "actual"},
+                        {"amount", cents(e.actual)},
+                        {"currency", a.currency}});
+    episodes.push_back({{"episode", name},
+                        {"spend", "expected"},
+                        {"amount", cents(e.expected)},
+                        {"currency", a.currency}});
   }
   if (!episodes.empty()) {
     Json s = base_spec("Anomaly episodes: actual against expected spend");
     s["data"] = {{"values", std::move(episodes)}};
     s["mark"] = {{"type", "bar"}, {"tooltip", true}};
-    s["encoding"] = {{"y", {{"field", "episode"}, {"type", "nominal"}, {"title", "scope, days (direction)"}, {"sort", nullptr}}},
-                     {"yOffset", {{"field", "spend"}}},
-                     {"x", {{"field", "amount"}, {"type", "quantitative"}, {"title", "spend over the episode (currency of the scope)"},
-                            {"axis", {{"format", ",.0f"}}}}},
-                     {"color", {{"field", "spend"}, {"type", "nominal"}, {"title", "spend"},
-                                {"scale", {{"domain", {"actual", "expected"}}, {"range", {"#d62728", "#9ab"}}}}}}};
+    s["encoding"] = {
+        {"y",
+         {{"field", "episode"},
+          {"type", "nominal"},
+          {"title", "scope, days (direction)"},
+          {"sort", nullptr}}},
+        {"yOffset", {{"field", "spend"}}},
+        {"x",
+         {{"field", "amount"},
+          {"type", "quantitative"},
+          {"title", "spend over the episode (currency of the scope)"},
+          {"axis", {{"format", ",.0f"}}}}},
+        {"color",
+         {{"field", "spend"},
+          {"type", "nominal"},
+          {"title", "spend"},
+          {"scale", {{"domain", {"actual", "expected"}}, {"range", {"#d62728", "#9ab"}}}}}}};
     out.push_back(chart("Anomalies: actual against expected spend", s));
   }
   return out;
@@ -136,10 +180,12 @@ std::vector<Chart> waste_charts(const governance::CheckResult& r) {
     currencies.insert(f.currency);
   }
   if (rows.empty()) return out;
-  const std::string money = currencies.size() == 1 ? *currencies.begin() : "each finding's currency";
-  out.push_back(chart("Waste: saving a month if fixed",
-                      bar_spec("Monthly saving of each waste finding", std::move(rows), "finding", "kind, subject",
-                               "saving", "saving a 30-day month (" + money + ")", ",.0f")));
+  const std::string money =
+      currencies.size() == 1 ? *currencies.begin() : "each finding's currency";
+  out.push_back(
+      chart("Waste: saving a month if fixed",
+            bar_spec("Monthly saving of each waste finding", std::move(rows), "finding",
+                     "kind, subject", "saving", "saving a 30-day month (" + money + ")", ",.0f")));
   return out;
 }
 
@@ -148,21 +194,35 @@ std::vector<Chart> plan_actual_charts(const governance::CheckResult& r) {
   for (const auto& p : r.plans) {
     Json rows = Json::array();
     for (const auto& c : p.categories) {
-      rows.push_back({{"category", c.category}, {"spend", "planned to date"}, {"amount", cents(c.planned_to_date)}});
+      rows.push_back({{"category", c.category},
+                      {"spend", "planned to date"},
+                      {"amount", cents(c.planned_to_date)}});
       rows.push_back({{"category", c.category}, {"spend", "actual"}, {"amount", cents(c.actual)}});
     }
     if (rows.empty()) continue;
-    Json s = base_spec("Plan against actual of run budget " + p.budget + " by the plan's cost categories");
+    Json s = base_spec("Plan against actual of run budget " + p.budget +
+                       " by the plan's cost categories");
     s["data"] = {{"values", std::move(rows)}};
     s["mark"] = {{"type", "bar"}, {"tooltip", true}};
-    s["encoding"] = {{"y", {{"field", "category"}, {"type", "nominal"}, {"title", "cost category"}, {"sort", nullptr}}},
-                     {"yOffset", {{"field", "spend"}}},
-                     {"x", {{"field", "amount"}, {"type", "quantitative"}, {"title", "cost to date (" + p.currency + ")"},
-                            {"axis", {{"format", ",.0f"}}}}},
-                     {"color", {{"field", "spend"}, {"type", "nominal"}, {"title", "spend"},
-                                {"scale", {{"domain", {"planned to date", "actual"}}, {"range", {"#9ab", "#4c78a8"}}}}}}};
-    out.push_back(chart(fmt::format("{}: plan to date against actual ({:.0f} of {:.0f} days)", p.budget, p.elapsed_days,
-                                    p.planned_days),
+    s["encoding"] = {
+        {"y",
+         {{"field", "category"},
+          {"type", "nominal"},
+          {"title", "cost category"},
+          {"sort", nullptr}}},
+        {"yOffset", {{"field", "spend"}}},
+        {"x",
+         {{"field", "amount"},
+          {"type", "quantitative"},
+          {"title", "cost to date (" + p.currency + ")"},
+          {"axis", {{"format", ",.0f"}}}}},
+        {"color",
+         {{"field", "spend"},
+          {"type", "nominal"},
+          {"title", "spend"},
+          {"scale", {{"domain", {"planned to date", "actual"}}, {"range", {"#9ab", "#4c78a8"}}}}}}};
+    out.push_back(chart(fmt::format("{}: plan to date against actual ({:.0f} of {:.0f} days)",
+                                    p.budget, p.elapsed_days, p.planned_days),
                         s));
   }
   return out;

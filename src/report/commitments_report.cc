@@ -41,15 +41,19 @@ std::string render_commitments(const std::vector<ledger::ContractCommitment>& te
     return json_text(j) + "\n";
   }
   Table t;
-  t.title = terms.empty() ? "No contract commitments loaded; add a FOCUS 1.3 Contract Commitment file with `aicost "
-                            "ledger ingest FILE`"
-                          : "Contract commitments (FOCUS 1.3)";
-  t.header = {"contract", "commitment", "category", "type", "currency", "cost", "quantity", "unit", "from", "to"};
+  t.title =
+      terms.empty()
+          ? "No contract commitments loaded; add a FOCUS 1.3 Contract Commitment file with `aicost "
+            "ledger ingest FILE`"
+          : "Contract commitments (FOCUS 1.3)";
+  t.header = {"contract", "commitment", "category", "type", "currency",
+              "cost",     "quantity",   "unit",     "from", "to"};
   t.right_align = {false, false, false, false, false, true, true, false, false, false};
   const bool people = f == Format::kTable || f == Format::kMarkdown;
   for (const auto& c : terms) {
-    const std::string cost =
-        !c.cost ? "" : people ? core::format_amount(*c.cost, 2) : core::format_amount_exact(*c.cost);
+    const std::string cost = !c.cost  ? ""
+                             : people ? core::format_amount(*c.cost, 2)
+                                      : core::format_amount_exact(*c.cost);
     t.rows.push_back({c.contract_id, c.commitment_id, c.category, c.type, c.currency, cost,
                       c.quantity ? quantity_text(*c.quantity) : "", c.unit, utc(c.commitment_start),
                       utc(c.commitment_end)});

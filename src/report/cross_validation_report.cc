@@ -7,11 +7,11 @@
 #include <map>
 #include <set>
 
+#include "accuracy_parts.h"
 #include "aicost/perf/accuracy.h"
 #include "aicost/report/charts.h"
 #include "aicost/report/html.h"
 #include "aicost/report/table.h"
-#include "accuracy_parts.h"
 
 namespace aicost::report {
 
@@ -23,7 +23,9 @@ struct Split {
 
 }  // namespace
 
-std::string format_parameter(const perf::FitParameter& p, double v) { return core::format_in_unit(v, p.unit); }
+std::string format_parameter(const perf::FitParameter& p, double v) {
+  return core::format_in_unit(v, p.unit);
+}
 
 std::string render_cross_validation(const std::vector<perf::Observation>& obs,
                                     const std::vector<perf::FitParameter>& params,
@@ -43,11 +45,15 @@ std::string render_cross_validation(const std::vector<perf::Observation>& obs,
   size_t fitted = 0;
   std::set<size_t> pooled_parameters;
   for (const auto& n : numbers) {
-    if (!n.pooled) ++fitted;
-    else pooled_parameters.insert(n.parameter);
+    if (!n.pooled)
+      ++fitted;
+    else
+      pooled_parameters.insert(n.parameter);
   }
   fitted += pooled_parameters.size();
-  auto shown_name = [](const perf::FittedNumber& n) { return n.pooled ? n.name + " (pooled)" : n.name; };
+  auto shown_name = [](const perf::FittedNumber& n) {
+    return n.pooled ? n.name + " (pooled)" : n.name;
+  };
   std::map<std::string, size_t> group_rows;
   std::map<std::string, Split> regimes;
   Split all;
@@ -61,7 +67,8 @@ std::string render_cross_validation(const std::vector<perf::Observation>& obs,
     ++group_rows[obs[i].group];
   }
   std::vector<std::vector<perf::FittedNumber>> fold_numbers;
-  for (const auto& f : cv.folds) fold_numbers.push_back(perf::fitted_numbers(f, params, generations));
+  for (const auto& f : cv.folds)
+    fold_numbers.push_back(perf::fitted_numbers(f, params, generations));
   auto fold_range = [&](size_t i) {
     double lo = numbers[i].value, hi = numbers[i].value;
     for (size_t f = 0; f < fold_numbers.size(); ++f) {
@@ -80,20 +87,29 @@ std::string render_cross_validation(const std::vector<perf::Observation>& obs,
       const auto& p = params[numbers[i].parameter];
       const double v = numbers[i].value;
       const auto [lo, hi] = fold_range(i);
-      j["parameters"].push_back({{"name", shown_name(numbers[i])}, {"value", v}, {"text", format_parameter(p, v)},
-                                 {"search", {{"lo", p.lo}, {"hi", p.hi}, {"step", p.step}, {"start", p.start}}},
-                                 {"folds", {{"min", lo}, {"max", hi}}}});
+      j["parameters"].push_back(
+          {{"name", shown_name(numbers[i])},
+           {"value", v},
+           {"text", format_parameter(p, v)},
+           {"search", {{"lo", p.lo}, {"hi", p.hi}, {"step", p.step}, {"start", p.start}}},
+           {"folds", {{"min", lo}, {"max", hi}}}});
     }
     j["runs"] = Json::array();
     for (size_t i = 0; i < obs.size(); ++i) {
-      j["runs"].push_back({{"run", obs[i].name}, {"regime", obs[i].regime}, {"group", obs[i].group},
-                           {"measured", obs[i].measured}, {"in_sample", cv.in_sample[i]},
+      j["runs"].push_back({{"run", obs[i].name},
+                           {"regime", obs[i].regime},
+                           {"group", obs[i].group},
+                           {"measured", obs[i].measured},
+                           {"in_sample", cv.in_sample[i]},
                            {"in_sample_error", all.in_sample[i].error()},
-                           {"held_out", cv.held_out[i]}, {"cv_error", all.held_out[i].error()}});
+                           {"held_out", cv.held_out[i]},
+                           {"cv_error", all.held_out[i].error()}});
     }
-    j["summary"]["all"] = {{"in_sample", summary_json(all.in_sample)}, {"cv", summary_json(all.held_out)}};
+    j["summary"]["all"] = {{"in_sample", summary_json(all.in_sample)},
+                           {"cv", summary_json(all.held_out)}};
     for (const auto& [r, s] : regimes) {
-      j["summary"][r] = {{"in_sample", summary_json(s.in_sample)}, {"cv", summary_json(s.held_out)}};
+      j["summary"][r] = {{"in_sample", summary_json(s.in_sample)},
+                         {"cv", summary_json(s.held_out)}};
     }
     j["folds"] = Json::array();
     for (size_t g = 0; g < cv.groups.size(); ++g) {
@@ -102,16 +118,19 @@ std::string render_cross_validation(const std::vector<perf::Observation>& obs,
         values[n.name] = n.value;
         if (n.pooled) pooled.push_back(n.name);
       }
-      j["folds"].push_back({{"held_out", cv.groups[g]}, {"rows", group_rows[cv.groups[g]]},
-                            {"fit_rows", cv.folds[g].rows}, {"values", values}, {"pooled", pooled}});
+      j["folds"].push_back({{"held_out", cv.groups[g]},
+                            {"rows", group_rows[cv.groups[g]]},
+                            {"fit_rows", cv.folds[g].rows},
+                            {"values", values},
+                            {"pooled", pooled}});
     }
     j["skipped"] = skipped;
     return json_text(j) + "\n";
   }
 
   Table p;
-  p.title = fmt::format("{} fitted parameters (refit without each of the {} source groups)",
-                        fitted, cv.groups.size());
+  p.title = fmt::format("{} fitted parameters (refit without each of the {} source groups)", fitted,
+                        cv.groups.size());
   p.header = {"parameter", "all rows", "folds min", "folds max", "search", "start"};
   p.right_align = {false, true, true, true, false, true};
   for (size_t i = 0; i < numbers.size(); ++i) {
@@ -121,15 +140,18 @@ std::string render_cross_validation(const std::vector<perf::Observation>& obs,
     for (const auto& [gen, cap] : q.hi_for) {
       if (numbers[i].name == q.key + "[" + gen + "]") top = cap;
     }
-    p.rows.push_back({shown_name(numbers[i]), format_parameter(q, numbers[i].value), format_parameter(q, lo),
-                      format_parameter(q, hi),
+    p.rows.push_back({shown_name(numbers[i]), format_parameter(q, numbers[i].value),
+                      format_parameter(q, lo), format_parameter(q, hi),
                       format_parameter(q, q.lo) + " .. " + format_parameter(q, top) + " by " +
                           format_parameter(q, q.step),
                       format_parameter(q, q.start)});
   }
   Table rows;
-  rows.title = "Measured vs predicted: in-sample (fitted on all rows) and held out (fitted without the row's group)";
-  rows.header = {"run", "regime", "group", "measured", "in_sample", "error_pct", "held_out", "cv_error_pct"};
+  rows.title =
+      "Measured vs predicted: in-sample (fitted on all rows) and held out (fitted without the "
+      "row's group)";
+  rows.header = {"run",       "regime",    "group",    "measured",
+                 "in_sample", "error_pct", "held_out", "cv_error_pct"};
   rows.right_align = {false, false, false, true, true, true, true, true};
   for (size_t i = 0; i < obs.size(); ++i) {
     rows.rows.push_back({obs[i].name, obs[i].regime, obs[i].group, value(obs[i].measured),
@@ -138,8 +160,8 @@ std::string render_cross_validation(const std::vector<perf::Observation>& obs,
   }
   Table summary;
   summary.title = "Summary of |error| (nearest-rank percentiles): in-sample vs cross-validated";
-  summary.header = {"regime", "runs", "in_median_pct", "in_p90_pct", "cv_median_pct", "cv_p90_pct",
-                    "cv_max_pct", "cv_bias_pct"};
+  summary.header = {"regime",        "runs",       "in_median_pct", "in_p90_pct",
+                    "cv_median_pct", "cv_p90_pct", "cv_max_pct",    "cv_bias_pct"};
   summary.right_align = {false, true, true, true, true, true, true, true};
   auto add = [&](const std::string& name, const Split& s) {
     const auto in = perf::summarize(s.in_sample);
@@ -157,19 +179,20 @@ std::string render_cross_validation(const std::vector<perf::Observation>& obs,
   for (size_t g = 0; g < cv.groups.size(); ++g) {
     std::string values;
     for (const auto& n : fold_numbers[g]) {
-      values += (values.empty() ? "" : " ") + n.name + "=" + format_parameter(params[n.parameter], n.value) +
-                (n.pooled ? "(pooled)" : "");
+      values += (values.empty() ? "" : " ") + n.name + "=" +
+                format_parameter(params[n.parameter], n.value) + (n.pooled ? "(pooled)" : "");
     }
     folds.rows.push_back({cv.groups[g], std::to_string(group_rows[cv.groups[g]]),
                           std::to_string(cv.folds[g].rows), values});
   }
   const Format text = format == Format::kHtml ? Format::kTable : format;
-  std::string out = with_skipped(render(p, text) + "\n" + render(rows, text) + "\n" + render(summary, text) +
-                                     "\n" + render(folds, text),
+  std::string out = with_skipped(render(p, text) + "\n" + render(rows, text) + "\n" +
+                                     render(summary, text) + "\n" + render(folds, text),
                                  skipped, text);
   if (format != Format::kHtml) return out;
   auto charts = accuracy_charts(all.in_sample, "in-sample, fitted on all rows");
-  for (auto& c : accuracy_charts(all.held_out, "held out, fitted without the row's group")) charts.push_back(std::move(c));
+  for (auto& c : accuracy_charts(all.held_out, "held out, fitted without the row's group"))
+    charts.push_back(std::move(c));
   return html_page("aicost validate --cv", charts, out);
 }
 
@@ -180,7 +203,9 @@ std::string render_error_bands_yaml(const catalog::ErrorBands* training,
       "# The model's cross-validated error per regime: the 80 % intervals of `aicost estimate`,\n"
       "# `aicost serve` and `aicost search` (docs/VALIDATION.md \"Intervals\").\n"
       "# GENERATED, do not edit. Regenerate after a change to the model or to data/validation/:\n"
-      "#   " + std::string(kWriteIntervalsCommand) + "\n"
+      "#   " +
+      std::string(kWriteIntervalsCommand) +
+      "\n"
       "# The test ErrorBandsFile.ShippedFileIsCurrent fails while this file is stale.\n"
       "#\n"
       "# Each row of a validation file is predicted by the fit without its source group; its time\n"
@@ -192,13 +217,16 @@ std::string render_error_bands_yaml(const catalog::ErrorBands* training,
       "# \"tight\", not refused.\n"
       "intervals:\n";
   auto ratio = [](double r) { return fmt::format("{:.4f}", r); };
-  for (const auto& [name, bands] : {std::pair{"training", training}, std::pair{"serving", serving}}) {
+  for (const auto& [name, bands] :
+       {std::pair{"training", training}, std::pair{"serving", serving}}) {
     if (!bands) continue;
     out += fmt::format("  {}:\n    source: {}\n    bands:\n", name, bands->source);
     for (const auto& b : bands->bands) {
-      out += fmt::format("      - {{regime: {}, rows: {}, groups: {}, p10: {}, median: {}, p90: {}, min: {}, max: {}}}\n",
-                         b.regime, b.rows, b.groups, ratio(b.p10), ratio(b.median), ratio(b.p90), ratio(b.min),
-                         ratio(b.max));
+      out += fmt::format(
+          "      - {{regime: {}, rows: {}, groups: {}, p10: {}, median: {}, p90: {}, min: {}, max: "
+          "{}}}\n",
+          b.regime, b.rows, b.groups, ratio(b.p10), ratio(b.median), ratio(b.p90), ratio(b.min),
+          ratio(b.max));
     }
   }
   if (memory) {

@@ -60,7 +60,8 @@ std::vector<Change> changed_fields(const Fields& a, const Fields& b);
 
 // `resolved` without the fields an input already shows: an input whose path ends in ".field"
 // with the same two values (a file's `micro_batch_size: 2` is the resolved micro_batch_size 2).
-std::vector<Change> without_repeats(std::vector<Change> resolved, const std::vector<Change>& inputs);
+std::vector<Change> without_repeats(std::vector<Change> resolved,
+                                    const std::vector<Change>& inputs);
 
 // An output row: rounded as its kind says, delta and relative when both sides have a value.
 Row row(std::string path, std::string label, const char* unit, Kind kind, std::optional<double> a,

@@ -47,7 +47,8 @@ std::string plain(const Json& x) {
 
 }  // namespace
 
-std::vector<Change> without_repeats(std::vector<Change> resolved, const std::vector<Change>& inputs) {
+std::vector<Change> without_repeats(std::vector<Change> resolved,
+                                    const std::vector<Change>& inputs) {
   auto repeated = [&](const Change& r) {
     for (const auto& in : inputs) {
       const std::string tail = "." + r.name;
@@ -81,8 +82,8 @@ double rounded(Kind k, double x) {
 
 Row row(std::string path, std::string label, const char* unit, Kind kind, std::optional<double> a,
         std::optional<double> b) {
-  Row r{std::move(path), std::move(label), unit, kind, std::nullopt, std::nullopt, std::nullopt,
-        std::nullopt};
+  Row r{std::move(path), std::move(label), unit,         kind,
+        std::nullopt,    std::nullopt,     std::nullopt, std::nullopt};
   if (a) r.a = rounded(kind, *a);
   if (b) r.b = rounded(kind, *b);
   if (r.a && r.b) {
@@ -112,31 +113,15 @@ std::string show(Kind k, const std::optional<double>& v, bool signed_delta) {
   const double x = *v;
   std::string s;
   switch (k) {
-    case Kind::kSeconds:
-      s = fmt::format("{:.3f}", x);
-      break;
-    case Kind::kCount:
-      s = core::group_digits(x);
-      break;
-    case Kind::kRatio:
-      s = fmt::format("{:.1f} {}", x * 100, signed_delta ? "pp" : "%");
-      break;
+    case Kind::kSeconds: s = fmt::format("{:.3f}", x); break;
+    case Kind::kCount: s = core::group_digits(x); break;
+    case Kind::kRatio: s = fmt::format("{:.1f} {}", x * 100, signed_delta ? "pp" : "%"); break;
     case Kind::kTflops:
-    case Kind::kGib:
-      s = fmt::format("{:.1f}", x);
-      break;
-    case Kind::kDays:
-      s = fmt::format("{:.2f}", x);
-      break;
-    case Kind::kUsd:
-      s = core::group_digits(x);
-      break;
-    case Kind::kUsdCents:
-      s = core::group_digits(x, 2);
-      break;
-    case Kind::kUsdMilli:
-      s = core::group_digits(x, 3);
-      break;
+    case Kind::kGib: s = fmt::format("{:.1f}", x); break;
+    case Kind::kDays: s = fmt::format("{:.2f}", x); break;
+    case Kind::kUsd: s = core::group_digits(x); break;
+    case Kind::kUsdCents: s = core::group_digits(x, 2); break;
+    case Kind::kUsdMilli: s = core::group_digits(x, 3); break;
   }
   if (signed_delta && x > 0) s = "+" + s;
   return s;
@@ -181,7 +166,8 @@ std::string render_csv(const Diff& d) {
   };
   for (const auto* list : {&d.inputs, &d.resolved}) {
     for (const auto& c : *list) {
-      t.rows.push_back({list == &d.inputs ? "input" : "resolved", c.name, raw(c.a), raw(c.b), "", ""});
+      t.rows.push_back(
+          {list == &d.inputs ? "input" : "resolved", c.name, raw(c.a), raw(c.b), "", ""});
     }
   }
   auto num = [&](const std::optional<double>& x) { return raw(optional_json(x)); };
@@ -197,7 +183,8 @@ std::string changes_text(const char* heading, const char* first, const std::vect
   const bool md = f == Format::kMarkdown;
   if (list.empty() && none == nullptr) return "";
   std::string out = md ? std::string("## ") + heading + "\n\n" : std::string(heading) + "\n";
-  if (list.empty()) return out + (md ? fmt::format("{}.\n\n", none) : fmt::format("  {}\n\n", none));
+  if (list.empty())
+    return out + (md ? fmt::format("{}.\n\n", none) : fmt::format("  {}\n\n", none));
   Table t{{first, "a → b"}, {}, {false, false}, ""};
   for (const auto& c : list) t.rows.push_back({c.name, show(c.a) + " → " + show(c.b)});
   if (md) return out + report::render(t, f) + "\n";
@@ -207,7 +194,8 @@ std::string changes_text(const char* heading, const char* first, const std::vect
 
 std::string render_people(const Diff& d, Format f) {
   const bool md = f == Format::kMarkdown;
-  std::string out = (md ? "# aicost diff: " : "aicost diff: ") + d.a_name + " → " + d.b_name + "\n\n";
+  std::string out =
+      (md ? "# aicost diff: " : "aicost diff: ") + d.a_name + " → " + d.b_name + "\n\n";
   out += changes_text("Inputs", "path", d.inputs, md ? "No input changed" : "no input changed", f);
   out += changes_text("Resolved", "field", d.resolved, nullptr, f);
   Table t{{"metric", "a", "b", "change", "relative"}, {}, {false, true, true, true, true}, ""};
@@ -215,7 +203,8 @@ std::string render_people(const Diff& d, Format f) {
     t.rows.push_back({r.label, show(r.kind, r.a, false), show(r.kind, r.b, false),
                       show(r.kind, r.delta, true), relative_text(r.relative)});
   }
-  out += md ? "## Outputs\n\n" + report::render(t, f) : "Outputs\n" + indent(report::render(t, f), 2);
+  out +=
+      md ? "## Outputs\n\n" + report::render(t, f) : "Outputs\n" + indent(report::render(t, f), 2);
   return out;
 }
 
@@ -223,17 +212,13 @@ std::string render_people(const Diff& d, Format f) {
 
 std::string render(const Diff& d, Format f, const std::vector<Chart>& charts) {
   switch (f) {
-    case Format::kJson:
-      return render_json(d);
-    case Format::kCsv:
-      return render_csv(d);
-    case Format::kMarkdown:
-      return render_people(d, f);
+    case Format::kJson: return render_json(d);
+    case Format::kCsv: return render_csv(d);
+    case Format::kMarkdown: return render_people(d, f);
     case Format::kHtml:
       return html_page("aicost diff: " + d.a_name + " against " + d.b_name, charts,
                        render_people(d, Format::kTable));
-    case Format::kTable:
-      break;
+    case Format::kTable: break;
   }
   return render_people(d, Format::kTable);
 }

@@ -76,8 +76,10 @@ std::vector<diff::Row> outputs(const EstimateView& a, const EstimateView& b) {
       [](const EstimateView& v) { return v.perf->tokens_per_s; });
   add("training.tokens_per_s_per_gpu", "tokens/s per GPU", "tokens/s", Kind::kCount,
       [](const EstimateView& v) { return v.perf->tokens_per_s_per_gpu; });
-  add("training.mfu", "MFU", "ratio", Kind::kRatio, [](const EstimateView& v) { return v.perf->mfu; });
-  add("training.hfu", "HFU", "ratio", Kind::kRatio, [](const EstimateView& v) { return v.perf->hfu; });
+  add("training.mfu", "MFU", "ratio", Kind::kRatio,
+      [](const EstimateView& v) { return v.perf->mfu; });
+  add("training.hfu", "HFU", "ratio", Kind::kRatio,
+      [](const EstimateView& v) { return v.perf->hfu; });
   add("training.tflops_per_gpu", "TFLOP/s per GPU", "TFLOP/s", Kind::kTflops,
       [](const EstimateView& v) { return v.perf->model_flops_per_gpu.value() / 1e12; });
   add("training.compute_days", "compute days", "d", Kind::kDays,

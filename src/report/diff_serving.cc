@@ -45,8 +45,8 @@ std::vector<diff::Row> outputs(const ServingView& a, const ServingView& b) {
       [](const ServingView&, const D& d) { return d.load.e2e_tail_s; });
   add("serving.usd_per_million_input_tokens", "per 1M input tokens (USD)", "USD", Kind::kUsdMilli,
       [](const ServingView&, const D& d) { return d.usd_per_million_input_tokens; });
-  add("serving.usd_per_million_output_tokens", "per 1M output tokens (USD)", "USD",
-      Kind::kUsdMilli, [](const ServingView&, const D& d) { return d.usd_per_million_output_tokens; });
+  add("serving.usd_per_million_output_tokens", "per 1M output tokens (USD)", "USD", Kind::kUsdMilli,
+      [](const ServingView&, const D& d) { return d.usd_per_million_output_tokens; });
   add("serving.usd_per_million_tokens", "per 1M tokens (USD)", "USD", Kind::kUsdMilli,
       [](const ServingView&, const D& d) { return d.usd_per_million_tokens; });
   add("serving.monthly_usd", "deployment a month (USD)", "USD", Kind::kUsd,
@@ -61,7 +61,8 @@ std::vector<diff::Row> outputs(const ServingView& a, const ServingView& b) {
 std::string render_serving_diff(const ServingView& a, const PlanValues& a_values,
                                 const ServingView& b, const PlanValues& b_values, Format f) {
   for (const auto* v : {&a, &b}) {
-    if (v->options == nullptr || v->traffic == nullptr || v->sla == nullptr || v->fleet == nullptr) {
+    if (v->options == nullptr || v->traffic == nullptr || v->sla == nullptr ||
+        v->fleet == nullptr) {
       return "";
     }
   }

@@ -6,7 +6,8 @@ namespace aicost::report {
 
 std::string render_error_json(const core::Error& e) {
   // Programs get the message without the quoted source line, and the position as numbers.
-  nlohmann::json err = {{"code", core::code_name(e.code)}, {"message", e.message}, {"context", e.context}};
+  nlohmann::json err = {
+      {"code", core::code_name(e.code)}, {"message", e.message}, {"context", e.context}};
   if (const auto& at = e.location) {
     if (!at->excerpt.empty()) err["excerpt"] = at->excerpt;
     err["file"] = at->file;

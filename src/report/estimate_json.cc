@@ -1,12 +1,11 @@
 // The estimate as JSON (docs/JSON_OUTPUT.md).
 #include <fmt/format.h>
 
-
 #include "aicost/report/estimate_report.h"
 #include "estimate_parts.h"
+#include "json.h"
 #include "owned_parts.h"
 #include "rounding.h"
-#include "json.h"
 
 namespace aicost::report {
 
@@ -108,8 +107,10 @@ Json build_json(const EstimateView& v) {
     const double gpu_hours_per_s = c.gpu_hours / c.wall_time.value();
     const double usd_per_s = c.total.value() / c.wall_time.value();
     auto band = [](const reliability::Summary& x, double scale) {
-      return Json{{"mean", sig(x.mean * scale)}, {"p10", sig(x.p10 * scale)},
-                  {"p50", sig(x.p50 * scale)}, {"p90", sig(x.p90 * scale)}};
+      return Json{{"mean", sig(x.mean * scale)},
+                  {"p10", sig(x.p10 * scale)},
+                  {"p50", sig(x.p50 * scale)},
+                  {"p90", sig(x.p90 * scale)}};
     };
     j["reliability"]["simulation"] = {{"runs", s.runs},
                                       {"seed", v.simulation_seed},
@@ -166,10 +167,14 @@ Json build_json(const EstimateView& v) {
 }  // namespace
 
 Json interval_json(const perf::Interval& b) {
-  return {{"confidence", 0.8},          {"regime", b.regime},
-          {"regime_runs", b.regime_rows}, {"pool", b.pool},
-          {"pool_runs", b.pool_rows},     {"pool_sources", b.pool_groups},
-          {"widening", sig(b.widening)},  {"little_data", b.little_data},
+  return {{"confidence", 0.8},
+          {"regime", b.regime},
+          {"regime_runs", b.regime_rows},
+          {"pool", b.pool},
+          {"pool_runs", b.pool_rows},
+          {"pool_sources", b.pool_groups},
+          {"widening", sig(b.widening)},
+          {"little_data", b.little_data},
           {"time_ratio", {sig(b.lo), sig(b.hi)}}};
 }
 

@@ -7,10 +7,10 @@
 #include <utility>
 #include <vector>
 
+#include "aicost/core/text.h"
 #include "aicost/costing/cost_model.h"
 #include "aicost/perf/estimate.h"
 #include "aicost/perf/interval.h"
-#include "aicost/core/text.h"
 #include "aicost/report/estimate_report.h"
 #include "json.h"
 
@@ -18,10 +18,13 @@ namespace aicost::report {
 
 inline double share(double part, double whole) { return whole != 0 ? part / whole : 0.0; }
 
-inline const char* nature_name(costing::CostNature n) { return n == costing::CostNature::kFixed ? "fixed" : "elastic"; }
+inline const char* nature_name(costing::CostNature n) {
+  return n == costing::CostNature::kFixed ? "fixed" : "elastic";
+}
 
 // Parts of a step in the order they are shown, with their JSON names. `data_loading` only when
-// the GPUs wait for data (docs/JSON_OUTPUT.md): a plan whose tier keeps up shows what it always did.
+// the GPUs wait for data (docs/JSON_OUTPUT.md): a plan whose tier keeps up shows what it always
+// did.
 inline std::vector<std::pair<const char*, core::Seconds>> step_parts(const perf::StepBreakdown& s) {
   std::vector<std::pair<const char*, core::Seconds>> parts = {
       {"compute", s.compute}, {"recompute", s.recompute}, {"tp_comm", s.tp_comm},
@@ -31,7 +34,8 @@ inline std::vector<std::pair<const char*, core::Seconds>> step_parts(const perf:
   return parts;
 }
 
-inline std::vector<std::pair<const char*, core::Bytes>> memory_parts(const perf::MemoryBreakdown& m) {
+inline std::vector<std::pair<const char*, core::Bytes>> memory_parts(
+    const perf::MemoryBreakdown& m) {
   return {{"weights", m.weights},         {"gradients", m.gradients}, {"optimizer", m.optimizer},
           {"activations", m.activations}, {"logits", m.logits},       {"overhead", m.overhead}};
 }
@@ -45,7 +49,6 @@ inline std::string count(double n) {
 
 inline std::string pct(double ratio) { return fmt::format("{:.1f} %", ratio * 100); }
 inline std::string on_off(bool b) { return b ? "on" : "off"; }
-
 
 // How line `l` of v.cost was computed, in words and numbers ("768 GPU-h x 2.00 USD/GPU-h (plan)"),
 // from the plan's inputs and the estimate (cost_drivers.cc); "" for a view without inputs.

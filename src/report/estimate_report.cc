@@ -6,12 +6,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include "estimate_parts.h"
-#include "owned_parts.h"
-#include "rounding.h"
 #include <cstdint>
 #include <set>
 #include <utility>
+#include "estimate_parts.h"
+#include "owned_parts.h"
+#include "rounding.h"
 
 #include "aicost/core/text.h"
 #include "aicost/report/table.h"
@@ -72,7 +72,8 @@ std::vector<Section> build_sections(const EstimateView& v) {
 
   Section perf{"Performance", {}, {}};
   perf.tables.push_back(kv({
-      {"step time", fmt::format("{:.3f} s", p.step_time.value()) + range(v, iv.step_time_s, seconds3)},
+      {"step time",
+       fmt::format("{:.3f} s", p.step_time.value()) + range(v, iv.step_time_s, seconds3)},
       {"tokens/s", core::group_digits(p.tokens_per_s)},
       {"tokens/s per GPU", core::group_digits(p.tokens_per_s_per_gpu)},
       {"MFU", pct(p.mfu)},
@@ -82,8 +83,10 @@ std::vector<Section> build_sections(const EstimateView& v) {
                    p.peak_per_gpu.value() / 1e12, catalog::to_string(p.peak_precision))},
       {"steps", core::group_digits(p.steps)},
       {"compute days (failure-free)", fmt::format("{:.2f}", core::in_days(p.compute_time))},
-      {"wall days (incl. failures)", fmt::format("{:.2f}", core::in_days(c.wall_time)) + range(v, iv.wall_days, days2)},
-      {"GPU-hours (incl. failures)", core::group_digits(c.gpu_hours) + range(v, iv.gpu_hours, digits)},
+      {"wall days (incl. failures)",
+       fmt::format("{:.2f}", core::in_days(c.wall_time)) + range(v, iv.wall_days, days2)},
+      {"GPU-hours (incl. failures)",
+       core::group_digits(c.gpu_hours) + range(v, iv.gpu_hours, digits)},
   }));
   Table steps{{"part", "seconds", "share of step"}, {}, {false, true, true}, ""};
   for (const auto& [name, s] : step_parts(p.step)) {
@@ -116,17 +119,20 @@ std::vector<Section> build_sections(const EstimateView& v) {
       {"checkpoint stall", fmt::format("{:.1f} s per save", f.checkpoint_blocking.value())},
       {"checkpoint size", core::format_bytes(f.checkpoint_size.value())},
       {"expected interruptions", fmt::format("{:.1f}", f.expected_interruptions)},
-      {"failure overhead", fmt::format("{:.1f} h (lost work {:.1f}, restarts {:.1f}, saves {:.1f}, maintenance {:.1f})",
-                                       core::in_hours(f.total()), core::in_hours(f.lost_work),
-                                       core::in_hours(f.restart_time), core::in_hours(f.checkpoint_time),
-                                       core::in_hours(f.maintenance))},
+      {"failure overhead",
+       fmt::format("{:.1f} h (lost work {:.1f}, restarts {:.1f}, saves {:.1f}, maintenance {:.1f})",
+                   core::in_hours(f.total()), core::in_hours(f.lost_work),
+                   core::in_hours(f.restart_time), core::in_hours(f.checkpoint_time),
+                   core::in_hours(f.maintenance))},
       {"goodput", pct(f.goodput)},
   }));
   if (v.simulation) {
     const auto& s = *v.simulation;
     const double gpu_hours_per_s = c.gpu_hours / c.wall_time.value();
     const double usd_per_s = c.total.value() / c.wall_time.value();
-    Table bands{{"simulated", "mean", "p10", "p50", "p90"}, {}, {false, true, true, true, true},
+    Table bands{{"simulated", "mean", "p10", "p50", "p90"},
+                {},
+                {false, true, true, true, true},
                 fmt::format("Monte Carlo: {} runs, seed {}", s.runs, v.simulation_seed)};
     auto row = [&](const char* name, const reliability::Summary& x, double scale, bool money) {
       auto n = [&](double y) {
@@ -197,7 +203,8 @@ std::string header_block(const EstimateView& v, Format f) {
   std::string out;
   if (f == Format::kMarkdown) {
     out += "# aicost estimate: " + v.plan_name + "\n\n";
-    for (const auto& [k, val] : rows) out.append("- **").append(k).append("**: ").append(val).append("\n");
+    for (const auto& [k, val] : rows)
+      out.append("- **").append(k).append("**: ").append(val).append("\n");
     return out + "\n";
   }
   out += "aicost estimate: " + v.plan_name + "\n";
@@ -248,13 +255,16 @@ std::string render_csv(const EstimateView& v) {
     const auto& o = c["owned"];
     for (const auto& p : o["parts"]) {
       t.rows.push_back({"owned", text(p["part"]), num(p["per_gpu_hour_usd"]), "USD/GPU-h",
-                        num(sig(p["per_gpu_hour_usd"].get<double>() / o["price_per_gpu_hour_usd"].get<double>())),
+                        num(sig(p["per_gpu_hour_usd"].get<double>() /
+                                o["price_per_gpu_hour_usd"].get<double>())),
                         text(p["nature"]), text(p["driver"])});
     }
-    t.rows.push_back({"owned", "total", num(o["price_per_gpu_hour_usd"]), "USD/GPU-h", "1", "", ""});
+    t.rows.push_back(
+        {"owned", "total", num(o["price_per_gpu_hour_usd"]), "USD/GPU-h", "1", "", ""});
     for (const auto& b : o["break_even"]) {
       t.rows.push_back({"break_even", text(b["instance"]) + " " + text(b["mode"]), num(b["months"]),
-                        "months", "", "", "rent " + num(b["price_per_gpu_hour_usd"]) + " USD/GPU-h"});
+                        "months", "", "",
+                        "rent " + num(b["price_per_gpu_hour_usd"]) + " USD/GPU-h"});
     }
   }
   for (const auto& w : j["warnings"]) t.rows.push_back({"warning", "", "", "", "", "", text(w)});
@@ -266,14 +276,16 @@ std::string render_csv(const EstimateView& v) {
 std::string interval_note(const perf::Interval& b) {
   const auto runs = [](int n) { return fmt::format("{} run{}", n, n == 1 ? "" : "s"); };
   if (!b.little_data) {
-    return fmt::format("80 % interval: cross-validated error of {} ({} from {} sources), widened x{:.2f} "
-                       "for the number of sources",
-                       b.pool, runs(b.pool_rows), b.pool_groups, b.widening);
+    return fmt::format(
+        "80 % interval: cross-validated error of {} ({} from {} sources), widened x{:.2f} "
+        "for the number of sources",
+        b.pool, runs(b.pool_rows), b.pool_groups, b.widening);
   }
-  return fmt::format("80 % interval, little data: {} has {} in the validation set; the band of {} ({} from "
-                     "{} sources) widened x{:.2f}{}",
-                     b.regime, runs(b.regime_rows), b.pool, runs(b.pool_rows), b.pool_groups, b.widening,
-                     b.regime_rows > 0 ? " and stretched to cover them" : "");
+  return fmt::format(
+      "80 % interval, little data: {} has {} in the validation set; the band of {} ({} from "
+      "{} sources) widened x{:.2f}{}",
+      b.regime, runs(b.regime_rows), b.pool, runs(b.pool_rows), b.pool_groups, b.widening,
+      b.regime_rows > 0 ? " and stretched to cover them" : "");
 }
 
 std::vector<std::string> collect_warnings(const EstimateView& v) {
@@ -293,10 +305,8 @@ std::vector<std::string> collect_warnings(const EstimateView& v) {
 std::string render_estimate(const EstimateView& v, Format f) {
   if (v.job == nullptr || v.perf == nullptr || v.cost == nullptr) return "";
   switch (f) {
-    case Format::kJson:
-      return render_estimate_json(v);
-    case Format::kCsv:
-      return render_csv(v);
+    case Format::kJson: return render_estimate_json(v);
+    case Format::kCsv: return render_csv(v);
     case Format::kHtml: {
       // The page keeps the warnings with the figures, as Markdown does.
       std::string numbers = render_estimate(v, Format::kTable);
@@ -304,8 +314,7 @@ std::string render_estimate(const EstimateView& v, Format f) {
       return html_page("aicost estimate: " + v.plan_name, estimate_charts(v), numbers);
     }
     case Format::kTable:
-    case Format::kMarkdown:
-      break;
+    case Format::kMarkdown: break;
   }
   std::string out = header_block(v, f) + render_sections(build_sections(v), f);
   // A table's warnings go to standard error (the command prints them); a Markdown document keeps

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-
 #include <algorithm>
 #include <cmath>
 
@@ -19,7 +18,9 @@ namespace {
 
 namespace gov = aicost::governance;
 
-double units(core::WideNanos n) { return static_cast<double>(n) / static_cast<double>(core::kNanosPerUnit); }
+double units(core::WideNanos n) {
+  return static_cast<double>(n) / static_cast<double>(core::kNanosPerUnit);
+}
 double cents(double v) { return std::round(v * 100) / 100; }
 // Ratios to 4 decimals: more is noise of the summation order.
 double ratio(double v) { return std::round(v * 1e4) / 1e4; }
@@ -29,17 +30,27 @@ std::string level_name(const gov::Budget& b, int level) {
 }
 
 Json alert_json(const gov::Alert& a) {
-  return Json{{"budget", a.budget}, {"period", a.period},       {"basis", gov::basis_name(a.basis)},
-              {"level", a.level.name}, {"at", a.level.fraction}, {"value", cents(a.value)},
-              {"amount", core::format_amount_exact(a.amount)}, {"currency", a.currency},
-              {"as_of", ledger::day_text(a.as_of)}, {"key", a.key()}, {"message", a.message()}};
+  return Json{{"budget", a.budget},
+              {"period", a.period},
+              {"basis", gov::basis_name(a.basis)},
+              {"level", a.level.name},
+              {"at", a.level.fraction},
+              {"value", cents(a.value)},
+              {"amount", core::format_amount_exact(a.amount)},
+              {"currency", a.currency},
+              {"as_of", ledger::day_text(a.as_of)},
+              {"key", a.key()},
+              {"message", a.message()}};
 }
 
 Json anomaly_json(const gov::AnomalyResult& a) {
   Json causes = Json::array();
   for (const auto& c : a.causes)
-    causes.push_back({{"value", c.value}, {"actual", cents(c.actual)}, {"expected", cents(c.expected)},
-                      {"delta", cents(c.delta)}, {"share", ratio(c.share)}});
+    causes.push_back({{"value", c.value},
+                      {"actual", cents(c.actual)},
+                      {"expected", cents(c.expected)},
+                      {"delta", cents(c.delta)},
+                      {"share", ratio(c.share)}});
   return Json{{"scope", a.scope},
               {"currency", a.currency},
               {"first_day", ledger::day_text(a.episode.first_day)},
@@ -58,10 +69,15 @@ Json anomaly_json(const gov::AnomalyResult& a) {
 
 Json waste_json(const gov::WasteResult& w) {
   const auto& f = w.finding;
-  return Json{{"kind", gov::waste_kind_name(f.kind)}, {"subject", f.subject},   {"currency", f.currency},
-              {"monthly_saving", cents(f.monthly_saving)}, {"message", f.message}, {"evidence", f.evidence},
+  return Json{{"kind", gov::waste_kind_name(f.kind)},
+              {"subject", f.subject},
+              {"currency", f.currency},
+              {"monthly_saving", cents(f.monthly_saving)},
+              {"message", f.message},
+              {"evidence", f.evidence},
               {"covered_by", f.covered_by.empty() ? Json() : Json(f.covered_by)},
-              {"new", !w.sent_before},                  {"key", w.key()}};
+              {"new", !w.sent_before},
+              {"key", w.key()}};
 }
 
 Json stop_loss_json(const gov::StopLossResult& s) {
@@ -80,8 +96,10 @@ Json stop_loss_json(const gov::StopLossResult& s) {
 Json plan_json(const gov::PlanVsActual& p) {
   Json categories = Json::array();
   for (const auto& c : p.categories)
-    categories.push_back({{"category", c.category}, {"planned", cents(c.planned)},
-                          {"planned_to_date", cents(c.planned_to_date)}, {"actual", cents(c.actual)},
+    categories.push_back({{"category", c.category},
+                          {"planned", cents(c.planned)},
+                          {"planned_to_date", cents(c.planned_to_date)},
+                          {"actual", cents(c.actual)},
                           {"variance", cents(c.variance())}});
   return Json{{"budget", p.budget},
               {"plan", p.plan_source},
@@ -117,10 +135,11 @@ Json budget_json(const gov::BudgetResult& r) {
               {"amount", core::format_amount_exact(b.amount)},
               {"spent", core::format_amount_exact(s.spent)},
               {"used", ratio(s.used)},
-              {"forecast", {{"expected", cents(s.forecast.expected)},
-                            {"low", cents(s.forecast.low)},
-                            {"high", cents(s.forecast.high)},
-                            {"method", s.forecast.method}}},
+              {"forecast",
+               {{"expected", cents(s.forecast.expected)},
+                {"low", cents(s.forecast.low)},
+                {"high", cents(s.forecast.high)},
+                {"method", s.forecast.method}}},
               {"actual_level", level_name(b, s.actual_level)},
               {"forecast_level", level_name(b, s.forecast_level)},
               {"gates", s.gates(b)},
@@ -146,8 +165,13 @@ std::string payload(const gov::CheckResult& r, const std::set<std::string>* only
   for (const auto* list : {&alerts, &anomalies, &waste, &stop_losses})
     for (const auto& a : *list) text += a["message"].get<std::string>() + "\n";
   // "text" is what Slack, Mattermost and Teams incoming webhooks show.
-  return json_text(Json{{"source", "aicost"}, {"as_of", ledger::day_text(r.as_of)}, {"text", text},
-              {"alerts", alerts},   {"anomalies", anomalies},             {"waste", waste}, {"stop_losses", stop_losses}});
+  return json_text(Json{{"source", "aicost"},
+                        {"as_of", ledger::day_text(r.as_of)},
+                        {"text", text},
+                        {"alerts", alerts},
+                        {"anomalies", anomalies},
+                        {"waste", waste},
+                        {"stop_losses", stop_losses}});
 }
 
 // The tables of `ledger check` (table, CSV, Markdown); `whole`: as the CLI prints them (the budget
@@ -155,11 +179,21 @@ std::string payload(const gov::CheckResult& r, const std::set<std::string>* only
 std::string check_tables(const gov::CheckResult& r, Format f, bool whole) {
   // Numbers for the table: grouped for people, plain in CSV.
   const auto amount = [f](core::WideNanos n) { return for_people(core::format_amount(n, 2), f); };
-  const auto num = [f](double v, const char* spec) { return for_people(fmt::format(fmt::runtime(spec), v), f); };
+  const auto num = [f](double v, const char* spec) {
+    return for_people(fmt::format(fmt::runtime(spec), v), f);
+  };
   Table budgets;
   budgets.title = "Budgets as of " + ledger::day_text(r.as_of) + " (spend before that day)";
-  budgets.header = {"budget", "period", "spent", "amount", "used", "forecast",
-                    fmt::format("{:.0f}% interval", r.forecast_interval * 100), "method", "actual", "forecast level"};
+  budgets.header = {"budget",
+                    "period",
+                    "spent",
+                    "amount",
+                    "used",
+                    "forecast",
+                    fmt::format("{:.0f}% interval", r.forecast_interval * 100),
+                    "method",
+                    "actual",
+                    "forecast level"};
   budgets.right_align = {false, false, true, true, true, true, true, false, false, false};
   for (const auto& br : r.budgets) {
     const auto& b = br.budget;
@@ -167,37 +201,44 @@ std::string check_tables(const gov::CheckResult& r, Format f, bool whole) {
     std::string name = b.name;
     for (const gov::BudgetResult* p = &br; !p->budget.parent.empty();) {
       name = "  " + name;
-      const auto it = std::find_if(r.budgets.begin(), r.budgets.end(),
-                                   [&](const gov::BudgetResult& x) { return x.budget.name == p->budget.parent; });
+      const auto it = std::find_if(
+          r.budgets.begin(), r.budgets.end(),
+          [&](const gov::BudgetResult& x) { return x.budget.name == p->budget.parent; });
       if (it == r.budgets.end()) break;
       p = &*it;
     }
-    budgets.rows.push_back({name, s.period.label, amount(s.spent) + " " + b.currency, amount(b.amount),
-                            fmt::format("{:.0f}%", s.used * 100), num(s.forecast.expected, "{:.2f}"),
-                            num(s.forecast.low, "{:.0f}") + ".." + num(s.forecast.high, "{:.0f}"), s.forecast.method,
-                            level_name(b, s.actual_level), level_name(b, s.forecast_level)});
+    budgets.rows.push_back(
+        {name, s.period.label, amount(s.spent) + " " + b.currency, amount(b.amount),
+         fmt::format("{:.0f}%", s.used * 100), num(s.forecast.expected, "{:.2f}"),
+         num(s.forecast.low, "{:.0f}") + ".." + num(s.forecast.high, "{:.0f}"), s.forecast.method,
+         level_name(b, s.actual_level), level_name(b, s.forecast_level)});
   }
   std::string out = whole || !budgets.rows.empty() ? render(budgets, f) : "";
   for (const auto& p : r.plans) {
     Table t;
     t.title = fmt::format(
-        "Plan against actual: {} ({}): day {:.0f} of {:.1f} planned; GPU-hours {} of {}; cost {} of {} {}; "
+        "Plan against actual: {} ({}): day {:.0f} of {:.1f} planned; GPU-hours {} of {}; cost {} "
+        "of {} {}; "
         "GPU activity {}{}; plan MFU {:.2f}",
         p.budget, p.plan_source, p.elapsed_days, p.planned_days, num(p.actual_gpu_hours, "{:.0f}"),
-        num(p.planned_gpu_hours, "{:.0f}"), num(p.actual_cost, "{:.2f}"), num(p.planned_cost, "{:.2f}"), p.currency, p.activity ? fmt::format("{:.2f}", *p.activity) : "not measured",
-        p.efficiency_floor ? fmt::format(" (floor {:.2f})", *p.efficiency_floor) : "", p.planned_mfu);
+        num(p.planned_gpu_hours, "{:.0f}"), num(p.actual_cost, "{:.2f}"),
+        num(p.planned_cost, "{:.2f}"), p.currency,
+        p.activity ? fmt::format("{:.2f}", *p.activity) : "not measured",
+        p.efficiency_floor ? fmt::format(" (floor {:.2f})", *p.efficiency_floor) : "",
+        p.planned_mfu);
     t.header = {"category", "planned", "planned to date", "actual", "variance"};
     t.right_align = {false, true, true, true, true};
     for (const auto& c : p.categories)
-      t.rows.push_back({c.category, num(c.planned, "{:.2f}"), num(c.planned_to_date, "{:.2f}"), num(c.actual, "{:.2f}"),
-                        num(c.variance(), "{:+.2f}")});
+      t.rows.push_back({c.category, num(c.planned, "{:.2f}"), num(c.planned_to_date, "{:.2f}"),
+                        num(c.actual, "{:.2f}"), num(c.variance(), "{:+.2f}")});
     out += (out.empty() ? "" : "\n") + render(t, f);
   }
   Table alerts;
   alerts.title = "Alerts due";
   alerts.header = {"budget", "basis", "level", "message"};
   for (const auto& b : r.budgets)
-    for (const auto& a : b.due) alerts.rows.push_back({a.budget, gov::basis_name(a.basis), a.level.name, a.message()});
+    for (const auto& a : b.due)
+      alerts.rows.push_back({a.budget, gov::basis_name(a.basis), a.level.name, a.message()});
   if (!alerts.rows.empty()) out += (out.empty() ? "" : "\n") + render(alerts, f);
   Table anomalies;
   anomalies.title = "Anomalies";
@@ -206,10 +247,12 @@ std::string check_tables(const gov::CheckResult& r, Format f, bool whole) {
   for (const auto& a : r.anomalies)
     anomalies.rows.push_back(
         {a.scope,
-         ledger::day_text(a.episode.first_day) +
-             (a.episode.last_day != a.episode.first_day ? ".." + ledger::day_text(a.episode.last_day) : ""),
+         ledger::day_text(a.episode.first_day) + (a.episode.last_day != a.episode.first_day
+                                                      ? ".." + ledger::day_text(a.episode.last_day)
+                                                      : ""),
          num(a.episode.impact, "{:+.2f}") + " " + a.currency,
-         a.causes.empty() ? "" : a.causes.front().value + " " + num(a.causes.front().delta, "{:+.2f}"),
+         a.causes.empty() ? ""
+                          : a.causes.front().value + " " + num(a.causes.front().delta, "{:+.2f}"),
          a.sent_before ? "no" : "yes"});
   if (!anomalies.rows.empty()) out += (out.empty() ? "" : "\n") + render(anomalies, f);
   Table waste;
@@ -218,24 +261,27 @@ std::string check_tables(const gov::CheckResult& r, Format f, bool whole) {
   waste.right_align = {false, false, true, false, false};
   for (const auto& w : r.waste)
     waste.rows.push_back({gov::waste_kind_name(w.finding.kind), w.finding.subject,
-                          num(w.finding.monthly_saving, "{:.2f}") + " " + w.finding.currency, w.finding.message,
-                          w.sent_before ? "no" : "yes"});
+                          num(w.finding.monthly_saving, "{:.2f}") + " " + w.finding.currency,
+                          w.finding.message, w.sent_before ? "no" : "yes"});
   if (!waste.rows.empty()) out += (out.empty() ? "" : "\n") + render(waste, f);
   Table stops;
-  stops.title = "Stop-loss (changes of the journal to roll back; `aicost ledger changes` measures them all)";
+  stops.title =
+      "Stop-loss (changes of the journal to roll back; `aicost ledger changes` measures them all)";
   stops.header = {"change", "date", "scope", "lever", "verdict", "new"};
   for (const auto& sl : r.stop_losses)
-    stops.rows.push_back({std::to_string(sl.change.change.id), ledger::day_text(sl.change.change.day),
+    stops.rows.push_back({std::to_string(sl.change.change.id),
+                          ledger::day_text(sl.change.change.day),
                           ledger::scope_text(sl.change.change.scope), sl.change.change.lever,
                           verdict_text(sl.change, {}), sl.sent_before ? "no" : "yes"});
   if (!stops.rows.empty()) out += (out.empty() ? "" : "\n") + render(stops, f);
   if (whole && f == Format::kTable) {
-    const bool budget_gate = std::any_of(r.budgets.begin(), r.budgets.end(),
-                                         [](const gov::BudgetResult& b) { return b.status.gates(b.budget); });
-    out += !r.gate_failed          ? "\ngate: ok\n"
-           : budget_gate           ? "\ngate: FAILED (a budget is at a gating level)\n"
+    const bool budget_gate =
+        std::any_of(r.budgets.begin(), r.budgets.end(),
+                    [](const gov::BudgetResult& b) { return b.status.gates(b.budget); });
+    out += !r.gate_failed           ? "\ngate: ok\n"
+           : budget_gate            ? "\ngate: FAILED (a budget is at a gating level)\n"
            : !r.stop_losses.empty() ? "\ngate: FAILED (a change is at stop-loss: roll it back)\n"
-                                   : "\ngate: FAILED (stale or missing data, --strict)\n";
+                                    : "\ngate: FAILED (stale or missing data, --strict)\n";
   }
   return out;
 }
@@ -244,7 +290,9 @@ std::string check_tables(const gov::CheckResult& r, Format f, bool whole) {
 
 std::string check_payload(const gov::CheckResult& r) { return payload(r, nullptr); }
 
-std::string check_payload(const gov::CheckResult& r, const std::set<std::string>& only) { return payload(r, &only); }
+std::string check_payload(const gov::CheckResult& r, const std::set<std::string>& only) {
+  return payload(r, &only);
+}
 
 std::string render_check(const gov::CheckResult& r, Format f) {
   if (f == Format::kHtml) {
@@ -255,7 +303,8 @@ std::string render_check(const gov::CheckResult& r, Format f) {
     return html_page("aicost ledger check as of " + ledger::day_text(r.as_of), charts, numbers);
   }
   if (f == Format::kJson) {
-    Json budgets = Json::array(), anomalies = Json::array(), waste = Json::array(), plans = Json::array();
+    Json budgets = Json::array(), anomalies = Json::array(), waste = Json::array(),
+         plans = Json::array();
     for (const auto& b : r.budgets) budgets.push_back(budget_json(b));
     for (const auto& p : r.plans) plans.push_back(plan_json(p));
     for (const auto& a : r.anomalies) anomalies.push_back(anomaly_json(a));
@@ -264,7 +313,8 @@ std::string render_check(const gov::CheckResult& r, Format f) {
     for (const auto& sl : r.stop_losses) stop_losses.push_back(stop_loss_json(sl));
     return json_text(Json{{"schema_version", 1},
                           {"as_of", ledger::day_text(r.as_of)},
-                          {"data_through", r.data_through ? Json(ledger::day_text(*r.data_through)) : Json(nullptr)},
+                          {"data_through", r.data_through ? Json(ledger::day_text(*r.data_through))
+                                                          : Json(nullptr)},
                           {"data_stale", r.data_stale},
                           {"gate_failed", r.gate_failed},
                           {"budgets", budgets},
@@ -278,7 +328,9 @@ std::string render_check(const gov::CheckResult& r, Format f) {
   return check_tables(r, f, true);
 }
 
-std::string render_check_part(const gov::CheckResult& r) { return check_tables(r, Format::kTable, false); }
+std::string render_check_part(const gov::CheckResult& r) {
+  return check_tables(r, Format::kTable, false);
+}
 
 std::string render_prometheus(const gov::CheckResult& r) {
   auto esc = [](const std::string& v) {
@@ -298,47 +350,63 @@ std::string render_prometheus(const gov::CheckResult& r) {
     out += fmt::format("# HELP {} {}\n# TYPE {} gauge\n", name, help, name);
   };
   auto labels = [&](const gov::BudgetResult& b) {
-    return fmt::format("budget=\"{}\",period=\"{}\",currency=\"{}\"", esc(b.budget.name), esc(b.status.period.label),
-                       esc(b.budget.currency));
+    return fmt::format("budget=\"{}\",period=\"{}\",currency=\"{}\"", esc(b.budget.name),
+                       esc(b.status.period.label), esc(b.budget.currency));
   };
   family("aicost_budget_amount", "Budget amount for the period, in currency units.");
-  for (const auto& b : r.budgets) out += fmt::format("aicost_budget_amount{{{}}} {:.2f}\n", labels(b), units(b.budget.amount));
-  family("aicost_budget_spent", "Spend in the budget's scope and period so far, in currency units.");
-  for (const auto& b : r.budgets) out += fmt::format("aicost_budget_spent{{{}}} {:.2f}\n", labels(b), units(b.status.spent));
-  family("aicost_budget_used_ratio", "Spent over amount.");
-  for (const auto& b : r.budgets) out += fmt::format("aicost_budget_used_ratio{{{}}} {:.4f}\n", labels(b), b.status.used);
-  family("aicost_budget_forecast", "Forecast of the period's total spend (bound: expected, low, high).");
   for (const auto& b : r.budgets)
-    for (auto [bound, v] : {std::pair{"expected", b.status.forecast.expected}, std::pair{"low", b.status.forecast.low},
-                            std::pair{"high", b.status.forecast.high}})
+    out += fmt::format("aicost_budget_amount{{{}}} {:.2f}\n", labels(b), units(b.budget.amount));
+  family("aicost_budget_spent",
+         "Spend in the budget's scope and period so far, in currency units.");
+  for (const auto& b : r.budgets)
+    out += fmt::format("aicost_budget_spent{{{}}} {:.2f}\n", labels(b), units(b.status.spent));
+  family("aicost_budget_used_ratio", "Spent over amount.");
+  for (const auto& b : r.budgets)
+    out += fmt::format("aicost_budget_used_ratio{{{}}} {:.4f}\n", labels(b), b.status.used);
+  family("aicost_budget_forecast",
+         "Forecast of the period's total spend (bound: expected, low, high).");
+  for (const auto& b : r.budgets)
+    for (auto [bound, v] :
+         {std::pair{"expected", b.status.forecast.expected},
+          std::pair{"low", b.status.forecast.low}, std::pair{"high", b.status.forecast.high}})
       out += fmt::format("aicost_budget_forecast{{{},bound=\"{}\"}} {:.2f}\n", labels(b), bound, v);
   family("aicost_budget_level", "Highest alert level reached (index from 1; 0 none), by basis.");
   for (const auto& b : r.budgets) {
-    out += fmt::format("aicost_budget_level{{{},basis=\"actual\"}} {}\n", labels(b), b.status.actual_level + 1);
-    out += fmt::format("aicost_budget_level{{{},basis=\"forecast\"}} {}\n", labels(b), b.status.forecast_level + 1);
+    out += fmt::format("aicost_budget_level{{{},basis=\"actual\"}} {}\n", labels(b),
+                       b.status.actual_level + 1);
+    out += fmt::format("aicost_budget_level{{{},basis=\"forecast\"}} {}\n", labels(b),
+                       b.status.forecast_level + 1);
   }
-  family("aicost_anomaly_impact", "Open anomaly episodes in the look-back window: actual minus expected spend.");
+  family("aicost_anomaly_impact",
+         "Open anomaly episodes in the look-back window: actual minus expected spend.");
   for (const auto& a : r.anomalies)
-    out += fmt::format("aicost_anomaly_impact{{scope=\"{}\",currency=\"{}\",first_day=\"{}\"}} {:.2f}\n", esc(a.scope),
-                       esc(a.currency), ledger::day_text(a.episode.first_day), a.episode.impact);
-  family("aicost_waste_monthly_saving", "What a waste finding would save per 30-day month if fixed.");
+    out += fmt::format(
+        "aicost_anomaly_impact{{scope=\"{}\",currency=\"{}\",first_day=\"{}\"}} {:.2f}\n",
+        esc(a.scope), esc(a.currency), ledger::day_text(a.episode.first_day), a.episode.impact);
+  family("aicost_waste_monthly_saving",
+         "What a waste finding would save per 30-day month if fixed.");
   for (const auto& w : r.waste)
-    out += fmt::format("aicost_waste_monthly_saving{{kind=\"{}\",subject=\"{}\",currency=\"{}\"}} {:.2f}\n",
-                       gov::waste_kind_name(w.finding.kind), esc(w.finding.subject), esc(w.finding.currency),
-                       w.finding.monthly_saving);
+    out += fmt::format(
+        "aicost_waste_monthly_saving{{kind=\"{}\",subject=\"{}\",currency=\"{}\"}} {:.2f}\n",
+        gov::waste_kind_name(w.finding.kind), esc(w.finding.subject), esc(w.finding.currency),
+        w.finding.monthly_saving);
   family("aicost_ledger_data_through_timestamp_seconds",
-         "End of the newest day with a charge before the check's day (Unix time); absent when there is none.");
+         "End of the newest day with a charge before the check's day (Unix time); absent when "
+         "there is none.");
   if (r.data_through)
     out += fmt::format("aicost_ledger_data_through_timestamp_seconds {}\n",
                        (static_cast<std::int64_t>(*r.data_through) + 1) * 86400);
-  family("aicost_ledger_data_stale", "1 when the newest charge is older than the stale limit, or a budget has none.");
+  family("aicost_ledger_data_stale",
+         "1 when the newest charge is older than the stale limit, or a budget has none.");
   out += fmt::format("aicost_ledger_data_stale {}\n", r.data_stale ? 1 : 0);
-  family("aicost_change_stop_loss", "1 for a change of the journal whose verdict is stop-loss (roll it back).");
+  family("aicost_change_stop_loss",
+         "1 for a change of the journal whose verdict is stop-loss (roll it back).");
   for (const auto& sl : r.stop_losses)
-    out += fmt::format("aicost_change_stop_loss{{change=\"{}\",lever=\"{}\"}} 1\n", sl.change.change.id,
-                       esc(sl.change.change.lever));
+    out += fmt::format("aicost_change_stop_loss{{change=\"{}\",lever=\"{}\"}} 1\n",
+                       sl.change.change.id, esc(sl.change.change.lever));
   family("aicost_check_gate_failed",
-         "1 when a budget is at a gating level or a change at stop-loss (or the data is stale, under --strict).");
+         "1 when a budget is at a gating level or a change at stop-loss (or the data is stale, "
+         "under --strict).");
   out += fmt::format("aicost_check_gate_failed {}\n", r.gate_failed ? 1 : 0);
   return out;
 }

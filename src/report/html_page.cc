@@ -78,26 +78,32 @@ const std::vector<Script>& vega_scripts() {
 }
 
 const std::vector<std::string_view>& html_commands() {
-  static const std::vector<std::string_view> commands = {"estimate", "search", "reliability", "validate", "optimize", "diff", "ledger report", "ledger check"};
+  static const std::vector<std::string_view> commands = {
+      "estimate", "search", "reliability",   "validate",
+      "optimize", "diff",   "ledger report", "ledger check"};
   return commands;
 }
 
-std::string html_page(const std::string& title, const std::vector<Chart>& charts, const std::string& numbers) {
+std::string html_page(const std::string& title, const std::vector<Chart>& charts,
+                      const std::string& numbers) {
   return html_page(title, charts, numbers, PageParts{});
 }
 
-std::string html_page(const std::string& title, const std::vector<Chart>& charts, const std::string& numbers,
-                      const PageParts& parts) {
+std::string html_page(const std::string& title, const std::vector<Chart>& charts,
+                      const std::string& numbers, const PageParts& parts) {
   std::string out;
   const bool inline_scripts = parts.scripts_at.empty();
-  out.reserve((inline_scripts ? vega_js().size() + vega_lite_js().size() + vega_embed_js().size() : 0) + numbers.size() +
-              64 * 1024);
+  out.reserve(
+      (inline_scripts ? vega_js().size() + vega_lite_js().size() + vega_embed_js().size() : 0) +
+      numbers.size() + 64 * 1024);
   out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   out += "<meta name=\"generator\" content=\"aicost\">\n<title>" + escape(title) + "</title>\n";
   out += "<style>" + std::string(kStyle) + "</style>\n";
   // Errors of any script below, written where a person and the browser test see them.
-  out += "<script>window.addEventListener('error', function (e) { var el = document.getElementById('js-errors');"
-         " if (el) el.textContent += 'script error: ' + e.message + '\\n'; });</script>\n";
+  out +=
+      "<script>window.addEventListener('error', function (e) { var el = "
+      "document.getElementById('js-errors');"
+      " if (el) el.textContent += 'script error: ' + e.message + '\\n'; });</script>\n";
   out += "<!-- Vega 6.4.0, Vega-Lite 6.5.0, vega-embed 7.3.0 (https://github.com/vega), ";
   out += inline_scripts ? "inline below" : "loaded below";
   out += " under their licences:\n\n";
@@ -116,21 +122,26 @@ std::string html_page(const std::string& title, const std::vector<Chart>& charts
   if (!parts.nav.empty()) {
     out += "<nav>";
     for (const auto& l : parts.nav)
-      out += l.current ? "<b>" + escape(l.label) + "</b> " : "<a href=\"" + escape(l.href) + "\">" + escape(l.label) + "</a> ";
+      out += l.current ? "<b>" + escape(l.label) + "</b> "
+                       : "<a href=\"" + escape(l.href) + "\">" + escape(l.label) + "</a> ";
     out += "</nav>\n";
   }
   out += "<h1>" + escape(title) + "</h1>\n";
-  out += "<p class=\"note\">Written by aicost; the charts are drawn by Vega-Lite in this page, from the figures below.</p>\n";
+  out +=
+      "<p class=\"note\">Written by aicost; the charts are drawn by Vega-Lite in this page, from "
+      "the figures below.</p>\n";
   out += parts.before_charts;
   out += "<div id=\"js-errors\"></div>\n";
   std::string specs = "[";
   for (size_t i = 0; i < charts.size(); ++i) {
-    out += fmt::format("<h2>{}</h2>\n<div class=\"chart\" id=\"chart-{}\"></div>\n", escape(charts[i].title), i);
+    out += fmt::format("<h2>{}</h2>\n<div class=\"chart\" id=\"chart-{}\"></div>\n",
+                       escape(charts[i].title), i);
     specs += (i ? ",\n" : "") + charts[i].spec;
   }
   specs += "]";
   out += "<h2>Figures</h2>\n<pre>" + escape(numbers) + "</pre>\n";
-  out += "<script type=\"application/json\" id=\"aicost-specs\">" + script_safe(specs) + "</script>\n";
+  out +=
+      "<script type=\"application/json\" id=\"aicost-specs\">" + script_safe(specs) + "</script>\n";
   out += "<script>" + std::string(kDraw) + "</script>\n</body>\n</html>\n";
   return out;
 }

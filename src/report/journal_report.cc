@@ -51,9 +51,10 @@ std::string verdict_text(const ChangeResult& c, const governance::ChangeOptions&
     case Verdict::kKept: return "kept: " + measured;
     case Verdict::kNoEffect:
       return "no measurable effect: " + measured +
-             (c.metric == governance::UnitMetric::kPerDay ? "; no GPU-hours or tokens in scope, so the cost per day, "
-                                                            "which moves with usage"
-                                                          : "");
+             (c.metric == governance::UnitMetric::kPerDay
+                  ? "; no GPU-hours or tokens in scope, so the cost per day, "
+                    "which moves with usage"
+                  : "");
     case Verdict::kStopLoss: {
       std::string why;
       for (const auto& g : c.guardrails)
@@ -63,7 +64,8 @@ std::string verdict_text(const ChangeResult& c, const governance::ChangeOptions&
     }
     case Verdict::kTooEarly:
       if (!c.why.empty()) return "too early: " + c.why;
-      return fmt::format("too early: {} of {} days after", std::max(0, c.days_after), o.window_days);
+      return fmt::format("too early: {} of {} days after", std::max(0, c.days_after),
+                         o.window_days);
   }
   return "?";
 }
@@ -72,9 +74,11 @@ std::string stop_loss_message(const governance::StopLossResult& s) {
   const auto& c = s.change;
   std::string text = verdict_text(c, {});
   const std::string prefix = "stop-loss: roll back (";
-  if (text.rfind(prefix, 0) == 0) text = text.substr(prefix.size(), text.size() - prefix.size() - 1);
-  return fmt::format("stop-loss: roll back change {} ({} on {} since {}): {}", c.change.id, c.change.lever,
-                     ledger::scope_text(c.change.scope), ledger::day_text(c.change.day), text);
+  if (text.rfind(prefix, 0) == 0)
+    text = text.substr(prefix.size(), text.size() - prefix.size() - 1);
+  return fmt::format("stop-loss: roll back change {} ({} on {} since {}): {}", c.change.id,
+                     c.change.lever, ledger::scope_text(c.change.scope),
+                     ledger::day_text(c.change.day), text);
 }
 
 std::string render_changes(const std::vector<ChangeResult>& changes, ledger::Day as_of,
@@ -90,20 +94,22 @@ std::string render_changes(const std::vector<ChangeResult>& changes, ledger::Day
                               {"after", g.after ? Json(*g.after) : Json(nullptr)},
                               {"crossed", g.crossed}});
       const auto opt = [&](auto get) { return c.effect ? Json(get(*c.effect)) : Json(nullptr); };
-      list.push_back({{"date", ledger::day_text(c.change.day)},
-                      {"scope", ledger::scope_text(c.change.scope)},
-                      {"lever", c.change.lever},
-                      {"note", c.change.note},
-                      {"metric", governance::unit_metric_name(c.metric)},
-                      {"currency", c.currency},
-                      {"before", opt([](const governance::Effect& e) { return e.before; })},
-                      {"after", opt([](const governance::Effect& e) { return e.after; })},
-                      {"effect_pct", opt([](const governance::Effect& e) { return e.effect * 100; })},
-                      {"ci_pct", c.effect ? Json::array({c.effect->lo * 100, c.effect->hi * 100}) : Json(nullptr)},
-                      {"days", {{"before", c.days_before}, {"after", c.days_after}}},
-                      {"verdict", governance::verdict_name(c.verdict)},
-                      {"verdict_text", verdict_text(c, o)},
-                      {"guardrails", guardrails}});
+      list.push_back(
+          {{"date", ledger::day_text(c.change.day)},
+           {"scope", ledger::scope_text(c.change.scope)},
+           {"lever", c.change.lever},
+           {"note", c.change.note},
+           {"metric", governance::unit_metric_name(c.metric)},
+           {"currency", c.currency},
+           {"before", opt([](const governance::Effect& e) { return e.before; })},
+           {"after", opt([](const governance::Effect& e) { return e.after; })},
+           {"effect_pct", opt([](const governance::Effect& e) { return e.effect * 100; })},
+           {"ci_pct",
+            c.effect ? Json::array({c.effect->lo * 100, c.effect->hi * 100}) : Json(nullptr)},
+           {"days", {{"before", c.days_before}, {"after", c.days_after}}},
+           {"verdict", governance::verdict_name(c.verdict)},
+           {"verdict_text", verdict_text(c, o)},
+           {"guardrails", guardrails}});
     }
     return json_text(Json{{"schema_version", 1},
                           {"as_of", ledger::day_text(as_of)},
@@ -112,21 +118,25 @@ std::string render_changes(const std::vector<ChangeResult>& changes, ledger::Day
            "\n";
   }
   Table t;
-  t.title = changes.empty()
-                ? "No changes recorded; record one with `aicost ledger change add --date D --scope S --lever L`"
-                : fmt::format("Changes as of {}: unit cost {} days before vs after each (Welch 95 % CI over daily "
-                              "values)",
-                              ledger::day_text(as_of), o.window_days);
-  t.header = {"date", "scope", "lever", "metric", "before", "after", "effect_pct", "ci_low_pct", "ci_high_pct",
-              "verdict", "why"};
+  t.title = changes.empty() ? "No changes recorded; record one with `aicost ledger change add "
+                              "--date D --scope S --lever L`"
+                            : fmt::format(
+                                  "Changes as of {}: unit cost {} days before vs after each (Welch "
+                                  "95 % CI over daily "
+                                  "values)",
+                                  ledger::day_text(as_of), o.window_days);
+  t.header = {"date",       "scope",      "lever",       "metric",  "before", "after",
+              "effect_pct", "ci_low_pct", "ci_high_pct", "verdict", "why"};
   t.right_align = {false, false, false, false, true, true, true, true, true, false, false};
   const bool people = f == Format::kTable || f == Format::kMarkdown;
   for (const auto& c : changes) {
-    std::vector<std::string> row = {ledger::day_text(c.change.day), ledger::scope_text(c.change.scope),
-                                    c.change.lever, governance::unit_metric_name(c.metric)};
+    std::vector<std::string> row = {ledger::day_text(c.change.day),
+                                    ledger::scope_text(c.change.scope), c.change.lever,
+                                    governance::unit_metric_name(c.metric)};
     if (c.effect) {
       const auto num = [&](double v, int decimals) {
-        return people ? fmt::format("{:.{}f}", decimals == 1 ? tenth(v) : v, decimals) : fmt::format("{}", v);
+        return people ? fmt::format("{:.{}f}", decimals == 1 ? tenth(v) : v, decimals)
+                      : fmt::format("{}", v);
       };
       row.push_back(people ? money(c.effect->before) : fmt::format("{}", c.effect->before));
       row.push_back(people ? money(c.effect->after) : fmt::format("{}", c.effect->after));

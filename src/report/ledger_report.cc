@@ -19,15 +19,14 @@
 namespace aicost::report {
 namespace {
 
-
 std::string people(core::WideNanos n) { return group_thousands(core::format_amount(n, 2)); }
 std::string exact(core::WideNanos n) { return core::format_amount_exact(n); }
 // Money for the format: exact digits for programs, cents for people.
-std::string money(core::WideNanos n, Format f) { return f == Format::kTable || f == Format::kMarkdown ? people(n) : exact(n); }
-
-std::string severity(const ledger::RowIssue& i) {
-  return ledger::severity_name(i.severity);
+std::string money(core::WideNanos n, Format f) {
+  return f == Format::kTable || f == Format::kMarkdown ? people(n) : exact(n);
 }
+
+std::string severity(const ledger::RowIssue& i) { return ledger::severity_name(i.severity); }
 
 // Where an issue is: "line 12" of a text file, "row 11" of a Parquet file (row 0: its schema).
 std::string position(const ledger::RowIssue& i, const billing::ReadSummary& s) {
@@ -35,28 +34,36 @@ std::string position(const ledger::RowIssue& i, const billing::ReadSummary& s) {
 }
 
 Json issue_json(const ledger::RowIssue& i) {
-  return Json{{"line", i.line}, {"column", i.column}, {"severity", severity(i)}, {"message", i.message}};
+  return Json{
+      {"line", i.line}, {"column", i.column}, {"severity", severity(i)}, {"message", i.message}};
 }
 
 Json totals_json(const std::vector<ledger::CurrencyTotal>& totals) {
   Json out = Json::array();
   for (const auto& t : totals)
-    out.push_back({{"currency", t.currency}, {"billed", exact(t.billed)}, {"effective", exact(t.effective)}});
+    out.push_back(
+        {{"currency", t.currency}, {"billed", exact(t.billed)}, {"effective", exact(t.effective)}});
   return out;
 }
 
 std::string totals_text(const std::vector<ledger::CurrencyTotal>& totals) {
   std::string out;
   for (const auto& t : totals)
-    out += fmt::format("{}{} {} billed, {} effective", out.empty() ? "" : "; ", t.currency, people(t.billed),
-                       people(t.effective));
+    out += fmt::format("{}{} {} billed, {} effective", out.empty() ? "" : "; ", t.currency,
+                       people(t.billed), people(t.effective));
   return out.empty() ? "no charges" : out;
 }
 
 Json source_json(const ledger::SourceRecord& s) {
-  return Json{{"id", s.id},          {"path", s.file.path},   {"format", s.file.format},
-              {"sha256", s.file.sha256}, {"bytes", s.file.bytes}, {"loaded_at", s.loaded_at},
-              {"rows", s.rows},      {"rejected", s.rejected}, {"warnings", s.warnings},
+  return Json{{"id", s.id},
+              {"path", s.file.path},
+              {"format", s.file.format},
+              {"sha256", s.file.sha256},
+              {"bytes", s.file.bytes},
+              {"loaded_at", s.loaded_at},
+              {"rows", s.rows},
+              {"rejected", s.rejected},
+              {"warnings", s.warnings},
               {"totals", totals_json(s.totals)}};
 }
 
@@ -73,7 +80,9 @@ const char* outcome(billing::IngestResult::Outcome o) {
 
 // An OpenShift delivery replaces what earlier uploads held of the days it sends again
 // (billing/ingest.h); other exports replace whole billing periods.
-static bool by_day(const billing::IngestResult& r) { return r.summary.version.rfind("ocp", 0) == 0; }
+static bool by_day(const billing::IngestResult& r) {
+  return r.summary.version.rfind("ocp", 0) == 0;
+}
 
 std::string render_ingest(const std::string& path, const billing::IngestResult& r, Format f) {
   if (f == Format::kJson) {
@@ -95,15 +104,17 @@ std::string render_ingest(const std::string& path, const billing::IngestResult& 
     return json_text(j) + "\n";
   }
   if (r.outcome == billing::IngestResult::Outcome::kAlreadyLoaded)
-    return fmt::format("{}: already loaded as source #{} ({}, {} rows); nothing changed\n", path, r.record.id,
-                       r.record.file.format, r.record.rows);
-  std::string out = fmt::format("{}: {} {} rows as source #{} ({}); {}\n", path,
-                                r.outcome == billing::IngestResult::Outcome::kReplaced ? "replaced, loaded" : "loaded",
-                                r.record.rows, r.record.id, r.record.file.format, totals_text(r.record.totals));
+    return fmt::format("{}: already loaded as source #{} ({}, {} rows); nothing changed\n", path,
+                       r.record.id, r.record.file.format, r.record.rows);
+  std::string out = fmt::format(
+      "{}: {} {} rows as source #{} ({}); {}\n", path,
+      r.outcome == billing::IngestResult::Outcome::kReplaced ? "replaced, loaded" : "loaded",
+      r.record.rows, r.record.id, r.record.file.format, totals_text(r.record.totals));
   auto ids_text = [](const std::vector<std::int64_t>& ids, const std::vector<std::int64_t>& but) {
     std::string out;
     for (auto id : ids)
-      if (std::find(but.begin(), but.end(), id) == but.end()) out += (out.empty() ? "#" : ", #") + std::to_string(id);
+      if (std::find(but.begin(), but.end(), id) == but.end())
+        out += (out.empty() ? "#" : ", #") + std::to_string(id);
     return out;
   };
   if (const auto by_path = ids_text(r.replaced, r.restated); !by_path.empty())
@@ -116,18 +127,20 @@ std::string render_ingest(const std::string& path, const billing::IngestResult& 
   } else if (!r.restated.empty()) {
     std::string periods;
     for (const auto& p : r.periods) periods += (periods.empty() ? "" : ", ") + p.substr(0, 7);
-    out += fmt::format("  replaced earlier delivery {} of billing period {} (a restatement)\n", ids_text(r.restated, {}),
-                       periods);
+    out += fmt::format("  replaced earlier delivery {} of billing period {} (a restatement)\n",
+                       ids_text(r.restated, {}), periods);
   }
   if (r.summary.rejected > 0)
-    out += fmt::format("  {} rows not loaded (errors below; `aicost ledger validate` lists all)\n", r.summary.rejected);
+    out += fmt::format("  {} rows not loaded (errors below; `aicost ledger validate` lists all)\n",
+                       r.summary.rejected);
   if (r.issue_count > 0) {
     out += fmt::format("  {} issue{}:\n", r.issue_count, r.issue_count == 1 ? "" : "s");
     for (const auto& i : r.issues)
-      out += fmt::format("    {}{}: {}: {}\n", position(i, r.summary), i.column.empty() ? "" : " " + i.column,
-                         severity(i), i.message);
+      out += fmt::format("    {}{}: {}: {}\n", position(i, r.summary),
+                         i.column.empty() ? "" : " " + i.column, severity(i), i.message);
     if (r.issue_count > static_cast<std::int64_t>(r.issues.size()))
-      out += fmt::format("    ... and {} more\n", r.issue_count - static_cast<std::int64_t>(r.issues.size()));
+      out += fmt::format("    ... and {} more\n",
+                         r.issue_count - static_cast<std::int64_t>(r.issues.size()));
   }
   return out;
 }
@@ -139,21 +152,27 @@ std::string render_sources(const std::vector<ledger::SourceRecord>& sources, For
     return json_text(j) + "\n";
   }
   Table t;
-  t.title = sources.empty() ? "No sources loaded; add some with `aicost ledger ingest FILE`" : "Loaded sources";
+  t.title = sources.empty() ? "No sources loaded; add some with `aicost ledger ingest FILE`"
+                            : "Loaded sources";
   t.header = {"id", "format", "rows", "rejected", "warnings", "loaded_at", "totals", "path"};
   t.right_align = {true, false, true, true, true, false, false, false};
   for (const auto& s : sources) {
     std::string totals;
-    for (const auto& c : s.totals) totals += (totals.empty() ? "" : "; ") + c.currency + " " + money(c.billed, f);
-    t.rows.push_back({std::to_string(s.id), s.file.format, std::to_string(s.rows), std::to_string(s.rejected),
-                      std::to_string(s.warnings), s.loaded_at, totals, s.file.path});
+    for (const auto& c : s.totals)
+      totals += (totals.empty() ? "" : "; ") + c.currency + " " + money(c.billed, f);
+    t.rows.push_back({std::to_string(s.id), s.file.format, std::to_string(s.rows),
+                      std::to_string(s.rejected), std::to_string(s.warnings), s.loaded_at, totals,
+                      s.file.path});
   }
   return render(t, f);
 }
 
 std::string render_compact(const std::string& db, const ledger::CompactResult& r, Format f) {
   if (f == Format::kJson)
-    return json_text(Json{{"db", db}, {"bytes_before", r.bytes_before}, {"bytes_after", r.bytes_after}, {"how", r.how}}) +
+    return json_text(Json{{"db", db},
+                          {"bytes_before", r.bytes_before},
+                          {"bytes_after", r.bytes_after},
+                          {"how", r.how}}) +
            "\n";
   Table t;
   t.title = "Compacted " + db + " (" + r.how + ")";
@@ -168,7 +187,8 @@ std::string render_compact(const std::string& db, const ledger::CompactResult& r
 namespace {
 
 // A nested JSON value as json_text writes it `depth` levels down: every line after the
-// first indented by 2 * depth more spaces (the first follows its key, or is indented by the caller).
+// first indented by 2 * depth more spaces (the first follows its key, or is indented by the
+// caller).
 std::string nested(const Json& j, std::size_t depth) {
   const std::string text = json_text(j);
   const std::string pad(2 * depth, ' ');
@@ -190,17 +210,18 @@ class ReportWriter : public ledger::ReportSink {
 
   int passes() const override { return f_ == Format::kTable ? 2 : 1; }
 
-  core::Status begin(const ledger::ReportRequest& r, const std::vector<ledger::ReportLine>& totals) override {
+  core::Status begin(const ledger::ReportRequest& r,
+                     const std::vector<ledger::ReportLine>& totals) override {
     req_ = r;
     totals_ = totals;
     for (const auto& t : totals_) currency_effective_[t.currency] = t.sums.effective;
     for (const auto& k : req_.by) dims_.push_back(ledger::group_key_name(k));
     if (f_ == Format::kJson) {
       Json query{{"by", dims_}};
-      query["granularity"] = req_.granularity == ledger::Granularity::kTotal ? "total"
+      query["granularity"] = req_.granularity == ledger::Granularity::kTotal  ? "total"
                              : req_.granularity == ledger::Granularity::kDay  ? "day"
                              : req_.granularity == ledger::Granularity::kWeek ? "week"
-                                                                               : "month";
+                                                                              : "month";
       if (req_.from) query["from"] = ledger::day_text(*req_.from);
       if (req_.to) query["to"] = ledger::day_text(*req_.to);
       if (req_.top) query["top"] = req_.top;
@@ -222,7 +243,8 @@ class ReportWriter : public ledger::ReportSink {
     // Grouped by currency, the group's own column is the currency column.
     by_currency_ = std::find(dims_.begin(), dims_.end(), "currency") != dims_.end();
     if (!by_currency_) t.header.push_back("currency");
-    for (const char* h : {"billed", "effective", "list", "gpu_hours", "per_gpu_hour", "rows", "share_pct"})
+    for (const char* h :
+         {"billed", "effective", "list", "gpu_hours", "per_gpu_hour", "rows", "share_pct"})
       t.header.push_back(h);
     if (req_.useful) t.header.push_back("useful_pct");
     numbers_ = req_.useful ? 8 : 7;
@@ -259,9 +281,12 @@ class ReportWriter : public ledger::ReportSink {
       for (const auto& t : totals_) totals.push_back(line_json(t));
       Json shares = Json::array();
       for (const auto& u : untagged)
-        shares.push_back({{"tag", u.tag_key}, {"currency", u.currency}, {"share", u.share},
+        shares.push_back({{"tag", u.tag_key},
+                          {"currency", u.currency},
+                          {"share", u.share},
                           {"untagged_effective", exact(u.untagged_effective)}});
-      out_ << ",\n  \"totals\": " << nested(totals, 1) << ",\n  \"untagged\": " << nested(shares, 1) << "\n}\n";
+      out_ << ",\n  \"totals\": " << nested(totals, 1) << ",\n  \"untagged\": " << nested(shares, 1)
+           << "\n}\n";
       return {};
     }
     if (f_ == Format::kTable && lines_ == 0) out_ << writer_->head();
@@ -270,11 +295,13 @@ class ReportWriter : public ledger::ReportSink {
     flush();
     if (f_ == Format::kCsv) return {};
     if (req_.useful)
-      out_ << "useful_pct: GPU-hours weighted by the hosts' mean SM_ACTIVE (else GR_ENGINE_ACTIVE, else GPU_UTIL) that day,\n"
+      out_ << "useful_pct: GPU-hours weighted by the hosts' mean SM_ACTIVE (else GR_ENGINE_ACTIVE, "
+              "else GPU_UTIL) that day,\n"
               "  over the GPU-hours whose resource has telemetry; empty where none has\n";
     for (const auto& u : untagged)
-      out_ << fmt::format("untagged {}: {:.1f} % of {} Usage and Purchase effective cost ({} {})\n", u.tag_key,
-                          100.0 * u.share, u.currency, u.currency, people(u.untagged_effective));
+      out_ << fmt::format("untagged {}: {:.1f} % of {} Usage and Purchase effective cost ({} {})\n",
+                          u.tag_key, 100.0 * u.share, u.currency, u.currency,
+                          people(u.untagged_effective));
     return {};
   }
 
@@ -289,7 +316,8 @@ class ReportWriter : public ledger::ReportSink {
   Json line_json(const ledger::ReportLine& l) const {
     Json j;
     if (req_.granularity != ledger::Granularity::kTotal) j["period"] = l.period;
-    for (std::size_t i = 0; i < dims_.size() && i < l.values.size(); ++i) j[dims_[i]] = l.values[i];  // totals have none
+    for (std::size_t i = 0; i < dims_.size() && i < l.values.size(); ++i)
+      j[dims_[i]] = l.values[i];  // totals have none
     j["currency"] = l.currency;
     j["billed"] = exact(l.sums.billed);
     j["effective"] = exact(l.sums.effective);
@@ -308,25 +336,31 @@ class ReportWriter : public ledger::ReportSink {
     std::vector<std::string> c;
     if (req_.granularity != ledger::Granularity::kTotal) c.push_back(total ? "total" : l.period);
     for (std::size_t i = 0; i < dims_.size(); ++i)
-      c.push_back(!total ? l.values[i] : dims_[i] == "currency" ? l.currency : i == 0 && c.empty() ? "total" : "");
+      c.push_back(!total                   ? l.values[i]
+                  : dims_[i] == "currency" ? l.currency
+                  : i == 0 && c.empty()    ? "total"
+                                           : "");
     if (!by_currency_) c.push_back(l.currency);
     c.push_back(money(l.sums.billed, f_));
     c.push_back(money(l.sums.effective, f_));
     c.push_back(money(l.sums.list, f_));
-    c.push_back(l.sums.gpu_hours > 0 ? for_people(fmt::format("{:.1f}", l.sums.gpu_hours), f_) : "");
-    c.push_back(l.sums.gpu_hours > 0
-                    ? fmt::format("{:.4f}", static_cast<double>(l.sums.effective) / 1e9 / l.sums.gpu_hours)
-                    : std::string());
+    c.push_back(l.sums.gpu_hours > 0 ? for_people(fmt::format("{:.1f}", l.sums.gpu_hours), f_)
+                                     : "");
+    c.push_back(l.sums.gpu_hours > 0 ? fmt::format("{:.4f}", static_cast<double>(l.sums.effective) /
+                                                                 1e9 / l.sums.gpu_hours)
+                                     : std::string());
     c.push_back(for_people(std::to_string(l.sums.rows), f_));
     const auto it = currency_effective_.find(l.currency);
     const core::WideNanos total_effective = it == currency_effective_.end() ? 0 : it->second;
-    c.push_back(fmt::format("{:.1f}", total_effective != 0 ? 100.0 * static_cast<double>(l.sums.effective) /
-                                                                 static_cast<double>(total_effective)
-                                                           : 0.0));
+    c.push_back(fmt::format("{:.1f}", total_effective != 0
+                                          ? 100.0 * static_cast<double>(l.sums.effective) /
+                                                static_cast<double>(total_effective)
+                                          : 0.0));
     if (req_.useful)
-      c.push_back(l.sums.observed_gpu_hours > 0
-                      ? fmt::format("{:.1f}", 100.0 * l.sums.useful_gpu_hours / l.sums.observed_gpu_hours)
-                      : "");
+      c.push_back(
+          l.sums.observed_gpu_hours > 0
+              ? fmt::format("{:.1f}", 100.0 * l.sums.useful_gpu_hours / l.sums.observed_gpu_hours)
+              : "");
     return c;
   }
 
@@ -347,7 +381,9 @@ class ReportWriter : public ledger::ReportSink {
 }  // namespace
 
 std::string render_ledger_report(const ledger::Report& r, Format f) {
-  if (f == Format::kHtml) return html_page("aicost ledger report", ledger_report_charts(r), render_ledger_report(r, Format::kTable));
+  if (f == Format::kHtml)
+    return html_page("aicost ledger report", ledger_report_charts(r),
+                     render_ledger_report(r, Format::kTable));
   std::ostringstream out;
   ReportWriter w(f, out);
   (void)w.begin(r.request, r.totals);
@@ -357,7 +393,8 @@ std::string render_ledger_report(const ledger::Report& r, Format f) {
   return out.str();
 }
 
-core::Status write_ledger_report(ledger::Store& store, const ledger::ReportRequest& r, Format f, std::ostream& out) {
+core::Status write_ledger_report(ledger::Store& store, const ledger::ReportRequest& r, Format f,
+                                 std::ostream& out) {
   if (f == Format::kHtml) {  // a page draws the whole report: it is held whole
     auto report = ledger::run_report(store, r);
     if (!report) return report.error();
@@ -368,7 +405,8 @@ core::Status write_ledger_report(ledger::Store& store, const ledger::ReportReque
   return ledger::stream_report(store, r, w);
 }
 
-std::string render_validation(const std::string& path, const billing::Validation& v, Format f, bool& failed) {
+std::string render_validation(const std::string& path, const billing::Validation& v, Format f,
+                              bool& failed) {
   std::int64_t errors = 0, warnings = 0;
   for (const auto& i : v.issues)
     if (i.severity != ledger::RowIssue::Severity::kNote)
@@ -378,21 +416,22 @@ std::string render_validation(const std::string& path, const billing::Validation
     Json issues = Json::array();
     for (const auto& i : v.issues) issues.push_back(issue_json(i));
     return json_text(Json{{"file", path},
-                {"format", v.summary.version},
-                {"records", v.summary.records},
-                {"loadable", v.summary.loaded},
-                {"rejected", v.summary.rejected},
-                {"conformant", !failed},
-                {"issues", issues}}) +
+                          {"format", v.summary.version},
+                          {"records", v.summary.records},
+                          {"loadable", v.summary.loaded},
+                          {"rejected", v.summary.rejected},
+                          {"conformant", !failed},
+                          {"issues", issues}}) +
            "\n";
   }
   Table t;
-  t.title = fmt::format("{}: {}, {} rows, {} loadable, {} rejected; {} errors, {} warnings{}", path, v.summary.version,
-                        v.summary.records, v.summary.loaded, v.summary.rejected, errors, warnings,
-                        failed ? "" : " (conformant)");
+  t.title = fmt::format("{}: {}, {} rows, {} loadable, {} rejected; {} errors, {} warnings{}", path,
+                        v.summary.version, v.summary.records, v.summary.loaded, v.summary.rejected,
+                        errors, warnings, failed ? "" : " (conformant)");
   t.header = {v.summary.rows_numbered ? "row" : "line", "column", "severity", "finding"};
   t.right_align = {true, false, false, false};
-  for (const auto& i : v.issues) t.rows.push_back({std::to_string(i.line), i.column, severity(i), i.message});
+  for (const auto& i : v.issues)
+    t.rows.push_back({std::to_string(i.line), i.column, severity(i), i.message});
   if (t.rows.empty()) return t.title + "\n";
   return render(t, f);
 }

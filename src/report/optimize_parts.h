@@ -15,6 +15,7 @@ Json guardrails_json(const optimize::Guardrails& g);
 std::string risk_text(const optimize::LeverResult& r);
 // A lever under "Changes, risks and rollout": "name: (status)", then with_change its change, red
 // line, risk, first step, proof and stop-loss, then its notes; bullets for markdown.
-std::string lever_details(const optimize::LeverResult& r, const std::string& name, bool md, bool with_change);
+std::string lever_details(const optimize::LeverResult& r, const std::string& name, bool md,
+                          bool with_change);
 
 }  // namespace aicost::report

@@ -38,25 +38,31 @@ std::vector<Table> owned_tables(const costing::OwnedPricing& o, core::Seconds wa
       {"metric", "value"},
       {{"cluster", fmt::format("{} x {} ({} GPUs)", core::group_digits(in.servers), in.server,
                                core::group_digits(gpus))},
-       {"bought up front", fmt::format("{} USD (servers {} + fabric {})",
-                                       core::group_digits(r.upfront.value()),
-                                       core::group_digits(in.server_price.value() * in.servers),
-                                       core::group_digits(in.fabric.value() * in.servers))},
-       {"effective price", fmt::format("{} USD per busy GPU-hour at {} utilisation over {:.3g} y",
-                                       usd_h(r.per_gpu), pct(in.utilisation),
-                                       in.life.value() / core::kSecondsPerYear)},
-       {"fixed / elastic", fmt::format("{} / {} USD/GPU-h ({} fixed)", usd_h(r.fixed), usd_h(r.elastic),
-                                       pct(share(r.fixed.value(), r.per_gpu.value())))},
-       {"running cost", fmt::format("{} USD/month for the cluster, capital excluded",
-                                    core::group_digits(r.running.value() * core::kSecondsPerMonth))},
-       {"this run", fmt::format("{} of the cluster's life ({:.1f} of {} days)",
-                                pct(life_share(o, wall)), core::in_days(wall),
-                                core::group_digits(core::in_days(in.life)))}},
+       {"bought up front",
+        fmt::format("{} USD (servers {} + fabric {})", core::group_digits(r.upfront.value()),
+                    core::group_digits(in.server_price.value() * in.servers),
+                    core::group_digits(in.fabric.value() * in.servers))},
+       {"effective price",
+        fmt::format("{} USD per busy GPU-hour at {} utilisation over {:.3g} y", usd_h(r.per_gpu),
+                    pct(in.utilisation), in.life.value() / core::kSecondsPerYear)},
+       {"fixed / elastic",
+        fmt::format("{} / {} USD/GPU-h ({} fixed)", usd_h(r.fixed), usd_h(r.elastic),
+                    pct(share(r.fixed.value(), r.per_gpu.value())))},
+       {"running cost",
+        fmt::format("{} USD/month for the cluster, capital excluded",
+                    core::group_digits(r.running.value() * core::kSecondsPerMonth))},
+       {"this run",
+        fmt::format("{} of the cluster's life ({:.1f} of {} days)", pct(life_share(o, wall)),
+                    core::in_days(wall), core::group_digits(core::in_days(in.life)))}},
       {false, false},
       ""});
-  Table parts{{"part", "USD/GPU-h", "share", "nature", "driver"}, {}, {false, true, true, false, false}, ""};
+  Table parts{{"part", "USD/GPU-h", "share", "nature", "driver"},
+              {},
+              {false, true, true, false, false},
+              ""};
   for (const auto& p : r.parts) {
-    parts.rows.push_back({p.name, usd_h(p.per_gpu), pct(share(p.per_gpu.value(), r.per_gpu.value())),
+    parts.rows.push_back({p.name, usd_h(p.per_gpu),
+                          pct(share(p.per_gpu.value(), r.per_gpu.value())),
                           p.fixed ? "fixed" : "elastic", p.driver});
   }
   parts.rows.push_back({"total", usd_h(r.per_gpu), pct(1), "", ""});
@@ -69,8 +75,9 @@ std::vector<Table> owned_tables(const costing::OwnedPricing& o, core::Seconds wa
     for (const auto& b : o.break_even) {
       be.rows.push_back({rental_name(b.rental), usd_h(b.rental.per_gpu),
                          !b.months ? "never"
-                         : *b.months > life_months(o) ? fmt::format("{:.1f} (after the life)", *b.months)
-                                                      : fmt::format("{:.1f}", *b.months),
+                         : *b.months > life_months(o)
+                             ? fmt::format("{:.1f} (after the life)", *b.months)
+                             : fmt::format("{:.1f}", *b.months),
                          b.utilisation ? pct(*b.utilisation) : "-"});
     }
     out.push_back(std::move(be));
@@ -85,13 +92,15 @@ std::vector<Table> owned_tables(const costing::OwnedPricing& o, core::Seconds wa
 
 std::vector<std::string> owned_notes(const costing::OwnedPricing& o, core::Seconds wall) {
   std::vector<std::string> out;
-  out.push_back("break-even months: servers and fabric up front / (renting the same GPU-hours - "
-                "running the cluster) per month of 730 h; on demand rents only the busy hours, a "
-                "reservation every hour; the residual value is left out");
+  out.push_back(
+      "break-even months: servers and fabric up front / (renting the same GPU-hours - "
+      "running the cluster) per month of 730 h; on demand rents only the busy hours, a "
+      "reservation every hour; the residual value is left out");
   if (life_share(o, wall) < o.inputs.utilisation) {
-    out.push_back(fmt::format("the {} utilisation rests on other work: this run alone fills {} of "
-                              "the cluster's life",
-                              pct(o.inputs.utilisation), pct(life_share(o, wall))));
+    out.push_back(
+        fmt::format("the {} utilisation rests on other work: this run alone fills {} of "
+                    "the cluster's life",
+                    pct(o.inputs.utilisation), pct(life_share(o, wall))));
   }
   out.insert(out.end(), o.notes.begin(), o.notes.end());
   return out;
@@ -132,8 +141,11 @@ Json owned_json(const costing::OwnedPricing& o, core::Seconds wall) {
   j["break_even"] = be;
   Json inputs = Json::array();
   for (const auto& s : o.sources) {
-    inputs.push_back({{"input", s.input}, {"value", s.value}, {"from", s.from},
-                      {"source", s.source.empty() ? Json(nullptr) : Json(s.source)}, {"weak", s.weak}});
+    inputs.push_back({{"input", s.input},
+                      {"value", s.value},
+                      {"from", s.from},
+                      {"source", s.source.empty() ? Json(nullptr) : Json(s.source)},
+                      {"weak", s.weak}});
   }
   j["inputs"] = inputs;
   j["notes"] = owned_notes(o, wall);

@@ -5,13 +5,12 @@
 #include <algorithm>
 #include <functional>
 
-
 #include "aicost/core/text.h"
 #include "aicost/report/charts.h"
 #include "aicost/report/html.h"
 #include "aicost/report/table.h"
-#include "rounding.h"
 #include "json.h"
+#include "rounding.h"
 
 namespace aicost::report {
 
@@ -69,14 +68,16 @@ std::vector<std::string> assumptions(const ReliabilityView& v) {
   out.push_back(std::string("interrupts are ") +
                 (in.failures.distribution == reliability::Distribution::kWeibull
                      ? fmt::format("Weibull (shape {:.2f}) in the simulation, exponential in the "
-                                   "closed form", in.failures.weibull_shape)
+                                   "closed form",
+                                   in.failures.weibull_shape)
                      : "exponential (Poisson)"));
-  out.push_back("failed nodes return after each cause's repair time (exponential in the simulation)");
+  out.push_back(
+      "failed nodes return after each cause's repair time (exponential in the simulation)");
   if (in.failures.maintenance_per_day > 0) {
-    out.push_back(fmt::format("planned maintenance every {:.1f} h, taken at a checkpoint, {:.0f} min "
-                              "down + a restart",
-                              24 / in.failures.maintenance_per_day,
-                              in.failures.maintenance_downtime.value() / 60));
+    out.push_back(fmt::format(
+        "planned maintenance every {:.1f} h, taken at a checkpoint, {:.0f} min "
+        "down + a restart",
+        24 / in.failures.maintenance_per_day, in.failures.maintenance_downtime.value() / 60));
   }
   return out;
 }
@@ -122,11 +123,14 @@ std::string render_json(const ReliabilityView& v) {
                    {"checkpoint_storage_usd", cents(a.checkpoint_storage_usd)}};
   if (v.simulation) {
     const auto& s = *v.simulation;
-    const double gpus = in.gpus + static_cast<double>(std::max(0, v.spare_nodes)) * in.gpus_per_node;
+    const double gpus =
+        in.gpus + static_cast<double>(std::max(0, v.spare_nodes)) * in.gpus_per_node;
     const double usd_per_s = in.fleet_rate.value() / in.gpus * gpus;
     auto band = [&](const reliability::Summary& x, double scale) {
-      return Json{{"mean", sig(x.mean * scale)}, {"p10", sig(x.p10 * scale)},
-                  {"p50", sig(x.p50 * scale)}, {"p90", sig(x.p90 * scale)}};
+      return Json{{"mean", sig(x.mean * scale)},
+                  {"p10", sig(x.p10 * scale)},
+                  {"p50", sig(x.p50 * scale)},
+                  {"p90", sig(x.p90 * scale)}};
     };
     j["simulation"] = {{"runs", s.runs},
                        {"seed", v.seed},
@@ -136,11 +140,12 @@ std::string render_json(const ReliabilityView& v) {
                        {"compute_usd", band(s.wall_s, usd_per_s)},
                        {"ettr", band(s.ettr, 1)},
                        {"interruptions", band(s.interruptions, 1)},
-                       {"mean_h", {{"checkpoints", sig(hours(s.checkpoints))},
-                                   {"lost_work", sig(hours(s.lost_work))},
-                                   {"restarts", sig(hours(s.restarts))},
-                                   {"stalls", sig(hours(s.stalls))},
-                                   {"maintenance", sig(hours(s.maintenance))}}}};
+                       {"mean_h",
+                        {{"checkpoints", sig(hours(s.checkpoints))},
+                         {"lost_work", sig(hours(s.lost_work))},
+                         {"restarts", sig(hours(s.restarts))},
+                         {"stalls", sig(hours(s.stalls))},
+                         {"maintenance", sig(hours(s.maintenance))}}}};
   }
   if (v.spares) {
     Json opts = Json::array();
@@ -156,8 +161,10 @@ std::string render_json(const ReliabilityView& v) {
   }
   Json levers = Json::array();
   for (const auto& l : a.levers) {
-    levers.push_back({{"lever", l.name}, {"wall_days", sig(l.wall_days)},
-                      {"saved_days", sig(l.saved_days)}, {"saved_usd", cents(l.saved_usd)}});
+    levers.push_back({{"lever", l.name},
+                      {"wall_days", sig(l.wall_days)},
+                      {"saved_days", sig(l.saved_days)},
+                      {"saved_usd", cents(l.saved_usd)}});
   }
   j["levers"] = levers;
   j["assumptions"] = assumptions(v);
@@ -172,9 +179,10 @@ std::string render_csv(const ReliabilityView& v) {
   Table t;
   t.header = {"metric", "value"};
   std::function<void(const std::string&, const Json&)> walk = [&](const std::string& path,
-                                                                   const Json& x) {
+                                                                  const Json& x) {
     if (x.is_object()) {
-      for (auto it = x.begin(); it != x.end(); ++it) walk(path.empty() ? it.key() : path + "." + it.key(), *it);
+      for (auto it = x.begin(); it != x.end(); ++it)
+        walk(path.empty() ? it.key() : path + "." + it.key(), *it);
     } else if (x.is_array()) {
       for (size_t i = 0; i < x.size(); ++i) walk(path + "." + std::to_string(i), x[i]);
     } else {
@@ -188,43 +196,51 @@ std::string render_csv(const ReliabilityView& v) {
 std::string render_reliability(const ReliabilityView& v, Format f) {
   if (f == Format::kJson) return render_json(v);
   if (f == Format::kCsv) return render_csv(v);
-  if (f == Format::kHtml) return html_page("aicost reliability: " + v.plan_name, reliability_charts(v), render_reliability(v, Format::kTable));
+  if (f == Format::kHtml)
+    return html_page("aicost reliability: " + v.plan_name, reliability_charts(v),
+                     render_reliability(v, Format::kTable));
   const auto& in = *v.inputs;
   const auto& a = *v.analysis;
   const auto& e = a.expected;
-  std::string out = fmt::format("aicost reliability: {} ({} GPUs, {:.1f} days of failure-free compute)\n",
-                                v.plan_name, in.gpus, in_days(in.work));
+  std::string out =
+      fmt::format("aicost reliability: {} ({} GPUs, {:.1f} days of failure-free compute)\n",
+                  v.plan_name, in.gpus, in_days(in.work));
   out += "\n" + render(causes(v), f);
-  out += "\n" + render(kv("Checkpoint and restart",
-                          {{"job MTBF", fmt::format("{:.2f} h", in_hours(a.job_mtbf))},
-                           {"checkpoint size", core::format_bytes(in.checkpoint.size.value())},
-                           {"write / blocking / read", fmt::format("{:.1f} s / {:.1f} s / {:.1f} s",
-                                                                   in.checkpoint.write_time().value(),
-                                                                   a.blocking.value(),
-                                                                   in.checkpoint.read_time().value())},
-                           {"restart", fmt::format("{:.1f} min", a.restart.value() / 60)}}),
-                       f);
-  out += "\n" + render(kv("Checkpoint interval",
-                          {{"Young sqrt(2 delta M)", fmt::format("{:.1f} min", a.young.value() / 60)},
-                           {"Daly higher order", fmt::format("{:.1f} min", a.daly.value() / 60)},
-                           {"exact (Lambert W)", fmt::format("{:.1f} min", a.exact.value() / 60)},
-                           {"cost-optimal (with storage)", fmt::format("{:.1f} min", a.cost_optimal.value() / 60)},
-                           {"used", fmt::format("{:.1f} min{}", a.interval.value() / 60,
-                                                in.interval ? " (the plan's)" : "")}}),
-                       f);
-  out += "\n" + render(kv("Expected (closed form, exponential interrupts)",
-                          {{"wall days", fmt::format("{:.2f}", in_days(e.wall()))},
-                           {"ETTR", fmt::format("{:.1f} %", e.ettr() * 100)},
-                           {"interruptions", f1(e.interruptions)},
-                           {"lost work", fmt::format("{:.1f} h", in_hours(e.lost_work))},
-                           {"restarts", fmt::format("{:.1f} h", in_hours(e.restarts))},
-                           {"checkpoint stalls", fmt::format("{:.1f} h", in_hours(e.checkpoints))},
-                           {"GPU time (USD)", core::group_digits(a.wall_usd)},
-                           {"checkpoint storage (USD)", core::group_digits(a.checkpoint_storage_usd)}}),
-                       f);
+  out +=
+      "\n" +
+      render(kv("Checkpoint and restart",
+                {{"job MTBF", fmt::format("{:.2f} h", in_hours(a.job_mtbf))},
+                 {"checkpoint size", core::format_bytes(in.checkpoint.size.value())},
+                 {"write / blocking / read",
+                  fmt::format("{:.1f} s / {:.1f} s / {:.1f} s", in.checkpoint.write_time().value(),
+                              a.blocking.value(), in.checkpoint.read_time().value())},
+                 {"restart", fmt::format("{:.1f} min", a.restart.value() / 60)}}),
+             f);
+  out +=
+      "\n" + render(kv("Checkpoint interval",
+                       {{"Young sqrt(2 delta M)", fmt::format("{:.1f} min", a.young.value() / 60)},
+                        {"Daly higher order", fmt::format("{:.1f} min", a.daly.value() / 60)},
+                        {"exact (Lambert W)", fmt::format("{:.1f} min", a.exact.value() / 60)},
+                        {"cost-optimal (with storage)",
+                         fmt::format("{:.1f} min", a.cost_optimal.value() / 60)},
+                        {"used", fmt::format("{:.1f} min{}", a.interval.value() / 60,
+                                             in.interval ? " (the plan's)" : "")}}),
+                    f);
+  out += "\n" +
+         render(kv("Expected (closed form, exponential interrupts)",
+                   {{"wall days", fmt::format("{:.2f}", in_days(e.wall()))},
+                    {"ETTR", fmt::format("{:.1f} %", e.ettr() * 100)},
+                    {"interruptions", f1(e.interruptions)},
+                    {"lost work", fmt::format("{:.1f} h", in_hours(e.lost_work))},
+                    {"restarts", fmt::format("{:.1f} h", in_hours(e.restarts))},
+                    {"checkpoint stalls", fmt::format("{:.1f} h", in_hours(e.checkpoints))},
+                    {"GPU time (USD)", core::group_digits(a.wall_usd)},
+                    {"checkpoint storage (USD)", core::group_digits(a.checkpoint_storage_usd)}}),
+                f);
   if (v.simulation) {
     const auto& s = *v.simulation;
-    const double gpus = in.gpus + static_cast<double>(std::max(0, v.spare_nodes)) * in.gpus_per_node;
+    const double gpus =
+        in.gpus + static_cast<double>(std::max(0, v.spare_nodes)) * in.gpus_per_node;
     const double usd_per_s = in.fleet_rate.value() / in.gpus * gpus;
     Table t;
     t.title = fmt::format("Simulation: {} runs, seed {}, {}", s.runs, v.seed,
@@ -233,7 +249,10 @@ std::string render_reliability(const ReliabilityView& v, Format f) {
     t.header = {"", "mean", "p10", "p50", "p90"};
     t.right_align = {false, true, true, true, true};
     auto row = [&](const char* name, const reliability::Summary& x, double scale, int decimals) {
-      auto n = [&](double y) { return decimals == 0 ? core::group_digits(y * scale) : fmt::format("{:.{}f}", y * scale, decimals); };
+      auto n = [&](double y) {
+        return decimals == 0 ? core::group_digits(y * scale)
+                             : fmt::format("{:.{}f}", y * scale, decimals);
+      };
       t.rows.push_back({name, n(x.mean), n(x.p10), n(x.p50), n(x.p90)});
     };
     row("wall days", s.wall_s, 1 / core::kSecondsPerDay, 2);
@@ -242,10 +261,11 @@ std::string render_reliability(const ReliabilityView& v, Format f) {
     row("ETTR (%)", s.ettr, 100, 1);
     row("interruptions", s.interruptions, 1, 1);
     out += "\n" + render(t, f);
-    out += fmt::format("  mean losses: lost work {:.1f} h, restarts {:.1f} h, checkpoint stalls {:.1f} h, "
-                       "waiting for spares {:.1f} h, maintenance {:.1f} h\n",
-                       hours(s.lost_work), hours(s.restarts), hours(s.checkpoints), hours(s.stalls),
-                       hours(s.maintenance));
+    out += fmt::format(
+        "  mean losses: lost work {:.1f} h, restarts {:.1f} h, checkpoint stalls {:.1f} h, "
+        "waiting for spares {:.1f} h, maintenance {:.1f} h\n",
+        hours(s.lost_work), hours(s.restarts), hours(s.checkpoints), hours(s.stalls),
+        hours(s.maintenance));
   }
   if (v.spares) {
     Table t;
@@ -256,10 +276,12 @@ std::string render_reliability(const ReliabilityView& v, Format f) {
       const auto& o = v.spares->options[i];
       std::string mark;
       if (static_cast<int>(i) == v.spares->cheapest) mark = "cheapest";
-      if (static_cast<int>(i) == v.spares->meets_target) mark += mark.empty() ? "stalls <= 0.1 %" : ", stalls <= 0.1 %";
+      if (static_cast<int>(i) == v.spares->meets_target)
+        mark += mark.empty() ? "stalls <= 0.1 %" : ", stalls <= 0.1 %";
       t.rows.push_back({std::to_string(o.spare_nodes), fmt::format("{:.2f}", days(o.mean_wall_s)),
-                        fmt::format("{:.2f}", days(o.p90_wall_s)), fmt::format("{:.2f}", o.stall_share * 100),
-                        core::group_digits(o.mean_usd), mark});
+                        fmt::format("{:.2f}", days(o.p90_wall_s)),
+                        fmt::format("{:.2f}", o.stall_share * 100), core::group_digits(o.mean_usd),
+                        mark});
     }
     out += "\n" + render(t, f);
   }
@@ -268,8 +290,8 @@ std::string render_reliability(const ReliabilityView& v, Format f) {
   levers.header = {"lever", "wall_days", "saved_days", "saved_usd"};
   levers.right_align = {false, true, true, true};
   for (const auto& l : a.levers) {
-    levers.rows.push_back({l.name, fmt::format("{:.2f}", l.wall_days), core::group_digits(l.saved_days, 2),
-                           core::group_digits(l.saved_usd)});
+    levers.rows.push_back({l.name, fmt::format("{:.2f}", l.wall_days),
+                           core::group_digits(l.saved_days, 2), core::group_digits(l.saved_usd)});
   }
   out += "\n" + render(levers, f);
   out += "\nThese numbers rest on:\n";

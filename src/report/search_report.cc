@@ -6,12 +6,11 @@
 #include <algorithm>
 #include <optional>
 
-
 #include "aicost/core/text.h"
 #include "aicost/report/table.h"
 #include "chart_parts.h"
-#include "rounding.h"
 #include "json.h"
+#include "rounding.h"
 
 namespace aicost::report {
 
@@ -24,7 +23,6 @@ std::string layout(const Candidate& c) {
 }
 
 namespace {
-
 
 const costing::ComputePricing& price_of(const SearchView& v, const Candidate& c) {
   return v.space->gpus[c.gpu_option].prices[c.price_option];
@@ -106,10 +104,10 @@ Table candidates(const SearchView& v, const std::vector<Candidate>& list, const 
   auto grouped = [&](double x) { return plain ? fmt::format("{:.2f}", x) : core::group_digits(x); };
   Table t;
   t.title = title;
-  t.header = {"#", "gpu", "gpus", "layout", "mbs", "recompute", "sp", "optimizer", "batch",
-              "days", "gpu_hours", "mfu_pct", "mem_gib", "cost_usd", "price", "marks"};
-  t.right_align = {true, false, true, false, true, false, false, false, true,
-                   true, true, true, true, true, false, false};
+  t.header = {"#",     "gpu",  "gpus",      "layout",  "mbs",     "recompute", "sp",    "optimizer",
+              "batch", "days", "gpu_hours", "mfu_pct", "mem_gib", "cost_usd",  "price", "marks"};
+  t.right_align = {true, false, true, false, true, false, false, false,
+                   true, true,  true, true,  true, true,  false, false};
   int rank = 0;
   for (size_t i = 0; i < list.size(); ++i) {
     const auto& c = list[i];
@@ -128,15 +126,15 @@ Table candidates(const SearchView& v, const std::vector<Candidate>& list, const 
 Json parallelism_json(const Candidate& c) {
   const auto& p = c.parallel;
   return {{"tensor_model_parallel_size", p.tensor},
-                      {"pipeline_model_parallel_size", p.pipeline},
-                      {"virtual_pipeline_model_parallel_size", p.virtual_pipeline},
-                      {"context_parallel_size", p.context},
-                      {"expert_model_parallel_size", p.expert},
-                      {"data_parallel_size", c.gpus / (p.tensor * p.pipeline * p.context)},
-                      {"micro_batch_size", p.micro_batch},
-                      {"sequence_parallel", p.sequence_parallel},
-                      {"recompute_granularity", workload::to_string(p.recompute)},
-                      {"optimizer_sharding", workload::to_string(p.sharding)}};
+          {"pipeline_model_parallel_size", p.pipeline},
+          {"virtual_pipeline_model_parallel_size", p.virtual_pipeline},
+          {"context_parallel_size", p.context},
+          {"expert_model_parallel_size", p.expert},
+          {"data_parallel_size", c.gpus / (p.tensor * p.pipeline * p.context)},
+          {"micro_batch_size", p.micro_batch},
+          {"sequence_parallel", p.sequence_parallel},
+          {"recompute_granularity", workload::to_string(p.recompute)},
+          {"optimizer_sharding", workload::to_string(p.sharding)}};
 }
 
 // `aliases`: the layouts with the same outputs (SearchResult::top_aliases), for the top list.
@@ -195,37 +193,46 @@ const char* constraint_name(search::Rejection r) {
 }
 
 // What each constraint would have to be for a plan to exist, in words (SearchResult::closest).
-std::vector<std::string> closest_lines(const search::SearchResult& r, const search::SearchSpace& space) {
+std::vector<std::string> closest_lines(const search::SearchResult& r,
+                                       const search::SearchSpace& space) {
   std::vector<std::string> lines;
   for (const auto& x : r.closest) {
     const auto* p = x.plan ? &*x.plan : nullptr;
     switch (x.constraint) {
       case search::Rejection::kMissesDeadline:
-        lines.push_back(p ? fmt::format("deadline {:.1f} days: the fastest plan that meets the other constraints "
-                                        "takes {:.1f} days (+{:.0f} %): allow that, or at least {:.1f}x its {} "
-                                        "GPUs (the work scales at best linearly with them){}",
-                                        x.limit, x.reached, (x.reached / x.limit - 1) * 100,
-                                        x.reached / x.limit, core::group_digits(p->gpus),
-                                        p->gpus >= space.max_gpus ? fmt::format(
-                                            ", more than the search's {} allowed: widen cluster.gpus",
-                                            core::group_digits(space.max_gpus)) : "")
-                          : fmt::format("deadline {:.1f} days: even without it no plan meets the other constraints",
-                                        x.limit));
+        lines.push_back(
+            p ? fmt::format(
+                    "deadline {:.1f} days: the fastest plan that meets the other constraints "
+                    "takes {:.1f} days (+{:.0f} %): allow that, or at least {:.1f}x its {} "
+                    "GPUs (the work scales at best linearly with them){}",
+                    x.limit, x.reached, (x.reached / x.limit - 1) * 100, x.reached / x.limit,
+                    core::group_digits(p->gpus),
+                    p->gpus >= space.max_gpus
+                        ? fmt::format(", more than the search's {} allowed: widen cluster.gpus",
+                                      core::group_digits(space.max_gpus))
+                        : "")
+              : fmt::format(
+                    "deadline {:.1f} days: even without it no plan meets the other constraints",
+                    x.limit));
         break;
       case search::Rejection::kOverBudget:
-        lines.push_back(p ? fmt::format("budget {} USD: the cheapest plan that meets the other constraints costs "
-                                        "{} USD: raise the budget by {} USD (+{:.0f} %)",
-                                        core::group_digits(x.limit), core::group_digits(x.reached),
-                                        core::group_digits(x.reached - x.limit), (x.reached / x.limit - 1) * 100)
-                          : fmt::format("budget {} USD: even without it no plan meets the other constraints",
-                                        core::group_digits(x.limit)));
+        lines.push_back(
+            p ? fmt::format(
+                    "budget {} USD: the cheapest plan that meets the other constraints costs "
+                    "{} USD: raise the budget by {} USD (+{:.0f} %)",
+                    core::group_digits(x.limit), core::group_digits(x.reached),
+                    core::group_digits(x.reached - x.limit), (x.reached / x.limit - 1) * 100)
+              : fmt::format("budget {} USD: even without it no plan meets the other constraints",
+                            core::group_digits(x.limit)));
         break;
       default:
-        lines.push_back(p ? fmt::format("MFU floor {:.1f} %: the best MFU of a plan that meets the other "
-                                        "constraints is {:.1f} %: lower the floor by {:.1f} points",
-                                        x.limit * 100, x.reached * 100, (x.limit - x.reached) * 100)
-                          : fmt::format("MFU floor {:.1f} %: even without it no plan meets the other constraints",
-                                        x.limit * 100));
+        lines.push_back(
+            p ? fmt::format("MFU floor {:.1f} %: the best MFU of a plan that meets the other "
+                            "constraints is {:.1f} %: lower the floor by {:.1f} points",
+                            x.limit * 100, x.reached * 100, (x.limit - x.reached) * 100)
+              : fmt::format(
+                    "MFU floor {:.1f} %: even without it no plan meets the other constraints",
+                    x.limit * 100));
     }
   }
   return lines;
@@ -234,12 +241,13 @@ std::vector<std::string> closest_lines(const search::SearchResult& r, const sear
 Json closest_json(const SearchView& v) {
   Json out = Json::array();
   for (const auto& x : v.result->closest) {
-    out.push_back({{"constraint", constraint_name(x.constraint)},
-                   {"limit", x.constraint == search::Rejection::kOverBudget ? cents(x.limit) : sig(x.limit)},
-                   {"reached", x.plan ? Json(x.constraint == search::Rejection::kOverBudget ? cents(x.reached)
-                                                                                             : sig(x.reached))
-                                      : Json()},
-                   {"plan", x.plan ? candidate_json(v, *x.plan, nullptr) : Json()}});
+    out.push_back(
+        {{"constraint", constraint_name(x.constraint)},
+         {"limit", x.constraint == search::Rejection::kOverBudget ? cents(x.limit) : sig(x.limit)},
+         {"reached", x.plan ? Json(x.constraint == search::Rejection::kOverBudget ? cents(x.reached)
+                                                                                  : sig(x.reached))
+                            : Json()},
+         {"plan", x.plan ? candidate_json(v, *x.plan, nullptr) : Json()}});
   }
   return out;
 }
@@ -260,13 +268,16 @@ std::string render_json(const SearchView& v) {
   j["counts"] = counts_json(r);
   j["top"] = Json::array();
   for (size_t i = 0; i < r.top.size(); ++i) {
-    j["top"].push_back(candidate_json(v, r.top[i], i < v.top_costs.size() ? &v.top_costs[i] : nullptr,
+    j["top"].push_back(candidate_json(v, r.top[i],
+                                      i < v.top_costs.size() ? &v.top_costs[i] : nullptr,
                                       i < r.top_aliases.size() ? &r.top_aliases[i] : nullptr));
   }
   j["pareto_cost_time"] = Json::array();
-  for (const auto& p : r.pareto_cost_time) j["pareto_cost_time"].push_back(candidate_json(v, p, nullptr));
+  for (const auto& p : r.pareto_cost_time)
+    j["pareto_cost_time"].push_back(candidate_json(v, p, nullptr));
   j["pareto_cost_gpus"] = Json::array();
-  for (const auto& p : r.pareto_cost_gpus) j["pareto_cost_gpus"].push_back(candidate_json(v, p, nullptr));
+  for (const auto& p : r.pareto_cost_gpus)
+    j["pareto_cost_gpus"].push_back(candidate_json(v, p, nullptr));
   j["closest"] = closest_json(v);
   j["notes"] = v.notes;
   return json_text(j) + "\n";
@@ -294,18 +305,22 @@ std::string render_csv(const SearchView& v) {
 std::string render_search(const SearchView& v, Format f) {
   if (f == Format::kJson) return render_json(v);
   if (f == Format::kCsv) return render_csv(v);
-  if (f == Format::kHtml) return html_page("aicost search: " + v.plan_name, search_charts(v), render_search(v, Format::kTable));
+  if (f == Format::kHtml)
+    return html_page("aicost search: " + v.plan_name, search_charts(v),
+                     render_search(v, Format::kTable));
   const auto& r = *v.result;
   std::string out;
-  out += fmt::format("aicost search: {} (objective: {})\n", v.plan_name, search::to_string(v.objective));
+  out += fmt::format("aicost search: {} (objective: {})\n", v.plan_name,
+                     search::to_string(v.objective));
   Table counts;
   counts.title = "Candidates";
   counts.header = {"", "count"};
   counts.right_align = {false, true};
   counts.rows.push_back({"enumerated", core::group_digits(r.enumerated)});
   for (int i = 0; i < search::kRejectionCount; ++i) {
-    counts.rows.push_back({std::string("rejected: ") + search::to_string(static_cast<search::Rejection>(i)),
-                           core::group_digits(r.rejected[i])});
+    counts.rows.push_back(
+        {std::string("rejected: ") + search::to_string(static_cast<search::Rejection>(i)),
+         core::group_digits(r.rejected[i])});
   }
   counts.rows.push_back({"feasible", core::group_digits(static_cast<double>(r.feasible))});
   out += "\n" + render(counts, f);
@@ -341,8 +356,11 @@ std::string render_search(const SearchView& v, Format f) {
       cats.header = {"category", "usd", "share"};
       cats.right_align = {false, true, true};
       for (const auto& l : best->lines) {
-        cats.rows.push_back({l.category, core::group_digits(l.amount.value()),
-                             fmt::format("{:.1f} %", best->total.value() > 0 ? l.amount.value() / best->total.value() * 100 : 0)});
+        cats.rows.push_back(
+            {l.category, core::group_digits(l.amount.value()),
+             fmt::format("{:.1f} %", best->total.value() > 0
+                                         ? l.amount.value() / best->total.value() * 100
+                                         : 0)});
       }
       out += "\n" + render(cats, f);
     }

@@ -6,13 +6,12 @@
 
 #include <optional>
 
-
 #include "aicost/core/text.h"
 #include "aicost/report/table.h"
 #include "chart_parts.h"
 #include "estimate_parts.h"
-#include "rounding.h"
 #include "json.h"
+#include "rounding.h"
 
 namespace aicost::report {
 
@@ -22,7 +21,6 @@ std::string option_name(const serving::DeploymentOption& o) {
 }
 
 namespace {
-
 
 // ", 30 % of prompt tokens from the prefix cache, 20 % of requests from the response cache".
 std::string cache_note(const serving::Traffic& t) {
@@ -41,11 +39,11 @@ std::string cache_note(const serving::Traffic& t) {
 std::string speculation_note(const std::vector<serving::DeploymentOption>& options) {
   if (options.empty() || options.front().replica.speculation.draft_tokens <= 0) return "";
   const auto& sp = options.front().replica.speculation;
-  return fmt::format("  decoding speculative: {} draft tokens accepted at {:.0f} % ({:.2f} tokens a verify step), "
-                     "a draft step {:.0f} % of a target step\n",
-                     sp.draft_tokens, sp.acceptance * 100, sp.tokens_per_step(), sp.draft_cost * 100);
+  return fmt::format(
+      "  decoding speculative: {} draft tokens accepted at {:.0f} % ({:.2f} tokens a verify step), "
+      "a draft step {:.0f} % of a target step\n",
+      sp.draft_tokens, sp.acceptance * 100, sp.tokens_per_step(), sp.draft_cost * 100);
 }
-
 
 Json deployment_json_point(const ServingView& v, const serving::Deployment& d);
 
@@ -67,8 +65,9 @@ std::string serving_interval_note(const perf::Interval& b, bool conservative) {
   std::string n = interval_note(b);
   n = "times: " + n + "; at the same load (queueing makes the tail grow faster than the ratio)";
   if (conservative) {
-    n += fmt::format("; --conservative: sized with every time {:.0f} % slower (the band's pessimistic end)",
-                     (b.hi - 1) * 100);
+    n += fmt::format(
+        "; --conservative: sized with every time {:.0f} % slower (the band's pessimistic end)",
+        (b.hi - 1) * 100);
   }
   return n;
 }
@@ -77,7 +76,9 @@ std::string serving_interval_note(const perf::Interval& b, bool conservative) {
 Json deployment_json(const ServingView& v, const serving::Deployment& d) {
   Json j = deployment_json_point(v, d);
   const auto b = interval_of(v, d);
-  auto pair = [&](double x) { return b ? Json::array({sig(x * b->lo), sig(x * b->hi)}) : Json(nullptr); };
+  auto pair = [&](double x) {
+    return b ? Json::array({sig(x * b->lo), sig(x * b->hi)}) : Json(nullptr);
+  };
   j["ttft_p50_s_interval"] = pair(d.load.ttft_p50_s);
   j["ttft_tail_s_interval"] = pair(d.load.ttft_tail_s);
   j["tpot_s_interval"] = pair(d.load.step_s);
@@ -98,12 +99,13 @@ Json deployment_json_point(const ServingView& v, const serving::Deployment& d) {
           {"tensor_parallel_size", o.replica.tensor_parallel},
           {"precision", catalog::to_string(o.replica.weights)},
           {"kv_cache_precision", catalog::to_string(o.replica.kv_cache)},
-          {"speculative", o.replica.speculation.draft_tokens > 0
-                              ? Json{{"draft_tokens", o.replica.speculation.draft_tokens},
-                                     {"acceptance", o.replica.speculation.acceptance},
-                                     {"draft_cost", o.replica.speculation.draft_cost},
-                                     {"tokens_per_verify_step", sig(o.replica.speculation.tokens_per_step())}}
-                              : Json()},
+          {"speculative",
+           o.replica.speculation.draft_tokens > 0
+               ? Json{{"draft_tokens", o.replica.speculation.draft_tokens},
+                      {"acceptance", o.replica.speculation.acceptance},
+                      {"draft_cost", o.replica.speculation.draft_cost},
+                      {"tokens_per_verify_step", sig(o.replica.speculation.tokens_per_step())}}
+               : Json()},
           {"max_batch", d.max_batch},
           {"replicas", d.replicas},
           {"gpus", d.replicas * o.replica.tensor_parallel},
@@ -131,7 +133,9 @@ std::string render_json(const ServingView& v) {
                   {"output_tokens", v.traffic->output_tokens},
                   {"prefix_cache_hit", v.traffic->prefix_cache_hit},
                   {"response_cache_hit", v.traffic->response_cache_hit}};
-  j["sla"] = {{"ttft_s", v.sla->ttft_s}, {"tpot_s", v.sla->tpot_s}, {"e2e_s", v.sla->e2e_s},
+  j["sla"] = {{"ttft_s", v.sla->ttft_s},
+              {"tpot_s", v.sla->tpot_s},
+              {"e2e_s", v.sla->e2e_s},
               {"percentile", v.sla->percentile}};
   j["serving"] = v.best ? deployment_json(v, *v.best) : Json();
   Json options = Json::array();
@@ -151,7 +155,8 @@ std::string render_json(const ServingView& v) {
     Json cells = Json::array();
     for (size_t c = 0; c < v.matrix.rates.size(); ++c) {
       const auto& x = v.matrix.monthly_usd[r][c];
-      cells.push_back({{"requests_per_s", v.matrix.rates[c]}, {"monthly_usd", x ? Json(cents(*x)) : Json()}});
+      cells.push_back(
+          {{"requests_per_s", v.matrix.rates[c]}, {"monthly_usd", x ? Json(cents(*x)) : Json()}});
     }
     row["cells"] = cells;
     m.push_back(row);
@@ -171,10 +176,11 @@ std::string render_json(const ServingView& v) {
   j["replica_capacity_rps"] = sig(v.replica_capacity_rps);
   // What the plan costs a month as it runs its fleet (serving/fleet.h).
   const bool priced = v.fleet && v.fleet->best;
-  j["fleet"] = {{"monthly_usd", priced ? Json(cents(v.fleet->monthly_usd)) : Json()},
-                {"policy", priced && v.fleet->run ? Json(v.fleet_policy) : Json()},
-                {"over_sla_share", priced && v.fleet->run ? Json(sig(v.fleet->run->over_sla_share)) : Json()},
-                {"response_cache_monthly_usd", priced ? Json(cents(v.fleet->cache_monthly_usd)) : Json()}};
+  j["fleet"] = {
+      {"monthly_usd", priced ? Json(cents(v.fleet->monthly_usd)) : Json()},
+      {"policy", priced && v.fleet->run ? Json(v.fleet_policy) : Json()},
+      {"over_sla_share", priced && v.fleet->run ? Json(sig(v.fleet->run->over_sla_share)) : Json()},
+      {"response_cache_monthly_usd", priced ? Json(cents(v.fleet->cache_monthly_usd)) : Json()}};
   j["notes"] = v.notes;
   return json_text(j) + "\n";
 }
@@ -183,11 +189,13 @@ std::string render_json(const ServingView& v) {
 
 std::string render_serving(const ServingView& v, Format f) {
   if (f == Format::kJson) return render_json(v);
-  if (f == Format::kHtml) return html_page("aicost estimate: " + v.plan_name, serving_charts(v), render_serving(v, Format::kTable));
+  if (f == Format::kHtml)
+    return html_page("aicost estimate: " + v.plan_name, serving_charts(v),
+                     render_serving(v, Format::kTable));
   Table opts;
   opts.title = "Options (cheapest batch limit and replica count each)";
-  opts.header = {"option", "max_batch", "replicas", "gpus", "ttft_tail_ms", "tpot_ms", "monthly_usd",
-                 "usd_per_1m_out"};
+  opts.header = {"option",       "max_batch", "replicas",    "gpus",
+                 "ttft_tail_ms", "tpot_ms",   "monthly_usd", "usd_per_1m_out"};
   opts.right_align = {false, true, true, true, true, true, true, true};
   for (size_t i = 0; i < v.per_option.size(); ++i) {
     const auto& o = (*v.options)[i];
@@ -203,53 +211,71 @@ std::string render_serving(const ServingView& v, Format f) {
     }
     opts.rows.push_back({option_name(o), std::to_string(d->max_batch), std::to_string(d->replicas),
                          std::to_string(d->replicas * o.replica.tensor_parallel),
-                         fmt::format("{:.0f}", d->load.ttft_tail_s * 1000), fmt::format("{:.1f}", d->load.step_s * 1000),
-                         core::group_digits(d->monthly_usd), fmt::format("{:.2f}", d->usd_per_million_output_tokens)});
+                         fmt::format("{:.0f}", d->load.ttft_tail_s * 1000),
+                         fmt::format("{:.1f}", d->load.step_s * 1000),
+                         core::group_digits(d->monthly_usd),
+                         fmt::format("{:.2f}", d->usd_per_million_output_tokens)});
   }
   if (f == Format::kCsv) return render(opts, f);
   std::string out = fmt::format(
-      "aicost estimate (serving): {}\n  traffic  {:.4g} requests/s, {:.0f} input + {:.0f} output tokens{}\n"
+      "aicost estimate (serving): {}\n  traffic  {:.4g} requests/s, {:.0f} input + {:.0f} output "
+      "tokens{}\n"
       "  SLA      TTFT {} and TPOT {} at P{:.0f}\n{}",
       v.plan_name, v.traffic->requests_per_s, v.traffic->input_tokens, v.traffic->output_tokens,
       cache_note(*v.traffic),
       v.sla->ttft_s > 0 ? fmt::format("<= {:.0f} ms", v.sla->ttft_s * 1000) : "any",
-      v.sla->tpot_s > 0 ? fmt::format("<= {:.0f} ms", v.sla->tpot_s * 1000) : "any", v.sla->percentile * 100,
-      speculation_note(*v.options));
+      v.sla->tpot_s > 0 ? fmt::format("<= {:.0f} ms", v.sla->tpot_s * 1000) : "any",
+      v.sla->percentile * 100, speculation_note(*v.options));
   if (v.best) {
     const auto& d = *v.best;
     const auto& o = (*v.options)[d.option];
     Table t;
     t.title = "Cheapest deployment";
     t.header = {"", "value"};
-    t.rows = {{"deployment", fmt::format("{} replica{} x {} (max batch {})", d.replicas, d.replicas == 1 ? "" : "s",
-                                         option_name(o), d.max_batch)},
-              {"GPUs", std::to_string(d.replicas * o.replica.tensor_parallel)},
-              {"per replica", fmt::format("{:.3g} requests/s, {:.1f} sequences in flight", d.rate_per_replica, d.load.concurrency)},
-              {"TTFT", fmt::format("P50 {:.0f} ms, P{:.0f} {:.0f} ms", d.load.ttft_p50_s * 1000, v.sla->percentile * 100, d.load.ttft_tail_s * 1000) +
-                           (interval_of(v, d) ? fmt::format(" (80 %: P50 {:.0f} .. {:.0f} ms)", d.load.ttft_p50_s * 1000 * interval_of(v, d)->lo,
-                                                            d.load.ttft_p50_s * 1000 * interval_of(v, d)->hi) : "")},
-              {"TPOT", fmt::format("{:.1f} ms", d.load.step_s * 1000) +
-                           (interval_of(v, d) ? fmt::format(" (80 %: {:.1f} .. {:.1f} ms)", d.load.step_s * 1000 * interval_of(v, d)->lo,
-                                                            d.load.step_s * 1000 * interval_of(v, d)->hi) : "")},
-              {"end-to-end", fmt::format("mean {:.2f} s, P{:.0f} {:.2f} s", d.load.e2e_s,
-                                         v.sla->percentile * 100, d.load.e2e_tail_s)},
-              {"monthly cost", core::group_digits(d.monthly_usd) + " USD (730 h)"},
-              {"per 1M input tokens", fmt::format("{:.3f} USD (prefill's share of the time)", d.usd_per_million_input_tokens)},
-              {"per 1M output tokens", fmt::format("{:.2f} USD (decode and idle time)", d.usd_per_million_output_tokens)},
-              {"per 1M tokens (in + out)", fmt::format("{:.2f} USD", d.usd_per_million_tokens)},
-              {"price", o.price_basis}};
+    t.rows = {
+        {"deployment", fmt::format("{} replica{} x {} (max batch {})", d.replicas,
+                                   d.replicas == 1 ? "" : "s", option_name(o), d.max_batch)},
+        {"GPUs", std::to_string(d.replicas * o.replica.tensor_parallel)},
+        {"per replica", fmt::format("{:.3g} requests/s, {:.1f} sequences in flight",
+                                    d.rate_per_replica, d.load.concurrency)},
+        {"TTFT",
+         fmt::format("P50 {:.0f} ms, P{:.0f} {:.0f} ms", d.load.ttft_p50_s * 1000,
+                     v.sla->percentile * 100, d.load.ttft_tail_s * 1000) +
+             (interval_of(v, d) ? fmt::format(" (80 %: P50 {:.0f} .. {:.0f} ms)",
+                                              d.load.ttft_p50_s * 1000 * interval_of(v, d)->lo,
+                                              d.load.ttft_p50_s * 1000 * interval_of(v, d)->hi)
+                                : "")},
+        {"TPOT", fmt::format("{:.1f} ms", d.load.step_s * 1000) +
+                     (interval_of(v, d) ? fmt::format(" (80 %: {:.1f} .. {:.1f} ms)",
+                                                      d.load.step_s * 1000 * interval_of(v, d)->lo,
+                                                      d.load.step_s * 1000 * interval_of(v, d)->hi)
+                                        : "")},
+        {"end-to-end", fmt::format("mean {:.2f} s, P{:.0f} {:.2f} s", d.load.e2e_s,
+                                   v.sla->percentile * 100, d.load.e2e_tail_s)},
+        {"monthly cost", core::group_digits(d.monthly_usd) + " USD (730 h)"},
+        {"per 1M input tokens",
+         fmt::format("{:.3f} USD (prefill's share of the time)", d.usd_per_million_input_tokens)},
+        {"per 1M output tokens",
+         fmt::format("{:.2f} USD (decode and idle time)", d.usd_per_million_output_tokens)},
+        {"per 1M tokens (in + out)", fmt::format("{:.2f} USD", d.usd_per_million_tokens)},
+        {"price", o.price_basis}};
     // The plan's own total when it is not just the deployment around the clock.
     if (v.fleet && (v.fleet->run || v.fleet->cache_monthly_usd > 0)) {
-      std::string how = v.fleet->run ? fmt::format("{} over the traffic profile ({:.2f} % of requests over the SLA)",
-                                                   v.fleet_policy, v.fleet->run->over_sla_share * 100)
-                                     : "the deployment";
+      std::string how =
+          v.fleet->run
+              ? fmt::format("{} over the traffic profile ({:.2f} % of requests over the SLA)",
+                            v.fleet_policy, v.fleet->run->over_sla_share * 100)
+              : "the deployment";
       if (v.fleet->cache_monthly_usd > 0) {
-        how += fmt::format(" + {} USD response cache", core::group_digits(v.fleet->cache_monthly_usd));
+        how +=
+            fmt::format(" + {} USD response cache", core::group_digits(v.fleet->cache_monthly_usd));
       }
-      t.rows.push_back({"plan's monthly cost", core::group_digits(v.fleet->monthly_usd) + " USD: " + how});
+      t.rows.push_back(
+          {"plan's monthly cost", core::group_digits(v.fleet->monthly_usd) + " USD: " + how});
     }
     out += "\n" + render(t, f);
-    if (d.option < static_cast<int>(v.option_intervals.size()) && v.option_intervals[d.option].known) {
+    if (d.option < static_cast<int>(v.option_intervals.size()) &&
+        v.option_intervals[d.option].known) {
       out += "note: " + serving_interval_note(v.option_intervals[d.option], v.conservative) + "\n";
     }
   } else {
@@ -269,14 +295,18 @@ std::string render_serving(const ServingView& v, Format f) {
   out += "\n" + render(m, f);
   if (!v.policies.empty()) {
     Table t;
-    t.title = fmt::format("Scaling policies over the traffic profile (one replica serves {:.3g} requests/s within the SLA)",
-                          v.replica_capacity_rps);
-    t.header = {"policy", "monthly_usd", "idle_pct", "over_sla_pct", "mean_replicas", "peak_replicas"};
+    t.title = fmt::format(
+        "Scaling policies over the traffic profile (one replica serves {:.3g} requests/s within "
+        "the SLA)",
+        v.replica_capacity_rps);
+    t.header = {"policy",       "monthly_usd",   "idle_pct",
+                "over_sla_pct", "mean_replicas", "peak_replicas"};
     t.right_align = {false, true, true, true, true, true};
     for (const auto& p : v.policies) {
-      t.rows.push_back({p.name, core::group_digits(p.monthly_usd), fmt::format("{:.1f}", p.idle_share * 100),
-                        fmt::format("{:.2f}", p.over_sla_share * 100), fmt::format("{:.1f}", p.mean_replicas),
-                        std::to_string(p.peak_replicas)});
+      t.rows.push_back({p.name, core::group_digits(p.monthly_usd),
+                        fmt::format("{:.1f}", p.idle_share * 100),
+                        fmt::format("{:.2f}", p.over_sla_share * 100),
+                        fmt::format("{:.1f}", p.mean_replicas), std::to_string(p.peak_replicas)});
     }
     out += "\n" + render(t, f);
   }
@@ -290,7 +320,8 @@ std::string render_replicas_csv(const ServingView& v, const std::vector<double>&
   for (const auto& p : v.policies) t.header.push_back(p.name);
   for (size_t m = 0; m < rps.size(); ++m) {
     std::vector<std::string> row{std::to_string(m), fmt::format("{:.4g}", rps[m])};
-    for (const auto& p : v.policies) row.push_back(m < p.replicas.size() ? std::to_string(p.replicas[m]) : "");
+    for (const auto& p : v.policies)
+      row.push_back(m < p.replicas.size() ? std::to_string(p.replicas[m]) : "");
     t.rows.push_back(std::move(row));
   }
   return render(t, Format::kCsv);

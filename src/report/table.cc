@@ -6,8 +6,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include "json.h"
 #include <string_view>
+#include "json.h"
 
 namespace aicost::report {
 
@@ -71,7 +71,8 @@ std::optional<nlohmann::ordered_json> as_number(const std::string& s) {
 // OWASP "CSV Injection": a cell a spreadsheet would run as a formula (=, +, -, @, tab or CR
 // first) gets a leading ' and quotes; numbers ("-12.5", "+3") stay as they are.
 bool formula_like(const std::string& s) {
-  return !s.empty() && std::string_view("=+-@\t\r").find(s.front()) != std::string_view::npos && !as_number(s);
+  return !s.empty() && std::string_view("=+-@\t\r").find(s.front()) != std::string_view::npos &&
+         !as_number(s);
 }
 
 std::string csv_field(const std::string& cell) {
@@ -130,16 +131,11 @@ std::optional<Format> format_from_string(std::string_view name) {
 
 const char* to_string(Format f) {
   switch (f) {
-    case Format::kTable:
-      return "table";
-    case Format::kJson:
-      return "json";
-    case Format::kCsv:
-      return "csv";
-    case Format::kMarkdown:
-      return "markdown";
-    case Format::kHtml:
-      return "html";
+    case Format::kTable: return "table";
+    case Format::kJson: return "json";
+    case Format::kCsv: return "csv";
+    case Format::kMarkdown: return "markdown";
+    case Format::kHtml: return "html";
   }
   return "?";
 }
@@ -166,7 +162,8 @@ std::string indent(const std::string& text, std::size_t spaces) {
   return out;
 }
 
-// An HTML page shows its tables as the plain-text table (report/html.h), so kHtml lays out as kTable.
+// An HTML page shows its tables as the plain-text table (report/html.h), so kHtml lays out as
+// kTable.
 TableWriter::TableWriter(const Table& t, Format format)
     : format_(format == Format::kHtml ? Format::kTable : format), columns_(column_count(t)) {
   head_.header = t.header;
@@ -180,7 +177,8 @@ TableWriter::TableWriter(const Table& t, Format format)
 
 void TableWriter::measure(const std::vector<std::string>& row) {
   if (format_ != Format::kTable) return;
-  for (std::size_t i = 0; i < columns_; ++i) width_[i] = std::max(width_[i], display_width(one_line(cell(row, i))));
+  for (std::size_t i = 0; i < columns_; ++i)
+    width_[i] = std::max(width_[i], display_width(one_line(cell(row, i))));
 }
 
 std::string TableWriter::line(const std::vector<std::string>& r) const {

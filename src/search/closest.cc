@@ -11,8 +11,8 @@ Relaxation without(Rejection drop, double limit, Objective objective, Constraint
   SearchOptions o = options;
   o.objective = objective;
   o.top = 1;
-  o.progress = nullptr;           // the bar showed the search the user asked for
-  o.explain_infeasible = false;   // one level: the relaxed searches do not explain themselves
+  o.progress = nullptr;          // the bar showed the search the user asked for
+  o.explain_infeasible = false;  // one level: the relaxed searches do not explain themselves
   const SearchResult r = run_search(base, costs, space, relaxed, o);
   Relaxation x;
   x.constraint = drop;
@@ -28,27 +28,28 @@ Relaxation without(Rejection drop, double limit, Objective objective, Constraint
 
 }  // namespace
 
-std::vector<Relaxation> closest_plans(const workload::TrainingJob& base, const costing::CostInputs& costs,
-                                      const SearchSpace& space, const Constraints& constraints,
+std::vector<Relaxation> closest_plans(const workload::TrainingJob& base,
+                                      const costing::CostInputs& costs, const SearchSpace& space,
+                                      const Constraints& constraints,
                                       const SearchOptions& options) {
   std::vector<Relaxation> out;
   if (constraints.deadline_days) {
     Constraints c = constraints;
     c.deadline_days.reset();
-    out.push_back(without(Rejection::kMissesDeadline, *constraints.deadline_days, Objective::kFastest, c, base,
-                          costs, space, options));
+    out.push_back(without(Rejection::kMissesDeadline, *constraints.deadline_days,
+                          Objective::kFastest, c, base, costs, space, options));
   }
   if (constraints.budget_usd) {
     Constraints c = constraints;
     c.budget_usd.reset();
-    out.push_back(without(Rejection::kOverBudget, *constraints.budget_usd, Objective::kCheapest, c, base, costs,
-                          space, options));
+    out.push_back(without(Rejection::kOverBudget, *constraints.budget_usd, Objective::kCheapest, c,
+                          base, costs, space, options));
   }
   if (constraints.min_mfu) {
     Constraints c = constraints;
     c.min_mfu.reset();
-    out.push_back(without(Rejection::kBelowMfuFloor, *constraints.min_mfu, Objective::kBestMfu, c, base, costs,
-                          space, options));
+    out.push_back(without(Rejection::kBelowMfuFloor, *constraints.min_mfu, Objective::kBestMfu, c,
+                          base, costs, space, options));
   }
   return out;
 }

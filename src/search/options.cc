@@ -29,20 +29,19 @@ Dimensions resolve(const workload::TrainingJob& base, const SearchSpace& space) 
   } else {
     d.expert = m.is_moe() ? divisors(m.spec().num_moe_experts) : std::vector<int>{1};
   }
-  d.micro_batch = space.micro_batch.empty() ? std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8}
-                                            : space.micro_batch;
+  d.micro_batch =
+      space.micro_batch.empty() ? std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8} : space.micro_batch;
   using workload::Recompute;
-  d.recompute = space.recompute.empty()
-                    ? std::vector<Recompute>{Recompute::kNone, Recompute::kSelective,
-                                             Recompute::kFull}
-                    : space.recompute;
+  d.recompute =
+      space.recompute.empty()
+          ? std::vector<Recompute>{Recompute::kNone, Recompute::kSelective, Recompute::kFull}
+          : space.recompute;
   d.sequence_parallel =
       space.sequence_parallel.empty() ? std::vector<bool>{false, true} : space.sequence_parallel;
   using workload::OptimizerSharding;
-  d.sharding = space.sharding.empty()
-                   ? std::vector<OptimizerSharding>{OptimizerSharding::kNone,
-                                                    OptimizerSharding::kZero1}
-                   : space.sharding;
+  d.sharding = space.sharding.empty() ? std::vector<OptimizerSharding>{OptimizerSharding::kNone,
+                                                                       OptimizerSharding::kZero1}
+                                      : space.sharding;
   return d;
 }
 

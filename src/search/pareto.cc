@@ -22,9 +22,9 @@ bool better(const Candidate& a, const Candidate& b, Objective objective) {
 
 bool same_outputs(const Candidate& a, const Candidate& b) {
   return a.gpu_option == b.gpu_option && a.price_option == b.price_option && a.gpus == b.gpus &&
-         a.global_batch == b.global_batch && a.step_time_s == b.step_time_s && a.wall_days == b.wall_days &&
-         a.gpu_hours == b.gpu_hours && a.cost_usd == b.cost_usd && a.mfu == b.mfu &&
-         a.memory_gib == b.memory_gib && a.memory_tight == b.memory_tight;
+         a.global_batch == b.global_batch && a.step_time_s == b.step_time_s &&
+         a.wall_days == b.wall_days && a.gpu_hours == b.gpu_hours && a.cost_usd == b.cost_usd &&
+         a.mfu == b.mfu && a.memory_gib == b.memory_gib && a.memory_tight == b.memory_tight;
 }
 
 void TopK::insert(const Candidate& c) {
@@ -35,9 +35,10 @@ void TopK::insert(const Candidate& c) {
     auto& group = aliases_[i];
     Candidate alias = c;
     if (c.key() < items_[i].key()) std::swap(alias, items_[i]);
-    group.insert(std::upper_bound(group.begin(), group.end(), alias,
-                                  [](const Candidate& x, const Candidate& y) { return x.key() < y.key(); }),
-                 alias);
+    group.insert(
+        std::upper_bound(group.begin(), group.end(), alias,
+                         [](const Candidate& x, const Candidate& y) { return x.key() < y.key(); }),
+        alias);
     while (i > 0 && better(items_[i], items_[i - 1], objective_)) {
       std::swap(items_[i], items_[i - 1]);
       std::swap(aliases_[i], aliases_[i - 1]);
@@ -46,9 +47,9 @@ void TopK::insert(const Candidate& c) {
     return;
   }
   if (static_cast<int>(items_.size()) == k_ && !better(c, items_.back(), objective_)) return;
-  auto at = std::upper_bound(items_.begin(), items_.end(), c, [&](const Candidate& x, const Candidate& y) {
-    return better(x, y, objective_);
-  });
+  auto at = std::upper_bound(
+      items_.begin(), items_.end(), c,
+      [&](const Candidate& x, const Candidate& y) { return better(x, y, objective_); });
   aliases_.insert(aliases_.begin() + (at - items_.begin()), std::vector<Candidate>{});
   items_.insert(at, c);
   if (static_cast<int>(items_.size()) > k_) {

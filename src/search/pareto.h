@@ -24,7 +24,9 @@ class TopK {
   void insert(const Candidate& c);
   void merge(const TopK& other);
   const std::vector<Candidate>& items() const { return items_; }
-  const std::vector<std::vector<Candidate>>& aliases() const { return aliases_; }  // parallel to items()
+  const std::vector<std::vector<Candidate>>& aliases() const {
+    return aliases_;
+  }  // parallel to items()
   // True when insert(c) would leave the list unchanged for every candidate c that equals
   // `bound` except for a cost_usd and a wall_days at least bound's (bound holds lower bounds of
   // those two, the other fields exactly): the list is full and its last entry ranks before c.

@@ -31,13 +31,13 @@ const char* to_string(Rejection r) {
 
 std::array<int, 14> Candidate::key() const {
   const auto& p = parallel;
-  return {gpu_option,           gpus,
-          global_batch,         p.tensor,
-          p.pipeline,           p.virtual_pipeline,
-          p.context,            p.expert,
-          p.micro_batch,        static_cast<int>(p.recompute),
-          p.sequence_parallel,  static_cast<int>(p.sharding),
-          price_option,         0};
+  return {gpu_option,          gpus,
+          global_batch,        p.tensor,
+          p.pipeline,          p.virtual_pipeline,
+          p.context,           p.expert,
+          p.micro_batch,       static_cast<int>(p.recompute),
+          p.sequence_parallel, static_cast<int>(p.sharding),
+          price_option,        0};
 }
 
 uint64_t count_layouts(const workload::TrainingJob& base, const SearchSpace& space) {
@@ -58,15 +58,16 @@ SearchResult run_search(const workload::TrainingJob& base, const costing::CostIn
   const std::vector<Layout> layouts = searcher.layouts(result.rejected, result.enumerated);
   result.layouts = layouts.size();
 
-  int threads = options.threads > 0 ? options.threads
-                                    : static_cast<int>(std::thread::hardware_concurrency());
+  int threads =
+      options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
   threads = std::max(1, std::min<int>(threads, static_cast<int>(layouts.size())));
   std::vector<Partial> partials(threads, Partial(options));
   std::atomic<size_t> next{0};
   auto work = [&](int t) {
     Partial& out = partials[t];
     std::vector<workload::TrainingJob> jobs;  // one mutable copy per GPU option
-    for (size_t g = 0; g < space.gpus.size(); ++g) jobs.push_back(searcher.job_for(static_cast<int>(g)));
+    for (size_t g = 0; g < space.gpus.size(); ++g)
+      jobs.push_back(searcher.job_for(static_cast<int>(g)));
     for (size_t i = next++; i < layouts.size(); i = next++) {
       if (options.cancel && options.cancel->load(std::memory_order_relaxed)) return;
       searcher.evaluate(layouts[i], jobs[layouts[i].gpu], out);

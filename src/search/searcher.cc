@@ -48,8 +48,12 @@ bool layout_divides(const workload::TrainingJob& base, const Layout& l, int etp)
 }  // namespace
 
 Searcher::Searcher(const workload::TrainingJob& base, const costing::CostInputs& costs,
-                   const SearchSpace& space, const Constraints& constraints, const SearchOptions& options)
-    : base_(base), space_(space), constraints_(constraints), options_(options),
+                   const SearchSpace& space, const Constraints& constraints,
+                   const SearchOptions& options)
+    : base_(base),
+      space_(space),
+      constraints_(constraints),
+      options_(options),
       dims_(resolve(base, space)) {
   for (size_t g = 0; g < space.gpus.size(); ++g) {
     jobs_.push_back(with_gpu(base, space.gpus[g]));
@@ -71,7 +75,8 @@ double Searcher::inner_size(const Layout& l) const {
 }
 
 // Enumerates layouts, counting the combinations that fail divisibility or the GPU count.
-std::vector<Layout> Searcher::layouts(std::array<double, kRejectionCount>& rejected, double& enumerated) {
+std::vector<Layout> Searcher::layouts(std::array<double, kRejectionCount>& rejected,
+                                      double& enumerated) {
   std::vector<Layout> out;
   for (int g = 0; g < static_cast<int>(space_.gpus.size()); ++g) {
     const int per_node = space_.gpus[g].gpu.gpus_per_node;
@@ -84,7 +89,8 @@ std::vector<Layout> Searcher::layouts(std::array<double, kRejectionCount>& rejec
                 const Layout l{g, b, tp, pp, cp, dp, ep};
                 const double size = inner_size(l);
                 enumerated += size;
-                const int etp = base_.parallel.expert_tensor > 0 ? base_.parallel.expert_tensor : tp;
+                const int etp =
+                    base_.parallel.expert_tensor > 0 ? base_.parallel.expert_tensor : tp;
                 if (!layout_divides(base_, l, etp)) {
                   rejected[static_cast<int>(Rejection::kDoesNotDivide)] += size;
                 } else if (!count_allowed(space_, l.gpus(), per_node)) {
@@ -108,8 +114,8 @@ void Searcher::evaluate(const Layout& l, workload::TrainingJob& job, Partial& ou
   p.context = l.cp;
   p.expert = l.ep;
   const auto& prices = costs_[l.gpu];
-  const double per_combo = static_cast<double>(dims_.recompute.size() * dims_.sharding.size() *
-                                               prices.size());
+  const double per_combo =
+      static_cast<double>(dims_.recompute.size() * dims_.sharding.size() * prices.size());
   // Valid options per dimension (their validity is independent of each other).
   std::vector<int> vpps, mbss;
   std::vector<bool> sps;
@@ -143,8 +149,9 @@ void Searcher::evaluate(const Layout& l, workload::TrainingJob& job, Partial& ou
     // so each of their combinations is tried.
     p.micro_batch = *std::min_element(mbss.begin(), mbss.end());
     p.sequence_parallel = std::find(sps.begin(), sps.end(), true) != sps.end();
-    p.sharding = *std::max_element(dims_.sharding.begin(), dims_.sharding.end(),
-                                   [](auto a, auto b) { return static_cast<int>(a) < static_cast<int>(b); });
+    p.sharding =
+        *std::max_element(dims_.sharding.begin(), dims_.sharding.end(),
+                          [](auto a, auto b) { return static_cast<int>(a) < static_cast<int>(b); });
     bool any = false;
     for (int v : vpps) {
       for (Recompute r : dims_.recompute) {
@@ -199,7 +206,7 @@ void Searcher::evaluate(const Layout& l, workload::TrainingJob& job, Partial& ou
 // Prices every candidate of one estimated layout point and applies the constraints in order:
 // the reference `place` must agree with (SearchOptions::prune off).
 void Searcher::place_unbounded(const workload::TrainingJob& job, const perf::TrainingEstimate& est,
-                     Candidate c, Partial& out) const {
+                               Candidate c, Partial& out) const {
   const auto& prices = costs_[c.gpu_option];
   for (size_t k = 0; k < prices.size(); ++k) {
     ++out.evaluated;
@@ -222,8 +229,8 @@ void Searcher::place_unbounded(const workload::TrainingJob& job, const perf::Tra
 //   thread is counted feasible without being priced. Skipping it leaves the thread's list and
 //   fronts exactly as inserting it would (TopK::rejects_above, ParetoFront::dominates_above),
 //   and the merged result does not depend on how candidates were split among threads.
-void Searcher::place(const workload::TrainingJob& job, const perf::TrainingEstimate& est, Candidate c,
-           Partial& out) const {
+void Searcher::place(const workload::TrainingJob& job, const perf::TrainingEstimate& est,
+                     Candidate c, Partial& out) const {
   const auto& prices = costs_[c.gpu_option];
   const double n = static_cast<double>(prices.size());
   out.evaluated += prices.size();
@@ -262,8 +269,7 @@ void Searcher::place(const workload::TrainingJob& job, const perf::TrainingEstim
       continue;
     }
     Candidate bound = c;
-    const core::Seconds wall =
-        failures ? est.compute_time + failures->total() : est.compute_time;
+    const core::Seconds wall = failures ? est.compute_time + failures->total() : est.compute_time;
     bound.wall_days = failures ? c.wall_days : days_floor;
     bound.cost_usd = costing::cost_lower_bound(job, wall, prices[i]).value();
     if (out.rejects_above(bound)) {
@@ -277,10 +283,10 @@ void Searcher::place(const workload::TrainingJob& job, const perf::TrainingEstim
 
 // The cost and wall time of `c` at its price.
 void Searcher::price(const workload::TrainingJob& job, const perf::TrainingEstimate& est,
-           const costing::FailureOverhead& failures, Candidate& c, Partial& out) const {
+                     const costing::FailureOverhead& failures, Candidate& c, Partial& out) const {
   ++out.priced;
-  const auto cost = costing::estimate_cost(job, est, costs_[c.gpu_option][c.price_option],
-                                           failures);
+  const auto cost =
+      costing::estimate_cost(job, est, costs_[c.gpu_option][c.price_option], failures);
   c.wall_days = core::in_days(cost.wall_time);
   c.gpu_hours = cost.gpu_hours;
   c.cost_usd = cost.total.value();

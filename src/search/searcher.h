@@ -70,8 +70,8 @@ class Searcher {
   const Constraints& constraints_;
   const SearchOptions& options_;
   Dimensions dims_;
-  std::vector<workload::TrainingJob> jobs_;                 // base per GPU option
-  std::vector<std::vector<costing::CostInputs>> costs_;     // per GPU option and price
+  std::vector<workload::TrainingJob> jobs_;              // base per GPU option
+  std::vector<std::vector<costing::CostInputs>> costs_;  // per GPU option and price
 };
 
 }  // namespace aicost::search

@@ -11,7 +11,8 @@ namespace {
 
 // The log-normal through this mean and p90: (mu, sigma). ln p90 - ln mean = z90 sigma - sigma^2/2;
 // the smaller root keeps the mode below the mean. No log-normal with this mean reaches a p90 above
-// 2.27 x the mean (heavier-tailed data): then the mean is read as the median, keeping the p90 exact.
+// 2.27 x the mean (heavier-tailed data): then the mean is read as the median, keeping the p90
+// exact.
 std::pair<double, double> lognormal_fit(double mean, double p90) {
   const double z90 = core::normal_quantile(0.9);
   const double gap = std::log(p90 / mean);
@@ -103,10 +104,13 @@ LoadPoint at_load(const Replica& r, int max_batch, const Traffic& t, double perc
           ? prefill
           : prefill_time(r, tail_input * (1 - t.prefix_cache_hit), tail_input).value();
   // The two waits are summed at the same quantile: conservative, as for the tail prompt.
-  p.ttft_p50_s = prefill + prefill_wait_quantile(prefill_share, prefill, 0.5, t.input_cv2) + wait_quantile(0.5);
-  p.ttft_tail_s = tail_prefill + prefill_wait_quantile(prefill_share, prefill, percentile, t.input_cv2) +
+  p.ttft_p50_s = prefill + prefill_wait_quantile(prefill_share, prefill, 0.5, t.input_cv2) +
+                 wait_quantile(0.5);
+  p.ttft_tail_s = tail_prefill +
+                  prefill_wait_quantile(prefill_share, prefill, percentile, t.input_cv2) +
                   wait_quantile(percentile);
-  p.e2e_s = prefill_wait_mean(prefill_share, prefill, t.input_cv2) + variation * wait_prob / drain + service;
+  p.e2e_s = prefill_wait_mean(prefill_share, prefill, t.input_cv2) + variation * wait_prob / drain +
+            service;
   p.e2e_tail_s = p.ttft_tail_s + tail_output * step;
   return p;
 }
@@ -204,7 +208,8 @@ std::optional<Deployment> best_for_option(const DeploymentOption& opt, int index
     const double per_month = traffic.requests_per_s * core::kSecondsPerMonth;
     const double prefill =
         prefill_time(opt.replica, traffic.input_tokens * (1 - traffic.prefix_cache_hit),
-                     traffic.input_tokens).value();
+                     traffic.input_tokens)
+            .value();
     const double input_share = std::min(1.0, d.rate_per_replica * prefill);
     d.usd_per_million_input_tokens =
         d.monthly_usd * input_share / (per_month * traffic.input_tokens) * 1e6;
@@ -284,31 +289,37 @@ std::string explain_unreachable(const std::vector<DeploymentOption>& options,
   for (const auto& o : options) {
     if (!check(o.replica)) continue;
     fits = true;
-    best_ttft = std::min(best_ttft, prefill_time(o.replica, traffic.input_tokens, traffic.input_tokens).value());
+    best_ttft = std::min(
+        best_ttft, prefill_time(o.replica, traffic.input_tokens, traffic.input_tokens).value());
     best_tpot = std::min(best_tpot, decode_step_time(o.replica, 1, traffic.input_tokens).value());
   }
   if (!fits) return "the model fits on none of the options";
   std::string why;
-  auto ms = [](double s) { return std::to_string(static_cast<long>(std::round(s * 1000))) + " ms"; };
+  auto ms = [](double s) {
+    return std::to_string(static_cast<long>(std::round(s * 1000))) + " ms";
+  };
   auto how_far = [](double got, double target) {
     const double r = got / target;
     return r >= 2 ? std::to_string(static_cast<long>(std::round(r))) + " times"
                   : std::to_string(static_cast<long>(std::round(r * 100 - 100))) + " % over";
   };
   if (sla.ttft_s > 0 && best_ttft > sla.ttft_s) {
-    why += "the fastest option prefills a " + std::to_string(static_cast<long>(traffic.input_tokens)) +
-           "-token prompt in " + ms(best_ttft) + ", " + how_far(best_ttft, sla.ttft_s) +
-           " the TTFT target of " + ms(sla.ttft_s) +
+    why += "the fastest option prefills a " +
+           std::to_string(static_cast<long>(traffic.input_tokens)) + "-token prompt in " +
+           ms(best_ttft) + ", " + how_far(best_ttft, sla.ttft_s) + " the TTFT target of " +
+           ms(sla.ttft_s) +
            "; a larger tensor_parallel_size, fp8 weights or a faster GPU would shorten it";
   }
   if (sla.tpot_s > 0 && best_tpot > sla.tpot_s) {
     if (!why.empty()) why += "; ";
     why += "even one sequence decodes at " + ms(best_tpot) + " per token, " +
-           how_far(best_tpot, sla.tpot_s) + " the TPOT target of " + ms(sla.tpot_s) + "; more tensor parallelism or higher-bandwidth GPUs would reach it";
+           how_far(best_tpot, sla.tpot_s) + " the TPOT target of " + ms(sla.tpot_s) +
+           "; more tensor parallelism or higher-bandwidth GPUs would reach it";
   }
   if (why.empty()) {
-    why = "each option meets the targets only unloaded; at any useful rate queueing pushes the "
-          "tail over them. Relax the percentile or the targets, or allow larger batches";
+    why =
+        "each option meets the targets only unloaded; at any useful rate queueing pushes the "
+        "tail over them. Relax the percentile or the targets, or allow larger batches";
   }
   return why;
 }

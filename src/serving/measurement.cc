@@ -34,7 +34,8 @@ double predict_replica(const Measurement& m, int clients, double requests_per_s)
       const auto full = closed_loop(m.replica, slots, t, slots);
       switch (m.metric) {
         case Metric::kThroughput: return full.output_tokens_per_s;
-        case Metric::kTtft: return std::numeric_limits<double>::infinity();  // the queue grows without bound
+        case Metric::kTtft:
+          return std::numeric_limits<double>::infinity();  // the queue grows without bound
         case Metric::kTpot: return full.tpot_s;
       }
     }
@@ -57,12 +58,12 @@ double predict_replica(const Measurement& m, int clients, double requests_per_s)
     const double batch = max_load_batch(m.replica, m.input, m.output, m.max_sequences);
     return batch / continuous_step_time(m.replica, batch, m.input, m.output).value();
   }
-  const double batch = m.max_load ? max_load_batch(m.replica, m.input, m.output, m.max_sequences) : m.batch;
+  const double batch =
+      m.max_load ? max_load_batch(m.replica, m.input, m.output, m.max_sequences) : m.batch;
   switch (m.metric) {
     case Metric::kThroughput:
       return run_batch(m.replica, batch, m.input, m.output).output_tokens_per_s;
-    case Metric::kTtft:
-      return prefill_time(m.replica, batch * m.input, m.input).value();
+    case Metric::kTtft: return prefill_time(m.replica, batch * m.input, m.input).value();
     case Metric::kTpot: {
       const auto b = run_batch(m.replica, batch, m.input, m.output);
       return (b.prefill + b.decode).value() / m.output;
@@ -106,7 +107,13 @@ std::vector<perf::FitParameter> fit_parameters() {
   return {
       // Share of the dense peak a long prefill reaches. Start: 60 %, a large GEMM's share in an
       // inference engine (below training's: smaller batches of rows).
-      {"serving_prefill_mfu", true, UnitKind::kPercent, 0.20, 0.95, 0.01, 0.60,
+      {"serving_prefill_mfu",
+       true,
+       UnitKind::kPercent,
+       0.20,
+       0.95,
+       0.01,
+       0.60,
        [](const EfficiencyProfile& e) { return e.serving_prefill_mfu; },
        [](EfficiencyProfile& e, double v) { e.serving_prefill_mfu = v; },
        {},
@@ -116,7 +123,13 @@ std::vector<perf::FitParameter> fit_parameters() {
       // memory-bound kernels reach on HBM (STREAM-like copies). Hopper at most 64 %: the
       // weight-streaming GEMMs of a decode step reach 61 % on an H200 (data/measurements; test
       // MeasuredCeiling.DecodeBandwidthShareMatchesWeightStreaming allows 3 points above it).
-      {"serving_decode_bandwidth", true, UnitKind::kPercent, 0.30, 0.95, 0.01, 0.70,
+      {"serving_decode_bandwidth",
+       true,
+       UnitKind::kPercent,
+       0.30,
+       0.95,
+       0.01,
+       0.70,
        [](const EfficiencyProfile& e) { return e.serving_decode_bandwidth; },
        [](EfficiencyProfile& e, double v) { e.serving_decode_bandwidth = v; },
        {{"hopper", 0.64}}},

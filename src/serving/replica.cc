@@ -15,7 +15,8 @@ namespace {
 core::FlopsPerSecond peak(const Replica& r) {
   if (auto p = r.gpu.peak(r.weights)) return *p;
   if (auto p = r.gpu.peak(Precision::kBf16)) return *p;
-  return core::FlopsPerSecond(r.gpu.peak(Precision::kFp16).value_or(core::FlopsPerSecond(1)).value());
+  return core::FlopsPerSecond(
+      r.gpu.peak(Precision::kFp16).value_or(core::FlopsPerSecond(1)).value());
 }
 
 // Low-precision GEMMs reach a smaller share of their (higher) peak: FP8 and INT8 by
@@ -146,10 +147,11 @@ Seconds prefill_time(const Replica& r, double tokens, double seq) {
   const auto& m = r.model;
   // Forward FLOPs: 2 per active parameter per token, plus causal attention 2 q s per token and
   // layer (training-model.md §1.3, forward only).
-  const double flops = 2 * dense_active_params(m) * tokens +
-                       2.0 * m.layers() * m.q_width() * seq * tokens;
+  const double flops =
+      2 * dense_active_params(m) * tokens + 2.0 * m.layers() * m.q_width() * seq * tokens;
   const double share = gemm_share(r) * rows_share(r, tokens);
-  const Seconds compute = core::Flops(flops) / (peak(r) * (share * r.tensor_parallel)) + expert_compute(r, tokens);
+  const Seconds compute =
+      core::Flops(flops) / (peak(r) * (share * r.tensor_parallel)) + expert_compute(r, tokens);
   // The GEMMs stream every weight they use at least once: a short prompt is bound by that read.
   const Seconds weights = Bytes(step_weight_bytes(r, tokens)) /
                           (r.gpu.memory_bandwidth * r.efficiency.serving_decode_bandwidth);
@@ -187,7 +189,8 @@ double step_kv_bytes(const Replica& r, double batch, double context) {
 // The GEMMs of a step over `rows` token rows: the dense layers at the GEMM share, the experts on
 // their few rows each.
 Seconds step_gemm_compute(const Replica& r, double rows) {
-  return core::Flops(2 * dense_active_params(r.model) * rows) / (peak(r) * (gemm_share(r) * r.tensor_parallel)) +
+  return core::Flops(2 * dense_active_params(r.model) * rows) /
+             (peak(r) * (gemm_share(r) * r.tensor_parallel)) +
          expert_compute(r, rows);
 }
 
@@ -203,11 +206,11 @@ double sequences_per_scheduler(const Replica& r, double batch) {
 // One forward step. The GEMM kernels stream the weights while they compute, so they take the
 // longer of the two; the attention kernels that read the KV cache run after them, in their own
 // kernels, and add (FlashDecoding / XQA: memory-bound on the KV bytes at any batch, streaming
-// at serving_kv_bandwidth of HBM, a copy's rate, where the GEMMs reach serving_decode_bandwidth). Prefill
-// rows in the same step (`prefill_rows` of prompts `prefill_seq` long: chunked prefill /
+// at serving_kv_bandwidth of HBM, a copy's rate, where the GEMMs reach serving_decode_bandwidth).
+// Prefill rows in the same step (`prefill_rows` of prompts `prefill_seq` long: chunked prefill /
 // in-flight batching) share the weight reads and add their causal attention.
-Seconds forward_step(const Replica& r, double batch, double context, double per_seq, double prefill_rows,
-                     double prefill_seq) {
+Seconds forward_step(const Replica& r, double batch, double context, double per_seq,
+                     double prefill_rows, double prefill_seq) {
   const auto& m = r.model;
   const auto bw = r.gpu.memory_bandwidth * r.efficiency.serving_decode_bandwidth;
   const double decode_rows = batch * per_seq;
@@ -265,15 +268,16 @@ BatchResult run_batch(const Replica& r, double batch, double input, double outpu
 
 core::Status check(const Replica& r) {
   if (!r.gpu.peak(r.weights) && r.weights != Precision::kInt8 && r.weights != Precision::kFp4) {
-    return core::make_error(core::ErrorCode::kInvalidInput,
-                            r.gpu.id + " has no " + catalog::to_string(r.weights) + " tensor cores");
+    return core::make_error(
+        core::ErrorCode::kInvalidInput,
+        r.gpu.id + " has no " + catalog::to_string(r.weights) + " tensor cores");
   }
   if (kv_capacity_tokens(r) <= 0) {
-    return core::make_error(
-        core::ErrorCode::kInfeasible,
-        "the weights (" + std::to_string(weight_bytes_per_gpu(r).value() / 1e9) +
-            " GB per GPU) do not fit on " + r.gpu.id + " with tensor parallel " +
-            std::to_string(r.tensor_parallel));
+    return core::make_error(core::ErrorCode::kInfeasible,
+                            "the weights (" +
+                                std::to_string(weight_bytes_per_gpu(r).value() / 1e9) +
+                                " GB per GPU) do not fit on " + r.gpu.id +
+                                " with tensor parallel " + std::to_string(r.tensor_parallel));
   }
   return {};
 }

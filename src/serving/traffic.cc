@@ -76,7 +76,8 @@ PolicyResult simulate_policy(const TrafficSeries& traffic, double capacity, doub
   for (int h = 0; h < 24; ++h) {
     auto& v = daily_peaks[h];
     std::sort(v.begin(), v.end());
-    hourly_max[h] = v[std::min<size_t>(v.size() - 1, static_cast<size_t>(std::ceil(0.9 * v.size())) - 1)];
+    hourly_max[h] =
+        v[std::min<size_t>(v.size() - 1, static_cast<size_t>(std::ceil(0.9 * v.size())) - 1)];
   }
   core::Rng rng(p.seed);
   // Replicas by the minute they become ready; `starting` counts those paid but not yet serving.
@@ -119,7 +120,8 @@ PolicyResult simulate_policy(const TrafficSeries& traffic, double capacity, doub
       starting += add;
       ready_at[m + p.cold_start_min] += add;
       last_change = m;
-    } else if (want < have && (m - last_change >= p.cooldown_min || p.kind == PolicyKind::kStaticPeak)) {
+    } else if (want < have &&
+               (m - last_change >= p.cooldown_min || p.kind == PolicyKind::kStaticPeak)) {
       // Scale down ready replicas first (starting ones are already paid for).
       const int drop = std::min(have - want, ready);
       ready -= drop;
@@ -148,7 +150,8 @@ PolicyResult simulate_policy(const TrafficSeries& traffic, double capacity, doub
     paid_capacity += paid * capacity;
     replica_minutes += paid;
     const double spot_replicas = std::round(paid * p.spot_share);
-    r.monthly_usd += ((paid - spot_replicas) + spot_replicas * p.spot_price_ratio) * usd_per_hour / 60;
+    r.monthly_usd +=
+        ((paid - spot_replicas) + spot_replicas * p.spot_price_ratio) * usd_per_hour / 60;
     r.replicas.push_back(paid);
     r.peak_replicas = std::max(r.peak_replicas, paid);
   }

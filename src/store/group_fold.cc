@@ -7,7 +7,8 @@
 namespace aicost::store {
 
 std::int64_t TextIds::id(std::string_view value, std::uint64_t hash) {
-  const std::size_t k = index_.find(hash, [&](std::size_t p) { return text(-static_cast<std::int64_t>(p) - 1) == value; });
+  const std::size_t k = index_.find(
+      hash, [&](std::size_t p) { return text(-static_cast<std::int64_t>(p) - 1) == value; });
   if (k != CompactHashIndex::kNone) return -static_cast<std::int64_t>(k) - 1;
   starts_.push_back(store(value));
   index_.insert(hash, starts_.size() - 1);
@@ -38,7 +39,8 @@ const char* TextIds::store(std::string_view value) {
   return at;
 }
 
-GroupFold::GroupFold(const ledger::AggregateQuery& q, const std::map<std::int64_t, std::vector<ledger::Tag>>& tagsets,
+GroupFold::GroupFold(const ledger::AggregateQuery& q,
+                     const std::map<std::int64_t, std::vector<ledger::Tag>>& tagsets,
                      TextIds* texts)
     : q_(q),
       texts_(texts ? texts : &own_texts_),
@@ -86,10 +88,12 @@ GroupFold::~GroupFold() = default;
 
 void GroupFold::add(ledger::Day day, std::span<const std::int64_t> cells, std::int64_t tagset,
                     const ledger::Sums& sums) {
-  if (make_key(day, cells, tagset, key_.data())) add_sums(group(key_.data(), hash(key_.data())), sums);
+  if (make_key(day, cells, tagset, key_.data()))
+    add_sums(group(key_.data(), hash(key_.data())), sums);
 }
 
-bool GroupFold::make_key(ledger::Day day, std::span<const std::int64_t> cells, std::int64_t tagset, Cell* out) {
+bool GroupFold::make_key(ledger::Day day, std::span<const std::int64_t> cells, std::int64_t tagset,
+                         Cell* out) {
   std::int64_t tags = 0;
   if (q_.reads_tags()) {
     if (tagset != last_tagset_) {
@@ -101,9 +105,12 @@ bool GroupFold::make_key(ledger::Day day, std::span<const std::int64_t> cells, s
     if (tags < 0) return false;
   }
   Cell* full = profiled() ? full_key_.data() : out;
-  full[0] = !q_.by_day ? 0 : q_.period == ledger::Period::kDay ? day : ledger::period_start(q_.period, day);
+  full[0] = !q_.by_day                          ? 0
+            : q_.period == ledger::Period::kDay ? day
+                                                : ledger::period_start(q_.period, day);
   for (std::size_t i = 0; i < cells.size(); ++i) {
-    if (cells[i] > std::numeric_limits<Cell>::max() || cells[i] < std::numeric_limits<Cell>::min()) [[unlikely]] {
+    if (cells[i] > std::numeric_limits<Cell>::max() || cells[i] < std::numeric_limits<Cell>::min())
+        [[unlikely]] {
       too_big_ = true;
       return false;
     }
@@ -115,8 +122,9 @@ bool GroupFold::make_key(ledger::Day day, std::span<const std::int64_t> cells, s
   const std::size_t n = full_ - kProfileAt;
   const Cell* tail = full + kProfileAt;
   const std::uint64_t h = hash_bytes(reinterpret_cast<const char*>(tail), n * sizeof(Cell));
-  std::size_t p = profile_index_.find(
-      h, [&](std::size_t k) { return std::memcmp(&profiles_[k * n], tail, n * sizeof(Cell)) == 0; });
+  std::size_t p = profile_index_.find(h, [&](std::size_t k) {
+    return std::memcmp(&profiles_[k * n], tail, n * sizeof(Cell)) == 0;
+  });
   if (p == CompactHashIndex::kNone) {
     p = profiles_.size() / n;
     profiles_.insert(profiles_.end(), tail, tail + n);
@@ -147,7 +155,8 @@ void GroupFold::add_keyed(std::span<const Cell> keys, std::span<const ledger::Su
 
 std::size_t GroupFold::group(const Cell* key, std::uint64_t hash) {
   const std::size_t bytes = width_ * sizeof(Cell);
-  std::size_t g = index_.find(hash, [&](std::size_t p) { return std::memcmp(this->key(p), key, bytes) == 0; });
+  std::size_t g =
+      index_.find(hash, [&](std::size_t p) { return std::memcmp(this->key(p), key, bytes) == 0; });
   if (g == CompactHashIndex::kNone) {
     g = groups_++;
     if ((g & (kBlockSize - 1)) == 0) {
@@ -165,8 +174,10 @@ void GroupFold::add_sums(std::size_t g, const ledger::Sums& s) {
   const core::WideNanos in[4] = {s.billed, s.effective, s.list, s.contracted};
   for (std::size_t k = 0; k < 4; ++k) {
     std::int64_t sum = 0;
-    const bool narrow_in = in[k] >= std::numeric_limits<std::int64_t>::min() && in[k] <= std::numeric_limits<std::int64_t>::max();
-    if (narrow_in && !__builtin_add_overflow(n.money[k], static_cast<std::int64_t>(in[k]), &sum)) [[likely]]
+    const bool narrow_in = in[k] >= std::numeric_limits<std::int64_t>::min() &&
+                           in[k] <= std::numeric_limits<std::int64_t>::max();
+    if (narrow_in && !__builtin_add_overflow(n.money[k], static_cast<std::int64_t>(in[k]), &sum))
+        [[likely]]
       n.money[k] = sum;
     else
       spilled_[g][k] += in[k];  // a new entry starts at zero
@@ -219,10 +230,11 @@ void GroupFold::clear() {
 core::Result<std::vector<ledger::AggregateRow>> GroupFold::rows(const Lookup& lookup) const {
   std::vector<ledger::AggregateRow> out;
   out.reserve(groups_);
-  if (auto s = each(lookup, [&out](ledger::AggregateRow& row) -> core::Status {
-        out.push_back(std::move(row));
-        return {};
-      });
+  if (auto s = each(lookup,
+                    [&out](ledger::AggregateRow& row) -> core::Status {
+                      out.push_back(std::move(row));
+                      return {};
+                    });
       !s)
     return s.error();
   return out;

@@ -32,7 +32,9 @@ namespace aicost::store {
 // 8 for where it is and 8 to 16 of index.
 class TextIds {
  public:
-  std::int64_t id(std::string_view value) { return id(value, hash_bytes(value.data(), value.size())); }
+  std::int64_t id(std::string_view value) {
+    return id(value, hash_bytes(value.data(), value.size()));
+  }
   // `hash` must be hash_bytes(value).
   std::int64_t id(std::string_view value, std::uint64_t hash);
   std::string_view text(std::int64_t id) const;
@@ -41,7 +43,8 @@ class TextIds {
   // HashIndex::first), so that id() waits on neither.
   void prefetch_slot(std::uint64_t hash) const { index_.prefetch(hash); }
   void prefetch_text(std::uint64_t hash) const {
-    if (const auto p = index_.first(hash); p != CompactHashIndex::kNone) __builtin_prefetch(starts_[p]);
+    if (const auto p = index_.first(hash); p != CompactHashIndex::kNone)
+      __builtin_prefetch(starts_[p]);
   }
   std::size_t size() const { return starts_.size(); }  // stand-ins run from -1 to -size()
   // Frees the index by text once no more ids are asked for (text() still answers).
@@ -50,8 +53,8 @@ class TextIds {
  private:
   const char* store(std::string_view value);
 
-  CompactHashIndex index_;              // over starts_
-  std::vector<const char*> starts_;     // stand-in -1 - i: its length (4 bytes), then its bytes
+  CompactHashIndex index_;           // over starts_
+  std::vector<const char*> starts_;  // stand-in -1 - i: its length (4 bytes), then its bytes
   std::vector<std::unique_ptr<char[]>> blocks_;
   char* free_ = nullptr;
   std::size_t free_size_ = 0;
@@ -61,7 +64,8 @@ class GroupFold {
  public:
   // `tagsets`: every tag set's tags (Store::tagsets()); only read when q.reads_tags(). `texts`:
   // the stand-ins to share with other folds (nullptr: the fold keeps its own).
-  GroupFold(const ledger::AggregateQuery& q, const std::map<std::int64_t, std::vector<ledger::Tag>>& tagsets,
+  GroupFold(const ledger::AggregateQuery& q,
+            const std::map<std::int64_t, std::vector<ledger::Tag>>& tagsets,
             TextIds* texts = nullptr);
   GroupFold(GroupFold&&) noexcept;
   GroupFold& operator=(GroupFold&&) = delete;
@@ -76,12 +80,14 @@ class GroupFold {
   // One row: `cells` are q.dims then the currency, each a string id or a text() stand-in; `tagset`
   // its tag set (0: no tags); `day` its day (any, when the query is not by day: it is not read).
   // Rows of a tag set the filters drop are skipped.
-  void add(ledger::Day day, std::span<const std::int64_t> cells, std::int64_t tagset, const ledger::Sums& sums);
+  void add(ledger::Day day, std::span<const std::int64_t> cells, std::int64_t tagset,
+           const ledger::Sums& sums);
   // add() in two steps, for a caller with many rows. make_key() writes the key of a row (width()
   // cells) to `out`, false when the tag filters drop the row; add_keyed() adds rows by their
   // keys (width() cells each), in order, loading the memory of later rows' groups early.
   std::size_t width() const { return width_; }
-  bool make_key(ledger::Day day, std::span<const std::int64_t> cells, std::int64_t tagset, Cell* out);
+  bool make_key(ledger::Day day, std::span<const std::int64_t> cells, std::int64_t tagset,
+                Cell* out);
   void add_keyed(std::span<const Cell> keys, std::span<const ledger::Sums> row_sums);
   std::size_t size() const { return groups_; }
   // Frees the index of the groups (and of its own texts) once every row is added; each() still
@@ -96,7 +102,8 @@ class GroupFold {
   // texts of string ids, all at once: `ids` ascending and distinct, `texts` filled in their order.
   // The row is reused from call to call (the sink may move from it); a failing sink stops the
   // walk and its error is returned. Leaves the groups as they were: each() may run again.
-  using Lookup = std::function<core::Status(const std::vector<std::int64_t>& ids, std::vector<std::string>& texts)>;
+  using Lookup = std::function<core::Status(const std::vector<std::int64_t>& ids,
+                                            std::vector<std::string>& texts)>;
   using Sink = std::function<core::Status(ledger::AggregateRow& row)>;
   core::Status each(const Lookup& lookup, const Sink& sink) const;
 
@@ -126,12 +133,12 @@ class GroupFold {
     std::size_t cells_ = 0, dims_ = 0;
     bool tags_ = false;
     std::uint32_t standins_ = 0;
-    std::vector<std::uint32_t> rank_;    // by item
-    CompactHashIndex id_index_;          // string ids met, by id
-    std::vector<std::int64_t> ids_;      // by item - standins_
-    std::vector<std::uint32_t> direct_;  // string id -> item, where ids are dense (from 1)
-    std::vector<std::string> looked_up_;  // their texts
-    std::vector<std::uint32_t> tag_rank_;                 // tag tuples in text order
+    std::vector<std::uint32_t> rank_;      // by item
+    CompactHashIndex id_index_;            // string ids met, by id
+    std::vector<std::int64_t> ids_;        // by item - standins_
+    std::vector<std::uint32_t> direct_;    // string id -> item, where ids are dense (from 1)
+    std::vector<std::string> looked_up_;   // their texts
+    std::vector<std::uint32_t> tag_rank_;  // tag tuples in text order
     std::vector<std::vector<std::uint32_t>> value_rank_;  // each tag's values alone
     std::vector<Entry> order_;
     std::size_t at_ = 0;
@@ -148,7 +155,8 @@ class GroupFold {
     std::int64_t money[4] = {0, 0, 0, 0};  // billed, effective, list, contracted; nano-units
     double gpu_hours = 0, consumed_quantity = 0;
     std::int64_t rows = 0;
-    ledger::Day first_day = std::numeric_limits<ledger::Day>::max(), last_day = std::numeric_limits<ledger::Day>::min();
+    ledger::Day first_day = std::numeric_limits<ledger::Day>::max(),
+                last_day = std::numeric_limits<ledger::Day>::min();
   };
   static_assert(sizeof(Narrow) == 64);
   void add_sums(std::size_t g, const ledger::Sums& s);
@@ -157,13 +165,16 @@ class GroupFold {
 
   // The number of the group with this key (width_ cells) and its hash, made empty when new.
   std::size_t group(const Cell* key, std::uint64_t hash);
-  std::uint64_t hash(const Cell* key) const { return hash_bytes(reinterpret_cast<const char*>(key), width_ * sizeof(Cell)); }
+  std::uint64_t hash(const Cell* key) const {
+    return hash_bytes(reinterpret_cast<const char*>(key), width_ * sizeof(Cell));
+  }
 
   const ledger::AggregateQuery& q_;
-  std::vector<std::vector<std::string>> resolved_;          // distinct tag values tuples
-  std::unordered_map<std::int64_t, std::int64_t> tagset_;   // tag set -> index in resolved_, -1 dropped
-  std::int64_t untagged_ = -1;                              // index for tag set 0 (no tags)
-  std::int64_t last_tagset_ = -1, last_tags_ = 0;           // the previous row's, looked up once
+  std::vector<std::vector<std::string>> resolved_;  // distinct tag values tuples
+  std::unordered_map<std::int64_t, std::int64_t>
+      tagset_;                                     // tag set -> index in resolved_, -1 dropped
+  std::int64_t untagged_ = -1;                     // index for tag set 0 (no tags)
+  std::int64_t last_tagset_ = -1, last_tags_ = 0;  // the previous row's, looked up once
   TextIds own_texts_;
   TextIds* texts_;
   // A key is the day, the dims, the currency and the tag index: full_ cells. Past three dims (a
@@ -177,37 +188,44 @@ class GroupFold {
   // Cell `i` of group g's full key.
   Cell cell(std::size_t g, std::size_t i) const {
     const Cell* k = key(g);
-    return !profiled() || i < kProfileAt ? k[i] : profiles_[static_cast<std::size_t>(k[kProfileAt]) * (full_ - kProfileAt) + i - kProfileAt];
+    return !profiled() || i < kProfileAt
+               ? k[i]
+               : profiles_[static_cast<std::size_t>(k[kProfileAt]) * (full_ - kProfileAt) + i -
+                           kProfileAt];
   }
-  std::vector<Cell> profiles_;        // full_ - kProfileAt cells each
+  std::vector<Cell> profiles_;  // full_ - kProfileAt cells each
   CompactHashIndex profile_index_;
-  std::vector<Cell> full_key_;        // make_key()'s scratch
-  bool too_big_ = false;              // a string id did not fit a cell
+  std::vector<Cell> full_key_;  // make_key()'s scratch
+  bool too_big_ = false;        // a string id did not fit a cell
   // Groups by number, in blocks that never move: growing copies nothing and touches each page once.
   static constexpr std::size_t kBlockBits = 12;
   static constexpr std::size_t kBlockSize = std::size_t{1} << kBlockBits;
-  Cell* key(std::size_t g) const { return &key_blocks_[g >> kBlockBits][(g & (kBlockSize - 1)) * width_]; }
+  Cell* key(std::size_t g) const {
+    return &key_blocks_[g >> kBlockBits][(g & (kBlockSize - 1)) * width_];
+  }
   Narrow& narrow(std::size_t g) const { return sum_blocks_[g >> kBlockBits][g & (kBlockSize - 1)]; }
   std::vector<std::unique_ptr<Cell[]>> key_blocks_;  // kBlockSize keys of width_ cells each
   std::vector<std::unique_ptr<Narrow[]>> sum_blocks_;
   std::size_t groups_ = 0;
-  std::unordered_map<std::size_t, std::array<core::WideNanos, 4>> spilled_;  // money past 64 bits, by group
-  CompactHashIndex index_;            // groups by their keys' hashes
-  std::vector<Cell> key_;             // add()'s scratch
-  std::vector<std::uint64_t> hashes_; // add_keyed()'s
+  std::unordered_map<std::size_t, std::array<core::WideNanos, 4>>
+      spilled_;                        // money past 64 bits, by group
+  CompactHashIndex index_;             // groups by their keys' hashes
+  std::vector<Cell> key_;              // add()'s scratch
+  std::vector<std::uint64_t> hashes_;  // add_keyed()'s
 };
 
 // Each query's groups in turn: `folds[i]` answers query i (equal queries share one fold). A fold
 // that answers the next query too is walked again without sorting again; one that no later
 // query needs is cleared once walked. `sink` gets the query's position and the row.
-core::Status each_in_turn(std::span<GroupFold* const> folds, const GroupFold::Lookup& lookup,
-                          const std::function<core::Status(std::size_t query, ledger::AggregateRow& row)>& sink);
+core::Status each_in_turn(
+    std::span<GroupFold* const> folds, const GroupFold::Lookup& lookup,
+    const std::function<core::Status(std::size_t query, ledger::AggregateRow& row)>& sink);
 
 // Several folds' rows in one walk, for queries whose first `shared` dims are the same (text
 // order): for each value of those dims in text order, its rows of folds[0], then of folds[1], ...
 // `sink` gets the fold's position and the row.
-core::Status each_interleaved(std::span<const GroupFold* const> folds, std::size_t shared,
-                              const GroupFold::Lookup& lookup,
-                              const std::function<core::Status(std::size_t fold, ledger::AggregateRow& row)>& sink);
+core::Status each_interleaved(
+    std::span<const GroupFold* const> folds, std::size_t shared, const GroupFold::Lookup& lookup,
+    const std::function<core::Status(std::size_t fold, ledger::AggregateRow& row)>& sink);
 
 }  // namespace aicost::store

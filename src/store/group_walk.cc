@@ -31,7 +31,8 @@ std::uint32_t GroupFold::Walk::item(Cell c) {
 }
 
 std::string_view GroupFold::Walk::text(std::uint32_t it) const {
-  return it < standins_ ? f_.texts_->text(-static_cast<std::int64_t>(it) - 1) : std::string_view(looked_up_[it - standins_]);
+  return it < standins_ ? f_.texts_->text(-static_cast<std::int64_t>(it) - 1)
+                        : std::string_view(looked_up_[it - standins_]);
 }
 
 // Text order's columns: dims, the tag tuple, currency, day.
@@ -46,14 +47,16 @@ std::uint32_t GroupFold::Walk::text_column(std::size_t g, std::size_t c) {
 std::uint32_t GroupFold::Walk::tie_column(std::size_t g, std::size_t t) {
   const auto& ties = f_.q_.cost_ties;
   if (t == ties.size()) return cell_rank(g, dims_);
-  return ties[t] < dims_ ? cell_rank(g, ties[t])
-                         : value_rank_[ties[t] - dims_][static_cast<std::size_t>(f_.cell(g, f_.full_ - 1))];
+  return ties[t] < dims_
+             ? cell_rank(g, ties[t])
+             : value_rank_[ties[t] - dims_][static_cast<std::size_t>(f_.cell(g, f_.full_ - 1))];
 }
 
 core::Status GroupFold::Walk::start(const Lookup& lookup) {
   if (f_.too_big_)
-    return core::make_error(core::ErrorCode::kInternal,
-                            "a string id of the ledger is beyond 2^31 - 1, more than a report can group by");
+    return core::make_error(
+        core::ErrorCode::kInternal,
+        "a string id of the ledger is beyond 2^31 - 1, more than a report can group by");
   cells_ = f_.full_ - 2;  // dims and currency
   dims_ = cells_ - 1;
   tags_ = f_.q_.reads_tags();
@@ -75,7 +78,8 @@ core::Status GroupFold::Walk::start(const Lookup& lookup) {
     const auto most = static_cast<std::size_t>(*std::max_element(ids_.begin(), ids_.end()));
     if (most <= 8 * ids_.size() + 65536) {
       direct_.assign(most + 1, kUnseen);
-      for (std::size_t k = 0; k < ids_.size(); ++k) direct_[static_cast<std::size_t>(ids_[k])] = standins_ + static_cast<std::uint32_t>(k);
+      for (std::size_t k = 0; k < ids_.size(); ++k)
+        direct_[static_cast<std::size_t>(ids_[k])] = standins_ + static_cast<std::uint32_t>(k);
     }
     std::vector<std::pair<std::int64_t, std::size_t>> sorted;
     sorted.reserve(ids_.size());
@@ -89,12 +93,15 @@ core::Status GroupFold::Walk::start(const Lookup& lookup) {
     if (texts.size() != wanted.size())
       return core::make_error(core::ErrorCode::kInternal, "string ids without text in the ledger");
     looked_up_.resize(ids_.size());
-    for (std::size_t k = 0; k < sorted.size(); ++k) looked_up_[sorted[k].second] = std::move(texts[k]);
+    for (std::size_t k = 0; k < sorted.size(); ++k)
+      looked_up_[sorted[k].second] = std::move(texts[k]);
   }
-  std::sort(items.begin(), items.end(), [&](std::uint32_t a, std::uint32_t b) { return text(a) < text(b); });
+  std::sort(items.begin(), items.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return text(a) < text(b); });
   for (std::size_t r = 0; r < items.size(); ++r) {
     // Equal texts (a stand-in and a string id can spell the same) share a rank.
-    rank_[items[r]] = r > 0 && text(items[r]) == text(items[r - 1]) ? rank_[items[r - 1]] : static_cast<std::uint32_t>(r);
+    rank_[items[r]] = r > 0 && text(items[r]) == text(items[r - 1]) ? rank_[items[r - 1]]
+                                                                    : static_cast<std::uint32_t>(r);
   }
   std::vector<std::uint32_t>().swap(items);
   // Tag tuples ranked whole (text order), and each tag's values ranked alone (cost order's ties,
@@ -105,17 +112,21 @@ core::Status GroupFold::Walk::start(const Lookup& lookup) {
   {
     std::vector<std::uint32_t> order(resolved.size());
     std::iota(order.begin(), order.end(), 0u);
-    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return resolved[a] < resolved[b]; });
-    for (std::size_t r = 0; r < order.size(); ++r) tag_rank_[order[r]] = static_cast<std::uint32_t>(r);
+    std::sort(order.begin(), order.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return resolved[a] < resolved[b]; });
+    for (std::size_t r = 0; r < order.size(); ++r)
+      tag_rank_[order[r]] = static_cast<std::uint32_t>(r);
     for (std::size_t j = 0; j < f_.q_.tags.size(); ++j) {
       auto value = [&](std::uint32_t t) -> const std::string& {
         const std::string& v = resolved[t][j];
         return v.empty() ? f_.q_.untagged_text : v;
       };
-      std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return value(a) < value(b); });
+      std::sort(order.begin(), order.end(),
+                [&](std::uint32_t a, std::uint32_t b) { return value(a) < value(b); });
       for (std::size_t r = 0; r < order.size(); ++r)
-        value_rank_[j][order[r]] = r > 0 && value(order[r]) == value(order[r - 1]) ? value_rank_[j][order[r - 1]]
-                                                                                   : static_cast<std::uint32_t>(r);
+        value_rank_[j][order[r]] = r > 0 && value(order[r]) == value(order[r - 1])
+                                       ? value_rank_[j][order[r - 1]]
+                                       : static_cast<std::uint32_t>(r);
     }
   }
   // The order: each group as its Entry, sorted; groups that tie on it are compared in full (texts
@@ -127,11 +138,14 @@ core::Status GroupFold::Walk::start(const Lookup& lookup) {
     Entry& e = order_[g];
     e.g = static_cast<std::uint32_t>(g);
     if (cost) {
-      // Effective descending: its complement, clamped to 64 bits (the full compare settles the rest).
-      const core::WideNanos eff = std::clamp<core::WideNanos>(f_.effective(g), std::numeric_limits<std::int64_t>::min(),
-                                                              std::numeric_limits<std::int64_t>::max());
+      // Effective descending: its complement, clamped to 64 bits (the full compare settles the
+      // rest).
+      const core::WideNanos eff =
+          std::clamp<core::WideNanos>(f_.effective(g), std::numeric_limits<std::int64_t>::min(),
+                                      std::numeric_limits<std::int64_t>::max());
       e.aux = text_column(g, text_columns - 1);  // the day
-      e.key = ~(static_cast<std::uint64_t>(static_cast<std::int64_t>(eff)) ^ (std::uint64_t{1} << 63));
+      e.key =
+          ~(static_cast<std::uint64_t>(static_cast<std::int64_t>(eff)) ^ (std::uint64_t{1} << 63));
       e.next = tie_column(g, 0);
     } else {
       e.aux = text_column(g, 0);
@@ -146,7 +160,8 @@ core::Status GroupFold::Walk::start(const Lookup& lookup) {
     if (a.key != b.key) return a.key < b.key;
     if (cost) {
       if (!exact_keys)
-        if (const core::WideNanos ea = f_.effective(a.g), eb = f_.effective(b.g); ea != eb) return ea > eb;
+        if (const core::WideNanos ea = f_.effective(a.g), eb = f_.effective(b.g); ea != eb)
+          return ea > eb;
       if (a.next != b.next) return a.next < b.next;
       for (std::size_t t = 1; t <= f_.q_.cost_ties.size(); ++t)
         if (const auto x = tie_column(a.g, t), y = tie_column(b.g, t); x != y) return x < y;
@@ -176,8 +191,9 @@ bool GroupFold::Walk::next(ledger::AggregateRow& row) {
   return true;
 }
 
-core::Status each_in_turn(std::span<GroupFold* const> folds, const GroupFold::Lookup& lookup,
-                          const std::function<core::Status(std::size_t query, ledger::AggregateRow& row)>& sink) {
+core::Status each_in_turn(
+    std::span<GroupFold* const> folds, const GroupFold::Lookup& lookup,
+    const std::function<core::Status(std::size_t query, ledger::AggregateRow& row)>& sink) {
   std::optional<GroupFold::Walk> walk;
   ledger::AggregateRow row;
   for (std::size_t i = 0; i < folds.size(); ++i) {
@@ -189,7 +205,8 @@ core::Status each_in_turn(std::span<GroupFold* const> folds, const GroupFold::Lo
     }
     while (walk->next(row))
       if (auto s = sink(i, row); !s) return s;
-    if (std::find(folds.begin() + static_cast<std::ptrdiff_t>(i) + 1, folds.end(), folds[i]) == folds.end()) {
+    if (std::find(folds.begin() + static_cast<std::ptrdiff_t>(i) + 1, folds.end(), folds[i]) ==
+        folds.end()) {
       walk.reset();
       folds[i]->clear();
     }
@@ -199,9 +216,9 @@ core::Status each_in_turn(std::span<GroupFold* const> folds, const GroupFold::Lo
 
 // Several folds' rows interleaved by their first `shared` values (text order): each value's rows
 // of folds[0], then of folds[1], ...
-core::Status each_interleaved(std::span<const GroupFold* const> folds, std::size_t shared,
-                              const GroupFold::Lookup& lookup,
-                              const std::function<core::Status(std::size_t fold, ledger::AggregateRow& row)>& sink) {
+core::Status each_interleaved(
+    std::span<const GroupFold* const> folds, std::size_t shared, const GroupFold::Lookup& lookup,
+    const std::function<core::Status(std::size_t fold, ledger::AggregateRow& row)>& sink) {
   std::vector<GroupFold::Walk> walks;
   walks.reserve(folds.size());
   std::vector<ledger::AggregateRow> heads(folds.size());
@@ -212,8 +229,9 @@ core::Status each_interleaved(std::span<const GroupFold* const> folds, std::size
     live[i] = walks[i].next(heads[i]);
   }
   auto prefix_less = [shared](const ledger::AggregateRow& a, const ledger::AggregateRow& b) {
-    return std::lexicographical_compare(a.values.begin(), a.values.begin() + static_cast<std::ptrdiff_t>(shared),
-                                        b.values.begin(), b.values.begin() + static_cast<std::ptrdiff_t>(shared));
+    return std::lexicographical_compare(
+        a.values.begin(), a.values.begin() + static_cast<std::ptrdiff_t>(shared), b.values.begin(),
+        b.values.begin() + static_cast<std::ptrdiff_t>(shared));
   };
   std::vector<std::string> value;  // the prefix handed out now
   for (;;) {
@@ -221,7 +239,8 @@ core::Status each_interleaved(std::span<const GroupFold* const> folds, std::size
     for (std::size_t i = 0; i < folds.size(); ++i)
       if (live[i] && (!least || prefix_less(heads[i], *least))) least = &heads[i];
     if (!least) return {};
-    value.assign(least->values.begin(), least->values.begin() + static_cast<std::ptrdiff_t>(shared));
+    value.assign(least->values.begin(),
+                 least->values.begin() + static_cast<std::ptrdiff_t>(shared));
     for (std::size_t i = 0; i < folds.size(); ++i)
       while (live[i] && std::equal(value.begin(), value.end(), heads[i].values.begin())) {
         if (auto s = sink(i, heads[i]); !s) return s;

@@ -1,7 +1,8 @@
 // An open-addressing hash index over entries kept elsewhere (a vector, an arena): each slot holds
-// an entry's hash (or its low 32 bits) and its position, so a probe touches one compact array and looks at an
-// entry only when the hashes match. The stores' per-row caches (string ids, the id rollup) live
-// on it: node-based maps cost a cache miss or two per lookup once they hold millions of keys.
+// an entry's hash (or its low 32 bits) and its position, so a probe touches one compact array and
+// looks at an entry only when the hashes match. The stores' per-row caches (string ids, the id
+// rollup) live on it: node-based maps cost a cache miss or two per lookup once they hold millions
+// of keys.
 #pragma once
 
 #include <cstddef>

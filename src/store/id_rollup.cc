@@ -81,10 +81,11 @@ void IdRollup::add(std::span<const ledger::Charge> rows, std::span<const ChargeT
 core::Status IdRollup::check_fits() const {
   for (std::size_t g = 0; g < groups_; ++g)
     if (!fits(group(g).sums))
-      return core::make_error(core::ErrorCode::kInvalidInput,
-                              "a day's cost in one group exceeds 9.2e9 currency units (first at this row); the "
-                              "ledger cannot hold it exactly",
-                              "line " + std::to_string(overflow_line_));
+      return core::make_error(
+          core::ErrorCode::kInvalidInput,
+          "a day's cost in one group exceeds 9.2e9 currency units (first at this row); the "
+          "ledger cannot hold it exactly",
+          "line " + std::to_string(overflow_line_));
   return {};
 }
 

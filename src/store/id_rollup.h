@@ -57,7 +57,7 @@ class IdRollup {
   Group& group(std::size_t g) { return blocks_[g >> kBlockBits][g & (kBlockSize - 1)]; }
   const Group& group(std::size_t g) const { return blocks_[g >> kBlockBits][g & (kBlockSize - 1)]; }
   static bool fits(const ledger::Sums& s);  // each sum within int64
-  HashIndex index_;  // over the groups
+  HashIndex index_;                         // over the groups
   std::vector<std::unique_ptr<Group[]>> blocks_;
   std::size_t groups_ = 0;
   std::int64_t overflow_line_ = 0;  // of the first row after which a group's sum left int64

@@ -40,13 +40,14 @@ class LedgerBase : public ledger::Store {
   core::Result<std::optional<ledger::SourceRecord>> find_source(const std::string& sha256) override;
   core::Result<std::vector<ledger::SourceRecord>> sources_at(const std::string& path) override;
   core::Result<std::vector<ledger::SourceRecord>> sources() override;
-  core::Result<std::optional<ledger::SourceRecord>> begin_source(const ledger::SourceFile& file,
-                                                                 const std::vector<std::int64_t>& replace) override;
+  core::Result<std::optional<ledger::SourceRecord>> begin_source(
+      const ledger::SourceFile& file, const std::vector<std::int64_t>& replace) override;
   core::Status add_charges(std::span<const ledger::Charge> rows) override;
   core::Status add_samples(std::span<const ledger::GpuSample> samples) override;
   core::Status add_commitments(std::span<const ledger::ContractCommitment> rows) override;
   core::Status add_issues(std::span<const ledger::RowIssue> issues) override;
-  core::Result<ledger::SourceRecord> commit_source(const std::string& format, std::int64_t rejected) override;
+  core::Result<ledger::SourceRecord> commit_source(const std::string& format,
+                                                   std::int64_t rejected) override;
   core::Result<std::optional<ledger::SourceRecord>> settle_identity(const std::string& sha256,
                                                                     std::int64_t bytes) override;
   core::Result<std::vector<std::int64_t>> restate(const std::string& export_key,
@@ -61,10 +62,12 @@ class LedgerBase : public ledger::Store {
   core::Status release_alerts(std::span<const std::string> keys, const std::string& owner) override;
   core::Result<std::int64_t> add_change(const ledger::Change& change) override;
   core::Result<std::vector<ledger::Change>> changes() override;
-  core::Result<std::vector<ledger::RowIssue>> issues(std::int64_t source_id, std::int64_t limit) override;
-  core::Result<std::vector<ledger::HostActivity>> gpu_activity(std::optional<ledger::Day> from,
-                                                               std::optional<ledger::Day> to) override;
-  core::Result<std::vector<ledger::GpuHour>> gpu_hours(std::optional<ledger::Day> from, std::optional<ledger::Day> to,
+  core::Result<std::vector<ledger::RowIssue>> issues(std::int64_t source_id,
+                                                     std::int64_t limit) override;
+  core::Result<std::vector<ledger::HostActivity>> gpu_activity(
+      std::optional<ledger::Day> from, std::optional<ledger::Day> to) override;
+  core::Result<std::vector<ledger::GpuHour>> gpu_hours(std::optional<ledger::Day> from,
+                                                       std::optional<ledger::Day> to,
                                                        bool with_memory = false) override;
   core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> tagsets() override;
 
@@ -79,7 +82,8 @@ class LedgerBase : public ledger::Store {
 
   // ---- The backend: its dialect ----
   virtual Dialect dialect() const = 0;
-  // One statement, $1.. parameters; the rows it returns. Errors name `what` ("recording the source").
+  // One statement, $1.. parameters; the rows it returns. Errors name `what` ("recording the
+  // source").
   virtual core::Result<SqlRows> query(const char* what, const std::string& sql,
                                       const std::vector<SqlParam>& params = {}) = 0;
   // The same statement's rows handed to `visit` one at a time (`rows` may hold only the row being
@@ -87,8 +91,8 @@ class LedgerBase : public ledger::Store {
   // 1,024 GPUs, about 300 bytes each as SqlRows). By default query()'s rows, one after another.
   // `visit` must not use the store (SQLite: the statement is still stepping).
   using RowVisit = std::function<void(const SqlRows& rows, std::size_t r)>;
-  virtual core::Status query_each(const char* what, const std::string& sql, const std::vector<SqlParam>& params,
-                                  const RowVisit& visit);
+  virtual core::Status query_each(const char* what, const std::string& sql,
+                                  const std::vector<SqlParam>& params, const RowVisit& visit);
   // Several statements without parameters (a migration).
   virtual core::Status script(const char* what, const std::string& sql) = 0;
   // The schema version applied: 0 for an empty ledger; an error for a database that is not one.
@@ -113,22 +117,24 @@ class LedgerBase : public ledger::Store {
   virtual core::Status load_daily(std::int64_t source, std::span<const IdRollupRow> rows) = 0;
   // Stores strings new to the ledger (each once, none in the cache) and returns their ids in order.
   // `max_id` is the highest id stored so far (the store holds the write lock).
-  virtual core::Result<std::vector<std::int64_t>> store_strings(std::span<const std::string_view> values,
-                                                                std::int64_t max_id) = 0;
+  virtual core::Result<std::vector<std::int64_t>> store_strings(
+      std::span<const std::string_view> values, std::int64_t max_id) = 0;
   // Stores tag sets new to the ledger (canonical text and the tags of a row that has it) and
   // returns their ids in order.
   struct NewTagset {
     std::string_view canonical;
     const std::vector<ledger::Tag>* tags;
   };
-  virtual core::Result<std::vector<std::int64_t>> store_tagsets(std::span<const NewTagset> sets) = 0;
+  virtual core::Result<std::vector<std::int64_t>> store_tagsets(
+      std::span<const NewTagset> sets) = 0;
 
   StoreOptions options_;
 
  private:
   // Sources with their per-currency totals (sorted by currency, byte order), by id; one
   // statement, hence one snapshot.
-  core::Result<std::vector<ledger::SourceRecord>> select_sources(SourceKey key, const std::string& value);
+  core::Result<std::vector<ledger::SourceRecord>> select_sources(SourceKey key,
+                                                                 const std::string& value);
   core::Status drop_source(std::int64_t id);
   // restate() of an OpenShift export: `slices` are "YYYY-MM-DD|<resource type>".
   core::Result<std::vector<std::int64_t>> restate_days(const std::string& export_key,
@@ -146,13 +152,13 @@ class LedgerBase : public ledger::Store {
   int version_ = 0;
   bool in_tx_ = false;
   std::int64_t source_id_ = 0, rows_ = 0, warnings_ = 0;
-  ledger::SourceRecord record_;  // of the open ingest
+  ledger::SourceRecord record_;                               // of the open ingest
   std::unordered_map<std::string, std::int64_t> tagset_ids_;  // canonical text -> id
   RawTagsets raw_ids_;                                        // as written -> id
   std::int64_t max_tagset_ = 0;  // the highest tag set id in tagset_ids_
   StringIds strings_;
   IdRollup rollup_;
-  SampleRollup hours_;  // this ingest's telemetry by GPU and hour
+  SampleRollup hours_;                 // this ingest's telemetry by GPU and hour
   std::vector<std::int64_t> tagsets_;  // add_charges' scratch: each row's tag set and string ids
   std::vector<ChargeTextIds> ids_;
 };

@@ -31,18 +31,22 @@ std::vector<std::string_view> split_lines(std::string_view s) {
 }  // namespace
 
 core::Result<std::int64_t> LedgerBase::add_change(const ledger::Change& c) {
-  const std::string scope = lines_of(c.scope, [](const ledger::Filter& f) { return ledger::scope_text(f); });
+  const std::string scope =
+      lines_of(c.scope, [](const ledger::Filter& f) { return ledger::scope_text(f); });
   const std::string guardrails = lines_of(c.guardrails, ledger::guardrail_text);
   const std::string added = c.added_at.empty() ? core::utc_now_iso() : c.added_at;
   std::int64_t id = 0;
   auto s = write_alerts([&]() -> core::Status {
-    auto r = query("recording a change",
-                   "INSERT INTO changes (day, scope, lever, note, guardrails, added_at) VALUES ($1, $2, $3, $4, $5, $6) "
-                   "RETURNING id",
-                   {std::int64_t{c.day}, std::string_view(scope), std::string_view(c.lever), std::string_view(c.note),
-                    std::string_view(guardrails), std::string_view(added)});
+    auto r =
+        query("recording a change",
+              "INSERT INTO changes (day, scope, lever, note, guardrails, added_at) VALUES ($1, $2, "
+              "$3, $4, $5, $6) "
+              "RETURNING id",
+              {std::int64_t{c.day}, std::string_view(scope), std::string_view(c.lever),
+               std::string_view(c.note), std::string_view(guardrails), std::string_view(added)});
     if (!r) return r.error();
-    if (r->size() != 1) return make_error(ErrorCode::kInternal, "recording a change returned no id", ledger_);
+    if (r->size() != 1)
+      return make_error(ErrorCode::kInternal, "recording a change returned no id", ledger_);
     id = r->i64(0, 0);
     return {};
   });
@@ -51,8 +55,9 @@ core::Result<std::int64_t> LedgerBase::add_change(const ledger::Change& c) {
 }
 
 core::Result<std::vector<ledger::Change>> LedgerBase::changes() {
-  auto q = query("reading the change journal",
-                 "SELECT id, day, scope, lever, note, guardrails, added_at FROM changes ORDER BY day, id");
+  auto q = query(
+      "reading the change journal",
+      "SELECT id, day, scope, lever, note, guardrails, added_at FROM changes ORDER BY day, id");
   if (!q) return q.error();
   std::vector<ledger::Change> out;
   for (std::size_t r = 0; r < q->size(); ++r) {

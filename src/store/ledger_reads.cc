@@ -20,15 +20,22 @@ std::vector<SqlParam> bound(const std::vector<std::string>& texts) {
 
 }  // namespace
 
-core::Result<std::vector<ledger::SourceRecord>> LedgerBase::select_sources(SourceKey key, const std::string& value) {
-  const char* where = key == SourceKey::kSha256 ? "WHERE s.sha256 = $1 " : key == SourceKey::kPath ? "WHERE s.path = $1 " : "";
+core::Result<std::vector<ledger::SourceRecord>> LedgerBase::select_sources(
+    SourceKey key, const std::string& value) {
+  const char* where = key == SourceKey::kSha256 ? "WHERE s.sha256 = $1 "
+                      : key == SourceKey::kPath ? "WHERE s.path = $1 "
+                                                : "";
   // A source's daily rows through their index on source_id; one row per currency (NULLs: none).
   auto q = query("reading sources",
-                 "SELECT s.id, s.path, s.sha256, s.bytes, s.format, s.loaded_at, s.rows, s.rejected, s.warnings, "
-                 "c.value, SUM(d.billed), SUM(d.effective) FROM sources s LEFT JOIN charge_daily d ON d.source_id = "
-                 "s.id LEFT JOIN strings c ON c.id = d.currency_sid " + std::string(where) +
-                     "GROUP BY s.id, c.id ORDER BY s.id, c.value" + bytewise(dialect()),
-                 key == SourceKey::kAll ? std::vector<SqlParam>{} : std::vector<SqlParam>{std::string_view(value)});
+                 "SELECT s.id, s.path, s.sha256, s.bytes, s.format, s.loaded_at, s.rows, "
+                 "s.rejected, s.warnings, "
+                 "c.value, SUM(d.billed), SUM(d.effective) FROM sources s LEFT JOIN charge_daily d "
+                 "ON d.source_id = "
+                 "s.id LEFT JOIN strings c ON c.id = d.currency_sid " +
+                     std::string(where) + "GROUP BY s.id, c.id ORDER BY s.id, c.value" +
+                     bytewise(dialect()),
+                 key == SourceKey::kAll ? std::vector<SqlParam>{}
+                                        : std::vector<SqlParam>{std::string_view(value)});
   if (!q) return q.error();
   std::vector<ledger::SourceRecord> out;
   for (std::size_t r = 0; r < q->size(); ++r) {
@@ -49,13 +56,17 @@ core::Result<std::vector<ledger::SourceRecord>> LedgerBase::select_sources(Sourc
     if (q->null(r, 9)) continue;  // no charges
     out.back().totals.push_back({q->text(r, 9), q->wide(r, 10), q->wide(r, 11)});
   }
-  if (!q->ok()) return make_error(ErrorCode::kInternal, "an unexpected value in the ledger's sources", ledger_);
+  if (!q->ok())
+    return make_error(ErrorCode::kInternal, "an unexpected value in the ledger's sources", ledger_);
   return out;
 }
 
-core::Result<std::vector<ledger::RowIssue>> LedgerBase::issues(std::int64_t source_id, std::int64_t limit) {
+core::Result<std::vector<ledger::RowIssue>> LedgerBase::issues(std::int64_t source_id,
+                                                               std::int64_t limit) {
   // SQLite reads a negative LIMIT as none; PostgreSQL refuses it.
-  const std::string sql = "SELECT line, column_name, severity, message FROM row_issues WHERE source_id = $1 ORDER BY line";
+  const std::string sql =
+      "SELECT line, column_name, severity, message FROM row_issues WHERE source_id = $1 ORDER BY "
+      "line";
   auto q = limit < 0 ? query("reading row issues", sql, {source_id})
                      : query("reading row issues", sql + " LIMIT $2", {source_id, limit});
   if (!q) return q.error();
@@ -68,23 +79,27 @@ core::Result<std::vector<ledger::RowIssue>> LedgerBase::issues(std::int64_t sour
     issue.message = q->text(r, 3);
     out.push_back(std::move(issue));
   }
-  if (!q->ok()) return make_error(ErrorCode::kInternal, "an unexpected value in row_issues", ledger_);
+  if (!q->ok())
+    return make_error(ErrorCode::kInternal, "an unexpected value in row_issues", ledger_);
   return out;
 }
 
 core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>> LedgerBase::tagsets() {
   const std::string c = bytewise(dialect());
-  auto q = query("reading tag sets", "SELECT tagset_id, key, value FROM tagset_tags ORDER BY tagset_id, key" + c +
-                                         ", value" + c);
+  auto q = query(
+      "reading tag sets",
+      "SELECT tagset_id, key, value FROM tagset_tags ORDER BY tagset_id, key" + c + ", value" + c);
   if (!q) return q.error();
   std::map<std::int64_t, std::vector<ledger::Tag>> out;
-  for (std::size_t r = 0; r < q->size(); ++r) out[q->i64(r, 0)].push_back({q->text(r, 1), q->text(r, 2)});
-  if (!q->ok()) return make_error(ErrorCode::kInternal, "an unexpected value in tagset_tags", ledger_);
+  for (std::size_t r = 0; r < q->size(); ++r)
+    out[q->i64(r, 0)].push_back({q->text(r, 1), q->text(r, 2)});
+  if (!q->ok())
+    return make_error(ErrorCode::kInternal, "an unexpected value in tagset_tags", ledger_);
   return out;
 }
 
-core::Result<std::vector<ledger::HostActivity>> LedgerBase::gpu_activity(std::optional<ledger::Day> from,
-                                                                         std::optional<ledger::Day> to) {
+core::Result<std::vector<ledger::HostActivity>> LedgerBase::gpu_activity(
+    std::optional<ledger::Day> from, std::optional<ledger::Day> to) {
   const auto a = gpu_activity_sql(from, to, dialect());
   auto q = query("reading GPU activity", a.sql, bound(a.params));
   if (!q) return q.error();
@@ -92,14 +107,17 @@ core::Result<std::vector<ledger::HostActivity>> LedgerBase::gpu_activity(std::op
   for (std::size_t r = 0; r < q->size(); ++r) {
     const auto metric = ledger::gpu_metric_from_name(q->text(r, 2));
     if (!metric) continue;
-    out.push_back({q->text(r, 0), static_cast<ledger::Day>(q->i64(r, 1)), *metric, q->real(r, 3), q->i64(r, 4)});
+    out.push_back({q->text(r, 0), static_cast<ledger::Day>(q->i64(r, 1)), *metric, q->real(r, 3),
+                   q->i64(r, 4)});
   }
-  if (!q->ok()) return make_error(ErrorCode::kInternal, "an unexpected value in the GPU activity", ledger_);
+  if (!q->ok())
+    return make_error(ErrorCode::kInternal, "an unexpected value in the GPU activity", ledger_);
   return out;
 }
 
 core::Result<std::vector<ledger::GpuHour>> LedgerBase::gpu_hours(std::optional<ledger::Day> from,
-                                                                 std::optional<ledger::Day> to, bool with_memory) {
+                                                                 std::optional<ledger::Day> to,
+                                                                 bool with_memory) {
   // Counted first, so that the rows are read once into memory of their size: in a fresh process
   // each page touched first is a page fault and a page zeroed, and a vector grown by doubling
   // touches twice its size (28 days of 1,024 GPUs: 0.7M rows of 96 bytes).
@@ -107,29 +125,32 @@ core::Result<std::vector<ledger::GpuHour>> LedgerBase::gpu_hours(std::optional<l
   auto count = query("counting hourly GPU telemetry", n.sql, bound(n.params));
   if (!count) return count.error();
   std::vector<ledger::GpuHour> out;
-  if (count->size() == 1) out.reserve(static_cast<std::size_t>(std::max<std::int64_t>(count->i64(0, 0), 0)));
+  if (count->size() == 1)
+    out.reserve(static_cast<std::size_t>(std::max<std::int64_t>(count->i64(0, 0), 0)));
   const auto a = gpu_hours_sql(from, to, dialect(), with_memory);
   bool ok = true;
-  auto s = query_each("reading hourly GPU telemetry", a.sql, bound(a.params), [&](const SqlRows& q, std::size_t r) {
-    const auto metric = ledger::gpu_metric_from_name(q.view(r, 3));
-    if (!metric) return;
-    auto& h = out.emplace_back();
-    h.host = q.view(r, 0);
-    h.gpu = q.view(r, 1);
-    h.hour = q.i64(r, 2);
-    h.metric = *metric;
-    h.sum = q.real(r, 4);
-    h.samples = q.i64(r, 5);
-    ok = ok && q.ok();
-  });
+  auto s = query_each("reading hourly GPU telemetry", a.sql, bound(a.params),
+                      [&](const SqlRows& q, std::size_t r) {
+                        const auto metric = ledger::gpu_metric_from_name(q.view(r, 3));
+                        if (!metric) return;
+                        auto& h = out.emplace_back();
+                        h.host = q.view(r, 0);
+                        h.gpu = q.view(r, 1);
+                        h.hour = q.i64(r, 2);
+                        h.metric = *metric;
+                        h.sum = q.real(r, 4);
+                        h.samples = q.i64(r, 5);
+                        ok = ok && q.ok();
+                      });
   if (!s) return s.error();
-  if (!ok || !count->ok()) return make_error(ErrorCode::kInternal, "an unexpected value in gpu_hourly", ledger_);
+  if (!ok || !count->ok())
+    return make_error(ErrorCode::kInternal, "an unexpected value in gpu_hourly", ledger_);
   ledger::merge_gpu_hours(out);
   return out;
 }
 
-core::Status LedgerBase::query_each(const char* what, const std::string& sql, const std::vector<SqlParam>& params,
-                                    const RowVisit& visit) {
+core::Status LedgerBase::query_each(const char* what, const std::string& sql,
+                                    const std::vector<SqlParam>& params, const RowVisit& visit) {
   auto q = query(what, sql, params);
   if (!q) return q.error();
   for (std::size_t r = 0; r < q->size(); ++r) visit(*q, r);

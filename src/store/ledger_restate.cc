@@ -10,12 +10,13 @@ namespace aicost::store {
 using core::ErrorCode;
 using core::make_error;
 
-core::Result<std::vector<std::int64_t>> LedgerBase::restate(const std::string& export_key,
-                                                            const std::vector<std::string>& periods) {
+core::Result<std::vector<std::int64_t>> LedgerBase::restate(
+    const std::string& export_key, const std::vector<std::string>& periods) {
   if (!in_tx_) return make_error(ErrorCode::kInternal, "restate outside an ingest");
   if (export_key.rfind("ocp|", 0) == 0) return restate_days(export_key, periods);
   auto q = query("reading earlier deliveries",
-                 "SELECT id, COALESCE(periods, '') FROM sources WHERE export_key = $1 AND id <> $2 ORDER BY id",
+                 "SELECT id, COALESCE(periods, '') FROM sources WHERE export_key = $1 AND id <> $2 "
+                 "ORDER BY id",
                  {std::string_view(export_key), source_id_});
   if (!q) return q.error();
   std::vector<EarlierDelivery> earlier;
@@ -25,16 +26,18 @@ core::Result<std::vector<std::int64_t>> LedgerBase::restate(const std::string& e
   for (auto id : *gone)
     if (auto s = drop_source(id); !s) return s.error();
   const std::string text = periods_text(periods);
-  if (auto r = query("recording the delivery", "UPDATE sources SET export_key = $1, periods = $2 WHERE id = $3",
+  if (auto r = query("recording the delivery",
+                     "UPDATE sources SET export_key = $1, periods = $2 WHERE id = $3",
                      {std::string_view(export_key), std::string_view(text), source_id_});
       !r)
     return r.error();
   return gone;
 }
 
-core::Result<std::vector<std::int64_t>> LedgerBase::restate_days(const std::string& export_key,
-                                                                 const std::vector<std::string>& slices) {
-  auto q = query("reading earlier deliveries", "SELECT id FROM sources WHERE export_key = $1 AND id <> $2 ORDER BY id",
+core::Result<std::vector<std::int64_t>> LedgerBase::restate_days(
+    const std::string& export_key, const std::vector<std::string>& slices) {
+  auto q = query("reading earlier deliveries",
+                 "SELECT id FROM sources WHERE export_key = $1 AND id <> $2 ORDER BY id",
                  {std::string_view(export_key), source_id_});
   if (!q) return q.error();
   std::vector<std::pair<std::int64_t, std::string_view>> parsed;  // day, resource type
@@ -43,7 +46,8 @@ core::Result<std::vector<std::int64_t>> LedgerBase::restate_days(const std::stri
     const auto bar = s.find('|');
     auto day = ledger::parse_day(std::string_view(s).substr(0, bar));
     if (bar == std::string::npos || !day)
-      return make_error(ErrorCode::kInternal, "an OpenShift restatement slice is not YYYY-MM-DD|type: " + s);
+      return make_error(ErrorCode::kInternal,
+                        "an OpenShift restatement slice is not YYYY-MM-DD|type: " + s);
     parsed.emplace_back(*day, std::string_view(s).substr(bar + 1));
     days.push_back(s.substr(0, bar));
   }
@@ -56,27 +60,35 @@ core::Result<std::vector<std::int64_t>> LedgerBase::restate_days(const std::stri
     for (const auto& [day, type] : parsed) {
       const std::vector<SqlParam> params{id, std::int64_t{day}, type};
       constexpr const char* kWhere =
-          " WHERE source_id = $1 AND day = $2 AND resource_type_sid IN (SELECT id FROM strings WHERE value = $3)";
-      auto n = query("counting re-sent rows", std::string("SELECT COUNT(*) FROM charges") + kWhere, params);
+          " WHERE source_id = $1 AND day = $2 AND resource_type_sid IN (SELECT id FROM strings "
+          "WHERE value = $3)";
+      auto n = query("counting re-sent rows", std::string("SELECT COUNT(*) FROM charges") + kWhere,
+                     params);
       if (!n) return n.error();
       if (n->i64(0, 0) == 0) continue;
       gone += n->i64(0, 0);
       for (const char* table : {"charges", "charge_daily"})
-        if (auto d = query("deleting re-sent rows", std::string("DELETE FROM ") + table + kWhere, params); !d)
+        if (auto d = query("deleting re-sent rows", std::string("DELETE FROM ") + table + kWhere,
+                           params);
+            !d)
           return d.error();
     }
     if (gone == 0) continue;
     changed.push_back(id);
-    auto left = query("counting what stays", "SELECT rows - $1 FROM sources WHERE id = $2", {gone, id});
+    auto left =
+        query("counting what stays", "SELECT rows - $1 FROM sources WHERE id = $2", {gone, id});
     if (!left) return left.error();
     if (left->i64(0, 0) <= 0) {
       if (auto s = drop_source(id); !s) return s.error();
-    } else if (auto u = query("recording what stays", "UPDATE sources SET rows = rows - $1 WHERE id = $2", {gone, id}); !u) {
+    } else if (auto u = query("recording what stays",
+                              "UPDATE sources SET rows = rows - $1 WHERE id = $2", {gone, id});
+               !u) {
       return u.error();
     }
   }
   const std::string text = periods_text(days);
-  if (auto r = query("recording the delivery", "UPDATE sources SET export_key = $1, periods = $2 WHERE id = $3",
+  if (auto r = query("recording the delivery",
+                     "UPDATE sources SET export_key = $1, periods = $2 WHERE id = $3",
                      {std::string_view(export_key), std::string_view(text), source_id_});
       !r)
     return r.error();

@@ -21,7 +21,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool is_uri(const std::string& db) { return db.rfind("postgresql://", 0) == 0 || db.rfind("postgres://", 0) == 0; }
+bool is_uri(const std::string& db) {
+  return db.rfind("postgresql://", 0) == 0 || db.rfind("postgres://", 0) == 0;
+}
 
 // libpq's keyword=value form: a keyword (letters and _), optional spaces, '='.
 bool is_keyword_value(const std::string& db) {
@@ -84,7 +86,8 @@ std::vector<Span> uri_secrets(const std::string& db) {
     std::size_t end = db.find('&', start);
     if (end == std::string::npos) end = db.size();
     const std::size_t eq = db.find('=', start);
-    if (eq != std::string::npos && eq < end && secret_keyword(percent_decoded(db.substr(start, eq - start))))
+    if (eq != std::string::npos && eq < end &&
+        secret_keyword(percent_decoded(db.substr(start, eq - start))))
       out.push_back({eq + 1, end});
     p = end < db.size() ? end : std::string::npos;
   }
@@ -144,7 +147,8 @@ std::vector<std::string> secrets(const std::string& db) {
     const std::string_view inner = raw.size() >= 2 && raw.front() == '\'' && raw.back() == '\''
                                        ? std::string_view(raw).substr(1, raw.size() - 2)
                                        : std::string_view(raw);
-    for (std::size_t i = 0; i < inner.size(); ++i) plain += inner[i] == '\\' && i + 1 < inner.size() ? inner[++i] : inner[i];
+    for (std::size_t i = 0; i < inner.size(); ++i)
+      plain += inner[i] == '\\' && i + 1 < inner.size() ? inner[++i] : inner[i];
     add(plain);
   }
   if (is_postgres_url(db)) {
@@ -155,7 +159,8 @@ std::vector<std::string> secrets(const std::string& db) {
     }
   }
   // Longest first, so that a password containing another is hidden whole.
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.size() > b.size(); });
+  std::sort(out.begin(), out.end(),
+            [](const auto& a, const auto& b) { return a.size() > b.size(); });
   return out;
 }
 
@@ -166,8 +171,9 @@ core::Status make_private_folders(const fs::path& dir) {
   for (const auto& part : dir) {
     at /= part;
     if (::mkdir(at.c_str(), 0700) != 0 && errno != EEXIST)
-      return core::make_error(core::ErrorCode::kIo, std::string("cannot create the ledger's folder: ") + std::strerror(errno),
-                              at.string());
+      return core::make_error(
+          core::ErrorCode::kIo,
+          std::string("cannot create the ledger's folder: ") + std::strerror(errno), at.string());
   }
   return {};
 }
@@ -180,18 +186,21 @@ core::Error no_ledger(const std::string& path) {
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const auto ext = it->path().extension().string();
-    if (ext == ".db" || ext == ".sqlite" || ext == ".sqlite3" || ext == ".ledger") names.push_back(it->path().filename().string());
+    if (ext == ".db" || ext == ".sqlite" || ext == ".sqlite3" || ext == ".ledger")
+      names.push_back(it->path().filename().string());
   }
   std::sort(names.begin(), names.end());
   std::string hint;
   if (const auto best = core::closest_match(p.filename().string(), names))
-    hint = " Did you mean '" + (p.has_parent_path() ? (p.parent_path() / *best).string() : *best) + "'?";
+    hint = " Did you mean '" + (p.has_parent_path() ? (p.parent_path() / *best).string() : *best) +
+           "'?";
   else if (!fs::is_directory(dir, ec))
     hint = " (its folder " + dir.string() + " does not exist either)";
   return core::make_error(core::ErrorCode::kNotFound,
                           "there is no ledger here." + hint +
-                              " Load a billing export first (aicost ledger ingest FILE --db " + path +
-                              ") or make an empty ledger (aicost ledger init --db " + path + ")",
+                              " Load a billing export first (aicost ledger ingest FILE --db " +
+                              path + ") or make an empty ledger (aicost ledger init --db " + path +
+                              ")",
                           path);
 }
 
@@ -199,7 +208,8 @@ core::Error no_ledger(const std::string& path) {
 
 bool is_postgres_url(const std::string& db) { return is_uri(db) || is_keyword_value(db); }
 
-core::Result<std::unique_ptr<ledger::Store>> open_store(const std::string& db, const StoreOptions& options) {
+core::Result<std::unique_ptr<ledger::Store>> open_store(const std::string& db,
+                                                        const StoreOptions& options) {
   if (is_keyword_value(db)) {
     char* err = nullptr;
     PQconninfoOption* opts = PQconninfoParse(db.c_str(), &err);
@@ -208,53 +218,62 @@ core::Result<std::unique_ptr<ledger::Store>> open_store(const std::string& db, c
       PQfreemem(err);
       std::string msg = why;
       while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
-      return core::make_error(core::ErrorCode::kInvalidInput,
-                              scrub("this reads as a PostgreSQL connection string (keyword=value) that libpq cannot "
-                                    "parse: " + msg + "; a SQLite file whose name holds '=' is written ./NAME",
-                                    db),
-                              redact(db));
+      return core::make_error(
+          core::ErrorCode::kInvalidInput,
+          scrub("this reads as a PostgreSQL connection string (keyword=value) that libpq cannot "
+                "parse: " +
+                    msg + "; a SQLite file whose name holds '=' is written ./NAME",
+                db),
+          redact(db));
     }
     PQconninfoFree(opts);
   }
   if (is_postgres_url(db)) return open_postgres(db, options);
   const fs::path p(db);
   std::error_code ec;
-  if (options.mode != OpenMode::kCreate && db != ":memory:" && !fs::exists(p, ec)) return no_ledger(db);
+  if (options.mode != OpenMode::kCreate && db != ":memory:" && !fs::exists(p, ec))
+    return no_ledger(db);
   if (options.mode == OpenMode::kCreate && db != ":memory:") {
     if (auto s = make_private_folders(p.parent_path()); !s) return s.error();
     // Made here, 0600, as SQLite would make it 0644; its -wal and -shm files take its mode.
     const int fd = ::open(db.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd >= 0) ::close(fd);
+    if (fd >= 0)
+      ::close(fd);
     else if (errno != EEXIST)
-      return core::make_error(core::ErrorCode::kIo, std::string("cannot create the ledger: ") + std::strerror(errno), db);
+      return core::make_error(core::ErrorCode::kIo,
+                              std::string("cannot create the ledger: ") + std::strerror(errno), db);
   }
   return open_sqlite(db, options);
 }
 
 std::string default_db() {
   if (const char* v = std::getenv("AICOST_DB"); v && *v) return v;
-  if (const char* v = std::getenv("XDG_DATA_HOME"); v && *v) return std::string(v) + "/aicost/ledger.db";
-  if (const char* v = std::getenv("HOME"); v && *v) return std::string(v) + "/.local/share/aicost/ledger.db";
+  if (const char* v = std::getenv("XDG_DATA_HOME"); v && *v)
+    return std::string(v) + "/aicost/ledger.db";
+  if (const char* v = std::getenv("HOME"); v && *v)
+    return std::string(v) + "/.local/share/aicost/ledger.db";
   return "aicost-ledger.db";
 }
 
 std::string redact(const std::string& db) {
   auto spans = secret_spans(db);
   std::string out = db;
-  for (auto it = spans.rbegin(); it != spans.rend(); ++it) out.replace(it->begin, it->end - it->begin, "***");
+  for (auto it = spans.rbegin(); it != spans.rend(); ++it)
+    out.replace(it->begin, it->end - it->begin, "***");
   return out;
 }
 
 std::string scrub(std::string text, const std::string& db) {
   for (const auto& s : secrets(db))
-    for (auto pos = text.find(s); pos != std::string::npos; pos = text.find(s, pos + 3)) text.replace(pos, s.size(), "***");
+    for (auto pos = text.find(s); pos != std::string::npos; pos = text.find(s, pos + 3))
+      text.replace(pos, s.size(), "***");
   return text;
 }
 
 std::string describe(const LockHolder& h) {
   std::string who = h.what == "ingest" || h.what.empty() ? "another ingest is running"
-                    : h.what == "check"                  ? "another aicost ledger check is recording alerts"
-                                                         : "another aicost " + h.what + " is running";
+                    : h.what == "check" ? "another aicost ledger check is recording alerts"
+                                        : "another aicost " + h.what + " is running";
   std::string about;
   if (h.pid != 0) about = "pid " + std::to_string(h.pid);
   if (!h.since.empty()) about += (about.empty() ? "" : ", ") + std::string("since ") + h.since;

@@ -45,7 +45,8 @@ bool cell(const PGresult* r, int row, int col, Int& out) {
 bool cell(const PGresult* r, int row, int col, double& out);
 bool wide_cell(const PGresult* r, int row, int col, core::WideNanos& out);
 
-// Rows of a COPY ... FROM STDIN in text format: tab between fields, newline after a row, \N for NULL.
+// Rows of a COPY ... FROM STDIN in text format: tab between fields, newline after a row, \N for
+// NULL.
 class CopyRows {
  public:
   void i64(std::int64_t v) {
@@ -62,7 +63,11 @@ class CopyRows {
     std::size_t from = 0;
     for (std::size_t i = 0; i < v.size(); ++i) {
       const char c = v[i];
-      const char* esc = c == '\\' ? "\\\\" : c == '\t' ? "\\t" : c == '\n' ? "\\n" : c == '\r' ? "\\r" : nullptr;
+      const char* esc = c == '\\'   ? "\\\\"
+                        : c == '\t' ? "\\t"
+                        : c == '\n' ? "\\n"
+                        : c == '\r' ? "\\r"
+                                    : nullptr;
       if (!esc) continue;
       s_.append(v.data() + from, i - from);
       s_ += esc;
@@ -91,7 +96,8 @@ class PgConn {
       : conn_(conn), url_(std::move(url)), where_(std::move(where)) {}
 
   // One statement; every value a text parameter. Ok only for a command or a row set.
-  core::Result<PgResult> run(const char* what, const std::string& sql, const std::vector<std::string>& params = {});
+  core::Result<PgResult> run(const char* what, const std::string& sql,
+                             const std::vector<std::string>& params = {});
 
   // COPY `table` FROM STDIN, `n` rows written by `write(k, rows)`, sent in ~1 MiB pieces.
   template <class Write>

@@ -8,12 +8,16 @@
 
 namespace aicost::store {
 
-core::Result<std::vector<ledger::AggregateRow>> PgReads::aggregate(const ledger::AggregateQuery& q) {
+core::Result<std::vector<ledger::AggregateRow>> PgReads::aggregate(
+    const ledger::AggregateQuery& q) {
   std::vector<ledger::AggregateRow> out;
-  if (auto s = aggregate_into({&q, 1}, [&out](std::size_t, ledger::AggregateRow& row) -> core::Status {
-        out.push_back(std::move(row));
-        return {};
-      }, 0);
+  if (auto s = aggregate_into(
+          {&q, 1},
+          [&out](std::size_t, ledger::AggregateRow& row) -> core::Status {
+            out.push_back(std::move(row));
+            return {};
+          },
+          0);
       !s)
     return s.error();
   return out;
@@ -25,8 +29,8 @@ namespace {
 constexpr int kFetchRows = 20000;
 
 // Folds one batch of aggregate_sql's rows; false when a cell does not parse.
-bool fold_batch(const PGresult* res, const ledger::AggregateQuery& q, GroupFold& fold, std::vector<std::int64_t>& cells,
-                std::string& text) {
+bool fold_batch(const PGresult* res, const ledger::AggregateQuery& q, GroupFold& fold,
+                std::vector<std::int64_t>& cells, std::string& text) {
   bool ok = true;
   for (int row = 0; row < PQntuples(res); ++row) {
     int i = 0;
@@ -55,14 +59,16 @@ core::Status PgReads::fold(const ledger::AggregateQuery& q, GroupFold& fold) {
   const auto a = aggregate_sql(q, Dialect::kPostgres);
   // WITH HOLD: the cursor outlives its statement's own transaction (none is open here), the
   // server keeping the answer until it is read.
-  if (auto r = run("aggregating charges", "DECLARE aicost_aggregate NO SCROLL CURSOR WITH HOLD FOR " + a.sql, a.params);
+  if (auto r = run("aggregating charges",
+                   "DECLARE aicost_aggregate NO SCROLL CURSOR WITH HOLD FOR " + a.sql, a.params);
       !r)
     return r.error();
   std::vector<std::int64_t> cells(q.dims.size() + 1);
   std::string text;
   core::Status status;
   for (;;) {
-    auto r = run("aggregating charges", "FETCH FORWARD " + std::to_string(kFetchRows) + " FROM aicost_aggregate");
+    auto r = run("aggregating charges",
+                 "FETCH FORWARD " + std::to_string(kFetchRows) + " FROM aicost_aggregate");
     if (!r) {
       status = r.error();
       break;
@@ -80,7 +86,8 @@ core::Status PgReads::fold(const ledger::AggregateQuery& q, GroupFold& fold) {
 }
 
 core::Status PgReads::aggregate_into(std::span<const ledger::AggregateQuery> queries,
-                                     const ledger::Store::AggregateSink& sink, std::size_t interleave) {
+                                     const ledger::Store::AggregateSink& sink,
+                                     std::size_t interleave) {
   std::map<std::int64_t, std::vector<ledger::Tag>> tags;
   if (std::any_of(queries.begin(), queries.end(), [](const auto& q) { return q.reads_tags(); })) {
     auto t = tagsets_();
@@ -89,13 +96,15 @@ core::Status PgReads::aggregate_into(std::span<const ledger::AggregateQuery> que
   }
   // Every cell comes as text: nothing to look up.
   auto none = [](const std::vector<std::int64_t>& ids, std::vector<std::string>&) -> core::Status {
-    return core::make_error(core::ErrorCode::kInternal, "unexpected string id " + std::to_string(ids.front()));
+    return core::make_error(core::ErrorCode::kInternal,
+                            "unexpected string id " + std::to_string(ids.front()));
   };
   // Each distinct query's groups, read once.
   std::vector<std::unique_ptr<GroupFold>> folds;
   std::vector<GroupFold*> answers;  // by query
   for (std::size_t i = 0; i < queries.size(); ++i) {
-    const auto first = static_cast<std::size_t>(std::find(queries.begin(), queries.end(), queries[i]) - queries.begin());
+    const auto first = static_cast<std::size_t>(
+        std::find(queries.begin(), queries.end(), queries[i]) - queries.begin());
     if (first < i) {
       answers.push_back(answers[first]);
       continue;
@@ -105,7 +114,8 @@ core::Status PgReads::aggregate_into(std::span<const ledger::AggregateQuery> que
     f->seal();
     answers.push_back(f.get());
   }
-  if (interleave > 0) return each_interleaved({answers.data(), answers.size()}, interleave, none, sink);
+  if (interleave > 0)
+    return each_interleaved({answers.data(), answers.size()}, interleave, none, sink);
   return each_in_turn(answers, none, sink);
 }
 

@@ -27,11 +27,12 @@ class PgReads {
   // Store::aggregate_into: each query's groups read from a cursor in batches (the client never
   // holds the server's whole answer) and folded (group_fold.h); one query at a time unless they
   // are interleaved.
-  core::Status aggregate_into(std::span<const ledger::AggregateQuery> queries, const ledger::Store::AggregateSink& sink,
-                              std::size_t interleave);
+  core::Status aggregate_into(std::span<const ledger::AggregateQuery> queries,
+                              const ledger::Store::AggregateSink& sink, std::size_t interleave);
 
  private:
-  core::Result<PgResult> run(const char* what, const std::string& sql, const std::vector<std::string>& params = {}) {
+  core::Result<PgResult> run(const char* what, const std::string& sql,
+                             const std::vector<std::string>& params = {}) {
     return pg_.run(what, sql, params);
   }
   core::Error unexpected(const std::string& what) const { return pg_.unexpected(what); }

@@ -1,5 +1,6 @@
-// PostgreSQL backend: libpq, one transaction per ingested file, bulk rows through COPY (text format).
-// Money columns are BIGINT nano-units; their SUMs come back as NUMERIC text and are parsed exactly.
+// PostgreSQL backend: libpq, one transaction per ingested file, bulk rows through COPY (text
+// format). Money columns are BIGINT nano-units; their SUMs come back as NUMERIC text and are parsed
+// exactly.
 #include <libpq-fe.h>
 
 #include <memory>
@@ -20,7 +21,8 @@ namespace {
 using core::ErrorCode;
 using core::make_error;
 
-// Serialises migrations of every ledger in a database (pg_advisory_xact_lock key, "aicost" in ASCII).
+// Serialises migrations of every ledger in a database (pg_advisory_xact_lock key, "aicost" in
+// ASCII).
 constexpr const char* kMigrationLock = "107105267708788";
 
 // A bulk load's rows as COPY text.
@@ -45,12 +47,16 @@ class PgStore final : public LedgerBase, private PgConn {
 
   core::Status init() {
     // The library never prints: drop libpq's notices ("relation ... already exists, skipping").
-    PQsetNoticeProcessor(conn_, [](void*, const char*) {}, nullptr);
-    if (PQsetClientEncoding(conn_, "UTF8") != 0) return error("setting the client encoding to UTF8", nullptr);
+    PQsetNoticeProcessor(
+        conn_, [](void*, const char*) {}, nullptr);
+    if (PQsetClientEncoding(conn_, "UTF8") != 0)
+      return error("setting the client encoding to UTF8", nullptr);
     // Doubles (gpu_hours) in their shortest exact text, as servers before 12 do not by default.
     if (auto r = run("configuring the session", "SET extra_float_digits = 3"); !r) return r.error();
     if (options_.mode == OpenMode::kReadOnly)
-      if (auto r = run("making the session read-only", "SET default_transaction_read_only = on"); !r) return r.error();
+      if (auto r = run("making the session read-only", "SET default_transaction_read_only = on");
+          !r)
+        return r.error();
     return open_schema(where_);
   }
 
@@ -67,9 +73,11 @@ class PgStore final : public LedgerBase, private PgConn {
     auto before = size();
     if (!before) return before.error();
     // VACUUM runs outside a transaction, one table at a time.
-    for (const char* table : {"charges", "charge_daily", "strings", "tagsets", "tagset_tags", "gpu_samples",
-                              "gpu_hourly", "contract_commitments", "row_issues", "alerts_sent", "sources"})
-      if (auto r = run("vacuuming the ledger", std::string("VACUUM (ANALYZE) ") + table); !r) return r.error();
+    for (const char* table :
+         {"charges", "charge_daily", "strings", "tagsets", "tagset_tags", "gpu_samples",
+          "gpu_hourly", "contract_commitments", "row_issues", "alerts_sent", "sources"})
+      if (auto r = run("vacuuming the ledger", std::string("VACUUM (ANALYZE) ") + table); !r)
+        return r.error();
     auto after = size();
     if (!after) return after.error();
     out.bytes_before = *before;
@@ -78,11 +86,12 @@ class PgStore final : public LedgerBase, private PgConn {
     return out;
   }
 
-  core::Result<std::vector<ledger::AggregateRow>> aggregate(const ledger::AggregateQuery& q) override {
+  core::Result<std::vector<ledger::AggregateRow>> aggregate(
+      const ledger::AggregateQuery& q) override {
     return reads_.aggregate(q);
   }
-  core::Status aggregate_into(std::span<const ledger::AggregateQuery> queries, const AggregateSink& sink,
-                              std::size_t interleave = 0) override {
+  core::Status aggregate_into(std::span<const ledger::AggregateQuery> queries,
+                              const AggregateSink& sink, std::size_t interleave = 0) override {
     return reads_.aggregate_into(queries, sink, interleave);
   }
 
@@ -99,35 +108,41 @@ class PgStore final : public LedgerBase, private PgConn {
         texts.emplace_back();
         continue;
       }
-      if (const auto* v = std::get_if<std::int64_t>(&p)) texts.push_back(std::to_string(*v));
-      else if (const auto* t = std::get_if<std::string_view>(&p)) texts.emplace_back(*t);
+      if (const auto* v = std::get_if<std::int64_t>(&p))
+        texts.push_back(std::to_string(*v));
+      else if (const auto* t = std::get_if<std::string_view>(&p))
+        texts.emplace_back(*t);
       else {
         CopyRows shortest;  // the double's shortest exact text
         shortest.real(std::get<double>(p));
         texts.push_back(shortest.data().substr(0, shortest.data().size() - 1));
       }
       if (texts.back().find('\0') != std::string::npos)
-        return make_error(ErrorCode::kInvalidInput,
-                          std::string("a value contains a NUL byte, which PostgreSQL text cannot hold, while ") + what,
-                          where_);
+        return make_error(
+            ErrorCode::kInvalidInput,
+            std::string("a value contains a NUL byte, which PostgreSQL text cannot hold, while ") +
+                what,
+            where_);
     }
     std::size_t i = 0;
     for (const auto& p : params) {
       values.push_back(std::holds_alternative<std::nullptr_t>(p) ? nullptr : texts[i].c_str());
       ++i;
     }
-    PgResult r(PQexecParams(conn_, sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr,
-                            nullptr, 0));
+    PgResult r(PQexecParams(conn_, sql.c_str(), static_cast<int>(values.size()), nullptr,
+                            values.data(), nullptr, nullptr, 0));
     const auto st = r ? PQresultStatus(r.get()) : PGRES_FATAL_ERROR;
     if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) return error(what, r.get());
     SqlRows out;
     out.rows.resize(static_cast<std::size_t>(PQntuples(r.get())));
     for (int row = 0; row < PQntuples(r.get()); ++row)
       for (int c = 0; c < PQnfields(r.get()); ++c)
-        out.rows[row].emplace_back(PQgetisnull(r.get(), row, c)
-                                       ? SqlRows::Cell(nullptr)
-                                       : SqlRows::Cell(std::string(PQgetvalue(r.get(), row, c),
-                                                                   static_cast<std::size_t>(PQgetlength(r.get(), row, c)))));
+        out.rows[row].emplace_back(
+            PQgetisnull(r.get(), row, c)
+                ? SqlRows::Cell(nullptr)
+                : SqlRows::Cell(
+                      std::string(PQgetvalue(r.get(), row, c),
+                                  static_cast<std::size_t>(PQgetlength(r.get(), row, c)))));
     return out;
   }
   // Several statements, no values: the simple-query protocol takes them in one call.
@@ -137,19 +152,24 @@ class PgStore final : public LedgerBase, private PgConn {
     return {};
   }
   core::Result<int> applied_version() override {
-    auto exists = run("reading the schema version", "SELECT to_regclass('schema_migrations') IS NOT NULL");
+    auto exists =
+        run("reading the schema version", "SELECT to_regclass('schema_migrations') IS NOT NULL");
     if (!exists) return exists.error();
     if (std::string(PQgetvalue(exists->get(), 0, 0)) != "t") return 0;
-    auto r = run("reading the schema version", "SELECT COALESCE(MAX(version), 0) FROM schema_migrations");
+    auto r = run("reading the schema version",
+                 "SELECT COALESCE(MAX(version), 0) FROM schema_migrations");
     if (!r) return r.error();
     int v = 0;
-    if (PQntuples(r->get()) != 1 || !cell(r->get(), 0, 0, v)) return unexpected("reading the schema version");
+    if (PQntuples(r->get()) != 1 || !cell(r->get(), 0, 0, v))
+      return unexpected("reading the schema version");
     return v;
   }
   core::Error no_ledger() const override {
     return make_error(ErrorCode::kNotFound,
-                      "there is no aicost ledger in this database (no tables; a schema in its search_path?); load a "
-                      "billing export first (aicost ledger ingest FILE) or make an empty ledger (aicost ledger init)",
+                      "there is no aicost ledger in this database (no tables; a schema in its "
+                      "search_path?); load a "
+                      "billing export first (aicost ledger ingest FILE) or make an empty ledger "
+                      "(aicost ledger init)",
                       where_);
   }
 
@@ -160,9 +180,12 @@ class PgStore final : public LedgerBase, private PgConn {
     days_.clear();  // partitions made by a transaction rolled back are gone
     if (auto r = run("starting a write transaction", "BEGIN"); !r) return r.error();
     core::Status s;
-    if (who == Writer::kIngest) s = lock_ledger(*this, conn_, where_, options_, "ingest");
+    if (who == Writer::kIngest)
+      s = lock_ledger(*this, conn_, where_, options_, "ingest");
     else if (who == Writer::kMigration)
-      if (auto r = run("locking for the migration", "SELECT pg_advisory_xact_lock($1)", {kMigrationLock}); !r)
+      if (auto r = run("locking for the migration", "SELECT pg_advisory_xact_lock($1)",
+                       {kMigrationLock});
+          !r)
         s = r.error();
     if (!s) rollback_write();
     return s;
@@ -172,7 +195,8 @@ class PgStore final : public LedgerBase, private PgConn {
     return {};
   }
   void rollback_write() noexcept override {
-    if (PQstatus(conn_) != CONNECTION_OK) return;  // the server ends a lost session's transaction itself
+    if (PQstatus(conn_) != CONNECTION_OK)
+      return;  // the server ends a lost session's transaction itself
     if (PQtransactionStatus(conn_) == PQTRANS_ACTIVE) {  // a COPY left open: abort it first
       PQputCopyEnd(conn_, "rolled back");
       while (PGresult* r = PQgetResult(conn_)) PQclear(r);
@@ -185,15 +209,16 @@ class PgStore final : public LedgerBase, private PgConn {
     return state == "40001" || state == "40P01" || state == "55P03";
   }
 
-  core::Status load(const char* what, const char* table, int, std::size_t n, const RowWriter& write) override {
+  core::Status load(const char* what, const char* table, int, std::size_t n,
+                    const RowWriter& write) override {
     CopySink sink;
     return copy_in(what, table, n, [&](std::size_t k, CopyRows& out) {
       sink.rows = &out;
       write(k, sink);
     });
   }
-  core::Status load_charges(std::int64_t source, std::span<const ledger::Charge> rows, const std::int64_t* tagsets,
-                            const ChargeTextIds* ids) override {
+  core::Status load_charges(std::int64_t source, std::span<const ledger::Charge> rows,
+                            const std::int64_t* tagsets, const ChargeTextIds* ids) override {
     // `charges` is partitioned by month (schema 6): the batch's months need their partitions first.
     std::string days;
     for (const auto& c : rows)
@@ -203,44 +228,57 @@ class PgStore final : public LedgerBase, private PgConn {
       }
     if (!days.empty())
       if (auto r = run("making the charges' monthly partitions",
-                       "SELECT aicost_charges_month(d) FROM unnest($1::integer[]) AS u (d)", {"{" + days + "}"});
+                       "SELECT aicost_charges_month(d) FROM unnest($1::integer[]) AS u (d)",
+                       {"{" + days + "}"});
           !r)
         return r.error();
-    return copy_in("inserting charges", "charges (" + charge_columns() + ")", rows.size(), [&](std::size_t k, CopyRows& out) {
-      const auto& c = rows[k];
-      out.i64(source);
-      out.i64(c.line);
-      out.i64(ledger::day_of(c.period_start));
-      out.i64(c.period_start);
-      out.i64(c.period_end);
-      out.i64(c.billing_period_start);
-      out.i64(c.billed);
-      out.i64(c.effective);
-      out.i64(c.list);
-      if (c.contracted) out.i64(*c.contracted); else out.null();
-      if (c.pricing_quantity) out.real(*c.pricing_quantity); else out.null();
-      if (c.consumed_quantity) out.real(*c.consumed_quantity); else out.null();
-      out.real(c.gpu_hours);
-      out.i64(tagsets[k]);
-      out.text(c.resource_id);
-      for (auto id : ids[k]) out.i64(id);
-      out.end_row();
-    });
+    return copy_in("inserting charges", "charges (" + charge_columns() + ")", rows.size(),
+                   [&](std::size_t k, CopyRows& out) {
+                     const auto& c = rows[k];
+                     out.i64(source);
+                     out.i64(c.line);
+                     out.i64(ledger::day_of(c.period_start));
+                     out.i64(c.period_start);
+                     out.i64(c.period_end);
+                     out.i64(c.billing_period_start);
+                     out.i64(c.billed);
+                     out.i64(c.effective);
+                     out.i64(c.list);
+                     if (c.contracted)
+                       out.i64(*c.contracted);
+                     else
+                       out.null();
+                     if (c.pricing_quantity)
+                       out.real(*c.pricing_quantity);
+                     else
+                       out.null();
+                     if (c.consumed_quantity)
+                       out.real(*c.consumed_quantity);
+                     else
+                       out.null();
+                     out.real(c.gpu_hours);
+                     out.i64(tagsets[k]);
+                     out.text(c.resource_id);
+                     for (auto id : ids[k]) out.i64(id);
+                     out.end_row();
+                   });
   }
   core::Status load_daily(std::int64_t source, std::span<const IdRollupRow> daily) override {
-    return copy_in("inserting the daily rollup", "charge_daily (" + daily_columns() + ")", daily.size(),
-                   [&](std::size_t k, CopyRows& out) {
-      const auto& r = daily[k];
-      out.i64(source);
-      out.i64(r.day);
-      for (auto id : r.ids) out.i64(id);
-      out.i64(r.tagset);
-      for (auto v : {r.sums.billed, r.sums.effective, r.sums.list, r.sums.contracted}) out.i64(static_cast<std::int64_t>(v));
-      out.real(r.sums.gpu_hours);
-      out.i64(r.sums.rows);
-      out.real(r.sums.consumed_quantity);
-      out.end_row();
-    });
+    return copy_in(
+        "inserting the daily rollup", "charge_daily (" + daily_columns() + ")", daily.size(),
+        [&](std::size_t k, CopyRows& out) {
+          const auto& r = daily[k];
+          out.i64(source);
+          out.i64(r.day);
+          for (auto id : r.ids) out.i64(id);
+          out.i64(r.tagset);
+          for (auto v : {r.sums.billed, r.sums.effective, r.sums.list, r.sums.contracted})
+            out.i64(static_cast<std::int64_t>(v));
+          out.real(r.sums.gpu_hours);
+          out.i64(r.sums.rows);
+          out.real(r.sums.consumed_quantity);
+          out.end_row();
+        });
   }
 
   // New strings in one statement (an array parameter); ON CONFLICT finds one another connection
@@ -255,14 +293,17 @@ class PgStore final : public LedgerBase, private PgConn {
       place.emplace(values[i], i);
     }
     auto r = run("inserting strings",
-                 "INSERT INTO strings (value) SELECT v FROM unnest($1::text[]) WITH ORDINALITY AS u (v, n) ORDER BY n "
-                 "ON CONFLICT ((aicost_digest(value))) DO UPDATE SET value = strings.value RETURNING id, value",
+                 "INSERT INTO strings (value) SELECT v FROM unnest($1::text[]) WITH ORDINALITY AS "
+                 "u (v, n) ORDER BY n "
+                 "ON CONFLICT ((aicost_digest(value))) DO UPDATE SET value = strings.value "
+                 "RETURNING id, value",
                  {"{" + array + "}"});
     if (!r) return r.error();
     std::vector<std::int64_t> ids(values.size(), 0);
     for (int row = 0; row < PQntuples(r->get()); ++row) {
       std::int64_t id = 0;
-      const auto it = place.find({PQgetvalue(r->get(), row, 1), static_cast<std::size_t>(PQgetlength(r->get(), row, 1))});
+      const auto it = place.find(
+          {PQgetvalue(r->get(), row, 1), static_cast<std::size_t>(PQgetlength(r->get(), row, 1))});
       if (!cell(r->get(), row, 0, id) || it == place.end()) return unexpected("inserting strings");
       ids[it->second] = id;
     }
@@ -275,13 +316,16 @@ class PgStore final : public LedgerBase, private PgConn {
   // or a VALUES list of thousands of parameters, cost more than the FOCUS sample's 1000 rows. A
   // tag names its set by the set's number in $1, not by its text: a set of k tags would send its
   // text k times, memory growing with k squared. ON CONFLICT as for strings.
-  core::Result<std::vector<std::int64_t>> store_tagsets(std::span<const NewTagset> new_sets) override {
+  core::Result<std::vector<std::int64_t>> store_tagsets(
+      std::span<const NewTagset> new_sets) override {
     std::string sets, set_of_tag, keys, values;  // array literals
     for (std::size_t i = 0; i < new_sets.size(); ++i) {
       array_add(sets, new_sets[i].canonical);  // first seen first, as SQLite numbers them
       const std::string number = std::to_string(i + 1);
-      std::set<std::pair<std::string, std::string_view>> pairs;  // canonical keys can collide ("Team", "team")
-      for (const auto& t : *new_sets[i].tags) pairs.emplace(ledger::canonical_tag_key(t.key), t.value);
+      std::set<std::pair<std::string, std::string_view>>
+          pairs;  // canonical keys can collide ("Team", "team")
+      for (const auto& t : *new_sets[i].tags)
+        pairs.emplace(ledger::canonical_tag_key(t.key), t.value);
       for (const auto& [key, value] : pairs) {
         if (!set_of_tag.empty()) set_of_tag += ',';
         set_of_tag += number;
@@ -290,11 +334,16 @@ class PgStore final : public LedgerBase, private PgConn {
       }
     }
     auto r = run("inserting tag sets",
-                 "WITH u AS (SELECT c, n FROM unnest($1::text[]) WITH ORDINALITY AS u (c, n)), s AS (INSERT INTO "
-                 "tagsets (canonical) SELECT c FROM u ORDER BY n ON CONFLICT ((aicost_digest(canonical))) DO UPDATE "
-                 "SET canonical = tagsets.canonical RETURNING id, canonical), i AS (SELECT s.id, u.n FROM s JOIN u "
-                 "ON u.c = s.canonical), t AS (INSERT INTO tagset_tags SELECT i.id, v.key, v.value FROM i JOIN "
-                 "unnest($2::bigint[], $3::text[], $4::text[]) AS v (n, key, value) USING (n) ON CONFLICT DO "
+                 "WITH u AS (SELECT c, n FROM unnest($1::text[]) WITH ORDINALITY AS u (c, n)), s "
+                 "AS (INSERT INTO "
+                 "tagsets (canonical) SELECT c FROM u ORDER BY n ON CONFLICT "
+                 "((aicost_digest(canonical))) DO UPDATE "
+                 "SET canonical = tagsets.canonical RETURNING id, canonical), i AS (SELECT s.id, "
+                 "u.n FROM s JOIN u "
+                 "ON u.c = s.canonical), t AS (INSERT INTO tagset_tags SELECT i.id, v.key, v.value "
+                 "FROM i JOIN "
+                 "unnest($2::bigint[], $3::text[], $4::text[]) AS v (n, key, value) USING (n) ON "
+                 "CONFLICT DO "
                  "NOTHING) SELECT id, n FROM i",
                  {"{" + sets + "}", "{" + set_of_tag + "}", "{" + keys + "}", "{" + values + "}"});
     if (!r) return r.error();
@@ -318,19 +367,23 @@ class PgStore final : public LedgerBase, private PgConn {
 
 }  // namespace
 
-core::Result<std::unique_ptr<ledger::Store>> open_postgres(const std::string& url, const StoreOptions& options) {
+core::Result<std::unique_ptr<ledger::Store>> open_postgres(const std::string& url,
+                                                           const StoreOptions& options) {
   const std::string where = scrub(redact(url), url);
   PGconn* conn = PQconnectdb(url.c_str());
-  if (!conn) return make_error(ErrorCode::kIo, "cannot connect to PostgreSQL: out of memory", where);
+  if (!conn)
+    return make_error(ErrorCode::kIo, "cannot connect to PostgreSQL: out of memory", where);
   if (PQstatus(conn) != CONNECTION_OK) {
     const std::string msg = one_line(PQerrorMessage(conn));
     PQfinish(conn);
-    return make_error(ErrorCode::kIo,
-                      scrub("cannot connect to PostgreSQL: " + msg +
-                                "; check that the server is running and that the URL's host, port, database, user "
-                                "and password are right",
-                            url),
-                      where);
+    return make_error(
+        ErrorCode::kIo,
+        scrub(
+            "cannot connect to PostgreSQL: " + msg +
+                "; check that the server is running and that the URL's host, port, database, user "
+                "and password are right",
+            url),
+        where);
   }
   auto store = std::make_unique<PgStore>(conn, url, options);
   if (auto s = store->init(); !s) return s.error();

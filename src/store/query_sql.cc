@@ -8,9 +8,12 @@ namespace {
 // The WHERE clause of a query's day range and plain filters. A filter looks its value's id up once
 // (no id: no rows match).
 template <class Param>
-std::string where_clause(const ledger::AggregateQuery& q, Param&& param, const std::vector<std::string>& also = {}) {
+std::string where_clause(const ledger::AggregateQuery& q, Param&& param,
+                         const std::vector<std::string>& also = {}) {
   std::string where;
-  auto add_where = [&](const std::string& cond) { where += (where.empty() ? " WHERE " : " AND ") + cond; };
+  auto add_where = [&](const std::string& cond) {
+    where += (where.empty() ? " WHERE " : " AND ") + cond;
+  };
   // Days are written as integer literals: a text parameter compared with an INTEGER column is
   // converted again on every row SQLite reads.
   if (q.from) add_where("day >= " + std::to_string(*q.from));
@@ -26,8 +29,9 @@ std::string where_clause(const ledger::AggregateQuery& q, Param&& param, const s
       if (g.key.dim != f.key.dim) continue;
       any += any.empty() ? "(" : " OR ";
       any += std::string(dimension_column(g.key.dim)) + " = ";
-      any += dimension_encoded(g.key.dim) ? "(SELECT id FROM strings WHERE value = " + param(g.value) + ")"
-                                          : param(g.value);
+      any += dimension_encoded(g.key.dim)
+                 ? "(SELECT id FROM strings WHERE value = " + param(g.value) + ")"
+                 : param(g.value);
     }
     add_where(any + ")");
   }
@@ -44,7 +48,9 @@ std::string numbered(const char* prefix, std::size_t n) {
 }
 
 // The placeholder of the n-th parameter: "?" for SQLite, "$n" for PostgreSQL.
-std::string placeholder(Dialect d, std::size_t n) { return d == Dialect::kSqlite ? "?" : numbered("$", n); }
+std::string placeholder(Dialect d, std::size_t n) {
+  return d == Dialect::kSqlite ? "?" : numbered("$", n);
+}
 
 }  // namespace
 
@@ -73,7 +79,9 @@ AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d) {
   // inner: the grouped SELECT's keys; group: its GROUP BY; outer: the keys out (text); joins: of
   // strings, onto the rows (join_first) or onto the groups `g`.
   std::string inner, group, outer, joins;
-  auto add = [](std::string& list, const std::string& item) { list += (list.empty() ? "" : ", ") + item; };
+  auto add = [](std::string& list, const std::string& item) {
+    list += (list.empty() ? "" : ", ") + item;
+  };
   const std::string g = join_first ? "" : "g.";
   auto add_plain = [&](const std::string& column) {
     add(inner, column);
@@ -84,7 +92,8 @@ AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d) {
   std::vector<ledger::Dimension> dims = q.dims;
   dims.push_back(ledger::Dimension::kCurrency);
   for (std::size_t k = 0; k < dims.size(); ++k) {
-    const std::string column = dimension_column(dims[k]), key = numbered("k", k), text = numbered("s", k);
+    const std::string column = dimension_column(dims[k]), key = numbered("k", k),
+                      text = numbered("s", k);
     if (!dimension_encoded(dims[k])) {
       add(inner, column + " AS " + key);
       add(group, column);
@@ -105,25 +114,28 @@ AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d) {
   const std::string rows = rollup ? "SUM(rows)" : "COUNT(*)";
   const std::string contracted = rollup ? "SUM(contracted)" : "SUM(COALESCE(contracted, 0))";
   const std::string where = where_clause(q, param);
-  const std::string quantity = rollup ? "SUM(consumed_quantity)" : "SUM(COALESCE(consumed_quantity, 0))";
-  const std::string sums = "SUM(billed) AS billed, SUM(effective) AS effective, SUM(list) AS list, " + contracted +
-                           " AS contracted, SUM(gpu_hours) AS gpu_hours, " + rows + " AS n, " + quantity +
-                           " AS q, MIN(day) AS first_day, MAX(day) AS last_day";
+  const std::string quantity =
+      rollup ? "SUM(consumed_quantity)" : "SUM(COALESCE(consumed_quantity, 0))";
+  const std::string sums =
+      "SUM(billed) AS billed, SUM(effective) AS effective, SUM(list) AS list, " + contracted +
+      " AS contracted, SUM(gpu_hours) AS gpu_hours, " + rows + " AS n, " + quantity +
+      " AS q, MIN(day) AS first_day, MAX(day) AS last_day";
   const std::string table = rollup ? "charge_daily" : "charges";
   if (join_first) {
-    out.sql = "SELECT " + inner + ", " + sums + " FROM " + table + joins + where + " GROUP BY " + group +
-              " ORDER BY " + outer;
+    out.sql = "SELECT " + inner + ", " + sums + " FROM " + table + joins + where + " GROUP BY " +
+              group + " ORDER BY " + outer;
   } else {
-    out.sql = "SELECT " + outer + ", g.billed, g.effective, g.list, g.contracted, g.gpu_hours, g.n, g.q, g.first_day, "
+    out.sql = "SELECT " + outer +
+              ", g.billed, g.effective, g.list, g.contracted, g.gpu_hours, g.n, g.q, g.first_day, "
               "g.last_day FROM (SELECT " +
-              inner + ", " + sums + " FROM " + table + where + " GROUP BY " + group + ") g" + joins + " ORDER BY " +
-              outer;
+              inner + ", " + sums + " FROM " + table + where + " GROUP BY " + group + ") g" +
+              joins + " ORDER BY " + outer;
   }
   return out;
 }
 
-AggregateSql scan_sql(const ledger::AggregateQuery& q, Dialect d, const std::vector<std::string>& also,
-                      const std::string& index) {
+AggregateSql scan_sql(const ledger::AggregateQuery& q, Dialect d,
+                      const std::vector<std::string>& also, const std::string& index) {
   const bool rollup = from_rollup(q);
   AggregateSql out;
   auto param = [&](std::string value) {
@@ -132,10 +144,13 @@ AggregateSql scan_sql(const ledger::AggregateQuery& q, Dialect d, const std::vec
   };
   out.sql = "SELECT day";
   for (auto dim : q.dims) out.sql += std::string(", ") + dimension_column(dim);
-  out.sql += rollup ? ", currency_sid, tagset_id, billed, effective, list, contracted, gpu_hours, rows, consumed_quantity "
+  out.sql += rollup ? ", currency_sid, tagset_id, billed, effective, list, contracted, gpu_hours, "
+                      "rows, consumed_quantity "
                       "FROM charge_daily"
-                    : ", currency_sid, tagset_id, billed, effective, list, COALESCE(contracted, 0), gpu_hours, 1, "
-                      "COALESCE(consumed_quantity, 0) FROM charges" + index;
+                    : ", currency_sid, tagset_id, billed, effective, list, COALESCE(contracted, "
+                      "0), gpu_hours, 1, "
+                      "COALESCE(consumed_quantity, 0) FROM charges" +
+                          index;
   out.sql += where_clause(q, param, also);
   return out;
 }
@@ -146,7 +161,8 @@ namespace {
 template <class Param>
 std::string activity_metrics(Param&& param, bool with_memory = false) {
   std::string out = "metric IN (";
-  for (auto m : {ledger::GpuMetric::kSmActive, ledger::GpuMetric::kGrEngineActive, ledger::GpuMetric::kGpuUtil}) {
+  for (auto m : {ledger::GpuMetric::kSmActive, ledger::GpuMetric::kGrEngineActive,
+                 ledger::GpuMetric::kGpuUtil}) {
     out += out.size() > 11 ? ", " : "";
     out += param(ledger::gpu_metric_name(m));  // one call per statement: parameters number in order
   }
@@ -164,7 +180,8 @@ std::string hour_range(std::optional<ledger::Day> from, std::optional<ledger::Da
 
 }  // namespace
 
-AggregateSql gpu_activity_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to, Dialect d) {
+AggregateSql gpu_activity_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to,
+                              Dialect d) {
   AggregateSql out;
   auto param = [&](std::string value) {
     out.params.push_back(std::move(value));
@@ -174,13 +191,14 @@ AggregateSql gpu_activity_sql(std::optional<ledger::Day> from, std::optional<led
   // The parameters are numbered in the order they are made: one statement each.
   const std::string metrics = activity_metrics(param);
   const std::string range = hour_range(from, to);
-  out.sql = "SELECT host, " + day + " AS d, metric, SUM(value_sum) / SUM(samples), SUM(samples) FROM gpu_hourly WHERE " +
+  out.sql = "SELECT host, " + day +
+            " AS d, metric, SUM(value_sum) / SUM(samples), SUM(samples) FROM gpu_hourly WHERE " +
             metrics + range + " GROUP BY host, d, metric ORDER BY host, d, metric";
   return out;
 }
 
-AggregateSql gpu_hours_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to, Dialect d,
-                           bool with_memory, bool count) {
+AggregateSql gpu_hours_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to,
+                           Dialect d, bool with_memory, bool count) {
   AggregateSql out;
   auto param = [&](std::string value) {
     out.params.push_back(std::move(value));
@@ -188,7 +206,8 @@ AggregateSql gpu_hours_sql(std::optional<ledger::Day> from, std::optional<ledger
   };
   const std::string metrics = activity_metrics(param, with_memory);
   const std::string range = hour_range(from, to);
-  out.sql = std::string(count ? "SELECT COUNT(*)" : "SELECT host, gpu, hour, metric, value_sum, samples") +
+  out.sql = std::string(count ? "SELECT COUNT(*)"
+                              : "SELECT host, gpu, hour, metric, value_sum, samples") +
             " FROM gpu_hourly WHERE " + metrics + range;
   return out;
 }

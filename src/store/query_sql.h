@@ -29,16 +29,17 @@ AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d);
 // currency_sid, tagset_id, billed, effective, list, contracted, gpu_hours, rows,
 // consumed_quantity. `also`: more conditions the rows must meet (fixed SQL); `index`: SQLite's
 // " INDEXED BY name" or " NOT INDEXED" after the charges (fixed SQL; not for the rollup).
-AggregateSql scan_sql(const ledger::AggregateQuery& q, Dialect d, const std::vector<std::string>& also = {},
-                      const std::string& index = {});
+AggregateSql scan_sql(const ledger::AggregateQuery& q, Dialect d,
+                      const std::vector<std::string>& also = {}, const std::string& index = {});
 // Whether the daily rollup answers `q` (else it reads the raw charges).
 bool from_rollup(const ledger::AggregateQuery& q);
 // From gpu_hourly. Columns out: host, day, metric, mean value, samples.
-AggregateSql gpu_activity_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to, Dialect d);
+AggregateSql gpu_activity_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to,
+                              Dialect d);
 // Columns out: host, gpu, hour, metric, sum, samples (activity metrics, and FB_USED when
 // `with_memory`), one row per source and in no order: ledger::merge_gpu_hours sorts and sums them
 // (faster than SQLite's sorter). With `count`, the one column COUNT(*) of those rows instead.
-AggregateSql gpu_hours_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to, Dialect d,
-                           bool with_memory = false, bool count = false);
+AggregateSql gpu_hours_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to,
+                           Dialect d, bool with_memory = false, bool count = false);
 
 }  // namespace aicost::store

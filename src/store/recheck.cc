@@ -40,16 +40,20 @@ core::Result<std::vector<std::int64_t>> restated(const std::vector<EarlierDelive
     std::size_t shared = 0;
     std::string other;
     for (const auto& p : theirs) {
-      if (std::find(periods.begin(), periods.end(), p) != periods.end()) ++shared;
-      else if (other.empty()) other = p;
+      if (std::find(periods.begin(), periods.end(), p) != periods.end())
+        ++shared;
+      else if (other.empty())
+        other = p;
     }
     if (shared == 0) continue;
     if (!other.empty())
-      return core::make_error(core::ErrorCode::kInvalidInput,
-                              "source #" + std::to_string(e.id) + ", an earlier delivery of this export, covers the billing period " +
-                                  other + " as well as some of this one's (" + periods_text(periods) +
-                                  "); a delivery replaces whole earlier deliveries only: load one that covers " + e.periods +
-                                  " too, nothing was changed");
+      return core::make_error(
+          core::ErrorCode::kInvalidInput,
+          "source #" + std::to_string(e.id) +
+              ", an earlier delivery of this export, covers the billing period " + other +
+              " as well as some of this one's (" + periods_text(periods) +
+              "); a delivery replaces whole earlier deliveries only: load one that covers " +
+              e.periods + " too, nothing was changed");
     out.push_back(e.id);
   }
   return out;

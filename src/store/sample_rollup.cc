@@ -15,8 +15,8 @@ std::vector<ledger::GpuHour> SampleRollup::rows() const {
   std::vector<ledger::GpuHour> out;
   out.reserve(hours_.size());
   for (const auto& [k, v] : hours_)
-    out.push_back({std::get<1>(k), std::get<2>(k), std::get<0>(k), static_cast<ledger::GpuMetric>(std::get<3>(k)),
-                   v.first, v.second});
+    out.push_back({std::get<1>(k), std::get<2>(k), std::get<0>(k),
+                   static_cast<ledger::GpuMetric>(std::get<3>(k)), v.first, v.second});
   return out;
 }
 

@@ -24,8 +24,9 @@ class SampleRollup {
   void clear() { hours_.clear(); }
 
  private:
-  using Key = std::tuple<ledger::UnixSeconds, std::string, std::string, int>;  // hour, host, gpu, metric
-  std::map<Key, std::pair<double, std::int64_t>> hours_;                      // sum, samples
+  using Key =
+      std::tuple<ledger::UnixSeconds, std::string, std::string, int>;  // hour, host, gpu, metric
+  std::map<Key, std::pair<double, std::int64_t>> hours_;               // sum, samples
 };
 
 }  // namespace aicost::store

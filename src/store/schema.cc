@@ -19,8 +19,9 @@ std::string text_name(const char* sid_column) {
 
 // charges with every string id resolved, columns in the table's order under their text names.
 std::string charges_text_view() {
-  std::string select = "source_id, line, day, period_start, period_end, billing_period_start, billed, effective, "
-                       "list, contracted, pricing_quantity, consumed_quantity, gpu_hours, tagset_id, resource_id";
+  std::string select =
+      "source_id, line, day, period_start, period_end, billing_period_start, billed, effective, "
+      "list, contracted, pricing_quantity, consumed_quantity, gpu_hours, tagset_id, resource_id";
   std::string from = " FROM charges c";
   for (std::size_t i = 0; i < kChargeText.size(); ++i) {
     const std::string t = "t" + std::to_string(i);
@@ -37,7 +38,8 @@ std::string daily_rebuild() {
   for (auto dim : ledger::kRollupDims) keys += std::string(", ") + dimension_column(dim);
   keys += ", tagset_id";
   return "INSERT INTO charge_daily (" + daily_columns() + ") SELECT " + keys +
-         ", SUM(billed), SUM(effective), SUM(list), SUM(COALESCE(contracted, 0)), SUM(gpu_hours), COUNT(*), "
+         ", SUM(billed), SUM(effective), SUM(list), SUM(COALESCE(contracted, 0)), SUM(gpu_hours), "
+         "COUNT(*), "
          "SUM(COALESCE(consumed_quantity, 0)) FROM charges GROUP BY " +
          keys;
 }
@@ -73,14 +75,19 @@ std::vector<Migration> migrations(Dialect d) {
   const std::string id = d == Dialect::kSqlite ? "INTEGER PRIMARY KEY" : "BIGSERIAL PRIMARY KEY";
   std::string v3 = sql::kSchemaV3Claims;
   if (d == Dialect::kPostgres) v3 += sql::kSchemaV3PgDigests;
-  return {{1, substitute(substitute(sql::kSchemaV1, "{ID}", id), "{CHARGES_TEXT}", charges_text_view())},
+  return {{1, substitute(substitute(sql::kSchemaV1, "{ID}", id), "{CHARGES_TEXT}",
+                         charges_text_view())},
           {2, sql::kSchemaV2},
           {3, v3},
           {4, sql::kSchemaV4Commitments},
           // A key can be long (an ARN and many accounts): a hash index on PostgreSQL, as for paths.
-          {5, std::string(sql::kSchemaV5Deliveries) + (d == Dialect::kSqlite ? "CREATE INDEX sources_export ON sources (export_key);"
-                                                                        : "CREATE INDEX sources_export ON sources USING hash (export_key);")},
-          {6, d == Dialect::kSqlite ? "SELECT 1" : substitute(sql::kSchemaV6PgPartitions, "{CHARGES_TEXT}", charges_text_view())},
+          {5, std::string(sql::kSchemaV5Deliveries) +
+                  (d == Dialect::kSqlite
+                       ? "CREATE INDEX sources_export ON sources (export_key);"
+                       : "CREATE INDEX sources_export ON sources USING hash (export_key);")},
+          {6, d == Dialect::kSqlite
+                  ? "SELECT 1"
+                  : substitute(sql::kSchemaV6PgPartitions, "{CHARGES_TEXT}", charges_text_view())},
           {7, substitute(sql::kSchemaV7Changes, "{ID}", id)},
           {8, substitute(sql::kSchemaV8RollupUnit, "{DAILY_REBUILD}", daily_rebuild())}};
 }
@@ -120,8 +127,10 @@ std::size_t text_slot(ledger::Dimension d) {
 }
 
 std::string charge_columns() {
-  std::string out = "source_id, line, day, period_start, period_end, billing_period_start, billed, effective, list, "
-                    "contracted, pricing_quantity, consumed_quantity, gpu_hours, tagset_id, resource_id";
+  std::string out =
+      "source_id, line, day, period_start, period_end, billing_period_start, billed, effective, "
+      "list, "
+      "contracted, pricing_quantity, consumed_quantity, gpu_hours, tagset_id, resource_id";
   for (const auto& t : kChargeText) out += std::string(", ") + t.column;
   return out;
 }
@@ -129,7 +138,8 @@ std::string charge_columns() {
 std::string daily_columns() {
   std::string out = "source_id, day";
   for (auto dim : ledger::kRollupDims) out += std::string(", ") + dimension_column(dim);
-  return out + ", tagset_id, billed, effective, list, contracted, gpu_hours, rows, consumed_quantity";
+  return out +
+         ", tagset_id, billed, effective, list, contracted, gpu_hours, rows, consumed_quantity";
 }
 
 }  // namespace aicost::store

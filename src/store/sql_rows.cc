@@ -4,7 +4,8 @@
 
 namespace aicost::store {
 
-// Exact parse of an integer NUMERIC ("-123456789012345678901") into 128 bits; false on anything else.
+// Exact parse of an integer NUMERIC ("-123456789012345678901") into 128 bits; false on anything
+// else.
 bool parse_wide(std::string_view s, core::WideNanos& out) {
   constexpr core::WideNanos kMax = ((core::WideNanos{1} << 126) - 1) + (core::WideNanos{1} << 126);
   constexpr core::WideNanos kMin = -kMax - 1;

@@ -25,7 +25,9 @@ class SqlRows {
   std::vector<std::vector<Cell>> rows;
 
   std::size_t size() const { return rows.size(); }
-  bool null(std::size_t r, int c) const { return std::holds_alternative<std::nullptr_t>(rows[r][c]); }
+  bool null(std::size_t r, int c) const {
+    return std::holds_alternative<std::nullptr_t>(rows[r][c]);
+  }
   std::int64_t i64(std::size_t r, int c) const;
   double real(std::size_t r, int c) const;
   std::string text(std::size_t r, int c) const;
@@ -50,7 +52,8 @@ class RowSink {
 };
 using RowWriter = std::function<void(std::size_t k, RowSink& out)>;
 
-// Exact parse of an integer NUMERIC ("-123456789012345678901") into 128 bits; false on anything else.
+// Exact parse of an integer NUMERIC ("-123456789012345678901") into 128 bits; false on anything
+// else.
 bool parse_wide(std::string_view s, core::WideNanos& out);
 
 }  // namespace aicost::store

@@ -13,7 +13,6 @@
 
 namespace aicost::store {
 
-
 core::Status sqlite_exec(sqlite3* db, const std::string& path, const std::string& sql) {
   char* msg = nullptr;
   if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &msg) != SQLITE_OK) {
@@ -34,21 +33,27 @@ core::Error sqlite_error(sqlite3* db, const std::string& path, const std::string
 }
 
 core::Status SqliteReads::exec(const std::string& sql) { return sqlite_exec(db_, path_, sql); }
-core::Error SqliteReads::error(const std::string& what) const { return sqlite_error(db_, path_, what); }
+core::Error SqliteReads::error(const std::string& what) const {
+  return sqlite_error(db_, path_, what);
+}
 
-core::Result<std::vector<ledger::AggregateRow>> SqliteReads::aggregate(const ledger::AggregateQuery& q) {
+core::Result<std::vector<ledger::AggregateRow>> SqliteReads::aggregate(
+    const ledger::AggregateQuery& q) {
   auto rows = aggregate_each({&q, 1});
   if (!rows) return rows.error();
   return std::move(rows->front());
 }
 
-core::Status SqliteReads::lookup(const std::vector<std::int64_t>& ids, std::vector<std::string>& texts) {
+core::Status SqliteReads::lookup(const std::vector<std::int64_t>& ids,
+                                 std::vector<std::string>& texts) {
   // Few ids: one lookup each. Many (a resource name per group): one pass over their range of the
   // table, which is ordered by id.
   const bool range = ids.size() > 256;
   core::Status st;
-  Stmt q(db_, range ? "SELECT id, value FROM strings WHERE id BETWEEN ? AND ? ORDER BY id"
-                    : "SELECT id, value FROM strings WHERE id = ?", st);
+  Stmt q(db_,
+         range ? "SELECT id, value FROM strings WHERE id BETWEEN ? AND ? ORDER BY id"
+               : "SELECT id, value FROM strings WHERE id = ?",
+         st);
   if (!st) return st;
   texts.reserve(ids.size());
   if (range) {
@@ -85,7 +90,9 @@ namespace {
 class ReadTransaction {
  public:
   explicit ReadTransaction(sqlite3* db)
-      : db_(db), own_(sqlite3_get_autocommit(db) != 0 && sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr) == SQLITE_OK) {}
+      : db_(db),
+        own_(sqlite3_get_autocommit(db) != 0 &&
+             sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr) == SQLITE_OK) {}
   ~ReadTransaction() {
     if (own_) sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr);
   }
@@ -107,15 +114,19 @@ class ReadTransaction {
 // that deleted rows, a VACUUM that renumbered them). `untouched`: whether a failure came before
 // any row was read (no connection, another generation, a lock), so that the store's own
 // connection can read the range instead.
-core::Status read_part(const MultiScan& plan, const std::string& path, const MultiScan::RowRange& part,
-                       const Generation& expected, std::vector<GroupFold>& folds, TextIds& texts, FoldTurns& turns,
+core::Status read_part(const MultiScan& plan, const std::string& path,
+                       const MultiScan::RowRange& part, const Generation& expected,
+                       std::vector<GroupFold>& folds, TextIds& texts, FoldTurns& turns,
                        std::size_t thread, bool& untouched) {
   sqlite3* c = nullptr;
   core::Status s;
   untouched = true;
-  if (sqlite3_open_v2(path.c_str(), &c, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
-    s = core::make_error(core::ErrorCode::kIo, std::string("cannot open another connection: ") +
-                                                   (c ? sqlite3_errmsg(c) : "out of memory"), path);
+  if (sqlite3_open_v2(path.c_str(), &c, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) !=
+      SQLITE_OK) {
+    s = core::make_error(
+        core::ErrorCode::kIo,
+        std::string("cannot open another connection: ") + (c ? sqlite3_errmsg(c) : "out of memory"),
+        path);
     sqlite3_close(c);
     turns.leave(thread);
     return s;
@@ -124,9 +135,11 @@ core::Status read_part(const MultiScan& plan, const std::string& path, const Mul
   s = sqlite_exec(c, path, "PRAGMA cache_size=-512; BEGIN");
   if (s) {
     auto g = generation(c, path);
-    if (!g) s = g.error();
+    if (!g)
+      s = g.error();
     else if (*g != expected)
-      s = core::make_error(core::ErrorCode::kIo, "the ledger changed while its scan was being split", path);
+      s = core::make_error(core::ErrorCode::kIo,
+                           "the ledger changed while its scan was being split", path);
     else {
       untouched = false;  // a failure from here on may leave rows in the folds
       s = plan.scan(c, folds, texts, &part, &turns, thread);  // leaves the turns when it ends
@@ -139,7 +152,8 @@ core::Status read_part(const MultiScan& plan, const std::string& path, const Mul
 
 }  // namespace
 
-core::Status SqliteReads::scan(const MultiScan& plan, std::vector<GroupFold>& folds, TextIds& texts, bool shared) {
+core::Status SqliteReads::scan(const MultiScan& plan, std::vector<GroupFold>& folds, TextIds& texts,
+                               bool shared) {
   // Other connections see what this one does only of a file (not ":memory:"), and only when
   // `shared`: in a read transaction of the scan's own (a writer's rows are not theirs to see).
   const char* file = sqlite3_db_filename(db_, "main");
@@ -148,7 +162,8 @@ core::Status SqliteReads::scan(const MultiScan& plan, std::vector<GroupFold>& fo
   if (!ranges) return ranges.error();
   // A small scan stays on this connection. A large one is read on connections of its own, one
   // thread per range (this one reading the first), all folding into the same groups in turns.
-  if (ranges->empty() || ranges->front().size() < options_.rows_per_scan_thread) return plan.scan(db_, folds, texts);
+  if (ranges->empty() || ranges->front().size() < options_.rows_per_scan_thread)
+    return plan.scan(db_, folds, texts);
   const auto gen = generation(db_, path_);
   if (!gen) return gen.error();
   if (const auto& hook = before_range_scans_hook()) hook();
@@ -159,8 +174,9 @@ core::Status SqliteReads::scan(const MultiScan& plan, std::vector<GroupFold>& fo
   {
     std::vector<std::jthread> pool;
     for (std::size_t i = 1; i < ranges->size(); ++i)
-      pool.emplace_back(
-          [&, i] { status[i] = read_part(plan, path, (*ranges)[i], *gen, folds, texts, turns, i, untouched[i]); });
+      pool.emplace_back([&, i] {
+        status[i] = read_part(plan, path, (*ranges)[i], *gen, folds, texts, turns, i, untouched[i]);
+      });
     status[0] = read_part(plan, path, ranges->front(), *gen, folds, texts, turns, 0, untouched[0]);
   }  // joins
   // A range no other connection could read as this one sees the ledger (no second handle, a
@@ -174,12 +190,14 @@ core::Status SqliteReads::scan(const MultiScan& plan, std::vector<GroupFold>& fo
 }
 
 core::Status SqliteReads::aggregate_into(std::span<const ledger::AggregateQuery> queries,
-                                         const ledger::Store::AggregateSink& sink, std::size_t interleave) {
+                                         const ledger::Store::AggregateSink& sink,
+                                         std::size_t interleave) {
   // A query equal to an earlier one is answered from the earlier's groups.
   std::vector<std::size_t> slot(queries.size());  // each query's place among the distinct ones
   std::vector<ledger::AggregateQuery> distinct;
   for (std::size_t i = 0; i < queries.size(); ++i) {
-    const auto first = static_cast<std::size_t>(std::find(queries.begin(), queries.end(), queries[i]) - queries.begin());
+    const auto first = static_cast<std::size_t>(
+        std::find(queries.begin(), queries.end(), queries[i]) - queries.begin());
     if (first == i) distinct.push_back(queries[i]);
     slot[i] = first == i ? distinct.size() - 1 : slot[first];
   }
@@ -216,20 +234,26 @@ core::Status SqliteReads::aggregate_into(std::span<const ledger::AggregateQuery>
       fold[d + k] = &f.folds[k];
     }
   }
-  auto lookup = [this](const std::vector<std::int64_t>& ids, std::vector<std::string>& out) { return this->lookup(ids, out); };
+  auto lookup = [this](const std::vector<std::int64_t>& ids, std::vector<std::string>& out) {
+    return this->lookup(ids, out);
+  };
   std::vector<GroupFold*> answers;  // by query
   for (std::size_t i = 0; i < queries.size(); ++i) answers.push_back(fold[slot[i]]);
-  if (interleave > 0) return each_interleaved({answers.data(), answers.size()}, interleave, lookup, sink);
+  if (interleave > 0)
+    return each_interleaved({answers.data(), answers.size()}, interleave, lookup, sink);
   return each_in_turn(answers, lookup, sink);
 }
 
 core::Result<std::vector<std::vector<ledger::AggregateRow>>> SqliteReads::aggregate_each(
     std::span<const ledger::AggregateQuery> queries) {
   std::vector<std::vector<ledger::AggregateRow>> out(queries.size());
-  if (auto s = aggregate_into(queries, [&out](std::size_t i, ledger::AggregateRow& row) -> core::Status {
-        out[i].push_back(std::move(row));
-        return {};
-      }, 0);
+  if (auto s = aggregate_into(
+          queries,
+          [&out](std::size_t i, ledger::AggregateRow& row) -> core::Status {
+            out[i].push_back(std::move(row));
+            return {};
+          },
+          0);
       !s)
     return s.error();
   return out;

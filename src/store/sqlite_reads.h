@@ -34,7 +34,8 @@ inline std::function<void()>& before_range_scans_hook() {
 class SqliteReads {
  public:
   // `db` is the store's connection, which outlives this; `path` names it in errors; `options` say
-  // how many threads a scan of the raw charges may use; `tagsets` reads every tag set (Store::tagsets).
+  // how many threads a scan of the raw charges may use; `tagsets` reads every tag set
+  // (Store::tagsets).
   using Tagsets = std::function<core::Result<std::map<std::int64_t, std::vector<ledger::Tag>>>()>;
   SqliteReads(sqlite3* db, std::string path, const StoreOptions& options, Tagsets tagsets)
       : db_(db), path_(std::move(path)), options_(options), tagsets_(std::move(tagsets)) {}
@@ -47,8 +48,8 @@ class SqliteReads {
   // scans_together(queries), else one after another. Sums of money are exact; GPU-hours and
   // quantities are summed in floating point, in an order that depends on how many threads read
   // (their last bits may differ from one thread's), the same in every run with as many.
-  core::Status aggregate_into(std::span<const ledger::AggregateQuery> queries, const ledger::Store::AggregateSink& sink,
-                              std::size_t interleave);
+  core::Status aggregate_into(std::span<const ledger::AggregateQuery> queries,
+                              const ledger::Store::AggregateSink& sink, std::size_t interleave);
   // aggregate_into's rows, collected.
   core::Result<std::vector<std::vector<ledger::AggregateRow>>> aggregate_each(
       std::span<const ledger::AggregateQuery> queries);
@@ -58,11 +59,14 @@ class SqliteReads {
   core::Error error(const std::string& what) const;
   // The texts of string ids (GroupFold::Lookup).
   core::Status lookup(const std::vector<std::int64_t>& ids, std::vector<std::string>& texts);
-  unsigned threads() const { return options_.scan_threads ? options_.scan_threads : core::usable_cores(); }
+  unsigned threads() const {
+    return options_.scan_threads ? options_.scan_threads : core::usable_cores();
+  }
 
   // `plan`'s rows into `folds` (sharing `texts`), read by as many threads as options_ allow when
   // `shared` (the connection is in a read transaction that other connections can share).
-  core::Status scan(const MultiScan& plan, std::vector<GroupFold>& folds, TextIds& texts, bool shared);
+  core::Status scan(const MultiScan& plan, std::vector<GroupFold>& folds, TextIds& texts,
+                    bool shared);
 
   sqlite3* db_;
   std::string path_;

@@ -8,12 +8,14 @@
 
 namespace aicost::store {
 
-core::Result<MultiScan> MultiScan::plan(sqlite3* db, std::span<const ledger::AggregateQuery> queries) {
+core::Result<MultiScan> MultiScan::plan(sqlite3* db,
+                                        std::span<const ledger::AggregateQuery> queries) {
   MultiScan m;
   m.queries_ = queries;
   m.parts_.resize(queries.size());
   if (queries.size() == 1) {
-    // One query is its own scan: SQL applies its filters, and the daily rollup answers it where it can.
+    // One query is its own scan: SQL applies its filters, and the daily rollup answers it where it
+    // can.
     m.all_ = queries[0];
     for (std::size_t k = 0; k < m.all_.dims.size(); ++k) m.parts_[0].columns.push_back(k);
     for (auto d : m.all_.dims) m.encoded_.push_back(dimension_encoded(d));
@@ -36,23 +38,27 @@ core::Result<MultiScan> MultiScan::plan(sqlite3* db, std::span<const ledger::Agg
     const auto& q = queries[i];
     auto& part = m.parts_[i];
     // The union of the days: unbounded where any query is.
-    m.all_.from = m.all_.from && q.from ? std::optional(std::min(*m.all_.from, *q.from)) : std::nullopt;
+    m.all_.from =
+        m.all_.from && q.from ? std::optional(std::min(*m.all_.from, *q.from)) : std::nullopt;
     m.all_.to = m.all_.to && q.to ? std::optional(std::max(*m.all_.to, *q.to)) : std::nullopt;
     for (auto d : q.dims) part.columns.push_back(column_of(d));
     for (const auto& f : q.filters) {
       const std::size_t c = column_of(f.key.dim);
       if (!dimension_encoded(f.key.dim)) {
-        auto it = std::find_if(part.text_filters.begin(), part.text_filters.end(), [c](const auto& p) { return p.first == c; });
+        auto it = std::find_if(part.text_filters.begin(), part.text_filters.end(),
+                               [c](const auto& p) { return p.first == c; });
         if (it == part.text_filters.end()) it = part.text_filters.insert(it, {c, {}});
         it->second.push_back(f.value);
         continue;
       }
-      auto it = std::find_if(part.id_filters.begin(), part.id_filters.end(), [c](const auto& p) { return p.first == c; });
+      auto it = std::find_if(part.id_filters.begin(), part.id_filters.end(),
+                             [c](const auto& p) { return p.first == c; });
       if (it == part.id_filters.end()) it = part.id_filters.insert(it, {c, {}});
       sqlite3_reset(id_of.get());
       id_of.text(1, f.value);
       // A value the ledger has never seen has no id: nothing matches it.
-      if (sqlite3_step(id_of.get()) == SQLITE_ROW) it->second.push_back(sqlite3_column_int64(id_of.get(), 0));
+      if (sqlite3_step(id_of.get()) == SQLITE_ROW)
+        it->second.push_back(sqlite3_column_int64(id_of.get(), 0));
     }
   }
   for (auto d : m.all_.dims) m.encoded_.push_back(dimension_encoded(d));
@@ -74,8 +80,9 @@ core::Status MultiScan::prune_sources(sqlite3* db) {
   };
   auto all = ids("SELECT DISTINCT source_id FROM charge_daily");
   if (!all) return all.error();
-  auto within = ids("SELECT DISTINCT source_id FROM charge_daily WHERE day >= " + std::to_string(*all_.from) +
-                    " AND day < " + std::to_string(*all_.to));
+  auto within =
+      ids("SELECT DISTINCT source_id FROM charge_daily WHERE day >= " + std::to_string(*all_.from) +
+          " AND day < " + std::to_string(*all_.to));
   if (!within) return within.error();
   if (within->size() == all->size()) return {};
   // Their first and last rows, each found through the index on source_id. The range is read as a
@@ -84,7 +91,8 @@ core::Status MultiScan::prune_sources(sqlite3* db) {
   RowRange range;  // none: an empty range
   std::string in;
   for (const std::int64_t source : *within) {
-    auto first = ids("SELECT rowid FROM charges WHERE source_id = " + std::to_string(source) + " ORDER BY rowid LIMIT 1");
+    auto first = ids("SELECT rowid FROM charges WHERE source_id = " + std::to_string(source) +
+                     " ORDER BY rowid LIMIT 1");
     auto last = ids("SELECT rowid FROM charges WHERE source_id = " + std::to_string(source) +
                     " ORDER BY rowid DESC LIMIT 1");
     if (!first) return first.error();
@@ -105,11 +113,14 @@ core::Status MultiScan::count_gpu_rows(sqlite3* db) {
     core::Status st;
     Stmt q(db, sql, st);
     if (!st) return st.error();
-    if (sqlite3_step(q.get()) != SQLITE_ROW) return core::make_error(core::ErrorCode::kInternal, "no row from: " + sql);
+    if (sqlite3_step(q.get()) != SQLITE_ROW)
+      return core::make_error(core::ErrorCode::kInternal, "no row from: " + sql);
     return sqlite3_column_int64(q.get(), 0);
   };
-  const std::string days = " AND day >= " + std::to_string(*all_.from) + " AND day < " + std::to_string(*all_.to);
-  auto gpu_rows = one("SELECT COUNT(*) FROM charges INDEXED BY charges_gpu_day WHERE gpu_hours > 0" + days);
+  const std::string days =
+      " AND day >= " + std::to_string(*all_.from) + " AND day < " + std::to_string(*all_.to);
+  auto gpu_rows =
+      one("SELECT COUNT(*) FROM charges INDEXED BY charges_gpu_day WHERE gpu_hours > 0" + days);
   if (!gpu_rows) return gpu_rows.error();
   if (*gpu_rows == 0) {
     nothing_ = true;
@@ -120,7 +131,9 @@ core::Status MultiScan::count_gpu_rows(sqlite3* db) {
   if (pruned_) {
     scanned = pruned_->size();
   } else {
-    auto span = one("SELECT COALESCE((SELECT MAX(rowid) FROM charges) - (SELECT MIN(rowid) FROM charges) + 1, 0)");
+    auto span =
+        one("SELECT COALESCE((SELECT MAX(rowid) FROM charges) - (SELECT MIN(rowid) FROM charges) + "
+            "1, 0)");
     if (!span) return span.error();
     scanned = *span;
   }
@@ -133,19 +146,22 @@ core::Status MultiScan::count_gpu_rows(sqlite3* db) {
 core::Result<std::vector<MultiScan::RowRange>> MultiScan::split(sqlite3* db, std::size_t parts,
                                                                 std::int64_t min_rows) const {
   // The rollup, nothing, or a few rows through an index: one scan, not split.
-  if (from_rollup(all_) || nothing_ || index_ == " INDEXED BY charges_gpu_day") return std::vector<RowRange>{};
+  if (from_rollup(all_) || nothing_ || index_ == " INDEXED BY charges_gpu_day")
+    return std::vector<RowRange>{};
   RowRange all;
   if (pruned_) {
     all = *pruned_;
   } else {
     core::Status st;
-    // Two seeks (SQLite reads a lone MIN or MAX from the end of the table; both at once, all of it).
+    // Two seeks (SQLite reads a lone MIN or MAX from the end of the table; both at once, all of
+    // it).
     Stmt q(db, "SELECT (SELECT MIN(rowid) FROM charges), (SELECT MAX(rowid) FROM charges)", st);
     if (!st) return st.error();
     if (sqlite3_step(q.get()) == SQLITE_ROW && sqlite3_column_type(q.get(), 0) != SQLITE_NULL)
       all = {sqlite3_column_int64(q.get(), 0), sqlite3_column_int64(q.get(), 1)};
   }
-  const std::int64_t most = std::max<std::int64_t>(all.size() / std::max<std::int64_t>(min_rows, 1), 1);
+  const std::int64_t most =
+      std::max<std::int64_t>(all.size() / std::max<std::int64_t>(min_rows, 1), 1);
   const std::int64_t n = std::clamp<std::int64_t>(static_cast<std::int64_t>(parts), 1, most);
   std::vector<RowRange> out;
   std::int64_t next = all.first;
@@ -196,7 +212,7 @@ namespace {
 // filled in when folded), currency and tag set, and its sums; text cells' bytes and hashes beside.
 struct Batch {
   static constexpr std::size_t kRows = 2048;
-  std::size_t stride = 0;             // integers per row: cells, currency, tag set
+  std::size_t stride = 0;  // integers per row: cells, currency, tag set
   std::vector<ledger::Day> days;
   std::vector<std::int64_t> cells;
   std::vector<ledger::Sums> sums;
@@ -216,8 +232,8 @@ struct Batch {
 
 }  // namespace
 
-core::Status MultiScan::scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds& texts, const RowRange* part,
-                             FoldTurns* turns, std::size_t thread) const {
+core::Status MultiScan::scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds& texts,
+                             const RowRange* part, FoldTurns* turns, std::size_t thread) const {
   struct Leave {
     FoldTurns* turns;
     std::size_t thread;
@@ -228,7 +244,8 @@ core::Status MultiScan::scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds
   if (nothing_) return {};
   std::vector<std::string> also;
   if (const RowRange* rows = part ? part : pruned_ ? &*pruned_ : nullptr)
-    also.push_back("rowid BETWEEN " + std::to_string(rows->first) + " AND " + std::to_string(rows->last));
+    also.push_back("rowid BETWEEN " + std::to_string(rows->first) + " AND " +
+                   std::to_string(rows->last));
   if (!sources_in_.empty()) also.push_back(sources_in_);
   auto a = scan_sql(all_, Dialect::kSqlite, also, index_);
   core::Status st;
@@ -264,8 +281,8 @@ core::Status MultiScan::scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds
       if (t + kAhead / 2 < n_texts) texts.prefetch_text(batch.hashes[t + kAhead / 2]);
       const std::uint32_t begin = t == 0 ? 0 : batch.ends[t - 1];
       const std::size_t r = t / text_columns.size();
-      batch.cells[r * batch.stride + text_columns[t % text_columns.size()]] =
-          texts.id(std::string_view(batch.bytes).substr(begin, batch.ends[t] - begin), batch.hashes[t]);
+      batch.cells[r * batch.stride + text_columns[t % text_columns.size()]] = texts.id(
+          std::string_view(batch.bytes).substr(begin, batch.ends[t] - begin), batch.hashes[t]);
     }
     for (std::size_t r = 0, t = 0; r < batch.size(); ++r) {
       const std::int64_t* ids = &batch.cells[r * batch.stride];
@@ -278,7 +295,8 @@ core::Status MultiScan::scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds
       for (std::size_t i = 0; i < queries_.size(); ++i) {
         const auto& q = queries_[i];
         if ((q.from && day < *q.from) || (q.to && day >= *q.to)) continue;
-        if (q.gpu_rows_only && !(batch.sums[r].gpu_hours > 0)) continue;  // as query_sql's "gpu_hours > 0"
+        if (q.gpu_rows_only && !(batch.sums[r].gpu_hours > 0))
+          continue;  // as query_sql's "gpu_hours > 0"
         const auto& part = parts_[i];
         bool keep = true;
         for (const auto& [c, allowed] : part.id_filters)
@@ -307,7 +325,8 @@ core::Status MultiScan::scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds
       return {};
     }
     if (rc != SQLITE_ROW)
-      return core::make_error(core::ErrorCode::kIo, std::string("SQLite failed scanning charges: ") + sqlite3_errmsg(db));
+      return core::make_error(core::ErrorCode::kIo,
+                              std::string("SQLite failed scanning charges: ") + sqlite3_errmsg(db));
     int col = 0;
     batch.days.push_back(sqlite3_column_int(s.get(), col++));
     for (std::size_t k = 0; k < n; ++k, ++col) {

@@ -38,7 +38,7 @@ class FoldTurns {
   }
 
  private:
-  void next(std::size_t thread);   // the turn after `thread`'s (locked)
+  void next(std::size_t thread);  // the turn after `thread`'s (locked)
   std::mutex m_;
   std::condition_variable cv_;
   std::size_t turn_ = 0;
@@ -61,14 +61,16 @@ class MultiScan {
   // The charges a raw scan reads, as ranges of rowids of about equal size, in order, for scans on
   // several connections at once: at most `parts`, each of `min_rows` at least (one when fewer);
   // none when the scan reads the daily rollup (it is not split).
-  core::Result<std::vector<RowRange>> split(sqlite3* db, std::size_t parts, std::int64_t min_rows) const;
+  core::Result<std::vector<RowRange>> split(sqlite3* db, std::size_t parts,
+                                            std::int64_t min_rows) const;
 
   // The rows into `folds` (one per query, in order, sharing `texts`): all of them, or those in
   // `part` (one of split()'s). Rows are read in batches; with `turns`, several threads scan
   // parts into the same folds and each batch is folded in the turn of `thread` (which leaves the
   // turns when the scan ends, however it ends).
-  core::Status scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds& texts, const RowRange* part = nullptr,
-                    FoldTurns* turns = nullptr, std::size_t thread = 0) const;
+  core::Status scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds& texts,
+                    const RowRange* part = nullptr, FoldTurns* turns = nullptr,
+                    std::size_t thread = 0) const;
 
  private:
   struct Part {
@@ -86,14 +88,14 @@ class MultiScan {
   // against the rows a scan would read: the scan reads them through that index; else it reads
   // the rows in order, as without the index (a seek per row costs more than a row read in turn).
   core::Status count_gpu_rows(sqlite3* db);
-  bool nothing_ = false;            // no row can match
-  std::string index_;               // after "FROM charges": " INDEXED BY ...", " NOT INDEXED" or empty
+  bool nothing_ = false;  // no row can match
+  std::string index_;     // after "FROM charges": " INDEXED BY ...", " NOT INDEXED" or empty
   std::optional<RowRange> pruned_;  // the sources' rows (none: every row)
   std::string sources_in_;          // their ids, a condition on source_id (empty: any)
   std::span<const ledger::AggregateQuery> queries_;
   ledger::AggregateQuery all_;  // every dimension read, the union of the days
   std::vector<Part> parts_;
-  std::vector<char> encoded_;   // per all_.dims: a string id (else text)
+  std::vector<char> encoded_;  // per all_.dims: a string id (else text)
 };
 
 }  // namespace aicost::store

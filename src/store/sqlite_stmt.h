@@ -1,5 +1,6 @@
-// SQLite helpers both halves of the SQLite store use (sqlite_store.cc writes, sqlite_reads.cc reads):
-// a prepared statement that finalizes itself, a text column, and errors that name the ledger file.
+// SQLite helpers both halves of the SQLite store use (sqlite_store.cc writes, sqlite_reads.cc
+// reads): a prepared statement that finalizes itself, a text column, and errors that name the
+// ledger file.
 #pragma once
 
 #include <sqlite3.h>
@@ -23,7 +24,8 @@ class Stmt {
   Stmt() = default;
   Stmt(sqlite3* db, const std::string& sql, core::Status& status) {
     if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s_, nullptr) != SQLITE_OK)
-      status = core::make_error(core::ErrorCode::kInternal, std::string("SQLite: ") + sqlite3_errmsg(db), sql.substr(0, 80));
+      status = core::make_error(core::ErrorCode::kInternal,
+                                std::string("SQLite: ") + sqlite3_errmsg(db), sql.substr(0, 80));
   }
   ~Stmt() { sqlite3_finalize(s_); }
   Stmt(Stmt&& o) noexcept : s_(o.s_) { o.s_ = nullptr; }
@@ -33,7 +35,9 @@ class Stmt {
   }
   sqlite3_stmt* get() const { return s_; }
 
-  void text(int i, std::string_view v) { sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC); }
+  void text(int i, std::string_view v) {
+    sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC);
+  }
   void i64(int i, std::int64_t v) { sqlite3_bind_int64(s_, i, v); }
   void real(int i, double v) { sqlite3_bind_double(s_, i, v); }
   void null(int i) { sqlite3_bind_null(s_, i); }
@@ -44,7 +48,8 @@ class Stmt {
 
 inline std::string column_text(sqlite3_stmt* s, int i) {
   const auto* p = sqlite3_column_text(s, i);
-  return p ? std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(sqlite3_column_bytes(s, i)))
+  return p ? std::string(reinterpret_cast<const char*>(p),
+                         static_cast<std::size_t>(sqlite3_column_bytes(s, i)))
            : std::string();
 }
 

@@ -56,7 +56,10 @@ class BindSink final : public RowSink {
 class SqliteStore final : public LedgerBase {
  public:
   SqliteStore(sqlite3* db, std::string path, const StoreOptions& options)
-      : LedgerBase(options), db_(db), path_(std::move(path)), reads_(db_, path_, options, [this] { return tagsets(); }) {}
+      : LedgerBase(options),
+        db_(db),
+        path_(std::move(path)),
+        reads_(db_, path_, options, [this] { return tagsets(); }) {}
   ~SqliteStore() override {
     rollback();
     statements_.clear();
@@ -87,7 +90,8 @@ class SqliteStore final : public LedgerBase {
 
   std::string backend() const override { return "sqlite"; }
 
-  core::Result<std::vector<ledger::AggregateRow>> aggregate(const ledger::AggregateQuery& q) override {
+  core::Result<std::vector<ledger::AggregateRow>> aggregate(
+      const ledger::AggregateQuery& q) override {
     return reads_.aggregate(q);
   }
   core::Result<std::vector<std::vector<ledger::AggregateRow>>> aggregate_each(
@@ -96,8 +100,8 @@ class SqliteStore final : public LedgerBase {
     if (!SqliteReads::scans_together(queries)) return ledger::Store::aggregate_each(queries);
     return reads_.aggregate_each(queries);
   }
-  core::Status aggregate_into(std::span<const ledger::AggregateQuery> queries, const AggregateSink& sink,
-                              std::size_t interleave = 0) override {
+  core::Status aggregate_into(std::span<const ledger::AggregateQuery> queries,
+                              const AggregateSink& sink, std::size_t interleave = 0) override {
     return reads_.aggregate_into(queries, sink, interleave);
   }
 
@@ -132,8 +136,8 @@ class SqliteStore final : public LedgerBase {
     auto pages_after = pragma("page_count"), page_after = pragma("page_size");
     if (!pages_after || !page_after) return (pages_after ? page_after : pages_after).error();
     out.bytes_after = *pages_after * *page_after;
-    out.how = "VACUUM, pages of " + std::to_string(*page / 1024) + " KiB -> " + std::to_string(*page_after / 1024) +
-              " KiB";
+    out.how = "VACUUM, pages of " + std::to_string(*page / 1024) + " KiB -> " +
+              std::to_string(*page_after / 1024) + " KiB";
     return out;
   }
 
@@ -151,8 +155,8 @@ class SqliteStore final : public LedgerBase {
     return out;
   }
   // One row held at a time, its cells overwritten in place (a text cell keeps its buffer).
-  core::Status query_each(const char* what, const std::string& sql, const std::vector<SqlParam>& params,
-                          const RowVisit& visit) override {
+  core::Status query_each(const char* what, const std::string& sql,
+                          const std::vector<SqlParam>& params, const RowVisit& visit) override {
     SqlRows one;
     auto& row = one.rows.emplace_back();
     return rows_of(what, sql, params, [&](sqlite3_stmt* s) {
@@ -164,23 +168,27 @@ class SqliteStore final : public LedgerBase {
   core::Status script(const char*, const std::string& sql) override { return exec(sql); }
   core::Result<int> applied_version() override { return store::applied_version(db_, path_); }
   core::Error no_ledger() const override {
-    return make_error(ErrorCode::kNotFound,
-                      "this file is not an aicost ledger yet (it has no tables); load a billing export into it "
-                      "(aicost ledger ingest FILE --db " +
-                          path_ + ") or make it a ledger (aicost ledger init --db " + path_ + ")",
-                      path_);
+    return make_error(
+        ErrorCode::kNotFound,
+        "this file is not an aicost ledger yet (it has no tables); load a billing export into it "
+        "(aicost ledger ingest FILE --db " +
+            path_ + ") or make it a ledger (aicost ledger init --db " + path_ + ")",
+        path_);
   }
 
   // Writers take turns through the lock file (file_lock.h), then BEGIN IMMEDIATE.
   core::Status begin_write(Writer who) override {
-    const char* name = who == Writer::kIngest ? "ingest" : who == Writer::kMigration ? "migration" : "check";
+    const char* name = who == Writer::kIngest      ? "ingest"
+                       : who == Writer::kMigration ? "migration"
+                                                   : "check";
     busy_ = false;
     auto lock = FileLock::acquire(path_, name, options_);
     if (!lock) return lock.error();
     if (sqlite3_exec(db_, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) != SQLITE_OK) {
       busy_ = sqlite3_errcode(db_) == SQLITE_BUSY;
-      return sqlite_error(db_, path_, busy_ ? "starting a write (another process kept the ledger locked)"
-                                           : "starting a write");
+      return sqlite_error(
+          db_, path_,
+          busy_ ? "starting a write (another process kept the ledger locked)" : "starting a write");
     }
     writer_ = std::move(*lock);
     ingest_ = who == Writer::kIngest;
@@ -206,7 +214,8 @@ class SqliteStore final : public LedgerBase {
   }
   bool transient_failure() const override { return busy_; }
 
-  core::Status load(const char* what, const char* table, int columns, std::size_t n, const RowWriter& write) override {
+  core::Status load(const char* what, const char* table, int columns, std::size_t n,
+                    const RowWriter& write) override {
     if (n == 0) return {};
     std::string sql = std::string("INSERT INTO ") + table + " VALUES (?";
     for (int i = 1; i < columns; ++i) sql += ",?";
@@ -216,8 +225,8 @@ class SqliteStore final : public LedgerBase {
     for (std::size_t k = 0; k < n && sink.status(); ++k) write(k, sink);
     return sink.status();
   }
-  core::Status load_charges(std::int64_t source, std::span<const ledger::Charge> rows, const std::int64_t* tagsets,
-                            const ChargeTextIds* ids) override {
+  core::Status load_charges(std::int64_t source, std::span<const ledger::Charge> rows,
+                            const std::int64_t* tagsets, const ChargeTextIds* ids) override {
     const ChargeRows batch{source, rows.data(), tagsets, ids};
     return feed(charge_feed_, "charges", charge_columns(), &batch, rows.size());
   }
@@ -231,7 +240,8 @@ class SqliteStore final : public LedgerBase {
                                                         std::int64_t max_id) override {
     std::vector<std::int64_t> ids(values.size());
     pending_.clear();
-    for (std::size_t i = 0; i < values.size(); ++i) pending_.emplace_back(ids[i] = max_id + 1 + std::int64_t(i), values[i]);
+    for (std::size_t i = 0; i < values.size(); ++i)
+      pending_.emplace_back(ids[i] = max_id + 1 + std::int64_t(i), values[i]);
     auto s = feed(string_feed_, "strings", "id, value", pending_.data(), pending_.size());
     pending_.clear();
     if (!s) return s.error();
@@ -272,25 +282,32 @@ class SqliteStore final : public LedgerBase {
       default: {
         const auto* p = static_cast<const char*>(sqlite3_column_blob(s, c));
         const auto n = static_cast<std::size_t>(sqlite3_column_bytes(s, c));
-        if (auto* text = std::get_if<std::string>(&cell)) text->assign(p ? p : "", n);
-        else cell = std::string(p ? p : "", n);
+        if (auto* text = std::get_if<std::string>(&cell))
+          text->assign(p ? p : "", n);
+        else
+          cell = std::string(p ? p : "", n);
       }
     }
   }
 
   // Runs `sql` with `params` bound, handing each row to `row` as SQLite steps onto it.
   template <class Row>
-  core::Status rows_of(const char* what, const std::string& sql, const std::vector<SqlParam>& params, Row&& row) {
+  core::Status rows_of(const char* what, const std::string& sql,
+                       const std::vector<SqlParam>& params, Row&& row) {
     Stmt* s = statement(sql, sqlite_params(sql));
     if (!s) return error(what);
     sqlite3_reset(s->get());
     int i = 0;
     for (const auto& p : params) {
       ++i;
-      if (const auto* v = std::get_if<std::int64_t>(&p)) s->i64(i, *v);
-      else if (const auto* d = std::get_if<double>(&p)) s->real(i, *d);
-      else if (const auto* t = std::get_if<std::string_view>(&p)) s->text(i, *t);
-      else s->null(i);
+      if (const auto* v = std::get_if<std::int64_t>(&p))
+        s->i64(i, *v);
+      else if (const auto* d = std::get_if<double>(&p))
+        s->real(i, *d);
+      else if (const auto* t = std::get_if<std::string_view>(&p))
+        s->text(i, *t);
+      else
+        s->null(i);
     }
     int rc;
     while ((rc = sqlite3_step(s->get())) == SQLITE_ROW) row(s->get());
@@ -316,7 +333,8 @@ class SqliteStore final : public LedgerBase {
   // or NOT NULL constraint makes SQLite copy each page it changes to a statement journal first,
   // thousands of pages for a batch of new strings landing all over the `strings` index (an
   // error rolls the ingest's transaction back anyway).
-  core::Status feed(SqliteFeed& feed, const char* table, const std::string& columns, const void* rows, std::size_t n) {
+  core::Status feed(SqliteFeed& feed, const char* table, const std::string& columns,
+                    const void* rows, std::size_t n) {
     if (n == 0) return {};
     Stmt* s = statement(feed.name(), "INSERT OR FAIL INTO " + std::string(table) + " (" + columns +
                                          ") SELECT * FROM " + feed.name());
@@ -343,15 +361,19 @@ class SqliteStore final : public LedgerBase {
 
 }  // namespace
 
-core::Result<std::unique_ptr<ledger::Store>> open_sqlite(const std::string& path, const StoreOptions& options) {
+core::Result<std::unique_ptr<ledger::Store>> open_sqlite(const std::string& path,
+                                                         const StoreOptions& options) {
   // One connection per store, used by one thread at a time: no per-call mutexes (they cost ~5 % of
   // an ingest), and no global memory statistics.
-  static const bool configured = [] { return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) == SQLITE_OK; }();
+  static const bool configured = [] {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) == SQLITE_OK;
+  }();
   (void)configured;
   sqlite3* db = nullptr;
   const int access = options.mode == OpenMode::kReadOnly ? SQLITE_OPEN_READONLY
-                     : options.mode == OpenMode::kCreate ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-                                                         : SQLITE_OPEN_READWRITE;
+                     : options.mode == OpenMode::kCreate
+                         ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+                         : SQLITE_OPEN_READWRITE;
   if (sqlite3_open_v2(path.c_str(), &db, access | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
     std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
     sqlite3_close(db);

@@ -9,7 +9,9 @@
 
 namespace aicost::store {
 
-core::Result<std::unique_ptr<ledger::Store>> open_sqlite(const std::string& path, const StoreOptions& options);
-core::Result<std::unique_ptr<ledger::Store>> open_postgres(const std::string& url, const StoreOptions& options);
+core::Result<std::unique_ptr<ledger::Store>> open_sqlite(const std::string& path,
+                                                         const StoreOptions& options);
+core::Result<std::unique_ptr<ledger::Store>> open_postgres(const std::string& url,
+                                                           const StoreOptions& options);
 
 }  // namespace aicost::store

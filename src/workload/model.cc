@@ -12,11 +12,13 @@ core::Error invalid(const std::string& field, const std::string& why) {
 }  // namespace
 
 core::Result<Model> Model::create(catalog::ModelSpec s) {
-  const struct { const char* name; int value; } required[] = {
-      {"num_layers", s.num_layers},
-      {"hidden_size", s.hidden_size},
-      {"num_attention_heads", s.num_attention_heads},
-      {"vocab_size", s.vocab_size}};
+  const struct {
+    const char* name;
+    int value;
+  } required[] = {{"num_layers", s.num_layers},
+                  {"hidden_size", s.hidden_size},
+                  {"num_attention_heads", s.num_attention_heads},
+                  {"vocab_size", s.vocab_size}};
   for (const auto& r : required) {
     if (r.value <= 0) {
       return invalid(r.name, std::string(r.name) + " must be a positive integer, got " +
@@ -30,10 +32,9 @@ core::Result<Model> Model::create(catalog::ModelSpec s) {
   const auto& spec = m.spec_;
   m.kv_heads_ = spec.num_query_groups > 0 ? spec.num_query_groups : spec.num_attention_heads;
   if (spec.num_attention_heads % m.kv_heads_ != 0) {
-    return invalid("num_query_groups",
-                   "num_query_groups " + std::to_string(m.kv_heads_) +
-                       " must divide num_attention_heads " +
-                       std::to_string(spec.num_attention_heads));
+    return invalid("num_query_groups", "num_query_groups " + std::to_string(m.kv_heads_) +
+                                           " must divide num_attention_heads " +
+                                           std::to_string(spec.num_attention_heads));
   }
   if (spec.kv_channels > 0) {
     m.head_dim_ = spec.kv_channels;
@@ -70,7 +71,8 @@ double Model::attention_params() const {
   const double h = hidden();
   const double norms = 2 * h;
   if (spec_.multi_latent_attention) {
-    // DeepSeek-V2 §2.1: low-rank query (q_lora) and joint KV compression (kv_lora) + decoupled RoPE.
+    // DeepSeek-V2 §2.1: low-rank query (q_lora) and joint KV compression (kv_lora) + decoupled
+    // RoPE.
     const double a = heads();
     const double qk = spec_.qk_head_dim + spec_.qk_pos_emb_head_dim;
     const double q = spec_.q_lora_rank > 0
@@ -94,8 +96,7 @@ double Model::expert_params() const {
 }
 
 double Model::shared_expert_params() const {
-  return static_cast<double>(mlp_matrices()) * hidden() *
-         spec_.moe_shared_expert_intermediate_size;
+  return static_cast<double>(mlp_matrices()) * hidden() * spec_.moe_shared_expert_intermediate_size;
 }
 
 double Model::embedding_params() const {
@@ -115,8 +116,8 @@ double Model::params_experts() const {
 double Model::params_total() const {
   const double router = static_cast<double>(hidden()) * spec_.num_moe_experts;
   return layers() * attention_params() + dense_layers() * dense_mlp_params() +
-         moe_layers_ * (shared_expert_params() + router) + params_experts() +
-         embedding_params() + output_params() + hidden() /* final norm */;
+         moe_layers_ * (shared_expert_params() + router) + params_experts() + embedding_params() +
+         output_params() + hidden() /* final norm */;
 }
 
 double Model::params_active() const {

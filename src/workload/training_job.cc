@@ -28,9 +28,7 @@ const char* to_string(AttentionKernel k) {
   return k == AttentionKernel::kFlash ? "flash" : "unfused";
 }
 
-const char* to_string(MoeDispatcher d) {
-  return d == MoeDispatcher::kFlex ? "flex" : "alltoall";
-}
+const char* to_string(MoeDispatcher d) { return d == MoeDispatcher::kFlex ? "flex" : "alltoall"; }
 
 std::vector<int> divisors(int n) {
   std::vector<int> d;
@@ -64,8 +62,8 @@ std::vector<int> dividing(int n, const std::vector<int>& candidates) {
 core::Error not_dividing(const std::string& key, int value, const std::string& what, int n,
                          const std::vector<int>& options) {
   return make_error(ErrorCode::kInvalidInput,
-                    key + " " + to_string(value) + " does not divide " + what + " " +
-                        to_string(n) + "; values that would: " + join(options),
+                    key + " " + to_string(value) + " does not divide " + what + " " + to_string(n) +
+                        "; values that would: " + join(options),
                     "parallelism." + key);
 }
 
@@ -74,13 +72,15 @@ core::Error not_dividing(const std::string& key, int value, const std::string& w
 core::Status validate(const TrainingJob& job, std::vector<std::string>* warnings) {
   const auto& p = job.parallel;
   const auto& m = job.model;
-  const struct { const char* key; int value; } positive[] = {
-      {"tensor_model_parallel_size", p.tensor},
-      {"pipeline_model_parallel_size", p.pipeline},
-      {"virtual_pipeline_model_parallel_size", p.virtual_pipeline},
-      {"context_parallel_size", p.context},
-      {"expert_model_parallel_size", p.expert},
-      {"micro_batch_size", p.micro_batch}};
+  const struct {
+    const char* key;
+    int value;
+  } positive[] = {{"tensor_model_parallel_size", p.tensor},
+                  {"pipeline_model_parallel_size", p.pipeline},
+                  {"virtual_pipeline_model_parallel_size", p.virtual_pipeline},
+                  {"context_parallel_size", p.context},
+                  {"expert_model_parallel_size", p.expert},
+                  {"micro_batch_size", p.micro_batch}};
   for (const auto& f : positive) {
     if (f.value <= 0) {
       return make_error(ErrorCode::kInvalidInput,
@@ -120,9 +120,10 @@ core::Status validate(const TrainingJob& job, std::vector<std::string>* warnings
   }
   const bool uneven = m.layers() % p.pipeline != 0;
   if (uneven && warnings) {
-    warnings->push_back("num_layers " + to_string(m.layers()) + " is not a multiple of "
-                        "pipeline_model_parallel_size " + to_string(p.pipeline) +
-                        ": the slowest stage holds " +
+    warnings->push_back("num_layers " + to_string(m.layers()) +
+                        " is not a multiple of "
+                        "pipeline_model_parallel_size " +
+                        to_string(p.pipeline) + ": the slowest stage holds " +
                         to_string((m.layers() + p.pipeline - 1) / p.pipeline) +
                         " layers (Megatron: decoder_first/last_pipeline_num_layers)");
   }
@@ -149,14 +150,13 @@ core::Status validate(const TrainingJob& job, std::vector<std::string>* warnings
     for (int b : powers) {
       if (job.global_batch % (dp * b) == 0) mbs.push_back(b);
     }
-    return make_error(
-        ErrorCode::kInvalidInput,
-        "global_batch_size " + to_string(job.global_batch) +
-            " is not a multiple of micro_batch_size x data-parallel size (" +
-            to_string(p.micro_batch) + " x " + to_string(dp) + "); " +
-            (mbs.empty() ? "make global_batch_size a multiple of " + to_string(dp)
-                         : "micro_batch_size values that would fit: " + join(mbs)),
-        "training.global_batch_size");
+    return make_error(ErrorCode::kInvalidInput,
+                      "global_batch_size " + to_string(job.global_batch) +
+                          " is not a multiple of micro_batch_size x data-parallel size (" +
+                          to_string(p.micro_batch) + " x " + to_string(dp) + "); " +
+                          (mbs.empty() ? "make global_batch_size a multiple of " + to_string(dp)
+                                       : "micro_batch_size values that would fit: " + join(mbs)),
+                      "training.global_batch_size");
   }
   if (m.is_moe()) {
     if (m.spec().num_moe_experts % p.expert != 0) {

@@ -13,7 +13,9 @@ namespace aicost::testing {
 
 __extension__ typedef __int128 Int128;
 
-inline std::string samples_dir() { return std::string(AICOST_SOURCE_DIR) + "/../shared/data/billing-samples/"; }
+inline std::string samples_dir() {
+  return std::string(AICOST_SOURCE_DIR) + "/../shared/data/billing-samples/";
+}
 
 // RFC 4180 records of a whole file (quotes, doubled quotes, newlines in quotes; BOM skipped).
 inline std::vector<std::vector<std::string>> naive_csv(const std::string& path) {
@@ -28,9 +30,12 @@ inline std::vector<std::vector<std::string>> naive_csv(const std::string& path) 
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (quoted) {
-      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') field += '"', ++i;
-      else if (c == '"') quoted = false;
-      else field += c;
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"')
+        field += '"', ++i;
+      else if (c == '"')
+        quoted = false;
+      else
+        field += c;
     } else if (c == '"') {
       quoted = true;
       any = true;
@@ -62,8 +67,10 @@ inline Int128 atto(const std::string& s) {
   int scale = 0;
   bool point = false;
   for (; i < s.size() && s[i] != 'e' && s[i] != 'E'; ++i) {
-    if (s[i] == '.') point = true;
-    else mant = mant * 10 + (s[i] - '0'), scale += point;
+    if (s[i] == '.')
+      point = true;
+    else
+      mant = mant * 10 + (s[i] - '0'), scale += point;
   }
   int exp = i < s.size() ? std::stoi(s.substr(i + 1)) : 0;
   int shift = 18 - scale + exp;
@@ -73,7 +80,8 @@ inline Int128 atto(const std::string& s) {
 }
 
 // Sum of `column` per value of `currency_column` ("" = one bucket), in 1e-18; NULL/empty skipped.
-inline std::map<std::string, Int128> independent_sum(const std::string& path, const std::string& column,
+inline std::map<std::string, Int128> independent_sum(const std::string& path,
+                                                     const std::string& column,
                                                      const std::string& currency_column) {
   const auto rows = naive_csv(path);
   std::map<std::string, Int128> out;

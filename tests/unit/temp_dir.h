@@ -16,7 +16,8 @@ namespace aicost::testing {
 class TempDir {
  public:
   explicit TempDir(std::string_view prefix = "aicost-test") {
-    std::string pattern = (std::filesystem::temp_directory_path() / (std::string(prefix) + "-XXXXXX")).string();
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / (std::string(prefix) + "-XXXXXX")).string();
     if (::mkdtemp(pattern.data()) == nullptr) ADD_FAILURE() << "mkdtemp " << pattern << " failed";
     path_ = pattern;
   }

@@ -88,7 +88,8 @@ Measurement measure(const std::vector<uint8_t>& in, int level, size_t chunk, int
     for (const auto& p : packed) {
       const size_t n = std::min(chunk, in.size() - off);
       const size_t d = ZSTD_decompress(back.data(), n, p.data(), p.size());
-      if (ZSTD_isError(d) || d != n || !std::equal(back.begin(), back.begin() + n, in.begin() + off)) {
+      if (ZSTD_isError(d) || d != n ||
+          !std::equal(back.begin(), back.begin() + n, in.begin() + off)) {
         m.round_trip = false;
       }
       off += n;

@@ -141,29 +141,37 @@ std::string training_log(size_t bytes, uint64_t seed) {
                gpu);
         append(s, "gpu-node-%03d:%d:%d [%d] NCCL INFO Bootstrap : Using eth0:10.1.%d.%d<0>\n", node,
                pid, pid, gpu, node, 10 + gpu);
-        append(s, "gpu-node-%03d:%d:%d [%d] NCCL INFO NET/IB : Using [0]mlx5_%d:1/IB ; OOB eth0:10.1.%d.%d<0>\n",
+        append(s,
+               "gpu-node-%03d:%d:%d [%d] NCCL INFO NET/IB : Using [0]mlx5_%d:1/IB ; OOB "
+               "eth0:10.1.%d.%d<0>\n",
                node, pid, pid + 31, gpu, gpu, node, 10 + gpu);
         for (int ch = 0; ch < 8; ++ch) {
-          append(s, "gpu-node-%03d:%d:%d [%d] NCCL INFO Channel %02d/0 : %d[%d] -> %d[%d] via P2P/IPC/read\n",
+          append(s,
+                 "gpu-node-%03d:%d:%d [%d] NCCL INFO Channel %02d/0 : %d[%d] -> %d[%d] via "
+                 "P2P/IPC/read\n",
                  node, pid, pid + 35, gpu, ch, rank, gpu, (rank + 1) % 64, (gpu + 1) % 8);
         }
-        append(s, "gpu-node-%03d:%d:%d [%d] NCCL INFO comm 0x%llx rank %d nRanks 1024 nNodes 128 localRanks 8 localRank %d MNNVL 0\n",
+        append(s,
+               "gpu-node-%03d:%d:%d [%d] NCCL INFO comm 0x%llx rank %d nRanks 1024 nNodes 128 "
+               "localRanks 8 localRank %d MNNVL 0\n",
                node, pid, pid + 35, gpu,
                static_cast<unsigned long long>(0x55d4c0000000ULL + (rng.next_u64() & 0xffffff0ULL)),
                rank, gpu);
       }
     }
     timestamp(s, st.seconds, " [2026-03-%02d %02d:%02d:%02d]");
-    append(s,
-           " iteration %8ld/%8d | consumed samples: %12ld | elapsed time per iteration (ms): %.1f | "
-           "throughput per GPU (TFLOP/s/GPU): %.1f | learning rate: %.6E | global batch size: %5d | "
-           "lm loss: %.6E | loss scale: 1.0 | grad norm: %.3f | number of skipped iterations: %3d | "
-           "number of nan iterations: %3d |\n",
-           st.iteration, 95368, st.iteration * 1536, st.step_ms, st.tflops, st.lr, 1536, st.loss,
-           st.grad_norm, 0, 0);
+    append(
+        s,
+        " iteration %8ld/%8d | consumed samples: %12ld | elapsed time per iteration (ms): %.1f | "
+        "throughput per GPU (TFLOP/s/GPU): %.1f | learning rate: %.6E | global batch size: %5d | "
+        "lm loss: %.6E | loss scale: 1.0 | grad norm: %.3f | number of skipped iterations: %3d | "
+        "number of nan iterations: %3d |\n",
+        st.iteration, 95368, st.iteration * 1536, st.step_ms, st.tflops, st.lr, 1536, st.loss,
+        st.grad_norm, 0, 0);
     const double fb = st.step_ms * (0.97 + 0.002 * rng.normal());
     append(s,
-           "times across ranks (ms):\n  forward-backward ...............................: (%.2f, %.2f)\n"
+           "times across ranks (ms):\n  forward-backward ...............................: (%.2f, "
+           "%.2f)\n"
            "  forward-compute ................................: (%.2f, %.2f)\n"
            "  backward-compute ...............................: (%.2f, %.2f)\n"
            "  batch-generator ................................: (%.2f, %.2f)\n"
@@ -181,19 +189,25 @@ std::string training_log(size_t bytes, uint64_t seed) {
            0.3 + 0.1 * rng.uniform(), 1.2 + 0.3 * rng.uniform(), 40 + 5 * rng.uniform(),
            46 + 5 * rng.uniform(), 3.1 + rng.uniform(), 3.4 + rng.uniform(), 2.2 + rng.uniform(),
            2.6 + rng.uniform(), 1.1 + rng.uniform(), 1.3 + rng.uniform(), 31 + 3 * rng.uniform(),
-           34 + 3 * rng.uniform(), 4.1 + rng.uniform(), 4.5 + rng.uniform(),
-           49 + 4 * rng.uniform(), 54 + 4 * rng.uniform());
+           34 + 3 * rng.uniform(), 4.1 + rng.uniform(), 4.5 + rng.uniform(), 49 + 4 * rng.uniform(),
+           54 + 4 * rng.uniform());
     if (st.iteration % 1000 == 0) {
       const double val = st.loss + 0.05 + 0.01 * rng.normal();
-      s += "-----------------------------------------------------------------------------------------------------------------\n";
+      s += "---------------------------------------------------------------------------------------"
+           "--------------------------\n";
       append(s, " validation loss at iteration %ld | lm loss value: %.6E | lm loss PPL: %.6E | \n",
              st.iteration, val, std::exp(val));
-      s += "-----------------------------------------------------------------------------------------------------------------\n";
+      s += "---------------------------------------------------------------------------------------"
+           "--------------------------\n";
     }
     if (st.iteration % 500 == 0) {
-      append(s, "saving checkpoint at iteration %8ld to /fsx/checkpoints/gpt3-175b in torch_dist format\n",
+      append(s,
+             "saving checkpoint at iteration %8ld to /fsx/checkpoints/gpt3-175b in torch_dist "
+             "format\n",
              st.iteration);
-      append(s, "  successfully saved checkpoint from iteration %8ld to /fsx/checkpoints/gpt3-175b [ t 1/8, p 1/16 ]\n",
+      append(s,
+             "  successfully saved checkpoint from iteration %8ld to /fsx/checkpoints/gpt3-175b [ "
+             "t 1/8, p 1/16 ]\n",
              st.iteration);
     }
   }
@@ -209,14 +223,15 @@ std::string metrics_jsonl(size_t bytes, uint64_t seed) {
   Step st;
   while (s.size() < bytes) {
     next(rng, st);
-    append(s,
-           "{\"step\": %ld, \"timestamp\": %.3f, \"train/loss\": %.6f, \"train/lr\": %.6e, "
-           "\"train/grad_norm\": %.5f, \"perf/step_time_s\": %.4f, \"perf/tokens_per_s\": %.1f, "
-           "\"perf/tflops_per_gpu\": %.2f, \"perf/mfu\": %.4f, \"mem/allocated_gib\": %.2f, "
-           "\"mem/reserved_gib\": %.2f, \"data/consumed_samples\": %ld, \"train/loss_scale\": 1.0}\n",
-           st.iteration, 1772323200.0 + st.seconds, st.loss, st.lr, st.grad_norm, st.step_ms / 1000,
-           1536 * 2048 / (st.step_ms / 1000), st.tflops, st.tflops / 312, 17.8 + 0.05 * rng.uniform(),
-           20.3 + 0.1 * rng.uniform(), st.iteration * 1536);
+    append(
+        s,
+        "{\"step\": %ld, \"timestamp\": %.3f, \"train/loss\": %.6f, \"train/lr\": %.6e, "
+        "\"train/grad_norm\": %.5f, \"perf/step_time_s\": %.4f, \"perf/tokens_per_s\": %.1f, "
+        "\"perf/tflops_per_gpu\": %.2f, \"perf/mfu\": %.4f, \"mem/allocated_gib\": %.2f, "
+        "\"mem/reserved_gib\": %.2f, \"data/consumed_samples\": %ld, \"train/loss_scale\": 1.0}\n",
+        st.iteration, 1772323200.0 + st.seconds, st.loss, st.lr, st.grad_norm, st.step_ms / 1000,
+        1536 * 2048 / (st.step_ms / 1000), st.tflops, st.tflops / 312, 17.8 + 0.05 * rng.uniform(),
+        20.3 + 0.1 * rng.uniform(), st.iteration * 1536);
   }
   s.resize(bytes);
   return s;

@@ -12,11 +12,11 @@ namespace aicost::tools {
 // What is compressed; each kind is documented where it is made (corpus.cc) and in
 // data/compression.yaml.
 enum class Content {
-  kBf16Weights,     // bf16 weights, normal per tensor, a per-tensor scale
-  kFp32Optimizer,   // fp32 master weights, Adam first and second moments
-  kCheckpoint,      // the 14 B/param mix of a mixed-precision Adam checkpoint, tensor by tensor
-  kTrainingLog,     // Megatron-LM rank-0 stdout with NCCL INFO lines (synthetic, real format)
-  kMetricsJsonl,    // one JSON object of step metrics per line
+  kBf16Weights,    // bf16 weights, normal per tensor, a per-tensor scale
+  kFp32Optimizer,  // fp32 master weights, Adam first and second moments
+  kCheckpoint,     // the 14 B/param mix of a mixed-precision Adam checkpoint, tensor by tensor
+  kTrainingLog,    // Megatron-LM rank-0 stdout with NCCL INFO lines (synthetic, real format)
+  kMetricsJsonl,   // one JSON object of step metrics per line
 };
 
 const char* to_string(Content c);

@@ -37,19 +37,21 @@ core::Result<PlanSource> plan_file(const std::string& path);
 
 // What a command produced.
 struct Output {
-  std::string text;                   // the rendered result, for standard output
-  std::vector<std::string> warnings;  // for standard error after the text (empty where the text carries them)
-  int status = 0;     // 0 ok; 1 the result is a failure the text explains (an SLA no option meets,
-                      // a search no plan survives)
-  std::string note;   // a line for a person at a terminal (the search's timing); may be empty
+  std::string text;  // the rendered result, for standard output
+  std::vector<std::string>
+      warnings;      // for standard error after the text (empty where the text carries them)
+  int status = 0;    // 0 ok; 1 the result is a failure the text explains (an SLA no option meets,
+                     // a search no plan survives)
+  std::string note;  // a line for a person at a terminal (the search's timing); may be empty
   std::optional<core::Error> error_after;  // a failure after the result was made (--emit-plan)
-  std::vector<report::Chart> charts;  // the `-o html` page's charts, when the options ask (`aicost serve`)
+  std::vector<report::Chart>
+      charts;  // the `-o html` page's charts, when the options ask (`aicost serve`)
 };
 
 // Called when a long computation starts, with the counter it advances and its total; the object
 // returned is kept alive while it runs (the CLI draws a progress bar). May be empty.
-using Progress =
-    std::function<std::shared_ptr<void>(const char* label, const std::atomic<uint64_t>& done, uint64_t total)>;
+using Progress = std::function<std::shared_ptr<void>(
+    const char* label, const std::atomic<uint64_t>& done, uint64_t total)>;
 
 // The shipped catalog, then the files of $AICOST_CATALOG (':'-separated), then `files`; a later
 // entry with the same id replaces the earlier (docs/CATALOG.md).
@@ -68,8 +70,8 @@ struct EstimateOptions {
 };
 // `aicost estimate`: a training plan (kInfeasible listing what would fit when it does not fit in
 // memory and !allow_oom) or a serving plan (status 1 when no option meets the SLA).
-core::Result<Output> estimate(const PlanSource& plan, const catalog::Catalog& cat, report::Format fmt,
-                              const EstimateOptions& options = {});
+core::Result<Output> estimate(const PlanSource& plan, const catalog::Catalog& cat,
+                              report::Format fmt, const EstimateOptions& options = {});
 
 // `aicost diff`: two training plans, each estimated as with allow_oom, or two serving plans
 // (report/diff_report.h); kInvalidInput when one is a serving plan and the other is not.
@@ -93,31 +95,32 @@ core::Result<Output> search(const PlanSource& plan, const catalog::Catalog& cat,
 struct ReliabilityOptions {
   int simulate = 2000;  // Monte-Carlo runs (0: closed form only)
   uint64_t seed = 1;
-  int threads = 0;      // 0: every core
-  bool spares = true;   // the spare-node sweep
+  int threads = 0;     // 0: every core
+  bool spares = true;  // the spare-node sweep
   Progress progress;
   // Stops the simulations when set; the call then returns kCancelled.
   const std::atomic<bool>* cancel = nullptr;
 };
 // `aicost reliability` of a training plan.
-core::Result<Output> reliability(const PlanSource& plan, const catalog::Catalog& cat, report::Format fmt,
-                                 const ReliabilityOptions& options = {});
+core::Result<Output> reliability(const PlanSource& plan, const catalog::Catalog& cat,
+                                 report::Format fmt, const ReliabilityOptions& options = {});
 
 struct OptimizeOptions {
   std::optional<PlanSource> guardrails;  // red lines (YAML); default optimize::Guardrails
   std::string emit_plan;                 // write the combined plan here (empty: do not)
   int threads = 0;                       // of the layout searches; 0: every core
-  bool charts = false;                   // fill Output::charts as `-o html` draws them, whatever `fmt`
+  bool charts = false;  // fill Output::charts as `-o html` draws them, whatever `fmt`
 };
 // `aicost optimize` of a training or serving plan.
-core::Result<Output> optimize(const PlanSource& plan, const catalog::Catalog& cat, report::Format fmt,
-                              const OptimizeOptions& options = {});
+core::Result<Output> optimize(const PlanSource& plan, const catalog::Catalog& cat,
+                              report::Format fmt, const OptimizeOptions& options = {});
 
 // `aicost catalog WHAT`: gpus, instances, models or servers (else kInvalidInput).
-core::Result<Output> catalog_listing(const std::string& what, const catalog::Catalog& cat, report::Format fmt);
+core::Result<Output> catalog_listing(const std::string& what, const catalog::Catalog& cat,
+                                     report::Format fmt);
 
 // `aicost validate CSV [--cv]`: a training or serving measurements CSV (docs/VALIDATION.md).
-core::Result<Output> validate(const std::string& csv, bool cross_validate, const catalog::Catalog& cat,
-                              report::Format fmt);
+core::Result<Output> validate(const std::string& csv, bool cross_validate,
+                              const catalog::Catalog& cat, report::Format fmt);
 
 }  // namespace aicost::api

@@ -11,10 +11,12 @@
 namespace aicost::billing {
 
 struct Delivery {
-  std::string path;                // what the source is recorded as: the file, manifest or folder, absolute; "(stdin)"
+  std::string
+      path;  // what the source is recorded as: the file, manifest or folder, absolute; "(stdin)"
   std::vector<std::string> parts;  // the files to read, in order (the path itself for a file)
   std::string manifest;            // the manifest read, if any
-  std::string export_name;         // the export the manifest names (AWS exportArn or reportName, Azure exportName, koku cluster_id)
+  std::string export_name;  // the export the manifest names (AWS exportArn or reportName, Azure
+                            // exportName, koku cluster_id)
   // A folder or a manifest is a provider's whole delivery of its billing periods: loading it
   // replaces an earlier delivery of the same periods of the same export (a restatement). Not an
   // OpenShift upload's manifest: an upload holds hours of a month, and adds to the ledger.

@@ -20,19 +20,21 @@ namespace aicost::billing {
 
 enum class Format {
   kAuto,
-  kFocus,           // FOCUS 1.0 / 1.1 / 1.2 / 1.3 cost and usage CSV
+  kFocus,            // FOCUS 1.0 / 1.1 / 1.2 / 1.3 cost and usage CSV
   kFocusCommitment,  // FOCUS 1.3 Contract Commitment dataset CSV
-  kAwsCur,          // AWS Cost and Usage Report, legacy slash-named columns
-  kAzure,           // Azure cost details (EA, MCA, pay-as-you-go; actual or amortised)
-  kGcp,             // GCP BigQuery billing export flattened to CSV
-  kOci,             // Oracle Cloud cost report
-  kDcgmPrometheus,  // dcgm-exporter /metrics scrape (Prometheus text format)
-  kDcgmCsv,         // dcgm-exporter samples as CSV (metric, labels, value)
-  kSlurm,           // Slurm accounting: `sacct --parsable2` (GPU-hours from AllocTRES, unpriced)
-  kOpenCost,        // OpenCost allocation CSV export (one row per day and container)
-  kOcp,             // OpenShift usage reports (koku: pods, volumes, NVIDIA GPUs, node and namespace labels; unpriced)
+  kAwsCur,           // AWS Cost and Usage Report, legacy slash-named columns
+  kAzure,            // Azure cost details (EA, MCA, pay-as-you-go; actual or amortised)
+  kGcp,              // GCP BigQuery billing export flattened to CSV
+  kOci,              // Oracle Cloud cost report
+  kDcgmPrometheus,   // dcgm-exporter /metrics scrape (Prometheus text format)
+  kDcgmCsv,          // dcgm-exporter samples as CSV (metric, labels, value)
+  kSlurm,            // Slurm accounting: `sacct --parsable2` (GPU-hours from AllocTRES, unpriced)
+  kOpenCost,         // OpenCost allocation CSV export (one row per day and container)
+  kOcp,  // OpenShift usage reports (koku: pods, volumes, NVIDIA GPUs, node and namespace labels;
+         // unpriced)
 };
-const char* format_name(Format f);  // "focus", "focus-contract-commitment", "aws-cur", ... (kAuto: "auto")
+const char* format_name(
+    Format f);  // "focus", "focus-contract-commitment", "aws-cur", ... (kAuto: "auto")
 core::Result<Format> parse_format(std::string_view name);
 
 // What the parts of one delivery share while they are read: an OpenShift upload's node and
@@ -44,7 +46,8 @@ std::shared_ptr<DeliveryContext> make_delivery_context();
 struct Sink {
   std::function<core::Status(ledger::Charge&&)> charge;
   std::function<core::Status(ledger::GpuSample&&)> sample;
-  std::function<core::Status(ledger::ContractCommitment&&)> commitment;  // FOCUS 1.3 Contract Commitment rows
+  std::function<core::Status(ledger::ContractCommitment&&)>
+      commitment;  // FOCUS 1.3 Contract Commitment rows
   std::function<void(ledger::RowIssue&&)> issue;
   // Shared by every file read through this sink (the ingest makes one per delivery); null: each
   // file on its own.
@@ -53,12 +56,13 @@ struct Sink {
 
 struct ReadSummary {
   Format format = Format::kAuto;
-  std::string version;          // "focus-1.2", "focus-1.3-contract-commitment", "aws-cur", ... as stored in the ledger
-  std::int64_t records = 0;     // data rows or samples read
-  std::int64_t loaded = 0;      // handed to the sink (a Slurm job line: a row per day, node and GPU type;
-                                // an OpenShift pod line: a CPU row and a memory row)
-  std::int64_t rejected = 0;    // not handed over (each has an error issue)
-  std::int64_t rounded = 0;     // amounts with digits below 1e-9, rounded half to even
+  std::string version;  // "focus-1.2", "focus-1.3-contract-commitment", "aws-cur", ... as stored in
+                        // the ledger
+  std::int64_t records = 0;   // data rows or samples read
+  std::int64_t loaded = 0;    // handed to the sink (a Slurm job line: a row per day, node and GPU
+                              // type; an OpenShift pod line: a CPU row and a memory row)
+  std::int64_t rejected = 0;  // not handed over (each has an error issue)
+  std::int64_t rounded = 0;   // amounts with digits below 1e-9, rounded half to even
   // What RowIssue::line counts: false, the text's lines (the header is line 1); true, a table's
   // rows from 1 (Parquet), line 0 being the file's schema.
   bool rows_numbered = false;
@@ -86,10 +90,12 @@ struct SourceSummary {
   Encoding encoding = Encoding::kPlain;
   std::int64_t delivered_bytes = 0;
   std::vector<std::string> members;  // "" for a file that is not an archive
-  std::vector<std::string> member_sha256;  // with `digest`: the SHA-256 of each member's decoded bytes
+  std::vector<std::string>
+      member_sha256;  // with `digest`: the SHA-256 of each member's decoded bytes
 };
 // Issues of a zip member begin with its name ("part-2.csv: ...").
-core::Result<SourceSummary> read_source(const std::string& path, Format format, const Sink& sink, bool digest = false);
+core::Result<SourceSummary> read_source(const std::string& path, Format format, const Sink& sink,
+                                        bool digest = false);
 // The same on text in memory (tests, fuzzing).
 core::Result<ReadSummary> read_text(std::string_view text, const std::string& origin, Format format,
                                     const Sink& sink);

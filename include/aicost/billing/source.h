@@ -16,7 +16,8 @@
 namespace aicost::billing {
 
 enum class Encoding {
-  kPlain,  // anything else: text, or bytes a reader refuses by their own first bytes (Parquet, UTF-16)
+  kPlain,  // anything else: text, or bytes a reader refuses by their own first bytes (Parquet,
+           // UTF-16)
   kGzip,   // 1F 8B
   kZstd,   // 28 B5 2F FD
   kZip,    // PK 03 04 (a zip archive: each file in it is a member)
@@ -34,8 +35,9 @@ bool is_stdin(const std::string& path);
 inline constexpr const char* kStdinName = "(stdin)";
 
 // Receives a source's decoded bytes, member by member: one member named "" for a plain, gzip,
-// zstd, bzip2 or xz file; each regular file of a zip archive in archive order, named by its path in the archive
-// (directories are skipped). An error returned by a callback stops the read and is returned.
+// zstd, bzip2 or xz file; each regular file of a zip archive in archive order, named by its path in
+// the archive (directories are skipped). An error returned by a callback stops the read and is
+// returned.
 struct DecodedSink {
   std::function<core::Status(const std::string& member)> begin;
   std::function<core::Status(std::string_view bytes)> bytes;
@@ -47,7 +49,8 @@ struct DecodeInfo {
   std::int64_t delivered_bytes = 0;  // bytes read from the file or pipe
   std::int64_t decoded_bytes = 0;    // bytes handed to the sink, all members
   int members = 0;
-  ledger::UnixSeconds mtime = 0;  // the file's modification time (standard input: that of the pipe or file)
+  ledger::UnixSeconds mtime =
+      0;  // the file's modification time (standard input: that of the pipe or file)
 };
 
 // Reads `path` once, start to end, in 1 MiB reads, and hands its decoded bytes to `sink`. Holds at

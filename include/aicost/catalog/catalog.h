@@ -1,8 +1,9 @@
 // The in-memory catalog: GPUs, efficiency profiles, instances, storage/network prices, model
-// presets, owned servers and the defaults of owned pricing. Filled by config::load_catalog from the shipped data/*.yaml and the user's own files;
-// a later entry with the same id replaces the earlier one (user overrides).
-// Lookups accept ids and aliases, case-insensitively, with '_' and ' ' read as '-'; a miss is a
-// kNotFound Error with a "did you mean". Not thread-safe for writes; concurrent reads are fine.
+// presets, owned servers and the defaults of owned pricing. Filled by config::load_catalog from the
+// shipped data/*.yaml and the user's own files; a later entry with the same id replaces the earlier
+// one (user overrides). Lookups accept ids and aliases, case-insensitively, with '_' and ' ' read
+// as '-'; a miss is a kNotFound Error with a "did you mean". Not thread-safe for writes; concurrent
+// reads are fine.
 #pragma once
 
 #include <string>

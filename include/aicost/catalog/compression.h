@@ -17,7 +17,7 @@ struct CompressionFigure {
   double ratio = 1;     // compressed bytes / bytes
   core::BytesPerSecond compress_per_core;
   core::BytesPerSecond decompress_per_core;
-  std::string command;  // how it was measured (tools/compress_ratio's command line)
+  std::string command;    // how it was measured (tools/compress_ratio's command line)
   Provenance provenance;  // source: the method; date: when measured
 };
 

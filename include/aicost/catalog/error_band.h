@@ -25,7 +25,7 @@ struct ErrorBand {
 };
 
 struct ErrorBands {
-  std::string source;  // the validation file the residuals come from
+  std::string source;            // the validation file the residuals come from
   std::vector<ErrorBand> bands;  // sorted by regime
   const ErrorBand* find(const std::string& regime) const;
 };

@@ -16,8 +16,9 @@ struct GpuSpec {
   std::string id;  // e.g. "h100-sxm-80gb"
   std::string name;
   std::vector<std::string> aliases;
-  std::string vendor;      // nvidia | amd
-  std::string generation;  // ampere | hopper | blackwell | ada | cdna3; selects the EfficiencyProfile
+  std::string vendor;  // nvidia | amd
+  std::string
+      generation;  // ampere | hopper | blackwell | ada | cdna3; selects the EfficiencyProfile
   core::Bytes memory;
   core::BytesPerSecond memory_bandwidth;
   // Dense tensor-core peak per precision; 0 where the GPU has no such math.

@@ -27,7 +27,8 @@ struct Server {
   std::vector<std::string> aliases;
   std::string gpu;  // GpuSpec id
   int gpus = 0;     // per server (72 for a GB200 NVL72 rack)
-  core::Usd price;  // per server; 0 where no price was found (price_sourcing.provenance.note says why)
+  core::Usd
+      price;  // per server; 0 where no price was found (price_sourcing.provenance.note says why)
   Sourcing price_sourcing;
   core::Watts max_power;       // nameplate: the capacity a colocation contract is sized to
   core::Watts training_power;  // average draw while training

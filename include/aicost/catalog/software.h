@@ -13,8 +13,8 @@ namespace aicost::catalog {
 struct SoftwareEra {
   std::string id;  // "megatron-2021", "nemo-2025", ...
   std::string description;
-  bool flash_attention = false;       // fused (flash/cuDNN) attention; else unfused softmax kernels
-  bool sequence_parallel = false;     // with TP > 1
+  bool flash_attention = false;    // fused (flash/cuDNN) attention; else unfused softmax kernels
+  bool sequence_parallel = false;  // with TP > 1
   bool distributed_optimizer = false;  // optimizer states sharded over DP (ZeRO-1)
   bool overlap_grad_reduce = false;
   bool overlap_param_gather = false;

@@ -19,7 +19,7 @@ struct CrossValidationRun {
   std::vector<perf::FitParameter> parameters;
   perf::CrossValidation cv;
   std::vector<std::string> skipped;  // "name: reason"
-  std::vector<int> skipped_lines;     // parallel to skipped
+  std::vector<int> skipped_lines;    // parallel to skipped
 };
 
 // The observations of a training or serving CSV, with the catalog's profile as it is. Regime:

@@ -7,7 +7,8 @@
 //   max_risk: medium          # low | medium | high
 //   capacity_buffer: 10%      # serving (stored; used from the serving milestone)
 //   max_cost_rise: 5%         # the change journal: every change's unit cost may rise at most this
-//   min_gpu_activity: 40%     # the change journal: mean SM activity after every change at least this
+//   min_gpu_activity: 40%     # the change journal: mean SM activity after every change at least
+//   this
 //
 // Every key is optional; absent ones keep optimize::Guardrails' defaults. Errors name
 // file:line:col with a caret: unknown keys and data kinds with a "did you mean", numbers without
@@ -21,7 +22,8 @@
 
 namespace aicost::config {
 
-core::Result<optimize::Guardrails> parse_guardrails(const std::string& text, const std::string& origin);
+core::Result<optimize::Guardrails> parse_guardrails(const std::string& text,
+                                                    const std::string& origin);
 core::Result<optimize::Guardrails> load_guardrails(const std::string& path);
 
 }  // namespace aicost::config

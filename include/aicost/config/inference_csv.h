@@ -17,7 +17,7 @@ namespace aicost::config {
 struct InferenceSet {
   std::vector<serving::Measurement> cases;
   std::vector<std::string> skipped;  // "name: reason"
-  std::vector<int> skipped_lines;     // parallel to skipped: where each row starts in the CSV
+  std::vector<int> skipped_lines;    // parallel to skipped: where each row starts in the CSV
 };
 
 core::Result<InferenceSet> load_inference_csv(const std::string& path,

@@ -14,8 +14,8 @@ namespace aicost::config {
 
 struct MemoryCase {
   std::string name;
-  int line = 0;           // in the CSV
-  std::string source;     // where the measurement is published
+  int line = 0;        // in the CSV
+  std::string source;  // where the measurement is published
   workload::TrainingJob job;
   double measured_gib = 0;  // peak per GPU, GiB
   std::string measured_as;  // what the source read: "max_reserved", "max_allocated", or "ran"
@@ -39,6 +39,7 @@ bool is_memory_csv(const std::string& path);
 // so under-prediction does not widen the margin. A row whose measured_as is "ran" gives the
 // GPU's capacity as an upper bound of its peak (a published run that did not run out of memory):
 // its over-statement is at least predicted / capacity - 1. catalog::MemoryMargin with `source`.
-catalog::MemoryMargin memory_margin(const std::vector<MemoryCase>& cases, const std::string& source);
+catalog::MemoryMargin memory_margin(const std::vector<MemoryCase>& cases,
+                                    const std::string& source);
 
 }  // namespace aicost::config

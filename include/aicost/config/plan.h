@@ -15,13 +15,13 @@ namespace aicost::config {
 
 struct Plan {
   std::string name;
-  std::string path;  // the file it came from
+  std::string path;      // the file it came from
   std::string software;  // the `software:` era (data/software.yaml), empty when not given
   workload::TrainingJob job;
   costing::CostInputs cost;
   std::vector<std::string> warnings;  // accepted aliases, assumptions worth knowing
-  // Every value the file gives but `name` and `search`, as (path, text): "storage.checkpoint_interval",
-  // "2h" (see `aicost diff`).
+  // Every value the file gives but `name` and `search`, as (path, text):
+  // "storage.checkpoint_interval", "2h" (see `aicost diff`).
   std::vector<std::pair<std::string, std::string>> values;
 };
 

@@ -9,7 +9,8 @@
 //   untyped: 1.50USD/h                               # GPUs AllocTRES gives no type (optional)
 //   cpu: 0.031611USD/core-hour                       # OpenShift pods (optional)
 //   memory: 0.004237USD/GiB-hour
-//   storage: 0.04USD/GiB-month                       # or per storage class: {gp3-csi: 0.08USD/GiB-month, ...}
+//   storage: 0.04USD/GiB-month                       # or per storage class: {gp3-csi:
+//   0.08USD/GiB-month, ...}
 //
 // Every rate of a card is in one currency. Errors name file:line:column.
 #pragma once
@@ -23,7 +24,8 @@
 namespace aicost::config {
 
 // `catalog` prices the owned entries (servers, owned_defaults); it is not used otherwise.
-core::Result<ledger::RateCard> load_rate_card(const std::string& path, const catalog::Catalog& catalog);
+core::Result<ledger::RateCard> load_rate_card(const std::string& path,
+                                              const catalog::Catalog& catalog);
 core::Result<ledger::RateCard> parse_rate_card(const std::string& text, const std::string& origin,
                                                const catalog::Catalog& catalog);
 

@@ -20,8 +20,8 @@ struct SearchRequest {
   search::Constraints constraints;
   search::Objective objective = search::Objective::kCheapest;
   int top = 10;
-  std::string text;       // the plan file as written, for --emit-plan
-  std::string base_dir;   // of the plan file
+  std::string text;                // the plan file as written, for --emit-plan
+  std::string base_dir;            // of the plan file
   std::vector<std::string> notes;  // what was assumed (e.g. spot prices not searched)
 };
 

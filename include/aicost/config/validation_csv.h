@@ -15,7 +15,7 @@ namespace aicost::config {
 
 struct ValidationCase {
   std::string name;
-  int line = 0;  // in the CSV
+  int line = 0;       // in the CSV
   std::string group;  // source_group of its source cell
   workload::TrainingJob job;
   double measured_tokens_per_s_per_gpu = 0;
@@ -25,7 +25,7 @@ struct ValidationCase {
 struct ValidationSet {
   std::vector<ValidationCase> cases;
   std::vector<std::string> skipped;  // "name: reason"
-  std::vector<int> skipped_lines;     // parallel to skipped: where each row starts in the CSV
+  std::vector<int> skipped_lines;    // parallel to skipped: where each row starts in the CSV
 };
 
 // Rows that are not MEASURED or have neither throughput nor MFU are skipped with a reason.

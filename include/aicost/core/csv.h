@@ -45,7 +45,7 @@ class CsvStream {
 
   std::string origin_;
   CsvRecordFn on_record_;
-  std::string buffer_;                // bytes not yet consumed (a partial record)
+  std::string buffer_;  // bytes not yet consumed (a partial record)
   // Per field index: storage for fields with "" escapes. A deque, so growing it never moves the
   // strings that earlier fields of the same record point into (fuzzing found that use-after-free).
   std::deque<std::string> unquoted_;

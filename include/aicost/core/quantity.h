@@ -1,6 +1,6 @@
 // Strong physical and money quantities. A Quantity carries integer exponents of five base
-// dimensions (bytes, seconds, FLOPs, US dollars, joules); * and / derive the result dimension, + and -
-// only compile for equal dimensions, so `Bytes + Seconds` is a compile error
+// dimensions (bytes, seconds, FLOPs, US dollars, joules); * and / derive the result dimension, +
+// and - only compile for equal dimensions, so `Bytes + Seconds` is a compile error
 // (tests/compile_fail/bytes_plus_seconds.cc proves it). Values are stored in base units
 // (B, s, FLOP, USD, J) as double: these are model estimates; exact ledger money lives elsewhere.
 #pragma once
@@ -21,11 +21,20 @@ class Quantity {
   constexpr Quantity operator+(Quantity o) const { return Quantity(v_ + o.v_); }
   constexpr Quantity operator-(Quantity o) const { return Quantity(v_ - o.v_); }
   constexpr Quantity operator-() const { return Quantity(-v_); }
-  constexpr Quantity& operator+=(Quantity o) { v_ += o.v_; return *this; }
-  constexpr Quantity& operator-=(Quantity o) { v_ -= o.v_; return *this; }
+  constexpr Quantity& operator+=(Quantity o) {
+    v_ += o.v_;
+    return *this;
+  }
+  constexpr Quantity& operator-=(Quantity o) {
+    v_ -= o.v_;
+    return *this;
+  }
   constexpr Quantity operator*(double k) const { return Quantity(v_ * k); }
   constexpr Quantity operator/(double k) const { return Quantity(v_ / k); }
-  constexpr Quantity& operator*=(double k) { v_ *= k; return *this; }
+  constexpr Quantity& operator*=(double k) {
+    v_ *= k;
+    return *this;
+  }
   friend constexpr Quantity operator*(double k, Quantity q) { return Quantity(k * q.v_); }
   constexpr auto operator<=>(const Quantity&) const = default;
 
@@ -65,8 +74,8 @@ using Joules = Quantity<0, 0, 0, 0, 1>;
 using FlopsPerSecond = Quantity<0, -1, 1, 0, 0>;
 using BytesPerSecond = Quantity<1, -1, 0, 0, 0>;
 using Watts = Quantity<0, -1, 0, 0, 1>;
-using UsdPerSecond = Quantity<0, -1, 0, 1, 0>;   // an hourly rate is stored per second
-using UsdPerByte = Quantity<-1, 0, 0, 1, 0>;     // transfer prices
+using UsdPerSecond = Quantity<0, -1, 0, 1, 0>;       // an hourly rate is stored per second
+using UsdPerByte = Quantity<-1, 0, 0, 1, 0>;         // transfer prices
 using UsdPerByteSecond = Quantity<-1, -1, 0, 1, 0>;  // storage prices (USD per GB-month)
 // Electricity (USD/kWh) and capacity rent (USD/kW-month: a kW held for a month is an energy).
 using UsdPerJoule = Quantity<0, 0, 0, 1, -1>;
@@ -102,7 +111,9 @@ constexpr UsdPerByte usd_per_gb(double x) { return UsdPerByte(x / kGB); }
 constexpr Watts watts(double x) { return Watts(x); }
 constexpr Watts kilowatts(double x) { return Watts(x * 1e3); }
 constexpr UsdPerJoule usd_per_kwh(double x) { return UsdPerJoule(x / (1e3 * kSecondsPerHour)); }
-constexpr UsdPerJoule usd_per_kw_month(double x) { return UsdPerJoule(x / (1e3 * kSecondsPerMonth)); }
+constexpr UsdPerJoule usd_per_kw_month(double x) {
+  return UsdPerJoule(x / (1e3 * kSecondsPerMonth));
+}
 
 inline constexpr double in_gib(Bytes b) { return b.value() / kGiB; }
 inline constexpr double in_hours(Seconds s) { return s.value() / kSecondsPerHour; }

@@ -1,4 +1,5 @@
-// Result<T> and Error: recoverable failures as values (a small std::expected subset; gcc 12 has none).
+// Result<T> and Error: recoverable failures as values (a small std::expected subset; gcc 12 has
+// none).
 #pragma once
 
 #include <optional>
@@ -29,8 +30,8 @@ const char* code_name(ErrorCode code);
 // and for people (the excerpt: the line quoted and a caret under the column).
 struct SourceLocation {
   std::string file;
-  int line = 0;    // 1-based; 0 when unknown
-  int column = 0;  // 1-based; 0 when unknown or the whole line is meant
+  int line = 0;         // 1-based; 0 when unknown
+  int column = 0;       // 1-based; 0 when unknown or the whole line is meant
   std::string excerpt;  // "    the line\n    ^" (each line indented by 4), or empty
   // "file:line:column", "file:line" or "file".
   std::string text() const;
@@ -61,7 +62,7 @@ inline Error make_error_at(ErrorCode code, std::string message, SourceLocation w
 template <class T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Result(T value) : v_(std::move(value)) {}      // NOLINT(google-explicit-constructor)
   Result(Error error) : v_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
 
   bool has_value() const { return v_.index() == 0; }

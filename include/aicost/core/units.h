@@ -15,20 +15,20 @@
 namespace aicost::core {
 
 enum class UnitKind {
-  kBytes,          // B, KB..PB, KiB..PiB
-  kBandwidth,      // B/s.., GB/s, GiB/s, Gb/s (bits), Gbps
-  kFlopsRate,      // FLOP/s, GFLOP/s, TFLOP/s, PFLOP/s (also TFLOPS, TOP/s)
-  kDuration,       // ms, s, min, h, d, w, month (= 730 h), y (= 8760 h)
-  kMoney,          // USD
-  kMoneyRate,      // USD/h, USD/day, USD/month (730 h), USD/year (8760 h)
-  kStoragePrice,   // USD/GB-month, USD/GiB-month, USD/TB-month
-  kTransferPrice,  // USD/GB, USD/GiB, USD/TB
-  kCount,          // plain number or K, M, B (billion), T (trillion): tokens, parameters
-  kPower,          // W, kW, MW
-  kPercent,        // 20% -> 0.2
-  kEnergyPrice,    // USD/kWh, USD/MWh -> USD/J
-  kPowerPrice,     // USD/kW-month (730 h), USD/kW-year (8760 h): capacity rent -> USD/(W*s)
-  kPercentPerYear, // 10%/y, 10%/year -> 0.1 per year
+  kBytes,           // B, KB..PB, KiB..PiB
+  kBandwidth,       // B/s.., GB/s, GiB/s, Gb/s (bits), Gbps
+  kFlopsRate,       // FLOP/s, GFLOP/s, TFLOP/s, PFLOP/s (also TFLOPS, TOP/s)
+  kDuration,        // ms, s, min, h, d, w, month (= 730 h), y (= 8760 h)
+  kMoney,           // USD
+  kMoneyRate,       // USD/h, USD/day, USD/month (730 h), USD/year (8760 h)
+  kStoragePrice,    // USD/GB-month, USD/GiB-month, USD/TB-month
+  kTransferPrice,   // USD/GB, USD/GiB, USD/TB
+  kCount,           // plain number or K, M, B (billion), T (trillion): tokens, parameters
+  kPower,           // W, kW, MW
+  kPercent,         // 20% -> 0.2
+  kEnergyPrice,     // USD/kWh, USD/MWh -> USD/J
+  kPowerPrice,      // USD/kW-month (730 h), USD/kW-year (8760 h): capacity rent -> USD/(W*s)
+  kPercentPerYear,  // 10%/y, 10%/year -> 0.1 per year
 };
 
 // Human name of the kind ("a size", "a bandwidth", ...), for messages.
@@ -37,8 +37,8 @@ const char* unit_kind_name(UnitKind kind);
 std::vector<std::string> accepted_units(UnitKind kind);
 
 // Parses `text` as a quantity of `kind` and returns it in base units (B, B/s, FLOP/s, s, USD,
-// USD/s, USD/(B*s), USD/B, count, W, fraction, USD/J, USD/(W*s), fraction per year). Errors are kInvalidInput with a message that says
-// what to write instead.
+// USD/s, USD/(B*s), USD/B, count, W, fraction, USD/J, USD/(W*s), fraction per year). Errors are
+// kInvalidInput with a message that says what to write instead.
 Result<double> parse_base_units(std::string_view text, UnitKind kind);
 
 Result<Bytes> parse_bytes(std::string_view text);

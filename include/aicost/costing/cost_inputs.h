@@ -16,7 +16,7 @@ namespace aicost::costing {
 
 struct ComputePricing {
   core::UsdPerSecond per_gpu;  // price of one GPU for one second under the chosen mode
-  std::string basis;           // "2.00 USD/GPU-h (plan)", "aws/p5.48xlarge on-demand 55.04 USD/h / 8 GPUs"
+  std::string basis;  // "2.00 USD/GPU-h (plan)", "aws/p5.48xlarge on-demand 55.04 USD/h / 8 GPUs"
   catalog::PricingMode mode = catalog::PricingMode::kOnDemand;
   std::string provider;  // of the instance priced ("aws"); empty for a plain gpu_hour price
   std::string instance;  // catalog id of the instance priced; empty for a plain gpu_hour price
@@ -71,36 +71,37 @@ struct Compression {
 };
 
 struct StorageInputs {
-  core::Bytes dataset;                     // tokenised training data kept for the run
+  core::Bytes dataset;  // tokenised training data kept for the run
   core::UsdPerByteSecond dataset_price;
-  TierTerms dataset_terms;                 // retrieval: every trained token's bytes are read once
+  TierTerms dataset_terms;  // retrieval: every trained token's bytes are read once
   // Share of `dataset` that duplicates other data in it (storage.dataset_duplicates); nullopt:
   // the plan does not say.
   std::optional<double> dataset_duplicates;
-  core::Bytes checkpoint_size;             // one full checkpoint; 0 = derived (14 B/param)
-  core::Seconds checkpoint_interval;       // 0 = the minimiser of Daly's expected wall time for the job's MTBF
-  int checkpoints_retained = 5;            // kept at once (older ones deleted)
+  core::Bytes checkpoint_size;  // one full checkpoint; 0 = derived (14 B/param)
+  core::Seconds
+      checkpoint_interval;  // 0 = the minimiser of Daly's expected wall time for the job's MTBF
+  int checkpoints_retained = 5;  // kept at once (older ones deleted)
   core::UsdPerByteSecond checkpoint_price;
-  TierTerms checkpoint_terms;              // of the tier checkpoints are written to
+  TierTerms checkpoint_terms;  // of the tier checkpoints are written to
   std::optional<LifecycleStage> checkpoint_warm, checkpoint_cold;  // older checkpoints move
   core::BytesPerSecond checkpoint_write_bandwidth;  // aggregate; sets the blocking save time
-  bool async_checkpoint = false;           // saves overlap training (only a snapshot blocks)
+  bool async_checkpoint = false;  // saves overlap training (only a snapshot blocks)
   // Incremental saves (storage.incremental_checkpoint) write only what changed since the last
   // one: the trainable share of the state (training.trainable_share, default 1: full training
   // changes every parameter each step); the frozen rest is stored once.
   bool incremental_checkpoint = false;
   double trainable_share = 1;
-  Compression checkpoint_compression;      // on the training nodes' cores, before the write
-  int compression_cores_per_node = 0;      // cores a node gives to checkpoint compression
-  core::Bytes logs_per_day;                // written, after storage.log_sampling
+  Compression checkpoint_compression;  // on the training nodes' cores, before the write
+  int compression_cores_per_node = 0;  // cores a node gives to checkpoint compression
+  core::Bytes logs_per_day;            // written, after storage.log_sampling
   // Log volume by level as the plan gives it (storage.log_levels) and the share of each level
   // kept (storage.log_sampling); empty when the plan gives only logs_per_day.
   std::map<std::string, core::Bytes> log_levels;
   std::map<std::string, double> log_sampling;
-  Compression log_compression;             // logs are stored compressed
+  Compression log_compression;  // logs are stored compressed
   core::Seconds log_retention;
   core::UsdPerByteSecond log_price;
-  std::string tier_note;                   // which catalog prices were used
+  std::string tier_note;  // which catalog prices were used
 };
 
 struct NetworkInputs {
@@ -115,16 +116,16 @@ struct NetworkInputs {
 };
 
 struct OperationsInputs {
-  double engineers = 0;             // full-time equivalents on the run
+  double engineers = 0;              // full-time equivalents on the run
   core::UsdPerSecond engineer_rate;  // loaded cost of one FTE
   core::UsdPerSecond on_call;        // rota/pager cost
 };
 
 struct ServicesInputs {
-  core::UsdPerSecond database;          // experiment tracking, metadata stores
-  core::UsdPerSecond monitoring;        // fixed part (dashboards, log platform)
+  core::UsdPerSecond database;            // experiment tracking, metadata stores
+  core::UsdPerSecond monitoring;          // fixed part (dashboards, log platform)
   core::UsdPerSecond monitoring_per_gpu;  // per monitored GPU
-  core::UsdPerSecond security;          // fixed part (scanning, audit, key management)
+  core::UsdPerSecond security;            // fixed part (scanning, audit, key management)
 };
 
 // Interrupts, restarts and spares (reliability module). The plan reader fills `failures` from

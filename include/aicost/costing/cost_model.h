@@ -17,7 +17,8 @@ namespace aicost::costing {
 enum class CostNature { kElastic, kFixed };  // scales with the run's resources, or does not
 
 struct CostLine {
-  std::string category;  // compute | failures | storage | network | database | monitoring | security | operations | contingency
+  std::string category;  // compute | failures | storage | network | database | monitoring |
+                         // security | operations | contingency
   core::Usd amount;
   CostNature nature = CostNature::kElastic;
   core::UsdPerSecond average_rate;  // amount / wall time
@@ -40,18 +41,18 @@ struct FailureOverhead {
   // Waiting for a repaired node when the spare pool is empty (reliability.spare_nodes set;
   // reliability::spare_stall_share); 0 when replacements are always available.
   core::Seconds spare_stall;
-  double spare_stall_share = 0;   // of the wall time
+  double spare_stall_share = 0;  // of the wall time
   core::Seconds total() const {
     return checkpoint_time + lost_work + restart_time + maintenance + spare_stall;
   }
-  double goodput = 1;             // failure-free time / wall time
+  double goodput = 1;  // failure-free time / wall time
 };
 
 struct CostEstimate {
   std::vector<CostLine> lines;
   FailureOverhead failures;
-  core::Seconds wall_time;   // failure-free compute + failure overhead
-  double gpu_hours = 0;      // including failure overhead
+  core::Seconds wall_time;  // failure-free compute + failure overhead
+  double gpu_hours = 0;     // including failure overhead
   core::Usd total;
   core::Usd fixed;
   core::Usd elastic;
@@ -64,7 +65,8 @@ struct CostEstimate {
 // once and the cost rate at that peak. Without tier terms, lifecycle, compression or incremental
 // saves: `retained` x size x price x wall time, as ever.
 struct CheckpointStorage {
-  double retained = 0;  // checkpoints kept at once (fewer in a run shorter than retained x interval)
+  double retained =
+      0;  // checkpoints kept at once (fewer in a run shorter than retained x interval)
   core::Bytes peak;
   core::Usd cost;
   core::UsdPerSecond peak_rate;
@@ -77,7 +79,8 @@ bool plain_checkpoint_storage(const StorageInputs& s);
 // One checkpoint of `bytes` kept for `lifetime` through the tiers of `s` (written to
 // checkpoint_tier, moved by checkpoint_warm and checkpoint_cold), each tier billing at least its
 // minimum duration.
-core::Usd checkpoint_lifetime_cost(const StorageInputs& s, core::Bytes bytes, core::Seconds lifetime);
+core::Usd checkpoint_lifetime_cost(const StorageInputs& s, core::Bytes bytes,
+                                   core::Seconds lifetime);
 // The terms of the tier the latest checkpoint sits in at `interval` (a restart reads it there):
 // the tier saves are written to, unless a lifecycle stage starts before one interval.
 const TierTerms& latest_checkpoint_terms(const StorageInputs& s, core::Seconds interval);
@@ -89,7 +92,7 @@ core::Usd retrieval_fees(const workload::TrainingJob& job, const StorageInputs& 
 
 // The checkpoint of this job: the plan's size or 14 B/param of training state, and bandwidths.
 reliability::CheckpointModel checkpoint_model(const workload::TrainingJob& job,
-                                             const CostInputs& in);
+                                              const CostInputs& in);
 
 // The reliability model's view of this run: work, GPUs, failure model, checkpoint, restart and
 // the money rates that weigh checkpoint intervals and spares.
@@ -114,7 +117,8 @@ CostEstimate estimate_cost(const workload::TrainingJob& job, const perf::Trainin
 // Every cost line is >= 0 (the plan loader refuses negative prices and amounts), so
 // total >= (1 + contingency) x (compute + failures + commitment), and
 //   compute + failures + commitment = fleet x wall + (term x terms - wall) x fleet' x (1 - reuse)
-//                                   >= fleet x (reuse x wall + (1 - reuse) x term x ceil(wall/term))
+//                                   >= fleet x (reuse x wall + (1 - reuse) x term x
+//                                   ceil(wall/term))
 // (fleet' = per-GPU price x (GPUs + spares) >= fleet), which grows with the wall time. The result
 // is shrunk by 1e-9 so that the rounding of the dozen additions of the exact model can never put
 // the computed total below it. 0 (no bound) when the contingency, the reuse share or the price

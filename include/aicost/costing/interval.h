@@ -14,9 +14,9 @@ struct Range {
 };
 
 struct EstimateInterval {
-  perf::Interval band;     // band.known false: no bands loaded, the ranges equal the estimate
+  perf::Interval band;  // band.known false: no bands loaded, the ranges equal the estimate
   Range step_time_s;
-  Range gpu_hours;         // including failure overhead, as CostEstimate::gpu_hours
+  Range gpu_hours;  // including failure overhead, as CostEstimate::gpu_hours
   Range wall_days;
   Range total_usd;
 };
@@ -25,7 +25,8 @@ struct EstimateInterval {
 // `ratio`, throughputs and MFU/HFU divided by it.
 perf::TrainingEstimate scale_step_time(perf::TrainingEstimate perf, double ratio);
 
-EstimateInterval estimate_interval(const workload::TrainingJob& job, const perf::TrainingEstimate& perf,
-                                   const CostInputs& inputs, const perf::Interval& band);
+EstimateInterval estimate_interval(const workload::TrainingJob& job,
+                                   const perf::TrainingEstimate& perf, const CostInputs& inputs,
+                                   const perf::Interval& band);
 
 }  // namespace aicost::costing

@@ -15,15 +15,15 @@ namespace aicost::costing {
 
 // One owned cluster: `servers` alike, bought together, used `utilisation` of their life.
 struct OwnedInputs {
-  std::string server;          // catalog id, for texts
-  int gpus_per_server = 8;     // 72 for a GB200 NVL72 rack
-  int servers = 1;             // in the cluster
-  core::Usd server_price;      // per server
-  core::Usd fabric;            // per server: scale-out switches and cables
-  core::Seconds life;          // amortisation period, straight line
-  double residual = 0;         // share of the server price fetched at the end of life (fabric: none)
-  double utilisation = 1;      // share of the life the cluster's GPUs are busy, in (0, 1]
-  double pue = 1;              // facility power / IT power
+  std::string server;       // catalog id, for texts
+  int gpus_per_server = 8;  // 72 for a GB200 NVL72 rack
+  int servers = 1;          // in the cluster
+  core::Usd server_price;   // per server
+  core::Usd fabric;         // per server: scale-out switches and cables
+  core::Seconds life;       // amortisation period, straight line
+  double residual = 0;      // share of the server price fetched at the end of life (fabric: none)
+  double utilisation = 1;   // share of the life the cluster's GPUs are busy, in (0, 1]
+  double pue = 1;           // facility power / IT power
   core::UsdPerJoule electricity;
   core::UsdPerJoule colocation;  // per W of contracted capacity per second (USD/kW-month)
   core::Watts capacity;          // contracted per server (its nameplate power)
@@ -34,10 +34,10 @@ struct OwnedInputs {
 };
 
 struct OwnedPart {
-  std::string name;           // servers | fabric | support | colocation | staff | idle power | power
+  std::string name;  // servers | fabric | support | colocation | staff | idle power | power
   core::UsdPerSecond per_gpu;  // per busy GPU-second
-  bool fixed = true;          // paid whether or not the GPUs work (all but the power of busy hours)
-  std::string driver;         // the figures, in words
+  bool fixed = true;   // paid whether or not the GPUs work (all but the power of busy hours)
+  std::string driver;  // the figures, in words
 };
 
 struct OwnedRate {

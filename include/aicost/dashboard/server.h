@@ -24,14 +24,14 @@
 namespace aicost::dashboard {
 
 struct ServeOptions {
-  std::string db;            // the ledger (SQLite file or PostgreSQL connection string)
-  std::string budgets;       // the budget file of `ledger check` ("": the budget pages say to give one)
-  std::string plans_dir;     // plan files (*.yaml, *.yml) offered on the what-if page ("": none)
+  std::string db;       // the ledger (SQLite file or PostgreSQL connection string)
+  std::string budgets;  // the budget file of `ledger check` ("": the budget pages say to give one)
+  std::string plans_dir;  // plan files (*.yaml, *.yml) offered on the what-if page ("": none)
   std::string host = "127.0.0.1";
-  int port = 8080;           // 0: any free port (Server::port() says which)
-  std::string token;         // asked of every request when not empty; required off loopback
+  int port = 8080;    // 0: any free port (Server::port() says which)
+  std::string token;  // asked of every request when not empty; required off loopback
   std::size_t max_body_bytes = 256 * 1024;  // a larger request body is refused (413)
-  std::string as_of;         // the checks' day, YYYY-MM-DD ("": today, UTC)
+  std::string as_of;                        // the checks' day, YYYY-MM-DD ("": today, UTC)
   unsigned threads = 0;      // of a large SQLite read (store::StoreOptions::scan_threads)
   catalog::Catalog catalog;  // prices and specs of the what-if page's estimates
 };

@@ -73,15 +73,17 @@ struct Anomaly {
 // Which days are "normal" (episode rule): an anomalous day is left out of the baselines of later
 // days — one spike neither lifts the mean nor widens sigma for the next window_days days (no
 // masking of a second anomaly) — until its episode (the same grouping detect_anomalies uses)
-// reaches max(1, window_days / 2) anomalous days. Then the shift is taken as the new normal: all the
-// episode's days, past and future, join the baselines, and the episode ends once the baseline has
-// caught up. So a spike is one one-day episode; a lasting step up or down is one episode of exactly
-// max(1, window_days / 2) days; an outage shorter than that stays out of later baselines for good.
-// If fewer than 2 normal days remain in a window, its days are all used.
-std::vector<DayCheck> check_days(const DailySeries& dense_series, const AnomalyOptions& options = {});
+// reaches max(1, window_days / 2) anomalous days. Then the shift is taken as the new normal: all
+// the episode's days, past and future, join the baselines, and the episode ends once the baseline
+// has caught up. So a spike is one one-day episode; a lasting step up or down is one episode of
+// exactly max(1, window_days / 2) days; an outage shorter than that stays out of later baselines
+// for good. If fewer than 2 normal days remain in a window, its days are all used.
+std::vector<DayCheck> check_days(const DailySeries& dense_series,
+                                 const AnomalyOptions& options = {});
 
 // The anomalous days of check_days merged into episodes, oldest first.
-std::vector<Anomaly> detect_anomalies(const DailySeries& dense_series, const AnomalyOptions& options = {});
+std::vector<Anomaly> detect_anomalies(const DailySeries& dense_series,
+                                      const AnomalyOptions& options = {});
 
 // What one dimension value (a service, a team...) contributed to an episode.
 struct Contribution {

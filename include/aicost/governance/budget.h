@@ -20,7 +20,7 @@ namespace aicost::governance {
 
 enum class PeriodKind { kMonth, kQuarter, kRun };
 enum class CostBasis { kEffective, kBilled, kList };  // which FOCUS cost column the budget counts
-enum class Basis { kActual, kForecast };               // what an alert compares with the amount
+enum class Basis { kActual, kForecast };              // what an alert compares with the amount
 
 // The unit of a GPU-hour budget (`amount: 5000 GPU-h`), held where a money budget holds its
 // currency: such a budget counts the GPU-hours of its scope's rows whatever their currency, in
@@ -48,24 +48,26 @@ struct PlanLine {
   double wall_days = 0;       // the plan's duration; a run budget without `end` lasts this long
   double mfu = 0;             // the plan's model FLOPs utilisation
   double uncertainty = 0.15;  // the plan's remaining cost is taken as +- this fraction
-  std::map<std::string, double> categories;  // cost by category ("compute", "storage", ...), currency units
+  std::map<std::string, double>
+      categories;  // cost by category ("compute", "storage", ...), currency units
 };
 
 struct Budget {
   std::string name;
-  std::string parent;                  // "" at the top of a hierarchy
-  std::vector<ledger::Filter> scope;   // own filters, ANDed; a child adds its parent's (resolve_hierarchy)
+  std::string parent;  // "" at the top of a hierarchy
+  std::vector<ledger::Filter>
+      scope;  // own filters, ANDed; a child adds its parent's (resolve_hierarchy)
   PeriodKind period = PeriodKind::kMonth;
   std::optional<ledger::Day> start, end;  // a run's life [start, end); end may come from the plan
   core::WideNanos amount = 0;
-  std::string currency = "USD";     // ISO 4217, or kGpuHours
+  std::string currency = "USD";  // ISO 4217, or kGpuHours
   CostBasis cost = CostBasis::kEffective;
   std::vector<AlertLevel> levels = default_levels();  // ascending fractions
-  std::optional<PlanLine> plan;        // run budgets only
+  std::optional<PlanLine> plan;                       // run budgets only
   // A floor on the run's measured GPU activity (SM_ACTIVE, fraction): below it the run is not
   // getting the efficiency its plan assumes (plan_actual.h).
   std::optional<double> efficiency_floor;
-  std::string source;                  // "budgets.yaml:12", for messages
+  std::string source;  // "budgets.yaml:12", for messages
 };
 
 // Checks names, parents (known, no cycles), levels and run periods, and adds each budget's
@@ -81,16 +83,16 @@ Period period_of(const Budget& b, ledger::Day as_of);
 
 struct BudgetStatus {
   Period period;
-  core::WideNanos spent = 0;   // in the period, before as_of, exact
-  Forecast forecast;           // of the period's total
-  double gpu_hours = 0;        // in the period so far
-  int actual_level = -1;       // highest index into levels reached by spent; -1 none
-  int forecast_level = -1;     // by forecast.expected (only while the period runs)
-  double used = 0;             // spent / amount
+  core::WideNanos spent = 0;          // in the period, before as_of, exact
+  Forecast forecast;                  // of the period's total
+  double gpu_hours = 0;               // in the period so far
+  int actual_level = -1;              // highest index into levels reached by spent; -1 none
+  int forecast_level = -1;            // by forecast.expected (only while the period runs)
+  double used = 0;                    // spent / amount
   bool gates(const Budget& b) const;  // at a gating level, on either basis
 };
-BudgetStatus budget_status(const Budget& b, const Period& p, ledger::Day as_of, core::WideNanos spent,
-                           const Forecast& f);
+BudgetStatus budget_status(const Budget& b, const Period& p, ledger::Day as_of,
+                           core::WideNanos spent, const Forecast& f);
 
 struct Alert {
   std::string budget;
@@ -107,7 +109,8 @@ struct Alert {
   std::string key() const;      // alert_key(budget, period, basis, level)
   std::string message() const;  // one line a person reads
 };
-std::string alert_key(const std::string& budget, const std::string& period, Basis basis, const std::string& level);
+std::string alert_key(const std::string& budget, const std::string& period, Basis basis,
+                      const std::string& level);
 
 // The alerts `s` calls for that are not in `fired` (alert keys): per basis the highest level
 // reached, if its key is not in `fired`; a forecast only above the level the spend has reached.

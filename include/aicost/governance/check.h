@@ -51,7 +51,7 @@ struct BudgetResult {
 };
 
 struct AnomalyResult {
-  std::string scope;     // a budget's name, or "ledger" (all spend)
+  std::string scope;  // a budget's name, or "ledger" (all spend)
   std::string currency;
   Anomaly episode;
   std::vector<Contribution> causes;  // by CheckOptions::root_cause, largest |delta| first
@@ -77,27 +77,28 @@ struct StopLossResult {
 
 struct CheckResult {
   ledger::Day as_of = 0;
-  double forecast_interval = 0;           // the central probability of the forecasts' intervals
-  std::vector<BudgetResult> budgets;      // parents first
-  std::vector<AnomalyResult> anomalies;   // scopes in budget order, "ledger" first
-  std::vector<WasteResult> waste;         // largest monthly saving first
+  double forecast_interval = 0;             // the central probability of the forecasts' intervals
+  std::vector<BudgetResult> budgets;        // parents first
+  std::vector<AnomalyResult> anomalies;     // scopes in budget order, "ledger" first
+  std::vector<WasteResult> waste;           // largest monthly saving first
   std::vector<StopLossResult> stop_losses;  // in the journal's order; each fails the gate
-  std::vector<PlanVsActual> plans;        // run budgets with a plan
-  bool gate_failed = false;               // some budget at a gating level (actual or forecast), or
-                                          // stale data under CheckOptions::strict
+  std::vector<PlanVsActual> plans;          // run budgets with a plan
+  bool gate_failed = false;  // some budget at a gating level (actual or forecast), or
+                             // stale data under CheckOptions::strict
   // The newest day with a charge before as_of; nullopt when the ledger has none. The forecasts
   // fit the days up to it and predict the days after it (forecast_period's data_through).
   std::optional<ledger::Day> data_through;
   // The data is stale or missing (CheckOptions::stale_after_days), or a budget's scope has no
   // charge in its period so far; each case is also in `warnings`.
   bool data_stale = false;
-  std::vector<std::string> warnings;      // e.g. children's amounts exceed their parent's
+  std::vector<std::string> warnings;  // e.g. children's amounts exceed their parent's
 };
 
 // `budgets` as resolve_hierarchy returns them. `fired`: keys of alerts and anomalies already sent
 // (Alert::key, AnomalyResult::key); those are left out of `due`, and anomalies already sent are
 // still listed (they are facts) with `sent_before` set.
 core::Result<CheckResult> run_check(ledger::Store& store, const std::vector<Budget>& budgets,
-                                    const CheckOptions& options, const std::set<std::string>& fired);
+                                    const CheckOptions& options,
+                                    const std::set<std::string>& fired);
 
 }  // namespace aicost::governance

@@ -41,11 +41,12 @@ struct ForecastOptions {
 
 // Totals for the whole period [period_start, period_end), in currency units.
 struct Forecast {
-  double spent = 0;      // actual spend on the days of the period the data covers (see forecast_period)
-  double expected = 0;   // spent + remaining
-  double low = 0;        // lower end of the interval on the period total; never below `spent`
-  double high = 0;       // upper end of the interval on the period total
-  double remaining = 0;  // predicted spend on [max(known end, period_start), period_end); 0 when over
+  double spent = 0;  // actual spend on the days of the period the data covers (see forecast_period)
+  double expected = 0;  // spent + remaining
+  double low = 0;       // lower end of the interval on the period total; never below `spent`
+  double high = 0;      // upper end of the interval on the period total
+  double remaining =
+      0;  // predicted spend on [max(known end, period_start), period_end); 0 when over
   // Slope of the fitted (deseasonalised) trend, currency units per day, per day; 0 unless the
   // method is "trend" or "trend+weekly". A weekly pattern alone gives ~0 here.
   double trend_per_day = 0;
@@ -79,8 +80,8 @@ struct Forecast {
 //    7-day moving average, normalised to average 1), then a, b by least squares on y_t / f_t.
 //    Method "trend+weekly" or "trend". Each predicted day is clamped at >= 0.
 // Robust fit (options.robust, method "trend+weekly" or "trend" only): check_days(options.anomaly)
-// runs over every day of `history` before the known end (so the first fitted days have a baseline when
-// the history is longer than history_days), its days grouped into episodes as detect_anomalies
+// runs over every day of `history` before the known end (so the first fitted days have a baseline
+// when the history is longer than history_days), its days grouped into episodes as detect_anomalies
 // does. Old level of an episode: each weekday's mean over the 28 days before it.
 //  * Lasting shift: shift_days or more anomalous days, and either still running at the known end or
 //    followed by days whose total is nearer the episode's level than the old one (the detector
@@ -99,13 +100,14 @@ struct Forecast {
 // Then the detector runs again on the cleaned days, for one-offs only: a spike inside a shift's
 // episode (which the detector merges with the shift) stands out once the shift is gone. When it
 // finds one, the cleaning starts over with those days left out of the levels after changes.
-// Interval: remaining ± z·se with z = core::normal_quantile(0.5 + interval/2). se assumes independent
-// daily errors (no autocorrelation, which makes it optimistic for sticky spend) with the residual
-// standard deviation of the fit, and adds the uncertainty of the fitted level and trend (the
-// usual OLS prediction variance); it ignores the uncertainty of the weekday factors.
+// Interval: remaining ± z·se with z = core::normal_quantile(0.5 + interval/2). se assumes
+// independent daily errors (no autocorrelation, which makes it optimistic for sticky spend) with
+// the residual standard deviation of the fit, and adds the uncertainty of the fitted level and
+// trend (the usual OLS prediction variance); it ignores the uncertainty of the weekday factors.
 // Known end >= period_end: remaining 0, expected = low = high = spent, method "actual".
-Forecast forecast_period(const DailySeries& history, ledger::Day period_start, ledger::Day period_end,
-                         ledger::Day today, const ForecastOptions& options = {},
+Forecast forecast_period(const DailySeries& history, ledger::Day period_start,
+                         ledger::Day period_end, ledger::Day today,
+                         const ForecastOptions& options = {},
                          std::optional<ledger::Day> data_through = std::nullopt);
 
 // Forecast when a plan knows what the rest costs (e.g. a training run with an estimate): remaining

@@ -26,10 +26,10 @@ namespace aicost::governance {
 
 // Welch's interval for the relative change of the mean from `before` to `after`.
 struct Effect {
-  double before = 0, after = 0;   // the means
-  double effect = 0;              // (after - before) / before
-  double lo = 0, hi = 0;          // its interval at `confidence`
-  double df = 0;                  // Welch-Satterthwaite degrees of freedom (0 when both variances are 0)
+  double before = 0, after = 0;  // the means
+  double effect = 0;             // (after - before) / before
+  double lo = 0, hi = 0;         // its interval at `confidence`
+  double df = 0;  // Welch-Satterthwaite degrees of freedom (0 when both variances are 0)
 };
 // nullopt when either side has fewer than 2 values or the mean before is 0.
 std::optional<Effect> welch_effect(std::span<const double> before, std::span<const double> after,
@@ -71,7 +71,7 @@ struct ChangeOptions {
 
 struct ChangeResult {
   ledger::Change change;
-  std::string currency;               // of the costs measured (the scope's largest)
+  std::string currency;  // of the costs measured (the scope's largest)
   UnitMetric metric = UnitMetric::kPerDay;
   int days_before = 0, days_after = 0;  // days with a value on each side
   std::optional<Effect> effect;
@@ -92,10 +92,12 @@ struct ChangeResult {
 // kept when the interval lies below 0, no_effect when it holds 0. The rise beyond doubt counts
 // only on a complete window; a guardrail counts from the first day after the change. The
 // guardrails are the change's, then those of `o.guardrails` of a kind the change has none of.
-ChangeResult measure_change(const ledger::Change& change, std::span<const ScopeDay> days, const ChangeOptions& o);
+ChangeResult measure_change(const ledger::Change& change, std::span<const ScopeDay> days,
+                            const ChangeOptions& o);
 
 // Every change of the journal measured on the store's charges and telemetry (one report per
 // change, over its two windows), in the journal's order.
-core::Result<std::vector<ChangeResult>> evaluate_changes(ledger::Store& store, const ChangeOptions& o);
+core::Result<std::vector<ChangeResult>> evaluate_changes(ledger::Store& store,
+                                                         const ChangeOptions& o);
 
 }  // namespace aicost::governance

@@ -32,14 +32,17 @@ struct PlanVsActual {
   double planned_cost = 0, actual_cost = 0;
   double planned_gpu_hours = 0, actual_gpu_hours = 0;
   double planned_mfu = 0;
-  std::optional<double> activity;          // mean SM_ACTIVE (else GR_ENGINE_ACTIVE) over the run's GPU-hours
+  std::optional<double>
+      activity;  // mean SM_ACTIVE (else GR_ENGINE_ACTIVE) over the run's GPU-hours
   std::optional<double> efficiency_floor;  // the budget's floor on that activity
-  std::vector<CategoryVariance> categories;  // the plan's categories, then any it lacks; none 0 in both
+  std::vector<CategoryVariance>
+      categories;  // the plan's categories, then any it lacks; none 0 in both
   std::vector<std::string> warnings;
 };
 
 // For `b` (a run budget with a plan) as of `as_of`. `aliases` as for reports.
-core::Result<PlanVsActual> plan_vs_actual(ledger::Store& store, const Budget& b, ledger::Day as_of,
-                                          const std::map<std::string, std::vector<std::string>>& aliases);
+core::Result<PlanVsActual> plan_vs_actual(
+    ledger::Store& store, const Budget& b, ledger::Day as_of,
+    const std::map<std::string, std::vector<std::string>>& aliases);
 
 }  // namespace aicost::governance

@@ -33,9 +33,11 @@ inline DailySeries dense(const DailySeries& series, ledger::Day first, ledger::D
   if (last < first) return out;
   const std::int64_t count = std::int64_t{last} - first + 1;
   out.reserve(static_cast<std::size_t>(count));
-  for (std::int64_t i = 0; i < count; ++i) out.push_back({static_cast<ledger::Day>(first + i), 0.0});
+  for (std::int64_t i = 0; i < count; ++i)
+    out.push_back({static_cast<ledger::Day>(first + i), 0.0});
   for (const DayAmount& p : series)
-    if (p.day >= first && p.day <= last) out[static_cast<std::size_t>(p.day - first)].amount += p.amount;
+    if (p.day >= first && p.day <= last)
+      out[static_cast<std::size_t>(p.day - first)].amount += p.amount;
   return out;
 }
 

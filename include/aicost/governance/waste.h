@@ -40,10 +40,12 @@ const char* waste_kind_name(WasteKind kind);
 
 struct WasteFinding {
   WasteKind kind = WasteKind::kIdleGpu;
-  std::string subject;  // what to fix: a host, a resource id, a tag key, a content key, a commitment, a fleet
+  std::string subject;  // what to fix: a host, a resource id, a tag key, a content key, a
+                        // commitment, a fleet
   std::string currency;
-  double monthly_saving = 0;  // currency units per 30-day month if fixed; the rule is per detector below
-  std::string message;        // one line a person reads, with the numbers
+  double monthly_saving =
+      0;                // currency units per 30-day month if fixed; the rule is per detector below
+  std::string message;  // one line a person reads, with the numbers
   std::vector<std::string> evidence;  // at most 10 lines quoting rows/samples, most telling first
   // "kind subject" of another finding whose fix also removes this one (an idle GPU on a dev box
   // past its TTL): this one's saving is then 0, so that savings add up without counting twice.
@@ -55,10 +57,11 @@ void sort_findings(std::vector<WasteFinding>& findings);
 
 // ---- 1. Idle and hung GPUs ---------------------------------------------------------------------
 
-// Telemetry of one GPU over one hour (DCGM exporter, §9). Activity fractions are hourly means, 0..1.
+// Telemetry of one GPU over one hour (DCGM exporter, §9). Activity fractions are hourly means,
+// 0..1.
 struct GpuActivityHour {
   std::string host, gpu;
-  ledger::UnixSeconds hour = 0;  // start of the hour
+  ledger::UnixSeconds hour = 0;            // start of the hour
   std::optional<double> sm_active;         // DCGM_FI_PROF_SM_ACTIVE
   std::optional<double> gr_engine_active;  // DCGM_FI_PROF_GR_ENGINE_ACTIVE
   std::optional<double> gpu_util;          // DCGM_FI_DEV_GPU_UTIL as a fraction
@@ -74,16 +77,18 @@ struct IdleGpuOptions {
 // on a hung job); an hour with none of them is unknown and, like a missing hour, ends a run.
 // Duplicate (host, gpu, hour) samples: the first in input order counts.
 // A run: consecutive hours (each starts 3600 s after the previous) of one (host, gpu) with activity
-// < idle_below, at least min_hours long. A run is hung when at least half its hours have gpu_util >=
-// util_busy_above while the activity came from sm_active or gr_engine_active; otherwise idle.
+// < idle_below, at least min_hours long. A run is hung when at least half its hours have gpu_util
+// >= util_busy_above while the activity came from sm_active or gr_engine_active; otherwise idle.
 // One finding per host and kind (kIdleGpu, kHungGpu), subject = host: its GPUs, idle GPU-hours,
 // longest run; evidence = the runs, longest first.
-// monthly_saving = run GPU-hours × the host's price per GPU-hour × 720 / H, where H = distinct hours
-// the host's samples cover (any GPU, any metric): the idle share of the observed span extrapolated
-// to 30 days. A host missing from `cost_per_gpu_hour_by_host` is still reported, saving 0, "no price".
+// monthly_saving = run GPU-hours × the host's price per GPU-hour × 720 / H, where H = distinct
+// hours the host's samples cover (any GPU, any metric): the idle share of the observed span
+// extrapolated to 30 days. A host missing from `cost_per_gpu_hour_by_host` is still reported,
+// saving 0, "no price".
 std::vector<WasteFinding> idle_gpus(const std::vector<GpuActivityHour>& hours,
                                     const std::map<std::string, double>& cost_per_gpu_hour_by_host,
-                                    const std::string& currency, const IdleGpuOptions& options = {});
+                                    const std::string& currency,
+                                    const IdleGpuOptions& options = {});
 
 // ---- 2. Dev/test resources past a TTL ----------------------------------------------------------
 
@@ -108,22 +113,25 @@ struct TtlOptions {
 
 // The tag that makes a resource dev/test: the first of o.env_keys among `tags`, when its value is
 // one of o.dev_values (compared case-insensitively); nullptr when there is none.
-const std::pair<const std::string, std::string>* dev_tag(const std::map<std::string, std::string>& tags,
-                                                         const TtlOptions& o);
+const std::pair<const std::string, std::string>* dev_tag(
+    const std::map<std::string, std::string>& tags, const TtlOptions& o);
 
-// A dev resource (dev_tag) with first_day <= as_of − ttl_days and last_day >= as_of − still_charging_within_days.
-// Subject = resource_id. monthly_saving = cost_last_30_days, or cost_last_30_days × 30 / L when its
-// life L = last_day − first_day + 1 is under 30 days (a younger resource's monthly rate).
-std::vector<WasteFinding> expired_dev_resources(const std::vector<ResourceDays>& resources, ledger::Day as_of,
-                                                const TtlOptions& options = {});
+// A dev resource (dev_tag) with first_day <= as_of − ttl_days and last_day >= as_of −
+// still_charging_within_days. Subject = resource_id. monthly_saving = cost_last_30_days, or
+// cost_last_30_days × 30 / L when its life L = last_day − first_day + 1 is under 30 days (a younger
+// resource's monthly rate).
+std::vector<WasteFinding> expired_dev_resources(const std::vector<ResourceDays>& resources,
+                                                ledger::Day as_of, const TtlOptions& options = {});
 
 // ---- 3. Untagged spend -------------------------------------------------------------------------
 
 struct UntaggedSpend {
   std::string tag_key, currency;
-  double untagged = 0, taggable = 0;  // over window_days: spend without the key, spend that could carry it
+  double untagged = 0,
+         taggable = 0;  // over window_days: spend without the key, spend that could carry it
   int window_days = 30;
-  std::vector<std::pair<std::string, double>> top_untagged;  // (resource or service, cost), biggest first
+  std::vector<std::pair<std::string, double>>
+      top_untagged;  // (resource or service, cost), biggest first
 };
 
 struct UntaggedOptions {
@@ -131,8 +139,10 @@ struct UntaggedOptions {
 };
 
 // A finding per key with taggable > 0 and untagged / taggable > max_share; subject = tag key,
-// evidence = top_untagged. monthly_saving = 0: untagged spend is unattributable, not waste by itself.
-std::vector<WasteFinding> untagged_spend(const std::vector<UntaggedSpend>& spends, const UntaggedOptions& options = {});
+// evidence = top_untagged. monthly_saving = 0: untagged spend is unattributable, not waste by
+// itself.
+std::vector<WasteFinding> untagged_spend(const std::vector<UntaggedSpend>& spends,
+                                         const UntaggedOptions& options = {});
 
 // ---- 4. Storage growing faster than its limit --------------------------------------------------
 
@@ -158,8 +168,9 @@ std::vector<WasteFinding> storage_growth(const std::vector<StorageSeries>& serie
 
 struct LogStorage {
   std::string resource_id, currency;
-  std::vector<std::pair<ledger::Day, double>> stored_gb;  // stored volume (GB) by day, days ascending
-  double price_per_gb_month = 0;                         // 0 = unknown
+  std::vector<std::pair<ledger::Day, double>>
+      stored_gb;                  // stored volume (GB) by day, days ascending
+  double price_per_gb_month = 0;  // 0 = unknown
 };
 
 struct LogRetentionOptions {
@@ -171,13 +182,15 @@ struct LogRetentionOptions {
 // what was stored on day last − retention_days (the latest sample on or before it). Finding when
 // that excess is > 0; subject = resource_id. monthly_saving = excess GB × price_per_gb_month.
 // Any decrease means deletion happens: no finding.
-std::vector<WasteFinding> log_retention(const std::vector<LogStorage>& logs, const LogRetentionOptions& options = {});
+std::vector<WasteFinding> log_retention(const std::vector<LogStorage>& logs,
+                                        const LogRetentionOptions& options = {});
 
 // ---- 6. Duplicate datasets and checkpoints -----------------------------------------------------
 
 struct StoredObject {
   std::string resource_id, service, region, currency;
-  std::string content_key;  // a dataset/checkpoint tag value or a name+size fingerprint; "" = unknown
+  std::string
+      content_key;  // a dataset/checkpoint tag value or a name+size fingerprint; "" = unknown
   double stored_gb = 0;
   double monthly_cost = 0;
 };

@@ -47,15 +47,15 @@ struct TagsHash {
 // A charge row. Money is exact nano-units (core/amount.h) of `currency`; names are FOCUS column
 // names in snake_case. Empty strings are FOCUS nulls.
 struct Charge {
-  std::int64_t line = 0;  // 1-based line in the source file where the row starts
+  std::int64_t line = 0;         // 1-based line in the source file where the row starts
   UnixSeconds period_start = 0;  // ChargePeriodStart (inclusive)
   UnixSeconds period_end = 0;    // ChargePeriodEnd (exclusive)
   UnixSeconds billing_period_start = 0;
   std::string currency;  // BillingCurrency, ISO 4217
 
-  std::int64_t billed = 0;     // BilledCost: the invoice basis
-  std::int64_t effective = 0;  // EffectiveCost: amortised, after all discounts
-  std::int64_t list = 0;       // ListCost: public price
+  std::int64_t billed = 0;                 // BilledCost: the invoice basis
+  std::int64_t effective = 0;              // EffectiveCost: amortised, after all discounts
+  std::int64_t list = 0;                   // ListCost: public price
   std::optional<std::int64_t> contracted;  // ContractedCost: negotiated, before commitments
 
   std::string provider, billing_account_id, billing_account_name, sub_account_id, sub_account_name;
@@ -92,12 +92,15 @@ struct RowIssue {
 
 // "warning", "error", "note": how an issue is stored and shown.
 inline const char* severity_name(RowIssue::Severity s) {
-  return s == RowIssue::Severity::kError ? "error" : s == RowIssue::Severity::kNote ? "note" : "warning";
+  return s == RowIssue::Severity::kError  ? "error"
+         : s == RowIssue::Severity::kNote ? "note"
+                                          : "warning";
 }
 // The inverse; text it does not know reads as a warning.
 inline RowIssue::Severity severity_from_name(std::string_view name) {
-  return name == "error" ? RowIssue::Severity::kError : name == "note" ? RowIssue::Severity::kNote
-                                                                       : RowIssue::Severity::kWarning;
+  return name == "error"  ? RowIssue::Severity::kError
+         : name == "note" ? RowIssue::Severity::kNote
+                          : RowIssue::Severity::kWarning;
 }
 
 }  // namespace aicost::ledger

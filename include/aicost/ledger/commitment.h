@@ -13,18 +13,19 @@
 namespace aicost::ledger {
 
 struct ContractCommitment {
-  std::int64_t line = 0;          // 1-based line in the source file where the row starts
-  std::string contract_id;        // ContractId
-  std::string commitment_id;      // ContractCommitmentId (unique within the provider)
-  std::string category;           // ContractCommitmentCategory: "Spend" or "Usage"
-  std::string type;               // ContractCommitmentType: the provider's display name
-  std::string description;        // ContractCommitmentDescription; "" when null
-  std::string currency;           // BillingCurrency, ISO 4217; "XXX" when null
+  std::int64_t line = 0;             // 1-based line in the source file where the row starts
+  std::string contract_id;           // ContractId
+  std::string commitment_id;         // ContractCommitmentId (unique within the provider)
+  std::string category;              // ContractCommitmentCategory: "Spend" or "Usage"
+  std::string type;                  // ContractCommitmentType: the provider's display name
+  std::string description;           // ContractCommitmentDescription; "" when null
+  std::string currency;              // BillingCurrency, ISO 4217; "XXX" when null
   std::optional<std::int64_t> cost;  // ContractCommitmentCost, exact nano-units of `currency`
   std::optional<double> quantity;    // ContractCommitmentQuantity, in `unit`
   std::string unit;                  // ContractCommitmentUnit; "" when null
-  UnixSeconds commitment_start = 0, commitment_end = 0;  // ContractCommitmentPeriodStart/End [start, end)
-  UnixSeconds contract_start = 0, contract_end = 0;      // ContractPeriodStart/End [start, end)
+  UnixSeconds commitment_start = 0,
+              commitment_end = 0;  // ContractCommitmentPeriodStart/End [start, end)
+  UnixSeconds contract_start = 0, contract_end = 0;  // ContractPeriodStart/End [start, end)
 };
 
 }  // namespace aicost::ledger

@@ -32,7 +32,7 @@ enum class Dimension {
   kChargeFrequency,
   kPricingCategory,
   kCommitmentStatus,
-  kCommitment,    // CommitmentDiscountId
+  kCommitment,  // CommitmentDiscountId
   kConsumedUnit,
   kCurrency,
   kTag,  // a tag key, canonical (canonical_tag_key)
@@ -95,14 +95,14 @@ enum class RowOrder {
 // The store's side of a report: sums grouped by day (optional), plain dimensions and tag values.
 // Store::aggregate answers in `order`.
 struct AggregateQuery {
-  std::vector<Dimension> dims;   // plain (non-tag) dimensions
-  std::vector<TagKey> tags;      // tag keys, grouped by their values ("" = untagged)
+  std::vector<Dimension> dims;  // plain (non-tag) dimensions
+  std::vector<TagKey> tags;     // tag keys, grouped by their values ("" = untagged)
   bool by_day = false;
   Period period = Period::kDay;  // with by_day: a row's day is the first of its period
   std::optional<Day> from, to;   // inclusive first day, exclusive last day
   std::vector<Filter> filters;   // plain dimensions
   std::vector<TagFilter> tag_filters;
-  bool gpu_rows_only = false;    // only charges with GPU-hours (reads the raw charges)
+  bool gpu_rows_only = false;  // only charges with GPU-hours (reads the raw charges)
   RowOrder order = RowOrder::kText;
   // For RowOrder::kCost: positions in AggregateRow::values (dims first, then tags) compared in
   // turn when the effective costs are equal, and the text an empty tag value compares as.
@@ -116,7 +116,8 @@ struct AggregateQuery {
 
 // A tag set as `q` sees it: its value per q.tags ("" = untagged), or nullopt when q.tag_filters
 // drop it (filters on one key OR together, as Filter says).
-std::optional<std::vector<std::string>> resolve_tags(const std::vector<Tag>& tags, const AggregateQuery& q);
+std::optional<std::vector<std::string>> resolve_tags(const std::vector<Tag>& tags,
+                                                     const AggregateQuery& q);
 
 struct Sums {
   core::WideNanos billed = 0, effective = 0, list = 0, contracted = 0;
@@ -134,8 +135,9 @@ struct Sums {
 };
 
 struct AggregateRow {
-  Day day = 0;                      // when by_day; else 0
-  std::vector<std::string> values;  // one per AggregateQuery::dims, then one per tags ("" = untagged)
+  Day day = 0;  // when by_day; else 0
+  std::vector<std::string>
+      values;  // one per AggregateQuery::dims, then one per tags ("" = untagged)
   std::string currency;
   Sums sums;
 };

@@ -24,7 +24,8 @@ namespace aicost::ledger {
 inline constexpr std::string_view kCoreHours = "Core-Hours";
 inline constexpr std::string_view kGibHours = "GiB-Hours";
 inline constexpr std::string_view kGibMonths = "GiB-Months";
-inline constexpr std::string_view kVmHours = "VM-Hours";  // an OpenShift Virtualization VM up an hour
+inline constexpr std::string_view kVmHours =
+    "VM-Hours";  // an OpenShift Virtualization VM up an hour
 
 struct RateCard {
   std::string source;    // the file, for messages ("rates.yaml")
@@ -68,7 +69,8 @@ core::Result<bool> price_usage(Charge& c, const RateCard& card);
 struct Unpriced {
   std::set<std::string> gpu_types;  // "" for untyped GPUs
   std::set<std::string> resources;  // "cpu", "memory", "storage"
-  std::set<std::string> storage_classes;  // when the card prices classes apart ("" for a volume without one)
+  std::set<std::string>
+      storage_classes;  // when the card prices classes apart ("" for a volume without one)
   void add(const Charge& c, const RateCard& card);  // a row price_usage could not price
   bool empty() const { return gpu_types.empty() && resources.empty() && storage_classes.empty(); }
 };

@@ -26,7 +26,8 @@ struct ReportRequest {
   Granularity granularity = Granularity::kTotal;
   std::optional<Day> from, to;  // [from, to)
   std::vector<Filter> filters;
-  std::size_t top = 0;  // keep the N groups with the most effective cost; fold the rest into (other)
+  std::size_t top =
+      0;  // keep the N groups with the most effective cost; fold the rest into (other)
   // Canonical tag key -> further canonical keys that mean the same ("team" <- "owner", "squad").
   // The first key present on a row wins.
   std::map<std::string, std::vector<std::string>> aliases;
@@ -46,22 +47,25 @@ struct ReportLine {
 struct UntaggedShare {
   std::string tag_key;
   std::string currency;
-  double share = 0;  // of the effective cost of Usage and Purchase charges (credits and taxes carry no tags)
+  double share =
+      0;  // of the effective cost of Usage and Purchase charges (credits and taxes carry no tags)
   core::WideNanos untagged_effective = 0;
 };
 
 struct Report {
   ReportRequest request;
-  std::vector<ReportLine> lines;   // period ascending, then effective cost descending
-  std::vector<ReportLine> totals;  // one per currency
+  std::vector<ReportLine> lines;        // period ascending, then effective cost descending
+  std::vector<ReportLine> totals;       // one per currency
   std::vector<UntaggedShare> untagged;  // one per tag key grouped by and currency
 };
 
 // The store query a request needs, as build_report reads it (with charge_category for the
 // untagged share when a tag is grouped by).
 AggregateQuery aggregate_query(const ReportRequest& r);
-// The activity to credit a day's GPU-hours on `host` with: the best metric present (nullopt if none).
-std::optional<double> host_activity(const std::vector<HostActivity>& activity, const std::string& host, Day day);
+// The activity to credit a day's GPU-hours on `host` with: the best metric present (nullopt if
+// none).
+std::optional<double> host_activity(const std::vector<HostActivity>& activity,
+                                    const std::string& host, Day day);
 
 // Rolls days into periods, ranks and folds the store's rows for aggregate_query(r) (pure, every
 // row in memory): what stream_report makes, the way it is defined.

@@ -12,9 +12,9 @@ namespace aicost::ledger {
 
 // The dimensions a rollup row keeps, in this order (see in_rollup).
 inline constexpr Dimension kRollupDims[] = {
-    Dimension::kProvider,       Dimension::kBillingAccount,  Dimension::kSubAccount,
-    Dimension::kService,        Dimension::kServiceCategory, Dimension::kRegion,
-    Dimension::kResourceType,   Dimension::kChargeCategory,  Dimension::kChargeFrequency,
+    Dimension::kProvider,        Dimension::kBillingAccount,   Dimension::kSubAccount,
+    Dimension::kService,         Dimension::kServiceCategory,  Dimension::kRegion,
+    Dimension::kResourceType,    Dimension::kChargeCategory,   Dimension::kChargeFrequency,
     Dimension::kPricingCategory, Dimension::kCommitmentStatus, Dimension::kCurrency,
     Dimension::kConsumedUnit,  // schema 8, with the sum of ConsumedQuantity
 };

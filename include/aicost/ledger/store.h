@@ -22,7 +22,8 @@
 namespace aicost::ledger {
 
 struct SourceFile {
-  std::string path;    // as given on the command line, made absolute; "(stdin)", shared by every load of standard input
+  std::string path;  // as given on the command line, made absolute; "(stdin)", shared by every load
+                     // of standard input
   std::string sha256;  // of the bytes; the identity of a load
   std::int64_t bytes = 0;
   std::string format;  // "focus-1.0", "aws-cur", "azure-ea", "dcgm-prometheus", ...
@@ -36,8 +37,8 @@ struct CurrencyTotal {
 struct SourceRecord {
   std::int64_t id = 0;
   SourceFile file;
-  std::string loaded_at;  // ISO 8601 UTC
-  std::int64_t rows = 0;  // charges or telemetry samples loaded
+  std::string loaded_at;      // ISO 8601 UTC
+  std::int64_t rows = 0;      // charges or telemetry samples loaded
   std::int64_t rejected = 0;  // rows not loaded (their issues say why)
   std::int64_t warnings = 0;
   std::vector<CurrencyTotal> totals;
@@ -92,8 +93,8 @@ class Store {
   // Under the lock it looks again: when another process loaded these bytes meanwhile, it opens
   // nothing and returns that source (the file is already loaded); when another loaded this path
   // (a source there that `replace` does not list), it fails. Else nullopt: the transaction is open.
-  virtual core::Result<std::optional<SourceRecord>> begin_source(const SourceFile& file,
-                                                                 const std::vector<std::int64_t>& replace) = 0;
+  virtual core::Result<std::optional<SourceRecord>> begin_source(
+      const SourceFile& file, const std::vector<std::int64_t>& replace) = 0;
   virtual core::Status add_charges(std::span<const Charge> rows) = 0;
   virtual core::Status add_samples(std::span<const GpuSample> samples) = 0;
   // FOCUS 1.3 Contract Commitment rows (table contract_commitments, schema 4); they count as the
@@ -101,12 +102,14 @@ class Store {
   virtual core::Status add_commitments(std::span<const ContractCommitment> rows) = 0;
   virtual core::Status add_issues(std::span<const RowIssue> issues) = 0;
   // `format` is what the reader found ("focus-1.2", ...); `rejected` the rows it could not load.
-  virtual core::Result<SourceRecord> commit_source(const std::string& format, std::int64_t rejected) = 0;
+  virtual core::Result<SourceRecord> commit_source(const std::string& format,
+                                                   std::int64_t rejected) = 0;
   // Inside an open ingest begun with a provisional sha256 (a stream read once, such as standard
   // input, whose identity and size are known only at its end): sets them. When another source
   // holds that identity already, changes nothing and returns that source (the caller rolls back:
   // these bytes are loaded); else nullopt.
-  virtual core::Result<std::optional<SourceRecord>> settle_identity(const std::string& sha256, std::int64_t bytes) = 0;
+  virtual core::Result<std::optional<SourceRecord>> settle_identity(const std::string& sha256,
+                                                                    std::int64_t bytes) = 0;
   // Inside an open ingest: records the source as a delivery of `export_key` (an export of one
   // provider and billing account) covering the billing `periods` (BillingPeriodStart days as
   // YYYY-MM-DD), and deletes, in the same transaction, every earlier delivery of that key whose
@@ -119,12 +122,13 @@ class Store {
   // "PersistentVolumeClaim", "Pod GPU"); the rows earlier deliveries of the key hold in those
   // slices are deleted, the rest of those deliveries stays, and one left with no rows is deleted
   // whole. The source records the slices' days. Returns the ids of the earlier deliveries changed.
-  virtual core::Result<std::vector<std::int64_t>> restate(const std::string& export_key,
-                                                          const std::vector<std::string>& periods) = 0;
+  virtual core::Result<std::vector<std::int64_t>> restate(
+      const std::string& export_key, const std::vector<std::string>& periods) = 0;
   virtual void rollback() noexcept = 0;
 
   virtual core::Result<std::vector<SourceRecord>> sources() = 0;
-  virtual core::Result<std::vector<RowIssue>> issues(std::int64_t source_id, std::int64_t limit) = 0;
+  virtual core::Result<std::vector<RowIssue>> issues(std::int64_t source_id,
+                                                     std::int64_t limit) = 0;
   virtual core::Result<std::vector<AggregateRow>> aggregate(const AggregateQuery& q) = 0;
   // Several aggregates, each answer as aggregate() gives it. A store that can answer them from
   // one read of the charges does (SQLite: one scan for queries over the raw rows); by default
@@ -149,14 +153,16 @@ class Store {
   // rows before it writes them asks twice). The store holds only its groups meanwhile
   // (src/store/group_fold.h), never the rows as well.
   using AggregateSink = std::function<core::Status(std::size_t query, AggregateRow& row)>;
-  virtual core::Status aggregate_into(std::span<const AggregateQuery> queries, const AggregateSink& sink,
-                                      std::size_t interleave = 0) = 0;
+  virtual core::Status aggregate_into(std::span<const AggregateQuery> queries,
+                                      const AggregateSink& sink, std::size_t interleave = 0) = 0;
   // Per host and day: mean SM_ACTIVE, GR_ENGINE_ACTIVE and GPU_UTIL over the samples loaded.
-  virtual core::Result<std::vector<HostActivity>> gpu_activity(std::optional<Day> from, std::optional<Day> to) = 0;
+  virtual core::Result<std::vector<HostActivity>> gpu_activity(std::optional<Day> from,
+                                                               std::optional<Day> to) = 0;
   // Per host, GPU and hour: SM_ACTIVE, GR_ENGINE_ACTIVE and GPU_UTIL sums (and FB_USED's when
   // `with_memory`), sorted by host, GPU, hour and metric; samples of several sources in one hour
   // are summed.
-  virtual core::Result<std::vector<GpuHour>> gpu_hours(std::optional<Day> from, std::optional<Day> to,
+  virtual core::Result<std::vector<GpuHour>> gpu_hours(std::optional<Day> from,
+                                                       std::optional<Day> to,
                                                        bool with_memory = false) = 0;
   // Every contract commitment loaded, by contract, commitment id and period start.
   virtual core::Result<std::vector<ContractCommitment>> commitments() = 0;
@@ -179,7 +185,8 @@ class Store {
                                                               const AlertClaim& claim) = 0;
   // Gives `owner`'s claims on `keys` back (the delivery failed; the next check sends them). Keys
   // sent, or claimed by another owner, stay as they are.
-  virtual core::Status release_alerts(std::span<const std::string> keys, const std::string& owner) = 0;
+  virtual core::Status release_alerts(std::span<const std::string> keys,
+                                      const std::string& owner) = 0;
 
   // The change journal (table `changes`, schema 7). add_change records one in its own write
   // transaction (waiting for a writer as record_sent does) and returns its id; changes() lists

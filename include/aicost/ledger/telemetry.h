@@ -33,7 +33,7 @@ struct GpuHour {
   std::string host, gpu;
   UnixSeconds hour = 0;  // the hour's first second
   GpuMetric metric = GpuMetric::kGpuUtil;
-  double sum = 0;        // of the samples' values
+  double sum = 0;  // of the samples' values
   std::int64_t samples = 0;
   double mean() const { return samples > 0 ? sum / static_cast<double>(samples) : 0.0; }
 };

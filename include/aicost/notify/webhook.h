@@ -1,4 +1,5 @@
-// Webhook delivery: POST a JSON alert payload to an http(s) URL, with retries, backoff and a timeout.
+// Webhook delivery: POST a JSON alert payload to an http(s) URL, with retries, backoff and a
+// timeout.
 #pragma once
 
 #include <chrono>
@@ -18,14 +19,14 @@ struct Url {
   std::string scheme;  // "http" or "https" (lower case)
   std::string host;    // as written, without the brackets of an IPv6 literal ("::1")
   int port = 0;        // 1..65535; 80 for http and 443 for https when the URL names none
-  std::string path;    // starts with '/', keeps the query ("/hooks/x?y=1"); "/" when the URL has none
+  std::string path;  // starts with '/', keeps the query ("/hooks/x?y=1"); "/" when the URL has none
 };
 
-// Parses "http://host[:port][/path][?query]" or "https://..." (scheme case-insensitive, IPv6 hosts in
-// brackets, a "#fragment" dropped). Error kInvalidInput, context = the URL redacted (redact_url),
-// message saying what is wrong: empty, unsupported or missing scheme, missing host, user:password@
-// (credentials go in an Authorization header: for the CLI, $AICOST_WEBHOOK_AUTHORIZATION), port not
-// a number in 1..65535, whitespace or control characters.
+// Parses "http://host[:port][/path][?query]" or "https://..." (scheme case-insensitive, IPv6 hosts
+// in brackets, a "#fragment" dropped). Error kInvalidInput, context = the URL redacted
+// (redact_url), message saying what is wrong: empty, unsupported or missing scheme, missing host,
+// user:password@ (credentials go in an Authorization header: for the CLI,
+// $AICOST_WEBHOOK_AUTHORIZATION), port not a number in 1..65535, whitespace or control characters.
 core::Result<Url> parse_url(std::string_view url);
 
 // The URL with what may be a secret hidden, for messages and logs: scheme, host and port are kept;
@@ -33,14 +34,15 @@ core::Result<Url> parse_url(std::string_view url);
 // plain lower-case word ("services", "hooks", "api-v2", up to 24 letters, '-', '_' or '.') or a
 // version ("v1"): webhook URLs carry their token in the path (Slack's /services/T.../B.../<secret>)
 // or the query. A #fragment is dropped. Works on text that is not a valid URL too.
-// "https://hooks.slack.com/services/T000/B000/XXXX" -> "https://hooks.slack.com/services/***/***/***".
+// "https://hooks.slack.com/services/T000/B000/XXXX" ->
+// "https://hooks.slack.com/services/***/***/***".
 std::string redact_url(std::string_view url);
 
 // The wait a Retry-After value asks for (RFC 9110 section 10.2.3): delay-seconds, or an HTTP-date
 // in any of the three forms (IMF-fixdate "Sun, 06 Nov 1994 08:49:37 GMT", RFC 850, asctime) less
 // `now`, 0 when that date has passed. nullopt for anything else.
-std::optional<std::chrono::milliseconds> retry_after_wait(std::string_view value,
-                                                          std::chrono::system_clock::time_point now);
+std::optional<std::chrono::milliseconds> retry_after_wait(
+    std::string_view value, std::chrono::system_clock::time_point now);
 
 struct WebhookOptions {
   // Limit on each phase of one attempt: connecting, sending the request, and each wait for response
@@ -58,9 +60,9 @@ struct WebhookOptions {
   // chat webhook's rate limit asks for seconds (Slack about one message per second per hook), and
   // a check run by cron should end in minutes, not hang for as long as a server likes.
   std::chrono::milliseconds max_retry_after{60000};
-  // Extra request headers, e.g. {"Authorization", "Bearer ..."}. Names must be HTTP tokens and values
-  // free of CR, LF and NUL (error kInvalidInput otherwise). A Content-Type here is ignored: the body
-  // is always sent as application/json.
+  // Extra request headers, e.g. {"Authorization", "Bearer ..."}. Names must be HTTP tokens and
+  // values free of CR, LF and NUL (error kInvalidInput otherwise). A Content-Type here is ignored:
+  // the body is always sent as application/json.
   std::vector<std::pair<std::string, std::string>> headers;
   // How to wait between attempts; empty means std::this_thread::sleep_for. Tests inject a recorder.
   std::function<void(std::chrono::milliseconds)> sleep;
@@ -100,7 +102,8 @@ struct Delivery {
 // Not bounded by it: host name resolution (getaddrinfo has no timeout) and a server that keeps
 // trickling bytes within each read timeout.
 //
-// Thread safety: reentrant; each call uses its own connection. opts.sleep runs on the caller's thread.
+// Thread safety: reentrant; each call uses its own connection. opts.sleep runs on the caller's
+// thread.
 core::Result<Delivery> post_json(std::string_view url, const std::string& json,
                                  const WebhookOptions& opts = {});
 

@@ -47,8 +47,9 @@ struct Guardrails {
   // The change journal (`aicost ledger changes --guardrails`, `ledger check --guardrails`): limits
   // every recorded change is held to, besides those it was recorded with (a change's own limit of
   // the same kind wins). A fraction: 0.05 for 5 %. `aicost optimize` does not read them.
-  std::optional<double> max_cost_rise;     // the measured unit cost may rise at most this much
-  std::optional<double> min_gpu_activity;  // the mean SM activity after a change at least this (0..1)
+  std::optional<double> max_cost_rise;  // the measured unit cost may rise at most this much
+  std::optional<double>
+      min_gpu_activity;             // the mean SM activity after a change at least this (0..1)
   std::string source = "defaults";  // the file, or "defaults"
 };
 

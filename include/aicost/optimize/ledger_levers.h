@@ -64,9 +64,10 @@ struct StopWindow {
 
 struct IdleScheduleOptions {
   double idle_below = 0.05;  // an hour is idle when the host's activity is below this
-  double idle_share = 0.7;   // an hour of the week is stopped when idle in at least this share of the weeks seen
-  int min_weeks = 2;         // an hour of the week seen fewer times is never stopped
-  int min_stop_hours = 4;    // shorter stops are not worth a schedule
+  double idle_share =
+      0.7;  // an hour of the week is stopped when idle in at least this share of the weeks seen
+  int min_weeks = 2;       // an hour of the week seen fewer times is never stopped
+  int min_stop_hours = 4;  // shorter stops are not worth a schedule
 };
 
 struct IdleSchedule {
@@ -78,7 +79,8 @@ struct IdleSchedule {
 };
 
 // The weekly schedule that stops `hours` of one host (any order, one entry per hour).
-IdleSchedule idle_schedule(std::span<const HostHour> hours, const IdleScheduleOptions& options = {});
+IdleSchedule idle_schedule(std::span<const HostHour> hours,
+                           const IdleScheduleOptions& options = {});
 
 // "Mon-Thu 20:00 for 12 h, Fri 20:00 for 60 h (UTC)": consecutive days with the same stop grouped.
 std::string schedule_text(const std::vector<StopWindow>& stops);
@@ -88,21 +90,22 @@ std::string schedule_text(const std::vector<StopWindow>& stops);
 // A host's GPU use over the telemetry window, from hourly means (a peak shorter than an hour is
 // not in them: the buffers are there for it).
 struct GpuUse {
-  int gpus = 0;           // GPUs seen in the telemetry
-  double peak_work = 0;   // the busiest hour's sum over the GPUs of their activity (SM_ACTIVE,
-                          // else GR_ENGINE_ACTIVE, else GPU_UTIL): GPUs of the host kept fully busy
+  int gpus = 0;          // GPUs seen in the telemetry
+  double peak_work = 0;  // the busiest hour's sum over the GPUs of their activity (SM_ACTIVE,
+                         // else GR_ENGINE_ACTIVE, else GPU_UTIL): GPUs of the host kept fully busy
   core::Bytes peak_memory;      // the busiest hour's FB_USED summed over the GPUs
   core::Bytes peak_gpu_memory;  // the most one GPU held in an hour
 };
 
 struct RightsizeOptions {
-  double capacity_buffer = 0.10;  // spare GPU capacity kept above the peak (Guardrails::capacity_buffer)
-  double memory_buffer = 0.10;    // memory kept free above the peak, as a share of the peak
+  double capacity_buffer =
+      0.10;  // spare GPU capacity kept above the peak (Guardrails::capacity_buffer)
+  double memory_buffer = 0.10;  // memory kept free above the peak, as a share of the peak
 };
 
 // A smaller instance the use fits: `speed` is one of its GPUs against one of the current's, the
-// lower of their BF16 dense peaks' and memory bandwidths' ratios (compute-bound work scales with the
-// first, memory-bound with the second; the lower one is the one that holds for both); `load` is
+// lower of their BF16 dense peaks' and memory bandwidths' ratios (compute-bound work scales with
+// the first, memory-bound with the second; the lower one is the one that holds for both); `load` is
 // the peak on it, peak_work / (speed × gpus), at most 1 − capacity_buffer.
 struct RightsizeFit {
   const catalog::Instance* instance = nullptr;
@@ -116,19 +119,21 @@ struct RightsizeFit {
 // its GPU memory, peak_gpu_memory × (1 + memory_buffer) <= its GPU memory (one process's memory is
 // not split). Same price: the fewer GPUs. nullopt when none fits, or `current` has no on-demand
 // price or GPU in `cat`.
-std::optional<RightsizeFit> rightsize(const GpuUse& use, const catalog::Catalog& cat, const catalog::Instance& current,
+std::optional<RightsizeFit> rightsize(const GpuUse& use, const catalog::Catalog& cat,
+                                      const catalog::Instance& current,
                                       const RightsizeOptions& options = {});
 
 // ---- From a ledger -----------------------------------------------------------------------------
 
 struct LedgerOptions {
-  ledger::Day as_of = 0;          // spend and telemetry before this day
-  int window_days = 60;           // commitment: the usage history sized from
-  int idle_window_days = 28;      // idle-schedule and rightsize: the telemetry read (whole weeks)
-  double usage_drop = 0.30;       // risk: does the commitment still pay at this much less usage?
+  ledger::Day as_of = 0;      // spend and telemetry before this day
+  int window_days = 60;       // commitment: the usage history sized from
+  int idle_window_days = 28;  // idle-schedule and rightsize: the telemetry read (whole weeks)
+  double usage_drop = 0.30;   // risk: does the commitment still pay at this much less usage?
   IdleScheduleOptions idle;
-  double memory_buffer = 0.10;    // rightsize: RightsizeOptions::memory_buffer (the capacity buffer is the guardrails')
-  bool waste_findings = true;     // `ledger check`'s waste findings as levers (waste-<kind>)
+  double memory_buffer =
+      0.10;  // rightsize: RightsizeOptions::memory_buffer (the capacity buffer is the guardrails')
+  bool waste_findings = true;  // `ledger check`'s waste findings as levers (waste-<kind>)
   Guardrails guardrails;
 };
 
@@ -150,7 +155,8 @@ struct LedgerOptimizeResult {
 // family (EffectiveCost / hours of its PricingCategory "Standard" rows), else the catalog's, with a
 // note; committed prices: the catalog's reserved-1y / on-demand ratio of the instance, with its
 // source. Errors: the store's.
-core::Result<LedgerOptimizeResult> optimize_ledger(ledger::Store& store, const catalog::Catalog& catalog,
+core::Result<LedgerOptimizeResult> optimize_ledger(ledger::Store& store,
+                                                   const catalog::Catalog& catalog,
                                                    const LedgerOptions& options);
 
 }  // namespace aicost::optimize

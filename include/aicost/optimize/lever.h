@@ -1,7 +1,7 @@
-// A lever: one kind of change to a training or serving plan (docs/OPTIMIZE.md lists them). Given the plan as
-// it stands, a lever proposes a Change with its risk and how to roll it out, or says why it does
-// not apply or cannot be priced. It never prices itself: the optimiser estimates the changed plan
-// (optimize.h) and the saving is the difference of two estimates.
+// A lever: one kind of change to a training or serving plan (docs/OPTIMIZE.md lists them). Given
+// the plan as it stands, a lever proposes a Change with its risk and how to roll it out, or says
+// why it does not apply or cannot be priced. It never prices itself: the optimiser estimates the
+// changed plan (optimize.h) and the saving is the difference of two estimates.
 #pragma once
 
 #include <functional>
@@ -63,7 +63,8 @@ struct PlanLimits {
 
 struct Risk {
   RiskLevel level = RiskLevel::kLow;
-  std::vector<std::string> kinds;  // convergence, availability, recovery, quality, cost-commitment, ...
+  std::vector<std::string>
+      kinds;  // convergence, availability, recovery, quality, cost-commitment, ...
   std::string why;
 };
 
@@ -91,12 +92,12 @@ struct Proposal {
 
 struct LeverContext {
   const catalog::Catalog& catalog;
-  const Evaluation& plan;   // the plan as it stands: the original, or the combination so far
-  const Change& applied;    // the edits that made `plan` from the original plan
+  const Evaluation& plan;  // the plan as it stands: the original, or the combination so far
+  const Change& applied;   // the edits that made `plan` from the original plan
   const Evaluator& evaluate;
   const PlanLimits& limits;
   const Guardrails& guardrails;
-  int threads = 1;          // for levers that search
+  int threads = 1;  // for levers that search
 };
 
 struct Lever {

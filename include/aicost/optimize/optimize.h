@@ -1,8 +1,9 @@
-// `aicost optimize` for a training or serving plan: every lever is proposed on the plan, the changed plan is
-// estimated through the caller's Evaluator, the saving is the difference of the two estimates,
-// and each change is held against the red lines. The accepted ones are then combined, low risk
-// first, each kept only if the combined plan (estimated as one plan) still gets cheaper and stays
-// inside the red lines. Deterministic; thread-safe on different inputs (docs/OPTIMIZE.md).
+// `aicost optimize` for a training or serving plan: every lever is proposed on the plan, the
+// changed plan is estimated through the caller's Evaluator, the saving is the difference of the two
+// estimates, and each change is held against the red lines. The accepted ones are then combined,
+// low risk first, each kept only if the combined plan (estimated as one plan) still gets cheaper
+// and stays inside the red lines. Deterministic; thread-safe on different inputs
+// (docs/OPTIMIZE.md).
 #pragma once
 
 #include <optional>
@@ -44,12 +45,13 @@ struct SlaEffect {
 
 struct LeverResult {
   std::string id, category;
-  std::string subject;  // ledger levers: the instance family or host it is about; "" for plan levers
+  std::string
+      subject;  // ledger levers: the instance family or host it is about; "" for plan levers
   LeverStatus status = LeverStatus::kNotApplicable;
   std::string why;
   // Of the changed plan against the original, when it was estimated.
   std::optional<double> saving_usd, saving_pct, wall_days_delta, total_usd, wall_days;
-  std::optional<double> mfu_bf16;  // of the changed plan (see mfu_bf16() below)
+  std::optional<double> mfu_bf16;       // of the changed plan (see mfu_bf16() below)
   std::optional<SlaEffect> sla_effect;  // serving plans (then wall_days* are nullopt)
   Risk risk;
   RedLineCheck red_line;
@@ -63,7 +65,7 @@ struct CombinedStep {
   double total_usd = 0;   // of the combined plan after this lever
   double saving_usd = 0;  // against the combination before it
   double wall_days = 0;
-  bool retuned = false;   // the second pass: proposed again on the combination of the first
+  bool retuned = false;  // the second pass: proposed again on the combination of the first
 };
 
 struct Combined {
@@ -74,8 +76,8 @@ struct Combined {
   std::vector<std::string> levers;  // in the order applied
   std::vector<CombinedStep> steps;
   std::vector<std::pair<std::string, std::string>> skipped;  // lever id, why
-  Change change;  // from the original plan to the combined one
-  RiskLevel risk = RiskLevel::kLow;  // the highest of the levers taken
+  Change change;                        // from the original plan to the combined one
+  RiskLevel risk = RiskLevel::kLow;     // the highest of the levers taken
   std::optional<SlaEffect> sla_effect;  // serving plans
   Evaluation plan;
 };

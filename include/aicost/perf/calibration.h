@@ -32,7 +32,7 @@ struct FitParameter {
   std::string key;              // its data/efficiency.yaml key, e.g. "gemm_max"
   bool per_generation = false;  // one value per GPU generation, else one shared by all
   core::UnitKind unit = core::UnitKind::kPercent;  // how it is written (SI values here)
-  double lo = 0, hi = 0, step = 0;  // the lattice searched, SI units
+  double lo = 0, hi = 0, step = 0;                 // the lattice searched, SI units
   double start = 0;  // where the search starts: a prior from principles, never from the runs
   double (*get)(const catalog::EfficiencyProfile&) = nullptr;
   void (*set)(catalog::EfficiencyProfile&, double) = nullptr;
@@ -80,22 +80,24 @@ struct FittedNumber {
   std::string name;
   size_t parameter = 0;  // index into the parameters
   double value = 0;
-  bool pooled = false;   // a generation the fit had no rows of: the pooled value stands in
+  bool pooled = false;  // a generation the fit had no rows of: the pooled value stands in
 };
 // The numbers of `fit`: shared parameters once, per-generation ones for each of `generations`
 // (empty: the generations the fit had rows of; the pooled fallback is then not listed).
-std::vector<FittedNumber> fitted_numbers(const FitResult& fit, const std::vector<FitParameter>& parameters,
+std::vector<FittedNumber> fitted_numbers(const FitResult& fit,
+                                         const std::vector<FitParameter>& parameters,
                                          const std::vector<std::string>& generations = {});
 
 // Fits `parameters` to `rows` (see the file comment). No rows: every parameter at its start.
-FitResult fit(const std::vector<const Observation*>& rows, const std::vector<FitParameter>& parameters);
+FitResult fit(const std::vector<const Observation*>& rows,
+              const std::vector<FitParameter>& parameters);
 
 struct CrossValidation {
-  FitResult all;                   // fitted on every row
-  std::vector<double> in_sample;   // per observation, predicted with `all`
-  std::vector<double> held_out;    // per observation, predicted with the fit without its group
+  FitResult all;                    // fitted on every row
+  std::vector<double> in_sample;    // per observation, predicted with `all`
+  std::vector<double> held_out;     // per observation, predicted with the fit without its group
   std::vector<std::string> groups;  // in order of first appearance
-  std::vector<FitResult> folds;    // parallel to `groups`: the fit without that group
+  std::vector<FitResult> folds;     // parallel to `groups`: the fit without that group
 };
 
 // measured time / predicted time of `o` predicted as `predicted` (a rate is turned into a time).

@@ -41,7 +41,7 @@ DispatchCopies dispatch_copies(const workload::TrainingJob& job, Group ep, doubl
 
 // Time of one dispatch (or combine) of `token_bytes` (the GPU's tokens x hidden x element size)
 // to the experts of `ep`, by the job's dispatcher.
-core::Seconds dispatch_time(const workload::TrainingJob& job, Group ep, double experts,
-                            double topk, core::Bytes token_bytes);
+core::Seconds dispatch_time(const workload::TrainingJob& job, Group ep, double experts, double topk,
+                            core::Bytes token_bytes);
 
 }  // namespace aicost::perf

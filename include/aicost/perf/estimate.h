@@ -19,15 +19,15 @@ namespace aicost::perf {
 
 // Seconds per optimizer step by cause, as they add up on the critical path.
 struct StepBreakdown {
-  core::Seconds compute;      // forward + backward GEMMs, attention, element-wise (all micro-batches)
-  core::Seconds recompute;    // extra forward work of activation recomputation
-  core::Seconds tp_comm;      // exposed tensor/sequence-parallel collectives
-  core::Seconds cp_comm;      // exposed context-parallel ring exchange
-  core::Seconds ep_comm;      // expert-parallel all-to-all (dispatch + combine)
-  core::Seconds pp_comm;      // pipeline point-to-point sends
-  core::Seconds bubble;       // pipeline fill and drain: (p-1)/v micro-batch slots
-  core::Seconds dp_comm;      // exposed gradient reduce-scatter / all-reduce and param all-gather
-  core::Seconds optimizer;    // Adam update, HBM-bound
+  core::Seconds compute;    // forward + backward GEMMs, attention, element-wise (all micro-batches)
+  core::Seconds recompute;  // extra forward work of activation recomputation
+  core::Seconds tp_comm;    // exposed tensor/sequence-parallel collectives
+  core::Seconds cp_comm;    // exposed context-parallel ring exchange
+  core::Seconds ep_comm;    // expert-parallel all-to-all (dispatch + combine)
+  core::Seconds pp_comm;    // pipeline point-to-point sends
+  core::Seconds bubble;     // pipeline fill and drain: (p-1)/v micro-batch slots
+  core::Seconds dp_comm;    // exposed gradient reduce-scatter / all-reduce and param all-gather
+  core::Seconds optimizer;  // Adam update, HBM-bound
   // GPUs waiting for data: the part of reading a step's batch from the dataset's storage tier
   // that outlasts the rest of the step (the loader prefetches the next step's batch meanwhile).
   // 0 when the tier keeps up or its read rate is not known (workload::DataFeed).
@@ -42,11 +42,11 @@ struct TrainingEstimate {
   StepBreakdown step;
   core::Seconds step_time;
   double tokens_per_step = 0;
-  double tokens_per_s = 0;          // whole job
+  double tokens_per_s = 0;  // whole job
   double tokens_per_s_per_gpu = 0;
-  double model_flops_per_token = 0;  // 3 x forward, causal convention (FlopConvention::kCausal)
+  double model_flops_per_token = 0;     // 3 x forward, causal convention (FlopConvention::kCausal)
   double hardware_flops_per_token = 0;  // + recomputation
-  double mfu = 0;                    // model FLOP/s / (GPUs x dense peak of `precision`)
+  double mfu = 0;                       // model FLOP/s / (GPUs x dense peak of `precision`)
   double hfu = 0;
   core::FlopsPerSecond model_flops_per_gpu;  // achieved model FLOP/s per GPU
   catalog::Precision peak_precision = catalog::Precision::kBf16;

@@ -10,9 +10,10 @@
 //
 // Reading a band for a plan (interval_for), the small-sample rule:
 //   1. The plan's regime path is tried from the finest prefix to "all"; the first pool with at
-//      least kMinBandRows rows from at least kMinBandSources source groups is used (else "all"). A finer pool skipped for having fewer rows makes the
-//      interval "little data", and the interval is stretched to cover every row of the plan's
-//      own regime that exists (its min and max), so a known bias of a thin regime is not hidden.
+//      least kMinBandRows rows from at least kMinBandSources source groups is used (else "all"). A
+//      finer pool skipped for having fewer rows makes the interval "little data", and the interval
+//      is stretched to cover every row of the plan's own regime that exists (its min and max), so a
+//      known bias of a thin regime is not hidden.
 //   2. The pool's band is widened about its median by the normal-theory prediction-interval
 //      factor k(n) = t(0.90, n-1) * sqrt(1 + 1/n) / z(0.90) with n the number of SOURCE GROUPS
 //      in the pool, not rows: runs from one paper share its setup and its error, so a new
@@ -57,15 +58,15 @@ catalog::ErrorBands build_error_bands(const std::vector<std::string>& regimes,
 // An 80 % interval on a time, as ratios of the point estimate: [lo, hi] with lo <= 1 <= hi not
 // guaranteed (a biased regime can have both ends above 1).
 struct Interval {
-  bool known = false;       // false: no bands (then lo = hi = 1)
-  double lo = 1, hi = 1;    // time ratios
-  std::string regime;       // the plan's regime
-  std::string pool;         // the pool whose band was used
-  int regime_rows = 0;      // rows of the plan's own regime in the validation data
+  bool known = false;     // false: no bands (then lo = hi = 1)
+  double lo = 1, hi = 1;  // time ratios
+  std::string regime;     // the plan's regime
+  std::string pool;       // the pool whose band was used
+  int regime_rows = 0;    // rows of the plan's own regime in the validation data
   int pool_rows = 0;
   int pool_groups = 0;
-  double widening = 1;      // k(pool_groups)
-  bool little_data = false; // regime_rows < kMinBandRows
+  double widening = 1;       // k(pool_groups)
+  bool little_data = false;  // regime_rows < kMinBandRows
 };
 
 Interval interval_for(const catalog::ErrorBands& bands, const std::string& regime);
@@ -73,7 +74,8 @@ Interval interval_for(const catalog::ErrorBands& bands, const std::string& regim
 // How often the intervals cover a run they were not built from: for each source group, bands are
 // built from the other groups' rows (parallel vectors) and interval_for is asked for each of the
 // group's rows. Returns the share of rows whose time ratio lies in [lo, hi].
-double band_coverage(const std::vector<std::string>& regimes, const std::vector<std::string>& groups,
+double band_coverage(const std::vector<std::string>& regimes,
+                     const std::vector<std::string>& groups,
                      const std::vector<double>& time_ratios);
 
 }  // namespace aicost::perf

@@ -37,8 +37,8 @@ double activation_bytes_per_layer(const workload::TrainingJob& job, bool moe_lay
 
 // Parameters held by one GPU of the first pipeline stage: non-expert and expert parts.
 struct LocalParams {
-  double dense = 0;   // replicated over DP x CP, sharded over TP
-  double expert = 0;  // sharded over ETP x EP, replicated over EDP
+  double dense = 0;           // replicated over DP x CP, sharded over TP
+  double expert = 0;          // sharded over ETP x EP, replicated over EDP
   double outside_layers = 0;  // part of `dense`: embedding, output layer and final norm
 };
 LocalParams local_params(const workload::TrainingJob& job);

@@ -45,13 +45,13 @@ struct HeldParameter {
 };
 
 struct UserCalibration {
-  std::vector<FitParameter> parameters;  // fitted; `start` = the shipped value
-  std::vector<HeldParameter> held;       // candidates left at the catalog's values
-  std::vector<std::string> generations;  // of the rows, sorted
-  std::string holdout;                   // "source group", "row" or "5 folds"
-  std::vector<Observation> observations; // groups replaced by the hold-out units
-  std::vector<double> before;            // per observation: predicted with the shipped profile
-  CrossValidation cv;                    // cv.all: the fit written; cv.held_out: the "after"
+  std::vector<FitParameter> parameters;   // fitted; `start` = the shipped value
+  std::vector<HeldParameter> held;        // candidates left at the catalog's values
+  std::vector<std::string> generations;   // of the rows, sorted
+  std::string holdout;                    // "source group", "row" or "5 folds"
+  std::vector<Observation> observations;  // groups replaced by the hold-out units
+  std::vector<double> before;             // per observation: predicted with the shipped profile
+  CrossValidation cv;                     // cv.all: the fit written; cv.held_out: the "after"
 };
 
 // Calibrates `candidates` (training_fit_parameters() or serving::fit_parameters()) to

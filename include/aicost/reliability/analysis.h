@@ -30,7 +30,7 @@ struct RunInputs {
 };
 
 struct Lever {
-  std::string name;    // "halve the interrupt rate", ...
+  std::string name;      // "halve the interrupt rate", ...
   double wall_days = 0;  // wall time with the lever pulled
   double saved_days = 0;
   double saved_usd = 0;
@@ -38,14 +38,14 @@ struct Lever {
 
 struct Analysis {
   core::Seconds job_mtbf;
-  core::Seconds blocking;   // delta
-  core::Seconds restart;    // R
-  core::Seconds young, daly, exact;  // time-optimal intervals
-  core::Seconds cost_optimal;        // minimises compute + checkpoint storage money
-  core::Seconds interval;            // the one used: the plan's, else cost_optimal
-  LossBreakdown expected;            // at `interval`
+  core::Seconds blocking;             // delta
+  core::Seconds restart;              // R
+  core::Seconds young, daly, exact;   // time-optimal intervals
+  core::Seconds cost_optimal;         // minimises compute + checkpoint storage money
+  core::Seconds interval;             // the one used: the plan's, else cost_optimal
+  LossBreakdown expected;             // at `interval`
   double checkpoint_storage_usd = 0;  // at `interval`
-  double wall_usd = 0;               // fleet rate x expected wall time
+  double wall_usd = 0;                // fleet rate x expected wall time
   std::vector<Lever> levers;
 };
 

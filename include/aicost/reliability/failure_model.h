@@ -16,9 +16,9 @@ namespace aicost::reliability {
 enum class Distribution { kExponential, kWeibull };
 
 struct FailureCause {
-  std::string name;                 // "gpu", "hbm", "host", "network", "software", ...
-  double per_gpu_hour = 0;          // interrupts per GPU-hour of the job
-  int nodes_lost = 1;               // nodes that go to repair per interrupt
+  std::string name;                        // "gpu", "hbm", "host", "network", "software", ...
+  double per_gpu_hour = 0;                 // interrupts per GPU-hour of the job
+  int nodes_lost = 1;                      // nodes that go to repair per interrupt
   core::Seconds repair_time{2 * 86400.0};  // until a lost node is back in the pool
   catalog::Provenance provenance;
 };
@@ -46,7 +46,7 @@ struct CheckpointModel {
   core::Bytes size;
   core::BytesPerSecond write_bandwidth;  // aggregate
   core::BytesPerSecond read_bandwidth;   // aggregate
-  bool async = false;       // save in the background: only the device-to-host copy blocks
+  bool async = false;                 // save in the background: only the device-to-host copy blocks
   double async_blocking_share = 0.1;  // of the write time
   double written_share = 1;  // of `size`, what a save writes (incremental saves: the changed part)
   double stored_ratio = 1;   // bytes stored / bytes (compression)
@@ -59,7 +59,9 @@ struct CheckpointModel {
     return written * stored_ratio / write_bandwidth +
            (compress_rate.value() > 0 ? written / compress_rate : core::Seconds(0));
   }
-  core::Seconds blocking() const { return async ? write_time() * async_blocking_share : write_time(); }
+  core::Seconds blocking() const {
+    return async ? write_time() * async_blocking_share : write_time();
+  }
   // Restoring, reading and decompressing the whole state (the frozen base and the latest
   // increment, for incremental saves).
   core::Seconds read_time() const {
@@ -71,9 +73,9 @@ struct CheckpointModel {
 // A restart after an interrupt, as the sum of its parts (reliability-model.md §5). The parts'
 // values live in data/reliability.yaml (`restart`); 0 here means "not read yet".
 struct RestartModel {
-  core::Seconds detection{0};       // fault noticed (NCCL timeouts are ~10 min; health checks faster)
-  core::Seconds rescheduling{0};    // replacement nodes allocated, job relaunched
-  core::Seconds initialisation{0};  // process groups, communicators, compile/warm-up
+  core::Seconds detection{0};     // fault noticed (NCCL timeouts are ~10 min; health checks faster)
+  core::Seconds rescheduling{0};  // replacement nodes allocated, job relaunched
+  core::Seconds initialisation{0};           // process groups, communicators, compile/warm-up
   std::optional<core::Seconds> fixed_total;  // the plan's restart_time, overriding the parts
   core::Seconds total(const CheckpointModel& ckpt) const {
     if (fixed_total) return *fixed_total;

@@ -15,21 +15,21 @@
 namespace aicost::reliability {
 
 struct SimulationSpec {
-  core::Seconds work;       // failure-free compute time of the run
-  core::Seconds interval;   // compute between checkpoints (tau)
-  core::Seconds blocking;   // blocking time of one checkpoint (delta)
-  core::Seconds restart;    // time from an interrupt to computing again (R)
+  core::Seconds work;      // failure-free compute time of the run
+  core::Seconds interval;  // compute between checkpoints (tau)
+  core::Seconds blocking;  // blocking time of one checkpoint (delta)
+  core::Seconds restart;   // time from an interrupt to computing again (R)
   int gpus = 0;
   int gpus_per_node = 8;
   FailureModel failures;
-  int spare_nodes = -1;     // -1: replacements are always available (no spare limit)
+  int spare_nodes = -1;       // -1: replacements are always available (no spare limit)
   bool random_repair = true;  // exponential repair times with the cause's mean; else fixed
 };
 
 struct SimulationOptions {
   int runs = 1000;
   uint64_t seed = 1;
-  int threads = 0;  // 0 = all hardware threads
+  int threads = 0;                            // 0 = all hardware threads
   std::atomic<uint64_t>* progress = nullptr;  // runs done
   // When set and true, the runs not yet started are left out and their results are zero: the
   // caller that set it discards the result (Ctrl-C in Python).
@@ -57,9 +57,9 @@ struct Histogram {
 
 struct SimulationResult {
   int runs = 0;
-  Summary wall_s;   // wall-clock seconds per run
+  Summary wall_s;            // wall-clock seconds per run
   Histogram wall_histogram;  // the runs by wall seconds: ceil(sqrt(runs)) bins, 40 at most
-  Summary ettr;     // work / wall
+  Summary ettr;              // work / wall
   Summary interruptions;
   // Means over runs of each part of the wall time, in seconds.
   double checkpoints = 0, lost_work = 0, restarts = 0, stalls = 0, maintenance = 0;

@@ -1,5 +1,5 @@
-// `aicost catalog gpus|instances|models|servers`: the shipped and user catalog entries as tables, each row
-// with the source and date of its figures. Pure functions; thread-safe; never fail.
+// `aicost catalog gpus|instances|models|servers`: the shipped and user catalog entries as tables,
+// each row with the source and date of its figures. Pure functions; thread-safe; never fail.
 //
 // Columns are snake_case names with their unit, so they double as JSON keys and CSV headers.
 // Numeric cells are plain decimals (no grouping) and therefore JSON numbers; a figure the catalog

@@ -43,7 +43,8 @@ std::vector<Chart> serving_charts(const ServingView& v);
 // `aicost validate`: predicted against measured, one point per run coloured by group, on log
 // axes with the line where the two are equal; `fit` names the predictions ("model", "held out").
 // Empty without cases.
-std::vector<Chart> accuracy_charts(const std::vector<perf::AccuracyCase>& cases, const std::string& fit);
+std::vector<Chart> accuracy_charts(const std::vector<perf::AccuracyCase>& cases,
+                                   const std::string& fit);
 
 // `aicost ledger report`: effective cost per group (the report's dimensions joined by " / ",
 // "all" without any), as stacked bars per period when the report has periods, else a bar per
@@ -65,7 +66,8 @@ std::vector<Chart> check_charts(const governance::CheckResult& r);
 // check's anomaly episodes on the budget's series marked on the line. At most `max_budgets`
 // budgets with an amount: those at the highest alert level (actual or forecast) first, then the
 // largest amounts; drawn in the check's order. Empty without budgets.
-std::vector<Chart> budget_burn_charts(const governance::CheckResult& r, std::size_t max_budgets = 6);
+std::vector<Chart> budget_burn_charts(const governance::CheckResult& r,
+                                      std::size_t max_budgets = 6);
 
 // `aicost serve`'s waste page: the monthly saving of each waste finding that has one (a bar per
 // kind and subject; findings covered by another count 0 and are left out). Empty without any.
@@ -78,7 +80,8 @@ std::vector<Chart> plan_actual_charts(const governance::CheckResult& r);
 // `aicost optimize` (a plan or `--db`): the saving of each lever that has one (a bar per lever
 // and subject, coloured by its status: accepted, rejected by a red line, ...), `unit` naming the
 // money ("USD" for a plan's total, "USD a month (730 h)" for the ledger's).
-std::vector<Chart> optimize_charts(const std::vector<optimize::LeverResult>& levers, const std::string& unit);
+std::vector<Chart> optimize_charts(const std::vector<optimize::LeverResult>& levers,
+                                   const std::string& unit);
 
 // `aicost diff`: what moved between plan A and plan B: the cost by category and the step time
 // by cause, side by side.

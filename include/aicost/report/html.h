@@ -18,7 +18,8 @@ namespace aicost::report {
 // drawn the <body> gets data-charts-rendered="N" (N charts drawn); a chart that fails shows
 // "chart error: ..." in its place and the body gets data-chart-errors; a script error anywhere
 // is written into #js-errors. The browser tests read these.
-std::string html_page(const std::string& title, const std::vector<Chart>& charts, const std::string& numbers);
+std::string html_page(const std::string& title, const std::vector<Chart>& charts,
+                      const std::string& numbers);
 
 // What a page of `aicost serve` adds to a report's page: links to the other pages above the title
 // (the current one not a link), and HTML written as it is between the note and the charts (a form
@@ -35,8 +36,8 @@ struct PageParts {
   // the 0.84 MB once and keeps it, and each page is only its own charts and figures.
   std::string scripts_at;
 };
-std::string html_page(const std::string& title, const std::vector<Chart>& charts, const std::string& numbers,
-                      const PageParts& parts);
+std::string html_page(const std::string& title, const std::vector<Chart>& charts,
+                      const std::string& numbers, const PageParts& parts);
 // `text` with & < > " written as entities, for HTML text and attribute values.
 std::string html_escape(const std::string& text);
 

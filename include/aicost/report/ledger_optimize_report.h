@@ -11,7 +11,7 @@
 namespace aicost::report {
 
 // `ledger` is the --db as shown (passwords redacted by the caller).
-std::string render_ledger_optimize(const optimize::LedgerOptimizeResult& result, const std::string& ledger,
-                                   ledger::Day as_of, Format format);
+std::string render_ledger_optimize(const optimize::LedgerOptimizeResult& result,
+                                   const std::string& ledger, ledger::Day as_of, Format format);
 
 }  // namespace aicost::report

@@ -22,8 +22,10 @@ std::string render_ledger_report(const ledger::Report& r, Format f);
 // The report of `r` read from `store` and written to `out` as it is made (ledger::stream_report),
 // as render_ledger_report(run_report(store, r), f) would write it: held whole only by the store's
 // groups, or with --top by the top groups. Nothing is written before the store has read its rows.
-core::Status write_ledger_report(ledger::Store& store, const ledger::ReportRequest& r, Format f, std::ostream& out);
+core::Status write_ledger_report(ledger::Store& store, const ledger::ReportRequest& r, Format f,
+                                 std::ostream& out);
 // `failed`: set when the file breaks any rule (rows rejected or FOCUS requirements not met).
-std::string render_validation(const std::string& path, const billing::Validation& v, Format f, bool& failed);
+std::string render_validation(const std::string& path, const billing::Validation& v, Format f,
+                              bool& failed);
 
 }  // namespace aicost::report

@@ -23,7 +23,7 @@ namespace aicost::search {
 
 // One evaluated configuration: indices into the space plus its headline numbers.
 struct Candidate {
-  int gpu_option = 0;  // index into SearchSpace::gpus
+  int gpu_option = 0;    // index into SearchSpace::gpus
   int price_option = 0;  // index into GpuOption::prices
   int gpus = 0;
   int global_batch = 0;
@@ -62,29 +62,30 @@ struct SearchOptions {
 // plan for a deadline, the cheapest for a budget, the best MFU for an MFU floor, each meeting the
 // other constraints. `plan` is empty when dropping this constraint alone still leaves no plan.
 struct Relaxation {
-  Rejection constraint = Rejection::kMissesDeadline;  // kMissesDeadline, kOverBudget or kBelowMfuFloor
-  double limit = 0;   // as given: days, USD, or MFU as a fraction
-  double reached = 0;  // the plan's wall days, cost in USD or MFU; 0 without a plan
+  Rejection constraint =
+      Rejection::kMissesDeadline;  // kMissesDeadline, kOverBudget or kBelowMfuFloor
+  double limit = 0;                // as given: days, USD, or MFU as a fraction
+  double reached = 0;              // the plan's wall days, cost in USD or MFU; 0 without a plan
   std::optional<Candidate> plan;
 };
 
 struct SearchResult {
-  std::vector<Candidate> top;           // best first under the objective, distinct in their outputs
+  std::vector<Candidate> top;  // best first under the objective, distinct in their outputs
   // Parallel to `top`: the other layouts with exactly the same outputs as that plan (same GPU,
   // count, price and batch, and the same step time, days, GPU-hours, cost, MFU and memory), by
   // key. They take no place of their own in the list.
   std::vector<std::vector<Candidate>> top_aliases;
-  std::vector<Candidate> pareto_cost_time;   // no other candidate is both cheaper and faster
-  std::vector<Candidate> pareto_cost_gpus;   // ... both cheaper and on fewer GPUs
-  double enumerated = 0;                // size of the option product (may exceed 2^53: double)
-  uint64_t evaluated = 0;               // candidates that fit, run through the step model
+  std::vector<Candidate> pareto_cost_time;  // no other candidate is both cheaper and faster
+  std::vector<Candidate> pareto_cost_gpus;  // ... both cheaper and on fewer GPUs
+  double enumerated = 0;                    // size of the option product (may exceed 2^53: double)
+  uint64_t evaluated = 0;                   // candidates that fit, run through the step model
   // Of those, the ones the cost model priced; with pruning, a candidate that misses the deadline
   // on its compute time alone, or whose cost lower bound cannot rank, is classified unpriced.
   uint64_t priced = 0;
   uint64_t feasible = 0;
   std::array<double, kRejectionCount> rejected{};
-  uint64_t layouts = 0;                 // (gpu, TP, PP, CP, DP, EP) combinations, for progress
-  bool cancelled = false;               // SearchOptions::cancel stopped it before the end
+  uint64_t layouts = 0;    // (gpu, TP, PP, CP, DP, EP) combinations, for progress
+  bool cancelled = false;  // SearchOptions::cancel stopped it before the end
   // No plan met the constraints and SearchOptions::explain_infeasible: one entry per constraint
   // given (deadline, budget, MFU floor, in that order).
   std::vector<Relaxation> closest;

@@ -21,13 +21,13 @@ struct GpuOption {
 };
 
 struct SearchSpace {
-  std::vector<GpuOption> gpus;       // at least one
-  int min_gpus = 1;                  // GPU count range, inclusive
+  std::vector<GpuOption> gpus;  // at least one
+  int min_gpus = 1;             // GPU count range, inclusive
   int max_gpus = 1 << 20;
-  std::vector<int> gpu_counts;       // explicit list; empty = any count in [min, max]
+  std::vector<int> gpu_counts;  // explicit list; empty = any count in [min, max]
   // Counts above one node must be a multiple of the node size (whole nodes are rented).
   bool whole_nodes = true;
-  std::vector<int> global_batches;   // sequences; at least one
+  std::vector<int> global_batches;  // sequences; at least one
   std::vector<int> tensor, pipeline, virtual_pipeline, context, expert, micro_batch;
   std::vector<workload::Recompute> recompute;
   std::vector<bool> sequence_parallel;

@@ -43,19 +43,19 @@ struct Traffic {
 };
 
 struct Sla {
-  double ttft_s = 0;       // time to first token at `percentile`; 0 = no target
-  double tpot_s = 0;       // time per output token; 0 = no target
+  double ttft_s = 0;  // time to first token at `percentile`; 0 = no target
+  double tpot_s = 0;  // time per output token; 0 = no target
   double percentile = 0.9;
-  double e2e_s = 0;        // whole request at `percentile` (TTFT tail + output x TPOT); 0 = none
+  double e2e_s = 0;  // whole request at `percentile` (TTFT tail + output x TPOT); 0 = none
 };
 
 struct LoadPoint {
-  bool saturated = false;   // arrivals exceed what the replica can serve
-  double concurrency = 0;   // sequences in flight
-  double step_s = 0;        // decode step, prefill interference included (= TPOT)
+  bool saturated = false;                  // arrivals exceed what the replica can serve
+  double concurrency = 0;                  // sequences in flight
+  double step_s = 0;                       // decode step, prefill interference included (= TPOT)
   double ttft_p50_s = 0, ttft_tail_s = 0;  // tail at the SLA percentile
-  double e2e_s = 0;         // mean request latency
-  double e2e_tail_s = 0;    // TTFT tail + output x step
+  double e2e_s = 0;                        // mean request latency
+  double e2e_tail_s = 0;                   // TTFT tail + output x step
 };
 
 // The replica with at most `max_batch` running sequences at `requests_per_s`.
@@ -73,9 +73,9 @@ double prefill_wait_quantile(double rho, double prefill, double q, double cv2 = 
 struct ClosedLoopPoint {
   double requests_per_s = 0;
   double output_tokens_per_s = 0;
-  double ttft_s = 0;   // mean, prefill queue and slot queue included
-  double tpot_s = 0;   // mean decode step, prefill interference included
-  double running = 0;  // sequences in the batch
+  double ttft_s = 0;        // mean, prefill queue and slot queue included
+  double tpot_s = 0;        // mean decode step, prefill interference included
+  double running = 0;       // sequences in the batch
   bool slot_bound = false;  // clients beyond the slots: they wait, the TTFT grows with them
 };
 ClosedLoopPoint closed_loop(const Replica& r, int max_batch, const Traffic& lengths, int clients);
@@ -104,17 +104,17 @@ struct DeploymentOption {
 };
 
 struct Deployment {
-  int option = -1;         // index into the options
+  int option = -1;  // index into the options
   int max_batch = 0;
   int replicas = 0;
   double rate_per_replica = 0;  // requests/s that reach each replica (response-cache misses)
-  double monthly_usd = 0;  // replicas x GPUs x price x 730 h
+  double monthly_usd = 0;       // replicas x GPUs x price x 730 h
   // Prices per token as an API price sheet quotes them: the replica's cost split by the share of
   // its time spent prefilling (input) and decoding or idle (output).
   double usd_per_million_input_tokens = 0;
   double usd_per_million_output_tokens = 0;
   double usd_per_million_tokens = 0;  // input and output together, blended
-  LoadPoint load;          // of one replica at its share of the traffic
+  LoadPoint load;                     // of one replica at its share of the traffic
 };
 
 // The traffic, counted as all requests (response-cache hits included), that one replica of the

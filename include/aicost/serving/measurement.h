@@ -19,7 +19,7 @@ const char* to_string(Metric m);
 
 struct Measurement {
   std::string name;
-  std::string group;   // the source it was published in (cross-validation holds it out whole)
+  std::string group;  // the source it was published in (cross-validation holds it out whole)
   Metric metric = Metric::kThroughput;
   Replica replica;
   // Identical replicas the measurement describes (a whole system: GPUs / TP). Throughput is the
@@ -38,7 +38,7 @@ struct Measurement {
   // replica's closed-loop maximum once arrivals outrun it).
   double requests_per_s = 0;
   double input = 0, output = 0;
-  double measured = 0;    // tokens/s or seconds
+  double measured = 0;  // tokens/s or seconds
 };
 
 // The largest batch an engine runs offline: as many sequences as the KV cache holds at full

@@ -20,8 +20,8 @@ namespace aicost::serving {
 // cache, a response cache or a draft model would give. The models never assume them; they are
 // what `aicost optimize` prices the prefix-caching, cdn and speculative-decoding levers with.
 struct LeverFigures {
-  std::optional<double> prefix_cache_hit;    // share of prompt tokens
-  std::optional<double> response_cache_hit;  // share of requests
+  std::optional<double> prefix_cache_hit;                 // share of prompt tokens
+  std::optional<double> response_cache_hit;               // share of requests
   std::optional<core::UsdPerSecond> response_cache_cost;  // the cache's own cost
   std::optional<Speculation> speculation;
 };

@@ -31,7 +31,7 @@ struct Replica {
   catalog::GpuSpec gpu;
   catalog::EfficiencyProfile efficiency;
   int tensor_parallel = 1;
-  catalog::Precision weights = catalog::Precision::kBf16;   // storage and GEMM precision
+  catalog::Precision weights = catalog::Precision::kBf16;  // storage and GEMM precision
   catalog::Precision kv_cache = catalog::Precision::kBf16;
   double memory_utilization = 0.9;  // share of HBM the engine may use (vLLM default)
   Speculation speculation;
@@ -43,7 +43,8 @@ struct Replica {
   // Whether the decode attention kernel reads each KV head once for all the query heads that
   // share it (GQA/MQA: TensorRT-LLM's XQA since v0.8, FlashDecoding, vLLM's paged attention).
   // Older kernels read it once per query head: KV traffic x (query heads / KV heads), which
-  // cost Llama-70B 2.4x in decode throughput on an H200 (TensorRT-LLM docs/source/blogs/XQA-kernel.md).
+  // cost Llama-70B 2.4x in decode throughput on an H200 (TensorRT-LLM
+  // docs/source/blogs/XQA-kernel.md).
   bool kv_read_once_per_group = true;
 };
 

@@ -19,14 +19,14 @@ struct TrafficSeries {
 
 struct SyntheticTraffic {
   int days = 30;
-  double mean_rps = 10;          // average over a weekday
-  double peak_to_trough = 3;     // diurnal: busiest hour / quietest hour
-  double peak_hour = 14;         // hour of day of the peak (UTC)
-  double weekend_factor = 0.7;   // Saturday and Sunday relative to weekdays
-  double growth_per_month = 0;   // e.g. 0.1 = +10 % over 30 days, compounding per day
+  double mean_rps = 10;         // average over a weekday
+  double peak_to_trough = 3;    // diurnal: busiest hour / quietest hour
+  double peak_hour = 14;        // hour of day of the peak (UTC)
+  double weekend_factor = 0.7;  // Saturday and Sunday relative to weekdays
+  double growth_per_month = 0;  // e.g. 0.1 = +10 % over 30 days, compounding per day
   struct Spike {
     int day = 0;
-    double factor = 5;           // multiplier for the whole day
+    double factor = 5;  // multiplier for the whole day
   };
   std::vector<Spike> spikes;
 };
@@ -56,8 +56,8 @@ struct Policy {
 
 struct PolicyResult {
   std::string name;
-  double monthly_usd = 0;    // scaled to 730 hours
-  double idle_share = 0;     // 1 - served load / paid capacity
+  double monthly_usd = 0;     // scaled to 730 hours
+  double idle_share = 0;      // 1 - served load / paid capacity
   double over_sla_share = 0;  // requests beyond ready capacity / all requests
   double mean_replicas = 0;
   int peak_replicas = 0;

@@ -15,7 +15,8 @@ namespace aicost::store {
 // Whether open_store may make a new ledger. Only what loads data (`aicost ledger ingest`, `init`)
 // creates one; a read of a ledger that is not there is an error, not an empty answer.
 enum class OpenMode {
-  kExisting,  // the ledger must be there (SQLite: the file, with aicost's tables; PostgreSQL: the tables)
+  kExisting,  // the ledger must be there (SQLite: the file, with aicost's tables; PostgreSQL: the
+              // tables)
   kCreate,    // made when missing: SQLite file 0600 in folders made 0700; PostgreSQL tables
   kReadOnly,  // as kExisting, and nothing is ever written: SQLite opened read-only, PostgreSQL
               // sessions read-only (default_transaction_read_only); a ledger that needs a
@@ -26,8 +27,9 @@ enum class OpenMode {
 struct LockHolder {
   std::int64_t pid = 0;  // of the aicost process (0: unknown)
   std::string since;     // when it took the lock, ISO 8601 UTC ("": unknown)
-  std::string what;      // "ingest", "compact", "check" (recording alerts), "migration"; "": unknown
-  std::string detail;    // PostgreSQL, a holder that is not aicost: its server pid and application_name
+  std::string what;  // "ingest", "compact", "check" (recording alerts), "migration"; "": unknown
+  std::string
+      detail;  // PostgreSQL, a holder that is not aicost: its server pid and application_name
 };
 
 // "another ingest is running (pid 1234, since 2026-12-01T10:00:00Z)".
@@ -50,7 +52,8 @@ struct StoreOptions {
   std::chrono::milliseconds lock_timeout = std::chrono::minutes(10);
   // Called on the writing thread when a write starts waiting for another (again when the holder
   // changes), with who holds the lock and lock_timeout. The library never prints: the CLI says it.
-  std::function<void(const LockHolder& holder, std::chrono::milliseconds timeout)> on_wait = nullptr;
+  std::function<void(const LockHolder& holder, std::chrono::milliseconds timeout)> on_wait =
+      nullptr;
   // Called once when open_store made a new ledger (OpenMode::kCreate), with redact(db).
   std::function<void(const std::string& where)> on_create = nullptr;
 };
@@ -58,7 +61,8 @@ struct StoreOptions {
 // A PostgreSQL connection string (below) opens PostgreSQL; anything else is a SQLite file. With
 // OpenMode::kExisting a missing file is a kNotFound error that offers the closest .db file in
 // its folder; kCreate makes it (and its missing folders). Applies pending migrations either way.
-core::Result<std::unique_ptr<ledger::Store>> open_store(const std::string& db, const StoreOptions& options = {});
+core::Result<std::unique_ptr<ledger::Store>> open_store(const std::string& db,
+                                                        const StoreOptions& options = {});
 
 // True for what libpq takes as a connection string: a URI ("postgresql://...", "postgres://...")
 // or keyword=value pairs ("host=db1 dbname=ledger user=me"). A SQLite file whose name starts with

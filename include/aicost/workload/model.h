@@ -22,7 +22,7 @@ class Model {
   int heads() const { return spec_.num_attention_heads; }
   int kv_heads() const { return kv_heads_; }
   int head_dim() const { return head_dim_; }
-  int q_width() const { return heads() * head_dim_; }    // query projection width
+  int q_width() const { return heads() * head_dim_; }     // query projection width
   int kv_width() const { return kv_heads_ * head_dim_; }  // key (= value) projection width
   int vocab() const { return spec_.vocab_size; }
   bool is_moe() const { return spec_.num_moe_experts > 0; }

@@ -20,7 +20,8 @@ namespace aicost::workload {
 
 enum class Recompute { kNone, kSelective, kFull };
 // none: every DP rank holds all model states; zero1 = Megatron use_distributed_optimizer (optimizer
-// states and fp32 master weights sharded); zero2 also shards gradients; zero3 (FSDP) also parameters.
+// states and fp32 master weights sharded); zero2 also shards gradients; zero3 (FSDP) also
+// parameters.
 enum class OptimizerSharding { kNone, kZero1, kZero2, kZero3 };
 // flash: fused attention that keeps no s x s scores (FlashAttention / cuDNN); unfused: the
 // 2021-2022 Megatron kernels that store scores, softmax and dropout mask (Korthikanti Table 2).
@@ -47,13 +48,13 @@ const char* to_string(AttentionKernel k);
 const char* to_string(MoeDispatcher d);
 
 struct Parallelism {
-  int tensor = 1;                 // tensor_model_parallel_size
-  int pipeline = 1;               // pipeline_model_parallel_size
-  int virtual_pipeline = 1;       // virtual_pipeline_model_parallel_size (chunks per rank)
-  int context = 1;                // context_parallel_size
-  int expert = 1;                 // expert_model_parallel_size
-  int expert_tensor = 0;          // expert_tensor_parallel_size; 0 = same as tensor
-  int micro_batch = 1;            // micro_batch_size (sequences)
+  int tensor = 1;            // tensor_model_parallel_size
+  int pipeline = 1;          // pipeline_model_parallel_size
+  int virtual_pipeline = 1;  // virtual_pipeline_model_parallel_size (chunks per rank)
+  int context = 1;           // context_parallel_size
+  int expert = 1;            // expert_model_parallel_size
+  int expert_tensor = 0;     // expert_tensor_parallel_size; 0 = same as tensor
+  int micro_batch = 1;       // micro_batch_size (sequences)
   bool sequence_parallel = false;
   Recompute recompute = Recompute::kNone;
   OptimizerSharding sharding = OptimizerSharding::kNone;  // Megatron default: plain DDP
@@ -74,7 +75,7 @@ struct Cluster {
   catalog::GpuSpec gpu;
   int gpus = 0;
   int gpus_per_node = 8;
-  int scale_up_domain = 8;                   // GPUs sharing NVLink/xGMI
+  int scale_up_domain = 8;                    // GPUs sharing NVLink/xGMI
   core::BytesPerSecond intra_node_bandwidth;  // per GPU per direction
   core::BytesPerSecond inter_node_bandwidth;  // per GPU per direction
 
@@ -101,9 +102,9 @@ struct DataFeed {
 
 struct TrainingJob {
   Model model;
-  double tokens = 0;           // tokens to train on
-  int seq_length = 0;          // tokens per sequence
-  int global_batch = 0;        // sequences per optimizer step
+  double tokens = 0;     // tokens to train on
+  int seq_length = 0;    // tokens per sequence
+  int global_batch = 0;  // sequences per optimizer step
   catalog::Precision precision = catalog::Precision::kBf16;
   Cluster cluster;
   Parallelism parallel;

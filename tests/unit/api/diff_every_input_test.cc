@@ -8,8 +8,8 @@
 
 #include <fstream>
 #include <map>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -188,8 +188,8 @@ TEST(DiffEveryInput, ReliabilityStorageAndOperationsInputsAreNamed) {
   const auto& cat = testing::builtin_catalog();
   const std::string dir = std::string(AICOST_SOURCE_DIR) + "/examples";
   const std::string text = read(dir + "/gpt3-175b-a100.yaml");
-  std::string b = std::regex_replace(text, std::regex("checkpoint_interval: 2h"),
-                                     "checkpoint_interval: 30min");
+  std::string b =
+      std::regex_replace(text, std::regex("checkpoint_interval: 2h"), "checkpoint_interval: 30min");
   b = std::regex_replace(b, std::regex("engineers: 3"), "engineers: 5");
   b += "reliability:\n  restart_time: 20min\n";
   auto r = diff(PlanSource{text, "a.yaml", dir}, PlanSource{b, "b.yaml", dir}, cat,

@@ -56,7 +56,8 @@ inline Collected collect(const std::string& text, Format format) {
 }
 
 // The message of a read refused whole ("" when it was read).
-inline std::string refusal(const std::string& text, Format format, const std::string& origin = "t.csv") {
+inline std::string refusal(const std::string& text, Format format,
+                           const std::string& origin = "t.csv") {
   Collected c;
   auto r = read_text(text, origin, format, c.sink());
   return r ? std::string() : r.error().what();

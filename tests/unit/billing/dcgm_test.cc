@@ -24,7 +24,8 @@ using ledger::GpuSample;
 using ledger::RowIssue;
 using testing::samples_dir;
 
-const std::string kDatadogCsv = samples_dir() + "datadog-dcgm-fixture/dcgm_exporter_metrics_fixture.csv";
+const std::string kDatadogCsv =
+    samples_dir() + "datadog-dcgm-fixture/dcgm_exporter_metrics_fixture.csv";
 const std::string kScrape = std::string(AICOST_SOURCE_DIR) + "/tests/data/dcgm/scrape.prom";
 constexpr double kMiB = 1048576.0;
 
@@ -92,7 +93,8 @@ TEST(DcgmReader, DetectsBothForms) {
   EXPECT_EQ(detect_format(slurp(kScrape).substr(0, 4096)), Format::kDcgmPrometheus);
   EXPECT_EQ(detect_format(slurp(kDatadogCsv).substr(0, 4096)), Format::kDcgmCsv);
   EXPECT_EQ(detect_format("DCGM_FI_DEV_GPU_UTIL{gpu=\"0\"} 5\n"), Format::kDcgmPrometheus);
-  EXPECT_EQ(detect_format("# HELP dcgm_gpu_utilization GPU utilization (in %).\n"), Format::kDcgmPrometheus);
+  EXPECT_EQ(detect_format("# HELP dcgm_gpu_utilization GPU utilization (in %).\n"),
+            Format::kDcgmPrometheus);
   EXPECT_EQ(read(kScrape).summary.format, Format::kDcgmPrometheus);
   EXPECT_EQ(read(kDatadogCsv).summary.format, Format::kDcgmCsv);
   EXPECT_EQ(read(kScrape).summary.version, "dcgm-prometheus");
@@ -192,8 +194,10 @@ TEST(DcgmCsvReader, DatadogFixtureValuesInLedgerUnits) {
 TEST(DcgmCsvReader, LabelsFromJsonWhenNoColumn) {
   const auto c = read_string(
       "metric,value,labels_json\n"
-      "DCGM_FI_DEV_POWER_USAGE,300,\"{\"\"Hostname\"\": \"\"n1\"\", \"\"gpu\"\": \"\"3\"\", \"\"UUID\"\": \"\"GPU-x\"\", "
-      "\"\"pod\"\": \"\"dcgm-exporter-abc\"\", \"\"exported_pod\"\": \"\"trainer-0\"\", \"\"job\"\": \"\"gpu-metrics\"\"}\"\n",
+      "DCGM_FI_DEV_POWER_USAGE,300,\"{\"\"Hostname\"\": \"\"n1\"\", \"\"gpu\"\": \"\"3\"\", "
+      "\"\"UUID\"\": \"\"GPU-x\"\", "
+      "\"\"pod\"\": \"\"dcgm-exporter-abc\"\", \"\"exported_pod\"\": \"\"trainer-0\"\", "
+      "\"\"job\"\": \"\"gpu-metrics\"\"}\"\n",
       Format::kDcgmCsv);
   ASSERT_EQ(c.samples.size(), 1u);
   const auto& s = c.samples[0];
@@ -311,7 +315,8 @@ TEST(DcgmTextReader, AgreesWithTheCsvForm) {
   const auto text = read_string(
       "# HELP DCGM_FI_DEV_FB_USED Framebuffer memory used (in MiB).\n"
       "# TYPE DCGM_FI_DEV_FB_USED gauge\n"
-      "DCGM_FI_DEV_FB_USED{gpu=\"2\",UUID=\"GPU-y\",modelName=\"NVIDIA H100 80GB HBM3\",Hostname=\"n7\","
+      "DCGM_FI_DEV_FB_USED{gpu=\"2\",UUID=\"GPU-y\",modelName=\"NVIDIA H100 80GB "
+      "HBM3\",Hostname=\"n7\","
       "namespace=\"ml\",pod=\"train-0\",container=\"main\"} 40960 1700000000000\n",
       Format::kDcgmPrometheus);
   const auto csv = read_string(
@@ -329,7 +334,8 @@ TEST(DcgmTextReader, AgreesWithTheCsvForm) {
   EXPECT_DOUBLE_EQ(a.value, 40960 * kMiB);
 }
 
-// --- streaming ------------------------------------------------------------------------------------
+// --- streaming
+// ------------------------------------------------------------------------------------
 
 struct Streamed {
   std::vector<GpuSample> samples;
@@ -347,7 +353,8 @@ Streamed feed_in_chunks(std::string_view text, std::size_t chunk) {
   sink.issue = [&](RowIssue&& i) { out.issues.push_back(std::move(i)); };
   IssueLog log;
   DcgmTextReader reader(sink, log, 1234);
-  for (std::size_t i = 0; i < text.size(); i += chunk) EXPECT_TRUE(reader.feed(text.substr(i, chunk)));
+  for (std::size_t i = 0; i < text.size(); i += chunk)
+    EXPECT_TRUE(reader.feed(text.substr(i, chunk)));
   EXPECT_TRUE(reader.finish());
   log.flush(sink);
   out.records = reader.records();
@@ -363,10 +370,10 @@ void expect_same(const Streamed& a, const Streamed& b) {
   ASSERT_EQ(a.samples.size(), b.samples.size());
   for (std::size_t i = 0; i < a.samples.size(); ++i) {
     const auto &x = a.samples[i], &y = b.samples[i];
-    EXPECT_EQ(std::tie(x.line, x.time, x.metric, x.value, x.host, x.gpu, x.uuid, x.model_name, x.ns, x.pod,
-                       x.container, x.job),
-              std::tie(y.line, y.time, y.metric, y.value, y.host, y.gpu, y.uuid, y.model_name, y.ns, y.pod,
-                       y.container, y.job));
+    EXPECT_EQ(std::tie(x.line, x.time, x.metric, x.value, x.host, x.gpu, x.uuid, x.model_name, x.ns,
+                       x.pod, x.container, x.job),
+              std::tie(y.line, y.time, y.metric, y.value, y.host, y.gpu, y.uuid, y.model_name, y.ns,
+                       y.pod, y.container, y.job));
   }
   ASSERT_EQ(a.issues.size(), b.issues.size());
   for (std::size_t i = 0; i < a.issues.size(); ++i) {
@@ -394,7 +401,8 @@ TEST(DcgmTextReader, ChunkedFeedingGivesTheSameSamples) {
   expect_same(whole, feed_in_chunks(crlf, 3));
 }
 
-// --- line syntax ----------------------------------------------------------------------------------
+// --- line syntax
+// ----------------------------------------------------------------------------------
 
 TEST(DcgmTextReader, MalformedLinesNameTheirLine) {
   const char* bad[] = {
@@ -410,8 +418,10 @@ TEST(DcgmTextReader, MalformedLinesNameTheirLine) {
   };
   for (const char* line : bad) {
     SCOPED_TRACE(line);
-    const std::string text = "# HELP DCGM_FI_DEV_GPU_UTIL GPU utilization (in %).\n\nDCGM_FI_DEV_GPU_UTIL{gpu=\"1\"} 50\n" +
-                             std::string(line) + "\nDCGM_FI_DEV_GPU_UTIL{gpu=\"2\"} 60\n";
+    const std::string text =
+        "# HELP DCGM_FI_DEV_GPU_UTIL GPU utilization (in %).\n\nDCGM_FI_DEV_GPU_UTIL{gpu=\"1\"} "
+        "50\n" +
+        std::string(line) + "\nDCGM_FI_DEV_GPU_UTIL{gpu=\"2\"} 60\n";
     const auto c = read_string(text, Format::kDcgmPrometheus);
     EXPECT_EQ(c.summary.records, 3);
     EXPECT_EQ(c.summary.loaded, 2);
@@ -419,13 +429,15 @@ TEST(DcgmTextReader, MalformedLinesNameTheirLine) {
     ASSERT_EQ(c.issues.size(), 1u);
     EXPECT_EQ(c.issues[0].line, 4);
     EXPECT_EQ(c.issues[0].severity, RowIssue::Severity::kError);
-    EXPECT_NE(c.issues[0].message.find("line 4, column "), std::string::npos) << c.issues[0].message;
+    EXPECT_NE(c.issues[0].message.find("line 4, column "), std::string::npos)
+        << c.issues[0].message;
   }
 }
 
 TEST(DcgmTextReader, LabelEscapesSpacingAndSpecialValues) {
   const auto c = read_string(
-      "DCGM_FI_DEV_POWER_USAGE{ gpu = \"0\" , pod=\"a\\\\b\\\"c\\nd\", container=\"x\\ty\", } 250.5\n"
+      "DCGM_FI_DEV_POWER_USAGE{ gpu = \"0\" , pod=\"a\\\\b\\\"c\\nd\", container=\"x\\ty\", } "
+      "250.5\n"
       "DCGM_FI_DEV_POWER_USAGE{gpu=\"1\"} NaN\n"
       "DCGM_FI_DEV_POWER_USAGE{gpu=\"2\"} +Inf\n"
       "DCGM_FI_DEV_POWER_USAGE{gpu=\"3\"} -1\n"
@@ -455,7 +467,8 @@ TEST(DcgmTextReader, LegacyNamesAndLabels) {
   const auto c = read_string(
       "# HELP dcgm_gpu_utilization GPU utilization (in %).\n"
       "# TYPE dcgm_gpu_utilization gauge\n"
-      "dcgm_gpu_utilization{gpu=\"0\",uuid=\"GPU-z\",pod_name=\"p\",pod_namespace=\"n\",container_name=\"c\"} 75\n"
+      "dcgm_gpu_utilization{gpu=\"0\",uuid=\"GPU-z\",pod_name=\"p\",pod_namespace=\"n\",container_"
+      "name=\"c\"} 75\n"
       "dcgm_fb_used{gpu=\"0\",uuid=\"GPU-z\"} 1\n"
       "dcgm_total_energy_consumption{gpu=\"0\",uuid=\"GPU-z\"} 5000\n"
       "dcgm_gpu_temp{gpu=\"0\",uuid=\"GPU-z\"} 40\n",
@@ -476,8 +489,10 @@ TEST(DcgmTextReader, LegacyNamesAndLabels) {
 // Scraped through a Service, Prometheus renames the exporter's pod labels exported_*.
 TEST(DcgmTextReader, ExportedLabelsWin) {
   const auto c = read_string(
-      "DCGM_FI_PROF_GR_ENGINE_ACTIVE{pod=\"dcgm-exporter-x\",namespace=\"gpu-operator\",container=\"exporter\","
-      "exported_pod=\"train-3\",exported_namespace=\"ml\",exported_container=\"worker\",job=\"dcgm\",gpu=\"0\"} 0.5\n",
+      "DCGM_FI_PROF_GR_ENGINE_ACTIVE{pod=\"dcgm-exporter-x\",namespace=\"gpu-operator\",container="
+      "\"exporter\","
+      "exported_pod=\"train-3\",exported_namespace=\"ml\",exported_container=\"worker\",job="
+      "\"dcgm\",gpu=\"0\"} 0.5\n",
       Format::kDcgmPrometheus);
   ASSERT_EQ(c.samples.size(), 1u);
   EXPECT_EQ(c.samples[0].pod, "train-3");
@@ -495,7 +510,8 @@ TEST(DcgmTextReader, AnOverlongLineStopsTheRead) {
   EXPECT_EQ(s.error().code, core::ErrorCode::kParse);
 }
 
-// --- unit conversion ------------------------------------------------------------------------------
+// --- unit conversion
+// ------------------------------------------------------------------------------
 
 TEST(ConvertDcgmValue, Units) {
   EXPECT_DOUBLE_EQ(*convert_dcgm_value(GpuMetric::kGpuUtil, 37), 0.37);

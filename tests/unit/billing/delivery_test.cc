@@ -29,15 +29,17 @@ TEST(Delivery, AzureExportFolderReadsItsManifest) {
   const std::string run = "costs/gpu-actual/20250601-20250630/run-1/";
   const auto a = dir.write(run + "part_0_0001.csv.gz", "x");
   const auto b = dir.write(run + "part_1_0001.csv.gz", "y");
-  dir.write(run + "manifest.json",
-            R"({"blobCount": 2, "exportConfig": {"exportName": "gpu-actual", "resourceId": "/subscriptions/s/providers/Microsoft.CostManagement/exports/gpu-actual", "type": "ActualCost"},
+  dir.write(
+      run + "manifest.json",
+      R"({"blobCount": 2, "exportConfig": {"exportName": "gpu-actual", "resourceId": "/subscriptions/s/providers/Microsoft.CostManagement/exports/gpu-actual", "type": "ActualCost"},
                 "runInfo": {"startDate": "2025-06-01T00:00:00"},
                 "blobs": [{"blobName": "costs/gpu-actual/20250601-20250630/run-1/part_0_0001.csv.gz"},
                           {"blobName": "costs/gpu-actual/20250601-20250630/run-1/part_1_0001.csv.gz"}]})");
   auto d = resolve_delivery(dir.file(run));
   ASSERT_TRUE(d) << d.error().what();
   EXPECT_EQ(d->parts, (std::vector<std::string>{canonical(a), canonical(b)}));
-  EXPECT_EQ(d->export_name, "/subscriptions/s/providers/Microsoft.CostManagement/exports/gpu-actual");
+  EXPECT_EQ(d->export_name,
+            "/subscriptions/s/providers/Microsoft.CostManagement/exports/gpu-actual");
   EXPECT_TRUE(d->whole_periods);
   EXPECT_EQ(d->path, canonical(dir.file(run + "manifest.json")));
 }
@@ -46,8 +48,9 @@ TEST(Delivery, AzureExportFolderReadsItsManifest) {
 TEST(Delivery, LegacyCurManifestFindsItsKeysUnderTheSyncedFolder) {
   testing::TempDir dir("aicost-delivery");
   const auto part = dir.write("sync/cur/gpu/20250601-20250701/asm-1/gpu-00001.csv.gz", "x");
-  const auto manifest = dir.write("sync/cur/gpu/20250601-20250701/gpu-Manifest.json",
-                                  R"({"reportName": "gpu", "reportKeys": ["cur/gpu/20250601-20250701/asm-1/gpu-00001.csv.gz"]})");
+  const auto manifest = dir.write(
+      "sync/cur/gpu/20250601-20250701/gpu-Manifest.json",
+      R"({"reportName": "gpu", "reportKeys": ["cur/gpu/20250601-20250701/asm-1/gpu-00001.csv.gz"]})");
   auto d = resolve_delivery(manifest);
   ASSERT_TRUE(d) << d.error().what();
   EXPECT_EQ(d->parts, (std::vector<std::string>{canonical(part)}));
@@ -56,10 +59,12 @@ TEST(Delivery, LegacyCurManifestFindsItsKeysUnderTheSyncedFolder) {
 
 TEST(Delivery, AMissingPartIsNamed) {
   testing::TempDir dir("aicost-delivery");
-  const auto manifest = dir.write("m/x-Manifest.json", R"({"dataFiles": ["s3://b/p/x/data/x-00001.csv.gz"]})");
+  const auto manifest =
+      dir.write("m/x-Manifest.json", R"({"dataFiles": ["s3://b/p/x/data/x-00001.csv.gz"]})");
   auto d = resolve_delivery(manifest);
   ASSERT_FALSE(d);
-  EXPECT_NE(d.error().message.find("'p/x/data/x-00001.csv.gz'"), std::string::npos) << d.error().message;
+  EXPECT_NE(d.error().message.find("'p/x/data/x-00001.csv.gz'"), std::string::npos)
+      << d.error().message;
   EXPECT_NE(d.error().message.find("copy the whole delivery"), std::string::npos);
 }
 
@@ -82,7 +87,8 @@ TEST(Delivery, AFolderOfSeveralDeliveriesIsRefusedNamingThem) {
   dir.write("exp/metadata/BILLING_PERIOD=2025-06/exp-Manifest.json", "{}");
   auto d = resolve_delivery(dir.file("exp"));
   ASSERT_FALSE(d);
-  EXPECT_NE(d.error().message.find("this folder holds 2 manifests"), std::string::npos) << d.error().message;
+  EXPECT_NE(d.error().message.find("this folder holds 2 manifests"), std::string::npos)
+      << d.error().message;
   EXPECT_NE(d.error().message.find("BILLING_PERIOD=2025-05/exp-Manifest.json"), std::string::npos);
 }
 

@@ -63,14 +63,19 @@ const RowIssue* issue(const Collected& c, std::string_view column, std::string_v
 
 // The FOCUS 1.2 mandatory columns and the two FOCUS 1.3 adds, one row of values.
 const std::string kHeader13 =
-    "BilledCost,BillingAccountId,BillingAccountName,BillingCurrency,BillingPeriodEnd,BillingPeriodStart,"
+    "BilledCost,BillingAccountId,BillingAccountName,BillingCurrency,BillingPeriodEnd,"
+    "BillingPeriodStart,"
     "ChargeCategory,ChargeClass,ChargeDescription,ChargePeriodEnd,ChargePeriodStart,ContractedCost,"
-    "EffectiveCost,InvoiceIssuerName,ListCost,PricingQuantity,PricingUnit,ProviderName,PublisherName,"
+    "EffectiveCost,InvoiceIssuerName,ListCost,PricingQuantity,PricingUnit,ProviderName,"
+    "PublisherName,"
     "ServiceCategory,ServiceName,ServiceProviderName,HostProviderName";
-std::string row13(std::string_view provider, std::string_view service_provider, std::string_view host = "ACME") {
-  return "1.5,acct,Acct,USD,2026-01-01T00:00:00Z,2025-12-01T00:00:00Z,Usage,,d,2025-12-02T01:00:00Z,"
+std::string row13(std::string_view provider, std::string_view service_provider,
+                  std::string_view host = "ACME") {
+  return "1.5,acct,Acct,USD,2026-01-01T00:00:00Z,2025-12-01T00:00:00Z,Usage,,d,2025-12-02T01:00:"
+         "00Z,"
          "2025-12-02T00:00:00Z,1.5,1.5,ACME,1.5,1,Hours," +
-         std::string(provider) + ",ACME,Compute,VM," + std::string(service_provider) + "," + std::string(host);
+         std::string(provider) + ",ACME,Compute,VM," + std::string(service_provider) + "," +
+         std::string(host);
 }
 
 TEST(Focus13, VersionIsDetectedFromTheNewColumns) {
@@ -80,10 +85,12 @@ TEST(Focus13, VersionIsDetectedFromTheNewColumns) {
   EXPECT_EQ(c.summary.loaded, 4);
   EXPECT_EQ(c.summary.rejected, 0) << c.errors();
   // One 1.3 column alone is enough; a 1.2 file stays 1.2.
-  EXPECT_EQ(read_text_all("ChargePeriodStart,BilledCost,HostProviderName\n2025-12-02,1,ACME\n").summary.version,
+  EXPECT_EQ(read_text_all("ChargePeriodStart,BilledCost,HostProviderName\n2025-12-02,1,ACME\n")
+                .summary.version,
             "focus-1.3");
-  EXPECT_EQ(read_text_all("ChargePeriodStart,BilledCost,InvoiceId\n2025-12-02,1,I-1\n").summary.version,
-            "focus-1.2");
+  EXPECT_EQ(
+      read_text_all("ChargePeriodStart,BilledCost,InvoiceId\n2025-12-02,1,I-1\n").summary.version,
+      "focus-1.2");
 }
 
 TEST(Focus13, DeprecatedProviderAndPublisherAreNotesNotErrors) {
@@ -94,19 +101,25 @@ TEST(Focus13, DeprecatedProviderAndPublisherAreNotesNotErrors) {
     EXPECT_EQ(i->severity, RowIssue::Severity::kNote);
     EXPECT_EQ(i->line, 1);
   }
-  EXPECT_NE(issue(c, "ProviderName", "(replaced by ServiceProviderName); still read, as the provider where"), nullptr);
+  EXPECT_NE(issue(c, "ProviderName",
+                  "(replaced by ServiceProviderName); still read, as the provider where"),
+            nullptr);
   EXPECT_NE(issue(c, "PublisherName", "; accepted, not read"), nullptr);
   // A file of 1.2 is not told about 1.3's deprecations.
-  const auto old = read(testing::samples_dir() + "focus-spec-examples/virtual_currency_pricing_model_a1.csv");
+  const auto old =
+      read(testing::samples_dir() + "focus-spec-examples/virtual_currency_pricing_model_a1.csv");
   EXPECT_EQ(issue(old, "ProviderName", "deprecated"), nullptr);
 }
 
 TEST(Focus13, ServiceProviderNameWinsOverProviderNameRowByRow) {
-  const auto c = read_text_all(kHeader13 + "\n" + row13("OldName", "NewName") + "\n" + row13("OldName", "") + "\n");
+  const auto c = read_text_all(kHeader13 + "\n" + row13("OldName", "NewName") + "\n" +
+                               row13("OldName", "") + "\n");
   ASSERT_EQ(c.charges.size(), 2u) << c.errors();
   EXPECT_EQ(c.charges[0].provider, "NewName");
-  EXPECT_EQ(c.charges[1].provider, "OldName");  // ServiceProviderName null: the deprecated column still says
-  // Only ProviderName (the 1.3 file leaves ServiceProviderName out): read, and the column is named missing.
+  EXPECT_EQ(c.charges[1].provider,
+            "OldName");  // ServiceProviderName null: the deprecated column still says
+  // Only ProviderName (the 1.3 file leaves ServiceProviderName out): read, and the column is named
+  // missing.
   const auto only_old = read_text_all(
       "ChargePeriodStart,BilledCost,ProviderName,HostProviderName\n2025-12-02,1,OldName,ACME\n");
   ASSERT_EQ(only_old.charges.size(), 1u);
@@ -118,9 +131,10 @@ TEST(Focus13, AllocatedChargesStayOnTheirResourceAndTakeTheAllocationAsTags) {
   const auto c = read(kAllocation);
   ASSERT_EQ(c.charges.size(), 4u);
   const auto& pod = c.charges[0];
-  EXPECT_EQ(pod.resource_id, "i-0gpu8x");  // the billed host: telemetry joins on it
+  EXPECT_EQ(pod.resource_id, "i-0gpu8x");   // the billed host: telemetry joins on it
   EXPECT_EQ(tag(pod, "cluster"), "train");  // Tags
-  EXPECT_EQ(tag(pod, "userDefinedTagScheme1/team"), "llm");  // AllocatedTags (allocatedtags.md example)
+  EXPECT_EQ(tag(pod, "userDefinedTagScheme1/team"),
+            "llm");  // AllocatedTags (allocatedtags.md example)
   EXPECT_EQ(tag(pod, "userDefinedTagScheme2/preemptible"), "true");
   EXPECT_EQ(tag(pod, "x_AllocatedResourceId"), "pod/trainer-0");
   EXPECT_EQ(tag(pod, "x_AllocatedResourceName"), "trainer-0");
@@ -135,7 +149,8 @@ TEST(Focus13, AllocatedChargesStayOnTheirResourceAndTakeTheAllocationAsTags) {
 TEST(Focus13, AllocatedTagsThatRepeatATagKeepTheTagsValue) {
   const auto c = read_text_all(
       "ChargePeriodStart,BilledCost,Tags,AllocatedTags,AllocatedResourceId\n"
-      "2025-12-02,1,\"{\"\"team\"\":\"\"infra\"\"}\",\"{\"\"Team\"\":\"\"llm\"\",\"\"app\"\":\"\"x\"\"}\",pod/a\n");
+      "2025-12-02,1,\"{\"\"team\"\":\"\"infra\"\"}\",\"{\"\"Team\"\":\"\"llm\"\",\"\"app\"\":"
+      "\"\"x\"\"}\",pod/a\n");
   ASSERT_EQ(c.charges.size(), 1u);
   EXPECT_EQ(tag(c.charges[0], "team"), "infra");
   EXPECT_EQ(tag(c.charges[0], "Team"), "(none)");
@@ -152,32 +167,39 @@ TEST(Focus13, AllocatedTagsThatAreNoObjectAreOneFindingAndTheRowKeepsItsTags) {
   std::size_t findings = 0;
   for (const auto& i : c.issues) findings += i.column == "AllocatedTags";
   EXPECT_EQ(findings, 1u);
-  EXPECT_NE(issue(c, "AllocatedTags", "is not a JSON object (FOCUS rule aicost-1.3:AllocatedTags-Format)"), nullptr);
+  EXPECT_NE(issue(c, "AllocatedTags",
+                  "is not a JSON object (FOCUS rule aicost-1.3:AllocatedTags-Format)"),
+            nullptr);
 }
 
 // Each check below comes from the generated table: a 1.2-model rule id or a 1.3 addition's.
 TEST(Focus13, GeneratedRulesFindBadCellsWithLineAndColumn) {
   std::string bad = row13("ACME", "ACME", "");  // HostProviderName null
-  const std::string text = kHeader13 + ",AllocatedTags,ServiceSubcategory\n" + row13("ACME", "ACME") +
-                           ",,Virtual Machines\n" + bad + ",\"[1,2]\",Virtual Machines\n" +
-                           row13("ACME", "ACME") + ",,Virtual Machinery\n";
+  const std::string text = kHeader13 + ",AllocatedTags,ServiceSubcategory\n" +
+                           row13("ACME", "ACME") + ",,Virtual Machines\n" + bad +
+                           ",\"[1,2]\",Virtual Machines\n" + row13("ACME", "ACME") +
+                           ",,Virtual Machinery\n";
   const auto c = read_text_all(text);
   EXPECT_EQ(c.summary.loaded, 3);  // the rules warn; the reader decides what loads
-  const auto* host = issue(c, "HostProviderName", "HostProviderName is null; FOCUS requires a value");
+  const auto* host =
+      issue(c, "HostProviderName", "HostProviderName is null; FOCUS requires a value");
   ASSERT_NE(host, nullptr);
   EXPECT_EQ(host->line, 3);
   EXPECT_NE(host->message.find("aicost-1.3:HostProviderName-NotNull"), std::string::npos);
   const auto* json = issue(c, "AllocatedTags", "is not a JSON object");
   ASSERT_NE(json, nullptr);
   EXPECT_EQ(json->line, 3);
-  const auto* value = issue(c, "ServiceSubcategory", "'Virtual Machinery' is not a FOCUS ServiceSubcategory value");
+  const auto* value =
+      issue(c, "ServiceSubcategory", "'Virtual Machinery' is not a FOCUS ServiceSubcategory value");
   ASSERT_NE(value, nullptr);
   EXPECT_EQ(value->line, 4);
   // A rule of the FOCUS 1.2 model, by its id there.
-  const auto dates = read_text_all(kHeader13 + "\n" +
-                                   "1,a,A,USD,2026-01-01T00:00:00Z,yesterday,Usage,,d,2025-12-02T01:00:00Z,"
-                                   "2025-12-02T00:00:00Z,1,1,ACME,1,1,Hours,ACME,ACME,Compute,VM,ACME,ACME\n");
-  const auto* start = issue(dates, "BillingPeriodStart", "'yesterday' is not a date-time (FOCUS rule BillingPeriodStart-");
+  const auto dates =
+      read_text_all(kHeader13 + "\n" +
+                    "1,a,A,USD,2026-01-01T00:00:00Z,yesterday,Usage,,d,2025-12-02T01:00:00Z,"
+                    "2025-12-02T00:00:00Z,1,1,ACME,1,1,Hours,ACME,ACME,Compute,VM,ACME,ACME\n");
+  const auto* start = issue(dates, "BillingPeriodStart",
+                            "'yesterday' is not a date-time (FOCUS rule BillingPeriodStart-");
   ASSERT_NE(start, nullptr);
   EXPECT_EQ(start->line, 2);
 }
@@ -197,13 +219,17 @@ TEST(Focus13, MandatoryColumnsFollowTheVersion) {
 
 TEST(Focus13, FilesBefore13KeepTheirChecks) {
   // The null and type rules run on 1.3 files only: the 1.2 examples load as before, without them.
-  for (const char* name : {"virtual_currency_pricing_model_a1.csv", "saas_spend_agreements_b2.csv"}) {
+  for (const char* name :
+       {"virtual_currency_pricing_model_a1.csv", "saas_spend_agreements_b2.csv"}) {
     const auto c = read(testing::samples_dir() + "focus-spec-examples/" + name);
-    for (const auto& i : c.issues) EXPECT_EQ(i.message.find("FOCUS rule"), std::string::npos) << i.message;
+    for (const auto& i : c.issues)
+      EXPECT_EQ(i.message.find("FOCUS rule"), std::string::npos) << i.message;
   }
   // ... but the allowed values are checked in every version, as they were.
-  const auto c = read_text_all("ChargePeriodStart,BilledCost,ChargeFrequency\n2025-12-02,1,Usage-based\n");
-  EXPECT_NE(issue(c, "ChargeFrequency", "'Usage-based' is not a FOCUS ChargeFrequency value"), nullptr);
+  const auto c =
+      read_text_all("ChargePeriodStart,BilledCost,ChargeFrequency\n2025-12-02,1,Usage-based\n");
+  EXPECT_NE(issue(c, "ChargeFrequency", "'Usage-based' is not a FOCUS ChargeFrequency value"),
+            nullptr);
 }
 
 TEST(Focus13, ValidateNamesLineAndColumnOfABad13File) {
@@ -211,7 +237,8 @@ TEST(Focus13, ValidateNamesLineAndColumnOfABad13File) {
   const auto path = (dir.path() / "bad-1.3.csv").string();
   std::ofstream(path) << kHeader13 << "\n"
                       << row13("ACME", "ACME") << "\n"
-                      << "x" << row13("ACME", "", "ACME").substr(3) << "\n";  // BilledCost "x"; ServiceProviderName null
+                      << "x" << row13("ACME", "", "ACME").substr(3)
+                      << "\n";  // BilledCost "x"; ServiceProviderName null
   auto v = validate_file(path, Format::kAuto);
   ASSERT_TRUE(v) << v.error().what();
   EXPECT_EQ(v->summary.version, "focus-1.3");
@@ -257,15 +284,21 @@ TEST(Focus13, ContractCommitmentDatasetIsReadExactly) {
 
 TEST(Focus13, ContractCommitmentRowsWithoutKeysAreRejectedWithLineAndColumn) {
   const std::string header =
-      "BillingCurrency,ContractCommitmentCategory,ContractCommitmentCost,ContractCommitmentDescription,"
-      "ContractCommitmentId,ContractCommitmentPeriodEnd,ContractCommitmentPeriodStart,ContractCommitmentQuantity,"
-      "ContractCommitmentType,ContractCommitmentUnit,ContractId,ContractPeriodEnd,ContractPeriodStart\n";
-  const std::string ok_tail = ",2026-12-01T00:00:00Z,2025-12-01T00:00:00Z,,T,,C,2027-01-01T00:00:00Z,2025-12-01T00:00:00Z\n";
-  const auto c = read_text_all(header + "USD,Spend,10,d,id-1" + ok_tail +  // line 2: loads
-                                   "USD,Spend,10,d," + ok_tail +            // line 3: no id
-                                   "USD,Spend,,d,id-3" + ok_tail +          // line 4: neither cost nor quantity
-                                   "USD,Spent,10,d,id-4" + ok_tail,         // line 5: loads, warned
-                               Format::kAuto);
+      "BillingCurrency,ContractCommitmentCategory,ContractCommitmentCost,"
+      "ContractCommitmentDescription,"
+      "ContractCommitmentId,ContractCommitmentPeriodEnd,ContractCommitmentPeriodStart,"
+      "ContractCommitmentQuantity,"
+      "ContractCommitmentType,ContractCommitmentUnit,ContractId,ContractPeriodEnd,"
+      "ContractPeriodStart\n";
+  const std::string ok_tail =
+      ",2026-12-01T00:00:00Z,2025-12-01T00:00:00Z,,T,,C,2027-01-01T00:00:00Z,2025-12-01T00:00:"
+      "00Z\n";
+  const auto c =
+      read_text_all(header + "USD,Spend,10,d,id-1" + ok_tail +  // line 2: loads
+                        "USD,Spend,10,d," + ok_tail +           // line 3: no id
+                        "USD,Spend,,d,id-3" + ok_tail +         // line 4: neither cost nor quantity
+                        "USD,Spent,10,d,id-4" + ok_tail,        // line 5: loads, warned
+                    Format::kAuto);
   EXPECT_EQ(c.summary.format, Format::kFocusCommitment);
   EXPECT_EQ(c.summary.loaded, 2);
   EXPECT_EQ(c.summary.rejected, 2);
@@ -276,7 +309,8 @@ TEST(Focus13, ContractCommitmentRowsWithoutKeysAreRejectedWithLineAndColumn) {
   const auto* neither = issue(c, "ContractCommitmentCost", "both null");
   ASSERT_NE(neither, nullptr);
   EXPECT_EQ(neither->line, 4);
-  const auto* category = issue(c, "ContractCommitmentCategory", "'Spent' is not a FOCUS ContractCommitmentCategory value");
+  const auto* category = issue(c, "ContractCommitmentCategory",
+                               "'Spent' is not a FOCUS ContractCommitmentCategory value");
   ASSERT_NE(category, nullptr);
   EXPECT_EQ(category->line, 5);
 }

@@ -94,7 +94,8 @@ TEST(FocusReader, QuirkNullContractedCostIsKeptNullAndReported) {
 
 TEST(FocusReader, CommitmentExamplesKeepBilledAndEffectiveApart) {
   // The spec's worked examples: a commitment's usage is billed 0 and amortised at its share.
-  const auto usage = read(samples_dir() + "focus-spec-examples/commitment_discount_usage_scenario_3.csv");
+  const auto usage =
+      read(samples_dir() + "focus-spec-examples/commitment_discount_usage_scenario_3.csv");
   ASSERT_EQ(usage.charges.size(), 2u);
   EXPECT_EQ(usage.charges[0].billed, 0);
   EXPECT_EQ(usage.charges[0].effective, 750'000'000);
@@ -102,7 +103,8 @@ TEST(FocusReader, CommitmentExamplesKeepBilledAndEffectiveApart) {
   EXPECT_EQ(usage.charges[1].effective, 250'000'000);
   EXPECT_TRUE(usage.has_issue("BillingCurrency", "XXX"));  // the examples have no currency column
   EXPECT_EQ(usage.charges[0].currency, "XXX");
-  const auto purchase = read(samples_dir() + "focus-spec-examples/commitment_discount_purchase_scenario_2.csv");
+  const auto purchase =
+      read(samples_dir() + "focus-spec-examples/commitment_discount_purchase_scenario_2.csv");
   ASSERT_EQ(purchase.charges.size(), 3u);
   EXPECT_EQ(purchase.charges[0].billed, 1'000'000'000);
   EXPECT_EQ(purchase.charges[0].effective, 0);
@@ -111,7 +113,8 @@ TEST(FocusReader, CommitmentExamplesKeepBilledAndEffectiveApart) {
 }
 
 TEST(FocusReader, EverySpecExampleLoads) {
-  for (const auto& entry : std::filesystem::directory_iterator(samples_dir() + "focus-spec-examples")) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(samples_dir() + "focus-spec-examples")) {
     if (entry.path().extension() != ".csv") continue;
     const auto c = read(entry.path().string());
     EXPECT_EQ(c.summary.rejected, 0) << entry.path();
@@ -120,8 +123,11 @@ TEST(FocusReader, EverySpecExampleLoads) {
 }
 
 TEST(FocusReader, VersionFollowsTheColumns) {
-  EXPECT_EQ(read(samples_dir() + "focus-spec-examples/saas_spend_agreements_b2.csv").summary.version, "focus-1.1");
-  EXPECT_EQ(read(samples_dir() + "focus-spec-examples/virtual_currency_pricing_model_a1.csv").summary.version,
+  EXPECT_EQ(
+      read(samples_dir() + "focus-spec-examples/saas_spend_agreements_b2.csv").summary.version,
+      "focus-1.1");
+  EXPECT_EQ(read(samples_dir() + "focus-spec-examples/virtual_currency_pricing_model_a1.csv")
+                .summary.version,
             "focus-1.2");
 }
 
@@ -174,7 +180,8 @@ TEST(FocusReader, MissingRequiredColumnIsAFileError) {
 
 TEST(FocusReader, UnterminatedQuoteIsAParseErrorNotATruncatedLoad) {
   Collected c;
-  auto s = read_text("ChargePeriodStart,BilledCost\n2024-09-01,\"1\n", "x.csv", Format::kFocus, c.sink());
+  auto s = read_text("ChargePeriodStart,BilledCost\n2024-09-01,\"1\n", "x.csv", Format::kFocus,
+                     c.sink());
   ASSERT_FALSE(s);
   EXPECT_EQ(s.error().code, core::ErrorCode::kParse);
 }
@@ -182,7 +189,8 @@ TEST(FocusReader, UnterminatedQuoteIsAParseErrorNotATruncatedLoad) {
 TEST(FocusReader, GpuHoursFromSkuPriceDetails) {
   const auto c = read_string(
       "ChargePeriodStart,BilledCost,ConsumedQuantity,ConsumedUnit,SkuPriceDetails\n"
-      "2025-01-01T00:00:00Z,98.32,1,Hours,\"{\"\"GpuCount\"\": 8, \"\"InstanceType\"\": \"\"p5.48xlarge\"\"}\"\n");
+      "2025-01-01T00:00:00Z,98.32,1,Hours,\"{\"\"GpuCount\"\": 8, \"\"InstanceType\"\": "
+      "\"\"p5.48xlarge\"\"}\"\n");
   ASSERT_EQ(c.charges.size(), 1u);
   EXPECT_DOUBLE_EQ(c.charges[0].gpu_hours, 8.0);
 }

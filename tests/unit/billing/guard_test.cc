@@ -24,26 +24,44 @@ Collected read(const std::string& text, Format format) { return collect(text, fo
 
 // Every text of a charge, for "nothing invalid reaches a store".
 std::vector<const std::string*> texts(const ledger::Charge& c) {
-  std::vector<const std::string*> out{
-      &c.currency, &c.provider, &c.billing_account_id, &c.billing_account_name, &c.sub_account_id,
-      &c.sub_account_name, &c.service_name, &c.service_category, &c.region_id, &c.resource_id,
-      &c.resource_name, &c.resource_type, &c.sku_id, &c.charge_category, &c.charge_class,
-      &c.charge_frequency, &c.pricing_category, &c.commitment_discount_id,
-      &c.commitment_discount_status, &c.pricing_unit, &c.consumed_unit, &c.charge_description};
+  std::vector<const std::string*> out{&c.currency,
+                                      &c.provider,
+                                      &c.billing_account_id,
+                                      &c.billing_account_name,
+                                      &c.sub_account_id,
+                                      &c.sub_account_name,
+                                      &c.service_name,
+                                      &c.service_category,
+                                      &c.region_id,
+                                      &c.resource_id,
+                                      &c.resource_name,
+                                      &c.resource_type,
+                                      &c.sku_id,
+                                      &c.charge_category,
+                                      &c.charge_class,
+                                      &c.charge_frequency,
+                                      &c.pricing_category,
+                                      &c.commitment_discount_id,
+                                      &c.commitment_discount_status,
+                                      &c.pricing_unit,
+                                      &c.consumed_unit,
+                                      &c.charge_description};
   for (const auto& t : c.tags) out.insert(out.end(), {&t.key, &t.value});
   return out;
 }
 
 void expect_all_clean(const Collected& c) {
   for (const auto& ch : c.charges)
-    for (const auto* s : texts(ch)) EXPECT_TRUE(core::utf8_clean(*s)) << "line " << ch.line << ": " << *s;
+    for (const auto* s : texts(ch))
+      EXPECT_TRUE(core::utf8_clean(*s)) << "line " << ch.line << ": " << *s;
   for (const auto& i : c.issues) {
     EXPECT_TRUE(core::utf8_clean(i.column)) << i.column;
     EXPECT_TRUE(core::utf8_clean(i.message)) << i.message;
   }
 }
 
-const ledger::RowIssue* find_issue(const Collected& c, std::string_view column, std::string_view text) {
+const ledger::RowIssue* find_issue(const Collected& c, std::string_view column,
+                                   std::string_view text) {
   for (const auto& i : c.issues)
     if (i.column == column && i.message.find(text) != std::string::npos) return &i;
   return nullptr;
@@ -55,7 +73,8 @@ TEST(BytePolicy, Latin1AndNulAreRepairedAndTheRowKeepsItsMoney) {
   const std::string text =
       "BilledCost,ChargePeriodStart,BillingCurrency,ChargeDescription,ResourceId\n"
       "1.5,2024-09-01T00:00:00Z,EUR,M\xFCnchen,r1\n"
-      "2.25,2024-09-01T00:00:00Z,EUR,ok,r\0""2\n"s
+      "2.25,2024-09-01T00:00:00Z,EUR,ok,r\0"
+      "2\n"s
       "3,2024-09-01T00:00:00Z,EUR,\xFC\xFC,r3\n"
       "4,2024-09-01T00:00:00Z,EUR,M\xFCnchen,r4\n";
   const auto c = read(text, Format::kFocus);
@@ -77,10 +96,13 @@ TEST(BytePolicy, Latin1AndNulAreRepairedAndTheRowKeepsItsMoney) {
 }
 
 TEST(BytePolicy, HeaderNamesAreRepairedAndNamedByPosition) {
-  const auto c = read("BilledCost,ChargePeriodStart,Abteilungsk\xFCrzel\n1,2024-09-01T00:00:00Z,x\n", Format::kFocus);
+  const auto c =
+      read("BilledCost,ChargePeriodStart,Abteilungsk\xFCrzel\n1,2024-09-01T00:00:00Z,x\n",
+           Format::kFocus);
   ASSERT_EQ(c.charges.size(), 1u);
   expect_all_clean(c);
-  EXPECT_NE(find_issue(c, "Abteilungsk" + kFffd + "rzel", "the name of column 3 holds bytes that are not UTF-8"),
+  EXPECT_NE(find_issue(c, "Abteilungsk" + kFffd + "rzel",
+                       "the name of column 3 holds bytes that are not UTF-8"),
             nullptr);
 }
 
@@ -102,8 +124,8 @@ TEST(BytePolicy, TagsAreRepairedBeforeTheyAreParsed) {
 struct DialectCase {
   const char* name;
   Format format;
-  std::string text;       // one data row with a bad byte
-  const char* column;     // where the warning must point
+  std::string text;    // one data row with a bad byte
+  const char* column;  // where the warning must point
 };
 
 void PrintTo(const DialectCase& c, std::ostream* os) { *os << c.name; }
@@ -125,8 +147,8 @@ TEST_P(BytePolicyEveryReader, LoadsRepairedAndWarnsByColumn) {
   EXPECT_EQ(r->loaded, 1) << c.errors();
   EXPECT_EQ(r->rejected, 0);
   expect_all_clean(c);
-  for (const auto* s : {&sample.host, &sample.gpu, &sample.uuid, &sample.model_name, &sample.ns, &sample.pod,
-                        &sample.container, &sample.job})
+  for (const auto* s : {&sample.host, &sample.gpu, &sample.uuid, &sample.model_name, &sample.ns,
+                        &sample.pod, &sample.container, &sample.job})
     EXPECT_TRUE(core::utf8_clean(*s)) << *s;
   EXPECT_NE(find_issue(c, GetParam().column, "replaced by U+FFFD"), nullptr) << GetParam().name;
 }
@@ -135,11 +157,13 @@ INSTANTIATE_TEST_SUITE_P(
     Readers, BytePolicyEveryReader,
     ::testing::Values(
         DialectCase{"aws", Format::kAwsCur,
-                    "lineItem/UsageStartDate,lineItem/UnblendedCost,lineItem/LineItemDescription,resourceTags/user:team\n"
+                    "lineItem/UsageStartDate,lineItem/UnblendedCost,lineItem/"
+                    "LineItemDescription,resourceTags/user:team\n"
                     "2024-09-01T00:00:00Z,1,caf\xE9,m\xFCller\n",
                     "lineItem/LineItemDescription"},
         DialectCase{"azure", Format::kAzure,
-                    "Date,CostInBillingCurrency,BillingCurrencyCode,ProductName\n09/01/2024,1,EUR,Ger\xE4t\n",
+                    "Date,CostInBillingCurrency,BillingCurrencyCode,ProductName\n09/01/"
+                    "2024,1,EUR,Ger\xE4t\n",
                     "ProductName"},
         DialectCase{"gcp", Format::kGcp,
                     "usage_start_time,cost,currency,service.description,labels\n"
@@ -150,9 +174,13 @@ INSTANTIATE_TEST_SUITE_P(
                     "2024-09-01T00:00:00Z,1,x,\xFF\xFE\n",
                     "tags/ns.k"},
         DialectCase{"dcgm-csv", Format::kDcgmCsv,
-                    "metric,gpu,Hostname,value\nDCGM_FI_DEV_GPU_UTIL,0,n\xF6""de,50\n", "Hostname"},
+                    "metric,gpu,Hostname,value\nDCGM_FI_DEV_GPU_UTIL,0,n\xF6"
+                    "de,50\n",
+                    "Hostname"},
         DialectCase{"dcgm-prometheus", Format::kDcgmPrometheus,
-                    "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",Hostname=\"n\xF6""de\"} 50 1725148800000\n", ""}),
+                    "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",Hostname=\"n\xF6"
+                    "de\"} 50 1725148800000\n",
+                    ""}),
     [](const auto& info) {
       std::string n = info.param.name;
       for (char& ch : n)
@@ -186,7 +214,8 @@ TEST(BytePolicy, CharacterSplitAcrossReadChunksIsNotRepaired) {
   const auto* w = find_issue(c, "ChargeDescription", "0xFC");
   ASSERT_NE(w, nullptr);
   EXPECT_EQ(w->line, c.charges.back().line);
-  EXPECT_EQ(w->message.find("rows, the first here"), std::string::npos) << "one row only: " << w->message;
+  EXPECT_EQ(w->message.find("rows, the first here"), std::string::npos)
+      << "one row only: " << w->message;
 }
 
 // `aicost ledger validate` prints every finding and exits 1 when there is any.
@@ -224,7 +253,8 @@ TEST(RowCaps, AThousandTagsLoadAndOneMoreIsRejected) {
   auto over = read(focus_with_tags(1001), Format::kFocus);
   EXPECT_EQ(over.summary.loaded, 0);
   EXPECT_EQ(over.summary.rejected, 1);
-  EXPECT_TRUE(over.has_issue("Tags", "the row has 1,001 tags; a row may have at most 1,000")) << over.errors();
+  EXPECT_TRUE(over.has_issue("Tags", "the row has 1,001 tags; a row may have at most 1,000"))
+      << over.errors();
 }
 
 // The row of the issue (20,000 keys, 24 GB before it was killed) is one rejected row.
@@ -238,14 +268,17 @@ TEST(RowCaps, LongKeysAndValuesAreRejected) {
   EXPECT_EQ(read(focus_with_tags(1, 2048, 8192), Format::kFocus).summary.loaded, 1);
   auto key = read(focus_with_tags(1, 2049), Format::kFocus);
   EXPECT_EQ(key.summary.rejected, 1);
-  EXPECT_TRUE(key.has_issue("Tags", "is 2,049 bytes; a key may be at most 2,048 bytes")) << key.errors();
+  EXPECT_TRUE(key.has_issue("Tags", "is 2,049 bytes; a key may be at most 2,048 bytes"))
+      << key.errors();
   auto value = read(focus_with_tags(1, 4, 8193), Format::kFocus);
   EXPECT_EQ(value.summary.rejected, 1);
-  EXPECT_TRUE(value.has_issue("Tags", "is 8,193 bytes; a value may be at most 8,192 bytes")) << value.errors();
+  EXPECT_TRUE(value.has_issue("Tags", "is 8,193 bytes; a value may be at most 8,192 bytes"))
+      << value.errors();
 }
 
 TEST(RowCaps, TagColumnsCountToo) {
-  std::string header = "lineItem/UsageStartDate,lineItem/UnblendedCost", row = "2024-09-01T00:00:00Z,1";
+  std::string header = "lineItem/UsageStartDate,lineItem/UnblendedCost",
+              row = "2024-09-01T00:00:00Z,1";
   for (int i = 0; i < 1001; ++i) {
     header += ",resourceTags/user:k" + std::to_string(i);
     row += ",v";
@@ -256,13 +289,17 @@ TEST(RowCaps, TagColumnsCountToo) {
 }
 
 TEST(RowCaps, ACellOverOneMebibyteRejectsTheRowNotTheFile) {
-  const std::string text = "BilledCost,ChargePeriodStart,ChargeDescription\n"
-                           "1,2024-09-01T00:00:00Z," + std::string((1 << 20) + 1, 'd') + "\n"
-                           "2,2024-09-01T00:00:00Z,ok\n";
+  const std::string text =
+      "BilledCost,ChargePeriodStart,ChargeDescription\n"
+      "1,2024-09-01T00:00:00Z," +
+      std::string((1 << 20) + 1, 'd') +
+      "\n"
+      "2,2024-09-01T00:00:00Z,ok\n";
   auto c = read(text, Format::kFocus);
   EXPECT_EQ(c.summary.loaded, 1);
   EXPECT_EQ(c.summary.rejected, 1);
-  EXPECT_TRUE(c.has_issue("ChargeDescription", "the cell holds 1,048,577 bytes; a cell may hold at most 1 MiB"))
+  EXPECT_TRUE(c.has_issue("ChargeDescription",
+                          "the cell holds 1,048,577 bytes; a cell may hold at most 1 MiB"))
       << c.errors();
 }
 

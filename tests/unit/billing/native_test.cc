@@ -294,20 +294,23 @@ TEST(AwsCur, Cur2ReadsTheGpuCountFromTheProductMap) {
       "lineItem/LineItemType,lineItem/UsageStartDate,lineItem/UnblendedCost,lineItem/CurrencyCode,"
       "lineItem/UsageType,lineItem/UsageAmount,pricing/unit,product/gpu\n";
   std::string cur2 =
-      "line_item_line_item_type,line_item_usage_start_date,line_item_unblended_cost,line_item_currency_code,"
+      "line_item_line_item_type,line_item_usage_start_date,line_item_unblended_cost,line_item_"
+      "currency_code,"
       "line_item_usage_type,line_item_usage_amount,pricing_unit,product\n";
   for (const auto& r : rows) {
-    const std::string head = "Usage,2025-01-01T00:00:00Z,1,USD," + r[0] + "," + r[1] + "," + r[2] + ",";
+    const std::string head =
+        "Usage,2025-01-01T00:00:00Z,1,USD," + r[0] + "," + r[1] + "," + r[2] + ",";
     legacy += head + r[3] + "\n";
-    cur2 += head + "\"{\"\"instance_type\"\":\"\"x\"\"" + (r[3].empty() ? "" : ",\"\"gpu\"\":\"\"" + r[3] + "\"\"") +
-            "}\"\n";
+    cur2 += head + "\"{\"\"instance_type\"\":\"\"x\"\"" +
+            (r[3].empty() ? "" : ",\"\"gpu\"\":\"\"" + r[3] + "\"\"") + "}\"\n";
   }
   const auto a = collect(legacy, Format::kAuto);
   const auto b = collect(cur2, Format::kAuto);
   ASSERT_EQ(a.charges.size(), 3u) << a.errors();
   ASSERT_EQ(b.charges.size(), 3u) << b.errors();
   EXPECT_EQ(b.summary.format, Format::kAwsCur);
-  for (std::size_t i = 0; i < 3; ++i) EXPECT_DOUBLE_EQ(b.charges[i].gpu_hours, a.charges[i].gpu_hours) << i;
+  for (std::size_t i = 0; i < 3; ++i)
+    EXPECT_DOUBLE_EQ(b.charges[i].gpu_hours, a.charges[i].gpu_hours) << i;
   EXPECT_DOUBLE_EQ(b.charges[0].gpu_hours, 16.0);
   EXPECT_DOUBLE_EQ(b.charges[1].gpu_hours, 0.0);
   EXPECT_DOUBLE_EQ(b.charges[2].gpu_hours, 0.0);

@@ -83,7 +83,8 @@ TEST(OcpGpu, ASliceCountNoGpuHasCountsTheWholeGpuWithAWarning) {
   const std::string text = std::string(kGpuHeader) + kHour +
                            "n,ml,p,GPU-c,Tesla A100,nvidia0,40960,3600,0,2417300000000,1,3g.20gb,"
                            "single\n" +
-                           kHour + "n,ml,p,GPU-c,Tesla A100,nvidia0,40960,3600,0,7.5,1,3g.20gb,single\n";
+                           kHour +
+                           "n,ml,p,GPU-c,Tesla A100,nvidia0,40960,3600,0,7.5,1,3g.20gb,single\n";
   auto got = collect(text, Format::kOcp);
   ASSERT_EQ(got.charges.size(), 2u) << got.errors();
   EXPECT_DOUBLE_EQ(got.charges[0].gpu_hours, 1.0);
@@ -125,8 +126,8 @@ TEST(OcpGpu, AGpuUpNoSecondOfTheHourChargesNothing) {
 // 198 letters in half, leaving text that is not UTF-8 (found by fuzz_ocp).
 TEST(OcpGpu, ALongModelNameStaysWholeInTheDescription) {
   const std::string model = std::string(198, 'A') + "\xC3\xBC";  // "AAA...Aü"
-  const std::string text = std::string(kGpuHeader) + kHour + "n,ml,p,GPU-c," + model +
-                           ",nvidia0,15360,3600,0,,,,\n";
+  const std::string text =
+      std::string(kGpuHeader) + kHour + "n,ml,p,GPU-c," + model + ",nvidia0,15360,3600,0,,,,\n";
   auto got = collect(text, Format::kOcp);
   ASSERT_EQ(got.charges.size(), 1u) << got.errors();
   const std::string& d = got.charges[0].charge_description;

@@ -252,8 +252,10 @@ TEST(OcpLabels, KokusTarballLoadsAsTheUploadItHolds) {
   options.rate_card = &rates;
   auto r = ingest_file(**store, kData + "payload.tar.gz", options);
   const bool left_behind = !fs::is_empty(tmp.path());
-  if (was) ::setenv("TMPDIR", saved.c_str(), 1);
-  else ::unsetenv("TMPDIR");
+  if (was)
+    ::setenv("TMPDIR", saved.c_str(), 1);
+  else
+    ::unsetenv("TMPDIR");
   ASSERT_TRUE(r) << r.error().what();
   EXPECT_FALSE(left_behind);
   EXPECT_EQ(r->parts, 2u);
@@ -266,8 +268,10 @@ TEST(OcpLabels, KokusTarballLoadsAsTheUploadItHolds) {
   const fs::path up = dir.path() / "payload";
   fs::create_directories(up);
   fs::copy_file(kData + "payload_manifest.json", up / "manifest.json");
-  fs::copy_file(kData + "pod_usage.csv", up / "e6b3701e-1e91-433b-b238-a31e49937558_February-2019-my-ocp-cluster-1.csv");
-  fs::copy_file(kData + "storage_usage.csv", up / "e6b3701e-1e91-433b-b238-a31e49937558_storage.csv");
+  fs::copy_file(kData + "pod_usage.csv",
+                up / "e6b3701e-1e91-433b-b238-a31e49937558_February-2019-my-ocp-cluster-1.csv");
+  fs::copy_file(kData + "storage_usage.csv",
+                up / "e6b3701e-1e91-433b-b238-a31e49937558_storage.csv");
   auto again = ingest_file(**store, up.string(), options);
   ASSERT_TRUE(again) << again.error().what();
   EXPECT_EQ(again->outcome, IngestResult::Outcome::kAlreadyLoaded);
@@ -304,7 +308,8 @@ TEST(OcpLabels, ATarMemberOutsideItsFolderIsRefused) {
   ASSERT_TRUE(store) << store.error().what();
   auto r = ingest_file(**store, path, {});
   ASSERT_FALSE(r);
-  EXPECT_NE(r.error().what().find("the archive member '../evil.csv' would land outside the folder"), std::string::npos)
+  EXPECT_NE(r.error().what().find("the archive member '../evil.csv' would land outside the folder"),
+            std::string::npos)
       << r.error().what();
   EXPECT_FALSE(fs::exists(dir.path().parent_path() / "evil.csv"));
 }

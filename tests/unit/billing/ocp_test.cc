@@ -15,15 +15,19 @@ namespace aicost::billing {
 namespace {
 
 const char* kPodHeader =
-    "report_period_start,report_period_end,pod,namespace,node,resource_id,interval_start,interval_end,"
+    "report_period_start,report_period_end,pod,namespace,node,resource_id,interval_start,interval_"
+    "end,"
     "pod_usage_cpu_core_seconds,pod_request_cpu_core_seconds,pod_limit_cpu_core_seconds,"
     "pod_usage_memory_byte_seconds,pod_request_memory_byte_seconds,pod_limit_memory_byte_seconds,"
     "node_capacity_cpu_cores,node_capacity_cpu_core_seconds,node_capacity_memory_bytes,"
     "node_capacity_memory_byte_seconds,pod_labels\n";
 const char* kStorageHeader =
-    "report_period_start,report_period_end,interval_start,interval_end,namespace,pod,persistentvolumeclaim,"
-    "persistentvolume,storageclass,persistentvolumeclaim_capacity_bytes,persistentvolumeclaim_capacity_byte_seconds,"
-    "volume_request_storage_byte_seconds,persistentvolumeclaim_usage_byte_seconds,persistentvolume_labels,"
+    "report_period_start,report_period_end,interval_start,interval_end,namespace,pod,"
+    "persistentvolumeclaim,"
+    "persistentvolume,storageclass,persistentvolumeclaim_capacity_bytes,persistentvolumeclaim_"
+    "capacity_byte_seconds,"
+    "volume_request_storage_byte_seconds,persistentvolumeclaim_usage_byte_seconds,persistentvolume_"
+    "labels,"
     "persistentvolumeclaim_labels\n";
 const char* kMonth = "2019-02-01 00:00:00 +0000 UTC,2019-03-01 00:00:00 +0000 UTC,";
 
@@ -40,12 +44,14 @@ TEST(OcpReader, DetectedFromEitherReportsHeader) {
 }
 
 // One pod-hour: it used 1800 core-seconds and requested 3600 (1 core for the hour): 1 core-hour
-// held. Memory: used 2 GiB for the hour (2 x 2^30 x 3600 byte-seconds), requested 1 GiB: 2 GiB-hours.
+// held. Memory: used 2 GiB for the hour (2 x 2^30 x 3600 byte-seconds), requested 1 GiB: 2
+// GiB-hours.
 TEST(OcpReader, APodHourIsACpuRowAndAMemoryRowOfWhatItHeld) {
-  const std::string text = std::string(kPodHeader) + kMonth +
-                           "web-1,shop,node-a,i-0abc,2019-02-03 05:00:00 +0000 UTC,2019-02-03 06:00:00 +0000 UTC,"
-                           "1800,3600,7200,7730941132800,3865470566400,0,4,14400,17179869184,61847529062400,"
-                           "label_app:web|label_team:checkout\n";
+  const std::string text =
+      std::string(kPodHeader) + kMonth +
+      "web-1,shop,node-a,i-0abc,2019-02-03 05:00:00 +0000 UTC,2019-02-03 06:00:00 +0000 UTC,"
+      "1800,3600,7200,7730941132800,3865470566400,0,4,14400,17179869184,61847529062400,"
+      "label_app:web|label_team:checkout\n";
   auto got = collect(text, Format::kAuto);
   EXPECT_EQ(got.summary.format, Format::kOcp);
   EXPECT_EQ(got.summary.version, "ocp-pod");
@@ -67,19 +73,23 @@ TEST(OcpReader, APodHourIsACpuRowAndAMemoryRowOfWhatItHeld) {
     EXPECT_EQ(c->sub_account_id, "shop");
     EXPECT_EQ(c->resource_id, "web-1");
     EXPECT_EQ(c->line, 2);
-    ASSERT_TRUE(tag(*c, "namespace") && tag(*c, "pod") && tag(*c, "node") && tag(*c, "app") && tag(*c, "team"));
+    ASSERT_TRUE(tag(*c, "namespace") && tag(*c, "pod") && tag(*c, "node") && tag(*c, "app") &&
+                tag(*c, "team"));
     EXPECT_EQ(*tag(*c, "node"), "node-a");
     EXPECT_EQ(*tag(*c, "app"), "web");  // koku's label_ prefix is not part of the label
     EXPECT_EQ(*tag(*c, "node_resource_id"), "i-0abc");
   }
-  EXPECT_NE(cpu.charge_description.find("the larger of used 0.5 and requested 1"), std::string::npos)
+  EXPECT_NE(cpu.charge_description.find("the larger of used 0.5 and requested 1"),
+            std::string::npos)
       << cpu.charge_description;
 }
 
 TEST(OcpReader, TheReportsOwnEffectiveUsageWinsWhereItIsWritten) {
   const std::string text =
-      "interval_start,interval_end,namespace,pod,pod_usage_cpu_core_seconds,pod_request_cpu_core_seconds,"
-      "pod_effective_usage_cpu_core_seconds,pod_usage_memory_byte_seconds,pod_request_memory_byte_seconds\n"
+      "interval_start,interval_end,namespace,pod,pod_usage_cpu_core_seconds,pod_request_cpu_core_"
+      "seconds,"
+      "pod_effective_usage_cpu_core_seconds,pod_usage_memory_byte_seconds,pod_request_memory_byte_"
+      "seconds\n"
       "2019-02-03 05:00:00 +0000 UTC,2019-02-03 06:00:00 +0000 UTC,ns,p,1800,3600,5400,0,0\n";
   auto got = collect(text, Format::kOcp);
   ASSERT_EQ(got.charges.size(), 2u) << got.errors();
@@ -90,9 +100,10 @@ TEST(OcpReader, TheReportsOwnEffectiveUsageWinsWhereItIsWritten) {
 // 1 GiB claimed (2 GiB of capacity provisioned) for the hour 14:00-14:59:59 of a day of February
 // 2019 (28 days): 2 GiB x 1 h / (28 x 24 h) GiB-months.
 TEST(OcpReader, AVolumeHourIsGibMonthsOfItsCalendarMonth) {
-  const std::string text = std::string(kStorageHeader) + kMonth +
-                           "2019-02-10 14:00:00 +0000 UTC,2019-02-10 14:59:59 +0000 UTC,data,db-0,pgdata,pvc-1,gp2,"
-                           "2147483648,7730941132800,3865470566400,386547056640,label_app:db,label_tier:gold\n";
+  const std::string text =
+      std::string(kStorageHeader) + kMonth +
+      "2019-02-10 14:00:00 +0000 UTC,2019-02-10 14:59:59 +0000 UTC,data,db-0,pgdata,pvc-1,gp2,"
+      "2147483648,7730941132800,3865470566400,386547056640,label_app:db,label_tier:gold\n";
   auto got = collect(text, Format::kAuto);
   EXPECT_EQ(got.summary.version, "ocp-storage");
   ASSERT_EQ(got.charges.size(), 1u) << got.errors();
@@ -107,10 +118,11 @@ TEST(OcpReader, AVolumeHourIsGibMonthsOfItsCalendarMonth) {
   ASSERT_TRUE(tag(c, "storageclass") && tag(c, "app") && tag(c, "tier"));
   EXPECT_EQ(*tag(c, "tier"), "gold");
   // The same hour in January (31 days) is fewer GiB-months.
-  auto jan = collect(std::string(kStorageHeader) + kMonth +
-                         "2019-01-10 14:00:00 +0000 UTC,2019-01-10 14:59:59 +0000 UTC,data,db-0,pgdata,pvc-1,gp2,"
-                         "2147483648,7730941132800,3865470566400,386547056640,,\n",
-                     Format::kOcp);
+  auto jan = collect(
+      std::string(kStorageHeader) + kMonth +
+          "2019-01-10 14:00:00 +0000 UTC,2019-01-10 14:59:59 +0000 UTC,data,db-0,pgdata,pvc-1,gp2,"
+          "2147483648,7730941132800,3865470566400,386547056640,,\n",
+      Format::kOcp);
   ASSERT_EQ(jan.charges.size(), 1u);
   EXPECT_NEAR(*jan.charges[0].pricing_quantity, 2.0 / (31 * 24), 1e-15);
 }
@@ -118,17 +130,21 @@ TEST(OcpReader, AVolumeHourIsGibMonthsOfItsCalendarMonth) {
 TEST(OcpReader, BadCellsAreErrorsWithTheirColumnAndTheRestLoads) {
   const std::string row = "2019-02-03 05:00:00 +0000 UTC,2019-02-03 06:00:00 +0000 UTC,ns,p,";
   const std::string text =
-      "interval_start,interval_end,namespace,pod,pod_usage_cpu_core_seconds,pod_request_cpu_core_seconds,"
+      "interval_start,interval_end,namespace,pod,pod_usage_cpu_core_seconds,pod_request_"
+      "cpu_core_seconds,"
       "pod_usage_memory_byte_seconds,pod_request_memory_byte_seconds\n" +
       row + "-5,0,0,0\n" + row + "1e400,0,0,0\n" + row + "0,0,nan,0\n" +
       "2019-02-03 06:00:00 +0000 UTC,2019-02-03 05:00:00 +0000 UTC,ns,p,0,0,0,0\n" +
-      "2019-02-03 05:00:00 +0000 UTC,2019-02-03 06:00:00 +0000 UTC,ns,p,3600000000000,0,0,0\n" +  // 1e9 cores
-      row + "3600,3600,0,0\n";
+      "2019-02-03 05:00:00 +0000 UTC,2019-02-03 06:00:00 +0000 "
+      "UTC,ns,p,3600000000000,0,0,0\n" +  // 1e9 cores
+      row +
+      "3600,3600,0,0\n";
   auto got = collect(text, Format::kOcp);
   EXPECT_EQ(got.summary.records, 6);
   EXPECT_EQ(got.summary.rejected, 5);
   EXPECT_EQ(got.charges.size(), 2u);
-  EXPECT_TRUE(got.has_issue("pod_usage_cpu_core_seconds", "'-5' is not a number of seconds")) << got.errors();
+  EXPECT_TRUE(got.has_issue("pod_usage_cpu_core_seconds", "'-5' is not a number of seconds"))
+      << got.errors();
   EXPECT_TRUE(got.has_issue("pod_usage_cpu_core_seconds", "'1e400' is not a number of seconds"));
   EXPECT_TRUE(got.has_issue("pod_usage_memory_byte_seconds", "'nan' is not a number of seconds"));
   EXPECT_TRUE(got.has_issue("interval_end", "the interval ends before it starts"));
@@ -137,8 +153,8 @@ TEST(OcpReader, BadCellsAreErrorsWithTheirColumnAndTheRestLoads) {
 
 TEST(OcpReader, RefusesAReportWithoutTheColumnsItNeeds) {
   Collected got;
-  auto r = read_text("interval_start,interval_end,namespace,pod,pod_usage_cpu_core_seconds\n", "pods.csv",
-                     Format::kAuto, got.sink());
+  auto r = read_text("interval_start,interval_end,namespace,pod,pod_usage_cpu_core_seconds\n",
+                     "pods.csv", Format::kAuto, got.sink());
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().what().find("not an OpenShift pod usage report aicost can read: no "
                                   "pod_request_cpu_core_seconds, pod_usage_memory_byte_seconds, "
@@ -169,7 +185,9 @@ TEST(OcpReader, KokusReportsLoadEveryRowWithKokusQuantities) {
     EXPECT_EQ(r->rejected, 0) << got.errors();
     double sums[3] = {0, 0, 0};
     for (const auto& c : got.charges) {
-      const int at = c.pricing_unit == ledger::kCoreHours ? 0 : c.pricing_unit == ledger::kGibHours ? 1 : 2;
+      const int at = c.pricing_unit == ledger::kCoreHours  ? 0
+                     : c.pricing_unit == ledger::kGibHours ? 1
+                                                           : 2;
       sums[at] += *c.pricing_quantity;
     }
     EXPECT_NEAR(sums[0], k.core_hours, 1e-9 * k.core_hours) << k.file;

@@ -17,7 +17,8 @@
 namespace aicost::billing {
 namespace {
 
-const std::string kReport = std::string(AICOST_SOURCE_DIR) + "/tests/data/ocp/operator/cm-openshift-vm-usage-202011.csv";
+const std::string kReport =
+    std::string(AICOST_SOURCE_DIR) + "/tests/data/ocp/operator/cm-openshift-vm-usage-202011.csv";
 
 std::string read(const std::string& path) {
   std::ifstream in(path);
@@ -50,7 +51,8 @@ TEST(OcpVm, TheOperatorsVmReportIsVmHours) {
   EXPECT_EQ(c.sku_id, "u1.medium");
   EXPECT_EQ(c.sub_account_id, "default");
   EXPECT_TRUE(ledger::needs_price(c));
-  ASSERT_TRUE(tag_of(c, "vm_cpu_request_cores") && tag_of(c, "node") && tag_of(c, "persistentvolumeclaim"));
+  ASSERT_TRUE(tag_of(c, "vm_cpu_request_cores") && tag_of(c, "node") &&
+              tag_of(c, "persistentvolumeclaim"));
   EXPECT_EQ(*tag_of(c, "vm_cpu_request_cores"), "1");
   EXPECT_EQ(*tag_of(c, "persistentvolumeclaim"), "rhel-9-anaconda-98-volume");
 
@@ -67,7 +69,8 @@ TEST(OcpVm, TheOperatorsVmReportIsVmHours) {
   ledger::Charge unpriced = c;
   ASSERT_FALSE(ledger::price_usage(unpriced, *no_vm).value());
   missing.add(unpriced, *no_vm);
-  EXPECT_NE(ledger::unpriced_message(missing, *no_vm).find("`vm: <price>USD/VM-hour`"), std::string::npos)
+  EXPECT_NE(ledger::unpriced_message(missing, *no_vm).find("`vm: <price>USD/VM-hour`"),
+            std::string::npos)
       << ledger::unpriced_message(missing, *no_vm);
 }
 

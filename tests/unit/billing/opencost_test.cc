@@ -14,7 +14,8 @@ namespace aicost::billing {
 namespace {
 
 std::string fixture(const std::string& name) {
-  std::ifstream in(std::string(AICOST_SOURCE_DIR) + "/tests/data/opencost/" + name, std::ios::binary);
+  std::ifstream in(std::string(AICOST_SOURCE_DIR) + "/tests/data/opencost/" + name,
+                   std::ios::binary);
   EXPECT_TRUE(in) << name;
   std::stringstream ss;
   ss << in.rdbuf();
@@ -62,17 +63,20 @@ TEST(OpenCostReader, MergedExportWithoutTotalCost) {
   EXPECT_DOUBLE_EQ(c.charges[0].gpu_hours, 0.0);
   EXPECT_EQ(c.charges[1].effective, 1'000'000'000);
   EXPECT_EQ(c.summary.rejected, 0);
-  EXPECT_TRUE(c.has_issue("TotalCost", "taken as the sum of the row's cost columns (CPUCost + RAMCost)"));
+  EXPECT_TRUE(
+      c.has_issue("TotalCost", "taken as the sum of the row's cost columns (CPUCost + RAMCost)"));
 }
 
 TEST(OpenCostReader, ARowWithoutAnyCostIsAnError) {
-  const auto c = collect("Date,Namespace,GPUs,GPUCost,TotalCost\n2021-01-01,ns,1,,\n2021-01-01,ns,1,x,\n",
-                         Format::kOpenCost);
+  const auto c =
+      collect("Date,Namespace,GPUs,GPUCost,TotalCost\n2021-01-01,ns,1,,\n2021-01-01,ns,1,x,\n",
+              Format::kOpenCost);
   EXPECT_TRUE(c.charges.empty());
   EXPECT_EQ(c.summary.rejected, 2);
   EXPECT_TRUE(c.has_issue("TotalCost", "every other cost column"));
   EXPECT_TRUE(c.has_issue("GPUCost", "'x' is not a decimal number"));
-  EXPECT_NE(refusal("Namespace,GPUCost\nns,1\n", Format::kOpenCost).find("no Date and no TotalCost column"),
+  EXPECT_NE(refusal("Namespace,GPUCost\nns,1\n", Format::kOpenCost)
+                .find("no Date and no TotalCost column"),
             std::string::npos);
 }
 

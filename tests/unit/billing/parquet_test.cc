@@ -7,9 +7,9 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <optional>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 
 #include "aicost/billing/ingest.h"
@@ -55,8 +55,10 @@ class ScopedEnv {
     ::setenv(name, value.c_str(), 1);
   }
   ~ScopedEnv() {
-    if (old_) ::setenv(name_, old_->c_str(), 1);
-    else ::unsetenv(name_);
+    if (old_)
+      ::setenv(name_, old_->c_str(), 1);
+    else
+      ::unsetenv(name_);
   }
 
  private:
@@ -255,12 +257,16 @@ TEST(ParquetReader, AwsCur2IsReadByTheCurReader) {
   testing::TempDir dir("aicost-parquet");
   const auto path = to_parquet(
       "SELECT * FROM (VALUES "
-      "('Usage', 0.123456789012::DECIMAL(30,12), NULL::DECIMAL(30,12), TIMESTAMP '2025-01-01 00:00:00', "
-      " TIMESTAMP '2025-01-01 01:00:00', 'USD', 'AmazonEC2', MAP {'user_team': 'ml', 'aws_created_by': 'x'}), "
-      "('DiscountedUsage', 2.5::DECIMAL(30,12), 1.75::DECIMAL(30,12), TIMESTAMP '2025-01-01 01:00:00', "
+      "('Usage', 0.123456789012::DECIMAL(30,12), NULL::DECIMAL(30,12), TIMESTAMP '2025-01-01 "
+      "00:00:00', "
+      " TIMESTAMP '2025-01-01 01:00:00', 'USD', 'AmazonEC2', MAP {'user_team': 'ml', "
+      "'aws_created_by': 'x'}), "
+      "('DiscountedUsage', 2.5::DECIMAL(30,12), 1.75::DECIMAL(30,12), TIMESTAMP '2025-01-01 "
+      "01:00:00', "
       " TIMESTAMP '2025-01-01 02:00:00', 'USD', 'AmazonEC2', MAP {'user_team': 'web'})) "
       "AS t(line_item_line_item_type, line_item_unblended_cost, reservation_effective_cost, "
-      "line_item_usage_start_date, line_item_usage_end_date, line_item_currency_code, line_item_product_code, "
+      "line_item_usage_start_date, line_item_usage_end_date, line_item_currency_code, "
+      "line_item_product_code, "
       "resource_tags)",
       dir.file("cur2.parquet"));
   const auto c = read(path);
@@ -284,11 +290,14 @@ TEST(ParquetReader, AwsCur2GpuHoursFromTheProductMap) {
   testing::TempDir dir("aicost-parquet");
   const auto path = to_parquet(
       "SELECT * FROM (VALUES "
-      "('Usage', 98.32::DECIMAL(30,12), TIMESTAMP '2025-01-01 00:00:00', 'USD', 'USE1-BoxUsage:p4d.24xlarge', "
+      "('Usage', 98.32::DECIMAL(30,12), TIMESTAMP '2025-01-01 00:00:00', 'USD', "
+      "'USE1-BoxUsage:p4d.24xlarge', "
       " 3.0::DECIMAL(30,12), 'Hrs', MAP {'instance_type': 'p4d.24xlarge', 'gpu': '8'}), "
-      "('Usage', 0.5::DECIMAL(30,12), TIMESTAMP '2025-01-01 00:00:00', 'USD', 'USE1-BoxUsage:m5.large', "
+      "('Usage', 0.5::DECIMAL(30,12), TIMESTAMP '2025-01-01 00:00:00', 'USD', "
+      "'USE1-BoxUsage:m5.large', "
       " 1.0::DECIMAL(30,12), 'Hrs', MAP {'instance_type': 'm5.large'})) "
-      "AS t(line_item_line_item_type, line_item_unblended_cost, line_item_usage_start_date, line_item_currency_code, "
+      "AS t(line_item_line_item_type, line_item_unblended_cost, line_item_usage_start_date, "
+      "line_item_currency_code, "
       "line_item_usage_type, line_item_usage_amount, pricing_unit, product)",
       dir.file("cur2-gpu.parquet"));
   const auto c = read(path);
@@ -357,7 +366,8 @@ TEST(ParquetReader, InsideAZipOrCompressedItIsSpooledAndReadAsTheFile) {
   const auto bytes = testing::slurp(plain);
   const auto want = read(plain);
   ASSERT_EQ(want.charges.size(), 1000u);
-  for (auto [name, packing] : {std::pair{"focus.zip", testing::Packing::kZip}, {"focus.parquet.gz", testing::Packing::kGzip},
+  for (auto [name, packing] : {std::pair{"focus.zip", testing::Packing::kZip},
+                               {"focus.parquet.gz", testing::Packing::kGzip},
                                {"focus.parquet.xz", testing::Packing::kXz}}) {
     const auto path = dir.file(name);
     testing::write_packed(path, packing, {{"focus.parquet", bytes}});
@@ -414,7 +424,8 @@ TEST(ParquetCli, StandardInputIsReadAsTheFile) {
   const auto path = to_parquet("FROM read_csv('" + kSample + "')", dir.file("focus.parquet"));
   const auto piped = aicost(dir, "ledger ingest --db " + dir.file("l.db") + " - < " + path);
   EXPECT_EQ(piped.exit_code, 0) << piped.out;
-  EXPECT_NE(piped.out.find("-: loaded 1000 rows as source #1 (focus-1.0); USD 20.52 billed"), std::string::npos)
+  EXPECT_NE(piped.out.find("-: loaded 1000 rows as source #1 (focus-1.0); USD 20.52 billed"),
+            std::string::npos)
       << piped.out;
   const auto again = aicost(dir, "ledger ingest --db " + dir.file("l.db") + " " + path);
   EXPECT_EQ(again.exit_code, 0) << again.out;

@@ -17,10 +17,13 @@ TEST(PricedUsage, ARowPricedBeyondWhatTheLedgerHoldsIsRefusedAtItsPlace) {
   testing::TempDir dir("aicost-priced-usage");
   // Line 2: 4 GPUs for one hour, 4 x 2.10 = 8.40 USD. Line 3: 5e9 GPUs for two hours, 1e10
   // GPU-hours, 2.1e10 USD: past 2^63 nano-units.
-  const auto file = dir.write("sacct.txt",
-                              "JobID|JobName|User|Account|Partition|Start|End|Elapsed|AllocTRES|State\n"
-                              "1|ok|u|a|p|2025-06-01T00:00:00|2025-06-01T01:00:00|01:00:00|gres/gpu:h100=4,gres/gpu=4|COMPLETED\n"
-                              "2|absurd|u|a|p|2025-06-01T00:00:00|2025-06-01T02:00:00|02:00:00|gres/gpu:h100=5000000000,gres/gpu=5000000000|COMPLETED\n");
+  const auto file =
+      dir.write("sacct.txt",
+                "JobID|JobName|User|Account|Partition|Start|End|Elapsed|AllocTRES|State\n"
+                "1|ok|u|a|p|2025-06-01T00:00:00|2025-06-01T01:00:00|01:00:00|gres/gpu:h100=4,gres/"
+                "gpu=4|COMPLETED\n"
+                "2|absurd|u|a|p|2025-06-01T00:00:00|2025-06-01T02:00:00|02:00:00|gres/"
+                "gpu:h100=5000000000,gres/gpu=5000000000|COMPLETED\n");
   ledger::RateCard card;
   card.source = "rates.yaml";
   card.currency = "USD";
@@ -37,8 +40,9 @@ TEST(PricedUsage, ARowPricedBeyondWhatTheLedgerHoldsIsRefusedAtItsPlace) {
   EXPECT_EQ(r->issues[0].line, 3);
   EXPECT_EQ(r->issues[0].column, "AllocTRES");
   EXPECT_EQ(r->issues[0].severity, ledger::RowIssue::Severity::kError);
-  EXPECT_NE(r->issues[0].message.find("1e+10 GPU-hours at 2.1 USD per GPU-hour (rates.yaml:2) cost 2.1e+10 USD, beyond "
-                                      "what a ledger row holds"),
+  EXPECT_NE(r->issues[0].message.find(
+                "1e+10 GPU-hours at 2.1 USD per GPU-hour (rates.yaml:2) cost 2.1e+10 USD, beyond "
+                "what a ledger row holds"),
             std::string::npos)
       << r->issues[0].message;
   ASSERT_EQ(r->record.totals.size(), 1u);

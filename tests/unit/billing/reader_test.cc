@@ -1,5 +1,6 @@
-// Files no reader reads (compression inside compression, Parquet in memory, UTF-16/32) are told apart from their first bytes and
-// refused with what they are and what to do (src/billing/signatures.cc), whatever --format says.
+// Files no reader reads (compression inside compression, Parquet in memory, UTF-16/32) are told
+// apart from their first bytes and refused with what they are and what to do
+// (src/billing/signatures.cc), whatever --format says.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -49,16 +50,27 @@ INSTANTIATE_TEST_SUITE_P(
     Signatures, NotText,
     ::testing::Values(
         // What reaches a reader compressed was inside a file that was decoded (source.cc).
-        Case{"gzip", "\x1F\x8B\x08\x00\x00\x00\x00\x00"s, "this is a gzip-compressed file inside a compressed file; unpack the outer file"},
-        Case{"zstd", "\x28\xB5\x2F\xFD\x04\x00"s, "a zstd-compressed file inside a compressed file; unpack"},
+        Case{"gzip", "\x1F\x8B\x08\x00\x00\x00\x00\x00"s,
+             "this is a gzip-compressed file inside a compressed file; unpack the outer file"},
+        Case{"zstd", "\x28\xB5\x2F\xFD\x04\x00"s,
+             "a zstd-compressed file inside a compressed file; unpack"},
         Case{"bzip2", "BZh91AY&SY"s, "a bzip2-compressed file inside a compressed file; unpack"},
-        Case{"xz", "\xFD" "7zXZ\0\0"s, "an xz-compressed file inside a compressed file; unpack"},
+        Case{"xz",
+             "\xFD"
+             "7zXZ\0\0"s,
+             "an xz-compressed file inside a compressed file; unpack"},
         Case{"zip", "PK\x03\x04\x14\0\0\0"s, "a zip archive inside a compressed file; unpack"},
         Case{"parquet", "PAR1\x15\x04"s, "a Parquet file; save it to a file and load that"},
-        Case{"utf16le_bom", "\xFF\xFE"s + utf16(kCsv, false), "UTF-16 (little-endian) text; convert it to UTF-8 first (iconv -f UTF-16 "},
-        Case{"utf16be_bom", "\xFE\xFF"s + utf16(kCsv, true), "UTF-16 (big-endian) text; convert it to UTF-8 first"},
-        Case{"utf16le", utf16(kCsv, false), "UTF-16 (little-endian) text without a byte-order mark; convert it to UTF-8 first (iconv -f UTF-16LE"},
-        Case{"utf16be", utf16(kCsv, true), "UTF-16 (big-endian) text without a byte-order mark; convert it to UTF-8 first (iconv -f UTF-16BE"},
+        Case{"utf16le_bom", "\xFF\xFE"s + utf16(kCsv, false),
+             "UTF-16 (little-endian) text; convert it to UTF-8 first (iconv -f UTF-16 "},
+        Case{"utf16be_bom", "\xFE\xFF"s + utf16(kCsv, true),
+             "UTF-16 (big-endian) text; convert it to UTF-8 first"},
+        Case{"utf16le", utf16(kCsv, false),
+             "UTF-16 (little-endian) text without a byte-order mark; convert it to UTF-8 first "
+             "(iconv -f UTF-16LE"},
+        Case{"utf16be", utf16(kCsv, true),
+             "UTF-16 (big-endian) text without a byte-order mark; convert it to UTF-8 first (iconv "
+             "-f UTF-16BE"},
         Case{"utf32le", "\xFF\xFE\0\0B\0\0\0"s, "UTF-32 (little-endian) text"}),
     [](const auto& info) { return std::string(info.param.name); });
 

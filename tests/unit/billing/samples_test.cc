@@ -39,38 +39,62 @@ struct Expected {
 // python3 tests/data/samples_expected.py
 constexpr Expected kIngests[] = {
     {"shared", "focus-sample-data/focus_sample.csv", 1000, 0, "USD=20.520226729"},
-    {"shared", "focus-spec-examples/commitment_discount_purchase_scenario_1.csv", 1, 0, "XXX=8760.000000000"},
-    {"shared", "focus-spec-examples/commitment_discount_purchase_scenario_2.csv", 3, 0, "XXX=3.000000000"},
-    {"shared", "focus-spec-examples/commitment_discount_purchase_scenario_3.csv", 4, 0, "XXX=4381.500000000"},
-    {"shared", "focus-spec-examples/commitment_discount_usage_scenario_1.csv", 1, 0, "XXX=0.000000000"},
-    {"shared", "focus-spec-examples/commitment_discount_usage_scenario_2.csv", 1, 0, "XXX=0.000000000"},
-    {"shared", "focus-spec-examples/commitment_discount_usage_scenario_3.csv", 2, 0, "XXX=0.000000000"},
-    {"shared", "focus-spec-examples/commitment_discount_usage_scenario_4.csv", 2, 0, "XXX=0.500000000"},
-    {"shared", "focus-spec-examples/one_hundred_percent_utilization_with_commitment_discount_flexibility_with_1_resource.csv", 3, 0, "XXX=2.750000000"},
-    {"shared", "focus-spec-examples/one_hundred_percent_utilization_with_commitment_discount_flexibility_with_2_resources.csv", 3, 0, "XXX=2.000000000"},
-    {"shared", "focus-spec-examples/one_hundred_percent_utilization_without_commitment_discount_flexibility.csv", 2, 0, "XXX=1.500000000"},
+    {"shared", "focus-spec-examples/commitment_discount_purchase_scenario_1.csv", 1, 0,
+     "XXX=8760.000000000"},
+    {"shared", "focus-spec-examples/commitment_discount_purchase_scenario_2.csv", 3, 0,
+     "XXX=3.000000000"},
+    {"shared", "focus-spec-examples/commitment_discount_purchase_scenario_3.csv", 4, 0,
+     "XXX=4381.500000000"},
+    {"shared", "focus-spec-examples/commitment_discount_usage_scenario_1.csv", 1, 0,
+     "XXX=0.000000000"},
+    {"shared", "focus-spec-examples/commitment_discount_usage_scenario_2.csv", 1, 0,
+     "XXX=0.000000000"},
+    {"shared", "focus-spec-examples/commitment_discount_usage_scenario_3.csv", 2, 0,
+     "XXX=0.000000000"},
+    {"shared", "focus-spec-examples/commitment_discount_usage_scenario_4.csv", 2, 0,
+     "XXX=0.500000000"},
+    {"shared",
+     "focus-spec-examples/"
+     "one_hundred_percent_utilization_with_commitment_discount_flexibility_with_1_resource.csv",
+     3, 0, "XXX=2.750000000"},
+    {"shared",
+     "focus-spec-examples/"
+     "one_hundred_percent_utilization_with_commitment_discount_flexibility_with_2_resources.csv",
+     3, 0, "XXX=2.000000000"},
+    {"shared",
+     "focus-spec-examples/"
+     "one_hundred_percent_utilization_without_commitment_discount_flexibility.csv",
+     2, 0, "XXX=1.500000000"},
     {"shared", "focus-spec-examples/saas_spend_agreements_b2.csv", 14, 0, "USD=1200.000000000"},
-    {"shared", "focus-spec-examples/virtual_currency_pricing_model_a1.csv", 1, 0, "USD=200000.000000000"},
-    {"shared", "focus-spec-examples/zero_percent_utilization_without_commitment_discount_flexibility.csv", 3, 0, "XXX=3.500000000"},
-    {"shared", "focus-converters/aws_cur_legacy_sample-anonymous-aws-export-dataset.csv", 1281, 0, "USD=1.682308697"},
+    {"shared", "focus-spec-examples/virtual_currency_pricing_model_a1.csv", 1, 0,
+     "USD=200000.000000000"},
+    {"shared",
+     "focus-spec-examples/zero_percent_utilization_without_commitment_discount_flexibility.csv", 3,
+     0, "XXX=3.500000000"},
+    {"shared", "focus-converters/aws_cur_legacy_sample-anonymous-aws-export-dataset.csv", 1281, 0,
+     "USD=1.682308697"},
     {"shared", "koku/aws_test_cur.csv", 19, 0, "USD=0.082749984"},
-    {"shared", "focus-converters/azure_ea_sample-anonymous-ea-export-dataset.csv", 27, 0, "CAD=1.261369265"},
+    {"shared", "focus-converters/azure_ea_sample-anonymous-ea-export-dataset.csv", 27, 0,
+     "CAD=1.261369265"},
     {"shared", "koku/azure_costreport_legacy.csv", 3, 0, "USD=0.000110160"},
     {"shared", "koku/azure_version_2.csv", 5, 0, "MC=19.998413754"},
     {"shared", "microsoft-finops-toolkit/EA_ActualCost_Small.csv", 11, 0, "USD=8.545007787"},
     {"shared", "microsoft-finops-toolkit/EA_AmortizedCost_Small.csv", 28, 0, "USD=16.296932137"},
     {"shared", "opencost/azure_billingexport_headersets_BOM.csv", 0, 1, ""},
     {"shared", "opencost/azure_billingexport_headersets_Enterprise.csv", 1, 0, "CAD=0.000000000"},
-    {"shared", "opencost/azure_billingexport_headersets_EnterpriseCamel.csv", 1, 0, "USD=0.012000000"},
+    {"shared", "opencost/azure_billingexport_headersets_EnterpriseCamel.csv", 1, 0,
+     "USD=0.012000000"},
     {"shared", "opencost/azure_billingexport_headersets_German.csv", 1, 0, "USD=0.075000000"},
     {"shared", "opencost/azure_billingexport_headersets_PayAsYouGo.csv", 1, 0, "USD=0.075000000"},
     {"shared", "opencost/azure_billingexport_headersets_YA.csv", 1, 0, "USD=0.075000000"},
     {"shared", "opencost/azure_billingexport_values_MissingBrackets.csv", 1, 0, "XXX=4.000000000"},
     {"shared", "opencost/azure_billingexport_values_Template.csv", 87, 0, "XXX=16.393506212"},
     {"shared", "opencost/azure_billingexport_values_VirtualMachine.csv", 1, 0, "XXX=4.000000000"},
-    {"shared", "koku/gcp_billing_export_202011_2020-11-08_2020-11-11.csv", 25, 0, "USD=0.000032000"},
+    {"shared", "koku/gcp_billing_export_202011_2020-11-08_2020-11-11.csv", 25, 0,
+     "USD=0.000032000"},
     {"shared", "koku/gcp_billing_export_2022-08-01_5.csv", 9, 0, "USD=0.000012000"},
-    {"shared", "focus-converters/oci_reports_cost-csv_0000000030000269.csv", 506, 0, "USD=2.523589325"},
+    {"shared", "focus-converters/oci_reports_cost-csv_0000000030000269.csv", 506, 0,
+     "USD=2.523589325"},
     {"shared", "koku/ocp_pod_usage_February-2019-my-ocp-cluster-1.csv", 960, 0, "USD=77.007116247"},
     {"shared", "koku/ocp_storage_usage.csv", 381, 0, "USD=0.375095950"},
     {"shared", "datadog-dcgm-fixture/dcgm_exporter_metrics_fixture.csv", 9, 0, ""},
@@ -85,27 +109,39 @@ constexpr Expected kIngests[] = {
 // The files of the shared folder that are not usage or cost data, and what they are.
 const std::map<std::string, std::string> kNotCostData = {
     {"README.md", "the folder's own description"},
-    {"focus-converters/aws_category_mapping.csv", "a lookup table (product code to ServiceCategory)"},
-    {"focus-converters/azure_category_mapping.csv", "a lookup table (ConsumedService to ServiceCategory)"},
-    {"focus-converters/gcp_category_mapping.csv", "a lookup table (ConsumedService to ServiceCategory)"},
-    {"focus-converters/conversion_rules_aws-cur.csv", "column mapping rules, native export to FOCUS"},
+    {"focus-converters/aws_category_mapping.csv",
+     "a lookup table (product code to ServiceCategory)"},
+    {"focus-converters/azure_category_mapping.csv",
+     "a lookup table (ConsumedService to ServiceCategory)"},
+    {"focus-converters/gcp_category_mapping.csv",
+     "a lookup table (ConsumedService to ServiceCategory)"},
+    {"focus-converters/conversion_rules_aws-cur.csv",
+     "column mapping rules, native export to FOCUS"},
     {"focus-converters/conversion_rules_azure.csv", "column mapping rules, native export to FOCUS"},
     {"focus-converters/conversion_rules_gcp.csv", "column mapping rules, native export to FOCUS"},
     {"focus-converters/conversion_rules_oci.csv", "column mapping rules, native export to FOCUS"},
     {"focus-validator/model-1.2.json", "FOCUS 1.2 conformance rules (read by focus_rules)"},
-    {"focus-validator/multiple_failure_examples.csv", "two FOCUS 0.5-era columns (ChargeType, InvoiceIssuer), no cost"},
-    {"focus-validator/sample.parquet", "three FOCUS 0.5-era columns (InvoiceIssuer, ResourceID, ChargeType), no cost"},
+    {"focus-validator/multiple_failure_examples.csv",
+     "two FOCUS 0.5-era columns (ChargeType, InvoiceIssuer), no cost"},
+    {"focus-validator/sample.parquet",
+     "three FOCUS 0.5-era columns (InvoiceIssuer, ResourceID, ChargeType), no cost"},
     {"microsoft-finops-toolkit/FocusCost_1.0.json", "FOCUS metadata (column list), no rows"},
-    {"microsoft-finops-toolkit/FocusCost_1.2-preview.json", "FOCUS metadata (column list), no rows"},
+    {"microsoft-finops-toolkit/FocusCost_1.2-preview.json",
+     "FOCUS metadata (column list), no rows"},
     {"microsoft-finops-toolkit/PricingUnits.csv", "a lookup table of Azure units"},
     {"microsoft-finops-toolkit/Regions.csv", "a lookup table of Azure regions"},
     {"microsoft-finops-toolkit/Services.csv", "a lookup table of Azure services"},
-    {"nvidia-dcgm-exporter/1.x-compatibility-metrics.csv", "dcgm-exporter's list of counters to collect, no samples"},
-    {"nvidia-dcgm-exporter/dcp-metrics-included.csv", "dcgm-exporter's list of counters to collect, no samples"},
-    {"nvidia-dcgm-exporter/default-counters.csv", "dcgm-exporter's list of counters to collect, no samples"},
-    {"opencost/default_pricing.json", "OpenCost's default prices (a rate card's source, not usage)"},
+    {"nvidia-dcgm-exporter/1.x-compatibility-metrics.csv",
+     "dcgm-exporter's list of counters to collect, no samples"},
+    {"nvidia-dcgm-exporter/dcp-metrics-included.csv",
+     "dcgm-exporter's list of counters to collect, no samples"},
+    {"nvidia-dcgm-exporter/default-counters.csv",
+     "dcgm-exporter's list of counters to collect, no samples"},
+    {"opencost/default_pricing.json",
+     "OpenCost's default prices (a rate card's source, not usage)"},
     {"opencost/pricing_schema.csv", "an OpenCost custom price sheet (prices, not usage)"},
-    {"opencost/pricing_schema_mixed_gpu_ondemand.csv", "an OpenCost custom price sheet (prices, not usage)"},
+    {"opencost/pricing_schema_mixed_gpu_ondemand.csv",
+     "an OpenCost custom price sheet (prices, not usage)"},
     {"opencost/swagger.json", "OpenCost's API description"},
 };
 
@@ -115,7 +151,8 @@ std::map<std::string, core::WideNanos> parse_totals(const std::string& text) {
     const auto comma = std::min(text.find(',', at), text.size());
     const std::string item = text.substr(at, comma - at);
     const auto eq = item.find('=');
-    out[item.substr(0, eq)] = static_cast<core::WideNanos>(testing::atto(item.substr(eq + 1)) / 1'000'000'000);
+    out[item.substr(0, eq)] =
+        static_cast<core::WideNanos>(testing::atto(item.substr(eq + 1)) / 1'000'000'000);
     at = comma + 1;
   }
   return out;
@@ -146,10 +183,13 @@ TEST(Samples, EveryUsageOrCostSampleIngestsWithItsIndependentTotals) {
   int n = 0;
   for (const auto& e : kIngests) {
     SCOPED_TRACE(e.path);
-    const std::string path =
-        std::string(e.where) == "shared" ? testing::samples_dir() + e.path : std::string(AICOST_SOURCE_DIR) + "/" + e.path;
-    // A ledger per file: the same bytes under two paths (the repo's copies) would be "already loaded".
-    auto store = store::open_store(dir.file("l" + std::to_string(n++) + ".db"), {.mode = store::OpenMode::kCreate});
+    const std::string path = std::string(e.where) == "shared"
+                                 ? testing::samples_dir() + e.path
+                                 : std::string(AICOST_SOURCE_DIR) + "/" + e.path;
+    // A ledger per file: the same bytes under two paths (the repo's copies) would be "already
+    // loaded".
+    auto store = store::open_store(dir.file("l" + std::to_string(n++) + ".db"),
+                                   {.mode = store::OpenMode::kCreate});
     ASSERT_TRUE(store) << store.error().what();
     IngestOptions options;
     options.rate_card = &*card;

@@ -28,7 +28,8 @@ const std::string kSample = testing::samples_dir() + "focus-sample-data/focus_sa
 
 struct Totals {
   std::int64_t records = 0, loaded = 0, rows = 0;
-  std::map<std::string, std::pair<core::WideNanos, core::WideNanos>> money;  // currency: billed, effective
+  std::map<std::string, std::pair<core::WideNanos, core::WideNanos>>
+      money;  // currency: billed, effective
   std::string version;
   bool operator==(const Totals&) const = default;
 };
@@ -66,7 +67,10 @@ class StdinFrom {
 
 class SourceTest : public ::testing::Test {
  protected:
-  void SetUp() override { plain_ = slurp(kSample); ASSERT_GT(plain_.size(), 100000u); }
+  void SetUp() override {
+    plain_ = slurp(kSample);
+    ASSERT_GT(plain_.size(), 100000u);
+  }
   std::string packed(const std::string& name, Packing p) {
     const auto path = dir_.file(name);
     write_packed(path, p, {{"focus_sample.csv", plain_}});
@@ -81,7 +85,10 @@ TEST(SniffEncoding, FirstBytesDecideNotTheName) {
   EXPECT_EQ(sniff_encoding("\x28\xB5\x2F\xFD"), Encoding::kZstd);
   EXPECT_EQ(sniff_encoding("PK\x03\x04"), Encoding::kZip);
   EXPECT_EQ(sniff_encoding("BZh91AY&SY"), Encoding::kBzip2);
-  EXPECT_EQ(sniff_encoding(std::string_view("\xFD" "7zXZ\0\0", 7)), Encoding::kXz);
+  EXPECT_EQ(sniff_encoding(std::string_view("\xFD"
+                                            "7zXZ\0\0",
+                                            7)),
+            Encoding::kXz);
   EXPECT_EQ(sniff_encoding("BZh,x\n"), Encoding::kPlain);  // a header that starts so is text
   EXPECT_EQ(sniff_encoding("BilledCost,ChargePeriodStart"), Encoding::kPlain);
   EXPECT_EQ(sniff_encoding("PAR1"), Encoding::kPlain);  // the Parquet reader's, not a compression
@@ -92,8 +99,11 @@ TEST_F(SourceTest, GzipZstdZipBzip2AndXzCopiesGiveExactlyThePlainTotals) {
   const Totals plain = totals_of(kSample);
   ASSERT_EQ(plain.loaded, 1000);
   // Named .csv on purpose: the content decides, not the name.
-  for (auto [name, p] : {std::pair{"gz.csv", Packing::kGzip}, {"zst.csv", Packing::kZstd}, {"zip.csv", Packing::kZip},
-                         {"bz2.csv", Packing::kBzip2}, {"xz.csv", Packing::kXz}}) {
+  for (auto [name, p] : {std::pair{"gz.csv", Packing::kGzip},
+                         {"zst.csv", Packing::kZstd},
+                         {"zip.csv", Packing::kZip},
+                         {"bz2.csv", Packing::kBzip2},
+                         {"xz.csv", Packing::kXz}}) {
     const auto path = packed(name, p);
     EXPECT_NE(slurp(path), plain_) << name;  // really compressed
     EXPECT_EQ(totals_of(path), plain) << name;
@@ -114,7 +124,8 @@ TEST_F(SourceTest, ZipOfSeveralCsvMembersReadsEachWithItsHeader) {
   // Split after the 400th data row.
   std::size_t cut = header_end;
   for (int i = 0; i < 400; ++i) cut = plain_.find('\n', cut) + 1;
-  const std::string first = plain_.substr(0, cut), second = plain_.substr(0, header_end) + plain_.substr(cut);
+  const std::string first = plain_.substr(0, cut),
+                    second = plain_.substr(0, header_end) + plain_.substr(cut);
   const auto path = dir_.file("two.zip");
   write_packed(path, Packing::kZip, {{"part-1.csv", first}, {"dir/part-2.csv", second}});
   EXPECT_EQ(totals_of(path), totals_of(kSample));
@@ -148,13 +159,15 @@ TEST_F(SourceTest, TruncatedGzipIsRefusedNamingTheFileAndWhatToDo) {
   auto r = read_file(cut, Format::kAuto, c.sink());
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().context, cut);
-  EXPECT_NE(r.error().message.find("gzip data is damaged or cut short"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("gzip data is damaged or cut short"), std::string::npos)
+      << r.error().message;
   EXPECT_NE(r.error().message.find("gzip -t " + cut), std::string::npos) << r.error().message;
 }
 
 TEST_F(SourceTest, CorruptGzipLoadsNothing) {
   auto bytes = slurp(packed("whole.csv.gz", Packing::kGzip));
-  for (std::size_t i = bytes.size() / 3; i < bytes.size() / 3 + 64; ++i) bytes[i] = static_cast<char>(bytes[i] ^ 0x5A);
+  for (std::size_t i = bytes.size() / 3; i < bytes.size() / 3 + 64; ++i)
+    bytes[i] = static_cast<char>(bytes[i] ^ 0x5A);
   const auto bad = dir_.write("bad.csv.gz", bytes);
   auto store = store::open_store(dir_.file("ledger.db"), {.mode = store::OpenMode::kCreate});
   ASSERT_TRUE(store) << store.error().what();

@@ -54,7 +54,8 @@ TEST(BudgetFile, ExampleReadsEveryField) {
 
 TEST(BudgetFile, UnknownKeysAreRefusedWithASuggestion) {
   const testing::TempDir dir;
-  auto r = load_budgets(dir.write("budgets-typo.yaml", "budgets:\n  - name: a\n    amount: 10 USD\n    perod: month\n"));
+  auto r = load_budgets(dir.write("budgets-typo.yaml",
+                                  "budgets:\n  - name: a\n    amount: 10 USD\n    perod: month\n"));
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message.find("period"), std::string::npos) << r.error().message;
 }
@@ -65,11 +66,13 @@ TEST(BudgetFile, UnknownKeysAreRefusedWithASuggestion) {
 // that a day the calendar lacks is refused at its place in the file, as sscanf took it before.
 TEST(BudgetFile, ADayTheCalendarLacksIsRefusedAtItsPlace) {
   const testing::TempDir dir;
-  auto r = load_budgets(dir.write("budgets-feb31.yaml", "budgets:\n  - name: a\n    amount: 10 USD\n"
-                                                        "    period: run\n    start: 2025-02-01\n"
-                                                        "    end: 2025-02-31\n"));
+  auto r = load_budgets(dir.write("budgets-feb31.yaml",
+                                  "budgets:\n  - name: a\n    amount: 10 USD\n"
+                                  "    period: run\n    start: 2025-02-01\n"
+                                  "    end: 2025-02-31\n"));
   ASSERT_FALSE(r);
-  EXPECT_NE(r.error().message.find("'end': 2025-02-31: February 2025 has 28 days"), std::string::npos)
+  EXPECT_NE(r.error().message.find("'end': 2025-02-31: February 2025 has 28 days"),
+            std::string::npos)
       << r.error().message;
   ASSERT_TRUE(r.error().location);
   EXPECT_EQ(r.error().location->line, 6);
@@ -88,13 +91,16 @@ TEST(BudgetFile, GpuHourAmountsCarryTheirUnit) {
   const testing::TempDir dir;
   auto r = load_budgets(dir.write("b.yaml", "budgets:\n  - name: a\n    amount: 10 gpu-hours\n"));
   ASSERT_FALSE(r);
-  EXPECT_NE(r.error().message.find("or GPU-hours, as in '5000 GPU-h'; got '10 gpu-hours'"), std::string::npos)
+  EXPECT_NE(r.error().message.find("or GPU-hours, as in '5000 GPU-h'; got '10 gpu-hours'"),
+            std::string::npos)
       << r.error().message;
   // A GPU-hour budget under a money budget is two units: the hierarchy refuses it.
-  auto mixed = load_budgets(dir.write("m.yaml", "budgets:\n  - {name: a, amount: 10 USD}\n"
-                                                "  - {name: b, parent: a, amount: 10 GPU-h}\n"));
+  auto mixed = load_budgets(dir.write("m.yaml",
+                                      "budgets:\n  - {name: a, amount: 10 USD}\n"
+                                      "  - {name: b, parent: a, amount: 10 GPU-h}\n"));
   ASSERT_FALSE(mixed);
-  EXPECT_NE(mixed.error().message.find("is in GPU-h but its parent 'a' is in USD"), std::string::npos)
+  EXPECT_NE(mixed.error().message.find("is in GPU-h but its parent 'a' is in USD"),
+            std::string::npos)
       << mixed.error().message;
 }
 

@@ -11,22 +11,23 @@
 #include <iostream>
 #include <sstream>
 
+#include "../temp_dir.h"
+#include "../test_support.h"
 #include "aicost/config/catalog_loader.h"
 #include "aicost/config/cross_validation.h"
 #include "aicost/config/validation_csv.h"
 #include "aicost/core/csv.h"
 #include "aicost/perf/estimate.h"
 #include "aicost/serving/measurement.h"
-#include "../temp_dir.h"
-#include "../test_support.h"
 
 namespace aicost::config {
 namespace {
 
-const std::string kHeader = "name,source,model_params_B,active_params_B,layers,hidden,heads,ffn_hidden,seq_len,"
-                            "global_batch_tokens_or_sequences,tokens_trained_B,gpu_type,num_gpus,tp,pp,dp,cp,ep,"
-                            "micro_batch,recompute,precision,achieved_tflops_per_gpu,mfu_percent,hfu_percent,"
-                            "total_gpu_hours,wall_days,notes\n";
+const std::string kHeader =
+    "name,source,model_params_B,active_params_B,layers,hidden,heads,ffn_hidden,seq_len,"
+    "global_batch_tokens_or_sequences,tokens_trained_B,gpu_type,num_gpus,tp,pp,dp,cp,ep,"
+    "micro_batch,recompute,precision,achieved_tflops_per_gpu,mfu_percent,hfu_percent,"
+    "total_gpu_hours,wall_days,notes\n";
 
 std::string read(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -35,7 +36,8 @@ std::string read(const std::string& path) {
   return ss.str();
 }
 
-const std::string kServingSet = std::string(AICOST_SOURCE_DIR) + "/data/validation/inference-dev.csv";
+const std::string kServingSet =
+    std::string(AICOST_SOURCE_DIR) + "/data/validation/inference-dev.csv";
 
 // The rows of `csv` whose name starts with `prefix`, in file order, split deterministically: even
 // positions (0, 2, ...) into `fit`, odd ones into `check`; each file gets the header and the rows'
@@ -45,8 +47,10 @@ void split_rows(const std::string& csv, const std::string& prefix, const std::st
   std::string header;
   std::vector<std::string> rows;
   core::CsvStream stream(csv, [&](const core::CsvRecord& r) -> core::Status {
-    if (r.line == 1) header = std::string(r.raw);
-    else if (std::string_view(r.raw).substr(0, prefix.size()) == prefix) rows.emplace_back(r.raw);
+    if (r.line == 1)
+      header = std::string(r.raw);
+    else if (std::string_view(r.raw).substr(0, prefix.size()) == prefix)
+      rows.emplace_back(r.raw);
     return {};
   });
   ASSERT_TRUE(stream.feed(read(csv)));
@@ -131,14 +135,16 @@ TEST(Calibrate, FitOnHalfOfAGenerationImprovesTheOtherHalf) {
   auto new_rows = load_observations(check, *cat);
   ASSERT_TRUE(old_rows && new_rows);
   ASSERT_EQ(old_rows->observations.size(), 3u);
-  const double was = median_abs_error(old_rows->observations), now = median_abs_error(new_rows->observations);
+  const double was = median_abs_error(old_rows->observations),
+               now = median_abs_error(new_rows->observations);
   std::cout << "cdna3 serving, fitted on 4 rows:";
   for (size_t i = 0; i < run->fit.parameters.size(); ++i) {
     std::cout << " " << run->fit.parameters[i].key << " " << run->fit.parameters[i].start << " -> "
               << run->fit.cv.all.value(i, "cdna3");
   }
   std::cout << "; median |error| of the other 3: priors " << was << ", calibrated " << now << "\n";
-  EXPECT_LT(now, was) << "median |error| on the other half: priors " << was << ", calibrated " << now;
+  EXPECT_LT(now, was) << "median |error| on the other half: priors " << was << ", calibrated "
+                      << now;
 }
 
 TEST(Calibrate, MalformedCsvIsAnErrorAtItsLine) {
@@ -161,15 +167,18 @@ TEST(Calibrate, MissingColumnIsAnError) {
 TEST(Calibrate, GpuNotInTheCatalogIsAnErrorThatSaysHowToAddIt) {
   testing::TempDir dir;
   const auto csv = dir.write(
-      "runs.csv", kHeader + "my run,me,7,,32,4096,32,11008,4096,1024 seq,,Z100 (our lab),8,1,1,8,,,1,none,bf16,"
-                            "400,,,,,MEASURED\n");
+      "runs.csv",
+      kHeader +
+          "my run,me,7,,32,4096,32,11008,4096,1024 seq,,Z100 (our lab),8,1,1,8,,,1,none,bf16,"
+          "400,,,,,MEASURED\n");
   auto run = calibrate_csv(csv, testing::builtin_catalog());
   ASSERT_FALSE(run);
   EXPECT_EQ(run.error().code, core::ErrorCode::kNotFound);
   EXPECT_EQ(run.error().context, csv + ":2");
   ASSERT_TRUE(run.error().location.has_value());
   EXPECT_EQ(run.error().location->line, 2);
-  EXPECT_NE(run.error().what().find("line 2: my run: unknown GPU 'Z100 (our lab)'"), std::string::npos)
+  EXPECT_NE(run.error().what().find("line 2: my run: unknown GPU 'Z100 (our lab)'"),
+            std::string::npos)
       << run.error().what();
   EXPECT_NE(run.error().message.find("--catalog"), std::string::npos);
 }
@@ -177,9 +186,10 @@ TEST(Calibrate, GpuNotInTheCatalogIsAnErrorThatSaysHowToAddIt) {
 // The same for a serving file, on its third line.
 TEST(Calibrate, ServingGpuNotInTheCatalogIsAnErrorAtItsLine) {
   testing::TempDir dir;
-  const std::string header = "name,source,model,params_B,gpu_type,num_gpus,tp,precision,framework,input_tokens,"
-                             "output_tokens,batch_or_concurrency,scenario,throughput_tokens_per_s,"
-                             "throughput_per_gpu,ttft_ms,tpot_ms,e2e_latency_ms,notes\n";
+  const std::string header =
+      "name,source,model,params_B,gpu_type,num_gpus,tp,precision,framework,input_tokens,"
+      "output_tokens,batch_or_concurrency,scenario,throughput_tokens_per_s,"
+      "throughput_per_gpu,ttft_ms,tpot_ms,e2e_latency_ms,notes\n";
   auto row = [](const std::string& name, const std::string& gpu) {
     return name + ",me,llama3-8b,8," + gpu + ",1,1,BF16,vLLM,128,128,batch 8,offline,9000,,,,,\n";
   };
@@ -188,7 +198,8 @@ TEST(Calibrate, ServingGpuNotInTheCatalogIsAnErrorAtItsLine) {
   ASSERT_FALSE(run);
   EXPECT_EQ(run.error().code, core::ErrorCode::kNotFound);
   EXPECT_EQ(run.error().context, csv + ":3");
-  EXPECT_NE(run.error().what().find("line 3: z: unknown GPU 'Z100'"), std::string::npos) << run.error().what();
+  EXPECT_NE(run.error().what().find("line 3: z: unknown GPU 'Z100'"), std::string::npos)
+      << run.error().what();
 }
 
 TEST(Calibrate, UnwritableOutputIsAnErrorAndLeavesNothing) {

@@ -70,7 +70,8 @@ TEST(CatalogDoc, PricesOverlayAddsTheInstanceLast) {
   EXPECT_EQ((*in)->gpus, 8);
   const auto& prices = (*in)->prices;
   EXPECT_NEAR(usd_per_hour(prices[static_cast<int>(catalog::PricingMode::kOnDemand)]), 16.0, 1e-9);
-  EXPECT_NEAR(usd_per_hour(prices[static_cast<int>(catalog::PricingMode::kReserved1y)]), 12.8, 1e-9);
+  EXPECT_NEAR(usd_per_hour(prices[static_cast<int>(catalog::PricingMode::kReserved1y)]), 12.8,
+              1e-9);
   EXPECT_EQ(prices[static_cast<int>(catalog::PricingMode::kSpot)].value(), 0);  // not given
   EXPECT_FALSE((*in)->provenance.source.empty());
   EXPECT_EQ((*in)->provenance.date, "2026-11-30");
@@ -86,7 +87,8 @@ TEST(CatalogDoc, HopperOverlayChangesOnlyWhatItGives) {
   const catalog::EfficiencyProfile& mine = **cat.efficiency("hopper");
   EXPECT_DOUBLE_EQ(mine.gemm_max, 0.62);
   EXPECT_DOUBLE_EQ(mine.step_overhead.value(), 0.080);
-  EXPECT_EQ(cat.efficiencies().size(), testing::builtin_catalog().efficiencies().size());  // replaced
+  EXPECT_EQ(cat.efficiencies().size(),
+            testing::builtin_catalog().efficiencies().size());  // replaced
   EXPECT_DOUBLE_EQ(mine.gemm_half_dim, shipped.gemm_half_dim);
   EXPECT_DOUBLE_EQ(mine.fp8_gemm_relative, shipped.fp8_gemm_relative);
   EXPECT_DOUBLE_EQ(mine.attention_flash, shipped.attention_flash);
@@ -138,7 +140,8 @@ TEST(CatalogDoc, CalibratedProfileSlowsTheStep) {
   auto before = perf::estimate_training(shipped->job);
   auto after = perf::estimate_training(mine->job);
   ASSERT_TRUE(before && after);
-  EXPECT_GT(after->step_time.value(), before->step_time.value() + 0.03);  // at least the 30 ms added
+  EXPECT_GT(after->step_time.value(),
+            before->step_time.value() + 0.03);  // at least the 30 ms added
 }
 
 }  // namespace

@@ -14,7 +14,8 @@ namespace {
 // A profile with one key: the error names the keys it lacks, where the entry is, and what to do.
 TEST(EfficiencyCatalog, ProfileWithoutEveryKeyNamesTheMissingOnes) {
   catalog::Catalog cat = testing::builtin_catalog();
-  auto s = add_catalog_text("efficiency:\n  - generation: mine\n    gemm_max: 70%\n", "mine.yaml", cat);
+  auto s =
+      add_catalog_text("efficiency:\n  - generation: mine\n    gemm_max: 70%\n", "mine.yaml", cat);
   ASSERT_FALSE(s);
   const std::string msg = s.error().what();
   EXPECT_NE(msg.find("mine.yaml:2:5"), std::string::npos) << msg;  // the entry
@@ -66,22 +67,27 @@ TEST(EfficiencyCatalog, ServingSequenceExpertAndKvKeysCarryTheirUnits) {
   EXPECT_NEAR(e.serving_expert_overhead.value(), 1e-3, 1e-15);
   EXPECT_DOUBLE_EQ(e.serving_kv_bandwidth, 0.80);
   auto bare = add_catalog_text(
-      "efficiency:\n  - generation: bare\n    base: hopper\n    serving_sequence_overhead: 5\n    source: x\n",
+      "efficiency:\n  - generation: bare\n    base: hopper\n    serving_sequence_overhead: 5\n    "
+      "source: x\n",
       "mine.yaml", cat);
   ASSERT_FALSE(bare);
-  EXPECT_NE(std::string(bare.error().what()).find("mine.yaml:4"), std::string::npos) << bare.error().what();
+  EXPECT_NE(std::string(bare.error().what()).find("mine.yaml:4"), std::string::npos)
+      << bare.error().what();
   auto old = add_catalog_text(
-      "efficiency:\n  - generation: old\n    base: hopper\n    serving_expert_half_rows: 208\n    source: x\n",
+      "efficiency:\n  - generation: old\n    base: hopper\n    serving_expert_half_rows: 208\n    "
+      "source: x\n",
       "mine.yaml", cat);
   ASSERT_FALSE(old);
-  EXPECT_NE(std::string(old.error().what()).find("serving_expert_half_rows"), std::string::npos) << old.error().what();
+  EXPECT_NE(std::string(old.error().what()).find("serving_expert_half_rows"), std::string::npos)
+      << old.error().what();
 }
 
 TEST(EfficiencyCatalog, UnknownBaseIsAnErrorAtTheKey) {
   catalog::Catalog cat = testing::builtin_catalog();
   auto s = add_catalog_text("efficiency:\n  - generation: x\n    base: hoper\n", "mine.yaml", cat);
   ASSERT_FALSE(s);
-  EXPECT_NE(std::string(s.error().what()).find("mine.yaml:3:11"), std::string::npos) << s.error().what();
+  EXPECT_NE(std::string(s.error().what()).find("mine.yaml:3:11"), std::string::npos)
+      << s.error().what();
 }
 
 // Every shipped profile gives every key a nonzero value (0 is "no value" in catalog/gpu.h), so no
@@ -102,14 +108,15 @@ TEST(EfficiencyCatalog, ShippedProfilesHaveTheValuesTheModelsRead) {
 
 // A plan that says nothing of restarts gets data/reliability.yaml's parts: 2 + 3 + 2 min.
 TEST(ShippedRestart, PartsComeFromTheData) {
-  auto plan = parse_plan(testing::minimal_plan_yaml(), "plan.yaml", ".", testing::builtin_catalog());
+  auto plan =
+      parse_plan(testing::minimal_plan_yaml(), "plan.yaml", ".", testing::builtin_catalog());
   ASSERT_TRUE(plan) << plan.error().what();
   const auto& r = plan->cost.reliability.restart;
   EXPECT_DOUBLE_EQ(r.detection.value(), 120);
   EXPECT_DOUBLE_EQ(r.rescheduling.value(), 180);
   EXPECT_DOUBLE_EQ(r.initialisation.value(), 120);
-  auto over = parse_plan(testing::minimal_plan_yaml() + "reliability:\n  detection: 30s\n", "plan.yaml",
-                         ".", testing::builtin_catalog());
+  auto over = parse_plan(testing::minimal_plan_yaml() + "reliability:\n  detection: 30s\n",
+                         "plan.yaml", ".", testing::builtin_catalog());
   ASSERT_TRUE(over) << over.error().what();
   EXPECT_DOUBLE_EQ(over->cost.reliability.restart.detection.value(), 30);
   EXPECT_DOUBLE_EQ(over->cost.reliability.restart.rescheduling.value(), 180);

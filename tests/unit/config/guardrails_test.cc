@@ -89,9 +89,11 @@ TEST(Guardrails, SecurityFloorCannotBeTurnedOff) {
 TEST(Guardrails, SharesAreBounded) {
   expect_error(parse("min_mfu: 135%\n"), "g.yaml:1:10", "at most 100%");
   expect_error(parse("capacity_buffer: 100%\n"), "g.yaml:1:18", "below 100%");
-  expect_error(parse("max_over_sla: 100%\n"), "g.yaml:1:15", "a share of requests, at least 0% and below 100%");
+  expect_error(parse("max_over_sla: 100%\n"), "g.yaml:1:15",
+               "a share of requests, at least 0% and below 100%");
   expect_error(parse("max_over_sla: 0.01\n"), "g.yaml:1:15", "has no unit");
-  expect_error(parse("max_data_stall: 100%\n"), "g.yaml:1:17", "a share of the step time, at least 0% and below 100%");
+  expect_error(parse("max_data_stall: 100%\n"), "g.yaml:1:17",
+               "a share of the step time, at least 0% and below 100%");
   expect_error(parse("min_gpu_activity: 140%\n"), "g.yaml:1:19", "a share of the time, 0% to 100%");
   expect_error(parse("min_gpu_activity: 0.4\n"), "g.yaml:1:19", "has no unit");
   expect_error(parse("max_cost_rise: -5%\n"), "g.yaml:1:16", "is negative");

@@ -336,7 +336,8 @@ TEST(HfConfig, ConfigJsonInTheCurrentFolderTakesItsName) {
     ASSERT_TRUE(m.has_value());
     EXPECT_EQ(m->name, folder) << origin;
   }
-  auto dot = parse_hf_config(llama_with(R"(, "_name_or_path": ".")"), "/models/Qwen-Local/config.json");
+  auto dot =
+      parse_hf_config(llama_with(R"(, "_name_or_path": ".")"), "/models/Qwen-Local/config.json");
   ASSERT_TRUE(dot.has_value());
   EXPECT_EQ(dot->name, "Qwen-Local");
   auto slash = parse_hf_config(llama_with(R"(, "_name_or_path": "org/Model-X/")"), "cfg.json");

@@ -39,12 +39,13 @@ servers:
 
 TEST(OwnedCatalog, EveryFigureNeedsAKindAndAnUnpricedServerAWhy) {
   catalog::Catalog cat;
-  auto no_kind = add_catalog_text("servers:\n  - {id: x, gpu: h100, gpus: 8, price: 1USD, source: s}\n",
-                                  "mine.yaml", cat);
+  auto no_kind = add_catalog_text(
+      "servers:\n  - {id: x, gpu: h100, gpus: 8, price: 1USD, source: s}\n", "mine.yaml", cat);
   ASSERT_FALSE(no_kind);
-  EXPECT_NE(no_kind.error().message.find("has no 'kind'"), std::string::npos) << no_kind.error().what();
-  auto no_why = add_catalog_text("servers:\n  - {id: x, gpu: h100, gpus: 8, kind: none, source: s}\n",
-                                 "mine.yaml", cat);
+  EXPECT_NE(no_kind.error().message.find("has no 'kind'"), std::string::npos)
+      << no_kind.error().what();
+  auto no_why = add_catalog_text(
+      "servers:\n  - {id: x, gpu: h100, gpus: 8, kind: none, source: s}\n", "mine.yaml", cat);
   ASSERT_FALSE(no_why);
   EXPECT_NE(no_why.error().message.find("has no price: its note must say why"), std::string::npos)
       << no_why.error().what();
@@ -52,7 +53,8 @@ TEST(OwnedCatalog, EveryFigureNeedsAKindAndAnUnpricedServerAWhy) {
       "owned_defaults:\n  electricity: {value: 0.08, kind: survey, source: s}\n", "mine.yaml", cat);
   ASSERT_FALSE(unitless);
   EXPECT_EQ(unitless.error().context, "mine.yaml:2:24");
-  EXPECT_NE(unitless.error().message.find("'0.08USD/kWh'"), std::string::npos) << unitless.error().what();
+  EXPECT_NE(unitless.error().message.find("'0.08USD/kWh'"), std::string::npos)
+      << unitless.error().what();
 }
 
 }  // namespace

@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 
 #include "aicost/config/plan.h"
-#include "test_support.h"
 #include "temp_dir.h"
+#include "test_support.h"
 
 namespace aicost::config {
 namespace {
@@ -64,7 +64,8 @@ TEST(PlanEditor, OptimizerShardingReplacesUseDistributedOptimizer) {
 }
 
 TEST(PlanEditor, AbsentSectionIsCreatedAndRemovingAnAbsentKeyIsANoOp) {
-  auto text = editor().render({{"reliability.detection", "1min"}, {"network.egress", std::nullopt}});
+  auto text =
+      editor().render({{"reliability.detection", "1min"}, {"network.egress", std::nullopt}});
   ASSERT_TRUE(text) << text.error().what();
   EXPECT_NE(text->find("reliability:\n  detection: 1min"), std::string::npos) << *text;
   EXPECT_EQ(text->find("network"), std::string::npos) << *text;
@@ -72,7 +73,8 @@ TEST(PlanEditor, AbsentSectionIsCreatedAndRemovingAnAbsentKeyIsANoOp) {
 }
 
 TEST(PlanEditor, ValuesAreWrittenAsPlainYaml) {
-  auto text = editor().render({{"training.precision", "fp8"}, {"storage.async_checkpoint", "true"}});
+  auto text =
+      editor().render({{"training.precision", "fp8"}, {"storage.async_checkpoint", "true"}});
   ASSERT_TRUE(text);
   EXPECT_NE(text->find("precision: fp8"), std::string::npos) << *text;
   EXPECT_NE(text->find("async_checkpoint: true"), std::string::npos) << *text;
@@ -128,12 +130,14 @@ TEST(PlanEditor, EvaluateEstimatesTheRenderedText) {
 TEST(PlanEditor, AnInvalidChangeIsAnErrorNotACrash) {
   auto ev = editor().evaluate({{"parallelism.tensor_model_parallel_size", "7"}});
   ASSERT_FALSE(ev);
-  EXPECT_NE(ev.error().context.find("changed: parallelism.tensor_model_parallel_size: 7"), std::string::npos)
+  EXPECT_NE(ev.error().context.find("changed: parallelism.tensor_model_parallel_size: 7"),
+            std::string::npos)
       << ev.error().context;
 }
 
 TEST(PlanEditor, InvalidPlanIsRejectedWithItsPosition) {
-  auto e = PlanEditor::from_text("model:\n  preset: gpt3-175b\n", "bad.yaml", ".", testing::builtin_catalog());
+  auto e = PlanEditor::from_text("model:\n  preset: gpt3-175b\n", "bad.yaml", ".",
+                                 testing::builtin_catalog());
   ASSERT_FALSE(e);
   EXPECT_NE(e.error().message.find("no 'training' section"), std::string::npos);
 }

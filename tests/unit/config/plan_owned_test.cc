@@ -33,10 +33,12 @@ parallelism:
   tensor_model_parallel_size: 2
   recompute_granularity: selective
 pricing:
-)" + pricing + extra;
+)" + pricing +
+         extra;
 }
 
-void expect_error(const core::Result<Plan>& p, const std::string& context, const std::string& fragment) {
+void expect_error(const core::Result<Plan>& p, const std::string& context,
+                  const std::string& fragment) {
   ASSERT_FALSE(p.has_value());
   EXPECT_EQ(p.error().code, ErrorCode::kInvalidInput) << p.error().what();
   EXPECT_EQ(p.error().context, context) << p.error().what();
@@ -129,28 +131,34 @@ TEST(PlanOwned, ClusterHoldsTheJobAndItsSpares) {
   const auto& o = *p->cost.compute.owned;
   EXPECT_EQ(o.inputs.servers, 4);
   bool noted = false;
-  for (const auto& n : o.notes) noted = noted || n.find("4 more than the run's 28") != std::string::npos;
+  for (const auto& n : o.notes)
+    noted = noted || n.find("4 more than the run's 28") != std::string::npos;
   EXPECT_TRUE(noted);
 }
 
 TEST(PlanOwnedErrors, UnitlessElectricityAsksForKwh) {
-  expect_error(parse(plan("  mode: owned\n  electricity: 0.08\n")), "plan.yaml:15:16",
-               "'pricing.electricity' '0.08' has no unit; an energy price needs one, e.g. '0.08USD/kWh'");
+  expect_error(
+      parse(plan("  mode: owned\n  electricity: 0.08\n")), "plan.yaml:15:16",
+      "'pricing.electricity' '0.08' has no unit; an energy price needs one, e.g. '0.08USD/kWh'");
 }
 
 TEST(PlanOwnedErrors, UnitlessColocationAndSupportAskForTheirUnits) {
-  expect_error(parse(plan("  mode: owned\n  colocation: 185\n")), "plan.yaml:15:15", "'185USD/kW-month'");
+  expect_error(parse(plan("  mode: owned\n  colocation: 185\n")), "plan.yaml:15:15",
+               "'185USD/kW-month'");
   expect_error(parse(plan("  mode: owned\n  support: 10%\n")), "plan.yaml:15:12", "%/y");
-  expect_error(parse(plan("  mode: owned\n  pue: 1.3x\n")), "plan.yaml:15:8", "a ratio has no unit");
+  expect_error(parse(plan("  mode: owned\n  pue: 1.3x\n")), "plan.yaml:15:8",
+               "a ratio has no unit");
 }
 
 TEST(PlanOwnedErrors, UnknownServerSuggestsTheNearest) {
   auto p = parse(plan("  mode: owned\n  server: hgx-h10\n"));
   ASSERT_FALSE(p);
   EXPECT_EQ(p.error().context, "plan.yaml:15:11");
-  EXPECT_NE(p.error().message.find("unknown server 'hgx-h10'. Did you mean 'hgx-h100'?"), std::string::npos)
+  EXPECT_NE(p.error().message.find("unknown server 'hgx-h10'. Did you mean 'hgx-h100'?"),
+            std::string::npos)
       << p.error().message;
-  EXPECT_NE(p.error().message.find("aicost catalog servers"), std::string::npos) << p.error().message;
+  EXPECT_NE(p.error().message.find("aicost catalog servers"), std::string::npos)
+      << p.error().message;
 }
 
 TEST(PlanOwnedErrors, ServerOfAnotherGpuIsRejected) {
@@ -171,7 +179,8 @@ TEST(PlanOwnedErrors, UnpricedServerSaysWhyAndWhatToGive) {
 
 TEST(PlanOwnedErrors, UtilisationMustBeAboveZeroAndAtMostAll) {
   expect_error(parse(plan("  mode: owned\n  utilisation: 0%\n")), "plan.yaml:15:16", "above 0%");
-  expect_error(parse(plan("  mode: owned\n  utilisation: 120%\n")), "plan.yaml:15:16", "at most 100%");
+  expect_error(parse(plan("  mode: owned\n  utilisation: 120%\n")), "plan.yaml:15:16",
+               "at most 100%");
 }
 
 TEST(PlanOwnedErrors, GpuHourWithOwnedIsRejected) {
@@ -183,7 +192,8 @@ TEST(PlanOwned, OwnedKeysWithAnotherModeWarn) {
   auto p = parse(plan("  instance: gcp/a3-highgpu-8g\n  utilisation: 50%\n  pue: 1.2\n"));
   ASSERT_TRUE(p) << p.error().what();
   EXPECT_FALSE(p->cost.compute.owned);
-  EXPECT_TRUE(has_warning(*p, "pricing.utilisation, pricing.pue: no effect unless pricing.mode is owned"));
+  EXPECT_TRUE(
+      has_warning(*p, "pricing.utilisation, pricing.pue: no effect unless pricing.mode is owned"));
 }
 
 // The instance beside mode owned prices storage and network and adds its break-evens.

@@ -36,10 +36,13 @@ std::string error_of(const std::string& tail) {
   return p ? std::string() : p.error().what();
 }
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
 
 TEST(PlanStorageTerms, TierTermsAndReadRatesComeFromTheCatalog) {
-  auto p = parse("storage:\n  dataset_tier: aws/s3-one-zone-ia\n  checkpoint_tier: aws/s3-standard-ia\n");
+  auto p = parse(
+      "storage:\n  dataset_tier: aws/s3-one-zone-ia\n  checkpoint_tier: aws/s3-standard-ia\n");
   ASSERT_TRUE(p) << p.error().what();
   const auto& s = p->cost.storage;
   EXPECT_EQ(s.dataset_terms.id, "aws/s3-one-zone-ia");
@@ -51,8 +54,9 @@ TEST(PlanStorageTerms, TierTermsAndReadRatesComeFromTheCatalog) {
 }
 
 TEST(PlanStorageTerms, LogLevelsAndSamplingSetTheDailyVolume) {
-  auto p = parse("storage:\n  log_levels: {debug: 14GB, info: 5GB}\n  log_sampling: {debug: 10%}\n"
-                 "  log_compression: zstd-3\n");
+  auto p = parse(
+      "storage:\n  log_levels: {debug: 14GB, info: 5GB}\n  log_sampling: {debug: 10%}\n"
+      "  log_compression: zstd-3\n");
   ASSERT_TRUE(p) << p.error().what();
   EXPECT_NEAR(p->cost.storage.logs_per_day.value(), 14e9 * 0.1 + 5e9, 1);
   EXPECT_EQ(p->cost.storage.log_compression.name, "zstd-3");
@@ -62,20 +66,25 @@ TEST(PlanStorageTerms, LogLevelsAndSamplingSetTheDailyVolume) {
 TEST(PlanStorageTerms, MisusesAreRefusedWithWhatToDo) {
   EXPECT_TRUE(contains(error_of("storage:\n  checkpoint_warm_tier: aws/s3-standard-ia\n"),
                        "checkpoint_warm_tier and checkpoint_warm_after go together"));
-  EXPECT_TRUE(contains(error_of("storage:\n  checkpoint_warm_tier: aws/s3-standard-ia\n  checkpoint_warm_after: 2d\n"
-                                "  checkpoint_cold_tier: aws/s3-glacier-deep-archive\n  checkpoint_cold_after: 1d\n"),
-                       "must be later than checkpoint_warm_after"));
+  EXPECT_TRUE(contains(
+      error_of(
+          "storage:\n  checkpoint_warm_tier: aws/s3-standard-ia\n  checkpoint_warm_after: 2d\n"
+          "  checkpoint_cold_tier: aws/s3-glacier-deep-archive\n  checkpoint_cold_after: 1d\n"),
+      "must be later than checkpoint_warm_after"));
   EXPECT_TRUE(contains(error_of("storage:\n  dataset_tier: aws/s3-glacier-deep-archive\n"),
                        "a training job cannot read from it"));
-  EXPECT_TRUE(contains(error_of("storage:\n  checkpoint_compression: zstd-4\n"), "Measured: zstd-1, zstd-3, zstd-9"));
+  EXPECT_TRUE(contains(error_of("storage:\n  checkpoint_compression: zstd-4\n"),
+                       "Measured: zstd-1, zstd-3, zstd-9"));
   EXPECT_TRUE(contains(error_of("storage:\n  logs_per_day: 5GB\n  log_levels: {debug: 1GB}\n"),
                        "not both"));
-  EXPECT_TRUE(contains(error_of("storage:\n  log_levels: {debug: 1GB}\n  log_sampling: {info: 10%}\n"),
-                       "which storage.log_levels does not list"));
+  EXPECT_TRUE(
+      contains(error_of("storage:\n  log_levels: {debug: 1GB}\n  log_sampling: {info: 10%}\n"),
+               "which storage.log_levels does not list"));
   EXPECT_TRUE(contains(error_of("storage:\n  dataset_duplicates: 100%\n"), "below 100%"));
   EXPECT_TRUE(contains(error_of("network:\n  egress: 1TB\n  egress_compression: zstd-1\n"),
                        "needs network.egress_content"));
-  EXPECT_TRUE(contains(error_of("network:\n  egress: 1TB\n  egress_content: trainig-log\n"), "Did you mean 'training-log'?"));
+  EXPECT_TRUE(contains(error_of("network:\n  egress: 1TB\n  egress_content: trainig-log\n"),
+                       "Did you mean 'training-log'?"));
   // Every error names its place.
   EXPECT_TRUE(contains(error_of("storage:\n  checkpoint_compression: zstd-4\n"), "plan.yaml:16:"));
 }
@@ -91,7 +100,8 @@ TEST(PlanStorageTerms, TrainableShareIsAShareAndWarns) {
   ASSERT_TRUE(adapter) << adapter.error().what();
   EXPECT_NEAR(adapter->cost.storage.trainable_share, 0.02, 1e-12);
   bool warned = false;
-  for (const auto& w : adapter->warnings) warned |= contains(w, "only incremental checkpoints use it");
+  for (const auto& w : adapter->warnings)
+    warned |= contains(w, "only incremental checkpoints use it");
   EXPECT_TRUE(warned);
 }
 

@@ -30,7 +30,6 @@ void expect_error(const core::Result<Plan>& plan, ErrorCode code, const std::str
   EXPECT_NE(plan.error().message.find(fragment), std::string::npos) << plan.error().message;
 }
 
-
 bool has_warning(const Plan& plan, const std::string& fragment) {
   for (const auto& w : plan.warnings) {
     if (w.find(fragment) != std::string::npos) return true;
@@ -293,7 +292,8 @@ TEST(ParsePlanErrors, NegativeSizeIsInvalid) {
 
 TEST(ParsePlanErrors, UnknownKeyOffersDidYouMean) {
   auto plan = parse(base_plan_with("parallelism:\n  tensor_model_paralel_size: 8\n"));
-  expect_error(plan, ErrorCode::kInvalidInput, "plan.yaml:13:3", "Did you mean 'tensor_model_parallel_size'");
+  expect_error(plan, ErrorCode::kInvalidInput, "plan.yaml:13:3",
+               "Did you mean 'tensor_model_parallel_size'");
 }
 
 TEST(ParsePlanErrors, IndivisibleTensorParallelListsValues) {
@@ -307,7 +307,8 @@ TEST(ParsePlanErrors, IndivisibleTensorParallelListsValues) {
 }
 
 TEST(ParsePlan, OptimizerStatesAndFp8ParamGatherAreRead) {
-  std::string yaml = base_plan_with("parallelism:\n  optimizer_states: bf16\n  fp8_param_gather: true\n");
+  std::string yaml =
+      base_plan_with("parallelism:\n  optimizer_states: bf16\n  fp8_param_gather: true\n");
   const std::string batch = "global_batch_size: 64\n";
   yaml.replace(yaml.find(batch), batch.size(), batch + "  precision: fp8\n");
   auto plan = parse(yaml);
@@ -354,8 +355,8 @@ TEST(ParsePlanErrors, MissingSectionIsNamed) {
 }
 
 TEST(ParsePlanErrors, GpuHourAndInstanceTogetherAreRejected) {
-  auto plan = parse(base_plan_with("").replace(
-      base_plan_with("").find("  gpu_hour"), 0, "  instance: aws/p5.48xlarge\n"));
+  auto plan = parse(base_plan_with("").replace(base_plan_with("").find("  gpu_hour"), 0,
+                                               "  instance: aws/p5.48xlarge\n"));
   ASSERT_FALSE(plan.has_value());
   EXPECT_EQ(plan.error().code, ErrorCode::kInvalidInput);
   EXPECT_NE(plan.error().message.find("not both"), std::string::npos) << plan.error().message;

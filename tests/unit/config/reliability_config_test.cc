@@ -9,9 +9,9 @@
 namespace aicost::config {
 namespace {
 
-
 core::Result<Plan> parse(const std::string& extra) {
-  return parse_plan(testing::minimal_plan_yaml() + extra, "plan.yaml", ".", testing::builtin_catalog());
+  return parse_plan(testing::minimal_plan_yaml() + extra, "plan.yaml", ".",
+                    testing::builtin_catalog());
 }
 
 double total_per_gpu_hour(const reliability::FailureModel& m) {
@@ -101,7 +101,8 @@ const reliability::FailureCause* cause(const Plan& plan, const std::string& name
 
 TEST(SpotPreemption, ShippedRateIsOnePerNodeEvery6929Hours) {
   // data/reliability.yaml: 10 % of spot nodes reclaimed per 730 h month, as a Poisson rate
-  // -ln(0.9) / 730 h = 1.4433e-4 per node-hour = one per 6,929 h; per GPU of an 8-GPU node 1/8 of it.
+  // -ln(0.9) / 730 h = 1.4433e-4 per node-hour = one per 6,929 h; per GPU of an 8-GPU node 1/8 of
+  // it.
   auto plan = parse_spot("");
   ASSERT_TRUE(plan) << plan.error().what();
   const auto* c = cause(*plan, "spot-preemption");
@@ -110,7 +111,8 @@ TEST(SpotPreemption, ShippedRateIsOnePerNodeEvery6929Hours) {
   EXPECT_NEAR(-std::log(0.9) / 730, 1.0 / 6929.0, 1e-8);  // the data file's derivation
   EXPECT_EQ(c->nodes_lost, 1);
   bool warned = false;
-  for (const auto& w : plan->warnings) warned |= w.find("spot_preemption_mtbf") != std::string::npos;
+  for (const auto& w : plan->warnings)
+    warned |= w.find("spot_preemption_mtbf") != std::string::npos;
   EXPECT_TRUE(warned);
 }
 

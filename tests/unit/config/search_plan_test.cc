@@ -47,19 +47,19 @@ core::Result<SearchRequest> load(const std::string& yaml) {
 // A small inline dense model (8 layers, hidden 1024, 16 heads), so searches are quick.
 // `cluster` and `parallelism` are filled in per test; line numbers below count from line 1.
 std::string plan(const std::string& cluster, const std::string& parallelism = "") {
-  return "name: small\n"                       // 1
-         "model:\n"                            // 2
-         "  num_layers: 8\n"                   // 3
-         "  hidden_size: 1024\n"               // 4
-         "  num_attention_heads: 16\n"         // 5
-         "  ffn_hidden_size: 4096\n"           // 6
-         "  vocab_size: 32000\n"               // 7
-         "training:\n"                         // 8
-         "  tokens: 10B\n"                     // 9
-         "  seq_length: 2048\n"                // 10
-         "  global_batch_size: 64\n"           // 11
-         "cluster:\n" +                        // 12
-         cluster +                             // 13..
+  return "name: small\n"                // 1
+         "model:\n"                     // 2
+         "  num_layers: 8\n"            // 3
+         "  hidden_size: 1024\n"        // 4
+         "  num_attention_heads: 16\n"  // 5
+         "  ffn_hidden_size: 4096\n"    // 6
+         "  vocab_size: 32000\n"        // 7
+         "training:\n"                  // 8
+         "  tokens: 10B\n"              // 9
+         "  seq_length: 2048\n"         // 10
+         "  global_batch_size: 64\n"    // 11
+         "cluster:\n" +                 // 12
+         cluster +                      // 13..
          (parallelism.empty() ? "" : "parallelism:\n" + parallelism) +
          "pricing:\n"
          "  gpu_hour: 2.00USD/h\n"
@@ -69,8 +69,8 @@ std::string plan(const std::string& cluster, const std::string& parallelism = ""
 
 // The load failed with `code`, the message mentions `fragment`, and the context names the file
 // ("<dir>/plan.yaml:line:col"); with `line_col`, also the exact position.
-void expect_error(const core::Result<SearchRequest>& r, ErrorCode code,
-                  const std::string& fragment, const std::string& line_col = "") {
+void expect_error(const core::Result<SearchRequest>& r, ErrorCode code, const std::string& fragment,
+                  const std::string& line_col = "") {
   ASSERT_FALSE(r.has_value());
   EXPECT_EQ(r.error().code, code);
   EXPECT_NE(r.error().message.find(fragment), std::string::npos) << r.error().message;
@@ -136,10 +136,10 @@ TEST(SearchPlan, ScalarFixesAndListsRestrictADimension) {
   EXPECT_EQ(s.pipeline, (std::vector<int>{1, 2, 4}));
   EXPECT_EQ(s.micro_batch, (std::vector<int>{1, 2, 3}));
   EXPECT_EQ(s.sequence_parallel, std::vector<bool>{true});
-  EXPECT_EQ(s.recompute,
-            (std::vector<workload::Recompute>{workload::Recompute::kSelective,
-                                              workload::Recompute::kFull}));
-  EXPECT_EQ(s.sharding, std::vector<workload::OptimizerSharding>{workload::OptimizerSharding::kNone});
+  EXPECT_EQ(s.recompute, (std::vector<workload::Recompute>{workload::Recompute::kSelective,
+                                                           workload::Recompute::kFull}));
+  EXPECT_EQ(s.sharding,
+            std::vector<workload::OptimizerSharding>{workload::OptimizerSharding::kNone});
   EXPECT_TRUE(s.context.empty());  // still searched
 
   // The search honours the fixed values: every candidate has TP 2, SP on, no sharding.

@@ -93,7 +93,8 @@ TEST(ServingPlan, ATrafficRateMustBeAWholeFiniteNumber) {
     auto plan = load_serving_plan(write("rate.yaml", text), testing::builtin_catalog());
     ASSERT_FALSE(plan) << bad;
     EXPECT_NE(plan.error().context.find("rate.csv:3"), std::string::npos) << plan.error().context;
-    EXPECT_NE(plan.error().message.find("got '" + bad + "'"), std::string::npos) << plan.error().message;
+    EXPECT_NE(plan.error().message.find("got '" + bad + "'"), std::string::npos)
+        << plan.error().message;
   }
 }
 
@@ -173,14 +174,17 @@ TEST(ServingPlan, CacheHitRatesAreSharesBelowOne) {
   text.replace(text.find("response_cache_hit: 10%"), 23, "response_cache_hit: 100%");
   plan = load_serving_plan(write("cache.yaml", text), testing::builtin_catalog());
   ASSERT_FALSE(plan);
-  EXPECT_NE(plan.error().message.find("serving.response_cache_hit must be at least 0 % and below 100 %"),
-            std::string::npos) << plan.error().message;
+  EXPECT_NE(
+      plan.error().message.find("serving.response_cache_hit must be at least 0 % and below 100 %"),
+      std::string::npos)
+      << plan.error().message;
   EXPECT_NE(plan.error().what().find("cache.yaml:"), std::string::npos) << plan.error().what();
 }
 
 TEST(ServingPlan, SpeculativeDecodingAppliesToEveryOption) {
   std::string text = kPlan;
-  text.insert(text.find("  sla:"), "  speculative: {draft_tokens: 4, acceptance: 70%, draft_cost: 5%}\n");
+  text.insert(text.find("  sla:"),
+              "  speculative: {draft_tokens: 4, acceptance: 70%, draft_cost: 5%}\n");
   auto plan = load_serving_plan(write("spec.yaml", text), testing::builtin_catalog());
   ASSERT_TRUE(plan) << plan.error().what();
   for (const auto& o : plan->options) {
@@ -190,7 +194,8 @@ TEST(ServingPlan, SpeculativeDecodingAppliesToEveryOption) {
   }
   const std::pair<const char*, const char*> bad[] = {
       {"draft_tokens: 0, acceptance: 70%, draft_cost: 5%", "draft_tokens must be 1 to 16"},
-      {"draft_tokens: 4, acceptance: 100%, draft_cost: 5%", "acceptance must be at least 0 % and below 100 %"},
+      {"draft_tokens: 4, acceptance: 100%, draft_cost: 5%",
+       "acceptance must be at least 0 % and below 100 %"},
       {"draft_tokens: 4, draft_cost: 5%", "serving.speculative.acceptance is required"},
       {"draft_tokens: 4, acceptance: 70%, draft_cost: 5%, drafts: 2", "drafts"}};
   for (const auto& [yaml, message] : bad) {
@@ -242,18 +247,23 @@ TEST(ServingPlan, PolicyAndSpotShareNeedATrafficProfile) {
   auto plan = load_serving_plan(write("fleet_bad.yaml", text), testing::builtin_catalog());
   ASSERT_FALSE(plan);
   EXPECT_NE(plan.error().what().find("serving.autoscaling.policy needs a serving.traffic_profile"),
-            std::string::npos) << plan.error().what();
+            std::string::npos)
+      << plan.error().what();
   EXPECT_NE(plan.error().what().find("fleet_bad.yaml:"), std::string::npos);
-  plan = load_serving_plan(write("fleet_bad.yaml", kPlan + "  spot_share: 25%\n"), testing::builtin_catalog());
+  plan = load_serving_plan(write("fleet_bad.yaml", kPlan + "  spot_share: 25%\n"),
+                           testing::builtin_catalog());
   ASSERT_FALSE(plan);
   EXPECT_NE(plan.error().what().find("pricing.spot_share needs a serving.traffic_profile"),
-            std::string::npos) << plan.error().what();
+            std::string::npos)
+      << plan.error().what();
   text = kPlan;
   text.insert(text.find("  sla:"), std::string(kProfile) + "    policy: elastic\n");
   plan = load_serving_plan(write("fleet_bad.yaml", text), testing::builtin_catalog());
   ASSERT_FALSE(plan);
-  EXPECT_NE(plan.error().what().find("must be static-peak, reactive, scheduled or predictive, got 'elastic'"),
-            std::string::npos) << plan.error().what();
+  EXPECT_NE(plan.error().what().find(
+                "must be static-peak, reactive, scheduled or predictive, got 'elastic'"),
+            std::string::npos)
+      << plan.error().what();
 }
 
 // serving.levers: figures the optimiser's levers may assume, checked like the plan's own.
@@ -277,7 +287,8 @@ TEST(ServingPlan, LeverFiguresAreReadAndChecked) {
   EXPECT_DOUBLE_EQ(plan->traffic.prefix_cache_hit, 0);
   EXPECT_EQ(plan->options.front().replica.speculation.draft_tokens, 0);
   const std::pair<const char*, const char*> bad[] = {
-      {"prefix_cache_hit: 100%", "serving.levers.prefix_cache_hit must be at least 0 % and below 100 %"},
+      {"prefix_cache_hit: 100%",
+       "serving.levers.prefix_cache_hit must be at least 0 % and below 100 %"},
       {"speculative: {draft_tokens: 4}", "serving.levers.speculative.acceptance is required"},
       {"response_cache_cost: 300", "has no unit"},
       {"prefix_cahce_hit: 30%", "Did you mean 'prefix_cache_hit'?"}};

@@ -1,5 +1,6 @@
 // Software eras (data/software.yaml): a plan's `software:` key sets the era's kernels, optimizer
-// sharding and overlaps; the plan's own parallelism keys win; an unknown era is an error at the key.
+// sharding and overlaps; the plan's own parallelism keys win; an unknown era is an error at the
+// key.
 #include <gtest/gtest.h>
 
 #include "aicost/config/plan.h"
@@ -10,7 +11,8 @@ namespace aicost::config {
 namespace {
 
 core::Result<Plan> parse(const std::string& extra) {
-  return parse_plan(testing::minimal_plan_yaml() + extra, "plan.yaml", ".", testing::builtin_catalog());
+  return parse_plan(testing::minimal_plan_yaml() + extra, "plan.yaml", ".",
+                    testing::builtin_catalog());
 }
 
 TEST(SoftwareEra, Megatron2021IsUnfusedUnshardedAndUnoverlapped) {

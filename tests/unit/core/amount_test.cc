@@ -43,7 +43,8 @@ TEST(Amount, DigitsBelowANanoRoundHalfToEven) {
 }
 
 TEST(Amount, RejectsWhatIsNotADecimal) {
-  for (const char* bad : {"", "-", ".", "1,5", "12 USD", "NaN", "inf", "1e", "1e+", "0x10", "1..2", "--1", "e5"})
+  for (const char* bad :
+       {"", "-", ".", "1,5", "12 USD", "NaN", "inf", "1e", "1e+", "0x10", "1..2", "--1", "e5"})
     EXPECT_FALSE(parse_amount(bad)) << bad;
   EXPECT_FALSE(parse_amount("9300000000"));  // beyond ±9.2e9 units
   EXPECT_TRUE(parse_amount("9200000000"));
@@ -54,7 +55,8 @@ TEST(Amount, OutOfRangeIsToldFromNotADecimal) {
   bool range = true;
   EXPECT_FALSE(parse_amount("1,5", &range));
   EXPECT_FALSE(range);
-  for (const char* big : {"9300000000", "-9.3e9", "9223372036.854775808", "1e2000", "9223372036.8547758075"}) {
+  for (const char* big :
+       {"9300000000", "-9.3e9", "9223372036.854775808", "1e2000", "9223372036.8547758075"}) {
     range = false;
     EXPECT_FALSE(parse_amount(big, &range)) << big;
     EXPECT_TRUE(range) << big;

@@ -29,7 +29,8 @@ Result<std::vector<Rec>> parse(std::string_view text, std::size_t chunk = 0) {
 
 TEST(Csv, QuotesEscapesNewlinesAndLines) {
   const std::string text =
-      "\xEF\xBB\xBF" "a,b,c\r\n"
+      "\xEF\xBB\xBF"
+      "a,b,c\r\n"
       "1,\"x, y\",\"say \"\"hi\"\"\"\n"
       "\n"
       "2,\"two\nlines\",\n"

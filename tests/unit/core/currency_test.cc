@@ -8,7 +8,8 @@ namespace {
 TEST(Currency, Iso4217ListsActiveSpecialAndRecentCodes) {
   for (const char* code : {"USD", "EUR", "JPY", "CHF", "XXX", "XAU", "XDR", "ZWG", "XCG", "HRK"})
     EXPECT_TRUE(is_iso4217(code)) << code;
-  for (const char* code : {"usd", "ABC", "US$", "EURO", "", "XX", "BTC"}) EXPECT_FALSE(is_iso4217(code)) << code;
+  for (const char* code : {"usd", "ABC", "US$", "EURO", "", "XX", "BTC"})
+    EXPECT_FALSE(is_iso4217(code)) << code;
 }
 
 TEST(Currency, NormalisedToUpperCaseWithoutSpaces) {

@@ -39,7 +39,8 @@ TEST(StudentT, QuantileMatchesTheTables) {
 
 // df = 1 is the Cauchy distribution: F(t) = 1/2 + atan(t)/pi; fractional df in between.
 TEST(StudentT, CdfOfOneDegreeIsCauchy) {
-  for (double t : {-3.0, -0.5, 0.0, 0.7, 4.0}) EXPECT_NEAR(student_t_cdf(t, 1), 0.5 + std::atan(t) / M_PI, 1e-12);
+  for (double t : {-3.0, -0.5, 0.0, 0.7, 4.0})
+    EXPECT_NEAR(student_t_cdf(t, 1), 0.5 + std::atan(t) / M_PI, 1e-12);
   const double q = student_t_quantile(0.975, 12.5);
   EXPECT_GT(q, student_t_quantile(0.975, 13));
   EXPECT_LT(q, student_t_quantile(0.975, 12));

@@ -16,14 +16,12 @@ TEST(EditDistance, EmptyStringIsLengthOfOther) {
   EXPECT_EQ(edit_distance("", ""), 0);
 }
 
-TEST(EditDistance, CaseInsensitive) {
-  EXPECT_EQ(edit_distance("GiB", "gib"), 0);
-}
+TEST(EditDistance, CaseInsensitive) { EXPECT_EQ(edit_distance("GiB", "gib"), 0); }
 
 TEST(EditDistance, SingleEdits) {
-  EXPECT_EQ(edit_distance("tensor", "tenor"), 1);   // deletion
-  EXPECT_EQ(edit_distance("tensor", "tensors"), 1); // insertion
-  EXPECT_EQ(edit_distance("tensor", "tansor"), 1);  // substitution
+  EXPECT_EQ(edit_distance("tensor", "tenor"), 1);    // deletion
+  EXPECT_EQ(edit_distance("tensor", "tensors"), 1);  // insertion
+  EXPECT_EQ(edit_distance("tensor", "tansor"), 1);   // substitution
 }
 
 TEST(ClosestMatch, PicksNearestWithinThreshold) {

@@ -12,10 +12,10 @@ using namespace std::string_literals;
 const std::string kFffd = "\xEF\xBF\xBD";
 
 TEST(Utf8, CleanTextIsKeptAsItIs) {
-  for (const std::string& s : {""s, "plain ascii, 40 bytes long, 8 at a time"s, "M\xC3\xBCnchen"s,
-                              "\xE2\x82\xAC 12"s, "\xF0\x9D\x84\x9E"s /* U+1D11E */,
-                              "\xF4\x8F\xBF\xBF"s /* U+10FFFF, the last code point */,
-                              "\xED\x9F\xBF"s /* U+D7FF, just below the surrogates */}) {
+  for (const std::string& s :
+       {""s, "plain ascii, 40 bytes long, 8 at a time"s, "M\xC3\xBCnchen"s, "\xE2\x82\xAC 12"s,
+        "\xF0\x9D\x84\x9E"s /* U+1D11E */, "\xF4\x8F\xBF\xBF"s /* U+10FFFF, the last code point */,
+        "\xED\x9F\xBF"s /* U+D7FF, just below the surrogates */}) {
     EXPECT_TRUE(utf8_clean(s)) << s;
     EXPECT_EQ(utf8_first_bad(s), s.size());
     EXPECT_EQ(utf8_repair(s), s);
@@ -36,24 +36,24 @@ TEST(Utf8, NulIsReplaced) {
 }
 
 TEST(Utf8, TruncatedSequenceIsOneReplacement) {
-  EXPECT_EQ(utf8_repair("x\xE2\x82"), "x" + kFffd);             // a euro sign cut at the end
-  EXPECT_EQ(utf8_repair("\xE2\x82x"), kFffd + "x");             // cut before an ASCII byte
-  EXPECT_EQ(utf8_repair("\xF0\x9D\x84"), kFffd);                // 3 of 4 bytes
-  EXPECT_EQ(utf8_repair("\xC3"), kFffd);                        // a lone lead byte
-  EXPECT_EQ(utf8_repair("\xBC"), kFffd);                        // a lone continuation byte
+  EXPECT_EQ(utf8_repair("x\xE2\x82"), "x" + kFffd);  // a euro sign cut at the end
+  EXPECT_EQ(utf8_repair("\xE2\x82x"), kFffd + "x");  // cut before an ASCII byte
+  EXPECT_EQ(utf8_repair("\xF0\x9D\x84"), kFffd);     // 3 of 4 bytes
+  EXPECT_EQ(utf8_repair("\xC3"), kFffd);             // a lone lead byte
+  EXPECT_EQ(utf8_repair("\xBC"), kFffd);             // a lone continuation byte
 }
 
 TEST(Utf8, OverlongFormsAreReplacedBytewise) {
-  EXPECT_EQ(utf8_repair("\xC0\xAF"), kFffd + kFffd);                  // '/' in two bytes
+  EXPECT_EQ(utf8_repair("\xC0\xAF"), kFffd + kFffd);  // '/' in two bytes
   EXPECT_EQ(utf8_repair("\xC1\xBF"), kFffd + kFffd);
-  EXPECT_EQ(utf8_repair("\xE0\x80\xAF"), kFffd + kFffd + kFffd);      // '/' in three bytes
+  EXPECT_EQ(utf8_repair("\xE0\x80\xAF"), kFffd + kFffd + kFffd);  // '/' in three bytes
   EXPECT_EQ(utf8_repair("\xF0\x80\x80\xAF"), kFffd + kFffd + kFffd + kFffd);
 }
 
 TEST(Utf8, SurrogatesAreNotUtf8) {
-  EXPECT_EQ(utf8_first_bad("ab\xED\xA0\x80"), 2u);                    // U+D800
+  EXPECT_EQ(utf8_first_bad("ab\xED\xA0\x80"), 2u);  // U+D800
   EXPECT_EQ(utf8_repair("\xED\xA0\x80"), kFffd + kFffd + kFffd);
-  EXPECT_EQ(utf8_repair("\xED\xBF\xBF"), kFffd + kFffd + kFffd);      // U+DFFF
+  EXPECT_EQ(utf8_repair("\xED\xBF\xBF"), kFffd + kFffd + kFffd);  // U+DFFF
 }
 
 TEST(Utf8, NothingAboveU10FFFF) {

@@ -246,8 +246,10 @@ TEST(FormatInUnit, WritesWhatTheParsersRead) {
   EXPECT_EQ(format_in_unit(1.5e-3, UnitKind::kDuration), "1.5ms");
   EXPECT_EQ(format_in_unit(2, UnitKind::kDuration), "2s");
   EXPECT_EQ(format_in_unit(128, UnitKind::kCount), "128");
-  for (auto [v, kind] : {std::pair{0.6799999999999999, UnitKind::kPercent}, {0.35e-3, UnitKind::kDuration},
-                         {0.045, UnitKind::kDuration}, {96.0, UnitKind::kCount}}) {
+  for (auto [v, kind] : {std::pair{0.6799999999999999, UnitKind::kPercent},
+                         {0.35e-3, UnitKind::kDuration},
+                         {0.045, UnitKind::kDuration},
+                         {96.0, UnitKind::kCount}}) {
     auto back = parse_base_units(format_in_unit(v, kind), kind);
     ASSERT_TRUE(back) << format_in_unit(v, kind);
     EXPECT_NEAR(*back, v, 1e-9);

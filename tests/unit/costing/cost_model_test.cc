@@ -42,8 +42,8 @@ CostInputs inputs() {
   in.compute.basis = "2.00 USD/GPU-h (test)";
   in.reliability.failures.causes = {{"all", 1e-5, 1, core::days(2), {}}};
   in.reliability.restart.fixed_total = core::seconds(600);
-  in.storage.checkpoint_size = core::Bytes(1e12);                 // 1 TB
-  in.storage.checkpoint_write_bandwidth = core::gb_per_s(10);    // -> 100 s per save
+  in.storage.checkpoint_size = core::Bytes(1e12);              // 1 TB
+  in.storage.checkpoint_write_bandwidth = core::gb_per_s(10);  // -> 100 s per save
   in.storage.checkpoints_retained = 5;
   in.storage.checkpoint_price = core::usd_per_gb_month(0.02);
   in.storage.dataset = core::Bytes(2e12);

@@ -47,7 +47,8 @@ double part(const OwnedRate& r, const std::string& name) {
   return 0;
 }
 
-// Busy GPU-hours over the life: 43,800 h x 0.7 x 8 GPUs = 245,280; a year's: 8,760 x 0.7 x 8 = 49,056.
+// Busy GPU-hours over the life: 43,800 h x 0.7 x 8 GPUs = 245,280; a year's: 8,760 x 0.7 x 8 =
+// 49,056.
 //   servers     300,000 x 0.85 / 245,280                         = 1.039628
 //   fabric      53,000 / 245,280                                 = 0.216079
 //   support     30,000 / 49,056                                  = 0.611546
@@ -88,12 +89,14 @@ TEST(OwnedRate, MatchesTheWorkedExampleOfTheTcoSheet) {
 TEST(BreakEven, MonthsAndUtilisationByHand) {
   const OwnedInputs in = tco_example();
   const OwnedRate r = owned_rate(in);
-  const BreakEven od = break_even(in, r, {"aws/p5.4xlarge", catalog::PricingMode::kOnDemand, usd_per_hour(6.88)});
+  const BreakEven od =
+      break_even(in, r, {"aws/p5.4xlarge", catalog::PricingMode::kOnDemand, usd_per_hour(6.88)});
   ASSERT_TRUE(od.months);
   EXPECT_NEAR(*od.months, 15.4725, 1e-3);
   ASSERT_TRUE(od.utilisation);
   EXPECT_NEAR(*od.utilisation, 1.788364 / 6.88, 1e-5);
-  const BreakEven res = break_even(in, r, {"contract", catalog::PricingMode::kReserved1y, usd_per_hour(2.35)});
+  const BreakEven res =
+      break_even(in, r, {"contract", catalog::PricingMode::kReserved1y, usd_per_hour(2.35)});
   ASSERT_TRUE(res.months);
   EXPECT_NEAR(*res.months, 41.957, 1e-3);
   EXPECT_FALSE(res.utilisation);  // a reservation is paid whether used or not
@@ -104,7 +107,8 @@ TEST(BreakEven, MonthsAndUtilisationByHand) {
 TEST(BreakEven, UtilisationMakesTheOwnedHourCostTheRent) {
   OwnedInputs in = tco_example();
   in.idle_power = kilowatts(2.0);  // so that busy power is partly elastic
-  const auto od = break_even(in, owned_rate(in), {"x", catalog::PricingMode::kOnDemand, usd_per_hour(6.88)});
+  const auto od =
+      break_even(in, owned_rate(in), {"x", catalog::PricingMode::kOnDemand, usd_per_hour(6.88)});
   ASSERT_TRUE(od.utilisation);
   in.utilisation = *od.utilisation;
   EXPECT_NEAR(core::per_hour(owned_rate(in).per_gpu), 6.88, 1e-9);
@@ -114,8 +118,9 @@ TEST(BreakEven, UtilisationMakesTheOwnedHourCostTheRent) {
 // below what a fully busy owned hour costs.
 TEST(BreakEven, NeverWhenRentIsBelowRunningCosts) {
   const OwnedInputs in = tco_example();
-  const auto b = break_even(in, owned_rate(in), {"x", catalog::PricingMode::kOnDemand, usd_per_hour(0.9)});
-  EXPECT_FALSE(b.months);      // 8 x 0.7 x 730 x 0.9 = 3,679 < 5,311 a month
+  const auto b =
+      break_even(in, owned_rate(in), {"x", catalog::PricingMode::kOnDemand, usd_per_hour(0.9)});
+  EXPECT_FALSE(b.months);       // 8 x 0.7 x 730 x 0.9 = 3,679 < 5,311 a month
   EXPECT_FALSE(b.utilisation);  // 1.788 > 0.9 even at 100 %
 }
 
@@ -143,8 +148,8 @@ TEST(OwnedRate, UtilisationFortyAgainstHundredPercent) {
 TEST(CheapestRentals, OnDemandAndReservedPerGpu) {
   catalog::Catalog cat;
   catalog::Instance a{"p/a8", "a8", "p", "h100", 8, "r", {}, {}};
-  a.prices[static_cast<int>(catalog::PricingMode::kOnDemand)] = usd_per_hour(24);      // 3.00 a GPU
-  a.prices[static_cast<int>(catalog::PricingMode::kReserved3y)] = usd_per_hour(16);    // 2.00
+  a.prices[static_cast<int>(catalog::PricingMode::kOnDemand)] = usd_per_hour(24);    // 3.00 a GPU
+  a.prices[static_cast<int>(catalog::PricingMode::kReserved3y)] = usd_per_hour(16);  // 2.00
   catalog::Instance b{"p/b1", "b1", "p", "h100", 1, "r", {}, {}};
   b.prices[static_cast<int>(catalog::PricingMode::kOnDemand)] = usd_per_hour(2.5);
   b.prices[static_cast<int>(catalog::PricingMode::kReserved1y)] = usd_per_hour(2.1);

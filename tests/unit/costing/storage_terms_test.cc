@@ -37,8 +37,10 @@ TEST(StorageTerms, ATierBillsEachObjectAtLeastItsMinimum) {
 TEST(StorageTerms, ALifecycleBillsEachTierItsTimeOrItsMinimum) {
   // Hot for 12 h, warm (30-day minimum) until day 30.5, cold (180-day minimum) to the end.
   StorageInputs s = hot();
-  s.checkpoint_warm = LifecycleStage{core::Seconds(12 * 3600), per_gb_month(0.0125), {"warm", {}, core::Seconds(30 * kDay), {}}};
-  s.checkpoint_cold = LifecycleStage{core::Seconds(12 * 3600 + 30 * kDay), per_gb_month(0.00099),
+  s.checkpoint_warm = LifecycleStage{
+      core::Seconds(12 * 3600), per_gb_month(0.0125), {"warm", {}, core::Seconds(30 * kDay), {}}};
+  s.checkpoint_cold = LifecycleStage{core::Seconds(12 * 3600 + 30 * kDay),
+                                     per_gb_month(0.00099),
                                      {"cold", {}, core::Seconds(180 * kDay), {}}};
   const double b = 1e12;
   // Lifetime 10 days: hot 12 h, warm billed its 30 days (deleted on day 10), never cold.
@@ -79,8 +81,8 @@ TEST(StorageTerms, CompressedAndIncrementalSavesStoreWhatTheyWrite) {
   z.checkpoint_compression.name = "zstd-1";
   z.checkpoint_compression.ratio = 0.8978;
   // saves x lifetime = retained x wall: the same byte-seconds as the plain form, at 89.78 %.
-  EXPECT_NEAR(checkpoint_storage(z, failures(), wall).cost.value(), saves * 0.8978 * 112e9 * p * lifetime,
-              1e-6);
+  EXPECT_NEAR(checkpoint_storage(z, failures(), wall).cost.value(),
+              saves * 0.8978 * 112e9 * p * lifetime, 1e-6);
   StorageInputs inc = hot();
   inc.incremental_checkpoint = true;
   inc.trainable_share = 0.02;

@@ -27,7 +27,8 @@ class Dashboard {
  public:
   // `db`: the ledger to load and serve; "" a SQLite file in a fresh folder (a PostgreSQL URL must
   // name an empty schema, as testing::fresh_postgres_db gives).
-  explicit Dashboard(const std::string& token = "", std::size_t max_body = 64 * 1024, const std::string& db = "") {
+  explicit Dashboard(const std::string& token = "", std::size_t max_body = 64 * 1024,
+                     const std::string& db = "") {
     db_ = db.empty() ? dir_.file("gov.db") : db;
     {
       store::StoreOptions so;
@@ -40,7 +41,8 @@ class Dashboard {
       }
     }
     std::filesystem::create_directories(dir_.file("plans"));
-    std::filesystem::copy_file(kSource + "/examples/gpt3-175b-a100.yaml", dir_.file("plans/gpt3.yaml"));
+    std::filesystem::copy_file(kSource + "/examples/gpt3-175b-a100.yaml",
+                               dir_.file("plans/gpt3.yaml"));
     dashboard::ServeOptions o;
     o.db = db_;
     o.budgets = kGov + "budgets.yaml";

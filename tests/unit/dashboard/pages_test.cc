@@ -23,7 +23,10 @@ TEST(WastePage, TheLargestFindingsAndOneLineForTheRest) {
     const char* subject;
     const char* currency;
     double saving;
-  } findings[] = {{"host-a", "USD", 50}, {"host-b", "USD", 40}, {"host-c", "USD", 30}, {"host-d", "EUR", 20},
+  } findings[] = {{"host-a", "USD", 50},
+                  {"host-b", "USD", 40},
+                  {"host-c", "USD", 30},
+                  {"host-d", "EUR", 20},
                   {"host-e", "USD", 10}};
   for (const auto& f : findings) {
     governance::WasteResult w;
@@ -34,9 +37,12 @@ TEST(WastePage, TheLargestFindingsAndOneLineForTheRest) {
     r.waste.push_back(w);
   }
   const std::string page = check_page(Page::kWaste, r, {}, 2);
-  for (const char* kept : {"host-a", "host-b"}) EXPECT_NE(page.find(kept), std::string::npos) << kept;
-  for (const char* cut : {"host-c", "host-d", "host-e"}) EXPECT_EQ(page.find(cut), std::string::npos) << cut;
-  EXPECT_NE(page.find("... and 3 more findings, saving 20.00 EUR, 40.00 USD a month together (the largest 2 are "
+  for (const char* kept : {"host-a", "host-b"})
+    EXPECT_NE(page.find(kept), std::string::npos) << kept;
+  for (const char* cut : {"host-c", "host-d", "host-e"})
+    EXPECT_EQ(page.find(cut), std::string::npos) << cut;
+  EXPECT_NE(page.find("... and 3 more findings, saving 20.00 EUR, 40.00 USD a month together (the "
+                      "largest 2 are "
                       "above"),
             std::string::npos);
   EXPECT_EQ(count(page, "\"finding\":"), 2u);  // the chart's bars: the findings kept

@@ -17,15 +17,18 @@ TEST(DashboardPostgres, EveryAnswerEqualsTheSqliteLedgers) {
   const auto fresh = testing::fresh_postgres_db();
   if (fresh.db.empty()) {
     const char* required = std::getenv("AICOST_TEST_PG_REQUIRED");
-    if (required && std::string(required) == "1") FAIL() << "PostgreSQL is required: " << fresh.skip_reason;
+    if (required && std::string(required) == "1")
+      FAIL() << "PostgreSQL is required: " << fresh.skip_reason;
     GTEST_SKIP() << fresh.skip_reason;
   }
   Dashboard pg("", 64 * 1024, fresh.db), lite;
   auto p = pg.client(), s = lite.client();
   for (const char* path :
        {"/", "/?by=tag:team&granularity=week&top=5", "/budgets", "/anomalies", "/waste", "/plans",
-        "/api/check", "/metrics", "/api/report", "/api/report?by=tag:team,service&granularity=day&top=5",
-        "/api/report?by=service&from=2025-06-01&filter=tag:team=llm-serve&useful=1", "/api/plans", "/nothing"}) {
+        "/api/check", "/metrics", "/api/report",
+        "/api/report?by=tag:team,service&granularity=day&top=5",
+        "/api/report?by=service&from=2025-06-01&filter=tag:team=llm-serve&useful=1", "/api/plans",
+        "/nothing"}) {
     const auto a = p.Get(path), b = s.Get(path);
     ASSERT_TRUE(a) << path;
     ASSERT_TRUE(b) << path;

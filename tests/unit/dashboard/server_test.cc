@@ -2,9 +2,9 @@
 // governance ledger; every route's status, the /api JSON and /metrics against the bytes the built
 // CLI prints for the same question, the token, the body limit, a bad plan's file:line:col, and the
 // ledger left as it was. The server is stopped and the files removed when a test fails too (RAII).
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <httplib.h>
-#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -31,7 +31,6 @@
 namespace aicost {
 namespace {
 
-
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream s;
@@ -40,11 +39,12 @@ std::string slurp(const std::string& path) {
 }
 
 // The built CLI's standard output (or error) for `args`, run from `folder`; its exit code in *code.
-std::string cli(const testing::TempDir& dir, const std::string& args, int* code = nullptr, bool stderr_out = false,
-                const std::string& folder = kSource) {
+std::string cli(const testing::TempDir& dir, const std::string& args, int* code = nullptr,
+                bool stderr_out = false, const std::string& folder = kSource) {
   const std::string out = dir.file("cli.out");
   const std::string redirect = stderr_out ? " >/dev/null 2>" + out : " >" + out + " 2>/dev/null";
-  const int status = std::system(("cd " + folder + " && " + AICOST_BINARY + " " + args + redirect).c_str());
+  const int status =
+      std::system(("cd " + folder + " && " + AICOST_BINARY + " " + args + redirect).c_str());
   if (code) *code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return slurp(out);
 }
@@ -52,13 +52,15 @@ std::string cli(const testing::TempDir& dir, const std::string& args, int* code 
 TEST(Dashboard, EveryPageLoadsWithItsCharts) {
   Dashboard d;
   auto c = d.client();
-  for (const char* path : {"/", "/?by=tag:team", "/budgets", "/anomalies", "/waste", "/plans", "/whatif", "/whatif?plan=gpt3.yaml"}) {
+  for (const char* path : {"/", "/?by=tag:team", "/budgets", "/anomalies", "/waste", "/plans",
+                           "/whatif", "/whatif?plan=gpt3.yaml"}) {
     auto r = c.Get(path);
     ASSERT_TRUE(r) << path;
     EXPECT_EQ(r->status, 200) << path << "\n" << r->body.substr(0, 2000);
     EXPECT_NE(r->body.find("id=\"aicost-specs\""), std::string::npos) << path;
     // A page loads the chart scripts from this server alone, each of them there.
-    for (auto at = r->body.find("<script src=\""); at != std::string::npos; at = r->body.find("<script src=\"", at + 1)) {
+    for (auto at = r->body.find("<script src=\""); at != std::string::npos;
+         at = r->body.find("<script src=\"", at + 1)) {
       const auto start = at + 13;
       const std::string src = r->body.substr(start, r->body.find('"', start) - start);
       EXPECT_EQ(src.rfind("/assets/", 0), 0u) << path << " loads " << src;
@@ -67,7 +69,8 @@ TEST(Dashboard, EveryPageLoadsWithItsCharts) {
       EXPECT_EQ(script->status, 200) << src;
       EXPECT_GT(script->body.size(), 50'000u) << src;
     }
-    EXPECT_NE(r->body.find("<script src=\"/assets/vega-lite-6.5.0.min.js\">"), std::string::npos) << path;
+    EXPECT_NE(r->body.find("<script src=\"/assets/vega-lite-6.5.0.min.js\">"), std::string::npos)
+        << path;
     EXPECT_NE(r->body.find("<nav>"), std::string::npos) << path;
   }
   // The overview draws spend by day and the budgets; the waste page its savings; the plans page
@@ -78,17 +81,20 @@ TEST(Dashboard, EveryPageLoadsWithItsCharts) {
   const std::string burn = "spend by day against";
   std::size_t burns = 0;
   const std::string budgets = c.Get("/budgets")->body;
-  for (auto at = budgets.find(burn); at != std::string::npos; at = budgets.find(burn, at + 1)) ++burns;
+  for (auto at = budgets.find(burn); at != std::string::npos; at = budgets.find(burn, at + 1))
+    ++burns;
   EXPECT_EQ(burns, 6u);
   EXPECT_EQ(c.Get("/")->body.find(burn), std::string::npos);
   EXPECT_NE(c.Get("/?by=tag:team")->body.find("Effective cost by tag:team"), std::string::npos);
   EXPECT_NE(c.Get("/waste")->body.find("Waste: saving a month if fixed"), std::string::npos);
-  EXPECT_NE(c.Get("/anomalies")->body.find("Anomalies: actual against expected spend"), std::string::npos);
+  EXPECT_NE(c.Get("/anomalies")->body.find("Anomalies: actual against expected spend"),
+            std::string::npos);
   EXPECT_NE(c.Get("/plans")->body.find("plan to date against actual"), std::string::npos);
   EXPECT_NE(c.Get("/whatif?plan=gpt3.yaml")->body.find("name: gpt3-175b"), std::string::npos);
   EXPECT_EQ(c.Get("/whatif?plan=../../etc/passwd")->status, 404);
   // The budget page's table ends with the check's gate and why; a part's page shows its part alone.
-  EXPECT_NE(c.Get("/budgets")->body.find("gate: FAILED (a budget is at a gating level)"), std::string::npos);
+  EXPECT_NE(c.Get("/budgets")->body.find("gate: FAILED (a budget is at a gating level)"),
+            std::string::npos);
   for (const char* part : {"/waste", "/anomalies", "/plans"}) {
     const std::string body = c.Get(part)->body;
     const std::string page = body.substr(body.find("<h2>Figures</h2>"));  // not the inline scripts
@@ -102,8 +108,10 @@ TEST(Dashboard, ApiJsonIsTheCliJson) {
   Dashboard d;
   auto c = d.client();
   int code = 0;
-  const std::string check = cli(d.dir(), "ledger check --dry-run -o json --db " + d.db() + " --budgets " + kGov +
-                                             "budgets.yaml --as-of " + kAsOf, &code);
+  const std::string check = cli(d.dir(),
+                                "ledger check --dry-run -o json --db " + d.db() + " --budgets " +
+                                    kGov + "budgets.yaml --as-of " + kAsOf,
+                                &code);
   EXPECT_EQ(code, 3);  // the example's budgets are at a gate
   ASSERT_FALSE(check.empty());
   auto r = c.Get("/api/check");
@@ -112,15 +120,17 @@ TEST(Dashboard, ApiJsonIsTheCliJson) {
   EXPECT_EQ(r->body, check);
   EXPECT_EQ(r->get_header_value("Content-Type"), "application/json");
 
-  const std::string report = cli(d.dir(), "ledger report -o json --db " + d.db() + " --by tag:team,service --granularity week --top 5");
+  const std::string report = cli(d.dir(), "ledger report -o json --db " + d.db() +
+                                              " --by tag:team,service --granularity week --top 5");
   r = c.Get("/api/report?by=tag:team,service&granularity=week&top=5");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 200);
   EXPECT_EQ(r->body, report);
   ASSERT_FALSE(report.empty());
 
-  const std::string metrics = cli(d.dir(), "ledger check --dry-run --prometheus - --db " + d.db() + " --budgets " + kGov +
-                                               "budgets.yaml --as-of " + kAsOf);
+  const std::string metrics =
+      cli(d.dir(), "ledger check --dry-run --prometheus - --db " + d.db() + " --budgets " + kGov +
+                       "budgets.yaml --as-of " + kAsOf);
   r = c.Get("/metrics");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 200);
@@ -142,18 +152,20 @@ TEST(Dashboard, IngestWhileServingShowsInTheNextAnswer) {
   auto c = d.client();
   const std::string before = c.Get("/api/check")->body;
   EXPECT_EQ(c.Get("/api/check")->body, before);
-  const std::string page_before = c.Get("/")->body, report_before = c.Get("/api/report?by=service")->body;
+  const std::string page_before = c.Get("/")->body,
+                    report_before = c.Get("/api/report?by=service")->body;
   EXPECT_EQ(c.Get("/")->body, page_before);
   {
     auto store = store::open_store(d.db());
     ASSERT_TRUE(store) << store.error().what();
-    auto r = billing::ingest_file(**store, kSource + "/examples/ledger/focus-ai-lab-2025-06.csv", {});
+    auto r =
+        billing::ingest_file(**store, kSource + "/examples/ledger/focus-ai-lab-2025-06.csv", {});
     ASSERT_TRUE(r) << r.error().what();
   }
   const std::string after = c.Get("/api/check")->body;
   EXPECT_NE(after, before);
-  EXPECT_EQ(after, cli(d.dir(), "ledger check --dry-run -o json --db " + d.db() + " --budgets " + kGov +
-                                    "budgets.yaml --as-of " + kAsOf));
+  EXPECT_EQ(after, cli(d.dir(), "ledger check --dry-run -o json --db " + d.db() + " --budgets " +
+                                    kGov + "budgets.yaml --as-of " + kAsOf));
   // The pages and the report too: every answer is kept for one state of the ledger only.
   EXPECT_NE(c.Get("/")->body, page_before);
   const std::string report = c.Get("/api/report?by=service")->body;
@@ -167,7 +179,8 @@ TEST(Dashboard, AnswersAreSentAsMadeWhateverTheClientAccepts) {
   Dashboard d;
   auto c = d.client();
   c.set_decompress(false);
-  for (const char* path : {"/", "/budgets", "/api/check", "/metrics", "/assets/vega-6.4.0.min.js"}) {
+  for (const char* path :
+       {"/", "/budgets", "/api/check", "/metrics", "/assets/vega-6.4.0.min.js"}) {
     const auto plain = c.Get(path, {{"Accept-Encoding", "identity"}});
     const auto br = c.Get(path, {{"Accept-Encoding", "gzip, deflate, br"}});
     ASSERT_TRUE(plain && br) << path;
@@ -196,7 +209,8 @@ TEST(Dashboard, ServesTheChartScriptsByTheirVersionedNames) {
     EXPECT_EQ(r->get_header_value("Cache-Control"), "public, max-age=31536000, immutable");
     EXPECT_EQ(r->get_header_value("Content-Type"), "text/javascript; charset=utf-8");
   }
-  for (const char* path : {"/assets/vega.min.js", "/assets/../CMakeLists.txt", "/assets/%2e%2e/x.js", "/assets/"}) {
+  for (const char* path :
+       {"/assets/vega.min.js", "/assets/../CMakeLists.txt", "/assets/%2e%2e/x.js", "/assets/"}) {
     const auto r = c.Get(path);
     ASSERT_TRUE(r) << path;
     EXPECT_EQ(r->status, 404) << path;
@@ -237,8 +251,8 @@ TEST(Dashboard, AHundredConnectionsWaitInTheListeningQueue) {
     pollfd p{fd, POLLOUT, 0};
     int err = 0;
     socklen_t len = sizeof err;
-    if (::poll(&p, 1, connected == 0 ? 3000 : 100) == 1 && ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 &&
-        err == 0)
+    if (::poll(&p, 1, connected == 0 ? 3000 : 100) == 1 &&
+        ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 && err == 0)
       ++connected;
   }
   for (const int fd : fds) ::close(fd);
@@ -258,9 +272,11 @@ TEST(Dashboard, BadPlanGetsTheCliMessage) {
   Dashboard d;
   auto c = d.client();
   // The CLI's JSON error for the same file, run from its folder so that it names it the same.
-  const std::string want = cli(d.dir(), "-o json estimate typo.yaml", nullptr, true, kSource + "/examples");
+  const std::string want =
+      cli(d.dir(), "-o json estimate typo.yaml", nullptr, true, kSource + "/examples");
   ASSERT_NE(want.find("\"line\""), std::string::npos) << want;
-  auto r = c.Post("/api/estimate?name=typo.yaml", slurp(kSource + "/examples/typo.yaml"), "application/yaml");
+  auto r = c.Post("/api/estimate?name=typo.yaml", slurp(kSource + "/examples/typo.yaml"),
+                  "application/yaml");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 400);
   EXPECT_EQ(r->body, want);
@@ -268,7 +284,8 @@ TEST(Dashboard, BadPlanGetsTheCliMessage) {
   const auto j = nlohmann::json::parse(want);
   const std::string where = "typo.yaml:" + std::to_string(j["error"]["line"].get<int>()) + ":" +
                             std::to_string(j["error"]["column"].get<int>());
-  r = c.Post("/whatif", httplib::Params{{"name", "typo.yaml"}, {"plan", slurp(kSource + "/examples/typo.yaml")}});
+  r = c.Post("/whatif", httplib::Params{{"name", "typo.yaml"},
+                                        {"plan", slurp(kSource + "/examples/typo.yaml")}});
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 400);
   EXPECT_NE(r->body.find("id=\"plan-error\">error: " + where), std::string::npos) << where;
@@ -284,7 +301,8 @@ TEST(Dashboard, PostedPlanNamesNoFile) {
   EXPECT_EQ(j["error"]["file"], "x.yaml");
   EXPECT_EQ(j["error"]["line"], 3);
   EXPECT_EQ(j["error"]["column"], 3);
-  EXPECT_NE(j["error"]["message"].get<std::string>().find("cannot name a file on the server"), std::string::npos);
+  EXPECT_NE(j["error"]["message"].get<std::string>().find("cannot name a file on the server"),
+            std::string::npos);
 }
 
 TEST(Dashboard, WhatIfRunsEstimateAndOptimize) {
@@ -323,7 +341,8 @@ TEST(Dashboard, TokenIsAskedOfEveryRequest) {
   EXPECT_EQ(r->status, 200);
   EXPECT_EQ(r->get_header_value("Set-Cookie").rfind("aicost_token=s3cret-token;", 0), 0u);
   EXPECT_EQ(c.Get("/waste", {{"Cookie", "aicost_token=s3cret-token"}})->status, 200);
-  EXPECT_EQ(c.Get("/assets/vega-6.4.0.min.js", {{"Cookie", "aicost_token=s3cret-token"}})->status, 200);
+  EXPECT_EQ(c.Get("/assets/vega-6.4.0.min.js", {{"Cookie", "aicost_token=s3cret-token"}})->status,
+            200);
 }
 
 TEST(Dashboard, OffLoopbackWithoutTokenIsRefused) {
@@ -343,12 +362,14 @@ TEST(Dashboard, LedgerIsLeftAsItWas) {
     db = d.db();
     before = slurp(db);
     auto c = d.client();
-    for (const char* path : {"/", "/budgets", "/anomalies", "/waste", "/plans", "/api/check", "/metrics", "/api/report"})
+    for (const char* path : {"/", "/budgets", "/anomalies", "/waste", "/plans", "/api/check",
+                             "/metrics", "/api/report"})
       EXPECT_EQ(c.Get(path)->status, 200) << path;
     EXPECT_EQ(slurp(db), before);
     // The check over HTTP records no alert: the CLI's dry run still finds them new.
-    const std::string check = cli(d.dir(), "ledger check --dry-run -o json --db " + d.db() + " --budgets " + kGov +
-                                               "budgets.yaml --as-of " + kAsOf);
+    const std::string check =
+        cli(d.dir(), "ledger check --dry-run -o json --db " + d.db() + " --budgets " + kGov +
+                         "budgets.yaml --as-of " + kAsOf);
     EXPECT_EQ(check, c.Get("/api/check")->body);
     EXPECT_NE(check.find("\"new\": true"), std::string::npos);
   }

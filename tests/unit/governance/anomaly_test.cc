@@ -55,14 +55,16 @@ TEST(DetectAnomalies, StepChangeIsOneEpisodeThatEnds) {
 // ~1.005^14.5 ≈ 7.5 %, well inside the 20 % threshold.
 TEST(DetectAnomalies, SlowDriftIsNotAnomalous) {
   Gaussian noise(3);
-  const DailySeries s = make(90, [&](int t) { return 100 * std::pow(1.005, t) * (1 + 0.01 * noise()); });
+  const DailySeries s =
+      make(90, [&](int t) { return 100 * std::pow(1.005, t) * (1 + 0.01 * noise()); });
   EXPECT_TRUE(detect_anomalies(s).empty());
 }
 
 // Weekdays 100, weekends 20, 2 % noise, 12 weeks: weekends are expected low, not anomalous.
 TEST(DetectAnomalies, WeeklyPatternIsNotAnomalous) {
   Gaussian noise(4);
-  const DailySeries s = make(84, [&](int t) { return (t % 7 < 5 ? 100.0 : 20.0) * (1 + 0.02 * noise()); });
+  const DailySeries s =
+      make(84, [&](int t) { return (t % 7 < 5 ? 100.0 : 20.0) * (1 + 0.02 * noise()); });
   EXPECT_TRUE(detect_anomalies(s).empty());
   for (const DayCheck& c : check_days(s)) {
     if (weekday(c.day) >= 5)
@@ -75,7 +77,8 @@ TEST(DetectAnomalies, WeeklyPatternIsNotAnomalous) {
 // Days 60..62 at zero: one episode of a drop, 3 × ~100 missing.
 TEST(DetectAnomalies, OutageIsADecrease) {
   Gaussian noise(5);
-  const DailySeries s = make(90, [&](int t) { return t >= 60 && t <= 62 ? 0.0 : 100 + 2 * noise(); });
+  const DailySeries s =
+      make(90, [&](int t) { return t >= 60 && t <= 62 ? 0.0 : 100 + 2 * noise(); });
   const std::vector<Anomaly> found = detect_anomalies(s);
   ASSERT_EQ(found.size(), 1u);
   EXPECT_FALSE(found[0].increase);
@@ -158,7 +161,8 @@ TEST(DetectAnomalies, OppositeDirectionsAreSeparateEpisodes) {
 TEST(RankRootCauses, TheServiceThatJumpedRanksFirst) {
   Gaussian noise(6);
   std::map<std::string, DailySeries> by_service;
-  by_service["compute"] = make(70, [&](int t) { return (t >= 50 && t <= 52 ? 300.0 : 100.0) + 2 * noise(); });
+  by_service["compute"] =
+      make(70, [&](int t) { return (t >= 50 && t <= 52 ? 300.0 : 100.0) + 2 * noise(); });
   by_service["network"] = make(70, [&](int) { return 20 + 0.5 * noise(); });
   by_service["storage"] = make(70, [&](int) { return 50 + 1 * noise(); });
   DailySeries total = make(70, [](int) { return 0.0; });
@@ -169,7 +173,8 @@ TEST(RankRootCauses, TheServiceThatJumpedRanksFirst) {
   ASSERT_EQ(found.size(), 1u);
   ASSERT_EQ(found[0].first_day, monday() + 50);
   ASSERT_EQ(found[0].last_day, monday() + 52);
-  const std::vector<Contribution> causes = rank_root_causes(by_service, found[0].first_day, found[0].last_day);
+  const std::vector<Contribution> causes =
+      rank_root_causes(by_service, found[0].first_day, found[0].last_day);
   ASSERT_EQ(causes.size(), 3u);
   EXPECT_EQ(causes[0].value, "compute");
   EXPECT_NEAR(causes[0].delta, 600, 20);

@@ -64,12 +64,14 @@ TEST(BudgetHierarchy, ErrorsSayWhatToFix) {
     return r ? std::string("ok") : r.error().message;
   };
   EXPECT_NE(message({budget("a", 1, "nobody")}).find("unknown parent 'nobody'"), std::string::npos);
-  EXPECT_NE(message({budget("a", 1, "b"), budget("b", 1, "a")}).find("its own ancestor"), std::string::npos);
+  EXPECT_NE(message({budget("a", 1, "b"), budget("b", 1, "a")}).find("its own ancestor"),
+            std::string::npos);
   EXPECT_NE(message({budget("a", 1), budget("a", 2)}).find("defined twice"), std::string::npos);
   EXPECT_NE(message({budget("a", 0)}).find("positive amount"), std::string::npos);
   Budget eur = budget("e", 1, "a");
   eur.currency = "EUR";
-  EXPECT_NE(message({budget("a", 1), eur}).find("in EUR but its parent 'a' is in USD"), std::string::npos);
+  EXPECT_NE(message({budget("a", 1), eur}).find("in EUR but its parent 'a' is in USD"),
+            std::string::npos);
   Budget run = budget("r", 1);
   run.period = PeriodKind::kRun;
   EXPECT_NE(message({run}).find("needs a start date"), std::string::npos);
@@ -103,8 +105,10 @@ TEST(BudgetAlerts, EachLevelFiresOncePerBasisOverASimulatedMonth) {
       fired.insert(a.covers.begin(), a.covers.end());
     }
   }
-  EXPECT_EQ(count, (std::map<std::string, int>{
-                       {"actual:yellow", 1}, {"actual:red", 1}, {"actual:breached", 1}, {"forecast:breached", 1}}));
+  EXPECT_EQ(count, (std::map<std::string, int>{{"actual:yellow", 1},
+                                               {"actual:red", 1},
+                                               {"actual:breached", 1},
+                                               {"forecast:breached", 1}}));
   EXPECT_EQ(first_day["forecast:breached"], 1);
   EXPECT_EQ(first_day["actual:yellow"], 20);
   EXPECT_EQ(first_day["actual:red"], 23);
@@ -130,14 +134,16 @@ TEST(BudgetAlerts, GatingLevelsAndTheNextPeriodStartsAfresh) {
   EXPECT_EQ(s.actual_level, 2);
   std::set<std::string> fired;
   const auto june_alerts = due_alerts(b, s, june.end, fired);
-  ASSERT_EQ(june_alerts.size(), 1u);  // breached on actual; the lower levels and the forecast settled with it
+  ASSERT_EQ(june_alerts.size(),
+            1u);  // breached on actual; the lower levels and the forecast settled with it
   EXPECT_EQ(june_alerts[0].level.name, "breached");
   for (const auto& a : june_alerts) fired.insert(a.covers.begin(), a.covers.end());
   EXPECT_EQ(fired.size(), 6u);
   EXPECT_TRUE(due_alerts(b, s, june.end, fired).empty());
   const Period july = period_of(b, june.end);
   const auto july_status = budget_status(b, july, july.start + 1, 95 * kUnit, f);
-  EXPECT_EQ(due_alerts(b, july_status, july.start + 1, fired).size(), 1u);  // a new period alerts again: red
+  EXPECT_EQ(due_alerts(b, july_status, july.start + 1, fired).size(),
+            1u);  // a new period alerts again: red
   // A forecast above the spend's level alerts; at or below it, not.
   f.expected = 120;
   const auto ahead = budget_status(b, july, july.start + 1, 85 * kUnit, f);
@@ -147,7 +153,10 @@ TEST(BudgetAlerts, GatingLevelsAndTheNextPeriodStartsAfresh) {
   EXPECT_EQ(both[0].level.name, "yellow");
   EXPECT_EQ(both[1].basis, Basis::kForecast);
   EXPECT_EQ(both[1].level.name, "breached");
-  EXPECT_NE(due_alerts(b, s, june.end, {}).front().message().find("budget 'llm' 2025-06: spent 100.00 USD of 100.00 USD"),
+  EXPECT_NE(due_alerts(b, s, june.end, {})
+                .front()
+                .message()
+                .find("budget 'llm' 2025-06: spent 100.00 USD of 100.00 USD"),
             std::string::npos);
 }
 

@@ -10,11 +10,11 @@
 
 #include "aicost/billing/ingest.h"
 #include "aicost/billing/reader.h"
+#include "aicost/config/budgets.h"
 #include "aicost/core/text.h"
 #include "aicost/ledger/report.h"
 #include "aicost/report/charts.h"
 #include "aicost/report/governance_report.h"
-#include "aicost/config/budgets.h"
 #include "store/backends.h"
 
 namespace aicost::governance {
@@ -45,12 +45,14 @@ TEST_P(ExampleLab, EveryWasteKindIsFound) {
   ASSERT_TRUE(r) << r.error().what();
   std::set<std::string> kinds;
   for (const auto& w : r->waste) kinds.insert(waste_kind_name(w.finding.kind));
-  EXPECT_EQ(kinds, (std::set<std::string>{"idle_gpu", "hung_gpu", "expired_dev_resource", "untagged_spend",
-                                          "storage_growth", "log_retention", "duplicate_storage",
-                                          "unused_commitment", "low_utilisation_fleet"}));
+  EXPECT_EQ(kinds,
+            (std::set<std::string>{"idle_gpu", "hung_gpu", "expired_dev_resource", "untagged_spend",
+                                   "storage_growth", "log_retention", "duplicate_storage",
+                                   "unused_commitment", "low_utilisation_fleet"}));
   for (std::size_t i = 1; i < r->waste.size(); ++i)
     EXPECT_GE(r->waste[i - 1].finding.monthly_saving, r->waste[i].finding.monthly_saving);
-  // The serving hosts idle at night belong to the fleet found too big: one finding, not two savings.
+  // The serving hosts idle at night belong to the fleet found too big: one finding, not two
+  // savings.
   for (const auto& w : r->waste) {
     if (w.finding.kind != WasteKind::kIdleGpu) continue;
     EXPECT_EQ(w.finding.subject.rfind("i-serve", 0), std::string::npos);
@@ -123,7 +125,8 @@ TEST_P(ExampleLab, TheRunAgainstItsPlan) {
   EXPECT_NEAR(*p.activity, 0.36, 0.01);
   ASSERT_FALSE(p.categories.empty());
   EXPECT_EQ(p.categories[0].category, "compute");
-  EXPECT_NEAR(p.categories[0].variance(), 12 * 4 * 24 * 55.04 - p.categories[0].planned, 1e-6);  // 12 of 10.3 days: all planned
+  EXPECT_NEAR(p.categories[0].variance(), 12 * 4 * 24 * 55.04 - p.categories[0].planned,
+              1e-6);  // 12 of 10.3 days: all planned
   bool floor = false;
   for (const auto& w : p.warnings) floor |= w.find("below the floor 0.60") != std::string::npos;
   EXPECT_TRUE(floor);
@@ -181,7 +184,8 @@ TEST_P(ExampleLab, TheTableNamesTheForecastInterval) {
   file_.options.forecast.interval = 0.9;
   auto r = run_check(store(), file_.budgets, file_.options, {});
   ASSERT_TRUE(r) << r.error().what();
-  EXPECT_NE(report::render_check(*r, report::Format::kTable).find("90% interval"), std::string::npos);
+  EXPECT_NE(report::render_check(*r, report::Format::kTable).find("90% interval"),
+            std::string::npos);
 }
 
 // The lab's newest charge is on 2025-06-27. As of day D the data is (D - 1) - 06-27 days old, and
@@ -199,7 +203,8 @@ TEST_P(ExampleLab, DataIsStaleFromTheLimitOnAndFailsTheGateOnlyUnderStrict) {
       EXPECT_EQ(r->data_stale, stale) << ledger::day_text(r->as_of);
       EXPECT_EQ(r->gate_failed, stale && strict);
       bool warned = false;
-      for (const auto& w : r->warnings) warned |= w.find("the newest charge is from 2025-06-27, 3 days before 2025-06-30") == 0;
+      for (const auto& w : r->warnings)
+        warned |= w.find("the newest charge is from 2025-06-27, 3 days before 2025-06-30") == 0;
       EXPECT_EQ(warned, stale);
     }
   }
@@ -239,7 +244,8 @@ TEST_P(ExampleLab, ABudgetWhoseScopeMatchesNothingIsNotAQuietGreen) {
   EXPECT_TRUE(r->data_stale);
   EXPECT_TRUE(r->gate_failed);
   ASSERT_EQ(r->warnings.size(), 1u);
-  EXPECT_EQ(r->warnings[0].rfind("budget 'typo': no charge in its scope in 2025-06 so far", 0), 0u) << r->warnings[0];
+  EXPECT_EQ(r->warnings[0].rfind("budget 'typo': no charge in its scope in 2025-06 so far", 0), 0u)
+      << r->warnings[0];
 }
 
 // A budget in a currency its scope's charges are not in (a typo such as "MCX", or EUR over a USD
@@ -255,9 +261,10 @@ TEST_P(ExampleLab, ABudgetInACurrencyItsChargesAreNotInIsNotAQuietGreen) {
   EXPECT_TRUE(r->data_stale);
   EXPECT_TRUE(r->gate_failed);
   ASSERT_EQ(r->warnings.size(), 1u);
-  EXPECT_EQ(r->warnings[0].rfind("budget 'lab-eur' is in EUR but its scope's charges in 2025-06 are in USD, so it "
-                                 "counts nothing: give its amount in USD",
-                                 0),
+  EXPECT_EQ(r->warnings[0].rfind(
+                "budget 'lab-eur' is in EUR but its scope's charges in 2025-06 are in USD, so it "
+                "counts nothing: give its amount in USD",
+                0),
             0u)
       << r->warnings[0];
   // The same budget in USD is read as before: no warning.
@@ -286,7 +293,8 @@ TEST_P(EmptyLedger, HasNoDataThroughAndIsStale) {
   EXPECT_TRUE(r->data_stale);
   EXPECT_TRUE(r->gate_failed);
   ASSERT_FALSE(r->warnings.empty());
-  EXPECT_EQ(r->warnings[0].rfind("the ledger has no charges before 2025-06-28", 0), 0u) << r->warnings[0];
+  EXPECT_EQ(r->warnings[0].rfind("the ledger has no charges before 2025-06-28", 0), 0u)
+      << r->warnings[0];
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, EmptyLedger, ::testing::Values("sqlite", "postgresql"),
@@ -297,7 +305,8 @@ INSTANTIATE_TEST_SUITE_P(Backends, EmptyLedger, ::testing::Values("sqlite", "pos
 TEST(RealSample, UntaggedSpendMatchesAnIndependentSum) {
   auto fresh = aicost::testing::fresh_store("sqlite");
   ASSERT_TRUE(fresh.store);
-  const std::string sample = std::string(AICOST_SOURCE_DIR) + "/../shared/data/billing-samples/focus-sample-data/focus_sample.csv";
+  const std::string sample = std::string(AICOST_SOURCE_DIR) +
+                             "/../shared/data/billing-samples/focus-sample-data/focus_sample.csv";
   ASSERT_TRUE(billing::ingest_file(*fresh.store, sample, {}));
   double untagged = 0, taggable = 0;
   billing::Sink sink;
@@ -306,7 +315,8 @@ TEST(RealSample, UntaggedSpendMatchesAnIndependentSum) {
     const double cost = static_cast<double>(c.effective) / static_cast<double>(core::kNanosPerUnit);
     taggable += cost;
     bool has = false;
-    for (const auto& t : c.tags) has |= ledger::canonical_tag_key(t.key) == "environment" && !t.value.empty();
+    for (const auto& t : c.tags)
+      has |= ledger::canonical_tag_key(t.key) == "environment" && !t.value.empty();
     if (!has) untagged += cost;
     return core::Status{};
   };
@@ -321,7 +331,8 @@ TEST(RealSample, UntaggedSpendMatchesAnIndependentSum) {
     if (w.kind == WasteKind::kUntaggedSpend) f = &w;
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->subject, "environment");
-  EXPECT_NE(f->message.find(core::group_digits(untagged, 2) + " USD of " + core::group_digits(taggable, 2) + " USD"),
+  EXPECT_NE(f->message.find(core::group_digits(untagged, 2) + " USD of " +
+                            core::group_digits(taggable, 2) + " USD"),
             std::string::npos)
       << f->message;
 }

@@ -14,17 +14,19 @@
 namespace aicost::governance {
 namespace {
 
-using ledger::Day;
 using governance::testing::monday;
+using ledger::Day;
 
 TEST(SyntheticSpend, SameSeedSameSeriesAndEventsArePlanted) {
   SyntheticSpend spec;
   spec.spikes_per_30_days = 1;
   spec.shifts_per_30_days = 0.5;
-  const SyntheticSeries a = synthetic_spend(spec, monday(), 365, 9), b = synthetic_spend(spec, monday(), 365, 9);
+  const SyntheticSeries a = synthetic_spend(spec, monday(), 365, 9),
+                        b = synthetic_spend(spec, monday(), 365, 9);
   ASSERT_EQ(a.series.size(), 365u);
   ASSERT_EQ(a.events.size(), b.events.size());
-  for (std::size_t i = 0; i < a.series.size(); ++i) EXPECT_EQ(a.series[i].amount, b.series[i].amount);
+  for (std::size_t i = 0; i < a.series.size(); ++i)
+    EXPECT_EQ(a.series[i].amount, b.series[i].amount);
   int spikes = 0, shifts = 0;
   for (const PlantedEvent& e : a.events) {
     EXPECT_GE(e.first_day, monday() + 28);
@@ -47,10 +49,12 @@ TEST(SyntheticSpend, NoiselessWeeklyPatternIsExact) {
 
 TEST(Backtest, ClassifiesOrigins) {
   const Day d = monday() + 100;
-  const std::vector<PlantedEvent> events = {{PlantedKind::kSpike, d, d + 1}, {PlantedKind::kShift, d + 40, d + 40}};
-  EXPECT_EQ(classify_origin(events, d + 2, d + 20), OriginKind::kHolds);    // the spike is history
-  EXPECT_EQ(classify_origin(events, d - 5, d + 20), OriginKind::kAhead);    // the spike is to come
-  EXPECT_EQ(classify_origin(events, d + 1, d + 20), OriginKind::kAhead);    // its second day is to come
+  const std::vector<PlantedEvent> events = {{PlantedKind::kSpike, d, d + 1},
+                                            {PlantedKind::kShift, d + 40, d + 40}};
+  EXPECT_EQ(classify_origin(events, d + 2, d + 20), OriginKind::kHolds);  // the spike is history
+  EXPECT_EQ(classify_origin(events, d - 5, d + 20), OriginKind::kAhead);  // the spike is to come
+  EXPECT_EQ(classify_origin(events, d + 1, d + 20),
+            OriginKind::kAhead);  // its second day is to come
   EXPECT_EQ(classify_origin(events, d + 43, d + 60), OriginKind::kNewShift);
   EXPECT_EQ(classify_origin(events, d + 48, d + 60), OriginKind::kHolds);  // 8 days on: settled
 }
@@ -97,9 +101,11 @@ TEST(Backtest, RobustForecastWithinTenPercentWherePatternHolds) {
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
       const SyntheticSeries s = synthetic_spend(pattern.spec, monday(), 730, seed);
       for (const BacktestPoint& p : backtest_month_end(s.series, {}))
-        if (classify_origin(s.events, p.origin, p.period_end) == OriginKind::kHolds) robust_holds.push_back(p);
+        if (classify_origin(s.events, p.origin, p.period_end) == OriginKind::kHolds)
+          robust_holds.push_back(p);
       for (const BacktestPoint& p : backtest_month_end(s.series, plain))
-        if (classify_origin(s.events, p.origin, p.period_end) == OriginKind::kHolds) plain_holds.push_back(p);
+        if (classify_origin(s.events, p.origin, p.period_end) == OriginKind::kHolds)
+          plain_holds.push_back(p);
     }
     ASSERT_GT(robust_holds.size(), 500u) << pattern.name;
     p90_robust[pattern.name] = abs_error_quantile(robust_holds, 0.9);

@@ -42,7 +42,8 @@ TEST(Series, DenseFillsGapsWithZeroAndSumsDuplicates) {
 // the interval has zero width.
 TEST(ForecastPeriod, ConstantSeriesExtrapolatesWithZeroWidthInterval) {
   const Day today = monday() + 56;
-  const Forecast f = forecast_period(make(56, [](int) { return 100.0; }), today - 10, today + 20, today);
+  const Forecast f =
+      forecast_period(make(56, [](int) { return 100.0; }), today - 10, today + 20, today);
   EXPECT_EQ(f.method, "trend+weekly");
   EXPECT_EQ(f.history_days_used, 56);
   EXPECT_NEAR(f.spent, 1000, 1e-9);
@@ -58,7 +59,8 @@ TEST(ForecastPeriod, LinearRampExtrapolatesExactly) {
   const Day today = monday() + 56;
   const DailySeries ramp = make(56, [](int t) { return 10.0 + 2 * t; });
   for (bool weekly : {true, false}) {
-    const Forecast f = forecast_period(ramp, today, today + 14, today, {.weekly = weekly, .anomaly = {}});
+    const Forecast f =
+        forecast_period(ramp, today, today + 14, today, {.weekly = weekly, .anomaly = {}});
     EXPECT_EQ(f.method, weekly ? "trend+weekly" : "trend");
     EXPECT_NEAR(f.remaining, 1890, 1e-6);
     EXPECT_NEAR(f.trend_per_day, 2, 1e-9);
@@ -78,7 +80,8 @@ TEST(ForecastPeriod, WeeklyPatternForecastsWeekAndWeekendWithoutDrift) {
   EXPECT_NEAR(weekend.expected, 40, 40 * 0.01);
   // Without factors a weekend day is predicted like any other (~540/7 ≈ 77, less a spurious slope
   // that the pattern's phase puts into a plain linear fit).
-  const Forecast flat = forecast_period(s, today + 5, today + 7, today, {.weekly = false, .anomaly = {}});
+  const Forecast flat =
+      forecast_period(s, today + 5, today + 7, today, {.weekly = false, .anomaly = {}});
   EXPECT_GT(flat.expected, 100);
 }
 
@@ -107,7 +110,8 @@ TEST(ForecastPeriod, EightyPercentIntervalCoversAboutEightyPercent) {
 // 5 days 10..50: mean 30/day, 10 days to come → 300.
 TEST(ForecastPeriod, FewerThanSevenDaysUsesTheMean) {
   const Day today = monday() + 5;
-  const Forecast f = forecast_period(make(5, [](int t) { return 10.0 * (t + 1); }), today, today + 10, today);
+  const Forecast f =
+      forecast_period(make(5, [](int t) { return 10.0 * (t + 1); }), today, today + 10, today);
   EXPECT_EQ(f.method, "mean");
   EXPECT_EQ(f.history_days_used, 5);
   EXPECT_NEAR(f.remaining, 300, 1e-9);
@@ -147,7 +151,8 @@ TEST(ForecastPeriod, PredictedDaysAreClampedAtZero) {
 TEST(ForecastPeriod, LowNeverBelowSpent) {
   const Day today = monday() + 3;
   const DailySeries s = {{monday(), 0}, {monday() + 1, 100}, {monday() + 2, 0}};
-  const Forecast f = forecast_period(s, monday(), today + 2, today, {.interval = 0.95, .anomaly = {}});
+  const Forecast f =
+      forecast_period(s, monday(), today + 2, today, {.interval = 0.95, .anomaly = {}});
   EXPECT_NEAR(f.spent, 100, 1e-12);
   EXPECT_DOUBLE_EQ(f.low, f.spent);
   EXPECT_GT(f.high, f.expected);
@@ -155,14 +160,15 @@ TEST(ForecastPeriod, LowNeverBelowSpent) {
 
 TEST(ForecastPeriod, PeriodInTheFutureHasNothingSpent) {
   const Day today = monday() + 56;
-  const Forecast f = forecast_period(make(56, [](int) { return 100.0; }), today + 7, today + 14, today);
+  const Forecast f =
+      forecast_period(make(56, [](int) { return 100.0; }), today + 7, today + 14, today);
   EXPECT_EQ(f.spent, 0);
   EXPECT_NEAR(f.expected, 700, 1e-6);
 }
 
 TEST(ForecastPeriod, PeriodOverIsWhatWasSpent) {
-  const Forecast f =
-      forecast_period(make(56, [](int) { return 100.0; }), monday() + 10, monday() + 40, monday() + 56);
+  const Forecast f = forecast_period(make(56, [](int) { return 100.0; }), monday() + 10,
+                                     monday() + 40, monday() + 56);
   EXPECT_EQ(f.method, "actual");
   EXPECT_NEAR(f.spent, 3000, 1e-9);
   EXPECT_EQ(f.remaining, 0);
@@ -177,11 +183,13 @@ TEST(ForecastPeriod, PredictedFromIsTheFirstDayRemainingCovers) {
   const auto flat = make(56, [](int) { return 100.0; });
   const Day today = monday() + 56;
   EXPECT_EQ(forecast_period(flat, today - 10, today + 20, today).predicted_from, today);
-  const Forecast late = forecast_period(flat, today - 10, today + 20, today, {}, today - 4);  // 3 days unknown
+  const Forecast late =
+      forecast_period(flat, today - 10, today + 20, today, {}, today - 4);  // 3 days unknown
   EXPECT_EQ(late.predicted_from, today - 3);
   EXPECT_NEAR(late.spent, 700, 1e-9);  // the spend of [period start, predicted_from)
   EXPECT_EQ(forecast_period(flat, today + 7, today + 14, today).predicted_from, today + 7);
-  EXPECT_EQ(forecast_period(flat, monday() + 10, monday() + 40, today).predicted_from, monday() + 40);
+  EXPECT_EQ(forecast_period(flat, monday() + 10, monday() + 40, today).predicted_from,
+            monday() + 40);
   EXPECT_EQ(plan_forecast(flat, today - 10, today + 20, today, 500, 0.2).predicted_from, today);
   EXPECT_EQ(plan_forecast(flat, today + 3, today + 20, today, 500, 0.2).predicted_from, today + 3);
 }
@@ -195,7 +203,8 @@ TEST(ForecastPeriod, EmptyHistoryGivesZeros) {
   EXPECT_EQ(f.low, 0);
   EXPECT_EQ(f.high, 0);
   // History that starts only at `today` or later is no history either.
-  EXPECT_EQ(forecast_period({{monday() + 5, 10}}, monday(), monday() + 30, monday() + 5).method, "none");
+  EXPECT_EQ(forecast_period({{monday() + 5, 10}}, monday(), monday() + 30, monday() + 5).method,
+            "none");
 }
 
 // The robust fit (ForecastOptions::robust, the default) on closed-form series.
@@ -204,8 +213,9 @@ TEST(ForecastPeriod, EmptyHistoryGivesZeros) {
 // spike's 800 is spent and the 10 days to come cost 100 each: remaining 1000 (the flat truth).
 // The detector flags both days (a flat series' sigma is floored at 1 % of the level), the fit
 // reads the baseline 100 for them, so the forecast is exact. The old fit keeps the spike: level
-// ā = 100 + 800/56, slope b = Σ(t − t̄)·400 / Sxx = 400·(12.5 + 13.5) / (56·(56² − 1)/12) = 10400/14630,
-// remaining = 10·ā + b·Σ_{t=56}^{65}(t − 27.5) = 1142.86 + 0.71087·330 = 1377.45 (+38 %).
+// ā = 100 + 800/56, slope b = Σ(t − t̄)·400 / Sxx = 400·(12.5 + 13.5) / (56·(56² − 1)/12) =
+// 10400/14630, remaining = 10·ā + b·Σ_{t=56}^{65}(t − 27.5) = 1142.86 + 0.71087·330 = 1377.45 (+38
+// %).
 TEST(RobustForecast, TwoDaySpikeDoesNotLiftTheForecast) {
   const Day today = monday() + 56;
   const DailySeries s = make(56, [](int t) { return t == 40 || t == 41 ? 500.0 : 100.0; });
@@ -214,24 +224,27 @@ TEST(RobustForecast, TwoDaySpikeDoesNotLiftTheForecast) {
   EXPECT_NEAR(f.remaining, 1000, 1e-6);
   EXPECT_EQ(f.replaced_days, 2);
   EXPECT_EQ(f.level_shifts, 0);
-  const Forecast old = forecast_period(s, today - 20, today + 10, today, {.weekly = false, .robust = false, .anomaly = {}});
+  const Forecast old = forecast_period(s, today - 20, today + 10, today,
+                                       {.weekly = false, .robust = false, .anomaly = {}});
   EXPECT_NEAR(old.remaining, 10 * (100 + 800.0 / 56) + 10400.0 / 14630 * 330, 1e-6);
   EXPECT_EQ(old.replaced_days, 0);
 }
 
 // The same with noise: y_t = 100·(1 + 0.05·N(0,1)) and the spike ×5 on t = 40, 41, weekday
 // factors on. The truth of the 10 days to come is their expected value 1000; the forecast's own
-// error has sd ≈ 5·sqrt(10 + 100/56 + 330²/14630) ≈ 20, so ±60 (3 sd) holds it, and seed by seed the
-// old fit misses by ~+380.
+// error has sd ≈ 5·sqrt(10 + 100/56 + 330²/14630) ≈ 20, so ±60 (3 sd) holds it, and seed by seed
+// the old fit misses by ~+380.
 TEST(RobustForecast, NoisySpikeForecastStaysNearTheFlatTruth) {
   Gaussian noise(42);
   const Day today = monday() + 56;
   for (int trial = 0; trial < 20; ++trial) {
-    const DailySeries s = make(56, [&](int t) { return (t == 40 || t == 41 ? 500.0 : 100.0) * (1 + 0.05 * noise()); });
+    const DailySeries s = make(
+        56, [&](int t) { return (t == 40 || t == 41 ? 500.0 : 100.0) * (1 + 0.05 * noise()); });
     const Forecast f = forecast_period(s, today - 20, today + 10, today);
     EXPECT_NEAR(f.remaining, 1000, 60) << "trial " << trial;
     EXPECT_GE(f.replaced_days, 2) << "trial " << trial;
-    const Forecast old = forecast_period(s, today - 20, today + 10, today, {.robust = false, .anomaly = {}});
+    const Forecast old =
+        forecast_period(s, today - 20, today + 10, today, {.robust = false, .anomaly = {}});
     EXPECT_GT(old.remaining, 1200) << "trial " << trial;
   }
 }
@@ -247,7 +260,8 @@ TEST(RobustForecast, LastingLevelShiftBecomesTheNewLevel) {
   EXPECT_NEAR(f.remaining, 2000, 1e-6);
   EXPECT_EQ(f.level_shifts, 1);
   EXPECT_EQ(f.replaced_days, 0);
-  const Forecast old = forecast_period(s, today, today + 10, today, {.weekly = false, .robust = false, .anomaly = {}});
+  const Forecast old = forecast_period(s, today, today + 10, today,
+                                       {.weekly = false, .robust = false, .anomaly = {}});
   EXPECT_NEAR(old.remaining, 10 * (100 + 1000.0 / 56) + 100 * 230.0 / 14630 * 330, 1e-6);
 }
 
@@ -275,7 +289,9 @@ TEST(RobustForecast, PlateauThatWentBackIsOneOff) {
 // weekdays it fell on do not keep its extra either. The 10 days to come cost 2000.
 TEST(RobustForecast, SpikeInsideAShiftIsLeftOut) {
   const Day today = monday() + 56;
-  const DailySeries s = make(56, [](int t) { return t < 40 ? 100.0 : t == 47 || t == 48 ? 600.0 : 200.0; });
+  const DailySeries s = make(56, [](int t) {
+    return t < 40 ? 100.0 : t == 47 || t == 48 ? 600.0 : 200.0;
+  });
   const Forecast f = forecast_period(s, today, today + 10, today);
   EXPECT_NEAR(f.remaining, 2000, 1e-6);
   EXPECT_EQ(f.level_shifts, 1);
@@ -313,7 +329,10 @@ TEST(RobustForecast, ShiftDaysSeparatesOneOffFromLasting) {
     const Forecast f = forecast_period(s, today, today + 10, today);
     EXPECT_NEAR(f.remaining, k < 3 ? 1000 : 2000, 1e-6) << k;
     // A larger shift_days keeps a 3-day run a one-off too.
-    EXPECT_NEAR(forecast_period(s, today, today + 10, today, {.shift_days = 4, .anomaly = {}}).remaining, 1000, 1e-6) << k;
+    EXPECT_NEAR(
+        forecast_period(s, today, today + 10, today, {.shift_days = 4, .anomaly = {}}).remaining,
+        1000, 1e-6)
+        << k;
   }
 }
 
@@ -323,8 +342,10 @@ TEST(RobustForecast, ShiftDaysSeparatesOneOffFromLasting) {
 // the 13th to the 31st: 13 weekdays and 6 weekend days = 1300 + 120. Weekday factors read from a
 // cleaned series are exactly 1.667/0.333 of the level, so the fit is exact.
 TEST(RobustForecast, WeeklyPatternMonthEndMatchesClosedForm) {
-  const Day march = ledger::days_from_civil(2024, 3, 1), april = ledger::days_from_civil(2024, 4, 1);
-  const Day today = ledger::days_from_civil(2024, 3, 13), spike = ledger::days_from_civil(2024, 3, 6);
+  const Day march = ledger::days_from_civil(2024, 3, 1),
+            april = ledger::days_from_civil(2024, 4, 1);
+  const Day today = ledger::days_from_civil(2024, 3, 13),
+            spike = ledger::days_from_civil(2024, 3, 6);
   auto pattern = [](Day d) { return weekday(d) < 5 ? 100.0 : 20.0; };
   const DailySeries s = make(today - monday(), [&](int t) {
     const Day d = monday() + t;
@@ -348,7 +369,8 @@ TEST(RobustForecast, SameAsPlainFitWithoutAnomalies) {
   const Day today = monday() + 56;
   const DailySeries s = make(56, [&](int t) { return 100 + 0.5 * t + 3 * noise(); });
   const Forecast robust = forecast_period(s, today, today + 20, today);
-  const Forecast plain = forecast_period(s, today, today + 20, today, {.robust = false, .anomaly = {}});
+  const Forecast plain =
+      forecast_period(s, today, today + 20, today, {.robust = false, .anomaly = {}});
   EXPECT_EQ(robust.replaced_days, 0);
   EXPECT_EQ(robust.level_shifts, 0);
   EXPECT_DOUBLE_EQ(robust.expected, plain.expected);
@@ -394,7 +416,8 @@ TEST(LateData, FreshDataChangesNothing) {
 // today day 60: 25 days known (2500) + 3 forecast (300) = 2800, method not "actual".
 TEST(LateData, AnEndedPeriodWithLateDaysIsForecast) {
   const DailySeries s = make(53, [](int) { return 100.0; });
-  const Forecast f = forecast_period(s, monday() + 28, monday() + 56, monday() + 60, {}, monday() + 52);
+  const Forecast f =
+      forecast_period(s, monday() + 28, monday() + 56, monday() + 60, {}, monday() + 52);
   EXPECT_EQ(f.method, "trend+weekly");
   EXPECT_NEAR(f.spent, 2500, 1e-9);
   EXPECT_NEAR(f.expected, 2800, 1e-6);

@@ -69,7 +69,8 @@ class JournalExample : public aicost::testing::BackendTest {
     add(change_, "r5", "data-loader", {{ledger::GuardrailKind::kMinGpuActivity, 0.4}});
     add(day("2025-05-12"), "r3", "checkpoint-interval");
   }
-  void add(ledger::Day d, const std::string& run, const std::string& lever, std::vector<ledger::Guardrail> g = {}) {
+  void add(ledger::Day d, const std::string& run, const std::string& lever,
+           std::vector<ledger::Guardrail> g = {}) {
     ledger::Change c;
     c.day = d;
     c.scope = {{{ledger::Dimension::kTag, "run"}, run}};
@@ -101,7 +102,8 @@ TEST_P(JournalExample, FindsThePlantedEffectsAndTheBreach) {
   // r3: a savings plan, -20 % a GPU-hour planted.
   EXPECT_EQ(r3.metric, UnitMetric::kPerGpuHour);
   ASSERT_TRUE(r3.effect);
-  const auto want3 = hand_welch(planted("r3", change_ - 14, change_), planted("r3", change_, change_ + 14));
+  const auto want3 =
+      hand_welch(planted("r3", change_ - 14, change_), planted("r3", change_, change_ + 14));
   // The export rounds each day's cost to 1e-6 USD: the ledger's unit costs differ in the 9th digit.
   EXPECT_NEAR(r3.effect->effect, want3.effect, 1e-7);
   EXPECT_NEAR(r3.effect->lo, want3.lo, 1e-7);
@@ -112,7 +114,8 @@ TEST_P(JournalExample, FindsThePlantedEffectsAndTheBreach) {
 
   // r4: nothing changed.
   ASSERT_TRUE(r4.effect);
-  const auto want4 = hand_welch(planted("r4", change_ - 14, change_), planted("r4", change_, change_ + 14));
+  const auto want4 =
+      hand_welch(planted("r4", change_ - 14, change_), planted("r4", change_, change_ + 14));
   EXPECT_NEAR(r4.effect->effect, want4.effect, 1e-7);
   EXPECT_LT(r4.effect->lo, 0);
   EXPECT_GT(r4.effect->hi, 0);
@@ -147,7 +150,9 @@ TEST_P(JournalExample, EachScopeMeasuresWhatItsOwnReportReads) {
   };
   const std::vector<std::vector<ledger::Filter>> scopes = {
       scope({{"tag:run", "r3"}, {"tag:run", "r4"}}),
-      scope({{"tag:run", "r5"}, {"region", "us-east-1"}, {"service", "Amazon Elastic Compute Cloud"}}),
+      scope({{"tag:run", "r5"},
+             {"region", "us-east-1"},
+             {"service", "Amazon Elastic Compute Cloud"}}),
       {},
       scope({{"tag:run", "r3"}, {"tag:team", "no such team"}}),
       scope({{"resource_name", "i-r3-0"}, {"resource_name", "i-r5-1"}}),
@@ -164,10 +169,12 @@ TEST_P(JournalExample, EachScopeMeasuresWhatItsOwnReportReads) {
   auto r = evaluate_changes(store(), o);
   ASSERT_TRUE(r) << r.error().what();
   ASSERT_EQ(r->size(), 4u + scopes.size());
-  // The journal is in the order of the changes' days (then as recorded): each scope's result by its scope.
+  // The journal is in the order of the changes' days (then as recorded): each scope's result by its
+  // scope.
   auto result = [&](const std::vector<ledger::Filter>& s) -> const ChangeResult& {
     for (const auto& c : *r)
-      if (c.change.lever == "comm-overlap" && c.change.scope == s && !c.change.guardrails.empty()) return c;
+      if (c.change.lever == "comm-overlap" && c.change.scope == s && !c.change.guardrails.empty())
+        return c;
     ADD_FAILURE() << "no result for " << ledger::scope_text(s);
     return r->front();
   };
@@ -210,7 +217,8 @@ TEST_P(JournalExample, EachScopeMeasuresWhatItsOwnReportReads) {
       EXPECT_NEAR(*got.guardrails[0].after, *want.guardrails[0].after, 1e-12);
     }
   }
-  // The scopes were not all empty or all alike: the first two are measured, the one nothing meets not.
+  // The scopes were not all empty or all alike: the first two are measured, the one nothing meets
+  // not.
   EXPECT_TRUE(result(scopes[0]).effect);
   EXPECT_EQ(result(scopes[1]).metric, UnitMetric::kPerUsefulGpuHour);
   EXPECT_EQ(result(scopes[1]).verdict, Verdict::kStopLoss);

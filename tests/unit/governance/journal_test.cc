@@ -101,7 +101,8 @@ TEST(MeasureChange, AWindowNotOverIsTooEarlyUnlessAGuardrailIsCrossed) {
   EXPECT_FALSE(early.window_complete);
   EXPECT_EQ(early.verdict, Verdict::kTooEarly);
   EXPECT_EQ(early.days_after, 3);  // kChange + 3 is not yet in
-  auto guarded = measure_change(change({{ledger::GuardrailKind::kMinGpuActivity, 0.4}}), d, options(kChange + 3));
+  auto guarded = measure_change(change({{ledger::GuardrailKind::kMinGpuActivity, 0.4}}), d,
+                                options(kChange + 3));
   EXPECT_EQ(guarded.verdict, Verdict::kStopLoss);
   ASSERT_EQ(guarded.guardrails.size(), 1u);
   EXPECT_TRUE(guarded.guardrails[0].crossed);
@@ -115,12 +116,14 @@ TEST(MeasureChange, AUnitCostRiseIsAStopLoss) {
   EXPECT_EQ(rise.verdict, Verdict::kStopLoss);
   EXPECT_EQ(rise.why, "the unit cost rose");
   // Past the guardrail's limit on the point estimate: +5 % > 3 %, though the interval holds 0.
-  auto guarded = measure_change(change({{ledger::GuardrailKind::kMaxUnitCostRise, 0.03}}), days(10, 10.5, 1), options());
+  auto guarded = measure_change(change({{ledger::GuardrailKind::kMaxUnitCostRise, 0.03}}),
+                                days(10, 10.5, 1), options());
   ASSERT_TRUE(guarded.effect);
   EXPECT_LT(guarded.effect->lo, 0);
   EXPECT_EQ(guarded.verdict, Verdict::kStopLoss);
   EXPECT_TRUE(guarded.guardrails[0].crossed);
-  auto within = measure_change(change({{ledger::GuardrailKind::kMaxUnitCostRise, 0.06}}), days(10, 10.5, 1), options());
+  auto within = measure_change(change({{ledger::GuardrailKind::kMaxUnitCostRise, 0.06}}),
+                               days(10, 10.5, 1), options());
   EXPECT_EQ(within.verdict, Verdict::kNoEffect);
   EXPECT_FALSE(within.guardrails[0].crossed);
 }
@@ -130,15 +133,18 @@ TEST(MeasureChange, AUnitCostRiseIsAStopLoss) {
 TEST(MeasureChange, TheFilesGuardrailsHoldWhereTheChangeSetsNoneOfTheirKind) {
   const auto d = days(10, 10.5, 1, 0.5, 0.5);  // +5 %, the interval holding 0; activity 50 %
   auto o = options();
-  o.guardrails = {{ledger::GuardrailKind::kMaxUnitCostRise, 0.03}, {ledger::GuardrailKind::kMinGpuActivity, 0.1}};
-  // No limit of its own: both of the file's, the rise crossed (+5 % > 3 %), the activity not (50 % > 10 %).
+  o.guardrails = {{ledger::GuardrailKind::kMaxUnitCostRise, 0.03},
+                  {ledger::GuardrailKind::kMinGpuActivity, 0.1}};
+  // No limit of its own: both of the file's, the rise crossed (+5 % > 3 %), the activity not (50 %
+  // > 10 %).
   auto bare = measure_change(change(), d, o);
   ASSERT_EQ(bare.guardrails.size(), 2u);
   EXPECT_EQ(bare.guardrails[0].guardrail.kind, ledger::GuardrailKind::kMaxUnitCostRise);
   EXPECT_TRUE(bare.guardrails[0].crossed);
   EXPECT_FALSE(bare.guardrails[1].crossed);
   EXPECT_EQ(bare.verdict, Verdict::kStopLoss);
-  // Its own 6 % replaces the file's 3 %; the file's activity floor still holds (and is not crossed).
+  // Its own 6 % replaces the file's 3 %; the file's activity floor still holds (and is not
+  // crossed).
   auto own = measure_change(change({{ledger::GuardrailKind::kMaxUnitCostRise, 0.06}}), d, o);
   ASSERT_EQ(own.guardrails.size(), 2u);
   EXPECT_DOUBLE_EQ(own.guardrails[0].guardrail.limit, 0.06);

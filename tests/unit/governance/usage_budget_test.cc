@@ -18,11 +18,16 @@ namespace {
 // Two llm jobs (8 H100 x 2 h; 4 H100 x 30 min) and a vision job (2 A100 x 3 h), steps included.
 const char* kSacct =
     "JobID|User|Account|Partition|Start|End|Elapsed|AllocTRES|State\n"
-    "11|ana|llm|h100|2025-06-02T08:00:00|2025-06-02T10:00:00|02:00:00|cpu=64,gres/gpu:h100=8,gres/gpu=8|COMPLETED\n"
-    "11.batch||llm||2025-06-02T08:00:00|2025-06-02T10:00:00|02:00:00|cpu=64,gres/gpu:h100=8,gres/gpu=8|COMPLETED\n"
-    "12|bo|llm|h100|2025-06-03T08:00:00|2025-06-03T08:30:00|00:30:00|cpu=32,gres/gpu:h100=4,gres/gpu=4|COMPLETED\n"
-    "12.0||llm||2025-06-03T08:00:00|2025-06-03T08:30:00|00:30:00|cpu=32,gres/gpu:h100=4,gres/gpu=4|COMPLETED\n"
-    "13|chen|vision|a100|2025-06-03T00:00:00|2025-06-03T03:00:00|03:00:00|cpu=16,gres/gpu:a100=2,gres/gpu=2|COMPLETED\n";
+    "11|ana|llm|h100|2025-06-02T08:00:00|2025-06-02T10:00:00|02:00:00|cpu=64,gres/gpu:h100=8,gres/"
+    "gpu=8|COMPLETED\n"
+    "11.batch||llm||2025-06-02T08:00:00|2025-06-02T10:00:00|02:00:00|cpu=64,gres/gpu:h100=8,gres/"
+    "gpu=8|COMPLETED\n"
+    "12|bo|llm|h100|2025-06-03T08:00:00|2025-06-03T08:30:00|00:30:00|cpu=32,gres/gpu:h100=4,gres/"
+    "gpu=4|COMPLETED\n"
+    "12.0||llm||2025-06-03T08:00:00|2025-06-03T08:30:00|00:30:00|cpu=32,gres/gpu:h100=4,gres/"
+    "gpu=4|COMPLETED\n"
+    "13|chen|vision|a100|2025-06-03T00:00:00|2025-06-03T03:00:00|03:00:00|cpu=16,gres/"
+    "gpu:a100=2,gres/gpu=2|COMPLETED\n";
 
 // One namespace on one day, 1 GPU all day (24 GPU-hours), 30 USD.
 const char* kOpenCost =
@@ -54,7 +59,8 @@ TEST_P(UsageLedger, AnUnpricedGpuTypeLoadsNothingAndNamesTheCard) {
   const auto h100_only = card("gpus:\n  h100: 2.10USD/h\n");
   auto partial = ingest("sacct.txt", kSacct, &h100_only);
   ASSERT_FALSE(partial);
-  EXPECT_NE(partial.error().message.find("no rate for GPU type a100 in rates.yaml: add it as `a100: <price>USD/h`"),
+  EXPECT_NE(partial.error().message.find(
+                "no rate for GPU type a100 in rates.yaml: add it as `a100: <price>USD/h`"),
             std::string::npos)
       << partial.error().message;
   auto sources = store().sources();
@@ -70,12 +76,13 @@ TEST_P(UsageLedger, GpuHourBudgetsPerAccountAndMoneyBudgetsJoin) {
   auto k8s = ingest("opencost.csv", kOpenCost, nullptr);
   ASSERT_TRUE(k8s) << k8s.error().what();
 
-  const auto path = dir_.write("budgets.yaml",
-                               "budgets:\n"
-                               "  - {name: llm, amount: 20 GPU-h, scope: {tag:account: llm}}\n"
-                               "  - {name: vision, amount: 100 GPU-h, scope: {tag:account: vision}}\n"
-                               "  - {name: all-gpu, amount: 1000 GPU-h}\n"
-                               "  - {name: cluster, amount: 1000 USD}\n");
+  const auto path =
+      dir_.write("budgets.yaml",
+                 "budgets:\n"
+                 "  - {name: llm, amount: 20 GPU-h, scope: {tag:account: llm}}\n"
+                 "  - {name: vision, amount: 100 GPU-h, scope: {tag:account: vision}}\n"
+                 "  - {name: all-gpu, amount: 1000 GPU-h}\n"
+                 "  - {name: cluster, amount: 1000 USD}\n");
   auto file = config::load_budgets(path);
   ASSERT_TRUE(file) << file.error().what();
   file->options.as_of = ledger::days_from_civil(2025, 6, 4);
@@ -87,7 +94,10 @@ TEST_P(UsageLedger, GpuHourBudgetsPerAccountAndMoneyBudgetsJoin) {
   // llm: 8 x 2 h + 4 x 0.5 h = 18 GPU-hours of 20: 90 %, red.
   EXPECT_EQ(by_name["llm"]->status.spent, 18'000'000'000);
   EXPECT_EQ(by_name["llm"]->budget.currency, "GPU-h");
-  EXPECT_EQ(by_name["llm"]->budget.levels[static_cast<std::size_t>(by_name["llm"]->status.actual_level)].name, "red");
+  EXPECT_EQ(by_name["llm"]
+                ->budget.levels[static_cast<std::size_t>(by_name["llm"]->status.actual_level)]
+                .name,
+            "red");
   EXPECT_EQ(by_name["vision"]->status.spent, 6'000'000'000);  // 2 x 3 h
   // Every row with GPU-hours, whatever it came from: 18 + 6 + 24 (OpenCost).
   EXPECT_EQ(by_name["all-gpu"]->status.spent, 48'000'000'000);
@@ -132,11 +142,12 @@ TEST_P(UsageLedger, AnIdleAllocationIsWastePricedAtItsRate) {
 TEST_P(UsageLedger, OpenShiftGpuRowsJoinGpuHourBudgetsAndTheIdleAllocationScan) {
   const auto rates = card("gpus:\n  nvidia h100 80gb hbm3: 2.10USD/h\n");
   std::string gpu =
-      "report_period_start,report_period_end,interval_start,interval_end,node,namespace,pod,gpu_uuid,"
+      "report_period_start,report_period_end,interval_start,interval_end,node,namespace,pod,gpu_"
+      "uuid,"
       "gpu_model_name,gpu_vendor_name,gpu_memory_capacity_mib,gpu_pod_uptime\n";
   for (int h = 0; h < 6; ++h)
-    gpu += "2025-06-01 00:00:00 +0000 UTC,2025-07-01 00:00:00 +0000 UTC,2025-06-02 0" + std::to_string(h) +
-           ":00:00 +0000 UTC,2025-06-02 0" + std::to_string(h) +
+    gpu += "2025-06-01 00:00:00 +0000 UTC,2025-07-01 00:00:00 +0000 UTC,2025-06-02 0" +
+           std::to_string(h) + ":00:00 +0000 UTC,2025-06-02 0" + std::to_string(h) +
            ":59:59 +0000 UTC,gpu-n07,llm,train-0,GPU-7,NVIDIA H100 80GB HBM3,nvidia0,81559,3600\n";
   auto ocp = ingest("gpu_usage.csv", gpu, &rates);
   ASSERT_TRUE(ocp) << ocp.error().what();
@@ -147,7 +158,8 @@ TEST_P(UsageLedger, OpenShiftGpuRowsJoinGpuHourBudgetsAndTheIdleAllocationScan) 
             std::to_string((1748822400LL + h * 3600LL) * 1000) + "\n";  // 2025-06-02T00:00Z + h
   auto telemetry = ingest("dcgm.prom", prom, nullptr);
   ASSERT_TRUE(telemetry) << telemetry.error().what();
-  const auto path = dir_.write("budgets.yaml", "budgets:\n  - {name: llm, amount: 10 GPU-h, scope: {tag:namespace: llm}}\n");
+  const auto path = dir_.write(
+      "budgets.yaml", "budgets:\n  - {name: llm, amount: 10 GPU-h, scope: {tag:namespace: llm}}\n");
   auto file = config::load_budgets(path);
   ASSERT_TRUE(file) << file.error().what();
   file->options.as_of = ledger::days_from_civil(2025, 6, 4);

@@ -23,11 +23,14 @@ using ledger::Dimension;
 constexpr std::int64_t kUnit = 1'000'000'000;
 const ledger::Day kAsOf = ledger::days_from_civil(2024, 10, 1);
 
-double units(core::WideNanos n) { return static_cast<double>(n) / static_cast<double>(core::kNanosPerUnit); }
+double units(core::WideNanos n) {
+  return static_cast<double>(n) / static_cast<double>(core::kNanosPerUnit);
+}
 
 bool contains_nocase(const std::string& text, const std::string& part) {
   return std::search(text.begin(), text.end(), part.begin(), part.end(), [](char a, char b) {
-           return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+           return std::tolower(static_cast<unsigned char>(a)) ==
+                  std::tolower(static_cast<unsigned char>(b));
          }) != text.end();
 }
 
@@ -36,25 +39,27 @@ bool contains_nocase(const std::string& text, const std::string& part) {
 struct Resource {
   std::string id, name, service, category, type, region, unit, currency;
   std::map<std::string, std::string> tags;
-  ledger::Day first = std::numeric_limits<ledger::Day>::max(), last = std::numeric_limits<ledger::Day>::min();
+  ledger::Day first = std::numeric_limits<ledger::Day>::max(),
+              last = std::numeric_limits<ledger::Day>::min();
   double cost = 0, gpu_hours = 0;
   std::vector<std::tuple<ledger::Day, double, double>> daily;  // day, cost, quantity
   const std::string& key() const { return id.empty() ? name : id; }
-  std::vector<std::string> hosts() const {
-    return {name, id, id.substr(id.find_last_of('/') + 1)};
-  }
+  std::vector<std::string> hosts() const { return {name, id, id.substr(id.find_last_of('/') + 1)}; }
 };
 
-std::vector<WasteFinding> materialised_waste(ledger::Store& store, const WasteOptions& o, ledger::Day as_of) {
+std::vector<WasteFinding> materialised_waste(ledger::Store& store, const WasteOptions& o,
+                                             ledger::Day as_of) {
   const int days = std::max(o.window_days, o.ttl.ttl_days + o.ttl.still_charging_within_days + 1);
   const double to_month = kDaysPerMonth / days;
   std::vector<std::string> tag_keys = o.ttl.env_keys;
-  for (const auto* keys : {&o.required_tags, &o.content_tags}) tag_keys.insert(tag_keys.end(), keys->begin(), keys->end());
+  for (const auto* keys : {&o.required_tags, &o.content_tags})
+    tag_keys.insert(tag_keys.end(), keys->begin(), keys->end());
   tag_keys.push_back(o.fleet_tag);
   ledger::AggregateQuery q;
-  q.dims = {Dimension::kResource,      Dimension::kResourceName, Dimension::kService,        Dimension::kServiceCategory,
-            Dimension::kResourceType,  Dimension::kRegion,       Dimension::kConsumedUnit,   Dimension::kChargeCategory,
-            Dimension::kCommitment,    Dimension::kCommitmentStatus};
+  q.dims = {Dimension::kResource,        Dimension::kResourceName,   Dimension::kService,
+            Dimension::kServiceCategory, Dimension::kResourceType,   Dimension::kRegion,
+            Dimension::kConsumedUnit,    Dimension::kChargeCategory, Dimension::kCommitment,
+            Dimension::kCommitmentStatus};
   for (const auto& k : tag_keys) q.tags.push_back({ledger::canonical_tag_key(k), {}});
   q.from = as_of - days;
   q.to = as_of;
@@ -63,7 +68,8 @@ std::vector<WasteFinding> materialised_waste(ledger::Store& store, const WasteOp
   d.by_day = true;
   d.from = as_of - std::max(o.logs.retention_days + 2, o.storage.window_days);
   d.to = as_of;
-  for (const char* category : {"Storage", "Management and Governance"}) d.filters.push_back({{Dimension::kServiceCategory, {}}, category});
+  for (const char* category : {"Storage", "Management and Governance"})
+    d.filters.push_back({{Dimension::kServiceCategory, {}}, category});
   auto rows = store.aggregate(q);
   auto daily = store.aggregate(d);
   EXPECT_TRUE(rows && daily);
@@ -95,7 +101,8 @@ std::vector<WasteFinding> materialised_waste(ledger::Store& store, const WasteOp
     r->region = v[5];
     r->unit = v[6];
     for (std::size_t t = 0; t < tag_keys.size(); ++t)
-      if (!v[10 + t].empty()) r->tags.try_emplace(ledger::canonical_tag_key(tag_keys[t]), v[10 + t]);
+      if (!v[10 + t].empty())
+        r->tags.try_emplace(ledger::canonical_tag_key(tag_keys[t]), v[10 + t]);
     const double cost = units(row.sums.effective);
     r->cost += cost;
     r->gpu_hours += row.sums.gpu_hours;
@@ -119,7 +126,8 @@ std::vector<WasteFinding> materialised_waste(ledger::Store& store, const WasteOp
   for (const auto& row : *daily) {
     Resource* r = find(row.values[0].empty() ? row.values[1] : row.values[0], row.currency);
     if (!r) continue;
-    if (r->daily.empty() || std::get<0>(r->daily.back()) != row.day) r->daily.emplace_back(row.day, 0, 0);
+    if (r->daily.empty() || std::get<0>(r->daily.back()) != row.day)
+      r->daily.emplace_back(row.day, 0, 0);
     std::get<1>(r->daily.back()) += units(row.sums.effective);
     std::get<2>(r->daily.back()) += row.sums.consumed_quantity;
   }
@@ -128,7 +136,8 @@ std::vector<WasteFinding> materialised_waste(ledger::Store& store, const WasteOp
   std::vector<ResourceDays> lives;
   for (const auto& r : resources)
     if (dev_tag(r.tags, o.ttl))
-      lives.push_back({r.key(), r.name, r.service, r.currency, r.tags, r.first, r.last, r.cost * to_month, q.from});
+      lives.push_back({r.key(), r.name, r.service, r.currency, r.tags, r.first, r.last,
+                       r.cost * to_month, q.from});
   auto expired = expired_dev_resources(lives, as_of, o.ttl);
   std::map<std::string, std::string> expired_host;
   for (const auto& e : expired)
@@ -140,12 +149,15 @@ std::vector<WasteFinding> materialised_waste(ledger::Store& store, const WasteOp
   for (auto& [key, u] : untagged) {
     std::vector<const Resource*> top;
     for (const auto& r : resources)
-      if (r.currency == u.currency && r.cost > 0 && !r.tags.count(ledger::canonical_tag_key(u.tag_key))) top.push_back(&r);
+      if (r.currency == u.currency && r.cost > 0 &&
+          !r.tags.count(ledger::canonical_tag_key(u.tag_key)))
+        top.push_back(&r);
     std::sort(top.begin(), top.end(), [](const Resource* a, const Resource* b) {
       return a->cost != b->cost ? a->cost > b->cost : a->key() < b->key();
     });
     for (std::size_t i = 0; i < top.size() && i < 5; ++i)
-      u.top_untagged.push_back({top[i]->id.empty() ? top[i]->service + " (no resource id)" : top[i]->id, top[i]->cost});
+      u.top_untagged.push_back(
+          {top[i]->id.empty() ? top[i]->service + " (no resource id)" : top[i]->id, top[i]->cost});
     spends.push_back(u);
   }
   add(untagged_spend(spends, o.untagged));
@@ -164,11 +176,13 @@ std::vector<WasteFinding> materialised_waste(ledger::Store& store, const WasteOp
     }
     if (is_log && gb_months) {
       LogStorage l{r.id, r.currency, {}, last_quantity > 0 ? last_cost / last_quantity : 0.0};
-      for (const auto& [day, cost, quantity] : r.daily) l.stored_gb.push_back({day, quantity * kDaysPerMonth});
+      for (const auto& [day, cost, quantity] : r.daily)
+        l.stored_gb.push_back({day, quantity * kDaysPerMonth});
       logs.push_back(l);
     }
     for (const auto& t : o.content_tags)
-      if (auto it = r.tags.find(ledger::canonical_tag_key(t)); it != r.tags.end() && r.category == "Storage")
+      if (auto it = r.tags.find(ledger::canonical_tag_key(t));
+          it != r.tags.end() && r.category == "Storage")
         objects.push_back({r.id, r.service, r.region, r.currency, t + "=" + it->second,
                            gb_months ? last_quantity * kDaysPerMonth : 0.0, r.cost * to_month});
   }
@@ -183,9 +197,11 @@ std::vector<WasteFinding> materialised_waste(ledger::Store& store, const WasteOp
   EXPECT_TRUE(hours);
   std::vector<GpuActivityHour> activity;
   for (const auto& h : *hours) {
-    if (activity.empty() || activity.back().host != h.host || activity.back().gpu != h.gpu || activity.back().hour != h.hour)
+    if (activity.empty() || activity.back().host != h.host || activity.back().gpu != h.gpu ||
+        activity.back().hour != h.hour)
       activity.push_back({h.host, h.gpu, h.hour, std::nullopt, std::nullopt, std::nullopt});
-    (h.metric == ledger::GpuMetric::kSmActive ? activity.back().sm_active : activity.back().gpu_util) = h.mean();
+    (h.metric == ledger::GpuMetric::kSmActive ? activity.back().sm_active
+                                              : activity.back().gpu_util) = h.mean();
   }
   std::map<std::string, double> price;
   std::map<std::string, const Resource*> by_host;
@@ -201,7 +217,9 @@ std::vector<WasteFinding> materialised_waste(ledger::Store& store, const WasteOp
   }
   auto idle = idle_gpus(activity, price, currencies.size() == 1 ? *currencies.begin() : "", o.idle);
   std::map<std::pair<std::string, std::string>, FleetUse> fleets;
-  std::map<std::pair<std::string, std::string>, std::map<ledger::UnixSeconds, std::pair<double, int>>> fleet_hours;
+  std::map<std::pair<std::string, std::string>,
+           std::map<ledger::UnixSeconds, std::pair<double, int>>>
+      fleet_hours;
   const std::string fleet_key = ledger::canonical_tag_key(o.fleet_tag);
   for (const auto& r : resources) {
     const auto tag = r.tags.find(fleet_key);
@@ -236,8 +254,11 @@ std::vector<WasteFinding> materialised_waste(ledger::Store& store, const WasteOp
   std::set<std::string> in_low_fleets;
   for (const auto& f : low)
     for (const auto& [host, r] : by_host)
-      if (r->tags.count(fleet_key) && o.fleet_tag + "=" + r->tags.at(fleet_key) == f.subject) in_low_fleets.insert(host);
-  std::erase_if(idle, [&](const WasteFinding& f) { return f.kind == WasteKind::kIdleGpu && in_low_fleets.count(f.subject); });
+      if (r->tags.count(fleet_key) && o.fleet_tag + "=" + r->tags.at(fleet_key) == f.subject)
+        in_low_fleets.insert(host);
+  std::erase_if(idle, [&](const WasteFinding& f) {
+    return f.kind == WasteKind::kIdleGpu && in_low_fleets.count(f.subject);
+  });
   for (auto& f : idle) {
     const auto it = expired_host.find(f.subject);
     if (it == expired_host.end()) continue;
@@ -251,17 +272,20 @@ std::vector<WasteFinding> materialised_waste(ledger::Store& store, const WasteOp
   return out;
 }
 
-// ---- The ledger. ---------------------------------------------------------------------------------
+// ---- The ledger.
+// ---------------------------------------------------------------------------------
 
 class WasteScan : public aicost::testing::BackendTest {
  protected:
   void SetUp() override {
     BackendTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
-    ASSERT_TRUE(store().begin_source({"/generated/waste.csv", std::string(64, '8'), 0, "focus-1.2"}, {}));
+    ASSERT_TRUE(
+        store().begin_source({"/generated/waste.csv", std::string(64, '8'), 0, "focus-1.2"}, {}));
     std::vector<ledger::Charge> rows;
     const ledger::Day aug30 = ledger::days_from_civil(2024, 8, 30);
-    auto charge = [&](const std::string& id, const std::string& name, int day, double cost) -> ledger::Charge& {
+    auto charge = [&](const std::string& id, const std::string& name, int day,
+                      double cost) -> ledger::Charge& {
       ledger::Charge& c = rows.emplace_back();
       c.line = static_cast<std::int64_t>(rows.size() + 1);
       c.period_start = (static_cast<ledger::UnixSeconds>(aug30) + day) * 86400;
@@ -288,9 +312,14 @@ class WasteScan : public aicost::testing::BackendTest {
         // Storage and logs bill every day (Aug 30 and 31 only in the storage window); others on
         // a few days, dev resources early and late (past their TTL, still charging).
         if (!daily && (day * 7 + k) % 9 != 0 && !(k % 5 == 0 && (day == 3 || day == 31))) continue;
-        const std::string name = k % 12 == 0 ? (day % 2 ? "alt-" : "name-") + std::to_string(k) : k % 6 == 0 ? "name-" + id : "";
-        // Growing storage (a tenth of its cost a day for odd k), logs that only grow, ties elsewhere.
-        const double cost = k % 4 == 1 ? (k % 2 ? 2 + 0.2 * day : 3) : k % 4 == 2 ? 0.03 * (1 + 0.1 * day) : 1 + k % 3;
+        const std::string name = k % 12 == 0  ? (day % 2 ? "alt-" : "name-") + std::to_string(k)
+                                 : k % 6 == 0 ? "name-" + id
+                                              : "";
+        // Growing storage (a tenth of its cost a day for odd k), logs that only grow, ties
+        // elsewhere.
+        const double cost = k % 4 == 1   ? (k % 2 ? 2 + 0.2 * day : 3)
+                            : k % 4 == 2 ? 0.03 * (1 + 0.1 * day)
+                                         : 1 + k % 3;
         ledger::Charge& c = charge(id, name, day, cost);
         c.service_name = kind.service;
         c.service_category = kind.category;
@@ -329,13 +358,16 @@ class WasteScan : public aicost::testing::BackendTest {
         c.service_name = "Amazon EC2";
         c.service_category = "Compute";
         c.gpu_hours = 8;
-        if (k < 4) c.tags.push_back({"service", "inference"});
-        else c.tags.push_back({"env", "dev"});
+        if (k < 4)
+          c.tags.push_back({"service", "inference"});
+        else
+          c.tags.push_back({"env", "dev"});
       }
     ASSERT_TRUE(store().add_charges(rows));
     ASSERT_TRUE(store().commit_source("focus-1.2", 0));
     // A week of hourly SM_ACTIVE: host-1 and the dev box idle, the others lightly busy.
-    ASSERT_TRUE(store().begin_source({"/generated/dcgm.prom", std::string(64, '9'), 0, "dcgm-prometheus"}, {}));
+    ASSERT_TRUE(store().begin_source(
+        {"/generated/dcgm.prom", std::string(64, '9'), 0, "dcgm-prometheus"}, {}));
     std::vector<ledger::GpuSample> samples;
     for (int k = 0; k < 5; ++k)
       for (int hour = 0; hour < 7 * 24; ++hour) {
@@ -362,9 +394,9 @@ TEST_P(WasteScan, ResourceByResourceFindsWhatEveryResourceAtOnceFinds) {
   std::set<std::string> kinds;
   for (const auto& f : want) kinds.insert(waste_kind_name(f.kind));
   // The ledger reaches every detector that reads resources.
-  EXPECT_EQ(kinds, (std::set<std::string>{"idle_gpu", "expired_dev_resource", "untagged_spend", "storage_growth",
-                                          "log_retention", "duplicate_storage", "unused_commitment",
-                                          "low_utilisation_fleet"}));
+  EXPECT_EQ(kinds, (std::set<std::string>{"idle_gpu", "expired_dev_resource", "untagged_spend",
+                                          "storage_growth", "log_retention", "duplicate_storage",
+                                          "unused_commitment", "low_utilisation_fleet"}));
   ASSERT_EQ(got->size(), want.size());
   for (std::size_t i = 0; i < want.size(); ++i) {
     SCOPED_TRACE("finding " + std::to_string(i) + ": " + want[i].message);
@@ -385,9 +417,10 @@ TEST_P(WasteScan, ResourceByResourceFindsWhatEveryResourceAtOnceFinds) {
 // from two sources (summed in the same order by both reads).
 TEST_P(WasteScan, TelemetryReadBeforeFindsWhatItsOwnReadFinds) {
   for (int source = 0; source < 2; ++source) {
-    ASSERT_TRUE(store().begin_source({"/generated/dcgm-" + std::to_string(source) + ".prom",
-                                      std::string(64, static_cast<char>('a' + source)), 0, "dcgm-prometheus"},
-                                     {}));
+    ASSERT_TRUE(store().begin_source(
+        {"/generated/dcgm-" + std::to_string(source) + ".prom",
+         std::string(64, static_cast<char>('a' + source)), 0, "dcgm-prometheus"},
+        {}));
     std::vector<ledger::GpuSample> samples;
     for (int k = 0; k < 5; ++k)
       for (int hour = 0; hour < 28 * 24; ++hour) {
@@ -425,8 +458,9 @@ TEST_P(WasteScan, TelemetryReadBeforeFindsWhatItsOwnReadFinds) {
   ASSERT_TRUE(own) << own.error().what();
   // The telemetry reaches findings: the dev box's idle GPU and the fleet's activity.
   for (const auto kind : {WasteKind::kIdleGpu, WasteKind::kLowUtilisationFleet})
-    EXPECT_TRUE(std::any_of(own->begin(), own->end(), [kind](const WasteFinding& f) { return f.kind == kind; }))
-        << waste_kind_name(kind);
+    EXPECT_TRUE(std::any_of(own->begin(), own->end(), [kind](const WasteFinding& f) {
+      return f.kind == kind;
+    })) << waste_kind_name(kind);
   ASSERT_EQ(shared->size(), own->size());
   for (std::size_t i = 0; i < own->size(); ++i) {
     SCOPED_TRACE("finding " + std::to_string(i) + ": " + (*own)[i].message);

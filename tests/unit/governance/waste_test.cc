@@ -17,13 +17,15 @@ constexpr double kTol = 1e-9;
 const Day kDay0 = ledger::days_from_civil(2024, 9, 1);
 const UnixSeconds kT0 = std::int64_t{kDay0} * 86400;  // 2024-09-01T00:00Z
 
-GpuActivityHour sample(const std::string& gpu, int h, std::optional<double> sm, std::optional<double> gr = nullopt,
-               std::optional<double> util = nullopt, const std::string& host = "h1") {
+GpuActivityHour sample(const std::string& gpu, int h, std::optional<double> sm,
+                       std::optional<double> gr = nullopt, std::optional<double> util = nullopt,
+                       const std::string& host = "h1") {
   return {host, gpu, kT0 + 3600LL * h, sm, gr, util};
 }
 
 // Hours [0, n) of one GPU; activity `idle` on hours [from, to), 0.5 elsewhere.
-void add_gpu(std::vector<GpuActivityHour>& out, const std::string& gpu, int n, int from, int to, double idle = 0.01) {
+void add_gpu(std::vector<GpuActivityHour>& out, const std::string& gpu, int n, int from, int to,
+             double idle = 0.01) {
   for (int h = 0; h < n; ++h) out.push_back(sample(gpu, h, h >= from && h < to ? idle : 0.5));
 }
 
@@ -40,7 +42,8 @@ TEST(WasteIdleGpus, IdleRunSavingIsExtrapolatedToAMonth) {
   EXPECT_EQ(found[0].currency, "USD");
   EXPECT_NEAR(found[0].monthly_saving, 480, kTol);
   ASSERT_EQ(found[0].evidence.size(), 1u);
-  EXPECT_NE(found[0].evidence[0].find("2024-09-01T10:00Z to 2024-09-01T18:00Z, 8 h"), std::string::npos);
+  EXPECT_NE(found[0].evidence[0].find("2024-09-01T10:00Z to 2024-09-01T18:00Z, 8 h"),
+            std::string::npos);
   EXPECT_NE(found[0].evidence[0].find("16.00 USD"), std::string::npos);
 }
 
@@ -53,7 +56,8 @@ TEST(WasteIdleGpus, AggregatesTheGpusOfAHost) {
   ASSERT_EQ(found.size(), 1u);
   EXPECT_NEAR(found[0].monthly_saving, 2160, kTol);
   EXPECT_NE(found[0].message.find("2 GPUs"), std::string::npos);
-  EXPECT_NE(found[0].message.find("10 GPU-hours in 10 h observed, longest run 6 h"), std::string::npos);
+  EXPECT_NE(found[0].message.find("10 GPU-hours in 10 h observed, longest run 6 h"),
+            std::string::npos);
   ASSERT_EQ(found[0].evidence.size(), 2u);
   EXPECT_EQ(found[0].evidence[0].rfind("gpu 0:", 0), 0u);  // the longest run first
 }
@@ -90,7 +94,8 @@ TEST(WasteIdleGpus, AMissingHourBreaksTheRun) {
 
 TEST(WasteIdleGpus, AnHourWithoutMetricsBreaksTheRun) {
   std::vector<GpuActivityHour> hours;
-  for (int h = 0; h < 7; ++h) hours.push_back(h == 3 ? sample("0", h, nullopt) : sample("0", h, 0.0));
+  for (int h = 0; h < 7; ++h)
+    hours.push_back(h == 3 ? sample("0", h, nullopt) : sample("0", h, 0.0));
   EXPECT_TRUE(idle_gpus(hours, kPrice, "USD").empty());
 }
 
@@ -123,7 +128,8 @@ TEST(WasteIdleGpus, FallsBackToGrEngineActive) {
   EXPECT_EQ(idle_gpus(idle, kPrice, "USD")[0].kind, WasteKind::kIdleGpu);
   ASSERT_EQ(idle_gpus(hung, kPrice, "USD").size(), 1u);
   EXPECT_EQ(idle_gpus(hung, kPrice, "USD")[0].kind, WasteKind::kHungGpu);
-  EXPECT_TRUE(idle_gpus(hung, kPrice, "USD", {.util_busy_above = 0.96})[0].kind == WasteKind::kIdleGpu);
+  EXPECT_TRUE(idle_gpus(hung, kPrice, "USD", {.util_busy_above = 0.96})[0].kind ==
+              WasteKind::kIdleGpu);
 }
 
 TEST(WasteIdleGpus, HostWithoutPriceIsReportedWithZeroSaving) {
@@ -144,13 +150,15 @@ TEST(WasteIdleGpus, EvidenceIsCappedAtTenLines) {
   EXPECT_EQ(found[0].evidence.back(), "... and 3 more");
 }
 
-ResourceDays dev_resource(Day first, Day last, double cost, std::map<std::string, std::string> tags) {
+ResourceDays dev_resource(Day first, Day last, double cost,
+                          std::map<std::string, std::string> tags) {
   return {"vm-1", "scratch", "Compute", "USD", std::move(tags), first, last, cost, std::nullopt};
 }
 
 TEST(WasteExpiredDev, PastTtlAndStillChargingSavesItsMonthlyCost) {
   const Day as_of = kDay0 + 60;
-  const auto found = expired_dev_resources({dev_resource(as_of - 40, as_of - 1, 90, {{"environment", "Dev"}})}, as_of);
+  const auto found = expired_dev_resources(
+      {dev_resource(as_of - 40, as_of - 1, 90, {{"environment", "Dev"}})}, as_of);
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].kind, WasteKind::kExpiredDevResource);
   EXPECT_EQ(found[0].subject, "vm-1");
@@ -160,7 +168,8 @@ TEST(WasteExpiredDev, PastTtlAndStillChargingSavesItsMonthlyCost) {
 // 20 days of life cost 60: 60 × 30 / 20 = 90 a month.
 TEST(WasteExpiredDev, YoungResourceIsScaledToAMonth) {
   const Day as_of = kDay0 + 60;
-  const auto found = expired_dev_resources({dev_resource(as_of - 20, as_of - 1, 60, {{"env", "test"}})}, as_of);
+  const auto found =
+      expired_dev_resources({dev_resource(as_of - 20, as_of - 1, 60, {{"env", "test"}})}, as_of);
   ASSERT_EQ(found.size(), 1u);
   EXPECT_NEAR(found[0].monthly_saving, 90, kTol);
 }
@@ -171,32 +180,45 @@ TEST(WasteExpiredDev, TtlAndStillChargingBoundaries) {
   EXPECT_TRUE(expired_dev_resources({dev_resource(as_of - 13, as_of, 10, dev)}, as_of).empty());
   EXPECT_EQ(expired_dev_resources({dev_resource(as_of - 14, as_of, 10, dev)}, as_of).size(), 1u);
   EXPECT_TRUE(expired_dev_resources({dev_resource(as_of - 30, as_of - 3, 10, dev)}, as_of).empty());
-  EXPECT_EQ(expired_dev_resources({dev_resource(as_of - 30, as_of - 2, 10, dev)}, as_of).size(), 1u);
-  EXPECT_EQ(expired_dev_resources({dev_resource(as_of - 13, as_of, 10, dev)}, as_of, {.ttl_days = 7}).size(), 1u);
+  EXPECT_EQ(expired_dev_resources({dev_resource(as_of - 30, as_of - 2, 10, dev)}, as_of).size(),
+            1u);
+  EXPECT_EQ(
+      expired_dev_resources({dev_resource(as_of - 13, as_of, 10, dev)}, as_of, {.ttl_days = 7})
+          .size(),
+      1u);
 }
 
 TEST(WasteExpiredDev, OnlyDevValuesOfTheFirstEnvKeyCount) {
   const Day as_of = kDay0 + 60;
-  EXPECT_TRUE(expired_dev_resources({dev_resource(as_of - 40, as_of, 10, {{"environment", "prod"}})}, as_of).empty());
-  EXPECT_TRUE(expired_dev_resources({dev_resource(as_of - 40, as_of, 10, {{"team", "dev"}})}, as_of).empty());
   EXPECT_TRUE(
-      expired_dev_resources({dev_resource(as_of - 40, as_of, 10, {{"environment", "prod"}, {"stage", "dev"}})}, as_of)
+      expired_dev_resources({dev_resource(as_of - 40, as_of, 10, {{"environment", "prod"}})}, as_of)
+          .empty());
+  EXPECT_TRUE(expired_dev_resources({dev_resource(as_of - 40, as_of, 10, {{"team", "dev"}})}, as_of)
+                  .empty());
+  EXPECT_TRUE(
+      expired_dev_resources(
+          {dev_resource(as_of - 40, as_of, 10, {{"environment", "prod"}, {"stage", "dev"}})}, as_of)
           .empty());
   TtlOptions custom;
   custom.dev_values = {"QA"};
-  EXPECT_EQ(expired_dev_resources({dev_resource(as_of - 40, as_of, 10, {{"env", "qa"}})}, as_of, custom).size(), 1u);
+  EXPECT_EQ(
+      expired_dev_resources({dev_resource(as_of - 40, as_of, 10, {{"env", "qa"}})}, as_of, custom)
+          .size(),
+      1u);
   EXPECT_TRUE(expired_dev_resources({}, as_of).empty());
 }
 
 TEST(WasteUntagged, ShareAboveLimitIsAFindingWithoutSaving) {
-  const auto found = untagged_spend({{"team", "USD", 120, 1000, 30, {{"bucket-a", 80}, {"Compute", 40}}}});
+  const auto found =
+      untagged_spend({{"team", "USD", 120, 1000, 30, {{"bucket-a", 80}, {"Compute", 40}}}});
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].kind, WasteKind::kUntaggedSpend);
   EXPECT_EQ(found[0].subject, "team");
   EXPECT_EQ(found[0].monthly_saving, 0);
   EXPECT_NE(found[0].message.find("12.0 %"), std::string::npos);
   EXPECT_NE(found[0].message.find("120.00 USD of 1,000.00 USD"), std::string::npos);
-  EXPECT_EQ(found[0].evidence, (std::vector<std::string>{"bucket-a: 80.00 USD", "Compute: 40.00 USD"}));
+  EXPECT_EQ(found[0].evidence,
+            (std::vector<std::string>{"bucket-a: 80.00 USD", "Compute: 40.00 USD"}));
 }
 
 TEST(WasteUntagged, ShareAtOrBelowLimitAndZeroTaggableAreFine) {
@@ -212,7 +234,8 @@ TEST(WasteUntagged, ShareAtOrBelowLimitAndZeroTaggableAreFine) {
 StorageSeries ramp(double slope, bool holes = false) {
   StorageSeries s{"bucket-logs", "USD", {}};
   for (int t = 0; t < 60; ++t)
-    if (!(holes && t % 5 == 1)) s.daily_cost.push_back({kDay0 + t, t < 32 ? 5.0 : 10 + slope * (t - 32)});
+    if (!(holes && t % 5 == 1))
+      s.daily_cost.push_back({kDay0 + t, t < 32 ? 5.0 : 10 + slope * (t - 32)});
   return s;
 }
 
@@ -259,7 +282,8 @@ TEST(WasteLogRetention, DataOlderThanRetentionIsPriced) {
   EXPECT_NE(found[0].evidence[0].find("300 GB"), std::string::npos);
 }
 
-// Weekly samples on days 0, 7, ..., 56: cutoff day 26, the latest sample before it is day 21 (220 GB).
+// Weekly samples on days 0, 7, ..., 56: cutoff day 26, the latest sample before it is day 21 (220
+// GB).
 TEST(WasteLogRetention, TakesTheLatestSampleBeforeTheCutoff) {
   const auto found = log_retention({growing_logs(60, 7)});
   ASSERT_EQ(found.size(), 1u);
@@ -283,33 +307,42 @@ TEST(WasteLogRetention, MissingPriceSavesNothingButIsReported) {
 }
 
 TEST(WasteDuplicateStorage, KeepsTheCheapestCopyAndNamesTheRegions) {
-  const auto found = duplicate_storage({{"s3://a/ckpt", "S3", "us-east-1", "USD", "ckpt-7", 400, 10},
-                                        {"s3://b/ckpt", "S3", "us-east-1", "USD", "ckpt-7", 400, 8},
-                                        {"s3://c/ckpt", "S3", "eu-west-1", "USD", "ckpt-7", 400, 9},
-                                        {"s3://d/other", "S3", "us-east-1", "USD", "", 400, 50}});
+  const auto found =
+      duplicate_storage({{"s3://a/ckpt", "S3", "us-east-1", "USD", "ckpt-7", 400, 10},
+                         {"s3://b/ckpt", "S3", "us-east-1", "USD", "ckpt-7", 400, 8},
+                         {"s3://c/ckpt", "S3", "eu-west-1", "USD", "ckpt-7", 400, 9},
+                         {"s3://d/other", "S3", "us-east-1", "USD", "", 400, 50}});
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].subject, "ckpt-7");
   EXPECT_NEAR(found[0].monthly_saving, 19, kTol);
   EXPECT_NE(found[0].message.find("2 regions (eu-west-1, us-east-1)"), std::string::npos);
   ASSERT_EQ(found[0].evidence.size(), 3u);
   EXPECT_EQ(found[0].evidence[0].rfind("s3://a/ckpt", 0), 0u);  // most expensive first
-  EXPECT_NE(found[0].evidence[2].find("s3://b/ckpt (S3, us-east-1): 400 GB, 8.00 USD/month [keep]"), std::string::npos);
+  EXPECT_NE(found[0].evidence[2].find("s3://b/ckpt (S3, us-east-1): 400 GB, 8.00 USD/month [keep]"),
+            std::string::npos);
 }
 
 TEST(WasteDuplicateStorage, SameRegionRepeatedRowsAndMixedCurrencies) {
-  const auto same = duplicate_storage({{"a", "GCS", "eu", "EUR", "ds", 1, 3}, {"b", "GCS", "eu", "EUR", "ds", 1, 3}});
+  const auto same = duplicate_storage(
+      {{"a", "GCS", "eu", "EUR", "ds", 1, 3}, {"b", "GCS", "eu", "EUR", "ds", 1, 3}});
   ASSERT_EQ(same.size(), 1u);
   EXPECT_NEAR(same[0].monthly_saving, 3, kTol);
   EXPECT_EQ(same[0].message.find("regions"), std::string::npos);
-  EXPECT_TRUE(duplicate_storage({{"a", "GCS", "eu", "EUR", "ds", 1, 3}, {"a", "GCS", "eu", "EUR", "ds", 1, 3}}).empty());
-  EXPECT_TRUE(duplicate_storage({{"a", "GCS", "eu", "EUR", "ds", 1, 3}, {"b", "GCS", "eu", "USD", "ds", 1, 3}}).empty());
+  EXPECT_TRUE(duplicate_storage(
+                  {{"a", "GCS", "eu", "EUR", "ds", 1, 3}, {"a", "GCS", "eu", "EUR", "ds", 1, 3}})
+                  .empty());
+  EXPECT_TRUE(duplicate_storage(
+                  {{"a", "GCS", "eu", "EUR", "ds", 1, 3}, {"b", "GCS", "eu", "USD", "ds", 1, 3}})
+                  .empty());
   EXPECT_TRUE(duplicate_storage({}).empty());
 }
 
 TEST(WasteUnusedCommitments, UnusedCostIsScaledToThirtyDays) {
-  const auto found = unused_commitments({{"ri-1", "USD", 800, 200, 30}, {"sp-2", "USD", 300, 100, 15}});
+  const auto found =
+      unused_commitments({{"ri-1", "USD", 800, 200, 30}, {"sp-2", "USD", 300, 100, 15}});
   ASSERT_EQ(found.size(), 2u);
-  EXPECT_EQ(found[0].subject, "ri-1");  // 200 over 30 days ties sp-2's 100 × 30 / 15: subjects ascending
+  EXPECT_EQ(found[0].subject,
+            "ri-1");  // 200 over 30 days ties sp-2's 100 × 30 / 15: subjects ascending
   EXPECT_NEAR(found[0].monthly_saving, 200, kTol);
   EXPECT_NEAR(found[1].monthly_saving, 200, kTol);
   EXPECT_NE(found[0].message.find("20.0 % unused"), std::string::npos);
@@ -335,8 +368,10 @@ TEST(WasteFleets, RightSizesToTargetWithPeakHeadroom) {
 
 // 0.24 / 0.6 × 10 and 0.3 × 10 are 4 and 3 up to rounding: no extra replica for the last ulp.
 TEST(WasteFleets, ExactProductsDoNotRoundUp) {
-  EXPECT_NEAR(low_utilisation_fleets({{"f", "USD", 10, 0.24, 0.3, 1000}})[0].monthly_saving, 600, kTol);
-  EXPECT_NEAR(low_utilisation_fleets({{"f", "USD", 10, 0.12, 0.3, 1000}})[0].monthly_saving, 700, kTol);
+  EXPECT_NEAR(low_utilisation_fleets({{"f", "USD", 10, 0.24, 0.3, 1000}})[0].monthly_saving, 600,
+              kTol);
+  EXPECT_NEAR(low_utilisation_fleets({{"f", "USD", 10, 0.12, 0.3, 1000}})[0].monthly_saving, 700,
+              kTol);
 }
 
 TEST(WasteFleets, ThresholdPeakAndMinimumReplica) {
@@ -348,8 +383,11 @@ TEST(WasteFleets, ThresholdPeakAndMinimumReplica) {
   EXPECT_NE(peak[0].message.find("autoscale"), std::string::npos);
   EXPECT_EQ(low_utilisation_fleets({{"f", "USD", 1, 0.01, 0.02, 1000}})[0].monthly_saving, 0);
   EXPECT_TRUE(low_utilisation_fleets({{"f", "USD", 0, 0.01, 0.02, 1000}}).empty());
-  EXPECT_TRUE(low_utilisation_fleets({{"f", "USD", 10, 0.35, 0.4, 1000}}, {.low_below = 0.3}).empty());
-  EXPECT_NEAR(low_utilisation_fleets({{"f", "USD", 10, 0.1, 0.2, 1000}}, {.target = 0.25})[0].monthly_saving, 600, kTol);
+  EXPECT_TRUE(
+      low_utilisation_fleets({{"f", "USD", 10, 0.35, 0.4, 1000}}, {.low_below = 0.3}).empty());
+  EXPECT_NEAR(low_utilisation_fleets({{"f", "USD", 10, 0.1, 0.2, 1000}}, {.target = 0.25})[0]
+                  .monthly_saving,
+              600, kTol);
 }
 
 TEST(WasteSort, BySavingThenKindThenSubject) {
@@ -365,8 +403,8 @@ TEST(WasteSort, BySavingThenKindThenSubject) {
 }
 
 TEST(WasteKindNames, AreSnakeCase) {
-  const char* names[] = {"idle_gpu",          "hung_gpu",        "expired_dev_resource",
-                         "untagged_spend",    "storage_growth",  "log_retention",
+  const char* names[] = {"idle_gpu",          "hung_gpu",          "expired_dev_resource",
+                         "untagged_spend",    "storage_growth",    "log_retention",
                          "duplicate_storage", "unused_commitment", "low_utilisation_fleet"};
   for (int k = 0; k < 9; ++k) EXPECT_STREQ(waste_kind_name(static_cast<WasteKind>(k)), names[k]);
 }

@@ -49,8 +49,9 @@ TEST(ParseDay, RefusesDayZero) {
 }
 
 TEST(ParseDay, RefusesTrailingTextAndOtherShapes) {
-  for (const char* text : {"2025-02-01x", "2025-02-01 ", "2025-02-01T00:00:00Z", " 2025-02-01", "2025-2-1",
-                           "25-02-01", "2025/02/01", "+025-02-01", "2025-02", "", "yesterday"}) {
+  for (const char* text :
+       {"2025-02-01x", "2025-02-01 ", "2025-02-01T00:00:00Z", " 2025-02-01", "2025-2-1", "25-02-01",
+        "2025/02/01", "+025-02-01", "2025-02", "", "yesterday"}) {
     EXPECT_EQ(refusal(text), "'" + std::string(text) + "' is not a date; write YYYY-MM-DD") << text;
   }
 }
@@ -58,7 +59,8 @@ TEST(ParseDay, RefusesTrailingTextAndOtherShapes) {
 TEST(ParseDay, AMonthAloneIsItsFirstDayOnlyWhereAsked) {
   EXPECT_EQ(parse_day("2024-02", DayForm::kDayOrMonth).value(), parse_day("2024-02-01").value());
   EXPECT_EQ(parse_day("2024-02-29", DayForm::kDayOrMonth).value(), 19782);
-  EXPECT_EQ(refusal("2024-13", DayForm::kDayOrMonth), "2024-13: there is no month 13; write 01 to 12");
+  EXPECT_EQ(refusal("2024-13", DayForm::kDayOrMonth),
+            "2024-13: there is no month 13; write 01 to 12");
   EXPECT_EQ(refusal("2024-02x", DayForm::kDayOrMonth),
             "'2024-02x' is not a date; write YYYY-MM-DD (or YYYY-MM for the 1st)");
   EXPECT_EQ(refusal("2025-02-31", DayForm::kDayOrMonth), "2025-02-31: February 2025 has 28 days");

@@ -3,13 +3,13 @@
 
 #include <gtest/gtest.h>
 
-
 namespace aicost::ledger {
 namespace {
 
 constexpr core::WideNanos kUnit = 1'000'000'000;
 
-AggregateRow row(Day day, std::vector<std::string> values, core::WideNanos effective, std::string currency = "USD") {
+AggregateRow row(Day day, std::vector<std::string> values, core::WideNanos effective,
+                 std::string currency = "USD") {
   AggregateRow r;
   r.day = day;
   r.values = std::move(values);
@@ -59,7 +59,8 @@ TEST(LedgerQuery, GroupKeysParseWithSuggestions) {
   EXPECT_EQ(tag->tag_key, "team");
   auto bad = parse_group_key("servce");
   ASSERT_FALSE(bad);
-  EXPECT_NE(bad.error().message.find("Did you mean 'service'"), std::string::npos) << bad.error().message;
+  EXPECT_NE(bad.error().message.find("Did you mean 'service'"), std::string::npos)
+      << bad.error().message;
   EXPECT_FALSE(parse_group_key("tag:"));
 }
 
@@ -78,8 +79,10 @@ TEST(LedgerQuery, TagsResolveThroughAliasesAndFilters) {
   EXPECT_EQ(resolve_tags({{"team", "ml"}, {"env", "prod"}}, q), std::vector<std::string>{"ml"});
   EXPECT_EQ(resolve_tags({{"owner", "ml"}, {"env", "prod"}}, q), std::vector<std::string>{"ml"});
   // The key itself wins over an alias; an empty value counts as absent.
-  EXPECT_EQ(resolve_tags({{"owner", "b"}, {"team", "a"}, {"env", "prod"}}, q), std::vector<std::string>{"a"});
-  EXPECT_EQ(resolve_tags({{"team", ""}, {"owner", "b"}, {"env", "prod"}}, q), std::vector<std::string>{"b"});
+  EXPECT_EQ(resolve_tags({{"owner", "b"}, {"team", "a"}, {"env", "prod"}}, q),
+            std::vector<std::string>{"a"});
+  EXPECT_EQ(resolve_tags({{"team", ""}, {"owner", "b"}, {"env", "prod"}}, q),
+            std::vector<std::string>{"b"});
   EXPECT_EQ(resolve_tags({{"env", "prod"}}, q), std::vector<std::string>{""});
   EXPECT_EQ(resolve_tags({{"team", "ml"}, {"env", "dev"}}, q), std::nullopt);
   // Two filters on one key are alternatives.
@@ -102,9 +105,10 @@ TEST(LedgerReport, TagValuesAndUntaggedShare) {
   ReportRequest r;
   r.by = {{Dimension::kTag, "team"}};
   // Rows as the store returns them: charge category, then the team ("" = untagged).
-  const std::vector<AggregateRow> rows{row(0, {"Usage", "ml"}, 3 * kUnit), row(0, {"Usage", "ml"}, 2 * kUnit),
-                                       row(0, {"Usage", ""}, 5 * kUnit), row(0, {"Usage", ""}, 10 * kUnit),
-                                       row(0, {"Credit", ""}, -4 * kUnit)};
+  const std::vector<AggregateRow> rows{
+      row(0, {"Usage", "ml"}, 3 * kUnit), row(0, {"Usage", "ml"}, 2 * kUnit),
+      row(0, {"Usage", ""}, 5 * kUnit), row(0, {"Usage", ""}, 10 * kUnit),
+      row(0, {"Credit", ""}, -4 * kUnit)};
   const auto rep = build_report(r, rows);
   ASSERT_EQ(rep.lines.size(), 2u);
   EXPECT_EQ(rep.lines[0].values[0], kUntagged);  // 5 + 10 - 4 = 11 > 5

@@ -1,5 +1,6 @@
 // dcgm-exporter metric names: the current DCGM field names and the 1.x-compatibility names, checked
-// against the counter sets shipped with dcgm-exporter (../shared/data/billing-samples/nvidia-dcgm-exporter/).
+// against the counter sets shipped with dcgm-exporter
+// (../shared/data/billing-samples/nvidia-dcgm-exporter/).
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -13,9 +14,10 @@
 namespace aicost::ledger {
 namespace {
 
-constexpr GpuMetric kAll[] = {GpuMetric::kGpuUtil,      GpuMetric::kSmActive, GpuMetric::kGrEngineActive,
-                              GpuMetric::kTensorActive, GpuMetric::kDramActive, GpuMetric::kFbUsed,
-                              GpuMetric::kFbFree,       GpuMetric::kPower,      GpuMetric::kEnergy};
+constexpr GpuMetric kAll[] = {
+    GpuMetric::kGpuUtil,      GpuMetric::kSmActive,   GpuMetric::kGrEngineActive,
+    GpuMetric::kTensorActive, GpuMetric::kDramActive, GpuMetric::kFbUsed,
+    GpuMetric::kFbFree,       GpuMetric::kPower,      GpuMetric::kEnergy};
 
 // The field names of a dcgm-exporter counter CSV ("NAME, type, help"), commented-out ones too.
 std::vector<std::string> counter_names(const std::string& file) {
@@ -62,7 +64,9 @@ TEST(GpuMetricName, CurrentNames) {
   std::set<GpuMetric> seen;
   for (const auto& name : counter_names("dcp-metrics-included.csv")) {
     const auto it = expected.find(name);
-    EXPECT_EQ(gpu_metric_from_name(name), it == expected.end() ? std::nullopt : std::optional(it->second)) << name;
+    EXPECT_EQ(gpu_metric_from_name(name),
+              it == expected.end() ? std::nullopt : std::optional(it->second))
+        << name;
     if (it != expected.end()) seen.insert(it->second);
   }
   EXPECT_EQ(seen.size(), expected.size());
@@ -87,16 +91,19 @@ TEST(GpuMetricName, LegacyNames) {
   std::set<GpuMetric> seen;
   for (const auto& name : counter_names("1.x-compatibility-metrics.csv")) {
     const auto it = expected.find(name);
-    EXPECT_EQ(gpu_metric_from_name(name), it == expected.end() ? std::nullopt : std::optional(it->second)) << name;
+    EXPECT_EQ(gpu_metric_from_name(name),
+              it == expected.end() ? std::nullopt : std::optional(it->second))
+        << name;
     if (it != expected.end()) seen.insert(it->second);
   }
   EXPECT_EQ(seen.size(), expected.size());  // each 1.x name is in the shipped set
 }
 
 TEST(GpuMetricName, LookAlikesAreNotKept) {
-  for (const char* name : {"", "DCGM_FI_DEV_FB_USED_PERCENT", "DCGM_FI_DEV_FB_TOTAL", "DCGM_FI_DEV_POWER_MGMT_LIMIT",
-                           "dcgm_fi_dev_gpu_util", "DCGM_FI_DEV_GPU_UTIL ", "dcgm_GPU_utilization",
-                           "DCGM_FI_PROF_SM_OCCUPANCY", "dcgm_gpu_temp"})
+  for (const char* name :
+       {"", "DCGM_FI_DEV_FB_USED_PERCENT", "DCGM_FI_DEV_FB_TOTAL", "DCGM_FI_DEV_POWER_MGMT_LIMIT",
+        "dcgm_fi_dev_gpu_util", "DCGM_FI_DEV_GPU_UTIL ", "dcgm_GPU_utilization",
+        "DCGM_FI_PROF_SM_OCCUPANCY", "dcgm_gpu_temp"})
     EXPECT_FALSE(gpu_metric_from_name(name)) << "'" << name << "'";
 }
 

@@ -125,8 +125,19 @@ class CheckWebhookTest : public testing::BackendTest {
 
   // Starts `aicost ledger check` on this test's ledger, its output into `log`.
   pid_t start_check(const std::string& log, const std::vector<std::string>& extra) {
-    std::vector<std::string> args = {AICOST_BINARY, "ledger", "check", "--db", fresh_.db, "--budgets", kBudgets,
-                                     "--as-of", kAsOf, "--webhook", receiver_.url(), "--webhook-attempts", "1"};
+    std::vector<std::string> args = {AICOST_BINARY,
+                                     "ledger",
+                                     "check",
+                                     "--db",
+                                     fresh_.db,
+                                     "--budgets",
+                                     kBudgets,
+                                     "--as-of",
+                                     kAsOf,
+                                     "--webhook",
+                                     receiver_.url(),
+                                     "--webhook-attempts",
+                                     "1"};
     args.insert(args.end(), extra.begin(), extra.end());
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());

@@ -199,8 +199,10 @@ TEST_F(WebhookTest, RetryAfterBeyondTheCapStopsRetrying) {
   EXPECT_FALSE(r->delivered);
   EXPECT_EQ(r->attempts, 1);
   EXPECT_EQ(r->status, 429);
-  EXPECT_EQ(r->error, "HTTP 429 Too Many Requests; the server asks to be tried again in 600 s, more than the 60 s "
-                      "aicost waits");
+  EXPECT_EQ(
+      r->error,
+      "HTTP 429 Too Many Requests; the server asks to be tried again in 600 s, more than the 60 s "
+      "aicost waits");
   EXPECT_TRUE(waits_.empty());
   EXPECT_EQ(received().size(), 1u);
 }
@@ -337,7 +339,9 @@ void expect_url_error(std::string_view url, std::string_view fragment) {
   EXPECT_NE(r.error().what().find(redact_url(url)), std::string::npos) << r.error().what();
 }
 
-TEST(ParseUrl, RejectsUnsupportedScheme) { expect_url_error("ftp://x", "unsupported scheme \"ftp\""); }
+TEST(ParseUrl, RejectsUnsupportedScheme) {
+  expect_url_error("ftp://x", "unsupported scheme \"ftp\"");
+}
 
 TEST(ParseUrl, RejectsMissingHost) { expect_url_error("http://", "no host"); }
 
@@ -367,7 +371,9 @@ TEST(ParseUrl, RejectedUrlShowsNoSecret) {
   const std::string what = r.error().what();
   for (const char* secret : {"hunter2", "bot", "T000", "B000", "XXXX", "s3cr3t"})
     EXPECT_EQ(what.find(secret), std::string::npos) << secret << " in: " << what;
-  EXPECT_NE(what.find("https://***@hooks.slack.com/services/***/***/***?token=***"), std::string::npos) << what;
+  EXPECT_NE(what.find("https://***@hooks.slack.com/services/***/***/***?token=***"),
+            std::string::npos)
+      << what;
   EXPECT_NE(what.find("AICOST_WEBHOOK_AUTHORIZATION"), std::string::npos) << what;
   EXPECT_EQ(what.find("WebhookOptions"), std::string::npos) << what;
   auto scheme = parse_url("ftp://hooks.slack.com/services/T000/B000/XXXX");
@@ -400,8 +406,10 @@ TEST(RetryAfterWait, ReadsSecondsAndTheThreeDateForms) {
   EXPECT_EQ(retry_after_wait("Sun, 06 Nov 1994 08:49:37 GMT", now), milliseconds(37000));
   EXPECT_EQ(retry_after_wait("Sunday, 06-Nov-94 08:49:37 GMT", now), milliseconds(37000));
   EXPECT_EQ(retry_after_wait("Sun Nov  6 08:49:37 1994", now), milliseconds(37000));
-  EXPECT_EQ(retry_after_wait("Sat, 05 Nov 1994 08:49:37 GMT", now), milliseconds(0));  // passed: now
-  for (const char* junk : {"", "soon", "-5", "1.5", "Sun, 31 Feb 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37"})
+  EXPECT_EQ(retry_after_wait("Sat, 05 Nov 1994 08:49:37 GMT", now),
+            milliseconds(0));  // passed: now
+  for (const char* junk :
+       {"", "soon", "-5", "1.5", "Sun, 31 Feb 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37"})
     EXPECT_EQ(retry_after_wait(junk, now), std::nullopt) << junk;
 }
 

@@ -37,7 +37,8 @@ TEST(CmdOptimize, BadGuardrailsWriteNothing) {
   testing::TempDir dir;
   const std::string g = dir.write("g.yaml", "min_retension:\n  logs: 5y\n");
   const std::string out = dir.file("plan.yaml");
-  const Outcome r = aicost(dir, "optimize examples/gpt3-175b-a100.yaml --guardrails " + g + " --emit-plan " + out);
+  const Outcome r = aicost(
+      dir, "optimize examples/gpt3-175b-a100.yaml --guardrails " + g + " --emit-plan " + out);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("Did you mean 'min_retention'?"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(out));
@@ -63,7 +64,8 @@ TEST(CmdOptimize, ServingPlanNoDeploymentServesWritesNothing) {
 TEST(CmdOptimize, EmitsTheCombinedServingPlan) {
   testing::TempDir dir;
   const std::string out = dir.file("plan.yaml");
-  const Outcome r = aicost(dir, "optimize examples/serving-llama3-70b-chat.yaml --emit-plan " + out);
+  const Outcome r =
+      aicost(dir, "optimize examples/serving-llama3-70b-chat.yaml --emit-plan " + out);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(std::filesystem::exists(out));
 }
@@ -71,7 +73,8 @@ TEST(CmdOptimize, EmitsTheCombinedServingPlan) {
 TEST(CmdOptimize, EmitsTheCombinedPlan) {
   testing::TempDir dir;
   const std::string out = dir.file("plan.yaml");
-  const Outcome r = aicost(dir, "optimize examples/gpt3-175b-a100.yaml --threads 1 --emit-plan " + out);
+  const Outcome r =
+      aicost(dir, "optimize examples/gpt3-175b-a100.yaml --threads 1 --emit-plan " + out);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(std::filesystem::exists(out));
 }

@@ -23,9 +23,9 @@ namespace {
 
 // ---- Commitment sizing: closed forms -----------------------------------------------------------
 
-// usage {2,2,2,3,3,4,5,8} (shuffled), ratio 0.6: the share of periods using >= 3 is 5/8 = 0.625 > 0.6, >= 4 is
-// 3/8 < 0.6, so c* = 3; its cost is 3 × 0.6 + (1 + 2 + 5) / 8 = 2.8 on-demand units per period,
-// against mean(u) = 29 / 8 = 3.625 without a commitment.
+// usage {2,2,2,3,3,4,5,8} (shuffled), ratio 0.6: the share of periods using >= 3 is 5/8 = 0.625 >
+// 0.6, >= 4 is 3/8 < 0.6, so c* = 3; its cost is 3 × 0.6 + (1 + 2 + 5) / 8 = 2.8 on-demand units
+// per period, against mean(u) = 29 / 8 = 3.625 without a commitment.
 TEST(BestCommitment, IsTheQuantileWhereTheShareOfUseMeetsThePriceRatio) {
   const std::vector<double> u = {2, 8, 2, 3, 5, 2, 4, 3};
   const auto f = best_commitment(u, 0.6);
@@ -67,7 +67,8 @@ std::vector<HostHour> office_hours(const std::set<ledger::UnixSeconds>& night = 
   return out;
 }
 
-const std::vector<StopWindow> kNightsAndWeekends = {{20, 12}, {44, 12}, {68, 12}, {92, 12}, {116, 60}};
+const std::vector<StopWindow> kNightsAndWeekends = {
+    {20, 12}, {44, 12}, {68, 12}, {92, 12}, {116, 60}};
 
 TEST(IdleSchedule, StopsNightsAndWeekends) {
   const auto s = idle_schedule(office_hours());
@@ -83,14 +84,16 @@ TEST(IdleSchedule, ANightJobIsARiskNotAReasonToRun) {
   const ledger::UnixSeconds wed22 = kMonday + 3600LL * (168 + 2 * 24 + 22);
   const auto s = idle_schedule(office_hours({wed22, wed22 + 3600, wed22 + 7200, wed22 + 10800}));
   EXPECT_EQ(s.stops, kNightsAndWeekends);
-  EXPECT_EQ(s.active_in_stop, (std::vector<ledger::UnixSeconds>{wed22, wed22 + 3600, wed22 + 7200, wed22 + 10800}));
+  EXPECT_EQ(s.active_in_stop,
+            (std::vector<ledger::UnixSeconds>{wed22, wed22 + 3600, wed22 + 7200, wed22 + 10800}));
   // Busy two weeks of four (50 % idle < 70 %): those hours run, leaving 2 h before them (shorter
   // than a stop is worth) and 6 h after.
   std::set<ledger::UnixSeconds> twice;
   for (int w : {1, 2})
     for (int k = 0; k < 4; ++k) twice.insert(kMonday + 3600LL * (w * 168 + 2 * 24 + 22 + k));
   const auto split = idle_schedule(office_hours(twice));
-  EXPECT_EQ(split.stops, (std::vector<StopWindow>{{20, 12}, {44, 12}, {74, 6}, {92, 12}, {116, 60}}));
+  EXPECT_EQ(split.stops,
+            (std::vector<StopWindow>{{20, 12}, {44, 12}, {74, 6}, {92, 12}, {116, 60}}));
 }
 
 TEST(IdleSchedule, ABusyHostHasNoStop) {
@@ -127,7 +130,8 @@ TEST(Rightsize, FewerGpusWhenTheWorkFitsOneWithTheCapacityBuffer) {
 
 TEST(Rightsize, APeakAboveTheBufferGoesToTheCheapestOtherGpuThatCarriesIt) {
   // 0.91 > 0.9: no single H100. An A100 is min(312 / 989.4 BF16, 1.555 / 3.35 TB/s) = 0.3153 of an
-  // H100, so p4d's 8 carry 2.52 H100s; 8 x 5 GiB fits its 40 GB GPUs: p4d.24xlarge at 21.957642 USD/h.
+  // H100, so p4d's 8 carry 2.52 H100s; 8 x 5 GiB fits its 40 GB GPUs: p4d.24xlarge at 21.957642
+  // USD/h.
   const auto f = rightsize_p5(0.91, 5);
   ASSERT_TRUE(f);
   EXPECT_EQ(f->instance->id, "aws/p4d.24xlarge");
@@ -161,10 +165,14 @@ std::vector<std::string> split_csv(const std::string& line) {
   bool quoted = false;
   for (std::size_t i = 0; i < line.size(); ++i) {
     const char c = line[i];
-    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') out.back() += '"', ++i;
-    else if (c == '"') quoted = !quoted;
-    else if (c == ',' && !quoted) out.emplace_back();
-    else out.back() += c;
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"')
+      out.back() += '"', ++i;
+    else if (c == '"')
+      quoted = !quoted;
+    else if (c == ',' && !quoted)
+      out.emplace_back();
+    else
+      out.back() += c;
   }
   return out;
 }
@@ -176,8 +184,11 @@ std::map<std::string, std::vector<double>> instances_per_day() {
   std::string line;
   std::getline(in, line);
   const auto header = split_csv(line);
-  auto col = [&](const char* name) { return std::find(header.begin(), header.end(), name) - header.begin(); };
-  const auto start = col("ChargePeriodStart"), sku = col("SkuId"), region = col("RegionId"), type = col("ResourceType");
+  auto col = [&](const char* name) {
+    return std::find(header.begin(), header.end(), name) - header.begin();
+  };
+  const auto start = col("ChargePeriodStart"), sku = col("SkuId"), region = col("RegionId"),
+             type = col("ResourceType");
   std::map<std::string, std::vector<double>> out;
   const ledger::Day from = kAsOf - 60;
   while (std::getline(in, line)) {
@@ -198,7 +209,8 @@ std::map<std::string, std::vector<double>> instances_per_day() {
 double quantile_optimum(const std::vector<double>& u, double ratio) {
   double best = 0;
   for (int c = 1; c <= 64; ++c) {
-    const double share = std::count_if(u.begin(), u.end(), [c](double x) { return x >= c; }) / double(u.size());
+    const double share =
+        std::count_if(u.begin(), u.end(), [c](double x) { return x >= c; }) / double(u.size());
     if (share > ratio) best = c;
   }
   return best;
@@ -261,13 +273,15 @@ TEST_P(ExampleFleet, ExistingReservationIsAboveTheOptimumAndItsUnusedCostIsRepor
   EXPECT_EQ(c, 3);
   const auto& l = find("commitment", "g6.48xlarge us-west-2");
   EXPECT_EQ(l.status, LeverStatus::kNoSaving);
-  EXPECT_NE(l.why.find("held (4 instances) is at or above the optimum (3)"), std::string::npos) << l.why;
+  EXPECT_NE(l.why.find("held (4 instances) is at or above the optimum (3)"), std::string::npos)
+      << l.why;
   // Utilisation of the 4 reserved: mean(min(u, 4)) / 4; unused hours at the reserved rate, a month.
   double used = 0;
   for (double u : g6) used += std::min(u, 4.0);
   const double unused_month = (4 * 60 - used) * 24 * 8.69111 * 730 / (24 * 60);
-  const std::string expected = core::sprintf("utilisation %.1f %%, unused %s USD a month", 100 * used / (4 * 60),
-                                             core::group_digits(unused_month).c_str());
+  const std::string expected =
+      core::sprintf("utilisation %.1f %%, unused %s USD a month", 100 * used / (4 * 60),
+                    core::group_digits(unused_month).c_str());
   bool found = false;
   for (const auto& n : l.notes) found |= n.find(expected) != std::string::npos;
   EXPECT_TRUE(found) << "no note with '" << expected << "'";
@@ -284,7 +298,8 @@ TEST_P(ExampleFleet, IdleScheduleFindsThePlantedNightsAndWeekends) {
   }
   // The night job on i-dev1 (2025-05-07 22:00 to 02:00) is the risk, and only there.
   EXPECT_EQ(find("idle-schedule", "i-dev1").risk.level, RiskLevel::kMedium);
-  EXPECT_NE(find("idle-schedule", "i-dev1").risk.why.find("4 hours inside the stop"), std::string::npos);
+  EXPECT_NE(find("idle-schedule", "i-dev1").risk.why.find("4 hours inside the stop"),
+            std::string::npos);
   EXPECT_NE(find("idle-schedule", "i-dev1").risk.why.find("2025-05-07 22:00"), std::string::npos);
   EXPECT_EQ(find("idle-schedule", "i-dev0").risk.level, RiskLevel::kLow);
   // The pool's hosts are not also sized for a commitment (one resource, one lever).
@@ -295,11 +310,17 @@ TEST_P(ExampleFleet, WasteFindingsOnResourcesAnotherLeverSavesOnCountOnce) {
   // `ledger check` finds the dev pool past its 14-day TTL and the reservation a sixth unused; the
   // idle schedules and the commitment lever already act on them: listed, with no second saving.
   for (const char* host : {"i-dev0", "i-dev1", "i-dev2"}) {
-    const auto& l = find("waste-expired-dev-resource", std::string("arn:aws:ec2:us-west-2:111122223333:instance/") + host);
+    const auto& l = find("waste-expired-dev-resource",
+                         std::string("arn:aws:ec2:us-west-2:111122223333:instance/") + host);
     EXPECT_EQ(l.status, LeverStatus::kNoSaving);
-    EXPECT_EQ(l.why.rfind(std::string("counted in idle-schedule ") + host + " (one resource, one saving)", 0), 0u) << l.why;
+    EXPECT_EQ(
+        l.why.rfind(std::string("counted in idle-schedule ") + host + " (one resource, one saving)",
+                    0),
+        0u)
+        << l.why;
   }
-  const auto& ri = find("waste-unused-commitment", "arn:aws:ec2:us-west-2:111122223333:reserved-instances/ri-g6-4x");
+  const auto& ri = find("waste-unused-commitment",
+                        "arn:aws:ec2:us-west-2:111122223333:reserved-instances/ri-g6-4x");
   EXPECT_EQ(ri.status, LeverStatus::kNoSaving);
   EXPECT_EQ(ri.why.rfind("counted in commitment g6.48xlarge us-west-2", 0), 0u) << ri.why;
   // The accepted levers' savings add up to the combined saving.
@@ -317,16 +338,21 @@ TEST_P(ExampleFleet, RightsizeMovesThePlantedEvalServerToOneGpu) {
   const auto& l = find("rightsize", "i-eval0");
   EXPECT_EQ(l.status, LeverStatus::kAccepted);
   ASSERT_EQ(l.change.size(), 1u);
-  EXPECT_EQ(*l.change[0].value, "p5.4xlarge: 1 x NVIDIA H100 SXM5 80GB instead of 8") << *l.change[0].value;
+  EXPECT_EQ(*l.change[0].value, "p5.4xlarge: 1 x NVIDIA H100 SXM5 80GB instead of 8")
+      << *l.change[0].value;
   EXPECT_NEAR(*l.saving_usd, (55.04 - 6.88) * 730, 0.01);
   EXPECT_EQ(l.risk.level, RiskLevel::kMedium);
   // One resource, one lever: the host is out of the p5.48xlarge commitment, and no other host is
   // rightsized (the dev pool is stopped by its schedule).
   EXPECT_EQ(find("commitment", "p5.48xlarge us-east-1").status, LeverStatus::kNotApplicable);
-  EXPECT_NE(find("commitment", "p5.48xlarge us-east-1").why.find("rightsize moves"), std::string::npos);
-  for (const auto& x : res_.levers) EXPECT_FALSE(x.id == "rightsize" && x.subject != "i-eval0") << x.subject;
-  // It is tagged environment=dev and past its TTL: `ledger check`'s finding counts in the rightsize.
-  const auto& ttl = find("waste-expired-dev-resource", "arn:aws:ec2:us-east-1:111122223333:instance/i-eval0");
+  EXPECT_NE(find("commitment", "p5.48xlarge us-east-1").why.find("rightsize moves"),
+            std::string::npos);
+  for (const auto& x : res_.levers)
+    EXPECT_FALSE(x.id == "rightsize" && x.subject != "i-eval0") << x.subject;
+  // It is tagged environment=dev and past its TTL: `ledger check`'s finding counts in the
+  // rightsize.
+  const auto& ttl =
+      find("waste-expired-dev-resource", "arn:aws:ec2:us-east-1:111122223333:instance/i-eval0");
   EXPECT_EQ(ttl.status, LeverStatus::kNoSaving);
   EXPECT_EQ(ttl.why, "counted in rightsize i-eval0 (one resource, one saving)");
 }
@@ -360,10 +386,13 @@ TEST_P(ExampleFleet, RedLinesRejectLeversRiskierThanAllowed) {
   std::map<std::string, LeverResult> by;
   for (const auto& l : r->levers) by[l.id + " " + l.subject] = l;
   EXPECT_EQ(by["commitment p4d.24xlarge us-east-1"].status, LeverStatus::kRejected);
-  EXPECT_EQ(by["commitment p4d.24xlarge us-east-1"].red_line.why, "risk medium above the allowed low");
+  EXPECT_EQ(by["commitment p4d.24xlarge us-east-1"].red_line.why,
+            "risk medium above the allowed low");
   EXPECT_EQ(by["idle-schedule i-dev1"].status, LeverStatus::kRejected);
   EXPECT_EQ(by["idle-schedule i-dev0"].status, LeverStatus::kAccepted);
-  EXPECT_NEAR(r->combined.saving_usd, *by["idle-schedule i-dev0"].saving_usd + *by["idle-schedule i-dev2"].saving_usd, 1e-6);
+  EXPECT_NEAR(r->combined.saving_usd,
+              *by["idle-schedule i-dev0"].saving_usd + *by["idle-schedule i-dev2"].saving_usd,
+              1e-6);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ExampleFleet, ::testing::Values("sqlite", "postgresql"),
@@ -391,13 +420,16 @@ TEST_P(ExampleLab, WasteFindingsBecomeLeversWithTheirSaving) {
     if (f.monthly_saving <= 0 || !f.covered_by.empty()) continue;
     std::string id = std::string("waste-") + governance::waste_kind_name(f.kind);
     std::replace(id.begin(), id.end(), '_', '-');
-    const auto it = std::find_if(res->levers.begin(), res->levers.end(),
-                                 [&](const LeverResult& l) { return l.id == id && l.subject == f.subject; });
+    const auto it = std::find_if(res->levers.begin(), res->levers.end(), [&](const LeverResult& l) {
+      return l.id == id && l.subject == f.subject;
+    });
     ASSERT_NE(it, res->levers.end()) << id << " " << f.subject;
     EXPECT_NEAR(*it->saving_usd, f.monthly_saving * 730 / 720, 1e-6) << id << " " << f.subject;
     ++priced;
   }
-  EXPECT_GE(priced, 5);  // idle GPUs, expired dev boxes, storage growth, logs, duplicates, commitment, fleet
+  EXPECT_GE(
+      priced,
+      5);  // idle GPUs, expired dev boxes, storage growth, logs, duplicates, commitment, fleet
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ExampleLab, ::testing::Values("sqlite", "postgresql"),

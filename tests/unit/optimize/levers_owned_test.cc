@@ -47,8 +47,8 @@ TEST(PricingOwned, SavingIsTheDifferenceOfTwoEstimatesOnGpt3) {
   const auto& l = p.lever;
   ASSERT_TRUE(l.saving_usd) << to_string(l.status) << ": " << l.why;
   EXPECT_EQ(testing::as_map(l.change), (Map{{"pricing.mode", "owned"},
-                                             {"pricing.server", "hgx-a100-80gb"},
-                                             {"pricing.reservation_reuse", std::nullopt}}));
+                                            {"pricing.server", "hgx-a100-80gb"},
+                                            {"pricing.reservation_reuse", std::nullopt}}));
   EXPECT_NEAR(*l.saving_usd, p.before - p.after, 0.005);
   EXPECT_NEAR(*l.total_usd, p.after, 0.005);
   EXPECT_GT(*l.saving_usd, 0);
@@ -58,7 +58,8 @@ TEST(PricingOwned, SavingIsTheDifferenceOfTwoEstimatesOnGpt3) {
 TEST(PricingOwned, SavingIsTheDifferenceOfTwoEstimatesOnH100) {
   const Priced p = price("tests/plans/optimize-llama3-8b-h100.yaml", "hgx-h100", false);
   ASSERT_TRUE(p.lever.saving_usd) << p.lever.why;
-  EXPECT_EQ(testing::as_map(p.lever.change), (Map{{"pricing.mode", "owned"}, {"pricing.server", "hgx-h100"}}));
+  EXPECT_EQ(testing::as_map(p.lever.change),
+            (Map{{"pricing.mode", "owned"}, {"pricing.server", "hgx-h100"}}));
   EXPECT_NEAR(*p.lever.saving_usd, p.before - p.after, 0.005);
 }
 
@@ -69,7 +70,8 @@ TEST(PricingOwned, RiskIsHighWhenOtherWorkMustFillTheCluster) {
   const auto& l = price(kGpt3, "hgx-a100-80gb", true).lever;
   EXPECT_EQ(l.status, LeverStatus::kRejected);
   EXPECT_EQ(l.risk.level, RiskLevel::kHigh);
-  EXPECT_EQ(l.risk.kinds, (std::vector<std::string>{"cost-commitment", "utilisation", "obsolescence"}));
+  EXPECT_EQ(l.risk.kinds,
+            (std::vector<std::string>{"cost-commitment", "utilisation", "obsolescence"}));
   EXPECT_NE(l.risk.why.find("128 x hgx-a100-80gb (1,024 GPUs)"), std::string::npos) << l.risk.why;
   EXPECT_NE(l.risk.why.find("other work must fill the rest"), std::string::npos) << l.risk.why;
   EXPECT_NE(l.rollout.stop_loss.find("do not buy if"), std::string::npos);
@@ -91,7 +93,8 @@ TEST(PricingOwned, ExcludesSpotAndReservedInTheCombination) {
   for (const auto& l : training_levers()) {
     if (l.group == "pricing-mode") pricing.push_back(l);
   }
-  const auto res = run_optimize(source_path("tests/plans/optimize-llama3-8b-h100.yaml"), g, pricing);
+  const auto res =
+      run_optimize(source_path("tests/plans/optimize-llama3-8b-h100.yaml"), g, pricing);
   const auto& owned = lever(res, "pricing-owned");
   const auto& spot = lever(res, "pricing-spot");
   ASSERT_EQ(owned.status, LeverStatus::kAccepted);
@@ -100,7 +103,8 @@ TEST(PricingOwned, ExcludesSpotAndReservedInTheCombination) {
   EXPECT_GT(*owned.saving_usd, *spot.saving_usd);
   EXPECT_EQ(res.combined.levers, std::vector<std::string>{"pricing-owned"});
   bool spot_skipped = false;
-  for (const auto& [id, why] : res.combined.skipped) spot_skipped = spot_skipped || id == "pricing-spot";
+  for (const auto& [id, why] : res.combined.skipped)
+    spot_skipped = spot_skipped || id == "pricing-spot";
   EXPECT_TRUE(spot_skipped);
 }
 
@@ -119,17 +123,20 @@ TEST(PricingOwned, StatesTheBreakEvenAgainstThePlansPrice) {
   const double rent = core::per_hour(before->inputs.compute.per_gpu) * 1024 * 730;
   const double running = o.rate.running.value() * core::kSecondsPerMonth;
   const double months = o.rate.upfront.value() / (rent - running);
-  const std::string expected = core::sprintf("break-even against the plan's price: %.1f months", months);
+  const std::string expected =
+      core::sprintf("break-even against the plan's price: %.1f months", months);
   bool found = false;
   for (const auto& n : l.notes) found = found || n.find(expected) == 0;
   EXPECT_TRUE(found) << expected;
 }
 
 TEST(PricingOwned, NotPricedWithoutAServerPriceSaysWhy) {
-  const auto h800 = lever(run_optimize(source_path("examples/deepseek-v3-h800.yaml")), "pricing-owned");
+  const auto h800 =
+      lever(run_optimize(source_path("examples/deepseek-v3-h800.yaml")), "pricing-owned");
   EXPECT_EQ(h800.status, LeverStatus::kNotPriced);
-  EXPECT_EQ(h800.why, "no server price for h800-sxm-80gb in the catalog (data/owned.yaml servers): "
-                      "buying needs one, with its power");
+  EXPECT_EQ(h800.why,
+            "no server price for h800-sxm-80gb in the catalog (data/owned.yaml servers): "
+            "buying needs one, with its power");
   EXPECT_FALSE(h800.saving_usd);
 
   // MI300X has a server entry without a price: its note is the reason.
@@ -154,7 +161,8 @@ pricing:
 }
 
 TEST(PricingOwned, NotApplicableToAnOwnedPlan) {
-  const auto l = lever(run_optimize(source_path("examples/gpt3-175b-h100-owned.yaml")), "pricing-owned");
+  const auto l =
+      lever(run_optimize(source_path("examples/gpt3-175b-h100-owned.yaml")), "pricing-owned");
   EXPECT_EQ(l.status, LeverStatus::kNotApplicable);
   EXPECT_EQ(l.why, "the plan is already on owned GPUs (pricing.mode owned)");
 }

@@ -96,7 +96,9 @@ void expect_saving(const LeverResult& l, const std::string& before, const std::s
   EXPECT_GT(*l.saving_usd, 0);
 }
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
 
 std::string edit(std::string text, const Map& m) {
   for (const auto& [key, value] : m) {
@@ -115,14 +117,16 @@ TEST(StorageLevers, DatasetDedupSavesTheDuplicateShareOfTheDataset) {
 }
 
 TEST(StorageLevers, DatasetDedupSaysWhatItNeeds) {
-  const auto l = run_lever(hand_edit(kPlan, "storage", "dataset_duplicates", std::nullopt), "dataset-dedup");
+  const auto l =
+      run_lever(hand_edit(kPlan, "storage", "dataset_duplicates", std::nullopt), "dataset-dedup");
   EXPECT_EQ(l.status, LeverStatus::kNotPriced);
   EXPECT_TRUE(contains(l.why, "give storage.dataset_duplicates")) << l.why;
 }
 
 TEST(StorageLevers, LogCompressionStoresLogsAtTheMeasuredRatio) {
   const auto l = run_lever(kPlan, "log-compression");
-  // 21 GB a day takes 0.4 % of a core at zstd-9's 58.8 MB/s: the best measured ratio (6.9 %) within 5 %.
+  // 21 GB a day takes 0.4 % of a core at zstd-9's 58.8 MB/s: the best measured ratio (6.9 %) within
+  // 5 %.
   const Map want{{"storage.log_compression", "zstd-9"}};
   EXPECT_EQ(testing::as_map(l.change), want);
   expect_saving(l, kPlan, edit(kPlan, want));
@@ -143,8 +147,8 @@ TEST(StorageLevers, LogSamplingNeedsTheVolumeByLevel) {
   EXPECT_EQ(l.status, LeverStatus::kNotPriced);
   EXPECT_TRUE(contains(l.why, "storage.log_levels")) << l.why;
   // Only warnings and audit logs: nothing to sample.
-  const auto none = run_lever(hand_edit(kPlan, "storage", "log_levels", "{warning: 1GB, audit: 1GB}"),
-                              "log-sampling");
+  const auto none = run_lever(
+      hand_edit(kPlan, "storage", "log_levels", "{warning: 1GB, audit: 1GB}"), "log-sampling");
   EXPECT_EQ(none.status, LeverStatus::kNoSaving);
   EXPECT_TRUE(contains(none.why, "never sampled")) << none.why;
 }
@@ -168,7 +172,8 @@ TEST(StorageLevers, EgressCompressionShipsTheMeasuredRatio) {
 }
 
 TEST(StorageLevers, EgressCompressionNeedsToKnowWhatTheEgressIs) {
-  const auto l = run_lever(hand_edit(kPlan, "network", "egress_content", std::nullopt), "egress-compression");
+  const auto l =
+      run_lever(hand_edit(kPlan, "network", "egress_content", std::nullopt), "egress-compression");
   EXPECT_EQ(l.status, LeverStatus::kNotPriced);
   EXPECT_TRUE(contains(l.why, "network.egress_content")) << l.why;
 }
@@ -252,8 +257,8 @@ TEST(StorageLevers, CheckpointTierDoesNotPayForShortLivedCheckpoints) {
 }
 
 TEST(StorageLevers, CheckpointTierNeedsANamedTier) {
-  const auto l = run_lever(hand_edit(hand_edit(kPlan, "storage", "checkpoint_tier", std::nullopt), "storage",
-                                     "checkpoint_price", "0.02USD/GB-month"),
+  const auto l = run_lever(hand_edit(hand_edit(kPlan, "storage", "checkpoint_tier", std::nullopt),
+                                     "storage", "checkpoint_price", "0.02USD/GB-month"),
                            "checkpoint-tier");
   EXPECT_EQ(l.status, LeverStatus::kNotPriced);
   EXPECT_TRUE(contains(l.why, "storage.checkpoint_tier")) << l.why;
@@ -276,8 +281,8 @@ TEST(StorageLevers, DataLoaderSaysWhenTheGpusNeverWait) {
   const auto l = run_lever(kPlan, "data-loader");
   EXPECT_EQ(l.status, LeverStatus::kNotApplicable);
   EXPECT_TRUE(contains(l.why, "never wait for data")) << l.why;
-  const auto own = run_lever(hand_edit(hand_edit(kPlan, "storage", "dataset_tier", std::nullopt), "storage",
-                                       "dataset_price", "0.02USD/GB-month"),
+  const auto own = run_lever(hand_edit(hand_edit(kPlan, "storage", "dataset_tier", std::nullopt),
+                                       "storage", "dataset_price", "0.02USD/GB-month"),
                              "data-loader");
   EXPECT_EQ(own.status, LeverStatus::kNotPriced);
   EXPECT_TRUE(contains(own.why, "storage.dataset_read_bandwidth")) << own.why;
@@ -316,7 +321,8 @@ TEST(StorageLevers, DatasetTierOnASlowTierCrossesTheDataStallLine) {
   EXPECT_EQ(testing::as_map(l.change).at("storage.dataset_tier"), "aws/test-slow-cheap");
   EXPECT_EQ(l.status, LeverStatus::kRejected) << l.why;
   EXPECT_TRUE(contains(l.red_line.why, "the GPUs wait for data")) << l.red_line.why;
-  EXPECT_TRUE(contains(l.red_line.why, "above the 0.0 % allowed (max_data_stall)")) << l.red_line.why;
+  EXPECT_TRUE(contains(l.red_line.why, "above the 0.0 % allowed (max_data_stall)"))
+      << l.red_line.why;
   Guardrails g;
   g.max_data_stall = 0.10;
   EXPECT_EQ(run_lever(text, "dataset-tier", g, with_slow_tier()).status, LeverStatus::kAccepted);

@@ -71,7 +71,8 @@ inline std::map<std::string, std::optional<std::string>> as_map(const optimize::
   return m;
 }
 
-inline const optimize::LeverResult& lever(const optimize::OptimizeResult& r, const std::string& id) {
+inline const optimize::LeverResult& lever(const optimize::OptimizeResult& r,
+                                          const std::string& id) {
   for (const auto& l : r.levers) {
     if (l.id == id) return l;
   }
@@ -95,8 +96,8 @@ inline double estimate_total(const std::string& text, const std::string& base_di
 // style of examples/), adding the section or key when absent; no value removes the key's line.
 // Top-level keys have an empty section. Deliberately line-based: it shares no code with the
 // YAML editor it checks.
-inline std::string hand_edit(const std::string& text, const std::string& section, const std::string& key,
-                             const std::optional<std::string>& value) {
+inline std::string hand_edit(const std::string& text, const std::string& section,
+                             const std::string& key, const std::optional<std::string>& value) {
   std::vector<std::string> lines;
   std::istringstream in(text);
   for (std::string l; std::getline(in, l);) lines.push_back(l);
@@ -127,7 +128,10 @@ inline std::string hand_edit(const std::string& text, const std::string& section
   bool done = false;
   for (size_t i = begin; i < end && !done; ++i) {
     if (!starts(lines[i], want + " ") && lines[i] != want) continue;
-    if (value) lines[i] = want + " " + *value; else lines.erase(lines.begin() + static_cast<long>(i));
+    if (value)
+      lines[i] = want + " " + *value;
+    else
+      lines.erase(lines.begin() + static_cast<long>(i));
     done = true;
   }
   if (!done && value) lines.insert(lines.begin() + static_cast<long>(end), want + " " + *value);

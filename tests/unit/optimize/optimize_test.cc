@@ -1,7 +1,7 @@
 // The optimiser end to end on real plans: every lever's saving is the difference of two
-// estimates the test makes itself (the plan edited by hand, tests/unit/optimize/optimize_support.h),
-// the combined plan is one estimate and not a sum, levers that do not apply or cannot be priced
-// say why.
+// estimates the test makes itself (the plan edited by hand,
+// tests/unit/optimize/optimize_support.h), the combined plan is one estimate and not a sum, levers
+// that do not apply or cannot be priced say why.
 #include "aicost/optimize/optimize.h"
 
 #include <gtest/gtest.h>
@@ -80,30 +80,31 @@ INSTANTIATE_TEST_SUITE_P(
         Case{kGpt3, "checkpoint-async", {{"storage.async_checkpoint", "true"}}},
         Case{kGpt3, "checkpoint-retention", {{"storage.checkpoints_retained", "2"}}},
         Case{kGpt3, "log-retention", {{"storage.log_retention", "7d"}}},
-        Case{kGpt3, "restart-automation",
+        Case{kGpt3,
+             "restart-automation",
              {{"reliability.detection", "1min"},
               {"reliability.rescheduling", "1min"},
               {"reliability.initialisation", "1min"}}},
-        Case{kGpt3, "checkpoint-interval", {}},
-        Case{kGpt3, "parallelism", {}},
+        Case{kGpt3, "checkpoint-interval", {}}, Case{kGpt3, "parallelism", {}},
         Case{kGpt3, "pricing-reserved", {{"pricing.mode", "on-demand"}}},
         Case{kDeepseek, "parallelism", {}},
         Case{kDeepseek, "checkpoint-async", {{"storage.async_checkpoint", "true"}}},
         Case{kH100, "precision-fp8", {{"training.precision", "fp8"}}},
         Case{kH100, "gradient-compression", {{"parallelism.grad_reduce_in_fp32", "false"}}},
-        Case{kH100, "comm-overlap",
-             {{"parallelism.tp_comm_overlap", "true"}, {"parallelism.overlap_grad_reduce", "true"}}},
+        Case{
+            kH100,
+            "comm-overlap",
+            {{"parallelism.tp_comm_overlap", "true"}, {"parallelism.overlap_grad_reduce", "true"}}},
         // One copy of the dataset: 1T tokens x 4 B (Llama 3's vocabulary needs 4-byte ids).
         Case{kH100, "data-locality", {{"network.cross_region", "4000GB"}}},
         Case{kH100, "pricing-reserved", {{"pricing.mode", "reserved-1y"}}},
-        Case{kH100, "pricing-spot", {}},
-        Case{kH100, "gpu-count", {}},
-        Case{kH100, "gpu-type", {}},
+        Case{kH100, "pricing-spot", {}}, Case{kH100, "gpu-count", {}}, Case{kH100, "gpu-type", {}},
         Case{kH100, "parallelism", {}}),
     [](const ::testing::TestParamInfo<Case>& i) {
       std::string name = std::string(i.param.plan).find("gpt3") != std::string::npos ? "gpt3_"
-                         : std::string(i.param.plan).find("deepseek") != std::string::npos ? "deepseek_"
-                                                                                           : "h100_";
+                         : std::string(i.param.plan).find("deepseek") != std::string::npos
+                             ? "deepseek_"
+                             : "h100_";
       for (const char* p = i.param.lever; *p; ++p) name += *p == '-' ? '_' : *p;
       return name;
     });
@@ -112,7 +113,8 @@ INSTANTIATE_TEST_SUITE_P(
 // rounded to whole minutes (computed here from the test's own estimate).
 TEST(CheckpointInterval, IsTheCostOptimalIntervalOfTheReliabilityModel) {
   const auto& base = result(kGpt3).baseline;
-  const auto a = reliability::analyze(costing::reliability_inputs(base.job, base.perf, base.inputs), false);
+  const auto a =
+      reliability::analyze(costing::reliability_inputs(base.job, base.perf, base.inputs), false);
   const auto& l = lever(result(kGpt3), "checkpoint-interval");
   EXPECT_EQ(as_map(l.change)["storage.checkpoint_interval"],
             std::to_string(static_cast<int>(std::round(a.cost_optimal.value() / 60))) + "min");
@@ -126,12 +128,15 @@ TEST(PricingSpot, ReoptimisesTheCheckpointIntervalForPreemptions) {
   const auto& l = lever(result(kH100), "pricing-spot");
   auto m = as_map(l.change);
   EXPECT_EQ(m["pricing.mode"], "spot");
-  const std::string text = hand_edit(testing::read_text(source_path(kH100)), "pricing", "mode", "spot");
-  auto plan = config::parse_plan(text, "spot.yaml", source_path("tests/plans"), testing::builtin_catalog());
+  const std::string text =
+      hand_edit(testing::read_text(source_path(kH100)), "pricing", "mode", "spot");
+  auto plan =
+      config::parse_plan(text, "spot.yaml", source_path("tests/plans"), testing::builtin_catalog());
   ASSERT_TRUE(plan) << plan.error().what();
   auto perf = perf::estimate_training(plan->job);
   ASSERT_TRUE(perf);
-  const auto a = reliability::analyze(costing::reliability_inputs(plan->job, *perf, plan->cost), false);
+  const auto a =
+      reliability::analyze(costing::reliability_inputs(plan->job, *perf, plan->cost), false);
   EXPECT_EQ(m["storage.checkpoint_interval"],
             std::to_string(static_cast<int>(std::round(a.cost_optimal.value() / 60))) + "min");
 }
@@ -182,14 +187,17 @@ TEST(Levers, NotApplicableAndNotPricedSayWhy) {
     }
   }
   EXPECT_EQ(lever(result(kGpt3), "precision-fp8").why, "a100-sxm4-80gb has no FP8 tensor cores");
-  EXPECT_EQ(lever(result(kGpt3), "pricing-spot").why, "no spot price for aws/p4de.24xlarge in the catalog");
+  EXPECT_EQ(lever(result(kGpt3), "pricing-spot").why,
+            "no spot price for aws/p4de.24xlarge in the catalog");
   EXPECT_EQ(lever(result(kGpt3), "gpu-count").status, LeverStatus::kNotApplicable);
   EXPECT_NE(lever(result(kGpt3), "gpu-count").why.find("no deadline"), std::string::npos);
   EXPECT_EQ(lever(result(kGpt3), "data-loader").status, LeverStatus::kNotApplicable);
-  EXPECT_NE(lever(result(kGpt3), "data-loader").why.find("the GPUs never wait for data"), std::string::npos);
+  EXPECT_NE(lever(result(kGpt3), "data-loader").why.find("the GPUs never wait for data"),
+            std::string::npos);
   EXPECT_NE(lever(result(kH100), "data-loader").why.find("has no read figure"), std::string::npos);
   EXPECT_EQ(lever(result(kDeepseek), "precision-fp8").why, "the plan already trains in FP8");
-  EXPECT_NE(lever(result(kDeepseek), "pricing-spot").why.find("pricing.gpu_hour"), std::string::npos);
+  EXPECT_NE(lever(result(kDeepseek), "pricing-spot").why.find("pricing.gpu_hour"),
+            std::string::npos);
   EXPECT_EQ(lever(result(kDeepseek), "pricing-owned").status, LeverStatus::kNotPriced);
 }
 
@@ -236,7 +244,8 @@ TEST(Combined, IsOnePlanNotTheSumOfSavings) {
   EXPECT_LT(c.saving_usd, sum - 1000) << "the two levers overlap; their savings cannot add up";
   // The combined total is the estimate of the plan with both changes, made by hand here.
   const std::string text = testing::read_text(source_path(kGpt3));
-  EXPECT_NEAR(c.total_usd, estimate_total(apply_by_hand(text, c.change), source_path("examples")), 0.005);
+  EXPECT_NEAR(c.total_usd, estimate_total(apply_by_hand(text, c.change), source_path("examples")),
+              0.005);
 }
 
 // Mutually exclusive pricing levers: only the better one is tried in the combination.
@@ -245,11 +254,12 @@ TEST(Combined, SpotAndReservedExcludeEachOther) {
   g.max_risk = RiskLevel::kHigh;  // let spot on 8 nodes through
   std::vector<Lever> pricing;
   for (const auto& l : training_levers()) {
-    if (l.group == "pricing-mode" && l.id != "pricing-owned") pricing.push_back(l);  // levers_owned_test.cc
+    if (l.group == "pricing-mode" && l.id != "pricing-owned")
+      pricing.push_back(l);  // levers_owned_test.cc
   }
   // Keep the run reserved-friendly: the reserved lever must also be accepted to be excluded.
-  const std::string text = hand_edit(testing::read_text(source_path(kH100)), "pricing",
-                                     "reservation_reuse", "100%");
+  const std::string text =
+      hand_edit(testing::read_text(source_path(kH100)), "pricing", "reservation_reuse", "100%");
   testing::TempDir dir;
   const auto res = run_optimize(dir.write("plan.yaml", text), g, pricing);
   ASSERT_EQ(lever(res, "pricing-spot").status, LeverStatus::kAccepted);

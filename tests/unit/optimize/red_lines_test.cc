@@ -27,7 +27,9 @@ std::vector<Lever> only(std::initializer_list<const char*> ids) {
   return out;
 }
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
 
 // Highest risk allowed (default medium): spot on 8 nodes is high risk.
 TEST(RedLines, RiskAboveTheAllowedLevelIsRejected) {
@@ -51,11 +53,13 @@ TEST(RedLines, RiskAboveTheAllowedLevelIsRejected) {
 TEST(RedLines, CheckpointRetentionRejectsAShorterInterval) {
   Guardrails g;
   g.min_retention["checkpoints"] = core::hours(8);
-  const auto res = run_optimize(source_path("examples/gpt3-175b-a100.yaml"), g, only({"checkpoint-interval"}));
+  const auto res =
+      run_optimize(source_path("examples/gpt3-175b-a100.yaml"), g, only({"checkpoint-interval"}));
   const auto& l = lever(res, "checkpoint-interval");
   EXPECT_EQ(l.status, LeverStatus::kRejected);
-  EXPECT_TRUE(contains(l.red_line.why, "retained checkpoints cover 4.0 h (5 x 48 min), below the "
-                                       "minimum 8.0 h by 4.0 h"))
+  EXPECT_TRUE(contains(l.red_line.why,
+                       "retained checkpoints cover 4.0 h (5 x 48 min), below the "
+                       "minimum 8.0 h by 4.0 h"))
       << l.red_line.why;
 }
 
@@ -63,14 +67,15 @@ TEST(RedLines, CheckpointRetentionRejectsAShorterInterval) {
 // work + a 7 min restart; the cost-optimal 49 min interval loses ~25 min per interrupt.
 TEST(RedLines, MaxRecoveryRejectsALongerInterval) {
   testing::TempDir dir;
-  const std::string plan = dir.write(
-      "gpt3.yaml", hand_edit(gpt3_text(), "storage", "checkpoint_interval", "10min"));
+  const std::string plan =
+      dir.write("gpt3.yaml", hand_edit(gpt3_text(), "storage", "checkpoint_interval", "10min"));
   Guardrails g;
   g.max_recovery = core::seconds(20 * 60);
   const auto res = run_optimize(plan, g, only({"checkpoint-interval"}));
   const auto& l = lever(res, "checkpoint-interval");
   ASSERT_EQ(l.status, LeverStatus::kRejected) << l.why;
-  EXPECT_TRUE(contains(l.red_line.why, "(lost work + restart) is above the maximum 20 min by")) << l.red_line.why;
+  EXPECT_TRUE(contains(l.red_line.why, "(lost work + restart) is above the maximum 20 min by"))
+      << l.red_line.why;
   EXPECT_LT(recovery_per_interrupt(res.baseline).value(), 20 * 60);
 }
 
@@ -87,7 +92,8 @@ TEST(RedLines, EfficiencyFloorRejectsALessEfficientGpuType) {
   ASSERT_TRUE(l.mfu_bf16);
   EXPECT_LT(*l.mfu_bf16, 0.45);
   EXPECT_TRUE(contains(l.red_line.why, "is below the floor 45.0 % by")) << l.red_line.why;
-  EXPECT_EQ(lever(run_optimize(plan, {}, only({"gpu-type"})), "gpu-type").status, LeverStatus::kAccepted);
+  EXPECT_EQ(lever(run_optimize(plan, {}, only({"gpu-type"})), "gpu-type").status,
+            LeverStatus::kAccepted);
 }
 
 // The plan's deadline: spot adds preemptions, so a deadline just above the on-demand wall time
@@ -102,7 +108,8 @@ TEST(RedLines, DeadlineRejectsASlowerPlan) {
   ASSERT_LT(res.baseline.wall_days(), 20.74);
   const auto& l = lever(res, "pricing-spot");
   ASSERT_EQ(l.status, LeverStatus::kRejected) << l.why;
-  EXPECT_TRUE(contains(l.red_line.why, "miss the plan's deadline of 20.7 days by")) << l.red_line.why;
+  EXPECT_TRUE(contains(l.red_line.why, "miss the plan's deadline of 20.7 days by"))
+      << l.red_line.why;
 }
 
 // A lever for the security floor and log retention: no shipped lever cuts security spend or logs
@@ -138,7 +145,8 @@ TEST(RedLines, LogRetentionMinimumRejectsAShorterRetention) {
 TEST(RedLines, LogRetentionLeverStopsAtTheMinimum) {
   Guardrails g;
   g.min_retention["logs"] = core::days(14);
-  const auto res = run_optimize(source_path("examples/gpt3-175b-a100.yaml"), g, only({"log-retention"}));
+  const auto res =
+      run_optimize(source_path("examples/gpt3-175b-a100.yaml"), g, only({"log-retention"}));
   const auto& l = lever(res, "log-retention");
   EXPECT_EQ(l.status, LeverStatus::kAccepted);
   ASSERT_EQ(l.change.size(), 1u);
@@ -146,9 +154,10 @@ TEST(RedLines, LogRetentionLeverStopsAtTheMinimum) {
 }
 
 TEST(RedLines, AChangeThatDoesNotFitInMemoryIsRejected) {
-  const auto res = run_optimize(source_path("examples/gpt3-175b-a100.yaml"), {},
-                                {cutting("no-recompute", {{"parallelism.recompute_granularity", "none"},
-                                                          {"parallelism.micro_batch_size", "16"}})});
+  const auto res =
+      run_optimize(source_path("examples/gpt3-175b-a100.yaml"), {},
+                   {cutting("no-recompute", {{"parallelism.recompute_granularity", "none"},
+                                             {"parallelism.micro_batch_size", "16"}})});
   const auto& l = lever(res, "no-recompute");
   ASSERT_TRUE(l.saving_usd);
   EXPECT_FALSE(l.red_line.ok);
@@ -160,7 +169,8 @@ TEST(RedLines, AChangeThatDoesNotFitInMemoryIsRejected) {
 TEST(RedLines, APlanAlreadyAcrossALineIsReportedNotBlamedOnLevers) {
   Guardrails g;
   g.min_mfu = 0.9;
-  const auto res = run_optimize(source_path("examples/gpt3-175b-a100.yaml"), g, only({"checkpoint-async"}));
+  const auto res =
+      run_optimize(source_path("examples/gpt3-175b-a100.yaml"), g, only({"checkpoint-async"}));
   ASSERT_EQ(res.warnings.size(), 1u);
   EXPECT_TRUE(contains(res.warnings.front(), "the plan itself crosses a red line: MFU 52.3 %"));
   EXPECT_EQ(lever(res, "checkpoint-async").status, LeverStatus::kAccepted);

@@ -40,12 +40,15 @@ std::vector<Lever> only(std::initializer_list<const char*> ids) {
   return out;
 }
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
 
 // Sets `a.b.c: value` in a plan written in block style, two spaces a level (examples/ and
 // tests/plans/ are), adding the sections on the way when absent; no value removes the key's line
 // and the lines under it. Line-based on purpose: it shares no code with the YAML editor it checks.
-std::string hand_set(const std::string& text, const std::string& key, const std::optional<std::string>& value) {
+std::string hand_set(const std::string& text, const std::string& key,
+                     const std::optional<std::string>& value) {
   std::vector<std::string> lines;
   std::istringstream in(text);
   for (std::string l; std::getline(in, l);) lines.push_back(l);
@@ -97,7 +100,8 @@ std::string apply_by_hand(std::string text, const Change& c) {
 
 // A serving plan's monthly cost from its text, as `aicost estimate` makes it.
 double serving_total(const std::string& text, const std::string& base_dir) {
-  auto plan = config::parse_serving_plan(text, "hand-edited.yaml", base_dir, testing::builtin_catalog());
+  auto plan =
+      config::parse_serving_plan(text, "hand-edited.yaml", base_dir, testing::builtin_catalog());
   EXPECT_TRUE(plan) << (plan ? "" : plan.error().what()) << "\n" << text;
   if (!plan) return -1;
   const auto fleet = serving::estimate_fleet(*plan, plan->series);
@@ -106,11 +110,16 @@ double serving_total(const std::string& text, const std::string& base_dir) {
 }
 
 TEST(ServingHandSet, EditsNestedKeysByLine) {
-  const std::string text = "a: 1\nserving:\n  gpu: x\n  autoscaling:\n    cold_start: 4min\n  sla:\n    ttft: 1s\n";
+  const std::string text =
+      "a: 1\nserving:\n  gpu: x\n  autoscaling:\n    cold_start: 4min\n  sla:\n    ttft: 1s\n";
   EXPECT_EQ(hand_set(text, "serving.autoscaling.policy", "reactive"),
-            "a: 1\nserving:\n  gpu: x\n  autoscaling:\n    cold_start: 4min\n    policy: reactive\n  sla:\n    ttft: 1s\n");
-  EXPECT_EQ(hand_set(text, "serving.gpu", "y"), "a: 1\nserving:\n  gpu: y\n  autoscaling:\n    cold_start: 4min\n  sla:\n    ttft: 1s\n");
-  EXPECT_EQ(hand_set(text, "serving.autoscaling", std::nullopt), "a: 1\nserving:\n  gpu: x\n  sla:\n    ttft: 1s\n");
+            "a: 1\nserving:\n  gpu: x\n  autoscaling:\n    cold_start: 4min\n    policy: "
+            "reactive\n  sla:\n    ttft: 1s\n");
+  EXPECT_EQ(
+      hand_set(text, "serving.gpu", "y"),
+      "a: 1\nserving:\n  gpu: y\n  autoscaling:\n    cold_start: 4min\n  sla:\n    ttft: 1s\n");
+  EXPECT_EQ(hand_set(text, "serving.autoscaling", std::nullopt),
+            "a: 1\nserving:\n  gpu: x\n  sla:\n    ttft: 1s\n");
   EXPECT_EQ(hand_set(text, "pricing.spot_share", "50%"), text + "pricing:\n  spot_share: 50%\n");
   EXPECT_EQ(hand_set(text, "serving.speculative.draft_tokens", "4"),
             "a: 1\nserving:\n  gpu: x\n  autoscaling:\n    cold_start: 4min\n  sla:\n    ttft: 1s\n"
@@ -148,25 +157,26 @@ TEST_P(ServingLeverSaving, EqualsTheDifferenceOfTwoServingEstimates) {
 
 INSTANTIATE_TEST_SUITE_P(
     Levers, ServingLeverSaving,
-    ::testing::Values(
-        Case{kEight, "quantization", {{"serving.precision", "fp8"}}},
-        Case{kEight, "batch-limit", {{"serving.max_batch", "128"}}},
-        Case{kEight, "prefix-caching", {{"serving.prefix_cache_hit", "30%"}}},
-        Case{kEight, "speculative-decoding",
-             {{"serving.speculative.draft_tokens", "4"},
-              {"serving.speculative.acceptance", "70%"},
-              {"serving.speculative.draft_cost", "5%"}}},
-        Case{kEight, "autoscaling", {}},
-        Case{kEight, "spot-mix", {}},
-        Case{kEight, "gpu-type", {}},
-        Case{kEight, "cdn",
-             {{"serving.response_cache_hit", "10%"}, {"serving.response_cache_cost", "300USD/month"}}},
-        Case{kChat, "autoscaling", {{"serving.autoscaling.policy", "reactive"}}},
-        Case{kChat, "spot-mix", {{"pricing.spot_share", "50%"}}},
-        Case{kChat, "gpu-type", {}},
-        Case{kSteady, "quantization", {{"serving.precision", "fp8"}}},
-        Case{kSteady, "speculative-decoding", {}},
-        Case{kSteady, "prefix-caching", {{"serving.prefix_cache_hit", "30%"}}}),
+    ::testing::Values(Case{kEight, "quantization", {{"serving.precision", "fp8"}}},
+                      Case{kEight, "batch-limit", {{"serving.max_batch", "128"}}},
+                      Case{kEight, "prefix-caching", {{"serving.prefix_cache_hit", "30%"}}},
+                      Case{kEight,
+                           "speculative-decoding",
+                           {{"serving.speculative.draft_tokens", "4"},
+                            {"serving.speculative.acceptance", "70%"},
+                            {"serving.speculative.draft_cost", "5%"}}},
+                      Case{kEight, "autoscaling", {}}, Case{kEight, "spot-mix", {}},
+                      Case{kEight, "gpu-type", {}},
+                      Case{kEight,
+                           "cdn",
+                           {{"serving.response_cache_hit", "10%"},
+                            {"serving.response_cache_cost", "300USD/month"}}},
+                      Case{kChat, "autoscaling", {{"serving.autoscaling.policy", "reactive"}}},
+                      Case{kChat, "spot-mix", {{"pricing.spot_share", "50%"}}},
+                      Case{kChat, "gpu-type", {}},
+                      Case{kSteady, "quantization", {{"serving.precision", "fp8"}}},
+                      Case{kSteady, "speculative-decoding", {}},
+                      Case{kSteady, "prefix-caching", {{"serving.prefix_cache_hit", "30%"}}}),
     [](const ::testing::TestParamInfo<Case>& i) {
       const std::string plan = i.param.plan;
       std::string name = plan == kChat ? "chat_" : plan == kEight ? "eight_" : "steady_";
@@ -185,7 +195,8 @@ TEST(ServingAutoscaling, ProposesTheCheapestPolicyInsideTheRedLines) {
                                          source_path("examples"));
   EXPECT_LT(scheduled, *l.total_usd) << "scheduled is cheaper, but crosses the SLA line";
   bool listed = false;
-  for (const auto& n : l.notes) listed |= contains(n, "weighed scheduled") && contains(n, "11.13 % of requests over the SLA");
+  for (const auto& n : l.notes)
+    listed |= contains(n, "weighed scheduled") && contains(n, "11.13 % of requests over the SLA");
   EXPECT_TRUE(listed);
   ASSERT_TRUE(l.sla_effect && l.sla_effect->over_sla_share);
   EXPECT_LE(*l.sla_effect->over_sla_share, 0.01);
@@ -218,13 +229,16 @@ TEST(ServingRedLines, CapacityBufferRejectsASmallerFleet) {
   EXPECT_EQ(l.status, LeverStatus::kRejected);
   ASSERT_TRUE(l.sla_effect);
   EXPECT_LT(l.sla_effect->capacity_buffer, 0.10);
-  EXPECT_TRUE(contains(l.red_line.why, "capacity buffer 8.3 % (spare capacity within the SLA over the "
-                                       "36 requests/s served) is below the minimum 10 % by 1.7 pp"))
+  EXPECT_TRUE(contains(l.red_line.why,
+                       "capacity buffer 8.3 % (spare capacity within the SLA over the "
+                       "36 requests/s served) is below the minimum 10 % by 1.7 pp"))
       << l.red_line.why;
   // The same change passes with a 1 % buffer.
   Guardrails g;
   g.capacity_buffer = 0.01;
-  EXPECT_EQ(lever(run_optimize(source_path(kSteady), g, only({"speculative-decoding"})), "speculative-decoding").status,
+  EXPECT_EQ(lever(run_optimize(source_path(kSteady), g, only({"speculative-decoding"})),
+                  "speculative-decoding")
+                .status,
             LeverStatus::kAccepted);
 }
 
@@ -243,8 +257,9 @@ TEST(ServingLevers, NotApplicableAndNotPricedSayWhy) {
   }
   const auto& chat = result(kChat);
   EXPECT_EQ(lever(chat, "quantization").status, LeverStatus::kNotApplicable);
-  EXPECT_EQ(lever(chat, "quantization").why,
-            "h100-sxm-80gb has no tensor cores below fp8 (FP8, INT8, FP4) for the deployment to move to");
+  EXPECT_EQ(
+      lever(chat, "quantization").why,
+      "h100-sxm-80gb has no tensor cores below fp8 (FP8, INT8, FP4) for the deployment to move to");
   EXPECT_EQ(lever(chat, "prefix-caching").status, LeverStatus::kNotPriced);
   EXPECT_TRUE(contains(lever(chat, "prefix-caching").why, "serving.levers.prefix_cache_hit"));
   EXPECT_EQ(lever(chat, "speculative-decoding").status, LeverStatus::kNotPriced);
@@ -256,7 +271,8 @@ TEST(ServingLevers, NotApplicableAndNotPricedSayWhy) {
   EXPECT_EQ(lever(steady, "autoscaling").status, LeverStatus::kNotApplicable);
   EXPECT_TRUE(contains(lever(steady, "autoscaling").why, "no traffic profile"));
   EXPECT_EQ(lever(steady, "spot-mix").status, LeverStatus::kNotPriced);
-  EXPECT_TRUE(contains(lever(steady, "spot-mix").why, "spot reclaims are simulated over the traffic profile"));
+  EXPECT_TRUE(contains(lever(steady, "spot-mix").why,
+                       "spot reclaims are simulated over the traffic profile"));
 }
 
 // Every serving lever of the contract is reported once.
@@ -280,7 +296,8 @@ TEST(ServingCombined, IsOnePlanNotTheSumOfSavings) {
   EXPECT_NEAR(c.sum_of_savings, sum, 0.01);
   EXPECT_LT(c.saving_usd, sum - 1000);
   const std::string text = read_text(source_path(kChat));
-  EXPECT_NEAR(c.total_usd, serving_total(apply_by_hand(text, c.change), source_path("examples")), 0.005);
+  EXPECT_NEAR(c.total_usd, serving_total(apply_by_hand(text, c.change), source_path("examples")),
+              0.005);
   ASSERT_TRUE(c.sla_effect);
 }
 

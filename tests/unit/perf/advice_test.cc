@@ -24,7 +24,9 @@ TEST(MemoryFixes, OnlyTheChangesThatFitAreOfferedWithThePeakTheyLeave) {
     // The peak is the memory model's on the changed job, derived here by making the change.
     auto changed = job;
     switch (f.lever) {
-      case MemoryLever::kZero3: changed.parallel.sharding = workload::OptimizerSharding::kZero3; break;
+      case MemoryLever::kZero3:
+        changed.parallel.sharding = workload::OptimizerSharding::kZero3;
+        break;
       case MemoryLever::kPipeline: changed.parallel.pipeline = f.value; break;
       case MemoryLever::kTensor: changed.parallel.tensor = f.value; break;
       default: FAIL() << "a change this job's size cannot fit by: " << static_cast<int>(f.lever);

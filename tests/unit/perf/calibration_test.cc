@@ -28,8 +28,8 @@ double model(const Row& r, const catalog::EfficiencyProfile& e) {
 }
 
 const Row kRows[] = {
-    {"ampere", 1.0, 64, 100, 1}, {"ampere", 2.0, 8192, 10, 4},  {"ampere", 0.5, 256, 400, 2},
-    {"ampere", 3.0, 1024, 50, 8}, {"hopper", 1.0, 128, 200, 1}, {"hopper", 4.0, 4096, 20, 2},
+    {"ampere", 1.0, 64, 100, 1},  {"ampere", 2.0, 8192, 10, 4},  {"ampere", 0.5, 256, 400, 2},
+    {"ampere", 3.0, 1024, 50, 8}, {"hopper", 1.0, 128, 200, 1},  {"hopper", 4.0, 4096, 20, 2},
     {"hopper", 0.2, 96, 800, 1},  {"hopper", 1.5, 2048, 80, 16},
 };
 
@@ -67,9 +67,10 @@ std::vector<FitParameter> uncapped() {
   params[1].lo = 0;  // gemm_half_dim: the synthetic model has no microbenchmarks either
   // The synthetic model has no MoE layers: moe_sync_expert_overhead would be one more flat
   // direction for the simplex (fp8_gemm_relative already is one), so it is left out.
-  params.erase(std::remove_if(params.begin(), params.end(),
-                              [](const FitParameter& p) { return p.key == "moe_sync_expert_overhead"; }),
-               params.end());
+  params.erase(
+      std::remove_if(params.begin(), params.end(),
+                     [](const FitParameter& p) { return p.key == "moe_sync_expert_overhead"; }),
+      params.end());
   return params;
 }
 
@@ -141,7 +142,8 @@ TEST(Fit, GenerationWithTooFewInformingRowsTakesThePooledValue) {
 TEST(Fit, NoRowsLeavesEveryParameterAtItsStart) {
   const auto params = training_fit_parameters();
   const auto f = fit({}, params);
-  for (size_t k = 0; k < params.size(); ++k) EXPECT_DOUBLE_EQ(f.value(k, "hopper"), params[k].start);
+  for (size_t k = 0; k < params.size(); ++k)
+    EXPECT_DOUBLE_EQ(f.value(k, "hopper"), params[k].start);
 }
 
 // A row the model cannot predict (NaN, 0) costs as much as a 100x error: the fit still moves
@@ -159,7 +161,8 @@ TEST(Fit, UnpredictableRowsCostAFactorOfAHundred) {
 // Cross-validation predicts each group with the fit that never saw it. Group "c" (the hopper
 // rows) is measured twice as fast as the model can explain; held out, it is predicted from the
 // ampere rows alone: the true shared values and the pooled gemm_max (= ampere's), so its error is
-// the closed form 0.5 * (t(hopper at ampere's gemm_max)) / t_true - 1 per row, not the in-sample error.
+// the closed form 0.5 * (t(hopper at ampere's gemm_max)) / t_true - 1 per row, not the in-sample
+// error.
 TEST(CrossValidate, HeldOutRowsArePredictedByTheFitWithoutTheirGroup) {
   auto obs = synthetic("c");
   for (auto& o : obs) {
@@ -201,13 +204,15 @@ TEST(Fit, CapsBoundTheirGenerationAndThePooledValue) {
 // Two sets of values, inside the ranges and away from the starts.
 TEST(Fit, RecoversTheStepModelsOwnParameters) {
   auto run = config::load_observations(
-      std::string(AICOST_SOURCE_DIR) + "/data/validation/training-dev.csv", testing::builtin_catalog());
+      std::string(AICOST_SOURCE_DIR) + "/data/validation/training-dev.csv",
+      testing::builtin_catalog());
   ASSERT_TRUE(run) << run.error().what();
   const auto params = run->parameters;
   struct Truth {
     double ampere, hopper, half_dim, layer, step;
   };
-  for (const Truth& t : {Truth{0.80, 0.66, 96, 0.5e-3, 0.04}, Truth{0.72, 0.60, 200, 0.15e-3, 0.12}}) {
+  for (const Truth& t :
+       {Truth{0.80, 0.66, 96, 0.5e-3, 0.04}, Truth{0.72, 0.60, 200, 0.15e-3, 0.12}}) {
     for (auto& o : run->observations) {
       auto e = o.profile;
       e.gemm_max = o.generation == "ampere" ? t.ampere : t.hopper;
@@ -225,7 +230,8 @@ TEST(Fit, RecoversTheStepModelsOwnParameters) {
     EXPECT_NEAR(f.value(2, "ampere"), t.layer, 1e-12);
     EXPECT_NEAR(f.value(3, "ampere"), t.step, 1e-12);
     // fp8_gemm_relative stays the shipped profiles' (hopper and blackwell: 82 %).
-    EXPECT_NEAR(f.value(4, "hopper"), (**testing::builtin_catalog().efficiency("hopper")).fp8_gemm_relative, 1e-9);
+    EXPECT_NEAR(f.value(4, "hopper"),
+                (**testing::builtin_catalog().efficiency("hopper")).fp8_gemm_relative, 1e-9);
     EXPECT_NEAR(f.loss, 0, 1e-12);
   }
 }

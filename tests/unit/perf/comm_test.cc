@@ -17,7 +17,7 @@ workload::TrainingJob cluster_job(int gpus) {
   // Hand-set links and efficiencies so every number below is explicit.
   j.cluster.scale_up_domain = 8;
   j.cluster.gpus_per_node = 8;
-  j.cluster.intra_node_bandwidth = core::gb_per_s(300);  // NVLink per direction
+  j.cluster.intra_node_bandwidth = core::gb_per_s(300);    // NVLink per direction
   j.cluster.inter_node_bandwidth = core::gbit_per_s(200);  // 25 GB/s NIC per GPU
   j.efficiency.scale_up_bus = 0.8;
   j.efficiency.scale_out_bus = 0.7;
@@ -113,7 +113,8 @@ TEST(Dispatch, FlexCrossesTheNetworkAtTheDeepEpShare) {
   j.parallel.moe_dispatcher = workload::MoeDispatcher::kFlex;
   j.efficiency.flex_dispatch_bus = 0.86;
   const double expected = 20e-6 + 1e9 * 0.5 / (25e9 * 0.86);
-  EXPECT_NEAR(dispatch_time(j, Group{16, 1}, 16, 1, core::gb(1)).value(), expected, expected * 1e-9);
+  EXPECT_NEAR(dispatch_time(j, Group{16, 1}, 16, 1, core::gb(1)).value(), expected,
+              expected * 1e-9);
 }
 
 }  // namespace

@@ -44,8 +44,8 @@ Ring ring_of(const workload::TrainingJob& job, double q, double kv) {
   const double hop = e.collective_latency.value() +
                      bytes / (job.cluster.inter_node_bandwidth.value() * e.scale_out_bus);
   const double flops = 4 * q / t * s * tokens * 0.5;
-  const double fwd = flops / ((*job.cluster.gpu.peak(catalog::Precision::kBf16)).value() *
-                              e.attention_flash);
+  const double fwd =
+      flops / ((*job.cluster.gpu.peak(catalog::Precision::kBf16)).value() * e.attention_flash);
   return {hop, fwd, fwd * e.attention_flash_backward};
 }
 
@@ -60,13 +60,14 @@ TEST(CpRing, EachHopHidesOnlyBehindItsOwnStep) {
   const double c = 4;
   // 3 hops forward (K, V) and 3 backward (K, V, dK, dV: twice the bytes), each against 1/4 of
   // the attention.
-  const double expected = (c - 1) * exposed(r.hop, r.attn_fwd / c) +
-                          (c - 1) * exposed(2 * r.hop, r.attn_bwd / c);
+  const double expected =
+      (c - 1) * exposed(r.hop, r.attn_fwd / c) + (c - 1) * exposed(2 * r.hop, r.attn_bwd / c);
   ASSERT_GT(expected, 0);
   EXPECT_NEAR(layer_time(job, false).cp.value(), expected, expected * 1e-9);
   // Hidden behind the whole attention instead, as if every hop overlapped every step, the ring
   // would cost less: the per-step bound is what the kernel allows.
-  const double whole = exposed((c - 1) * r.hop, r.attn_fwd) + exposed((c - 1) * 2 * r.hop, r.attn_bwd);
+  const double whole =
+      exposed((c - 1) * r.hop, r.attn_fwd) + exposed((c - 1) * 2 * r.hop, r.attn_bwd);
   EXPECT_LT(whole, expected);
 }
 
@@ -75,7 +76,8 @@ TEST(CpRing, RecomputedAttentionRunsTheForwardRingAgain) {
   const Ring r = ring_of(none);
   const double forward = 3 * exposed(r.hop, r.attn_fwd / 4);
   for (auto rc : {workload::Recompute::kSelective, workload::Recompute::kFull}) {
-    const double extra = (layer_time(gpt3_cp(4, rc), false).cp - layer_time(none, false).cp).value();
+    const double extra =
+        (layer_time(gpt3_cp(4, rc), false).cp - layer_time(none, false).cp).value();
     EXPECT_NEAR(extra, forward, forward * 1e-9);
   }
 }
@@ -110,7 +112,8 @@ TEST(CpRing, ARingThatOutgrowsTheNodeRunsAtItsNetworkHop) {
   job.parallel.context = 4;
   job.parallel.micro_batch = 2;
   const Ring r = ring_of(job, 8192, 1024);  // 64 query heads, 8 K/V heads of 128
-  const double expected = 3 * exposed(r.hop, r.attn_fwd / 4) + 3 * exposed(2 * r.hop, r.attn_bwd / 4);
+  const double expected =
+      3 * exposed(r.hop, r.attn_fwd / 4) + 3 * exposed(2 * r.hop, r.attn_bwd / 4);
   ASSERT_GT(expected, 0);
   EXPECT_NEAR(layer_time(job, false).cp.value(), expected, expected * 1e-9);
 }

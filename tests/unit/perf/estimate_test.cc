@@ -54,8 +54,7 @@ TEST(StepEstimate, DoublingGlobalBatchHalvesBubbleShareOfCompute) {
   const double r2 = e2.step.bubble / e2.step.compute;
   EXPECT_NEAR(r2, r1 / 2, 1e-9 * r1);
   // And as a share of the step it falls by roughly half ((p-1)/(m+p-1): 3/35 -> 3/67).
-  EXPECT_NEAR((e2.step.bubble / e2.step_time) / (e1.step.bubble / e1.step_time), 35.0 / 67.0,
-              0.05);
+  EXPECT_NEAR((e2.step.bubble / e2.step_time) / (e1.step.bubble / e1.step_time), 35.0 / 67.0, 0.05);
 }
 
 TEST(StepEstimate, MfuIsModelFlopsRateOverPeak) {
@@ -123,7 +122,8 @@ TEST(DataLoading, TheGpusWaitOnlyForTheReadThatOutlastsTheStep) {
   // A shared rate that reads the step's batch in 3 x the step: the GPUs wait 2 steps' time.
   j.data.shared = core::BytesPerSecond(bytes / (3 * fed.step_time.value()));
   const auto starved = estimate(j);
-  EXPECT_NEAR(starved.step.data_loading.value(), 2 * fed.step_time.value(), 1e-9 * fed.step_time.value());
+  EXPECT_NEAR(starved.step.data_loading.value(), 2 * fed.step_time.value(),
+              1e-9 * fed.step_time.value());
   EXPECT_NEAR(starved.step_time.value(), 3 * fed.step_time.value(), 1e-9 * fed.step_time.value());
 
   // A rate that reads it in half a step: no wait.
@@ -136,7 +136,6 @@ TEST(DataLoading, TheGpusWaitOnlyForTheReadThatOutlastsTheStep) {
   EXPECT_EQ(data_reads(j).reading_nodes, 1);
   EXPECT_NEAR(estimate(j).step_time.value(), bytes / 1e5, 1e-9 * bytes / 1e5);
 }
-
 
 // Qwen3-30B-A3B (48 MoE layers, 128 experts) on 8 B200 with EP 8: 16 experts per GPU. Megatron's
 // alltoall dispatcher syncs the host before its all-to-all, so each MoE layer of each micro-batch

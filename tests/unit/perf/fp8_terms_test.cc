@@ -31,7 +31,8 @@ TEST(Fp8Terms, EveryFp8GemmOperandPaysItsCast) {
   const double h = 12288, t = 8, tokens = 2048;
   const double elements = tokens * (4 * h + 12 * h / t);
   const auto& gpu = with.cluster.gpu;
-  const double expected = elements * 4 / (gpu.memory_bandwidth.value() * with.efficiency.memory_bound);
+  const double expected =
+      elements * 4 / (gpu.memory_bandwidth.value() * with.efficiency.memory_bound);
   const double got = (layer_time(with, false).compute - layer_time(without, false).compute).value();
   EXPECT_NEAR(got, expected, expected * 1e-9);
   // BF16 training casts nothing.
@@ -39,7 +40,8 @@ TEST(Fp8Terms, EveryFp8GemmOperandPaysItsCast) {
   bf16.precision = catalog::Precision::kBf16;
   auto bf16_no_cast = bf16;
   bf16_no_cast.efficiency.fp8_cast_bytes = 0;
-  EXPECT_EQ(layer_time(bf16, false).compute.value(), layer_time(bf16_no_cast, false).compute.value());
+  EXPECT_EQ(layer_time(bf16, false).compute.value(),
+            layer_time(bf16_no_cast, false).compute.value());
 }
 
 // Megatron's output layer is not a Transformer Engine FP8 module: its GEMM runs at BF16 speed.
@@ -67,16 +69,19 @@ TEST(Fp8Terms, Fp8GainGrowsWithK) {
   // BF16 efficiency is symmetric in M, N, K, so the gain is (FP8 peak / BF16 peak, ~2) x 0.9 x
   // K / (K + 256) exactly.
   const auto& gpu = fp8.cluster.gpu;
-  const double peaks = gpu.peak(catalog::Precision::kFp8)->value() / gpu.peak(catalog::Precision::kBf16)->value();
+  const double peaks =
+      gpu.peak(catalog::Precision::kFp8)->value() / gpu.peak(catalog::Precision::kBf16)->value();
   EXPECT_NEAR(gain(4096, 4096, 1024), peaks * 0.9 * 1024 / 1280, 1e-9);
   EXPECT_NEAR(gain(4096, 4096, 8192), peaks * 0.9 * 8192 / 8448, 1e-9);
   // A dense GPT-3 layer (TP 8, 2048 rows): each GEMM runs forward (K = k), data gradient (K = n)
   // and weight gradient (K = rows); the layer's GEMM time is the sum of the twelve.
   const double h = 12288, t = 8, rows = 2048;
-  const double shapes[4][2] = {{3 * h / t, h}, {h, h / t}, {4 * h / t, h}, {h, 4 * h / t}};  // {n, k}
+  const double shapes[4][2] = {
+      {3 * h / t, h}, {h, h / t}, {4 * h / t, h}, {h, 4 * h / t}};  // {n, k}
   double expected = 0;
   for (const auto& nk : shapes) {
-    expected += gemm_time(fp8, rows, nk[0], nk[1]).value() + gemm_time(fp8, rows, nk[1], nk[0]).value() +
+    expected += gemm_time(fp8, rows, nk[0], nk[1]).value() +
+                gemm_time(fp8, rows, nk[1], nk[0]).value() +
                 gemm_time(fp8, nk[0], nk[1], rows).value();
   }
   auto no_gemm = fp8;

@@ -9,7 +9,8 @@ namespace aicost::perf {
 namespace {
 
 TEST(Interval, QuantileInterpolatesBetweenOrderStatistics) {
-  // Type 7: h = (n - 1) q. n = 5, q = 0.1: h = 0.4 -> 1 + 0.4 (2 - 1) = 1.4; q = 0.9: 4 + 0.6 = 4.6.
+  // Type 7: h = (n - 1) q. n = 5, q = 0.1: h = 0.4 -> 1 + 0.4 (2 - 1) = 1.4; q = 0.9: 4 + 0.6
+  // = 4.6.
   const std::vector<double> v = {5, 3, 1, 4, 2};
   EXPECT_NEAR(quantile(v, 0.1), 1.4, 1e-12);
   EXPECT_NEAR(quantile(v, 0.5), 3.0, 1e-12);
@@ -19,8 +20,8 @@ TEST(Interval, QuantileInterpolatesBetweenOrderStatistics) {
 
 TEST(Interval, SmallSampleFactorIsThePredictionIntervalRatio) {
   // k(n) = t(0.90, n-1) sqrt(1 + 1/n) / z(0.90), t from a printed table, z = 1.28155.
-  EXPECT_NEAR(small_sample_factor(3), 1.886 * std::sqrt(4.0 / 3) / 1.28155, 1e-4);   // 1.699
-  EXPECT_NEAR(small_sample_factor(10), 1.383 * std::sqrt(1.1) / 1.28155, 1e-4);      // 1.132
+  EXPECT_NEAR(small_sample_factor(3), 1.886 * std::sqrt(4.0 / 3) / 1.28155, 1e-4);  // 1.699
+  EXPECT_NEAR(small_sample_factor(10), 1.383 * std::sqrt(1.1) / 1.28155, 1e-4);     // 1.132
   // n = 38: nu = 37 is past the table, t(0.90, 37) = 1.3049 (printed tables: 1.305).
   EXPECT_NEAR(small_sample_factor(38), 1.3049 * std::sqrt(1 + 1.0 / 38) / 1.28155, 2e-4);
   EXPECT_GT(small_sample_factor(1000), 1.0);
@@ -29,8 +30,8 @@ TEST(Interval, SmallSampleFactorIsThePredictionIntervalRatio) {
 
 TEST(Interval, PoolsAreThePrefixesOfTheRegimePath) {
   EXPECT_EQ(regime_pools("hopper/bf16/dense/nemo-2025"),
-            (std::vector<std::string>{"hopper/bf16/dense/nemo-2025", "hopper/bf16/dense", "hopper/bf16",
-                                      "hopper", "all"}));
+            (std::vector<std::string>{"hopper/bf16/dense/nemo-2025", "hopper/bf16/dense",
+                                      "hopper/bf16", "hopper", "all"}));
   EXPECT_EQ(regime_of("hopper", catalog::Precision::kFp8, true), "hopper/fp8/moe");
 }
 
@@ -49,7 +50,9 @@ struct TinySet {
     groups.push_back("moe source");
     ratios.push_back(std::exp(0.3));
   }
-  catalog::ErrorBands bands() const { return build_error_bands(regimes, groups, ratios, "tiny.csv"); }
+  catalog::ErrorBands bands() const {
+    return build_error_bands(regimes, groups, ratios, "tiny.csv");
+  }
 };
 
 TEST(Interval, BandsHoldQuantilesOfLogRatiosPerPool) {

@@ -22,7 +22,8 @@ struct Row {
 };
 
 std::vector<Row> measurements() {
-  std::ifstream in(std::string(AICOST_SOURCE_DIR) + "/data/measurements/h200-microbench-2026-11-29.csv");
+  std::ifstream in(std::string(AICOST_SOURCE_DIR) +
+                   "/data/measurements/h200-microbench-2026-11-29.csv");
   std::vector<Row> out;
   std::string line;
   std::getline(in, line);  // header
@@ -31,7 +32,13 @@ std::vector<Row> measurements() {
     Row r;
     std::string f[8];
     for (auto& x : f) std::getline(ss, x, ',');
-    r = {f[0], f[1], std::stod(f[2]), std::stod(f[3]), std::stod(f[4]), std::stod(f[5]), std::stod(f[6]),
+    r = {f[0],
+         f[1],
+         std::stod(f[2]),
+         std::stod(f[3]),
+         std::stod(f[4]),
+         std::stod(f[5]),
+         std::stod(f[6]),
          std::stod(f[7])};
     out.push_back(r);
   }
@@ -57,8 +64,8 @@ TEST(MeasuredCeiling, ModelGemmNeverBeatsMeasuredCublasOnH200) {
     if (r.kind != "gemm") continue;
     const auto& job = r.dtype == "fp8" ? fp8 : bf16;
     const double model_tflops = 2 * r.m * r.n * r.k / gemm_time(job, r.m, r.n, r.k).value() / 1e12;
-    std::printf("%-4s m=%6.0f n=%6.0f k=%6.0f  measured %7.1f  model %7.1f TFLOP/s\n", r.dtype.c_str(), r.m, r.n, r.k,
-                r.tflops, model_tflops);
+    std::printf("%-4s m=%6.0f n=%6.0f k=%6.0f  measured %7.1f  model %7.1f TFLOP/s\n",
+                r.dtype.c_str(), r.m, r.n, r.k, r.tflops, model_tflops);
     // Held: shapes that fill the GPU, with at least two waves of 128x128 output tiles on the
     // H200's 132 SMs. Smaller ones are bound by weight streaming or by too few tiles (1024^3
     // measured 355 TFLOP/s where the model says 486: the model has no wave-quantisation term
@@ -76,8 +83,8 @@ TEST(MeasuredCeiling, DecodeBandwidthShareMatchesWeightStreaming) {
   double seconds = 0, bytes = 0;
   for (const auto& r : measurements()) {
     if (r.kind == "gemm" && r.dtype == "bf16" && r.m == 1 && r.k * r.n <= 8192.0 * 7168 &&
-        ((r.n == 1280 && r.k == 8192) || (r.n == 8192 && r.k == 1024) || (r.n == 7168 && r.k == 8192) ||
-         (r.n == 8192 && r.k == 3584))) {
+        ((r.n == 1280 && r.k == 8192) || (r.n == 8192 && r.k == 1024) ||
+         (r.n == 7168 && r.k == 8192) || (r.n == 8192 && r.k == 3584))) {
       seconds += r.seconds;
       bytes += 2 * r.n * r.k;
     }
@@ -87,8 +94,8 @@ TEST(MeasuredCeiling, DecodeBandwidthShareMatchesWeightStreaming) {
   const double peak = (**cat.gpu("h200-sxm-141gb")).memory_bandwidth.value();
   const double measured_share = bytes / seconds / peak;
   const double model_share = (**cat.efficiency("hopper")).serving_decode_bandwidth;
-  std::printf("decode weight streaming: measured %.1f %% of HBM, model %.1f %%\n", 100 * measured_share,
-              100 * model_share);
+  std::printf("decode weight streaming: measured %.1f %% of HBM, model %.1f %%\n",
+              100 * measured_share, 100 * model_share);
   // The model's share also covers KV reads and the small kernels between GEMMs, so it may sit a
   // little below the GEMMs' own share, never above it.
   EXPECT_LE(model_share, measured_share + 0.03);
@@ -98,7 +105,8 @@ TEST(MeasuredCeiling, DecodeBandwidthShareMatchesWeightStreaming) {
 TEST(MeasuredCeiling, Fp8SpeedupIsWithinWhatTheChipDelivers) {
   std::map<std::tuple<double, double, double>, std::map<std::string, double>> by_shape;
   for (const auto& r : measurements())
-    if (r.kind == "gemm" && r.m >= 4096 && r.n >= 1024 && r.k >= 1024) by_shape[{r.m, r.n, r.k}][r.dtype] = r.tflops;
+    if (r.kind == "gemm" && r.m >= 4096 && r.n >= 1024 && r.k >= 1024)
+      by_shape[{r.m, r.n, r.k}][r.dtype] = r.tflops;
   const auto& hopper = **testing::builtin_catalog().efficiency("hopper");
   int checked = 0;
   for (const auto& [shape, t] : by_shape) {
@@ -113,9 +121,10 @@ TEST(MeasuredCeiling, Fp8SpeedupIsWithinWhatTheChipDelivers) {
   EXPECT_GE(checked, 4);
 }
 
-// The K dependence of the FP8 speed-up is the chip's: over the shapes that fill the H200 (m >= 1024,
-// two waves of tiles), the measured fp8/bf16 ratio at K = 1024 is below the one at K >= 8192, and
-// fp8_gemm_half_k puts the model's ratios in the same order by as much (within 0.15 on average).
+// The K dependence of the FP8 speed-up is the chip's: over the shapes that fill the H200 (m >=
+// 1024, two waves of tiles), the measured fp8/bf16 ratio at K = 1024 is below the one at K >= 8192,
+// and fp8_gemm_half_k puts the model's ratios in the same order by as much (within 0.15 on
+// average).
 TEST(MeasuredCeiling, Fp8SpeedupGrowsWithKAsMeasured) {
   std::map<std::tuple<double, double, double>, std::map<std::string, double>> by_shape;
   for (const auto& r : measurements())
@@ -135,7 +144,8 @@ TEST(MeasuredCeiling, Fp8SpeedupGrowsWithKAsMeasured) {
   const double measured = (long_k / n_long) / (short_k / n_short);
   // The model's ratio of the two speed-ups: (8192 / (8192 + h)) / (1024 / (1024 + h)).
   const double model = (8192 / (8192 + half_k)) / (1024 / (1024 + half_k));
-  std::printf("fp8 speed-up at K >= 8192 over K = 1024: measured %.3f, model %.3f\n", measured, model);
+  std::printf("fp8 speed-up at K >= 8192 over K = 1024: measured %.3f, model %.3f\n", measured,
+              model);
   EXPECT_GT(half_k, 0);
   EXPECT_NEAR(model, measured, 0.15);
 }

@@ -13,7 +13,8 @@ namespace {
 // A closed-form stand-in for the step model: t = a / (gemm_max * d / (d + gemm_half_dim))
 // + b * layer_overhead + c * step_overhead (as in calibration_test.cc).
 double model(double a, double d, double b, double c, const catalog::EfficiencyProfile& e) {
-  return a / (e.gemm_max * d / (d + e.gemm_half_dim)) + b * e.layer_overhead.value() + c * e.step_overhead.value();
+  return a / (e.gemm_max * d / (d + e.gemm_half_dim)) + b * e.layer_overhead.value() +
+         c * e.step_overhead.value();
 }
 
 // The "shipped" profile: gemm_max 66 %, gemm_half_dim 128, 0.3 ms per layer, 50 ms per step.
@@ -29,7 +30,8 @@ catalog::EfficiencyProfile shipped(const std::string& generation) {
 
 // `n` rows of `generation` whose cluster really runs at `truth` (shipped otherwise), in the
 // groups named by `group(i)`. Coefficients vary with i so that the rows differ.
-std::vector<Observation> rows(const std::string& generation, int n, const catalog::EfficiencyProfile& truth,
+std::vector<Observation> rows(const std::string& generation, int n,
+                              const catalog::EfficiencyProfile& truth,
                               const std::function<std::string(int)>& group) {
   std::vector<Observation> out;
   for (int i = 0; i < n; ++i) {
@@ -68,7 +70,8 @@ TEST(UserCalibration, FitsThePerGenerationValueFromTheShippedOne) {
   // The three shared values, fp8_gemm_relative and moe_sync_expert_overhead (dense BF16 rows).
   ASSERT_EQ(c->held.size(), 5u);
   EXPECT_EQ(c->held[0].key, "gemm_half_dim");
-  EXPECT_NE(c->held[0].reason.find("at least 40 rows of 3 source groups (here 6 rows of 1)"), std::string::npos)
+  EXPECT_NE(c->held[0].reason.find("at least 40 rows of 3 source groups (here 6 rows of 1)"),
+            std::string::npos)
       << c->held[0].reason;
   EXPECT_EQ(c->holdout, "row");
   EXPECT_EQ(c->cv.folds.size(), 6u);
@@ -85,8 +88,9 @@ TEST(UserCalibration, RefusesTooFewRowsOfAGenerationAndSaysHowManyToAdd) {
   auto c = calibrate(obs, training_fit_parameters());
   ASSERT_FALSE(c);
   EXPECT_EQ(c.error().code, core::ErrorCode::kInvalidInput);
-  EXPECT_NE(c.error().message.find("too few runs of hopper to calibrate: 2 rows, at least 3 needed"),
-            std::string::npos)
+  EXPECT_NE(
+      c.error().message.find("too few runs of hopper to calibrate: 2 rows, at least 3 needed"),
+      std::string::npos)
       << c.error().message;
   EXPECT_NE(c.error().message.find("add 1 more hopper run"), std::string::npos);
   EXPECT_FALSE(calibrate({}, training_fit_parameters()));
@@ -101,8 +105,9 @@ TEST(UserCalibration, HoldsValuesTheRowsDoNotRespondTo) {
   }
   auto c = calibrate(obs, training_fit_parameters());
   ASSERT_FALSE(c);
-  EXPECT_NE(c.error().message.find("gemm_max: the rows do not determine it (2 of 5 hopper rows respond to it; "
-                                   "at least 3 needed)"),
+  EXPECT_NE(c.error().message.find(
+                "gemm_max: the rows do not determine it (2 of 5 hopper rows respond to it; "
+                "at least 3 needed)"),
             std::string::npos)
       << c.error().message;
 }

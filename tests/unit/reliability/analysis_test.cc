@@ -74,7 +74,9 @@ TEST(Analysis, HalvingTheRestartActsOnTheFormThePlanUses) {
     ADD_FAILURE() << "no restart lever";
     return 0.0;
   };
-  const auto days = [](const RunInputs& in) { return core::in_days(analyze(in, false).expected.wall()); };
+  const auto days = [](const RunInputs& in) {
+    return core::in_days(analyze(in, false).expected.wall());
+  };
 
   auto fixed = run();
   fixed.restart.fixed_total = Seconds(20 * 60);

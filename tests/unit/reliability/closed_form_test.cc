@@ -83,7 +83,8 @@ TEST(ExpectedWallTime, MatchesDalyCompleteModelUpToTheLastSave) {
   const double daly = m * std::exp(r / m) * std::expm1((tau + d) / m) * ts / tau;
   const double last_with_save = m * std::exp(r / m) * std::expm1((tau + d) / m);
   const double last_without = m * std::exp(r / m) * std::expm1(tau / m);
-  const Seconds ours = expected_wall_time(Seconds(ts), Seconds(tau), Seconds(d), Seconds(r), Seconds(m));
+  const Seconds ours =
+      expected_wall_time(Seconds(ts), Seconds(tau), Seconds(d), Seconds(r), Seconds(m));
   EXPECT_NEAR(ours.value(), daly - last_with_save + last_without, 1e-6 * daly);
 }
 

@@ -131,10 +131,10 @@ TEST(Simulation, PartsAddUpToWallTime) {
   SimulationOptions o;
   o.runs = 200;
   const auto r = simulate(spec, o);
-  const double parts = spec.work.value() + r.checkpoints + r.lost_work + r.restarts + r.stalls +
-                       r.maintenance;
+  const double parts =
+      spec.work.value() + r.checkpoints + r.lost_work + r.restarts + r.stalls + r.maintenance;
   EXPECT_NEAR(r.wall_s.mean, parts, 1e-6 * parts);
-  EXPECT_GT(r.stalls, 0);       // one spare and day-long repairs: the job waits sometimes
+  EXPECT_GT(r.stalls, 0);  // one spare and day-long repairs: the job waits sometimes
   EXPECT_GT(r.maintenance, 0);
 }
 

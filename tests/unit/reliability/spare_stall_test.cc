@@ -24,10 +24,10 @@ FailureModel one_cause(double per_hour_per_gpu, double repair_hours, int nodes_l
 TEST(SpareStall, IsErlangBOfTheNodesInRepair) {
   // 1,000 GPUs, one node lost per 10 h, repairs of 10 h: one node in repair on average (m = 1).
   const auto f = one_cause(1.0 / (10 * 1000), 10);
-  EXPECT_DOUBLE_EQ(spare_stall_share(f, 1000, -1), 0);  // replacements always available
-  EXPECT_NEAR(spare_stall_share(f, 1000, 0), 0.5, 1e-12);            // B(1, 1) = 1 / 2
-  EXPECT_NEAR(spare_stall_share(f, 1000, 1), 0.2, 1e-12);            // B(2, 1) = (1/2) / (2 + 1/2)
-  EXPECT_NEAR(spare_stall_share(f, 1000, 2), (0.2 / 3.2), 1e-12);    // B(3, 1) = 0.2 / (3 + 0.2)
+  EXPECT_DOUBLE_EQ(spare_stall_share(f, 1000, -1), 0);             // replacements always available
+  EXPECT_NEAR(spare_stall_share(f, 1000, 0), 0.5, 1e-12);          // B(1, 1) = 1 / 2
+  EXPECT_NEAR(spare_stall_share(f, 1000, 1), 0.2, 1e-12);          // B(2, 1) = (1/2) / (2 + 1/2)
+  EXPECT_NEAR(spare_stall_share(f, 1000, 2), (0.2 / 3.2), 1e-12);  // B(3, 1) = 0.2 / (3 + 0.2)
   // A software cause sends no node to repair: no wait.
   EXPECT_EQ(spare_stall_share(one_cause(1e-3, 10, 0), 1000, 0), 0);
 }

@@ -44,7 +44,8 @@ governance::CheckResult check_of(std::vector<governance::BudgetResult> budgets) 
 // The data of the layer whose mark is `type` (and, for lines, whose y field is `y`).
 json layer_data(const json& spec, const std::string& type, const std::string& y) {
   for (const auto& l : spec["layer"]) {
-    const std::string mark = l["mark"].is_string() ? l["mark"].get<std::string>() : l["mark"]["type"].get<std::string>();
+    const std::string mark =
+        l["mark"].is_string() ? l["mark"].get<std::string>() : l["mark"]["type"].get<std::string>();
     if (mark == type && l["encoding"]["y"]["field"] == y) return l["data"]["values"];
   }
   ADD_FAILURE() << "no " << type << " layer of " << y;
@@ -70,11 +71,13 @@ TEST(BudgetBurnCharts, TheLineIsTheSpendBeforeEachDayAndEndsAtTheSpendSoFar) {
 }
 
 TEST(BudgetBurnCharts, TheConeRunsFromTheSpendSoFarToTheForecastInterval) {
-  const json spec = json::parse(budget_burn_charts(check_of({june_budget("lab", 2800 * kUnit)}))[0].spec);
+  const json spec =
+      json::parse(budget_burn_charts(check_of({june_budget("lab", 2800 * kUnit)}))[0].spec);
   const json cone = layer_data(spec, "area", "low");
   ASSERT_EQ(cone.size(), 2u);
   EXPECT_EQ(cone[0]["day"], "2025-06-11");
-  for (const char* k : {"low", "expected", "high"}) EXPECT_DOUBLE_EQ(cone[0][k].get<double>(), 1000) << k;
+  for (const char* k : {"low", "expected", "high"})
+    EXPECT_DOUBLE_EQ(cone[0][k].get<double>(), 1000) << k;
   EXPECT_EQ(cone[1]["day"], "2025-07-01");  // the period's end
   EXPECT_DOUBLE_EQ(cone[1]["low"].get<double>(), 2500);
   EXPECT_DOUBLE_EQ(cone[1]["expected"].get<double>(), 3000);
@@ -84,7 +87,8 @@ TEST(BudgetBurnCharts, TheConeRunsFromTheSpendSoFarToTheForecastInterval) {
 
 TEST(BudgetBurnCharts, AnOverPeriodHasNoCone) {
   auto b = june_budget("lab", 2800 * kUnit);
-  b.status.forecast.predicted_from = b.status.period.end;  // method "actual": nothing left to predict
+  b.status.forecast.predicted_from =
+      b.status.period.end;  // method "actual": nothing left to predict
   const json spec = json::parse(budget_burn_charts(check_of({b}))[0].spec);
   for (const auto& l : spec["layer"]) EXPECT_NE(l["mark"]["type"], "area");
 }
@@ -113,7 +117,8 @@ TEST(BudgetBurnCharts, AnomalyDaysAreMarkedAtTheSpendAfterThem) {
 
 TEST(BudgetBurnCharts, AtMostNBudgetsThoseAtRiskFirstThenTheLargest) {
   std::vector<governance::BudgetResult> budgets;
-  for (int i = 0; i < 5; ++i) budgets.push_back(june_budget("b" + std::to_string(i), (1000 + 100 * i) * kUnit));
+  for (int i = 0; i < 5; ++i)
+    budgets.push_back(june_budget("b" + std::to_string(i), (1000 + 100 * i) * kUnit));
   budgets[1].status.forecast_level = 0;  // yellow by forecast
   budgets[0].status.actual_level = 2;    // breached
   budgets.push_back(june_budget("no amount", 0));

@@ -157,8 +157,10 @@ TEST(ServingCharts, ReplicasAreTheHourlyMaximumPerPolicy) {
 
 TEST(AccuracyCharts, OnePointPerRunAndTheEqualityLineAcrossThem) {
   // Three runs; the diagonal spans the smallest and largest of measured and predicted: 50 .. 400.
-  const std::vector<perf::AccuracyCase> cases = {
-      {"a", "hopper", 100, 110}, {"b", "hopper", 400, 380}, {"c", "ampere", 50, 60}, {"bad", "ampere", 0, 10}};
+  const std::vector<perf::AccuracyCase> cases = {{"a", "hopper", 100, 110},
+                                                 {"b", "hopper", 400, 380},
+                                                 {"c", "ampere", 50, 60},
+                                                 {"bad", "ampere", 0, 10}};
   const auto charts = accuracy_charts(cases, "model");
   ASSERT_EQ(charts.size(), 1u);
   const json s = spec_of(charts[0]);
@@ -208,11 +210,15 @@ TEST(ReliabilityCharts, HistogramBarsAreTheSimulationsBinsInDays) {
   EXPECT_EQ(runs, 8);
   const auto& rules = h["layer"][1];
   EXPECT_EQ(rules["mark"]["type"], "rule");
-  const std::map<std::string, double> want = {{"P10", 10.1}, {"median", 10.5}, {"P90", 11.2},
-                                              {"mean of the runs", 10.6}, {"closed form (expected)", 10.25}};
+  const std::map<std::string, double> want = {{"P10", 10.1},
+                                              {"median", 10.5},
+                                              {"P90", 11.2},
+                                              {"mean of the runs", 10.6},
+                                              {"closed form (expected)", 10.25}};
   ASSERT_EQ(rules["data"]["values"].size(), want.size());
   for (const auto& r : rules["data"]["values"])
-    EXPECT_NEAR(r["at_days"].get<double>(), want.at(r["what"].get<std::string>()), 1e-9) << r["what"];
+    EXPECT_NEAR(r["at_days"].get<double>(), want.at(r["what"].get<std::string>()), 1e-9)
+        << r["what"];
 }
 
 // Runs that all took the same time (no interrupt drawn): one bar that still has a width.
@@ -267,7 +273,8 @@ TEST(LedgerCharts, ManyPeriodsGetEveryKthLabel) {
 
 TEST(HtmlPage, InlinesTheScriptsAndEscapesTheData) {
   const std::string page =
-      html_page("a <b> & c", {Chart{"t </script>", R"({"data":{"values":[{"x":"</script><p>"}]}})"}}, "1 < 2");
+      html_page("a <b> & c",
+                {Chart{"t </script>", R"({"data":{"values":[{"x":"</script><p>"}]}})"}}, "1 < 2");
   EXPECT_NE(page.find("<title>a &lt;b&gt; &amp; c</title>"), std::string::npos);
   EXPECT_NE(page.find("<h2>t &lt;/script&gt;</h2>"), std::string::npos);
   EXPECT_NE(page.find("<pre>1 &lt; 2</pre>"), std::string::npos);
@@ -281,7 +288,8 @@ TEST(HtmlPage, InlinesTheScriptsAndEscapesTheData) {
   EXPECT_NE(vega_lite_js().find("\"6.5.0\""), std::string_view::npos);
   EXPECT_NE(page.find("vegaEmbed(el, spec, {renderer: 'svg'"), std::string::npos);
   // BSD-3-Clause: the notice and the conditions go with the scripts.
-  EXPECT_NE(page.find("Copyright (c) 2015, University of Washington Interactive Data Lab"), std::string::npos);
+  EXPECT_NE(page.find("Copyright (c) 2015, University of Washington Interactive Data Lab"),
+            std::string::npos);
   EXPECT_NE(page.find("Redistribution and use in source and binary forms"), std::string::npos);
 }
 
@@ -301,7 +309,8 @@ TEST(HtmlPage, ScriptsAtLoadsTheScriptsInOrderByNamesThatCarryTheirVersions) {
   EXPECT_LT(lite, embed);
   EXPECT_EQ(page.find(std::string(vega_lite_js().substr(0, 200))), std::string::npos);
   EXPECT_LT(page.size(), 64'000u);
-  EXPECT_NE(page.find("Copyright (c) 2015, University of Washington Interactive Data Lab"), std::string::npos);
+  EXPECT_NE(page.find("Copyright (c) 2015, University of Washington Interactive Data Lab"),
+            std::string::npos);
   // A name's version is the one the script itself reports (a kept copy is never of another).
   ASSERT_EQ(vega_scripts().size(), 3u);
   for (const auto& s : vega_scripts()) {

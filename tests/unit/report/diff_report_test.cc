@@ -28,7 +28,8 @@ std::unique_ptr<testing::Plan> changed(const testing::Plan& a) {
 
 // The files' values: a sets TP 2 and keeps the default checkpoint interval; b sets TP 4, a
 // 30-minute checkpoint interval, and three engineers where a has two.
-const PlanValues kA = {{"parallelism.tensor_model_parallel_size", "2"}, {"operations.engineers", "2"}};
+const PlanValues kA = {{"parallelism.tensor_model_parallel_size", "2"},
+                       {"operations.engineers", "2"}};
 const PlanValues kB = {{"parallelism.tensor_model_parallel_size", "4"},
                        {"operations.engineers", "3"},
                        {"storage.checkpoint_interval", "30min"}};
@@ -81,7 +82,8 @@ TEST(DiffJson, AResolvedFieldAnInputShowsWithTheSameValuesIsListedOnce) {
   const auto b = changed(*a);
   // parallelism.tensor_model_parallel_size "2" -> "4" is the resolved 2 -> 4: only the input.
   const json j = json::parse(diff_of(a->view("a"), b->view("b"), Format::kJson));
-  EXPECT_TRUE(find(j["resolved"], "field", "tensor_model_parallel_size").is_null()) << j["resolved"];
+  EXPECT_TRUE(find(j["resolved"], "field", "tensor_model_parallel_size").is_null())
+      << j["resolved"];
   EXPECT_FALSE(find(j["resolved"], "field", "data_parallel_size").is_null());
   // A file value that differs from what it resolves to keeps both (here "two" is not 2).
   const PlanValues odd = {{"parallelism.tensor_model_parallel_size", "two"}};
@@ -132,8 +134,7 @@ TEST(DiffTable, ShowsInputChangesAsArrowsAndSignedPercentages) {
   for (const char* s :
        {"aicost diff: a → b", "Inputs\n  parallelism.tensor_model_parallel_size  2 → 4\n",
         "  storage.checkpoint_interval             not set → 30min\n",
-        "Resolved\n  data_parallel_size      8 → 4\n",
-        "-16.7 %", "+10.0 %", "+5,000", "+9.0 pp"}) {
+        "Resolved\n  data_parallel_size      8 → 4\n", "-16.7 %", "+10.0 %", "+5,000", "+9.0 pp"}) {
     EXPECT_NE(out.find(s), std::string::npos) << "missing: " << s << "\n" << out;
   }
   // Unchanged values are not listed.
@@ -156,7 +157,8 @@ TEST(DiffCsv, HasInputAndOutputRows) {
   const auto b = changed(*a);
   const std::string out = diff_of(a->view("a"), b->view("b"), Format::kCsv);
   EXPECT_EQ(out.substr(0, out.find('\n')), "kind,name,a,b,delta,relative");
-  EXPECT_NE(out.find("\ninput,parallelism.tensor_model_parallel_size,2,4,,\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("\ninput,parallelism.tensor_model_parallel_size,2,4,,\n"), std::string::npos)
+      << out;
   EXPECT_NE(out.find("\ninput,storage.checkpoint_interval,,30min,,\n"), std::string::npos) << out;
   EXPECT_NE(out.find("\nresolved,data_parallel_size,8,4,,\n"), std::string::npos) << out;
   EXPECT_NE(out.find("\noutput,cost.total_usd,50000.0,55000.0,5000.0,0.1\n"), std::string::npos);
@@ -167,7 +169,8 @@ TEST(DiffMarkdown, HasInputsAndOutputsTables) {
   const auto b = changed(*a);
   const std::string out = diff_of(a->view("a"), b->view("b"), Format::kMarkdown);
   EXPECT_NE(out.find("## Inputs\n\n| path | a → b |\n| --- | --- |\n"), std::string::npos) << out;
-  EXPECT_NE(out.find("## Resolved\n\n| field | a → b |\n| --- | --- |\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("## Resolved\n\n| field | a → b |\n| --- | --- |\n"), std::string::npos)
+      << out;
   EXPECT_NE(out.find("| metric | a | b | change | relative |\n| --- | --: | --: | --: | --: |\n"),
             std::string::npos);
 }

@@ -248,7 +248,8 @@ TEST(EstimateTable, ShowsHeaderSectionsAndCostLines) {
   const auto view = plan->view("demo");
   const auto warnings = collect_warnings(view);
   EXPECT_NE(std::find(warnings.begin(), warnings.end(), "memory is 81 % full"), warnings.end());
-  EXPECT_NE(render_estimate(view, Format::kMarkdown).find("\n- warning: memory is 81 % full\n"), std::string::npos);
+  EXPECT_NE(render_estimate(view, Format::kMarkdown).find("\n- warning: memory is 81 % full\n"),
+            std::string::npos);
   EXPECT_EQ(out.find('\t'), std::string::npos);
   EXPECT_EQ(out.back(), '\n');
   EXPECT_NE(out.substr(out.size() - 2), "\n\n");

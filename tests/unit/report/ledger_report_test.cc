@@ -15,13 +15,17 @@ namespace {
 TEST(LedgerReport, SourcesWhosePathIsNotUtf8RenderInEveryFormat) {
   ledger::SourceRecord s;
   s.id = 1;
-  s.file = {"/exports/M\xFC" "nchen.csv", std::string(64, 'a'), 10, "focus-1.2"};
+  s.file = {
+      "/exports/M\xFC"
+      "nchen.csv",
+      std::string(64, 'a'), 10, "focus-1.2"};
   s.loaded_at = "2026-12-01T00:00:00Z";
   s.rows = 1;
   for (const Format f : {Format::kTable, Format::kJson, Format::kCsv, Format::kMarkdown})
     EXPECT_NO_THROW(render_sources({s}, f)) << to_string(f);
   const auto j = nlohmann::json::parse(render_sources({s}, Format::kJson));
-  EXPECT_NE(j.dump().find("/exports/M\xEF\xBF\xBDnchen.csv"), std::string::npos) << j.dump();  // U+FFFD
+  EXPECT_NE(j.dump().find("/exports/M\xEF\xBF\xBDnchen.csv"), std::string::npos)
+      << j.dump();  // U+FFFD
 }
 
 ledger::Report by_currency() {

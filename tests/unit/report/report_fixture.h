@@ -54,8 +54,11 @@ struct Plan {
 // micro-batch 1 -> 512 / (8 * 1) = 64 micro-batches. 10,000 steps of 8.64 s = 86,400 s = 1 day.
 inline std::unique_ptr<Plan> make_plan() {
   auto model = workload::Model::create(tiny_spec());
-  auto p = std::make_unique<Plan>(Plan{
-      workload::TrainingJob{*model, 0, 0, 0, catalog::Precision::kBf16, {}, {}, {}, {}, 0}, {}, {}, {}});
+  auto p = std::make_unique<Plan>(
+      Plan{workload::TrainingJob{*model, 0, 0, 0, catalog::Precision::kBf16, {}, {}, {}, {}, 0},
+           {},
+           {},
+           {}});
   auto& job = p->job;
   job.tokens = 1.048576e10;
   job.seq_length = 2048;
@@ -119,8 +122,8 @@ inline std::unique_ptr<Plan> make_plan() {
   c.gpu_hours = 960;
   using costing::CostNature;
   auto line = [&](const char* cat, double usd, CostNature n, double avg_per_h, double peak_per_h) {
-    c.lines.push_back({cat, core::usd(usd), n, core::usd_per_hour(avg_per_h),
-                       core::usd_per_hour(peak_per_h)});
+    c.lines.push_back(
+        {cat, core::usd(usd), n, core::usd_per_hour(avg_per_h), core::usd_per_hour(peak_per_h)});
   };
   // 32,000 + 2,000 + 1,200 + 300 + 500 + 1,000 + 500 + 8,000 + 4,500 = 50,000 USD.
   line("compute", 32000, CostNature::kElastic, 100, 128);
@@ -142,7 +145,8 @@ inline std::unique_ptr<Plan> make_plan() {
   p->inputs.compute.per_gpu = core::usd_per_hour(2.0);
   p->inputs.compute.basis = "2.00 USD/GPU-h (plan)";
   p->inputs.compute.mode = catalog::PricingMode::kOnDemand;
-  // The storage line's driver ends with this note (report::cost_driver): a comma and quotes to escape.
+  // The storage line's driver ends with this note (report::cost_driver): a comma and quotes to
+  // escape.
   p->inputs.storage.tier_note = "\"hot\" tier, list price";
   return p;
 }

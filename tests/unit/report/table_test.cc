@@ -76,8 +76,17 @@ TEST(TableCsv, QuotesCommasQuotesAndNewlinesPerRfc4180) {
 // with a leading '; numbers, signed ones too, stay numbers.
 TEST(TableCsv, NeutralisesCellsThatASpreadsheetWouldRunAsFormulas) {
   Table t{{"cell"},
-          {{"=cmd|' /C calc'!A0"}, {"+SUM(A1:A9)"}, {"-2+3"}, {"@HYPERLINK(\"http://x\")"}, {"\tx"}, {"\rx"},
-           {"-12.5"}, {"+3"}, {"1e9"}, {"a=b"}, {"-"}},
+          {{"=cmd|' /C calc'!A0"},
+           {"+SUM(A1:A9)"},
+           {"-2+3"},
+           {"@HYPERLINK(\"http://x\")"},
+           {"\tx"},
+           {"\rx"},
+           {"-12.5"},
+           {"+3"},
+           {"1e9"},
+           {"a=b"},
+           {"-"}},
           {},
           ""};
   EXPECT_EQ(render(t, Format::kCsv),
@@ -146,7 +155,8 @@ TEST(TableWriter, PiecesReadAsTheWholeTable) {
   t.header = {"resource", "effective", "note"};
   t.right_align = {false, true, false};
   for (int r = 0; r < 10; ++r)
-    t.rows.push_back({"res-" + std::string(static_cast<std::size_t>(r), 'x'), std::to_string(r * 137), r % 3 ? "a,b" : "|"});
+    t.rows.push_back({"res-" + std::string(static_cast<std::size_t>(r), 'x'),
+                      std::to_string(r * 137), r % 3 ? "a,b" : "|"});
   for (auto f : {Format::kTable, Format::kCsv, Format::kMarkdown}) {
     SCOPED_TRACE(to_string(f));
     Table head = t;
@@ -155,8 +165,9 @@ TEST(TableWriter, PiecesReadAsTheWholeTable) {
     for (const auto& r : t.rows) w.measure(r);
     std::string out = w.head();
     for (std::size_t at = 0; at < t.rows.size(); at += 3)
-      out += w.rows({t.rows.begin() + static_cast<std::ptrdiff_t>(at),
-                     t.rows.begin() + static_cast<std::ptrdiff_t>(std::min(at + 3, t.rows.size()))});
+      out +=
+          w.rows({t.rows.begin() + static_cast<std::ptrdiff_t>(at),
+                  t.rows.begin() + static_cast<std::ptrdiff_t>(std::min(at + 3, t.rows.size()))});
     EXPECT_EQ(out, render(t, f));
   }
 }

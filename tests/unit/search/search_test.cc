@@ -55,7 +55,8 @@ struct Case {
 // A100 80GB at two prices, H100 80GB at one; 8..64 GPUs in whole nodes of 8.
 Case small_case() {
   Case c;
-  auto m = workload::Model::create(testing::dense_spec(kLayers, kHidden, kHeads, 4 * kHidden, 32000));
+  auto m =
+      workload::Model::create(testing::dense_spec(kLayers, kHidden, kHeads, 4 * kHidden, 32000));
   EXPECT_TRUE(m) << (m ? "" : m.error().what());
   c.base.model = *m;
   c.base.tokens = 1e10;
@@ -102,7 +103,8 @@ Naive brute_force(const Case& c, const Constraints& k) {
     for (int tp : workload::divisors(kHeads)) {
       if (model.kv_heads() % tp != 0 && tp % model.kv_heads() != 0) continue;
       for (int pp : workload::divisors(kLayers)) {
-        const std::vector<int> vpps = pp == 1 ? std::vector<int>{1} : workload::divisors(kLayers / pp);
+        const std::vector<int> vpps =
+            pp == 1 ? std::vector<int>{1} : workload::divisors(kLayers / pp);
         for (int vpp : vpps)
           for (int cp : workload::divisors(c.base.seq_length)) {
             if (c.base.seq_length / cp < 128) continue;
@@ -140,8 +142,7 @@ Naive brute_force(const Case& c, const Constraints& k) {
                       for (int p = 0; p < static_cast<int>(opt.prices.size()); ++p) {
                         costing::CostInputs in = c.costs;
                         in.compute = opt.prices[p];
-                        const auto cost =
-                            costing::estimate_cost(j, *est, in);
+                        const auto cost = costing::estimate_cost(j, *est, in);
                         Candidate cand;
                         cand.gpu_option = g;
                         cand.price_option = p;
@@ -314,22 +315,24 @@ TEST(Search, TopListIsTheNaiveSortedPrefix) {
   c.base.seq_length = 4 * kSeq;
   const Constraints k = biting_constraints(c);
   Naive naive = brute_force(c, k);
-  std::sort(naive.feasible.begin(), naive.feasible.end(), [](const Candidate& a, const Candidate& b) {
-    return std::make_tuple(a.cost_usd, a.wall_days, a.key()) <
-           std::make_tuple(b.cost_usd, b.wall_days, b.key());
-  });
+  std::sort(naive.feasible.begin(), naive.feasible.end(),
+            [](const Candidate& a, const Candidate& b) {
+              return std::make_tuple(a.cost_usd, a.wall_days, a.key()) <
+                     std::make_tuple(b.cost_usd, b.wall_days, b.key());
+            });
   // Plans with the same outputs (GPU, count, price, batch and every number) are one entry: the
   // first of them in this order (the smallest key) with the others as its aliases.
   auto same = [](const Candidate& a, const Candidate& b) {
-    return std::make_tuple(a.gpu_option, a.price_option, a.gpus, a.global_batch, a.step_time_s, a.wall_days,
-                           a.gpu_hours, a.cost_usd, a.mfu, a.memory_gib) ==
-           std::make_tuple(b.gpu_option, b.price_option, b.gpus, b.global_batch, b.step_time_s, b.wall_days,
-                           b.gpu_hours, b.cost_usd, b.mfu, b.memory_gib);
+    return std::make_tuple(a.gpu_option, a.price_option, a.gpus, a.global_batch, a.step_time_s,
+                           a.wall_days, a.gpu_hours, a.cost_usd, a.mfu, a.memory_gib) ==
+           std::make_tuple(b.gpu_option, b.price_option, b.gpus, b.global_batch, b.step_time_s,
+                           b.wall_days, b.gpu_hours, b.cost_usd, b.mfu, b.memory_gib);
   };
   std::vector<Candidate> firsts;
   std::vector<std::vector<Candidate>> others;
   for (const auto& x : naive.feasible) {
-    auto it = std::find_if(firsts.begin(), firsts.end(), [&](const Candidate& f) { return same(f, x); });
+    auto it =
+        std::find_if(firsts.begin(), firsts.end(), [&](const Candidate& f) { return same(f, x); });
     if (it == firsts.end()) {
       firsts.push_back(x);
       others.emplace_back();
@@ -345,7 +348,8 @@ TEST(Search, TopListIsTheNaiveSortedPrefix) {
   for (size_t i = 0; i < 25; ++i) {
     expect_same(r.top_aliases[i], others[i]);
     aliases += others[i].size();
-    for (const auto& a : others[i]) rings += a.parallel.context > 1 || firsts[i].parallel.context > 1;
+    for (const auto& a : others[i])
+      rings += a.parallel.context > 1 || firsts[i].parallel.context > 1;
   }
   EXPECT_GT(aliases, 0u);  // the case has equivalent layouts, so the grouping is exercised
   EXPECT_GT(rings, 0u);    // among them CP rings inside a node, equal to their CP1 twins
@@ -500,8 +504,7 @@ TEST(Search, ReturnedPlansReestimateToTheSameNumbers) {
       EXPECT_PRED2(near, cost.total.value(), cand.cost_usd);
       EXPECT_PRED2(near, est->mfu, cand.mfu);
       EXPECT_PRED2(near, core::in_gib(est->memory.total()), cand.memory_gib);
-      EXPECT_LE(est->memory.total().value(),
-                job.cluster.gpu.memory.value() * (1 - kHeadroom));
+      EXPECT_LE(est->memory.total().value(), job.cluster.gpu.memory.value() * (1 - kHeadroom));
     }
   }
 }
@@ -549,7 +552,6 @@ TEST(Search, MfuFloorAboveEveryPlanRejectsAll) {
   EXPECT_EQ(r.feasible, 0u);
   EXPECT_EQ(rejected(r, Rejection::kBelowMfuFloor), static_cast<double>(r.evaluated));
 }
-
 
 // A search whose cancel flag is set stops before its first layout (each worker checks the flag
 // before taking one) and says so; with the flag present but clear it runs to the same answer as

@@ -77,8 +77,9 @@ TEST(Sla, UnreachableTargetHasNoRate) {
 }
 
 TEST(Capacity, PicksTheCheaperOptionAndScalesReplicas) {
-  std::vector<DeploymentOption> options = {{llama8b("h100-sxm-80gb"), 3.0, "h100", ""},
-                                           {llama8b("h100-sxm-80gb"), 2.0, "same GPU, cheaper", ""}};
+  std::vector<DeploymentOption> options = {
+      {llama8b("h100-sxm-80gb"), 3.0, "h100", ""},
+      {llama8b("h100-sxm-80gb"), 2.0, "same GPU, cheaper", ""}};
   Traffic t = kChat;
   t.requests_per_s = 50;
   const Sla sla{1.0, 0.05, 0.9};
@@ -130,8 +131,8 @@ TEST(Capacity, ResponseCacheHitsRemoveRequests) {
   EXPECT_EQ(cached->max_batch, uncached->max_batch);
   EXPECT_DOUBLE_EQ(cached->rate_per_replica, uncached->rate_per_replica);
   EXPECT_NEAR(cached->usd_per_million_tokens, uncached->usd_per_million_tokens * 0.75, 1e-9);
-  EXPECT_NEAR(cached->usd_per_million_output_tokens,
-              uncached->usd_per_million_output_tokens * 0.75, 1e-9);
+  EXPECT_NEAR(cached->usd_per_million_output_tokens, uncached->usd_per_million_output_tokens * 0.75,
+              1e-9);
   EXPECT_NEAR(replica_capacity_rps(options[0], *cached, all, sla),
               max_rate_within_sla(options[0].replica, cached->max_batch, all, sla) / 0.75, 1e-9);
 }
@@ -197,7 +198,8 @@ TEST(Lengths, LognormalMatchesItsMeanAndP90) {
 // coefficient of variation is e^{0.36} - 1 = 0.4333.
 TEST(Lengths, CoefficientOfVariationOfTheFittedLognormal) {
   const double mu = std::log(500.0), sigma = 0.6;
-  const double mean = std::exp(mu + sigma * sigma / 2), p90 = std::exp(mu + 1.2815515655446004 * sigma);
+  const double mean = std::exp(mu + sigma * sigma / 2),
+               p90 = std::exp(mu + 1.2815515655446004 * sigma);
   EXPECT_NEAR(lognormal_cv2(mean, p90), std::expm1(0.36), 1e-9);
   EXPECT_EQ(lognormal_cv2(1000, 900), 0);  // no spread
 }
@@ -206,7 +208,8 @@ TEST(Lengths, CoefficientOfVariationOfTheFittedLognormal) {
 TEST(Queues, PrefillWaitGrowsWithTheSpreadOfPrompts) {
   EXPECT_NEAR(prefill_wait_mean(0.5, 0.2, 0), 0.5 * 0.2 / (2 * 0.5), 1e-12);
   EXPECT_NEAR(prefill_wait_mean(0.5, 0.2, 1), 2 * prefill_wait_mean(0.5, 0.2, 0), 1e-12);
-  EXPECT_NEAR(prefill_wait_quantile(0.5, 0.2, 0.9, 1), 2 * prefill_wait_quantile(0.5, 0.2, 0.9, 0), 1e-12);
+  EXPECT_NEAR(prefill_wait_quantile(0.5, 0.2, 0.9, 1), 2 * prefill_wait_quantile(0.5, 0.2, 0.9, 0),
+              1e-12);
   EXPECT_EQ(prefill_wait_quantile(0.05, 0.2, 0.9), 0);  // P(wait) = 0.05 < 10 %
 }
 
@@ -216,7 +219,8 @@ TEST(Queues, SlotWaitGrowsWithTheSpreadOfAnswers) {
   const auto r = llama8b("h100-sxm-80gb");
   const Sla sla{10, 1, 0.99};
   Traffic t = kChat;
-  t.requests_per_s = 0.995 * max_rate_within_sla(r, 8, t, Sla{0, 0, 0.99});  // just below saturation
+  t.requests_per_s =
+      0.995 * max_rate_within_sla(r, 8, t, Sla{0, 0, 0.99});  // just below saturation
   auto tail = [&](double cv2) {
     Traffic u = t;
     u.output_cv2 = cv2;

@@ -27,9 +27,11 @@ TEST(KvCache, Llama3_70bIs320KiBPerToken) {
   EXPECT_DOUBLE_EQ(kv_bytes_per_token(preset("llama3-70b"), Precision::kFp8).value(), 160 * kKiB);
 }
 
-// Mixtral-8x7B: 2 x 32 x 8 x 128 x 2 B = 128 KiB; Llama-2-7B (MHA): 2 x 32 x 32 x 128 x 2 = 512 KiB.
+// Mixtral-8x7B: 2 x 32 x 8 x 128 x 2 B = 128 KiB; Llama-2-7B (MHA): 2 x 32 x 32 x 128 x 2 = 512
+// KiB.
 TEST(KvCache, MixtralAndLlama2_7b) {
-  EXPECT_DOUBLE_EQ(kv_bytes_per_token(preset("mixtral-8x7b"), Precision::kBf16).value(), 128 * kKiB);
+  EXPECT_DOUBLE_EQ(kv_bytes_per_token(preset("mixtral-8x7b"), Precision::kBf16).value(),
+                   128 * kKiB);
   EXPECT_DOUBLE_EQ(kv_bytes_per_token(preset("llama2-7b"), Precision::kBf16).value(), 512 * kKiB);
 }
 
@@ -55,7 +57,8 @@ TEST(Capacity, WeightsDecideWhetherAReplicaFits) {
   // TP 2: per GPU 0.9 x 80 GiB - 70.6 GB - 2 GiB workspace free; KV heads split over 2 ranks
   // (160 KiB per token per GPU).
   const auto r = llama70b_h100(2);
-  const double free = 0.9 * 80 * std::pow(1024.0, 3) - r.model.params_total() - 2 * std::pow(1024.0, 3);
+  const double free =
+      0.9 * 80 * std::pow(1024.0, 3) - r.model.params_total() - 2 * std::pow(1024.0, 3);
   EXPECT_NEAR(kv_capacity_tokens(r), free / (160 * kKiB), 1);
 }
 
@@ -83,7 +86,8 @@ TEST(Prefill, ShortPromptIsBoundByReadingTheWeights) {
   auto r = llama70b_h100(2);
   const double t = prefill_time(r, 1, 1).value();
   EXPECT_GE(t, weight_read_s(r));
-  // Above it only by the all-reduces (latency + 16 KiB over NVLink, < 1 us) and the per-layer overhead.
+  // Above it only by the all-reduces (latency + 16 KiB over NVLink, < 1 us) and the per-layer
+  // overhead.
   EXPECT_LT(t, weight_read_s(r) + 2 * 80 * (r.efficiency.serving_allreduce_latency.value() + 1e-6) +
                    80 * r.efficiency.serving_layer_overhead.value());
 }
@@ -121,7 +125,6 @@ TEST(Batch, ThroughputIsTokensOverTime) {
   EXPECT_GT(run_batch(r, 128, 512, 256).output_tokens_per_s, b.output_tokens_per_s);
 }
 
-
 // A TP1 replica of catalog entries, without the per-layer overhead (closed forms below).
 Replica replica(const char* model, const char* gpu, const char* generation) {
   Replica r;
@@ -153,7 +156,8 @@ TEST(Weights, QuantizedCheckpointsKeepTheVocabularyMatricesAt16Bit) {
 // Attention DP splits the cache by sequence over the ranks: an MLA latent, replicated on every
 // rank under TP, then takes 1/TP of each GPU's memory per token, and the attention weights stay
 // whole on each rank (the MLP and experts are split): block weights per GPU = (B - A) / t + A,
-// with B the transformer-block parameters; the 16-bit vocabulary matrices V split over t either way.
+// with B the transformer-block parameters; the 16-bit vocabulary matrices V split over t either
+// way.
 TEST(AttentionDataParallel, SplitsTheCacheBySequenceAndKeepsAttentionWhole) {
   auto r = replica("deepseek-v3", "b200", "blackwell");
   r.tensor_parallel = 8;
@@ -170,7 +174,8 @@ TEST(AttentionDataParallel, SplitsTheCacheBySequenceAndKeepsAttentionWhole) {
   const double per_token = kv_bytes_per_token(r.model, Precision::kFp8).value();
   const double free = 0.9 * r.gpu.memory.value() - 2 * std::pow(1024.0, 3);
   EXPECT_NEAR(tp_capacity, (free - weight_bytes_per_gpu(r).value()) / per_token, 1);
-  EXPECT_NEAR(kv_capacity_tokens(dp), (free - weight_bytes_per_gpu(dp).value()) / (per_token / 8), 1);
+  EXPECT_NEAR(kv_capacity_tokens(dp), (free - weight_bytes_per_gpu(dp).value()) / (per_token / 8),
+              1);
 }
 
 // Without a grouped-query decode kernel (TensorRT-LLM before XQA) each of Llama-70B's 64 query
@@ -198,14 +203,17 @@ TEST(Decode, KvReadsAddToComputeBoundGemms) {
   const double per_token_per_gpu = 160 * kKiB / 2;  // fp8 (160 KiB), KV heads split over TP 2
   const double kv = batch * context * per_token_per_gpu /
                     (r.gpu.memory_bandwidth.value() * r.efficiency.serving_kv_bandwidth);
-  const double added = decode_step_time(r, batch, context).value() - decode_step_time(r, batch, 0).value();
+  const double added =
+      decode_step_time(r, batch, context).value() - decode_step_time(r, batch, 0).value();
   EXPECT_NEAR(added, kv, 1e-9);
   // The step at context 0 is compute-bound: 2 x 70.6 G x 1024 FLOPs exceed the weight reads.
-  const double flops_time = 2 * r.model.params_active() * batch /
-                            (r.gpu.peak(Precision::kFp8)->value() * r.efficiency.serving_prefill_mfu *
-                             r.efficiency.serving_fp8_prefill_relative * 2);  // x TP 2
-  EXPECT_GT(flops_time, r.model.params_total() / 2 /
-                            (r.gpu.memory_bandwidth.value() * r.efficiency.serving_decode_bandwidth));
+  const double flops_time =
+      2 * r.model.params_active() * batch /
+      (r.gpu.peak(Precision::kFp8)->value() * r.efficiency.serving_prefill_mfu *
+       r.efficiency.serving_fp8_prefill_relative * 2);  // x TP 2
+  EXPECT_GT(flops_time,
+            r.model.params_total() / 2 /
+                (r.gpu.memory_bandwidth.value() * r.efficiency.serving_decode_bandwidth));
 }
 
 // Continuous batching under full load (in-flight batching with chunked prefill): each step
@@ -225,18 +233,21 @@ TEST(Continuous, PrefillRowsShareTheStepsWeightReads) {
   const double decode = decode_step_time(r, batch, input + (output + 1) / 2).value();
   const double gemm_rate = r.gpu.peak(Precision::kFp8)->value() * r.efficiency.serving_prefill_mfu *
                            r.efficiency.serving_fp8_prefill_relative * tp;
-  const double attention = 2.0 * r.model.layers() * r.model.q_width() * input * prefill_rows / gemm_rate;
+  const double attention =
+      2.0 * r.model.layers() * r.model.q_width() * input * prefill_rows / gemm_rate;
   // Two all-reduces per layer of hidden x 2 bytes a row, ring volume 2 (t - 1) / t, over NVLink.
   const double bus = r.gpu.scale_up_bandwidth.value() * r.efficiency.scale_up_bus;
-  const double comm = prefill_rows * 2.0 * r.model.layers() * r.model.hidden() * 2 * (2 * (tp - 1) / tp) / bus;
+  const double comm =
+      prefill_rows * 2.0 * r.model.layers() * r.model.hidden() * 2 * (2 * (tp - 1) / tp) / bus;
   EXPECT_NEAR(mixed - decode, attention + comm, 1e-9);
   // The weight reads alone (35.3 GB per GPU) take longer than the 16 rows' GEMMs.
-  EXPECT_GT(r.model.params_total() / tp / (r.gpu.memory_bandwidth.value() * r.efficiency.serving_decode_bandwidth),
+  EXPECT_GT(r.model.params_total() / tp /
+                (r.gpu.memory_bandwidth.value() * r.efficiency.serving_decode_bandwidth),
             2 * r.model.params_active() * (batch + prefill_rows) / gemm_rate);
 }
 
-// FP4 GEMMs run at fp4_gemm_relative of the FP4 peak, FP8 at serving_fp8_prefill_relative of the FP8 one: a
-// long prefill (compute-bound) on B200 takes 1 / (2 x 0.7 / 0.75) of its FP8 time.
+// FP4 GEMMs run at fp4_gemm_relative of the FP4 peak, FP8 at serving_fp8_prefill_relative of the
+// FP8 one: a long prefill (compute-bound) on B200 takes 1 / (2 x 0.7 / 0.75) of its FP8 time.
 TEST(Prefill, Fp4HasItsOwnGemmEfficiency) {
   auto r = replica("llama3-70b", "b200", "blackwell");
   r.efficiency.serving_fp8_prefill_relative = 0.75;
@@ -292,7 +303,8 @@ TEST(Decode, KvReadsStreamAtTheirOwnShare) {
   // A step at batch 8 is bound by the weight read, so the weight share does not enter it.
   auto other = r;
   other.efficiency.serving_decode_bandwidth *= 0.9;
-  EXPECT_NEAR(decode_step_time(other, 8, 2000).value() - decode_step_time(other, 8, 1000).value(), more, 1e-12);
+  EXPECT_NEAR(decode_step_time(other, 8, 2000).value() - decode_step_time(other, 8, 1000).value(),
+              more, 1e-12);
 }
 
 // serving_sequence_overhead is paid once per running sequence in each forward step: at 2 us, a
@@ -303,17 +315,21 @@ TEST(Decode, EachSequenceCostsItsOverheadPerStep) {
   r.efficiency.serving_sequence_overhead = core::Seconds(0);
   auto slow = r;
   slow.efficiency.serving_sequence_overhead = core::Seconds(2e-6);
-  EXPECT_NEAR(decode_step_time(slow, 64, 1000).value() - decode_step_time(r, 64, 1000).value(), 128e-6, 1e-12);
-  EXPECT_NEAR(decode_step_time(slow, 1, 1000).value() - decode_step_time(r, 1, 1000).value(), 2e-6, 1e-12);
-  EXPECT_NEAR(run_batch(slow, 64, 512, 256).tpot_s - run_batch(r, 64, 512, 256).tpot_s, 128e-6, 1e-12);
+  EXPECT_NEAR(decode_step_time(slow, 64, 1000).value() - decode_step_time(r, 64, 1000).value(),
+              128e-6, 1e-12);
+  EXPECT_NEAR(decode_step_time(slow, 1, 1000).value() - decode_step_time(r, 1, 1000).value(), 2e-6,
+              1e-12);
+  EXPECT_NEAR(run_batch(slow, 64, 512, 256).tpot_s - run_batch(r, 64, 512, 256).tpot_s, 128e-6,
+              1e-12);
   // Under continuous batching the step still runs 64 sequences: the same 128 us.
-  EXPECT_NEAR(continuous_step_time(slow, 64, 512, 256).value() - continuous_step_time(r, 64, 512, 256).value(),
+  EXPECT_NEAR(continuous_step_time(slow, 64, 512, 256).value() -
+                  continuous_step_time(r, 64, 512, 256).value(),
               128e-6, 1e-12);
 }
 
 // Under attention DP every rank runs its own executor over its 1/TP of the sequences (TensorRT-LLM
-// enable_attention_dp: max_batch_size is per rank), so their per-sequence work runs side by side: 64
-// sequences over 8 ranks at 2 us cost 8 x 2 us = 16 us a step, where one scheduler over all 64
+// enable_attention_dp: max_batch_size is per rank), so their per-sequence work runs side by side:
+// 64 sequences over 8 ranks at 2 us cost 8 x 2 us = 16 us a step, where one scheduler over all 64
 // (plain TP8) costs 128 us.
 TEST(Decode, AttentionDataParallelRanksScheduleTheirOwnSequences) {
   auto r = replica("llama3-8b", "h100-sxm-80gb", "hopper");
@@ -321,10 +337,13 @@ TEST(Decode, AttentionDataParallelRanksScheduleTheirOwnSequences) {
   r.efficiency.serving_sequence_overhead = core::Seconds(0);
   auto slow = r;
   slow.efficiency.serving_sequence_overhead = core::Seconds(2e-6);
-  EXPECT_NEAR(decode_step_time(slow, 64, 1000).value() - decode_step_time(r, 64, 1000).value(), 128e-6, 1e-12);
+  EXPECT_NEAR(decode_step_time(slow, 64, 1000).value() - decode_step_time(r, 64, 1000).value(),
+              128e-6, 1e-12);
   r.attention_data_parallel = slow.attention_data_parallel = true;
-  EXPECT_NEAR(decode_step_time(slow, 64, 1000).value() - decode_step_time(r, 64, 1000).value(), 16e-6, 1e-12);
-  EXPECT_NEAR(continuous_step_time(slow, 64, 512, 256).value() - continuous_step_time(r, 64, 512, 256).value(),
+  EXPECT_NEAR(decode_step_time(slow, 64, 1000).value() - decode_step_time(r, 64, 1000).value(),
+              16e-6, 1e-12);
+  EXPECT_NEAR(continuous_step_time(slow, 64, 512, 256).value() -
+                  continuous_step_time(r, 64, 512, 256).value(),
               16e-6, 1e-12);
 }
 
@@ -358,7 +377,8 @@ TEST(Slowed, TimesOfOneGpuGrowByTheRatio) {
   r.efficiency = **testing::builtin_catalog().efficiency("hopper");
   r.tensor_parallel = 1;
   const Replica s = slowed(r, 1.3);
-  EXPECT_NEAR(prefill_time(s, 2048, 2048).value(), 1.3 * prefill_time(r, 2048, 2048).value(), 1e-12);
+  EXPECT_NEAR(prefill_time(s, 2048, 2048).value(), 1.3 * prefill_time(r, 2048, 2048).value(),
+              1e-12);
   EXPECT_NEAR(decode_step_time(s, 64, 4096).value(), 1.3 * decode_step_time(r, 64, 4096).value(),
               1e-12);
 }

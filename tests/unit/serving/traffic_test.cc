@@ -72,7 +72,8 @@ TEST(Policy, ColdStartsMakeReactiveMissSpikes) {
 TEST(Policy, SpotMixIsCheaperAndSeeded) {
   Policy p;
   p.spot_share = 0.5;
-  p.spot_price_ratio = 0.4;  // data/reliability.yaml serving_spot, set here as the plan reader would
+  p.spot_price_ratio =
+      0.4;  // data/reliability.yaml serving_spot, set here as the plan reader would
   p.spot_interruptions_per_hour = 0.05;
   const auto a = simulate_policy(diurnal(), 2.0, 10.0, p);
   const auto b = simulate_policy(diurnal(), 2.0, 10.0, p);

@@ -6,13 +6,13 @@
 #include <iostream>
 #include <map>
 
+#include "../shipped_fit.h"
 #include "aicost/config/cross_validation.h"
 #include "aicost/config/inference_csv.h"
 #include "aicost/perf/accuracy.h"
 #include "aicost/report/accuracy_report.h"
 #include "aicost/report/cross_validation_report.h"
 #include "test_support.h"
-#include "../shipped_fit.h"
 
 namespace aicost {
 namespace {
@@ -48,7 +48,8 @@ TEST(ServingAccuracy, InferenceCrossValidatedErrorWithinBounds) {
   EXPECT_LE(s.median_abs, 0.074);
   EXPECT_LE(s.p90_abs, 0.281);
   const auto b = perf::summarize(bounded);
-  std::cout << "without TPOT rows: CV median " << 100 * b.median_abs << " %, p90 " << 100 * b.p90_abs << " %\n";
+  std::cout << "without TPOT rows: CV median " << 100 * b.median_abs << " %, p90 "
+            << 100 * b.p90_abs << " %\n";
   EXPECT_LE(b.median_abs, 0.073);
   EXPECT_LE(b.p90_abs, 0.281);
   testing::expect_shipped_profiles_are_the_fit(*run, testing::builtin_catalog());

@@ -23,7 +23,8 @@ using Clock = std::chrono::system_clock;
 
 const Clock::time_point kNoon = Clock::time_point(seconds(1751112000));  // 2025-06-28T12:00:00Z
 
-ledger::AlertClaim claim(const std::string& owner, Clock::time_point now, seconds lease = seconds(600)) {
+ledger::AlertClaim claim(const std::string& owner, Clock::time_point now,
+                         seconds lease = seconds(600)) {
   return {owner, now, lease};
 }
 
@@ -51,30 +52,36 @@ class AlertClaimsTest : public testing::BackendTest {
 };
 
 TEST_P(AlertClaimsTest, OneOwnerWinsEachKeyAndAClaimIsNotASend) {
-  EXPECT_EQ(claim_keys(store(), {"a", "b"}, claim("one", kNoon)), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(claim_keys(store(), {"a", "b"}, claim("one", kNoon)),
+            (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(claim_keys(store(), {"b", "c"}, claim("two", kNoon)), (std::vector<std::string>{"c"}));
   // The owner claiming again keeps what it holds (its lease renewed).
-  EXPECT_EQ(claim_keys(store(), {"a", "b", "c"}, claim("one", kNoon)), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(claim_keys(store(), {"a", "b", "c"}, claim("one", kNoon)),
+            (std::vector<std::string>{"a", "b"}));
   EXPECT_TRUE(sent_keys().empty());
 }
 
 // A check that died between claiming and recording holds its claims until the lease ends; then
 // the next check takes them over (it sends them again: at least once).
 TEST_P(AlertClaimsTest, AClaimLapsesAtTheEndOfItsLease) {
-  EXPECT_EQ(claim_keys(store(), {"a"}, claim("dead", kNoon, seconds(300))), (std::vector<std::string>{"a"}));
+  EXPECT_EQ(claim_keys(store(), {"a"}, claim("dead", kNoon, seconds(300))),
+            (std::vector<std::string>{"a"}));
   EXPECT_TRUE(claim_keys(store(), {"a"}, claim("next", kNoon + seconds(299))).empty());
-  EXPECT_EQ(claim_keys(store(), {"a"}, claim("next", kNoon + seconds(300))), (std::vector<std::string>{"a"}));
+  EXPECT_EQ(claim_keys(store(), {"a"}, claim("next", kNoon + seconds(300))),
+            (std::vector<std::string>{"a"}));
   EXPECT_TRUE(claim_keys(store(), {"a"}, claim("dead", kNoon + seconds(301))).empty());
 }
 
 // Recorded alerts are never claimed again, however much later; a record settles whoever's claim.
 TEST_P(AlertClaimsTest, RecordingSettlesAClaimForGood) {
-  ASSERT_EQ(claim_keys(store(), {"a", "b"}, claim("one", kNoon)), (std::vector<std::string>{"a", "b"}));
+  ASSERT_EQ(claim_keys(store(), {"a", "b"}, claim("one", kNoon)),
+            (std::vector<std::string>{"a", "b"}));
   const std::vector<ledger::SentAlert> sent = {{"a", "2025-06-28T12:00:01Z", "{\"key\":\"a\"}"},
                                                {"z", "2025-06-28T12:00:01Z", "covered"}};
   ASSERT_TRUE(store().record_sent(sent));
   EXPECT_EQ(sent_keys(), (std::vector<std::string>{"a", "z"}));
-  EXPECT_TRUE(claim_keys(store(), {"a", "z"}, claim("two", kNoon + std::chrono::hours(24 * 365))).empty());
+  EXPECT_TRUE(
+      claim_keys(store(), {"a", "z"}, claim("two", kNoon + std::chrono::hours(24 * 365))).empty());
   auto all = store().sent_alerts();
   ASSERT_TRUE(all);
   EXPECT_EQ(all->front().payload, "{\"key\":\"a\"}");
@@ -83,7 +90,8 @@ TEST_P(AlertClaimsTest, RecordingSettlesAClaimForGood) {
 // A delivery that failed hands its claims back: the next check wins them at once. Another owner's
 // release, or a release of a key already sent, changes nothing.
 TEST_P(AlertClaimsTest, ReleasedClaimsAreFreeAtOnce) {
-  ASSERT_EQ(claim_keys(store(), {"a", "b"}, claim("one", kNoon)), (std::vector<std::string>{"a", "b"}));
+  ASSERT_EQ(claim_keys(store(), {"a", "b"}, claim("one", kNoon)),
+            (std::vector<std::string>{"a", "b"}));
   ASSERT_TRUE(store().record_sent(std::vector<ledger::SentAlert>{{"b", "t", "p"}}));
   const std::vector<std::string> both = {"a", "b"};
   ASSERT_TRUE(store().release_alerts(both, "two"));
@@ -121,8 +129,10 @@ TEST_P(AlertClaimsTest, ConcurrentClaimsWinEachKeyOnce) {
       auto mine = keys;
       std::rotate(mine.begin(), mine.begin() + i * 5, mine.end());  // each in its own order
       auto r = stores[i]->claim_alerts(mine, claim("owner" + std::to_string(i), kNoon));
-      if (r) won[i] = *r;
-      else errors[i] = r.error().what();
+      if (r)
+        won[i] = *r;
+      else
+        errors[i] = r.error().what();
     });
   for (auto& t : threads) t.join();
   std::multiset<std::string> all;
@@ -136,16 +146,21 @@ TEST_P(AlertClaimsTest, ConcurrentClaimsWinEachKeyOnce) {
 // A ledger at schema 2 keeps the alerts it sent: they read back, and are never claimed.
 TEST_P(AlertClaimsTest, AlertsSentBeforeClaimsExistStaySent) {
   if (GetParam() != "sqlite") GTEST_SKIP() << "rewinding a ledger's schema is done on SQLite";
-  ASSERT_TRUE(store().record_sent(std::vector<ledger::SentAlert>{{"old", "2025-06-01T00:00:00Z", "p"}}));
+  ASSERT_TRUE(
+      store().record_sent(std::vector<ledger::SentAlert>{{"old", "2025-06-01T00:00:00Z", "p"}}));
   fresh_.store.reset();
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(fresh_.db.c_str(), &db), SQLITE_OK);
   const std::string rewind = std::string(testing::kUndoSchema8) +
-      "DROP TABLE alerts_sent; CREATE TABLE alerts_sent (key TEXT PRIMARY KEY, sent_at TEXT NOT NULL, payload TEXT "
-      "NOT NULL); INSERT INTO alerts_sent VALUES ('old', '2025-06-01T00:00:00Z', 'p'); DROP INDEX sources_export; "
-      "ALTER TABLE sources DROP COLUMN export_key; ALTER TABLE sources DROP COLUMN periods; DELETE FROM schema_migrations "
-      "WHERE version > 2";
-  ASSERT_EQ(sqlite3_exec(db, rewind.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+                             "DROP TABLE alerts_sent; CREATE TABLE alerts_sent (key TEXT PRIMARY "
+                             "KEY, sent_at TEXT NOT NULL, payload TEXT "
+                             "NOT NULL); INSERT INTO alerts_sent VALUES ('old', "
+                             "'2025-06-01T00:00:00Z', 'p'); DROP INDEX sources_export; "
+                             "ALTER TABLE sources DROP COLUMN export_key; ALTER TABLE sources DROP "
+                             "COLUMN periods; DELETE FROM schema_migrations "
+                             "WHERE version > 2";
+  ASSERT_EQ(sqlite3_exec(db, rewind.c_str(), nullptr, nullptr, nullptr), SQLITE_OK)
+      << sqlite3_errmsg(db);
   sqlite3_close(db);
   auto reopened = store::open_store(fresh_.db);
   ASSERT_TRUE(reopened) << reopened.error().what();

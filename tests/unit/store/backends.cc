@@ -42,7 +42,8 @@ std::map<std::string, ledger::Sums> ledger_totals(ledger::Store& store) {
   return out;
 }
 
-void expect_same_totals(const std::map<std::string, ledger::Sums>& a, const std::map<std::string, ledger::Sums>& b) {
+void expect_same_totals(const std::map<std::string, ledger::Sums>& a,
+                        const std::map<std::string, ledger::Sums>& b) {
   ASSERT_EQ(a.size(), b.size());
   for (const auto& [c, s] : a) {
     ASSERT_TRUE(b.count(c)) << c;

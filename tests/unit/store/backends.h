@@ -64,6 +64,7 @@ inline constexpr const char* kUnpartitionCharges = R"SQL(
 // Totals per currency over everything in `store`, read through the report path.
 std::map<std::string, ledger::Sums> ledger_totals(ledger::Store& store);
 // The same currencies, each with the same billed, effective and list cost and rows.
-void expect_same_totals(const std::map<std::string, ledger::Sums>& a, const std::map<std::string, ledger::Sums>& b);
+void expect_same_totals(const std::map<std::string, ledger::Sums>& a,
+                        const std::map<std::string, ledger::Sums>& b);
 
 }  // namespace aicost::testing

@@ -28,7 +28,8 @@ void exec(const std::string& backend, const std::string& db, const std::string& 
   }
   PGconn* conn = PQconnectdb(db.c_str());
   PGresult* r = PQexec(conn, sql.c_str());
-  EXPECT_TRUE(PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK) << PQerrorMessage(conn);
+  EXPECT_TRUE(PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK)
+      << PQerrorMessage(conn);
   PQclear(r);
   PQfinish(conn);
 }
@@ -52,10 +53,12 @@ class ChangesTest : public testing::BackendTest {
 };
 
 TEST_P(ChangesTest, AChangeComesBackAsRecordedInDayOrder) {
-  auto later = change(20100, {{{Dimension::kTag, "run"}, "r3"}, {{Dimension::kService, {}}, "Amazon EC2, GPU"}},
-                      "precision-fp8");
+  auto later = change(
+      20100, {{{Dimension::kTag, "run"}, "r3"}, {{Dimension::kService, {}}, "Amazon EC2, GPU"}},
+      "precision-fp8");
   later.note = "FP8 on the r3 runs; 'quoted' text";
-  later.guardrails = {{ledger::GuardrailKind::kMaxUnitCostRise, 0.05}, {ledger::GuardrailKind::kMinGpuActivity, 0.4}};
+  later.guardrails = {{ledger::GuardrailKind::kMaxUnitCostRise, 0.05},
+                      {ledger::GuardrailKind::kMinGpuActivity, 0.4}};
   later.added_at = "2025-01-01T00:00:00Z";
   auto a = store().add_change(later);
   ASSERT_TRUE(a) << a.error().what();
@@ -80,14 +83,17 @@ TEST_P(ChangesTest, AChangeComesBackAsRecordedInDayOrder) {
   EXPECT_EQ(c.added_at, "2025-01-01T00:00:00Z");
 }
 
-// A ledger of schema 6 (no `changes`) opens at the latest schema with its charges, and takes changes.
+// A ledger of schema 6 (no `changes`) opens at the latest schema with its charges, and takes
+// changes.
 TEST_P(ChangesTest, ASchemaSixLedgerMigratesKeepingItsCharges) {
-  auto r = billing::ingest_file(store(), testing::samples_dir() + "focus-sample-data/focus_sample.csv", {});
+  auto r = billing::ingest_file(store(),
+                                testing::samples_dir() + "focus-sample-data/focus_sample.csv", {});
   ASSERT_TRUE(r) << r.error().what();
   const auto totals = testing::ledger_totals(store());
   fresh_.store.reset();
   exec(GetParam(), fresh_.db,
-       std::string(testing::kUndoSchema8) + "DROP TABLE changes; DELETE FROM schema_migrations WHERE version >= 7");
+       std::string(testing::kUndoSchema8) +
+           "DROP TABLE changes; DELETE FROM schema_migrations WHERE version >= 7");
   reopen();
   EXPECT_EQ(store().schema_version(), 8);
   testing::expect_same_totals(testing::ledger_totals(store()), totals);
@@ -102,7 +108,8 @@ TEST_P(ChangesTest, ALedgerOfANewerSchemaIsRefused) {
   exec(GetParam(), fresh_.db, "INSERT INTO schema_migrations VALUES (9, '2030-01-01T00:00:00Z')");
   auto s = store::open_store(fresh_.db);
   ASSERT_FALSE(s);
-  EXPECT_NE(s.error().message.find("written by a newer aicost (schema 9, this one knows 8); upgrade aicost"),
+  EXPECT_NE(s.error().message.find(
+                "written by a newer aicost (schema 9, this one knows 8); upgrade aicost"),
             std::string::npos)
       << s.error().what();
 }

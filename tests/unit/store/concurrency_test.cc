@@ -181,7 +181,8 @@ TEST_P(Concurrency, ReadersNeverWaitForALongIngest) {
   };
   for (const auto& s : seen) {
     ASSERT_TRUE(s.sources == 1 || s.sources == 2) << s.sources;
-    testing::expect_same_totals(s.totals, rows(s) == rows(*before) ? before->totals : after->totals);
+    testing::expect_same_totals(s.totals,
+                                rows(s) == rows(*before) ? before->totals : after->totals);
   }
 }
 

@@ -15,7 +15,8 @@ namespace aicost {
 namespace {
 
 const std::string kFocusSample = testing::samples_dir() + "focus-sample-data/focus_sample.csv";
-const std::string kExample = testing::samples_dir() + "focus-spec-examples/commitment_discount_usage_scenario_3.csv";
+const std::string kExample =
+    testing::samples_dir() + "focus-spec-examples/commitment_discount_usage_scenario_3.csv";
 
 using testing::expect_same_totals;
 using testing::ledger_totals;

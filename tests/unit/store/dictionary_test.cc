@@ -128,7 +128,6 @@ class DictionaryTest : public testing::BackendTest {
     return scalar(fresh_.db,
                   "SELECT (SELECT COUNT(*) FROM charges) - (SELECT COUNT(*) FROM charges_text)");
   }
-
 };
 
 TEST_P(DictionaryTest, EveryDimensionReadsBackTheTextWritten) {
@@ -136,12 +135,12 @@ TEST_P(DictionaryTest, EveryDimensionReadsBackTheTextWritten) {
   for (std::size_t i = 0; i < kOdd.size(); ++i)
     rows.push_back(odd_charge(kOdd[i], static_cast<std::int64_t>(i + 1)));
   load(*fresh_.store, "odd", rows);
-  for (Dimension d : {Dimension::kProvider, Dimension::kBillingAccount, Dimension::kSubAccount,
-                      Dimension::kService, Dimension::kServiceCategory, Dimension::kRegion,
-                      Dimension::kResource, Dimension::kResourceName, Dimension::kResourceType,
-                      Dimension::kSku, Dimension::kChargeCategory, Dimension::kChargeFrequency,
-                      Dimension::kPricingCategory, Dimension::kCommitmentStatus, Dimension::kCommitment,
-                      Dimension::kConsumedUnit}) {
+  for (Dimension d :
+       {Dimension::kProvider, Dimension::kBillingAccount, Dimension::kSubAccount,
+        Dimension::kService, Dimension::kServiceCategory, Dimension::kRegion, Dimension::kResource,
+        Dimension::kResourceName, Dimension::kResourceType, Dimension::kSku,
+        Dimension::kChargeCategory, Dimension::kChargeFrequency, Dimension::kPricingCategory,
+        Dimension::kCommitmentStatus, Dimension::kCommitment, Dimension::kConsumedUnit}) {
     std::map<std::string, core::WideNanos> want;
     for (const auto& c : rows) want[ledger::dimension_value(c, d)] += c.billed;
     EXPECT_EQ(by(*fresh_.store, d), want) << "dimension " << ledger::group_key_name({d, {}});
@@ -171,7 +170,8 @@ TEST_P(DictionaryTest, ManyDistinctValuesReadBackInOnePass) {
   std::map<std::string, core::WideNanos> names;
   for (const auto& r : *got) {
     names[r.values[0]] += r.sums.billed;
-    EXPECT_EQ(r.values[0], "name-" + std::to_string((std::stoi(r.values[1].substr(3)) * 7919) % 1500));
+    EXPECT_EQ(r.values[0],
+              "name-" + std::to_string((std::stoi(r.values[1].substr(3)) * 7919) % 1500));
   }
   EXPECT_EQ(names, want);
 }
@@ -257,7 +257,8 @@ std::string long_text(std::size_t n, const std::string& seed) {
 // connection that finds them stored (ON CONFLICT on their digest).
 TEST_P(DictionaryTest, LongTagSetsLoadAndReadBack) {
   std::vector<ledger::Tag> tags;
-  for (int i = 0; i < 30; ++i) tags.push_back({"key" + std::to_string(i), long_text(100, "v" + std::to_string(i))});
+  for (int i = 0; i < 30; ++i)
+    tags.push_back({"key" + std::to_string(i), long_text(100, "v" + std::to_string(i))});
   const std::vector<ledger::Tag> one_long = {{"team", long_text(4000, "team")}};
   Charge a = charge("a", 1), b = charge("b", 2);
   a.tags = tags;
@@ -273,9 +274,11 @@ TEST_P(DictionaryTest, LongTagSetsLoadAndReadBack) {
   ASSERT_EQ(sets->size(), 2u);
   std::vector<std::vector<ledger::Tag>> got;
   for (const auto& [id, t] : *sets) got.push_back(t);
-  std::sort(got.begin(), got.end(), [](const auto& x, const auto& y) { return x.size() > y.size(); });
+  std::sort(got.begin(), got.end(),
+            [](const auto& x, const auto& y) { return x.size() > y.size(); });
   auto sorted = tags;
-  std::sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) { return x.key < y.key; });
+  std::sort(sorted.begin(), sorted.end(),
+            [](const auto& x, const auto& y) { return x.key < y.key; });
   EXPECT_EQ(got[0], sorted);
   EXPECT_EQ(got[1], one_long);
   ledger::AggregateQuery q;
@@ -310,12 +313,15 @@ TEST_P(DictionaryTest, TextLongerThanAnIndexPageLoadsAndReadsBack) {
   load(**other, "again", {c});
   using M = std::map<std::string, core::WideNanos>;
   EXPECT_EQ(by(*fresh_.store, Dimension::kResourceName), (M{{c.resource_name, 10}}));
-  EXPECT_EQ(by(*fresh_.store, Dimension::kService, {{{Dimension::kResourceName, {}}, c.resource_name}}),
-            (M{{"s", 10}}));
+  EXPECT_EQ(
+      by(*fresh_.store, Dimension::kService, {{{Dimension::kResourceName, {}}, c.resource_name}}),
+      (M{{"s", 10}}));
   EXPECT_EQ(scalar(fresh_.db, "SELECT COUNT(*) FROM charges_text WHERE charge_description = '" +
                                   c.charge_description + "'"),
             2);
-  EXPECT_EQ(scalar(fresh_.db, "SELECT COUNT(*) FROM strings WHERE value = '" + c.charge_description + "'"), 1);
+  EXPECT_EQ(scalar(fresh_.db,
+                   "SELECT COUNT(*) FROM strings WHERE value = '" + c.charge_description + "'"),
+            1);
   EXPECT_EQ(unresolved(), 0);
 }
 
@@ -323,7 +329,8 @@ TEST_P(DictionaryTest, TextLongerThanAnIndexPageLoadsAndReadsBack) {
 // its set's whole canonical text, memory growing with the square of the keys.)
 TEST_P(DictionaryTest, ATagSetOfAThousandKeysLoadsAndReadsBack) {
   Charge c = charge("wide", 7);
-  for (int i = 0; i < 1000; ++i) c.tags.push_back({"k" + std::to_string(i), "v" + std::to_string(i)});
+  for (int i = 0; i < 1000; ++i)
+    c.tags.push_back({"k" + std::to_string(i), "v" + std::to_string(i)});
   load(*fresh_.store, "wide", {c, c});
   auto sets = fresh_.store->tagsets();
   ASSERT_TRUE(sets) << sets.error().what();
@@ -347,15 +354,18 @@ TEST_P(DictionaryTest, ATagSetOfAThousandKeysLoadsAndReadsBack) {
 // its tag sets, strings and alerts sent read back, the same values load again without a second
 // copy, and long ones load.
 TEST_P(DictionaryTest, APostgresLedgerOfSchemaTwoMovesItsIndexesOntoDigests) {
-  if (GetParam() != "postgresql") GTEST_SKIP() << "SQLite keeps its indexes (AlertClaimsTest migrates its alerts)";
+  if (GetParam() != "postgresql")
+    GTEST_SKIP() << "SQLite keeps its indexes (AlertClaimsTest migrates its alerts)";
   Charge tagged = charge("a", 1);
   tagged.tags = {{"team", "ml"}};
   load(*fresh_.store, "before", {tagged, charge("b", 2)});
-  ASSERT_TRUE(fresh_.store->record_sent(std::vector<ledger::SentAlert>{{"old", "2025-06-01T00:00:00Z", "p"}}));
+  ASSERT_TRUE(fresh_.store->record_sent(
+      std::vector<ledger::SentAlert>{{"old", "2025-06-01T00:00:00Z", "p"}}));
   fresh_.store.reset();
   PGconn* conn = PQconnectdb(fresh_.db.c_str());
   // Schema 6 (charges partitioned by month) undone first, then 5 to 3.
-  PGresult* r = PQexec(conn, (std::string(testing::kUndoSchema8) + testing::kUnpartitionCharges + R"SQL(
+  PGresult* r =
+      PQexec(conn, (std::string(testing::kUndoSchema8) + testing::kUnpartitionCharges + R"SQL(
     DROP INDEX tagsets_canonical; ALTER TABLE tagsets ADD CONSTRAINT tagsets_canonical_key UNIQUE (canonical);
     DROP INDEX tagset_tags_tag; ALTER TABLE tagset_tags ADD PRIMARY KEY (tagset_id, key, value);
     DROP INDEX strings_value; DROP INDEX strings_value_lookup;
@@ -367,7 +377,8 @@ TEST_P(DictionaryTest, APostgresLedgerOfSchemaTwoMovesItsIndexesOntoDigests) {
     ALTER TABLE alerts_sent ADD PRIMARY KEY (key);
     DROP FUNCTION aicost_digest(text);
     DROP INDEX sources_export; ALTER TABLE sources DROP COLUMN export_key, DROP COLUMN periods;
-    DELETE FROM schema_migrations WHERE version > 2;)SQL").c_str());
+    DELETE FROM schema_migrations WHERE version > 2;)SQL")
+                       .c_str());
   EXPECT_EQ(PQresultStatus(r), PGRES_COMMAND_OK) << PQerrorMessage(conn);
   PQclear(r);
   PQfinish(conn);

@@ -1,5 +1,6 @@
 // The store's in-memory grouping (src/store/group_fold.h): sums per group, order by values,
-// currency (as text) and day, tag sets resolved and filtered, and a table grown well past its first size.
+// currency (as text) and day, tag sets resolved and filtered, and a table grown well past its first
+// size.
 #include "group_fold.h"
 
 #include <gtest/gtest.h>
@@ -66,7 +67,7 @@ TEST(GroupFold, TagSetsResolveOnceAndFiltersDropThem) {
   q.tag_filters = {{{"env", {}}, "prod"}};
   const std::map<std::int64_t, std::vector<ledger::Tag>> tagsets = {
       {7, {{"owner", "vision"}, {"env", "prod"}}},  // team by its alias
-      {8, {{"team", "nlp"}, {"env", "dev"}}},        // dropped by the filter
+      {8, {{"team", "nlp"}, {"env", "dev"}}},       // dropped by the filter
       {9, {{"team", "nlp"}, {"env", "prod"}}}};
   GroupFold fold(q, tagsets);
   const std::int64_t cells[] = {3};
@@ -145,9 +146,11 @@ TEST(GroupFold, CostOrderRanksByDayThenCostThenTheNamedValuesAsText) {
   q.order = ledger::RowOrder::kCost;
   q.cost_ties = {1, 0};  // the team first, then the service
   q.untagged_text = "(untagged)";
-  const std::map<std::int64_t, std::vector<ledger::Tag>> tagsets = {{5, {{"team", "'quoted"}}}, {6, {{"team", "ads"}}}};
+  const std::map<std::int64_t, std::vector<ledger::Tag>> tagsets = {{5, {{"team", "'quoted"}}},
+                                                                    {6, {{"team", "ads"}}}};
   GroupFold fold(q, tagsets);
-  auto add = [&](ledger::Day day, std::int64_t service, std::int64_t tagset, core::WideNanos effective) {
+  auto add = [&](ledger::Day day, std::int64_t service, std::int64_t tagset,
+                 core::WideNanos effective) {
     ledger::Sums s = one(1);
     s.effective = effective;
     const std::int64_t cells[] = {service, 3};
@@ -167,14 +170,15 @@ TEST(GroupFold, CostOrderRanksByDayThenCostThenTheNamedValuesAsText) {
                     std::to_string(static_cast<long long>(row.sums.effective)));
       return {};
     }));
-    EXPECT_EQ(got, (std::vector<std::string>{"10 zeta/ 7", "10 zeta/'quoted 4", "10 alpha/ 4", "10 alpha/ads 4",
-                                             "10 zeta/ads 4", "20 zeta/ads 9"}));
+    EXPECT_EQ(got, (std::vector<std::string>{"10 zeta/ 7", "10 zeta/'quoted 4", "10 alpha/ 4",
+                                             "10 alpha/ads 4", "10 zeta/ads 4", "20 zeta/ads 9"}));
   }
 }
 
 // Days fold into ISO weeks (from Monday) and months, each group's day the first of its period.
 TEST(GroupFold, DaysFoldIntoTheirWeekOrMonth) {
-  const ledger::Day sun = ledger::days_from_civil(2024, 9, 1), mon = ledger::days_from_civil(2024, 9, 2),
+  const ledger::Day sun = ledger::days_from_civil(2024, 9, 1),
+                    mon = ledger::days_from_civil(2024, 9, 2),
                     oct = ledger::days_from_civil(2024, 10, 31);
   for (const auto period : {ledger::Period::kWeek, ledger::Period::kMonth}) {
     ledger::AggregateQuery q;
@@ -189,10 +193,12 @@ TEST(GroupFold, DaysFoldIntoTheirWeekOrMonth) {
     std::vector<std::pair<std::string, std::int64_t>> got;
     for (const auto& r : *rows) got.emplace_back(ledger::day_text(r.day), r.sums.rows);
     if (period == ledger::Period::kWeek)
-      EXPECT_EQ(got, (std::vector<std::pair<std::string, std::int64_t>>{
-                         {"2024-08-26", 1}, {"2024-09-02", 2}, {"2024-09-09", 1}, {"2024-10-28", 1}}));
+      EXPECT_EQ(got,
+                (std::vector<std::pair<std::string, std::int64_t>>{
+                    {"2024-08-26", 1}, {"2024-09-02", 2}, {"2024-09-09", 1}, {"2024-10-28", 1}}));
     else
-      EXPECT_EQ(got, (std::vector<std::pair<std::string, std::int64_t>>{{"2024-09-01", 4}, {"2024-10-01", 1}}));
+      EXPECT_EQ(got, (std::vector<std::pair<std::string, std::int64_t>>{{"2024-09-01", 4},
+                                                                        {"2024-10-01", 1}}));
   }
 }
 
@@ -208,10 +214,12 @@ TEST(GroupFold, WideKeysKeepEveryCellThroughTheirProfile) {
   std::map<std::vector<std::string>, std::int64_t> want;  // all values and currency -> billed
   for (int k = 0; k < 3000; ++k) {
     const std::string resource = "r" + std::to_string(k % 97);
-    const std::int64_t cells[] = {fold.text(resource), 1 + k % 2, 1 + k % 3, 2 - k % 2, 1 + k % 5 / 4, 3};
+    const std::int64_t cells[] = {fold.text(resource), 1 + k % 2,     1 + k % 3,
+                                  2 - k % 2,           1 + k % 5 / 4, 3};
     fold.add(0, cells, k % 7 == 0 ? 5 : 0, one(k));
     auto text = [](std::int64_t id) { return kStrings.at(id); };
-    want[{resource, text(cells[1]), text(cells[2]), text(cells[3]), text(cells[4]), k % 7 == 0 ? "nlp" : "", "USD"}] += k;
+    want[{resource, text(cells[1]), text(cells[2]), text(cells[3]), text(cells[4]),
+          k % 7 == 0 ? "nlp" : "", "USD"}] += k;
   }
   auto rows = fold.rows(lookup);
   ASSERT_TRUE(rows);
@@ -222,7 +230,8 @@ TEST(GroupFold, WideKeysKeepEveryCellThroughTheirProfile) {
     EXPECT_TRUE(got.emplace(key, static_cast<std::int64_t>(r.sums.billed)).second);
   }
   EXPECT_EQ(got, want);
-  EXPECT_TRUE(std::is_sorted(rows->begin(), rows->end(), [](const auto& a, const auto& b) { return a.values < b.values; }));
+  EXPECT_TRUE(std::is_sorted(rows->begin(), rows->end(),
+                             [](const auto& a, const auto& b) { return a.values < b.values; }));
 }
 
 // Two folds whose first dims agree, walked together: each value's rows of the first fold, then of
@@ -246,11 +255,14 @@ TEST(GroupFold, InterleavedFoldsTakeTurnsPerSharedValue) {
   }
   std::vector<std::string> got;
   const GroupFold* both[] = {&a, &b};
-  ASSERT_TRUE(each_interleaved(both, 1, lookup, [&](std::size_t fold, ledger::AggregateRow& row) -> core::Status {
-    got.push_back(std::to_string(fold) + " " + row.values[0] + (fold == 0 ? " " + std::to_string(row.day) : ""));
-    return {};
-  }));
-  EXPECT_EQ(got, (std::vector<std::string>{"0 a-res 10", "0 a-res 11", "0 b-res 10", "0 b-res 11", "1 b-res", "1 c-res"}));
+  ASSERT_TRUE(each_interleaved(both, 1, lookup,
+                               [&](std::size_t fold, ledger::AggregateRow& row) -> core::Status {
+                                 got.push_back(std::to_string(fold) + " " + row.values[0] +
+                                               (fold == 0 ? " " + std::to_string(row.day) : ""));
+                                 return {};
+                               }));
+  EXPECT_EQ(got, (std::vector<std::string>{"0 a-res 10", "0 a-res 11", "0 b-res 10", "0 b-res 11",
+                                           "1 b-res", "1 c-res"}));
 }
 
 }  // namespace

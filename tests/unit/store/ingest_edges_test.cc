@@ -22,11 +22,13 @@ class IngestEdges : public testing::BackendTest {};
 
 TEST_P(IngestEdges, InvalidBytesAndNulLoadRepaired) {
   testing::TempDir dir("aicost-bytes");
-  const auto path = dir.write("latin1.csv",
-                              "BilledCost,ChargePeriodStart,BillingCurrency,ServiceName,ResourceId,Tags\n"
-                              "1.5,2024-09-01T00:00:00Z,EUR,M\xFCnchen,r1,\"{\"\"Team\"\":\"\"gr\xFC\xDF\"\"}\"\n"
-                              "2.5,2024-09-01T00:00:00Z,EUR,ok,r\0""2,\n"s
-                              "3,2024-09-01T00:00:00Z,eur,ok,r3,\"{\"\"k\"\":\"\"a\\u0000b\"\"}\"\n");
+  const auto path =
+      dir.write("latin1.csv",
+                "BilledCost,ChargePeriodStart,BillingCurrency,ServiceName,ResourceId,Tags\n"
+                "1.5,2024-09-01T00:00:00Z,EUR,M\xFCnchen,r1,\"{\"\"Team\"\":\"\"gr\xFC\xDF\"\"}\"\n"
+                "2.5,2024-09-01T00:00:00Z,EUR,ok,r\0"
+                "2,\n"s
+                "3,2024-09-01T00:00:00Z,eur,ok,r3,\"{\"\"k\"\":\"\"a\\u0000b\"\"}\"\n");
   auto r = billing::ingest_file(store(), path, {});
   ASSERT_TRUE(r) << r.error().what();
   EXPECT_EQ(r->record.rows, 3);
@@ -34,7 +36,9 @@ TEST_P(IngestEdges, InvalidBytesAndNulLoadRepaired) {
   EXPECT_GE(r->record.warnings, 3);
 
   ledger::ReportRequest req;
-  req.by = {{ledger::Dimension::kService, ""}, {ledger::Dimension::kResource, ""}, {ledger::Dimension::kTag, "team"}};
+  req.by = {{ledger::Dimension::kService, ""},
+            {ledger::Dimension::kResource, ""},
+            {ledger::Dimension::kTag, "team"}};
   auto report = ledger::run_report(store(), req);
   ASSERT_TRUE(report) << report.error().what();
   ASSERT_EQ(report->totals.size(), 1u);  // eur and EUR are one currency
@@ -44,7 +48,9 @@ TEST_P(IngestEdges, InvalidBytesAndNulLoadRepaired) {
   for (const auto& line : report->lines) {
     for (const auto& v : line.values) EXPECT_TRUE(core::utf8_clean(v)) << v;
     repaired_service = repaired_service || line.values[0] == "M\xEF\xBF\xBDnchen";
-    repaired_resource = repaired_resource || line.values[1] == "r\xEF\xBF\xBD" "2";
+    repaired_resource = repaired_resource || line.values[1] ==
+                                                 "r\xEF\xBF\xBD"
+                                                 "2";
     repaired_tag = repaired_tag || line.values[2] == "gr\xEF\xBF\xBD\xEF\xBF\xBD";
   }
   EXPECT_TRUE(repaired_service && repaired_resource && repaired_tag);
@@ -54,7 +60,8 @@ TEST_P(IngestEdges, InvalidBytesAndNulLoadRepaired) {
   bool warned = false;
   for (const auto& i : *issues) {
     EXPECT_TRUE(core::utf8_clean(i.message)) << i.message;
-    warned = warned || (i.column == "ServiceName" && i.line == 2 && i.message.find("not UTF-8") != std::string::npos);
+    warned = warned || (i.column == "ServiceName" && i.line == 2 &&
+                        i.message.find("not UTF-8") != std::string::npos);
   }
   EXPECT_TRUE(warned);
 }

@@ -18,8 +18,8 @@ namespace aicost::testing {
 
 // Ingests `path` into the ledger at `db` in a forked child killed after `rows` rows, and checks
 // that it died of SIGKILL. Call it with ASSERT_NO_FATAL_FAILURE.
-inline void ingest_killed_after(const std::string& db, const std::string& path, const billing::IngestOptions& opts,
-                                const char* rows = "500") {
+inline void ingest_killed_after(const std::string& db, const std::string& path,
+                                const billing::IngestOptions& opts, const char* rows = "500") {
   const pid_t child = ::fork();
   ASSERT_NE(child, -1);
   if (child == 0) {

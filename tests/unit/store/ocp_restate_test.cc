@@ -21,15 +21,19 @@ using billing::IngestOptions;
 using billing::IngestResult;
 
 constexpr const char* kPodHeader =
-    "report_period_start,report_period_end,pod,namespace,node,resource_id,interval_start,interval_end,"
+    "report_period_start,report_period_end,pod,namespace,node,resource_id,interval_start,interval_"
+    "end,"
     "pod_usage_cpu_core_seconds,pod_request_cpu_core_seconds,pod_limit_cpu_core_seconds,"
     "pod_usage_memory_byte_seconds,pod_request_memory_byte_seconds,pod_limit_memory_byte_seconds,"
     "node_capacity_cpu_cores,node_capacity_cpu_core_seconds,node_capacity_memory_bytes,"
     "node_capacity_memory_byte_seconds,pod_labels\n";
 constexpr const char* kStorageHeader =
-    "report_period_start,report_period_end,interval_start,interval_end,namespace,pod,persistentvolumeclaim,"
-    "persistentvolume,storageclass,persistentvolumeclaim_capacity_bytes,persistentvolumeclaim_capacity_byte_seconds,"
-    "volume_request_storage_byte_seconds,persistentvolumeclaim_usage_byte_seconds,persistentvolume_labels,"
+    "report_period_start,report_period_end,interval_start,interval_end,namespace,pod,"
+    "persistentvolumeclaim,"
+    "persistentvolume,storageclass,persistentvolumeclaim_capacity_bytes,persistentvolumeclaim_"
+    "capacity_byte_seconds,"
+    "volume_request_storage_byte_seconds,persistentvolumeclaim_usage_byte_seconds,persistentvolume_"
+    "labels,"
     "persistentvolumeclaim_labels\n";
 constexpr const char* kMonth = "2019-02-01 00:00:00 +0000 UTC,2019-03-01 00:00:00 +0000 UTC,";
 constexpr core::WideNanos kUsd = 1'000'000'000;
@@ -41,10 +45,11 @@ std::string pod_rows(int day, int hours, int pods, int core_seconds) {
   char when[96];
   for (int h = 0; h < hours; ++h)
     for (int p = 0; p < pods; ++p) {
-      std::snprintf(when, sizeof when, "2019-02-%02d %02d:00:00 +0000 UTC,2019-02-%02d %02d:59:59 +0000 UTC,", day, h,
+      std::snprintf(when, sizeof when,
+                    "2019-02-%02d %02d:00:00 +0000 UTC,2019-02-%02d %02d:59:59 +0000 UTC,", day, h,
                     day, h);
-      out += std::string(kMonth) + "p" + std::to_string(p) + ",ns,node-a,i-1," + when + std::to_string(core_seconds) +
-             ",0,0,0,0,0,4,14400,0,0,\n";
+      out += std::string(kMonth) + "p" + std::to_string(p) + ",ns,node-a,i-1," + when +
+             std::to_string(core_seconds) + ",0,0,0,0,0,4,14400,0,0,\n";
     }
   return out;
 }
@@ -76,8 +81,9 @@ class OcpRestateTest : public testing::BackendTest {
       dir_.write(name + "/" + name + "_openshift_usage_report.1.csv", kStorageHeader + storage);
       files += ", \"" + name + "_openshift_usage_report.1.csv\"";
     }
-    dir_.write(name + "/manifest.json", "{\"uuid\": \"" + name + "\", \"cluster_id\": \"" + cluster +
-                                            "\", \"daily_reports\": true, \"files\": [" + files + "]}");
+    dir_.write(name + "/manifest.json", "{\"uuid\": \"" + name + "\", \"cluster_id\": \"" +
+                                            cluster + "\", \"daily_reports\": true, \"files\": [" +
+                                            files + "]}");
     return dir_.file(name);
   }
   IngestOptions options() {
@@ -95,24 +101,27 @@ std::string volume_row() {
   const long long byte_seconds = 672LL * 3600 * (1LL << 30);
   return std::string(kMonth) +
          "2019-02-02 00:00:00 +0000 UTC,"
-         "2019-02-02 00:59:59 +0000 UTC,ns,p0,claim,pv-1,gp3,0," + std::to_string(byte_seconds) + ",0,0,,\n";
+         "2019-02-02 00:59:59 +0000 UTC,ns,p0,claim,pv-1,gp3,0," +
+         std::to_string(byte_seconds) + ",0,0,,\n";
 }
 
 TEST_P(OcpRestateTest, AReSentDayReplacesItsEarlierRowsAndKeepsTheRest) {
   // Upload 1 (cluster c1): days 1 and 2, hour 0, two pods of 1 core-hour each: 4 USD; a volume on
   // day 2: 5 USD. Cluster c2's upload of day 2: 1 USD.
-  auto first = billing::ingest_file(store(), upload("u1", "c1", pod_rows(1, 1, 2, 3600) + pod_rows(2, 1, 2, 3600), volume_row()),
-                                    options());
+  auto first = billing::ingest_file(
+      store(), upload("u1", "c1", pod_rows(1, 1, 2, 3600) + pod_rows(2, 1, 2, 3600), volume_row()),
+      options());
   ASSERT_TRUE(first) << first.error().what();
-  auto other = billing::ingest_file(store(), upload("u9", "c2", pod_rows(2, 1, 1, 3600)), options());
+  auto other =
+      billing::ingest_file(store(), upload("u9", "c2", pod_rows(2, 1, 1, 3600)), options());
   ASSERT_TRUE(other) << other.error().what();
   EXPECT_EQ(billed_usd(store()), 4 * kUsd + 5 * kUsd + 1 * kUsd);
 
   // Upload 2 (c1) re-sends day 2, grown to hours 0-1 at 2 core-hours a pod-hour (8 USD), and
   // brings day 3 (one pod-hour, 1 USD); no storage report. Day 2's pods of upload 1 (2 USD) go;
   // day 1's stay, and so does day 2's volume (another report) and cluster c2's day 2.
-  auto second = billing::ingest_file(store(), upload("u2", "c1", pod_rows(2, 2, 2, 7200) + pod_rows(3, 1, 1, 3600)),
-                                     options());
+  auto second = billing::ingest_file(
+      store(), upload("u2", "c1", pod_rows(2, 2, 2, 7200) + pod_rows(3, 1, 1, 3600)), options());
   ASSERT_TRUE(second) << second.error().what();
   EXPECT_EQ(second->restated, (std::vector<std::int64_t>{first->record.id}));
   EXPECT_EQ(second->periods, (std::vector<std::string>{"2019-02-02", "2019-02-03"}));
@@ -120,12 +129,13 @@ TEST_P(OcpRestateTest, AReSentDayReplacesItsEarlierRowsAndKeepsTheRest) {
 
   // The same upload again changes nothing; a third upload of all of upload 1's days and reports
   // leaves it no rows, and it goes.
-  auto again = billing::ingest_file(store(), upload("u2", "c1", pod_rows(2, 2, 2, 7200) + pod_rows(3, 1, 1, 3600)),
-                                    options());
+  auto again = billing::ingest_file(
+      store(), upload("u2", "c1", pod_rows(2, 2, 2, 7200) + pod_rows(3, 1, 1, 3600)), options());
   ASSERT_TRUE(again) << again.error().what();
   EXPECT_EQ(again->outcome, IngestResult::Outcome::kAlreadyLoaded);
-  auto third = billing::ingest_file(store(), upload("u3", "c1", pod_rows(1, 1, 1, 3600) + pod_rows(2, 1, 1, 3600), volume_row()),
-                                    options());
+  auto third = billing::ingest_file(
+      store(), upload("u3", "c1", pod_rows(1, 1, 1, 3600) + pod_rows(2, 1, 1, 3600), volume_row()),
+      options());
   ASSERT_TRUE(third) << third.error().what();
   // Left: day 1 and 2 of upload 3 (2 USD, 5 USD volume), day 3 of upload 2 (1 USD), c2 (1 USD).
   EXPECT_EQ(billed_usd(store()), 2 * kUsd + 5 * kUsd + 1 * kUsd + 1 * kUsd);
@@ -134,13 +144,15 @@ TEST_P(OcpRestateTest, AReSentDayReplacesItsEarlierRowsAndKeepsTheRest) {
   ASSERT_EQ(sources->size(), 3u);  // upload 1 had nothing left
   for (const auto& s : *sources) EXPECT_NE(s.id, first->record.id);
   for (const auto& s : *sources)
-    if (s.id == second->record.id) EXPECT_EQ(s.rows, 2);  // day 3's pod-hour: a CPU and a memory row
+    if (s.id == second->record.id)
+      EXPECT_EQ(s.rows, 2);  // day 3's pod-hour: a CPU and a memory row
 }
 
 TEST_P(OcpRestateTest, KilledReSendLeavesTheOldDayAndTheRerunTheNew) {
   // Upload 1: day 2, 300 pod-hours at 1 core-hour (300 USD). Upload 2 re-sends day 2 as 400
   // pod-hours (800 rows, killed after 500) at 1 core-hour: 400 USD.
-  ASSERT_TRUE(billing::ingest_file(store(), upload("u1", "c1", pod_rows(2, 3, 100, 3600)), options()));
+  ASSERT_TRUE(
+      billing::ingest_file(store(), upload("u1", "c1", pod_rows(2, 3, 100, 3600)), options()));
   const auto second = upload("u2", "c1", pod_rows(2, 4, 100, 3600));
   ASSERT_EQ(billed_usd(store()), 300 * kUsd);
   const std::string db = fresh_.db;

@@ -6,9 +6,9 @@
 
 #include <atomic>
 #include <cstdlib>
-#include <future>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <string>
 
 #include "aicost/billing/ingest.h"
@@ -99,8 +99,8 @@ TEST(OpenStore, TwoOpensMakingOneLedgerAtOnceSayItOnce) {
     const auto db = dir.file("ledger.db");
     std::atomic<int> made{0};
     auto open = [&] {
-      return store::open_store(db, {.mode = store::OpenMode::kCreate,
-                                    .on_create = [&](const std::string&) { ++made; }});
+      return store::open_store(
+          db, {.mode = store::OpenMode::kCreate, .on_create = [&](const std::string&) { ++made; }});
     };
     auto a = std::async(std::launch::async, open), b = std::async(std::launch::async, open);
     auto x = a.get(), y = b.get();

@@ -54,7 +54,8 @@ std::vector<std::string> rows_of(const std::string& db, const std::string& sql) 
   PGconn* conn = PQconnectdb(db.c_str());
   PGresult* r = PQexec(conn, sql.c_str());
   std::vector<std::string> out;
-  EXPECT_TRUE(PQresultStatus(r) == PGRES_TUPLES_OK || PQresultStatus(r) == PGRES_COMMAND_OK) << PQerrorMessage(conn);
+  EXPECT_TRUE(PQresultStatus(r) == PGRES_TUPLES_OK || PQresultStatus(r) == PGRES_COMMAND_OK)
+      << PQerrorMessage(conn);
   for (int i = 0; i < PQntuples(r); ++i) {
     std::string row;
     for (int c = 0; c < PQnfields(r); ++c) row += (c ? "|" : "") + std::string(PQgetvalue(r, i, c));
@@ -67,7 +68,8 @@ std::vector<std::string> rows_of(const std::string& db, const std::string& sql) 
 
 // Billed cost by service and day from the raw charges (a resource dimension keeps the query off
 // the daily rollup), over [from, to) when given.
-std::map<std::string, core::WideNanos> by_resource(ledger::Store& s, std::optional<ledger::Day> from = {},
+std::map<std::string, core::WideNanos> by_resource(ledger::Store& s,
+                                                   std::optional<ledger::Day> from = {},
                                                    std::optional<ledger::Day> to = {}) {
   ledger::AggregateQuery q;
   q.dims = {Dimension::kResource};
@@ -89,16 +91,21 @@ const char* const kPartitions =
 class PartitionTest : public testing::BackendTest {};
 
 TEST_P(PartitionTest, ASchemaFiveLedgerIsPartitionedByMonthKeepingEveryRow) {
-  if (GetParam() != "postgresql") GTEST_SKIP() << "SQLite keeps one charges table (docs/LEDGER.md, Scale)";
-  load(store(), "three-months", {charge(kDays[0], "a", 1), charge(kDays[1], "b", 20), charge(kDays[2], "c", 300),
-                                 charge(kDays[2], "a", 4000)});
+  if (GetParam() != "postgresql")
+    GTEST_SKIP() << "SQLite keeps one charges table (docs/LEDGER.md, Scale)";
+  load(store(), "three-months",
+       {charge(kDays[0], "a", 1), charge(kDays[1], "b", 20), charge(kDays[2], "c", 300),
+        charge(kDays[2], "a", 4000)});
   const auto totals = testing::ledger_totals(store());
   const auto raw = by_resource(store());
-  const auto rows = rows_of(fresh_.db, "SELECT source_id, line, day, billed, tagset_id, resource_id, service_name_sid "
-                                       "FROM charges ORDER BY day, billed");
+  const auto rows =
+      rows_of(fresh_.db,
+              "SELECT source_id, line, day, billed, tagset_id, resource_id, service_name_sid "
+              "FROM charges ORDER BY day, billed");
   fresh_.store.reset();
   ASSERT_EQ(rows_of(fresh_.db, std::string(testing::kUndoSchema8) + testing::kUnpartitionCharges +
-                                     "DELETE FROM schema_migrations WHERE version > 5").size(),
+                                   "DELETE FROM schema_migrations WHERE version > 5")
+                .size(),
             0u);
   ASSERT_EQ(rows_of(fresh_.db, "SELECT relkind FROM pg_class WHERE oid = 'charges'::regclass"),
             std::vector<std::string>{"r"});  // a plain table: the ledger is at schema 5
@@ -109,19 +116,24 @@ TEST_P(PartitionTest, ASchemaFiveLedgerIsPartitionedByMonthKeepingEveryRow) {
   EXPECT_EQ(store().schema_version(), 8);
   EXPECT_EQ(rows_of(fresh_.db, "SELECT relkind FROM pg_class WHERE oid = 'charges'::regclass"),
             std::vector<std::string>{"p"});
-  EXPECT_EQ(rows_of(fresh_.db, kPartitions), (std::vector<std::string>{"charges_2024_06", "charges_2024_07", "charges_2024_08"}));
+  EXPECT_EQ(rows_of(fresh_.db, kPartitions),
+            (std::vector<std::string>{"charges_2024_06", "charges_2024_07", "charges_2024_08"}));
   // Every row as it was, each in its month's partition, and the totals and report the same.
-  EXPECT_EQ(rows_of(fresh_.db, "SELECT source_id, line, day, billed, tagset_id, resource_id, service_name_sid FROM "
-                               "charges ORDER BY day, billed"),
-            rows);
-  EXPECT_EQ(rows_of(fresh_.db, "SELECT COUNT(*) FROM charges_2024_08"), std::vector<std::string>{"2"});
+  EXPECT_EQ(
+      rows_of(fresh_.db,
+              "SELECT source_id, line, day, billed, tagset_id, resource_id, service_name_sid FROM "
+              "charges ORDER BY day, billed"),
+      rows);
+  EXPECT_EQ(rows_of(fresh_.db, "SELECT COUNT(*) FROM charges_2024_08"),
+            std::vector<std::string>{"2"});
   EXPECT_EQ(rows_of(fresh_.db, "SELECT COUNT(*) FROM charges_text"), std::vector<std::string>{"4"});
   testing::expect_same_totals(testing::ledger_totals(store()), totals);
   EXPECT_EQ(by_resource(store()), raw);
 }
 
 TEST_P(PartitionTest, AnIngestMakesANewMonthsPartitionAndARangeReadsOnlyItsMonths) {
-  if (GetParam() != "postgresql") GTEST_SKIP() << "SQLite keeps one charges table (docs/LEDGER.md, Scale)";
+  if (GetParam() != "postgresql")
+    GTEST_SKIP() << "SQLite keeps one charges table (docs/LEDGER.md, Scale)";
   load(store(), "june", {charge(kDays[0], "a", 1)});
   EXPECT_EQ(rows_of(fresh_.db, kPartitions), std::vector<std::string>{"charges_2024_06"});
   // A rolled-back ingest leaves no partition behind.
@@ -132,13 +144,15 @@ TEST_P(PartitionTest, AnIngestMakesANewMonthsPartitionAndARangeReadsOnlyItsMonth
   store().rollback();
   EXPECT_EQ(rows_of(fresh_.db, kPartitions), std::vector<std::string>{"charges_2024_06"});
   load(store(), "july-august", {charge(kDays[1], "b", 20), charge(kDays[2], "c", 300)});
-  EXPECT_EQ(rows_of(fresh_.db, kPartitions), (std::vector<std::string>{"charges_2024_06", "charges_2024_07", "charges_2024_08"}));
+  EXPECT_EQ(rows_of(fresh_.db, kPartitions),
+            (std::vector<std::string>{"charges_2024_06", "charges_2024_07", "charges_2024_08"}));
   // July alone: the answer of July's rows, and a plan that scans July's partition only.
   EXPECT_EQ(by_resource(store(), kJune + 30, kJune + 61),
             (std::map<std::string, core::WideNanos>{{"r-b@" + std::to_string(kDays[1]), 20}}));
   std::string plan;
-  for (const auto& line : rows_of(fresh_.db, "EXPLAIN SELECT SUM(billed) FROM charges WHERE day >= " +
-                                                 std::to_string(kJune + 30) + " AND day < " + std::to_string(kJune + 61)))
+  for (const auto& line : rows_of(
+           fresh_.db, "EXPLAIN SELECT SUM(billed) FROM charges WHERE day >= " +
+                          std::to_string(kJune + 30) + " AND day < " + std::to_string(kJune + 61)))
     plan += line + "\n";
   EXPECT_NE(plan.find("charges_2024_07"), std::string::npos) << plan;
   EXPECT_EQ(plan.find("charges_2024_06"), std::string::npos) << plan;
@@ -151,11 +165,12 @@ TEST_P(PartitionTest, AnIngestMakesANewMonthsPartitionAndARangeReadsOnlyItsMonth
 // row, and the next open migrates it.
 TEST_P(PartitionTest, AMigrationKilledMidwayLeavesTheSchemaFiveLedger) {
   if (GetParam() != "postgresql") GTEST_SKIP() << "SQLite's migration 6 changes nothing";
-  load(store(), "three-months", {charge(kDays[0], "a", 1), charge(kDays[1], "b", 20), charge(kDays[2], "c", 300)});
+  load(store(), "three-months",
+       {charge(kDays[0], "a", 1), charge(kDays[1], "b", 20), charge(kDays[2], "c", 300)});
   const auto totals = testing::ledger_totals(store());
   fresh_.store.reset();
   ASSERT_EQ(rows_of(fresh_.db, std::string(testing::kUndoSchema8) + testing::kUnpartitionCharges +
-                                     "DELETE FROM schema_migrations WHERE version > 5")
+                                   "DELETE FROM schema_migrations WHERE version > 5")
                 .size(),
             0u);
   PGconn* holder = PQconnectdb(fresh_.db.c_str());
@@ -169,9 +184,11 @@ TEST_P(PartitionTest, AMigrationKilledMidwayLeavesTheSchemaFiveLedger) {
   // Until the migration waits for the lock (its INSERT of the rows done).
   bool waiting = false;
   for (int i = 0; i < 600 && !waiting; ++i) {
-    waiting = !rows_of(fresh_.db, "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE "
-                                  "'%aicost_charges_month%'")
-                   .empty();
+    waiting =
+        !rows_of(fresh_.db,
+                 "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE "
+                 "'%aicost_charges_month%'")
+             .empty();
     if (!waiting) ::usleep(50'000);
   }
   EXPECT_TRUE(waiting) << "the migration never waited for the lock on strings";
@@ -180,7 +197,8 @@ TEST_P(PartitionTest, AMigrationKilledMidwayLeavesTheSchemaFiveLedger) {
   ASSERT_EQ(::waitpid(child, &status, 0), child);
   EXPECT_TRUE(WIFSIGNALED(status));
   // What others see meanwhile: schema 5, one table, every row.
-  EXPECT_EQ(rows_of(fresh_.db, "SELECT MAX(version) FROM schema_migrations"), std::vector<std::string>{"5"});
+  EXPECT_EQ(rows_of(fresh_.db, "SELECT MAX(version) FROM schema_migrations"),
+            std::vector<std::string>{"5"});
   EXPECT_EQ(rows_of(fresh_.db, "SELECT relkind FROM pg_class WHERE oid = 'charges'::regclass"),
             std::vector<std::string>{"r"});
   PQclear(PQexec(holder, "COMMIT"));
@@ -193,7 +211,8 @@ TEST_P(PartitionTest, AMigrationKilledMidwayLeavesTheSchemaFiveLedger) {
   EXPECT_EQ(store().schema_version(), 8);
   EXPECT_EQ(rows_of(fresh_.db, "SELECT COUNT(*) FROM schema_migrations WHERE version = 6"),
             std::vector<std::string>{"1"});
-  EXPECT_EQ(rows_of(fresh_.db, kPartitions), (std::vector<std::string>{"charges_2024_06", "charges_2024_07", "charges_2024_08"}));
+  EXPECT_EQ(rows_of(fresh_.db, kPartitions),
+            (std::vector<std::string>{"charges_2024_06", "charges_2024_07", "charges_2024_08"}));
   EXPECT_EQ(rows_of(fresh_.db, "SELECT COUNT(*) FROM charges"), std::vector<std::string>{"3"});
   testing::expect_same_totals(testing::ledger_totals(store()), totals);
 }

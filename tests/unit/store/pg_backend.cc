@@ -22,7 +22,8 @@ class Schemas {
  public:
   ~Schemas() {
     if (!conn_) return;
-    for (const auto& s : created_) PQclear(PQexec(conn_, ("DROP SCHEMA IF EXISTS " + s + " CASCADE").c_str()));
+    for (const auto& s : created_)
+      PQclear(PQexec(conn_, ("DROP SCHEMA IF EXISTS " + s + " CASCADE").c_str()));
     PQfinish(conn_);
   }
 
@@ -38,12 +39,15 @@ class Schemas {
         conn_ = nullptr;
         return false;
       }
-      PQsetNoticeProcessor(conn_, [](void*, const char*) {}, nullptr);
+      PQsetNoticeProcessor(
+          conn_, [](void*, const char*) {}, nullptr);
     }
     // pid + start time + counter: unique across parallel processes and reruns that reuse a pid.
-    static const auto started =
-        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-    name = "t_" + std::to_string(::getpid()) + "_" + std::to_string(started) + "_" + std::to_string(counter_++);
+    static const auto started = std::chrono::duration_cast<std::chrono::microseconds>(
+                                    std::chrono::system_clock::now().time_since_epoch())
+                                    .count();
+    name = "t_" + std::to_string(::getpid()) + "_" + std::to_string(started) + "_" +
+           std::to_string(counter_++);
     PGresult* r = PQexec(conn_, ("CREATE SCHEMA " + name).c_str());
     const bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
     if (!ok) error = "cannot create schema " + name + ": " + PQresultErrorMessage(r);
@@ -76,7 +80,8 @@ FreshDb fresh_postgres_db() {
   }
   // libpq URI parameter: the server starts every session of this store with search_path=<schema>.
   const std::string base = url;
-  out.db = base + (base.find('?') == std::string::npos ? "?" : "&") + "options=-csearch_path%3D" + schema;
+  out.db = base + (base.find('?') == std::string::npos ? "?" : "&") + "options=-csearch_path%3D" +
+           schema;
   return out;
 }
 

@@ -29,7 +29,8 @@ class ReportStream : public testing::BackendTest {
     BackendTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
     const ledger::Day sep = ledger::days_from_civil(2024, 9, 1);
-    ASSERT_TRUE(store().begin_source({"/generated/report-stream.csv", std::string(64, '7'), 0, "focus-1.2"}, {}));
+    ASSERT_TRUE(store().begin_source(
+        {"/generated/report-stream.csv", std::string(64, '7'), 0, "focus-1.2"}, {}));
     std::vector<ledger::Charge> rows;
     static const char* kServices[] = {"Compute", "Storage", "AI Platform"};
     static const char* kTeams[] = {"ads", "search", "llm"};
@@ -37,7 +38,8 @@ class ReportStream : public testing::BackendTest {
       ledger::Charge c;
       c.line = n + 2;
       const int resource = n * 7 % 400;
-      c.period_start = (static_cast<ledger::UnixSeconds>(sep) + n * 7919 % 61) * 86400 + n % 24 * 3600;
+      c.period_start =
+          (static_cast<ledger::UnixSeconds>(sep) + n * 7919 % 61) * 86400 + n % 24 * 3600;
       c.period_end = c.period_start + 3600;
       c.currency = n % 10 == 3 ? "EUR" : "USD";
       c.resource_id = "res-" + std::to_string(resource);
@@ -64,7 +66,8 @@ class ReportStream : public testing::BackendTest {
     EXPECT_TRUE(got.sums.contracted == want.sums.contracted);
     EXPECT_EQ(got.sums.rows, want.sums.rows);
     // Floating-point sums in another order: equal but for the last bits.
-    EXPECT_NEAR(got.sums.gpu_hours, want.sums.gpu_hours, 1e-9 * (1 + std::abs(want.sums.gpu_hours)));
+    EXPECT_NEAR(got.sums.gpu_hours, want.sums.gpu_hours,
+                1e-9 * (1 + std::abs(want.sums.gpu_hours)));
   }
 
   // stream_report's answer is build_report's over the rows of aggregate_query(r).
@@ -81,7 +84,8 @@ class ReportStream : public testing::BackendTest {
       expect_same_line(got->lines[i], want.lines[i]);
     }
     ASSERT_EQ(got->totals.size(), want.totals.size());
-    for (std::size_t i = 0; i < want.totals.size(); ++i) expect_same_line(got->totals[i], want.totals[i]);
+    for (std::size_t i = 0; i < want.totals.size(); ++i)
+      expect_same_line(got->totals[i], want.totals[i]);
     ASSERT_EQ(got->untagged.size(), want.untagged.size());
     for (std::size_t i = 0; i < want.untagged.size(); ++i) {
       EXPECT_EQ(got->untagged[i].tag_key, want.untagged[i].tag_key);
@@ -91,7 +95,8 @@ class ReportStream : public testing::BackendTest {
     }
   }
 
-  static ReportRequest by(std::vector<ledger::GroupKey> keys, Granularity g = Granularity::kTotal, std::size_t top = 0) {
+  static ReportRequest by(std::vector<ledger::GroupKey> keys, Granularity g = Granularity::kTotal,
+                          std::size_t top = 0) {
     ReportRequest r;
     r.by = std::move(keys);
     r.granularity = g;
@@ -134,8 +139,10 @@ TEST_P(ReportStream, TopNWithOtherIsTheFullSortFolded) {
 // Written as it is made (a table in two passes over the store's groups): the same bytes as the
 // whole report rendered.
 TEST_P(ReportStream, WrittenAsItComesReadsAsTheWholeReport) {
-  for (const auto& r : {by({kResource}), by({kService, kTeam}, Granularity::kWeek, 2), by({kTeam}, Granularity::kDay)})
-    for (auto f : {report::Format::kTable, report::Format::kJson, report::Format::kCsv, report::Format::kMarkdown}) {
+  for (const auto& r : {by({kResource}), by({kService, kTeam}, Granularity::kWeek, 2),
+                        by({kTeam}, Granularity::kDay)})
+    for (auto f : {report::Format::kTable, report::Format::kJson, report::Format::kCsv,
+                   report::Format::kMarkdown}) {
       SCOPED_TRACE(std::string(report::to_string(f)) + " " + std::to_string(r.by.size()));
       auto whole = ledger::run_report(store(), r);
       ASSERT_TRUE(whole) << whole.error().what();

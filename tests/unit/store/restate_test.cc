@@ -20,15 +20,18 @@ using billing::IngestOptions;
 using billing::IngestResult;
 using testing::ledger_totals;
 
-constexpr const char* kHeader = "BilledCost,EffectiveCost,ChargePeriodStart,BillingPeriodStart,BillingCurrency,ProviderName,BillingAccountId\n";
+constexpr const char* kHeader =
+    "BilledCost,EffectiveCost,ChargePeriodStart,BillingPeriodStart,BillingCurrency,ProviderName,"
+    "BillingAccountId\n";
 
 // `rows` charges of `cost` USD each in the billing period starting `period` (YYYY-MM), of account
 // `account`. Its sum is rows x cost exactly (costs with few decimals).
-std::string period_csv(const std::string& period, int rows, const std::string& cost, const std::string& account = "111") {
+std::string period_csv(const std::string& period, int rows, const std::string& cost,
+                       const std::string& account = "111") {
   std::string out = kHeader;
   for (int i = 0; i < rows; ++i)
-    out += cost + "," + cost + "," + period + "-0" + std::to_string(1 + i % 9) + "T00:00:00Z," + period +
-           "-01T00:00:00Z,USD,AWS," + account + "\n";
+    out += cost + "," + cost + "," + period + "-0" + std::to_string(1 + i % 9) + "T00:00:00Z," +
+           period + "-01T00:00:00Z,USD,AWS," + account + "\n";
   return out;
 }
 
@@ -70,19 +73,25 @@ TEST_P(RestateTest, ARedeliveredPeriodReplacesTheEarlierDeliveryAndKeepsOthers) 
 }
 
 TEST_P(RestateTest, WithoutRestateTwoFilesOfOnePeriodAddUp) {
-  ASSERT_TRUE(billing::ingest_file(store(), dir_.write("a.csv", period_csv("2024-09", 10, "1.5")), {}));
-  ASSERT_TRUE(billing::ingest_file(store(), dir_.write("b.csv", period_csv("2024-09", 8, "2.25")), {}));
+  ASSERT_TRUE(
+      billing::ingest_file(store(), dir_.write("a.csv", period_csv("2024-09", 10, "1.5")), {}));
+  ASSERT_TRUE(
+      billing::ingest_file(store(), dir_.write("b.csv", period_csv("2024-09", 8, "2.25")), {}));
   EXPECT_EQ(billed_usd(store()), 15 * kUsd + 18 * kUsd);
 }
 
 TEST_P(RestateTest, ADeliveryThatWouldDropAnotherPeriodIsRefusedAndChangesNothing) {
   IngestOptions opts;
   opts.restate = true;
-  const auto both = dir_.write("both.csv", period_csv("2024-09", 4, "1") + period_csv("2024-10", 4, "1").substr(std::string(kHeader).size()));
+  const auto both =
+      dir_.write("both.csv", period_csv("2024-09", 4, "1") +
+                                 period_csv("2024-10", 4, "1").substr(std::string(kHeader).size()));
   ASSERT_TRUE(billing::ingest_file(store(), both, opts));
-  auto r = billing::ingest_file(store(), dir_.write("sep.csv", period_csv("2024-09", 2, "5")), opts);
+  auto r =
+      billing::ingest_file(store(), dir_.write("sep.csv", period_csv("2024-09", 2, "5")), opts);
   ASSERT_FALSE(r);
-  EXPECT_NE(r.error().message.find("covers the billing period 2024-10-01"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("covers the billing period 2024-10-01"), std::string::npos)
+      << r.error().message;
   EXPECT_EQ(billed_usd(store()), 8 * kUsd);
   auto sources = store().sources();
   ASSERT_TRUE(sources);
@@ -96,17 +105,23 @@ TEST_P(RestateTest, ManifestFolderLoadsItsPartsAsOneDeliveryAndARedeliveryReplac
   auto deliver = [&](const std::string& execution, const std::vector<std::string>& parts) {
     std::string files;
     for (std::size_t i = 0; i < parts.size(); ++i) {
-      const std::string key = "exports/gpu-cur/data/BILLING_PERIOD=2024-09/" + execution + "-0000" + std::to_string(i + 1) + ".csv.gz";
+      const std::string key = "exports/gpu-cur/data/BILLING_PERIOD=2024-09/" + execution + "-0000" +
+                              std::to_string(i + 1) + ".csv.gz";
       std::filesystem::create_directories(std::filesystem::path(dir_.file(key)).parent_path());
       testing::write_packed(dir_.file(key), testing::Packing::kGzip, {{"p.csv", parts[i]}});
       files += std::string(files.empty() ? "" : ", ") + "\"s3://my-bucket/" + key + "\"";
     }
-    const std::string manifest = "exports/gpu-cur/metadata/BILLING_PERIOD=2024-09/" + execution + "/gpu-cur-Manifest.json";
-    dir_.write(manifest, "{\"executionId\": \"" + execution + "\", \"exportArn\": \"arn:aws:bcm-data-exports:us-east-1:111:export/gpu-cur\", "
-                         "\"billingPeriod\": {\"start\": \"2024-09-01T00:00:00Z\"}, \"dataFiles\": [" + files + "]}");
+    const std::string manifest =
+        "exports/gpu-cur/metadata/BILLING_PERIOD=2024-09/" + execution + "/gpu-cur-Manifest.json";
+    dir_.write(manifest,
+               "{\"executionId\": \"" + execution +
+                   "\", \"exportArn\": \"arn:aws:bcm-data-exports:us-east-1:111:export/gpu-cur\", "
+                   "\"billingPeriod\": {\"start\": \"2024-09-01T00:00:00Z\"}, \"dataFiles\": [" +
+                   files + "]}");
     return (dir_.path() / manifest).parent_path().string();
   };
-  const auto first = deliver("e1", {period_csv("2024-09", 10, "1.5"), period_csv("2024-09", 6, "0.5")});
+  const auto first =
+      deliver("e1", {period_csv("2024-09", 10, "1.5"), period_csv("2024-09", 6, "0.5")});
   auto r = billing::ingest_file(store(), first, {});
   ASSERT_TRUE(r) << r.error().what();
   EXPECT_EQ(r->parts, 2u);
@@ -128,7 +143,9 @@ TEST_P(RestateTest, ManifestFolderLoadsItsPartsAsOneDeliveryAndARedeliveryReplac
 // An export in "overwrite" mode writes its new delivery over the old files and manifest: the same
 // path with other bytes replaces the earlier load (no --replace needed for a delivery).
 TEST_P(RestateTest, ADeliveryOverwrittenInPlaceReplacesTheEarlierOne) {
-  const auto manifest = dir_.write("azure/run/manifest.json", R"({"exportConfig": {"exportName": "gpu"}, "blobs": [{"blobName": "azure/run/part_0_0001.csv"}]})");
+  const auto manifest = dir_.write(
+      "azure/run/manifest.json",
+      R"({"exportConfig": {"exportName": "gpu"}, "blobs": [{"blobName": "azure/run/part_0_0001.csv"}]})");
   dir_.write("azure/run/part_0_0001.csv", period_csv("2024-09", 10, "1.5"));
   auto first = billing::ingest_file(store(), manifest, {});
   ASSERT_TRUE(first) << first.error().what();

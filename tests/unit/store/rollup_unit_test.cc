@@ -82,7 +82,8 @@ void expect_same(const std::map<Key, ledger::Sums>& got, const std::map<Key, led
 std::map<Key, ledger::Sums> expected_by_unit(const std::vector<Charge>& rows) {
   std::map<Key, ledger::Sums> out;
   for (const auto& c : rows) {
-    auto& s = out[{ledger::day_of(c.period_start), c.consumed_unit, c.tags.at(0).value, c.currency}];
+    auto& s =
+        out[{ledger::day_of(c.period_start), c.consumed_unit, c.tags.at(0).value, c.currency}];
     s.billed += c.billed;
     s.effective += c.effective;
     s.gpu_hours += c.gpu_hours;
@@ -93,7 +94,8 @@ std::map<Key, ledger::Sums> expected_by_unit(const std::vector<Charge>& rows) {
 }
 
 // The GPU rows of days [from, to) from the rows: by resource, name, day, currency.
-std::map<Key, ledger::Sums> expected_gpu(const std::vector<Charge>& rows, ledger::Day from, ledger::Day to) {
+std::map<Key, ledger::Sums> expected_gpu(const std::vector<Charge>& rows, ledger::Day from,
+                                         ledger::Day to) {
   std::map<Key, ledger::Sums> out;
   for (const auto& c : rows) {
     const auto day = ledger::day_of(c.period_start);
@@ -129,7 +131,8 @@ void exec(const std::string& backend, const std::string& db, const std::string& 
   }
   PGconn* conn = PQconnectdb(db.c_str());
   PGresult* r = PQexec(conn, sql.c_str());
-  EXPECT_TRUE(PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK) << PQerrorMessage(conn);
+  EXPECT_TRUE(PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK)
+      << PQerrorMessage(conn);
   PQclear(r);
   PQfinish(conn);
 }
@@ -140,7 +143,8 @@ class RollupUnitTest : public testing::BackendTest {
     BackendTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
     rows_ = charges();
-    ASSERT_TRUE(store().begin_source({"/generated/rollup-unit.csv", std::string(64, '8'), 0, "focus-1.2"}, {}));
+    ASSERT_TRUE(store().begin_source(
+        {"/generated/rollup-unit.csv", std::string(64, '8'), 0, "focus-1.2"}, {}));
     ASSERT_TRUE(store().add_charges(rows_));
     ASSERT_TRUE(store().commit_source("focus-1.2", 0));
   }
@@ -174,7 +178,8 @@ TEST_P(RollupUnitTest, AQueryByConsumedUnitReadsTheRollupAndSumsWhatTheChargesSu
 TEST_P(RollupUnitTest, ASchemaSevenLedgerHasItsRollupRebuiltByTheMigration) {
   fresh_.store.reset();
   exec(GetParam(), fresh_.db,
-       std::string(testing::kUndoSchema8) + "DELETE FROM charge_daily; DELETE FROM schema_migrations WHERE version = 8");
+       std::string(testing::kUndoSchema8) +
+           "DELETE FROM charge_daily; DELETE FROM schema_migrations WHERE version = 8");
   reopen();
   EXPECT_EQ(store().schema_version(), 8);
   expect_same(by_unit(), expected_by_unit(rows_));
@@ -188,7 +193,8 @@ TEST_P(RollupUnitTest, ASchemaSevenLedgerHasItsRollupRebuiltByTheMigration) {
 TEST_P(RollupUnitTest, TheGpuRowsOfSomeDaysAreTheSameWhetherNoneFewOrMany) {
   // Days 0-9: a third of all rows (SQLite reads the charges in order); 15-25: one row (through
   // the index); 25-30: none.
-  for (auto [from, to] : {std::pair{0, 10}, std::pair{15, 25}, std::pair{25, 30}, std::pair{0, 30}}) {
+  for (auto [from, to] :
+       {std::pair{0, 10}, std::pair{15, 25}, std::pair{25, 30}, std::pair{0, 30}}) {
     ledger::AggregateQuery q;
     q.dims = {Dimension::kResource, Dimension::kResourceName};
     q.by_day = true;

@@ -21,7 +21,8 @@ std::int64_t page_size(const fs::path& db) {
   std::int64_t size = 0;
   if (sqlite3_open_v2(db.c_str(), &c, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
     sqlite3_stmt* q = nullptr;
-    if (sqlite3_prepare_v2(c, "PRAGMA page_size", -1, &q, nullptr) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW)
+    if (sqlite3_prepare_v2(c, "PRAGMA page_size", -1, &q, nullptr) == SQLITE_OK &&
+        sqlite3_step(q) == SQLITE_ROW)
       size = sqlite3_column_int64(q, 0);
     sqlite3_finalize(q);
   }
@@ -36,13 +37,15 @@ TEST(SqliteCompact, A4KiBLedgerIsRewrittenIn64KiBPagesWithEveryRow) {
     // The file made as an older aicost made it: 4 KiB pages, fixed by its first table.
     sqlite3* c = nullptr;
     ASSERT_EQ(sqlite3_open(db.c_str(), &c), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(c, "PRAGMA page_size=4096; CREATE TABLE t (a); DROP TABLE t;", nullptr, nullptr, nullptr),
+    ASSERT_EQ(sqlite3_exec(c, "PRAGMA page_size=4096; CREATE TABLE t (a); DROP TABLE t;", nullptr,
+                           nullptr, nullptr),
               SQLITE_OK);
     sqlite3_close(c);
   }
   auto store = store::open_store(db.string(), {.mode = store::OpenMode::kCreate});
   ASSERT_TRUE(store) << store.error().what();
-  auto r = billing::ingest_file(**store, testing::samples_dir() + "focus-sample-data/focus_sample.csv", {});
+  auto r = billing::ingest_file(**store,
+                                testing::samples_dir() + "focus-sample-data/focus_sample.csv", {});
   ASSERT_TRUE(r) << r.error().what();
   EXPECT_EQ(page_size(db), 4096);
   const auto before = testing::ledger_totals(**store);

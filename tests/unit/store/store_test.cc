@@ -37,11 +37,13 @@ class StoreTest : public testing::BackendTest {
   // Totals per currency over everything loaded, through the report path.
   std::map<std::string, ledger::Sums> totals() { return testing::ledger_totals(store()); }
 
-  std::string temp_copy(const std::string& from, const std::string& name, const std::string& append = "") {
+  std::string temp_copy(const std::string& from, const std::string& name,
+                        const std::string& append = "") {
     const auto to = files_.path() / (GetParam() + "-" + name);
     std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing);
     // The shared samples are read-only; the copy must take appends.
-    std::filesystem::permissions(to, std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
+    std::filesystem::permissions(to, std::filesystem::perms::owner_write,
+                                 std::filesystem::perm_options::add);
     if (!append.empty()) std::ofstream(to, std::ios::app) << append;
     return to.string();
   }
@@ -70,9 +72,11 @@ TEST_P(StoreTest, FocusSampleTotalsEqualAnIndependentSum) {
   for (const auto& [currency, atto] : billed) {
     ASSERT_TRUE(t.count(currency)) << currency;
     // Each value is exact to 1e-9 after half-even rounding; 1000 rows bound the difference.
-    EXPECT_NEAR(static_cast<double>(t.at(currency).billed), testing::atto_to_nanos(atto), 1000 * 0.5) << currency;
-    EXPECT_NEAR(static_cast<double>(t.at(currency).effective), testing::atto_to_nanos(effective.at(currency)),
-                1000 * 0.5);
+    EXPECT_NEAR(static_cast<double>(t.at(currency).billed), testing::atto_to_nanos(atto),
+                1000 * 0.5)
+        << currency;
+    EXPECT_NEAR(static_cast<double>(t.at(currency).effective),
+                testing::atto_to_nanos(effective.at(currency)), 1000 * 0.5);
     EXPECT_EQ(t.at(currency).rows, 1000);
   }
 }
@@ -115,10 +119,12 @@ TEST_P(StoreTest, ChangedFileAtTheSamePathNeedsReplace) {
 
 // A FOCUS 1.3 Contract Commitment file goes into contract_commitments (schema 4) with its money
 // exact, counts as its source's rows, and a re-delivery replaces its terms rather than adding to
-// them. The expected values are the fixture's cells (tests/data/ledger/focus-1.3-contract-commitment.csv).
+// them. The expected values are the fixture's cells
+// (tests/data/ledger/focus-1.3-contract-commitment.csv).
 TEST_P(StoreTest, ContractCommitmentsAreKeptExactlyAndReplaced) {
-  const auto path = temp_copy(std::string(AICOST_SOURCE_DIR) + "/tests/data/ledger/focus-1.3-contract-commitment.csv",
-                              "commitments.csv");
+  const auto path = temp_copy(
+      std::string(AICOST_SOURCE_DIR) + "/tests/data/ledger/focus-1.3-contract-commitment.csv",
+      "commitments.csv");
   const auto loaded = ingest(path);
   EXPECT_EQ(loaded.record.rows, 2);
   EXPECT_EQ(loaded.record.file.format, "focus-1.3-contract-commitment");
@@ -184,10 +190,11 @@ TEST_P(StoreTest, RolledBackIngestLeavesNothing) {
 // reads nothing; each answer is the sum the test makes itself.
 TEST_P(StoreTest, WindowsOverMonthlySourcesSumTheirOwnDays) {
   const ledger::Day june = ledger::days_from_civil(2025, 6, 1);
-  std::map<std::pair<std::string, ledger::Day>, core::WideNanos> made;  // (resource, day) -> effective
+  std::map<std::pair<std::string, ledger::Day>, core::WideNanos>
+      made;  // (resource, day) -> effective
   for (int month = 0; month < 3; ++month) {
-    ledger::SourceFile f{"/tmp/month-" + std::to_string(month) + ".csv", std::string(64, static_cast<char>('a' + month)),
-                         10, "focus-1.2"};
+    ledger::SourceFile f{"/tmp/month-" + std::to_string(month) + ".csv",
+                         std::string(64, static_cast<char>('a' + month)), 10, "focus-1.2"};
     ASSERT_TRUE(store().begin_source(f, {}));
     std::vector<ledger::Charge> rows;
     for (int day = 0; day < 30; ++day) {
@@ -235,9 +242,9 @@ TEST_P(StoreTest, WindowsOverMonthlySourcesSumTheirOwnDays) {
     for (const auto& r : (*together)[1]) got_totals[r.values[0]] += r.sums.effective;
     EXPECT_EQ(got_totals, want_totals);
   };
-  expect(june + 65, june + 75);  // inside the third month
-  expect(june + 60, june + 90);  // the third month, its first and last rows too
-  expect(june + 25, june + 35);  // across the first two
+  expect(june + 65, june + 75);    // inside the third month
+  expect(june + 60, june + 90);    // the third month, its first and last rows too
+  expect(june + 25, june + 35);    // across the first two
   expect(june + 100, june + 110);  // after them all
 }
 
@@ -335,7 +342,8 @@ TEST_P(StoreTest, TagAliasesAndFiltersMatchAnIndependentSum) {
 
 // Several raw-row queries answered together (SQLite: one scan, filters applied per row) give
 // exactly what each gives alone: different days, dimensions, tags, OR-ed filters on an encoded
-// dimension, a filter on the resource id (text), a tag filter, a value never seen, and GPU rows only.
+// dimension, a filter on the resource id (text), a tag filter, a value never seen, and GPU rows
+// only.
 TEST_P(StoreTest, AggregateEachAnswersAsAggregateDoes) {
   ingest(kFocusSample);
   ledger::AggregateQuery days;
@@ -343,13 +351,15 @@ TEST_P(StoreTest, AggregateEachAnswersAsAggregateDoes) {
   days.by_day = true;
   auto all_days = store().aggregate(days);
   ASSERT_TRUE(all_days && !all_days->empty());
-  const auto [lo, hi] = std::minmax_element(all_days->begin(), all_days->end(),
-                                            [](const auto& a, const auto& b) { return a.day < b.day; });
+  const auto [lo, hi] =
+      std::minmax_element(all_days->begin(), all_days->end(),
+                          [](const auto& a, const auto& b) { return a.day < b.day; });
   const ledger::Day first = lo->day, last = hi->day;
   ASSERT_GT(last - first, 4);
   // GPU rows (the sample has none): a node billed 8 GPU-hours an hour on three days, in another
   // source, between charges without GPU-hours.
-  ASSERT_TRUE(store().begin_source({"/tmp/gpu-nodes.csv", std::string(64, 'g'), 10, "focus-1.2"}, {}));
+  ASSERT_TRUE(
+      store().begin_source({"/tmp/gpu-nodes.csv", std::string(64, 'g'), 10, "focus-1.2"}, {}));
   std::vector<ledger::Charge> nodes;
   for (int day = 2; day < 5; ++day) {
     for (const char* resource : {"gpu-node-1", "cpu-node-1"}) {
@@ -369,8 +379,8 @@ TEST_P(StoreTest, AggregateEachAnswersAsAggregateDoes) {
   ASSERT_TRUE(store().commit_source("focus-1.2", 0));
 
   ledger::AggregateQuery totals;
-  totals.dims = {ledger::Dimension::kResource, ledger::Dimension::kService, ledger::Dimension::kChargeCategory,
-                 ledger::Dimension::kCommitmentStatus};
+  totals.dims = {ledger::Dimension::kResource, ledger::Dimension::kService,
+                 ledger::Dimension::kChargeCategory, ledger::Dimension::kCommitmentStatus};
   totals.tags = {{"environment", {"env"}}};
   totals.from = first;
   totals.to = last + 1;
@@ -387,7 +397,8 @@ TEST_P(StoreTest, AggregateEachAnswersAsAggregateDoes) {
   one_resource.tag_filters.push_back({{"environment", {"env"}}, "dev"});
   const auto dev = store().aggregate(one_resource);
   ASSERT_TRUE(dev && !dev->empty());
-  one_resource.filters.push_back({{ledger::Dimension::kResource, {}}, (*dev)[dev->size() / 2].values[0]});
+  one_resource.filters.push_back(
+      {{ledger::Dimension::kResource, {}}, (*dev)[dev->size() / 2].values[0]});
 
   // Only the GPU rows (SQLite drops the others as it folds the one scan).
   ledger::AggregateQuery gpus = storage;
@@ -442,7 +453,8 @@ TEST_P(StoreTest, ConsumedQuantitySumsByUnitAsTheRowsDo) {
   std::map<std::string, double> got;
   for (const auto& r : *rows) got[r.values[0]] += r.sums.consumed_quantity;
   ASSERT_EQ(got.size(), expected.size());
-  for (const auto& [unit, quantity] : expected) EXPECT_NEAR(got[unit], quantity, 1e-6 * (1 + std::abs(quantity))) << unit;
+  for (const auto& [unit, quantity] : expected)
+    EXPECT_NEAR(got[unit], quantity, 1e-6 * (1 + std::abs(quantity))) << unit;
   q.dims = {ledger::Dimension::kService};  // answered by the rollup
   rows = store().aggregate(q);
   ASSERT_TRUE(rows);
@@ -506,7 +518,8 @@ TEST_P(StoreTest, CompactKeepsEveryRowAndRefusesDuringAnIngest) {
   EXPECT_GT(c->bytes_after, 0);
   EXPECT_NE(c->how.find("VACUUM"), std::string::npos);
   testing::expect_same_totals(totals(), before);
-  ASSERT_TRUE(store().begin_source({"/tmp/compact-during.csv", std::string(64, 'c'), 1, "focus-1.2"}, {}));
+  ASSERT_TRUE(
+      store().begin_source({"/tmp/compact-during.csv", std::string(64, 'c'), 1, "focus-1.2"}, {}));
   auto during = store().compact();
   ASSERT_FALSE(during);
   EXPECT_NE(during.error().what().find("ingest"), std::string::npos);
@@ -517,7 +530,8 @@ TEST_P(StoreTest, CompactKeepsEveryRowAndRefusesDuringAnIngest) {
 // optimize-ledger example has hourly SM_ACTIVE of 3 dev hosts x 1 GPU and i-eval0's 8 GPUs, and
 // FB_USED of i-eval0's 8, over 28 days of 24 h.
 TEST_P(StoreTest, GpuHoursReadMemoryOnlyWhenAsked) {
-  ingest(std::string(AICOST_SOURCE_DIR) + "/examples/optimize-ledger/dcgm-dev-pool-2025-04-05.prom");
+  ingest(std::string(AICOST_SOURCE_DIR) +
+         "/examples/optimize-ledger/dcgm-dev-pool-2025-04-05.prom");
   auto activity = store().gpu_hours(std::nullopt, std::nullopt);
   ASSERT_TRUE(activity) << activity.error().what();
   EXPECT_EQ(activity->size(), (3u + 8u) * 28 * 24);
@@ -544,17 +558,23 @@ TEST_P(StoreTest, SchemaOneMigratesAndAlertsAreRecordedOnce) {
   const auto before = totals();
   auto hours = store().gpu_hours(std::nullopt, std::nullopt);
   ASSERT_TRUE(hours) << hours.error().what();
-  EXPECT_EQ(hours->size(), 384u);  // 6 hosts x 8 GPUs x 4 scrapes, 6 h apart x (SM_ACTIVE or GR_ENGINE_ACTIVE, GPU_UTIL)
+  EXPECT_EQ(
+      hours->size(),
+      384u);  // 6 hosts x 8 GPUs x 4 scrapes, 6 h apart x (SM_ACTIVE or GR_ENGINE_ACTIVE, GPU_UTIL)
   if (GetParam() == "sqlite") {
     fresh_.store.reset();
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(fresh_.db.c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(db, (std::string(testing::kUndoSchema8) +
-                            "DROP TABLE alerts_sent; DROP TABLE gpu_hourly; DROP INDEX sources_export; "
-                            "ALTER TABLE sources DROP COLUMN export_key; ALTER TABLE sources DROP COLUMN periods; "
-                            "DELETE FROM schema_migrations WHERE version >= 2").c_str(),
-                           nullptr, nullptr, nullptr),
-              SQLITE_OK);
+    ASSERT_EQ(
+        sqlite3_exec(
+            db,
+            (std::string(testing::kUndoSchema8) +
+             "DROP TABLE alerts_sent; DROP TABLE gpu_hourly; DROP INDEX sources_export; "
+             "ALTER TABLE sources DROP COLUMN export_key; ALTER TABLE sources DROP COLUMN periods; "
+             "DELETE FROM schema_migrations WHERE version >= 2")
+                .c_str(),
+            nullptr, nullptr, nullptr),
+        SQLITE_OK);
     sqlite3_close(db);
     auto reopened = store::open_store(fresh_.db);
     ASSERT_TRUE(reopened) << reopened.error().what();
@@ -572,10 +592,12 @@ TEST_P(StoreTest, SchemaOneMigratesAndAlertsAreRecordedOnce) {
       EXPECT_EQ((*migrated)[i].samples, (*hours)[i].samples);
     }
   }
-  const std::vector<ledger::SentAlert> first{{"b|2025-06|actual|red", "2025-06-28T00:00:00Z", "one"},
-                                             {"b|2025-06|actual|yellow", "2025-06-28T00:00:00Z", "two"}};
+  const std::vector<ledger::SentAlert> first{
+      {"b|2025-06|actual|red", "2025-06-28T00:00:00Z", "one"},
+      {"b|2025-06|actual|yellow", "2025-06-28T00:00:00Z", "two"}};
   ASSERT_TRUE(store().record_sent(first));
-  const std::vector<ledger::SentAlert> again{{"b|2025-06|actual|red", "2025-06-29T00:00:00Z", "changed"}};
+  const std::vector<ledger::SentAlert> again{
+      {"b|2025-06|actual|red", "2025-06-29T00:00:00Z", "changed"}};
   ASSERT_TRUE(store().record_sent(again));
   auto sent = store().sent_alerts();
   ASSERT_TRUE(sent) << sent.error().what();
@@ -603,8 +625,10 @@ TEST_P(StoreTest, UsefulShareJoinsTelemetryByHostAndDay) {
   EXPECT_DOUBLE_EQ(by.at("i-dev9").observed_gpu_hours, 64.0);
   EXPECT_DOUBLE_EQ(by.at("i-dev9").useful_gpu_hours, 0.0);
   // Training hosts near 0.8 SM_ACTIVE; the serving host has GR_ENGINE_ACTIVE only (~0.35).
-  EXPECT_NEAR(by.at("i-train0").useful_gpu_hours / by.at("i-train0").observed_gpu_hours, 0.82, 0.03);
-  EXPECT_NEAR(by.at("i-serve0").useful_gpu_hours / by.at("i-serve0").observed_gpu_hours, 0.35, 0.03);
+  EXPECT_NEAR(by.at("i-train0").useful_gpu_hours / by.at("i-train0").observed_gpu_hours, 0.82,
+              0.03);
+  EXPECT_NEAR(by.at("i-serve0").useful_gpu_hours / by.at("i-serve0").observed_gpu_hours, 0.35,
+              0.03);
   // No telemetry for the second serving host: nothing observed, and its cost is still there.
   EXPECT_DOUBLE_EQ(by.at("i-serve1").observed_gpu_hours, 0.0);
   EXPECT_GT(by.at("i-serve1").effective, 0);
