@@ -1,6 +1,8 @@
 #include "backends.h"
 
 #include <gtest/gtest.h>
+#include <libpq-fe.h>
+#include <sqlite3.h>
 
 #include <cstdlib>
 
@@ -52,6 +54,24 @@ void expect_same_totals(const std::map<std::string, ledger::Sums>& a,
     EXPECT_EQ(s.list, b.at(c).list) << c;
     EXPECT_EQ(s.rows, b.at(c).rows) << c;
   }
+}
+
+void exec(const std::string& backend, const std::string& db, const std::string& sql) {
+  if (backend == "sqlite") {
+    sqlite3* h = nullptr;
+    ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
+    char* err = nullptr;
+    EXPECT_EQ(sqlite3_exec(h, sql.c_str(), nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
+    sqlite3_free(err);
+    sqlite3_close(h);
+    return;
+  }
+  PGconn* conn = PQconnectdb(db.c_str());
+  PGresult* r = PQexec(conn, sql.c_str());
+  EXPECT_TRUE(PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK)
+      << PQerrorMessage(conn);
+  PQclear(r);
+  PQfinish(conn);
 }
 
 }  // namespace aicost::testing

@@ -33,6 +33,10 @@ struct FreshDb {
 };
 FreshDb fresh_postgres_db();  // pg_backend.cc
 
+// Runs `sql` (several statements) on the ledger at `db` (FreshStore::db), either backend
+// ("sqlite" or "postgresql"); a failing statement fails the test with the database's message.
+void exec(const std::string& backend, const std::string& db, const std::string& sql);
+
 // A test run once per backend (parameter "sqlite" or "postgresql"): SetUp gives it a fresh store,
 // or skips it where the backend is unavailable (fails instead when PostgreSQL is required).
 class BackendTest : public ::testing::TestWithParam<std::string> {

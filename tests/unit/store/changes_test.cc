@@ -2,8 +2,6 @@
 // their scope and guardrails, a schema 6 ledger migrates keeping its charges, and a ledger of a
 // newer schema is refused.
 #include <gtest/gtest.h>
-#include <libpq-fe.h>
-#include <sqlite3.h>
 
 #include "aicost/billing/ingest.h"
 #include "aicost/store/open.h"
@@ -14,25 +12,6 @@ namespace aicost {
 namespace {
 
 using ledger::Dimension;
-
-// Runs `sql` (several statements) on the ledger at `db`, either backend.
-void exec(const std::string& backend, const std::string& db, const std::string& sql) {
-  if (backend == "sqlite") {
-    sqlite3* h = nullptr;
-    ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
-    char* err = nullptr;
-    EXPECT_EQ(sqlite3_exec(h, sql.c_str(), nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
-    sqlite3_free(err);
-    sqlite3_close(h);
-    return;
-  }
-  PGconn* conn = PQconnectdb(db.c_str());
-  PGresult* r = PQexec(conn, sql.c_str());
-  EXPECT_TRUE(PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK)
-      << PQerrorMessage(conn);
-  PQclear(r);
-  PQfinish(conn);
-}
 
 ledger::Change change(ledger::Day day, std::vector<ledger::Filter> scope, std::string lever) {
   ledger::Change c;
@@ -91,9 +70,9 @@ TEST_P(ChangesTest, ASchemaSixLedgerMigratesKeepingItsCharges) {
   ASSERT_TRUE(r) << r.error().what();
   const auto totals = testing::ledger_totals(store());
   fresh_.store.reset();
-  exec(GetParam(), fresh_.db,
-       std::string(testing::kUndoSchema8) +
-           "DROP TABLE changes; DELETE FROM schema_migrations WHERE version >= 7");
+  testing::exec(GetParam(), fresh_.db,
+                std::string(testing::kUndoSchema8) +
+                    "DROP TABLE changes; DELETE FROM schema_migrations WHERE version >= 7");
   reopen();
   EXPECT_EQ(store().schema_version(), 8);
   testing::expect_same_totals(testing::ledger_totals(store()), totals);
@@ -105,7 +84,8 @@ TEST_P(ChangesTest, ASchemaSixLedgerMigratesKeepingItsCharges) {
 
 TEST_P(ChangesTest, ALedgerOfANewerSchemaIsRefused) {
   fresh_.store.reset();
-  exec(GetParam(), fresh_.db, "INSERT INTO schema_migrations VALUES (9, '2030-01-01T00:00:00Z')");
+  testing::exec(GetParam(), fresh_.db,
+                "INSERT INTO schema_migrations VALUES (9, '2030-01-01T00:00:00Z')");
   auto s = store::open_store(fresh_.db);
   ASSERT_FALSE(s);
   EXPECT_NE(s.error().message.find(

@@ -4,8 +4,6 @@
 // migration, with the same answers; a query of the GPU rows of some days gives the same rows
 // whether there are none, a few (SQLite reads them through `charges_gpu_day`) or many (in order).
 #include <gtest/gtest.h>
-#include <libpq-fe.h>
-#include <sqlite3.h>
 
 #include <map>
 #include <tuple>
@@ -118,25 +116,6 @@ ledger::AggregateQuery by_unit_query() {
   return q;
 }
 
-// Runs `sql` (several statements) on the ledger at `db`, either backend.
-void exec(const std::string& backend, const std::string& db, const std::string& sql) {
-  if (backend == "sqlite") {
-    sqlite3* h = nullptr;
-    ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
-    char* err = nullptr;
-    EXPECT_EQ(sqlite3_exec(h, sql.c_str(), nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
-    sqlite3_free(err);
-    sqlite3_close(h);
-    return;
-  }
-  PGconn* conn = PQconnectdb(db.c_str());
-  PGresult* r = PQexec(conn, sql.c_str());
-  EXPECT_TRUE(PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK)
-      << PQerrorMessage(conn);
-  PQclear(r);
-  PQfinish(conn);
-}
-
 class RollupUnitTest : public testing::BackendTest {
  protected:
   void SetUp() override {
@@ -177,9 +156,9 @@ TEST_P(RollupUnitTest, AQueryByConsumedUnitReadsTheRollupAndSumsWhatTheChargesSu
 // A ledger of schema 7 (its rollup without the unit) opens at 8 with the rollup rebuilt.
 TEST_P(RollupUnitTest, ASchemaSevenLedgerHasItsRollupRebuiltByTheMigration) {
   fresh_.store.reset();
-  exec(GetParam(), fresh_.db,
-       std::string(testing::kUndoSchema8) +
-           "DELETE FROM charge_daily; DELETE FROM schema_migrations WHERE version = 8");
+  testing::exec(GetParam(), fresh_.db,
+                std::string(testing::kUndoSchema8) +
+                    "DELETE FROM charge_daily; DELETE FROM schema_migrations WHERE version = 8");
   reopen();
   EXPECT_EQ(store().schema_version(), 8);
   expect_same(by_unit(), expected_by_unit(rows_));
