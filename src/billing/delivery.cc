@@ -10,17 +10,13 @@
 #include <nlohmann/json.hpp>
 
 #include "aicost/billing/source.h"
+#include "aicost/core/text.h"
 
 namespace aicost::billing {
 namespace {
 
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
@@ -141,7 +137,7 @@ core::Result<Delivery> read_manifest(const fs::path& manifest) {
 }  // namespace
 
 bool is_manifest_name(const std::string& name) {
-  const std::string l = lower(name);
+  const std::string l = core::ascii_lower(name);
   return l == "manifest.json" || ends_with(l, "-manifest.json");
 }
 
@@ -181,7 +177,7 @@ core::Result<Delivery> resolve_delivery(const std::string& arg) {
     if (!it->is_regular_file(ec)) continue;
     if (is_manifest_name(name))
       (it.depth() == 0 ? here : below).push_back(it->path());
-    else if (lower(it->path().extension().string()) != ".json")
+    else if (core::ascii_lower(it->path().extension().string()) != ".json")
       files.push_back(it->path());
   }
   if (ec)

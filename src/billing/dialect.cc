@@ -1,8 +1,9 @@
 #include "dialect.h"
 
 #include <algorithm>
-#include <cctype>
 #include <unordered_map>
+
+#include "aicost/core/text.h"
 
 namespace aicost::billing {
 
@@ -14,28 +15,11 @@ Columns::Columns(const std::vector<std::string_view>& names) {
   }
 }
 
-namespace {
-
-bool iequal(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-}  // namespace
-
 int Columns::index_of(std::string_view w) const {
   for (std::size_t i = 0; i < names_.size(); ++i)
     if (names_[i] == w) return static_cast<int>(i);
   for (std::size_t i = 0; i < names_.size(); ++i)
-    if (iequal(names_[i], w)) return static_cast<int>(i);
+    if (core::iequals(names_[i], w)) return static_cast<int>(i);
   return -1;
 }
 
@@ -46,7 +30,7 @@ int Columns::find(std::initializer_list<std::string_view> wanted) const {
       if (names_[i] == w) found = static_cast<int>(i);
   for (auto w : wanted)
     for (std::size_t i = 0; i < names_.size() && found < 0; ++i)
-      if (iequal(names_[i], w)) found = static_cast<int>(i);
+      if (core::iequals(names_[i], w)) found = static_cast<int>(i);
   mark_read(found);
   return found;
 }
@@ -62,7 +46,7 @@ void Columns::mark_read(int i) const {
 core::Status Columns::check_duplicates(IssueLog& log) const {
   std::unordered_map<std::string, std::vector<std::size_t>> by_name;
   for (std::size_t i = 0; i < names_.size(); ++i)
-    if (!names_[i].empty()) by_name[lower(names_[i])].push_back(i);
+    if (!names_[i].empty()) by_name[core::ascii_lower(names_[i])].push_back(i);
   std::vector<const std::vector<std::size_t>*> repeated;
   for (const auto& [name, at] : by_name)
     if (at.size() > 1) repeated.push_back(&at);

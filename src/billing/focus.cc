@@ -2,7 +2,6 @@
 // docs/LEDGER.md).
 #include <algorithm>
 #include <array>
-#include <cctype>
 
 #include "aicost/core/suggest.h"
 #include "aicost/core/text.h"
@@ -82,8 +81,7 @@ constexpr std::string_view kAllocatedResourceIdTag = "x_AllocatedResourceId";
 constexpr std::string_view kAllocatedResourceNameTag = "x_AllocatedResourceName";
 
 bool hours_unit(std::string_view u) {
-  std::string s(u);
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  const std::string s = core::ascii_lower(u);
   return s == "hours" || s == "hour" || s == "hrs" || s == "hr" || s == "h" ||
          s == "instance-hours";
 }
@@ -199,12 +197,6 @@ class FocusDialect final : public CsvDialect {
     if (effective_ < 0)
       log.note("EffectiveCost", "no EffectiveCost column; EffectiveCost taken as BilledCost");
     if (list_ < 0) log.note("ListCost", "no ListCost column; ListCost taken as BilledCost");
-    auto iequal = [](std::string_view a, std::string_view b) {
-      return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) ==
-                      std::tolower(static_cast<unsigned char>(y));
-             });
-    };
     // Each unknown column is named with a did-you-mean, up to kNamed of them; the rest are
     // counted in one note (a header of thousands of junk names costs an edit distance each).
     constexpr std::size_t kNamed = 50;
@@ -213,7 +205,7 @@ class FocusDialect final : public CsvDialect {
       if (n.empty() || n.rfind("x_", 0) == 0) continue;
       if (std::find(known.begin(), known.end(), n) != known.end()) continue;
       auto same_but_case = std::find_if(known.begin(), known.end(),
-                                        [&](const std::string& k) { return iequal(k, n); });
+                                        [&](const std::string& k) { return core::iequals(k, n); });
       if (same_but_case != known.end()) {
         log.note(n, "column '" + n + "' differs in case from FOCUS '" + *same_but_case +
                         "'; read as it");

@@ -15,15 +15,13 @@
 
 #include "aicost/catalog/catalog.h"
 #include "aicost/core/result.h"
+#include "aicost/core/text.h"
 
 namespace aicost::config {
 
 using Row = std::map<std::string, std::string>;
 
-inline std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
+inline std::string lower(std::string_view s) { return core::ascii_lower(s); }
 
 // Lower-case letters and digits only, for matching model names.
 inline std::string squash(const std::string& s) {

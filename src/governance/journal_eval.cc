@@ -4,25 +4,20 @@
 // by resource (GPU-hours weighted by the telemetry's activity, as `ledger report --useful` does;
 // the GPU rows only, found through an index), then measured (journal.cc).
 #include <algorithm>
-#include <cctype>
 #include <map>
 
 #include "aicost/core/amount.h"
+#include "aicost/core/text.h"
 #include "aicost/governance/journal.h"
 #include "aicost/ledger/report.h"
 
 namespace aicost::governance {
 namespace {
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 // Tokens in one ConsumedQuantity of `unit`: 0 for a unit that does not count tokens; "1M tokens"
 // or "million tokens" count millions, "1K tokens" or "thousand tokens" thousands.
 double tokens_per_unit(const std::string& unit) {
-  const std::string u = lower(unit);
+  const std::string u = core::ascii_lower(unit);
   if (u.find("token") == std::string::npos) return 0;
   if (u.find("1m") != std::string::npos || u.find("million") != std::string::npos) return 1e6;
   if (u.find("1k") != std::string::npos || u.find("thousand") != std::string::npos) return 1e3;

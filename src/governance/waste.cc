@@ -1,7 +1,6 @@
 #include "aicost/governance/waste.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstddef>
 #include <set>
@@ -186,13 +185,7 @@ const std::pair<const std::string, std::string>* dev_tag(
   for (const std::string& k : o.env_keys) {
     const auto tag = tags.find(k);
     if (tag == tags.end()) continue;
-    const auto same = [&tag](const std::string& v) {
-      return std::equal(v.begin(), v.end(), tag->second.begin(), tag->second.end(),
-                        [](char a, char b) {
-                          return std::tolower(static_cast<unsigned char>(a)) ==
-                                 std::tolower(static_cast<unsigned char>(b));
-                        });
-    };
+    const auto same = [&tag](const std::string& v) { return core::iequals(v, tag->second); };
     return std::any_of(o.dev_values.begin(), o.dev_values.end(), same) ? &*tag : nullptr;
   }
   return nullptr;

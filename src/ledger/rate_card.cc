@@ -1,9 +1,10 @@
 #include "aicost/ledger/rate_card.h"
 
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <string>
+
+#include "aicost/core/text.h"
 
 namespace aicost::ledger {
 namespace {
@@ -32,11 +33,7 @@ const Resource* resource_of(const Charge& c) {
 
 }  // namespace
 
-std::string rate_key(std::string_view gpu_type) {
-  std::string out(gpu_type);
-  for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return out;
-}
+std::string rate_key(std::string_view gpu_type) { return core::ascii_lower(gpu_type); }
 
 bool needs_price(const Charge& c) {
   return c.currency.empty() && (c.gpu_hours > 0 || resource_of(c));

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "aicost/core/text.h"
 #include "ledger_levers_internal.h"
 
 namespace aicost::optimize::detail {
@@ -22,7 +23,9 @@ std::string family_key(const std::string& sku, const std::string& region,
 const catalog::Instance* catalog_instance(const catalog::Catalog& cat, const std::string& provider,
                                           const std::string& sku) {
   for (const auto& i : cat.instances())
-    if (lower(i.name) == lower(sku) && lower(i.provider) == lower(provider)) return &i;
+    if (core::ascii_lower(i.name) == core::ascii_lower(sku) &&
+        core::ascii_lower(i.provider) == core::ascii_lower(provider))
+      return &i;
   return nullptr;
 }
 
@@ -47,7 +50,7 @@ void add_usage(Usage& u, const ledger::AggregateRow& r, double sign) {
   if (v[1].empty() || !hour_unit(v[6])) return;
   const std::string key = family_key(v[1], v[2], r.currency);
   auto& f = u.families[key];
-  const bool unused = lower(v[4]) == "unused";
+  const bool unused = core::ascii_lower(v[4]) == "unused";
   if (sign < 0) {
     if (unused) return;
     f.excluded_resources.insert(v[7]);
@@ -67,7 +70,7 @@ void add_usage(Usage& u, const ledger::AggregateRow& r, double sign) {
     if (unused) return;
   }
   f.hours[r.day] += sign * r.sums.consumed_quantity;
-  if (lower(v[5]) == "standard") {
+  if (core::ascii_lower(v[5]) == "standard") {
     f.od_cost += sign * units(r.sums.effective);
     f.od_hours += sign * r.sums.consumed_quantity;
   }

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <set>
 #include <string>
@@ -16,11 +15,9 @@ namespace aicost::optimize::detail {
 
 inline constexpr double kHoursPerMonth = 730;
 
-inline std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
+inline bool hour_unit(const std::string& unit) {
+  return core::ascii_lower(unit).rfind("hour", 0) == 0;
 }
-inline bool hour_unit(const std::string& unit) { return lower(unit).rfind("hour", 0) == 0; }
 // The host a resource runs on: the last segment of its id (an ARN's "instance/i-...").
 inline std::string host_of(const std::string& resource) {
   return resource.substr(resource.find_last_of('/') + 1);

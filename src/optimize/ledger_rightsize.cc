@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "aicost/core/text.h"
 #include "ledger_levers_internal.h"
 
 namespace aicost::optimize {
@@ -18,8 +19,8 @@ std::optional<RightsizeFit> rightsize(const GpuUse& use, const catalog::Catalog&
   if (!peak) return std::nullopt;
   std::optional<RightsizeFit> best;
   for (const auto& c : cat.instances()) {
-    if (c.name == current.name || detail::lower(c.provider) != detail::lower(current.provider) ||
-        c.gpus <= 0)
+    if (c.name == current.name ||
+        core::ascii_lower(c.provider) != core::ascii_lower(current.provider) || c.gpus <= 0)
       continue;
     const auto c_od = c.price(catalog::PricingMode::kOnDemand);
     const auto c_gpu = cat.gpu(c.gpu);

@@ -1,23 +1,18 @@
 #include "aicost/report/table.h"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
+
+#include "aicost/core/text.h"
 #include "json.h"
 
 namespace aicost::report {
 
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // Column count: the widest of the header and every row, so ragged input still renders.
 std::size_t column_count(const Table& t) {
@@ -120,7 +115,7 @@ std::string render_json(const Table& t) {
 }  // namespace
 
 std::optional<Format> format_from_string(std::string_view name) {
-  const std::string n = lower(name);
+  const std::string n = core::ascii_lower(name);
   if (n == "table") return Format::kTable;
   if (n == "json") return Format::kJson;
   if (n == "csv") return Format::kCsv;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "aicost/core/suggest.h"
+#include "aicost/core/text.h"
 #include "sqlite_store.h"
 
 namespace aicost::store {
@@ -38,8 +39,7 @@ bool is_keyword_value(const std::string& db) {
 // The keywords whose values are secrets: libpq's password and sslpassword, and anything like them
 // (a misspelt "pasword=" is refused by libpq, but its value is still the password).
 bool secret_keyword(std::string_view key) {
-  std::string k(key);
-  for (auto& c : k) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string k = core::ascii_lower(key);
   return k.find("pass") != std::string::npos || k.find("pwd") != std::string::npos;
 }
 
