@@ -1,4 +1,4 @@
-#include "aicost/billing/delivery.h"
+#include "delivery.h"
 
 #include "unpack.h"
 

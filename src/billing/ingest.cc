@@ -14,7 +14,7 @@
 #include <set>
 #include <span>
 
-#include "aicost/billing/delivery.h"
+#include "delivery.h"
 #include "ocp_common.h"
 
 namespace aicost::billing {

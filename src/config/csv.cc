@@ -1,4 +1,4 @@
-#include "aicost/config/csv.h"
+#include "csv.h"
 
 #include "aicost/core/csv.h"
 

@@ -1,4 +1,4 @@
-#include "aicost/config/hf_config.h"
+#include "hf_config.h"
 
 #include <nlohmann/json.hpp>
 

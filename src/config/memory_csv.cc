@@ -6,9 +6,9 @@
 #include <map>
 
 #include "aicost/config/catalog_loader.h"
-#include "aicost/config/csv.h"
 #include "aicost/config/plan.h"
 #include "aicost/perf/memory.h"
+#include "csv.h"
 
 namespace aicost::config {
 

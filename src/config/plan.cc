@@ -4,8 +4,8 @@
 #include <filesystem>
 
 #include "aicost/config/catalog_loader.h"
-#include "aicost/config/hf_config.h"
 #include "aicost/core/text.h"
+#include "hf_config.h"
 #include "plan_sections.h"
 #include "yaml_source.h"
 

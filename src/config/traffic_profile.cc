@@ -5,8 +5,8 @@
 #include <filesystem>
 
 #include "aicost/config/catalog_loader.h"
-#include "aicost/config/csv.h"
 #include "aicost/config/serving_plan.h"
+#include "csv.h"
 #include "plan_sections.h"
 
 namespace aicost::config {

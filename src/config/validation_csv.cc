@@ -6,8 +6,8 @@
 #include <regex>
 
 #include "aicost/config/catalog_loader.h"
-#include "aicost/config/csv.h"
 #include "aicost/perf/flops.h"
+#include "csv.h"
 #include "validation_rows.h"
 
 namespace aicost::config {

@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "aicost/billing/delivery.h"
+#include "../../../src/billing/delivery.h"  // internal to billing
 #include "temp_dir.h"
 
 namespace aicost::billing {

@@ -1,4 +1,4 @@
-#include "aicost/config/hf_config.h"
+#include "../../../src/config/hf_config.h"  // internal to config
 
 #include <gtest/gtest.h>
 
