@@ -20,7 +20,6 @@ namespace aicost {
 namespace {
 
 using ledger::Charge;
-using ledger::Dimension;
 
 constexpr std::int64_t kUnit = 1'000'000'000;
 const ledger::Day kSep1 = ledger::days_from_civil(2024, 9, 1);
