@@ -101,6 +101,8 @@ core::Result<std::optional<ledger::SourceRecord>> LedgerBase::begin_source(
 
 // Deletes a source and everything loaded from it, inside the open transaction.
 core::Status LedgerBase::drop_source(std::int64_t id) {
+  auto days = daily_days(id);
+  if (!days) return days.error();
   for (const char* table : {"charges", "charge_daily", "gpu_samples", "gpu_hourly",
                             "contract_commitments", "row_issues", "sources"}) {
     const std::string sql =
@@ -108,7 +110,7 @@ core::Status LedgerBase::drop_source(std::int64_t id) {
         (std::string_view(table) == "sources" ? " WHERE id = $1" : " WHERE source_id = $1");
     if (auto r = query("deleting a replaced source", sql, {id}); !r) return r.error();
   }
-  return {};
+  return remerge_days(std::move(*days));
 }
 
 // Tag sets and strings are never deleted and take ids above every earlier one, and writers take
@@ -277,6 +279,7 @@ core::Result<ledger::SourceRecord> LedgerBase::commit_source(const std::string& 
   if (auto s = rollup_.check_fits(); !s) return fail(s);
   const auto daily = rollup_.rows();
   if (auto s = load_daily(source_id_, daily); !s) return fail(s);
+  if (auto s = merge_source(source_id_); !s) return fail(s);
   const auto hours = hours_.rows();
   hours_.clear();
   auto s = load("inserting hourly telemetry", "gpu_hourly", 7, hours.size(),

@@ -136,6 +136,12 @@ class LedgerBase : public ledger::Store {
   core::Result<std::vector<ledger::SourceRecord>> select_sources(SourceKey key,
                                                                  const std::string& value);
   core::Status drop_source(std::int64_t id);
+  // charge_daily_merged (ledger_merge.cc), inside the open write transaction: adds the source's
+  // charge_daily rows; the days the source has in charge_daily; sums `days` again from
+  // charge_daily (after rows of them left it).
+  core::Status merge_source(std::int64_t source);
+  core::Result<std::vector<std::int64_t>> daily_days(std::int64_t source);
+  core::Status remerge_days(std::vector<std::int64_t> days);
   // restate() of an OpenShift export: `slices` are "YYYY-MM-DD|<resource type>".
   core::Result<std::vector<std::int64_t>> restate_days(const std::string& export_key,
                                                        const std::vector<std::string>& slices);

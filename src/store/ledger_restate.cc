@@ -51,7 +51,7 @@ core::Result<std::vector<std::int64_t>> LedgerBase::restate_days(
     parsed.emplace_back(*day, std::string_view(s).substr(bar + 1));
     days.push_back(s.substr(0, bar));
   }
-  std::vector<std::int64_t> changed;
+  std::vector<std::int64_t> changed, days_changed;
   for (std::size_t r = 0; r < q->size(); ++r) {
     const std::int64_t id = q->i64(r, 0);
     std::int64_t gone = 0;
@@ -67,6 +67,7 @@ core::Result<std::vector<std::int64_t>> LedgerBase::restate_days(
       if (!n) return n.error();
       if (n->i64(0, 0) == 0) continue;
       gone += n->i64(0, 0);
+      days_changed.push_back(day);
       for (const char* table : {"charges", "charge_daily"})
         if (auto d = query("deleting re-sent rows", std::string("DELETE FROM ") + table + kWhere,
                            params);
@@ -86,6 +87,7 @@ core::Result<std::vector<std::int64_t>> LedgerBase::restate_days(
       return u.error();
     }
   }
+  if (auto s = remerge_days(std::move(days_changed)); !s) return s.error();
   const std::string text = periods_text(days);
   if (auto r = query("recording the delivery",
                      "UPDATE sources SET export_key = $1, periods = $2 WHERE id = $3",

@@ -120,7 +120,7 @@ AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d) {
       "SUM(billed) AS billed, SUM(effective) AS effective, SUM(list) AS list, " + contracted +
       " AS contracted, SUM(gpu_hours) AS gpu_hours, " + rows + " AS n, " + quantity +
       " AS q, MIN(day) AS first_day, MAX(day) AS last_day";
-  const std::string table = rollup ? "charge_daily" : "charges";
+  const std::string table = rollup ? "charge_daily_merged" : "charges";
   if (join_first) {
     out.sql = "SELECT " + inner + ", " + sums + " FROM " + table + joins + where + " GROUP BY " +
               group + " ORDER BY " + outer;
@@ -146,7 +146,7 @@ AggregateSql scan_sql(const ledger::AggregateQuery& q, Dialect d,
   for (auto dim : q.dims) out.sql += std::string(", ") + dimension_column(dim);
   out.sql += rollup ? ", currency_sid, tagset_id, billed, effective, list, contracted, gpu_hours, "
                       "rows, consumed_quantity "
-                      "FROM charge_daily"
+                      "FROM charge_daily_merged"
                     : ", currency_sid, tagset_id, billed, effective, list, COALESCE(contracted, "
                       "0), gpu_hours, 1, "
                       "COALESCE(consumed_quantity, 0) FROM charges" +

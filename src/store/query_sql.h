@@ -24,11 +24,12 @@ struct AggregateSql {
 AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d);
 // The rows behind `q` as they are, not grouped, ids not text (but resource_id), for a store that
 // groups them itself (SQLite: its GROUP BY sorts, and the grouped SQL joins `strings` per row;
-// a hash map over the ids is several times faster): the daily rollup's rows where it can answer
-// `q`, else the charges. Columns out: day, one per dims (an id; resource_id as text),
-// currency_sid, tagset_id, billed, effective, list, contracted, gpu_hours, rows,
-// consumed_quantity. `also`: more conditions the rows must meet (fixed SQL); `index`: SQLite's
-// " INDEXED BY name" or " NOT INDEXED" after the charges (fixed SQL; not for the rollup).
+// a hash map over the ids is several times faster): the rows of the daily rollup merged across
+// sources (charge_daily_merged) where it can answer `q`, else the charges. Columns out: day, one
+// per dims (an id; resource_id as text), currency_sid, tagset_id, billed, effective, list,
+// contracted, gpu_hours, rows, consumed_quantity. `also`: more conditions the rows must meet (fixed
+// SQL); `index`: SQLite's " INDEXED BY name" or " NOT INDEXED" after the charges (fixed SQL; not
+// for the rollup).
 AggregateSql scan_sql(const ledger::AggregateQuery& q, Dialect d,
                       const std::vector<std::string>& also = {}, const std::string& index = {});
 // Whether the daily rollup answers `q` (else it reads the raw charges).

@@ -44,6 +44,25 @@ std::string daily_rebuild() {
          keys;
 }
 
+// charge_daily_merged's columns with their types, for its CREATE TABLE.
+std::string merged_definitions() {
+  std::string out = "day INTEGER NOT NULL";
+  for (auto dim : ledger::kRollupDims)
+    out += std::string(",\n  ") + dimension_column(dim) + " BIGINT NOT NULL";
+  return out +
+         ",\n  tagset_id BIGINT NOT NULL,\n  billed BIGINT NOT NULL,\n  effective BIGINT NOT "
+         "NULL,\n  list BIGINT NOT NULL,\n  contracted BIGINT NOT NULL,\n  gpu_hours DOUBLE "
+         "PRECISION NOT NULL,\n  rows BIGINT NOT NULL,\n  consumed_quantity DOUBLE PRECISION NOT "
+         "NULL";
+}
+
+std::string schema_v9(Dialect d) {
+  std::string sql = substitute(sql::kSchemaV9Merged, "{MERGED_COLUMNS}", merged_definitions());
+  sql = substitute(sql, "{MERGED_KEY}", merged_key());
+  sql = substitute(sql, "{WITHOUT_ROWID}", d == Dialect::kSqlite ? " WITHOUT ROWID" : "");
+  return substitute(sql, "{MERGED_REBUILD}", merged_from_daily(""));
+}
+
 }  // namespace
 
 using ledger::Charge;
@@ -89,7 +108,8 @@ std::vector<Migration> migrations(Dialect d) {
                   ? "SELECT 1"
                   : substitute(sql::kSchemaV6PgPartitions, "{CHARGES_TEXT}", charges_text_view())},
           {7, substitute(sql::kSchemaV7Changes, "{ID}", id)},
-          {8, substitute(sql::kSchemaV8RollupUnit, "{DAILY_REBUILD}", daily_rebuild())}};
+          {8, substitute(sql::kSchemaV8RollupUnit, "{DAILY_REBUILD}", daily_rebuild())},
+          {9, schema_v9(d)}};
 }
 
 const char* dimension_column(ledger::Dimension d) {
@@ -140,6 +160,24 @@ std::string daily_columns() {
   for (auto dim : ledger::kRollupDims) out += std::string(", ") + dimension_column(dim);
   return out +
          ", tagset_id, billed, effective, list, contracted, gpu_hours, rows, consumed_quantity";
+}
+
+std::string merged_key() {
+  std::string out = "day";
+  for (auto dim : ledger::kRollupDims) out += std::string(", ") + dimension_column(dim);
+  return out + ", tagset_id";
+}
+
+std::string merged_columns() {
+  return merged_key() + ", billed, effective, list, contracted, gpu_hours, rows, consumed_quantity";
+}
+
+std::string merged_from_daily(const std::string& where) {
+  const std::string key = merged_key();
+  return "INSERT INTO charge_daily_merged (" + merged_columns() + ") SELECT " + key +
+         ", SUM(billed), SUM(effective), SUM(list), SUM(contracted), SUM(gpu_hours), SUM(rows), "
+         "SUM(consumed_quantity) FROM charge_daily" +
+         where + " GROUP BY " + key;
 }
 
 }  // namespace aicost::store

@@ -65,5 +65,13 @@ inline constexpr int kChargeColumnCount = 15 + static_cast<int>(kChargeTextCount
 inline constexpr int kDailyColumnCount = 10 + static_cast<int>(ledger::kRollupDimCount);
 std::string charge_columns();
 std::string daily_columns();
+// `charge_daily_merged` (the daily rollup summed over sources): its key, day, kRollupDims,
+// tagset_id; its columns, the key then billed, effective, list, contracted, gpu_hours, rows,
+// consumed_quantity.
+std::string merged_key();
+std::string merged_columns();
+// The INSERT that sums charge_daily's rows (`where`: "" or " WHERE ...") into
+// charge_daily_merged, one row per key; the rows it makes must not be there yet.
+std::string merged_from_daily(const std::string& where);
 
 }  // namespace aicost::store

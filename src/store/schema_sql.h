@@ -284,4 +284,20 @@ DELETE FROM charge_daily;
 CREATE INDEX charges_gpu_day ON charges (day) WHERE gpu_hours > 0;
 )SQL";
 
+// The daily rollup merged across sources (docs/LEDGER.md, Scale): one row per day, rollup
+// dimensions and tag set, whatever the sources, where charge_daily keeps one per source too. A
+// ledger fed many files that each span its whole history has a charge_daily of days x files x
+// groups; reports read this one instead. {MERGED_COLUMNS} and {MERGED_KEY} are filled from
+// ledger::kRollupDims; {WITHOUT_ROWID} makes SQLite keep it in key order (an upsert finds its
+// row in one b-tree, a range of days is a range of it). An ingest adds its source's rows to it
+// in the same transaction; dropping or restating a source sums its days again from charge_daily
+// (ledger_merge.cc). Filled here from what charge_daily holds.
+inline constexpr const char* kSchemaV9Merged = R"SQL(
+CREATE TABLE charge_daily_merged (
+  {MERGED_COLUMNS},
+  PRIMARY KEY ({MERGED_KEY})
+){WITHOUT_ROWID};
+{MERGED_REBUILD};
+)SQL";
+
 }  // namespace aicost::store::sql

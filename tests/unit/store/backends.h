@@ -46,12 +46,14 @@ class BackendTest : public ::testing::TestWithParam<std::string> {
   FreshStore fresh_;
 };
 
-// Schema 8 undone by hand (either backend; before kUnpartitionCharges): the rollup without the
-// consumed unit and its quantity, no index of the GPU rows. charge_daily's rows stay: those of a
-// schema 7 ledger are the same groups summed over the units. schema_migrations is the test's to
-// trim.
+// Schemas 9 and 8 undone by hand (either backend; before kUnpartitionCharges): no merged rollup,
+// the rollup without the consumed unit and its quantity, no index of the GPU rows. charge_daily's
+// rows stay: those of a schema 7 ledger are the same groups summed over the units.
+// schema_migrations is the test's to trim.
+inline constexpr const char* kUndoSchema9 = "DROP TABLE charge_daily_merged;";
 inline constexpr const char* kUndoSchema8 =
-    "DROP INDEX charges_gpu_day; ALTER TABLE charge_daily DROP COLUMN consumed_unit_sid; "
+    "DROP TABLE charge_daily_merged; DROP INDEX charges_gpu_day; ALTER TABLE charge_daily DROP "
+    "COLUMN consumed_unit_sid; "
     "ALTER TABLE charge_daily DROP COLUMN consumed_quantity;";
 
 // PostgreSQL's schema 6 undone by hand (`charges` one table again, as aicost 5 left it), for tests

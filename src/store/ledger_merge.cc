@@ -1,0 +1,65 @@
+// The daily rollup merged across sources (charge_daily_merged, schema 9) kept equal to charge_daily
+// summed over its sources, inside the transaction that changes charge_daily: an ingest adds its
+// source's groups, and dropping or restating a source sums the days it had again from what stays.
+// Money and row counts are integers, so the merged sums are exact whatever the order; GPU-hours
+// and ConsumedQuantity are doubles, summed once more from charge_daily where a source leaves
+// rather than subtracted (a difference of doubles would leave a residue where nothing stays).
+#include <algorithm>
+
+#include "ledger_base.h"
+
+namespace aicost::store {
+namespace {
+
+// Days per statement: an IN list of literals, short enough for either database's parser.
+constexpr std::size_t kDaysPerStatement = 500;
+
+std::string day_list(std::span<const std::int64_t> days) {
+  std::string out;
+  for (auto d : days) out += (out.empty() ? "" : ", ") + std::to_string(d);
+  return out;
+}
+
+}  // namespace
+
+core::Status LedgerBase::merge_source(std::int64_t source) {
+  std::string set;
+  for (const char* column :
+       {"billed", "effective", "list", "contracted", "gpu_hours", "rows", "consumed_quantity"}) {
+    set += set.empty() ? "" : ", ";
+    set += std::string(column) + " = charge_daily_merged." + column + " + excluded." + column;
+  }
+  const std::string columns = merged_columns();
+  // The source's rows are one per key (IdRollup's groups), as ON CONFLICT needs in PostgreSQL.
+  auto r = query("merging the daily rollup",
+                 "INSERT INTO charge_daily_merged (" + columns + ") SELECT " + columns +
+                     " FROM charge_daily WHERE source_id = $1 ON CONFLICT (" + merged_key() +
+                     ") DO UPDATE SET " + set,
+                 {source});
+  if (!r) return r.error();
+  return {};
+}
+
+core::Result<std::vector<std::int64_t>> LedgerBase::daily_days(std::int64_t source) {
+  auto q = query("reading a source's days",
+                 "SELECT DISTINCT day FROM charge_daily WHERE source_id = $1", {source});
+  if (!q) return q.error();
+  std::vector<std::int64_t> out;
+  for (std::size_t r = 0; r < q->size(); ++r) out.push_back(q->i64(r, 0));
+  return out;
+}
+
+core::Status LedgerBase::remerge_days(std::vector<std::int64_t> days) {
+  std::sort(days.begin(), days.end());
+  days.erase(std::unique(days.begin(), days.end()), days.end());
+  for (std::size_t k = 0; k < days.size(); k += kDaysPerStatement) {
+    const auto some = std::span(days).subspan(k, std::min(kDaysPerStatement, days.size() - k));
+    const std::string in = " WHERE day IN (" + day_list(some) + ")";
+    if (auto r = query("dropping merged days", "DELETE FROM charge_daily_merged" + in); !r)
+      return r.error();
+    if (auto r = query("summing merged days", merged_from_daily(in)); !r) return r.error();
+  }
+  return {};
+}
+
+}  // namespace aicost::store
