@@ -43,14 +43,14 @@ double activity(const GpuActivityHour& h) {
 
 }  // namespace
 
-core::Result<std::vector<WasteFinding>> find_waste(
-    ledger::Store& store, const WasteOptions& o, ledger::Day as_of,
-    const std::map<std::string, std::vector<std::string>>& aliases,
-    const std::vector<ledger::GpuHour>* telemetry) {
+WasteScan::WasteScan(const WasteOptions& options, ledger::Day as_of,
+                     const std::map<std::string, std::vector<std::string>>& aliases)
+    : o_(options), as_of_(as_of) {
   // Every resource's totals over the window (the TTL's days at least), and storage and log
   // resources by day over the look-back.
+  const auto& o = o_;
   const int days = std::max(o.window_days, o.ttl.ttl_days + o.ttl.still_charging_within_days + 1);
-  const double to_month = kDaysPerMonth / days;
+  to_month_ = kDaysPerMonth / days;
   std::vector<std::string> tag_keys = o.ttl.env_keys;
   for (const auto* keys : {&o.required_tags, &o.content_tags})
     tag_keys.insert(tag_keys.end(), keys->begin(), keys->end());
@@ -77,22 +77,45 @@ core::Result<std::vector<WasteFinding>> find_waste(
     f.value = category;
     d.filters.push_back(std::move(f));
   }
-  // One read of the charges where the store can; each resource's (id and name's) storage days,
-  // then its groups, folded one resource at a time (waste_resources.h).
-  ResourceFold resources(o, as_of, days, *q.from, to_month, tag_keys);
-  const ledger::AggregateQuery both[] = {d, q};
+  // Each resource's (id and name's) storage days, then its groups, folded one resource at a time
+  // (waste_resources.h).
+  resources_ = std::make_unique<ResourceFold>(o_, as_of, days, *q.from, to_month_, tag_keys);
+  queries_ = {std::move(d), std::move(q)};
+}
+
+WasteScan::~WasteScan() = default;
+
+void WasteScan::add(std::size_t query, ledger::AggregateRow& row) {
+  if (query == 0)
+    resources_->daily(row);
+  else
+    resources_->row(row);
+}
+
+core::Result<std::vector<WasteFinding>> find_waste(
+    ledger::Store& store, const WasteOptions& o, ledger::Day as_of,
+    const std::map<std::string, std::vector<std::string>>& aliases,
+    const std::vector<ledger::GpuHour>* telemetry) {
+  // One read of the charges where the store can, interleaved on resource and name.
+  WasteScan scan(o, as_of, aliases);
   if (auto s = store.aggregate_into(
-          both,
+          scan.queries(),
           [&](std::size_t query, ledger::AggregateRow& row) -> core::Status {
-            if (query == 0)
-              resources.daily(row);
-            else
-              resources.row(row);
+            scan.add(query, row);
             return {};
           },
-          2);  // interleaved on resource and name
+          WasteScan::kInterleave);
       !s)
     return s.error();
+  return scan.finish(store, telemetry);
+}
+
+core::Result<std::vector<WasteFinding>> WasteScan::finish(
+    ledger::Store& store, const std::vector<ledger::GpuHour>* telemetry) {
+  const auto& o = o_;
+  const auto as_of = as_of_;
+  const double to_month = to_month_;
+  auto& resources = *resources_;
   resources.finish();
 
   std::vector<WasteFinding> out;

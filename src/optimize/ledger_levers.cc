@@ -6,9 +6,11 @@
 #include <cctype>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "aicost/core/text.h"
+#include "aicost/governance/waste_scan.h"
 #include "aicost/optimize/ledger_levers.h"
 #include "ledger_levers_internal.h"
 
@@ -188,26 +190,37 @@ core::Result<LedgerOptimizeResult> optimize_ledger(ledger::Store& store,
   auto b = baseline(store, o.as_of - o.window_days, o.as_of);
   if (!b) return b.error();
   res.baseline = *b;
-  // The charges are read once for the hosts' prices and the families' usage (one scan where the
-  // store can), then once more, filtered, for the resources an idle schedule stops or rightsize
-  // moves. The telemetry is read once, for the schedules, rightsize and the waste scan.
+  // The telemetry is read once, for the schedules, rightsize and the waste scan. The charges are
+  // read once for the families' usage, the hosts' prices and `ledger check`'s waste scan (one scan
+  // where the store can), then once more, filtered, for the resources an idle schedule stops or
+  // rightsize moves.
   auto telemetry = store.gpu_hours(o.as_of - o.idle_window_days, o.as_of, true);
   if (!telemetry) return telemetry.error();
   const auto schedules = find_schedules(*telemetry, o, res.levers);
   const auto uses = gpu_uses(*telemetry);
   std::vector<ledger::AggregateQuery> qs = {usage_query(o)};
   if (!uses.empty()) qs.push_back(host_price_query(o.as_of - o.idle_window_days, o.as_of));
+  const std::size_t own = qs.size();
+  const governance::WasteOptions wo;
+  std::optional<governance::WasteScan> waste;
+  if (o.waste_findings) {
+    waste.emplace(wo, o.as_of, std::map<std::string, std::vector<std::string>>{});
+    qs.insert(qs.end(), waste->queries().begin(), waste->queries().end());
+  }
   Usage usage;
   HostPrices prices;
-  if (auto s =
-          store.aggregate_into(qs,
-                               [&](std::size_t query, ledger::AggregateRow& r) -> core::Status {
-                                 if (query == 0)
-                                   add_usage(usage, r, +1);
-                                 else
-                                   add_price(prices, r);
-                                 return {};
-                               });
+  if (auto s = store.aggregate_into(
+          qs,
+          [&](std::size_t query, ledger::AggregateRow& r) -> core::Status {
+            if (query == 0)
+              add_usage(usage, r, +1);
+            else if (query < own)
+              add_price(prices, r);
+            else
+              waste->add(query - own, r);
+            return {};
+          },
+          waste ? governance::WasteScan::kInterleave : 0, own);
       !s)
     return s.error();
   std::map<std::string, std::string> stopped;  // host -> its resource
@@ -223,11 +236,12 @@ core::Result<LedgerOptimizeResult> optimize_ledger(ledger::Store& store,
   }
   if (auto s = take_out_stopped(store, o, stopped, usage); !s) return s.error();
   commitment_levers(catalog, o, res.baseline, usage, res.levers, counted, res.warnings);
-  if (o.waste_findings) {
-    if (auto s = detail::waste_levers(store, o, res.baseline, *telemetry, counted, res.levers,
-                                      res.warnings);
-        !s)
-      return s.error();
+  if (waste) {
+    // The levers' telemetry stands for the scan's own read where it holds its look-back.
+    auto findings =
+        waste->finish(store, o.idle_window_days >= wo.idle_lookback_days ? &*telemetry : nullptr);
+    if (!findings) return findings.error();
+    detail::waste_levers(*findings, res.baseline, counted, res.levers, res.warnings);
   }
   if (res.baseline.currency.empty())
     res.warnings.push_back("no charge in the window: nothing to size");

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "aicost/core/text.h"
+#include "aicost/governance/waste.h"
 #include "aicost/optimize/ledger_levers.h"
 
 namespace aicost::optimize::detail {
@@ -114,13 +115,11 @@ void rightsize_levers(const catalog::Catalog& cat, const LedgerOptions& o, const
 // baseline's currency).
 void priced(LeverResult& r, double saving, const LedgerBaseline& b, const std::string& currency);
 
-// `ledger check`'s waste findings with a saving as levers (the others counted in `warnings`);
-// `counted` maps a subject (a host, a commitment id) that another lever already saves on to that
-// lever ("idle-schedule i-dev0"). `telemetry`: the levers' read of the last idle_window_days (the
-// scan's idle look-back is not read again).
-core::Status waste_levers(ledger::Store& store, const LedgerOptions& o, const LedgerBaseline& b,
-                          const std::vector<ledger::GpuHour>& telemetry,
-                          const std::map<std::string, std::string>& counted,
-                          std::vector<LeverResult>& out, std::vector<std::string>& warnings);
+// `ledger check`'s waste findings (governance::WasteScan, read with the levers' charges) with a
+// saving as levers (the others counted in `warnings`); `counted` maps a subject (a host, a
+// commitment id) that another lever already saves on to that lever ("idle-schedule i-dev0").
+void waste_levers(const std::vector<governance::WasteFinding>& findings, const LedgerBaseline& b,
+                  const std::map<std::string, std::string>& counted, std::vector<LeverResult>& out,
+                  std::vector<std::string>& warnings);
 
 }  // namespace aicost::optimize::detail

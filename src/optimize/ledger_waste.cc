@@ -5,7 +5,7 @@
 #include <map>
 
 #include "aicost/core/text.h"
-#include "aicost/governance/waste_scan.h"
+#include "aicost/governance/waste.h"
 #include "ledger_levers_internal.h"
 
 namespace aicost::optimize::detail {
@@ -52,17 +52,11 @@ std::string lever_id(governance::WasteKind k) {
 
 }  // namespace
 
-core::Status waste_levers(ledger::Store& store, const LedgerOptions& o, const LedgerBaseline& b,
-                          const std::vector<ledger::GpuHour>& telemetry,
-                          const std::map<std::string, std::string>& counted,
-                          std::vector<LeverResult>& out, std::vector<std::string>& warnings) {
-  // The levers' telemetry stands for the scan's own read where it holds its look-back.
-  const governance::WasteOptions wo;
-  const bool holds = o.idle_window_days >= wo.idle_lookback_days;
-  auto findings = governance::find_waste(store, wo, o.as_of, {}, holds ? &telemetry : nullptr);
-  if (!findings) return findings.error();
+void waste_levers(const std::vector<governance::WasteFinding>& findings, const LedgerBaseline& b,
+                  const std::map<std::string, std::string>& counted, std::vector<LeverResult>& out,
+                  std::vector<std::string>& warnings) {
   std::size_t nothing = 0;
-  for (const auto& f : *findings) {
+  for (const auto& f : findings) {
     // `ledger check` counts this one in another finding, itself a lever here: leave it out; so
     // are findings that save nothing (untagged spend, a dev box that stopped charging), counted.
     if (!f.covered_by.empty()) continue;
@@ -110,7 +104,6 @@ core::Status waste_levers(ledger::Store& store, const LedgerOptions& o, const Le
                       "(untagged spend, resources that stopped charging) and are not levers",
                       nothing));
   }
-  return {};
 }
 
 }  // namespace aicost::optimize::detail

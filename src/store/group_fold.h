@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <span>
@@ -216,10 +217,12 @@ class GroupFold {
 
 // Each query's groups in turn: `folds[i]` answers query i (equal queries share one fold). A fold
 // that answers the next query too is walked again without sorting again; one that no later
-// query needs is cleared once walked. `sink` gets the query's position and the row.
+// query needs is cleared once walked. `sink` gets the query's position and the row. Only the
+// first `count` queries are walked (a fold a later one needs is kept).
 core::Status each_in_turn(
     std::span<GroupFold* const> folds, const GroupFold::Lookup& lookup,
-    const std::function<core::Status(std::size_t query, ledger::AggregateRow& row)>& sink);
+    const std::function<core::Status(std::size_t query, ledger::AggregateRow& row)>& sink,
+    std::size_t count = std::numeric_limits<std::size_t>::max());
 
 // Several folds' rows in one walk, for queries whose first `shared` dims are the same (text
 // order): for each value of those dims in text order, its rows of folds[0], then of folds[1], ...
@@ -227,5 +230,13 @@ core::Status each_in_turn(
 core::Status each_interleaved(
     std::span<const GroupFold* const> folds, std::size_t shared, const GroupFold::Lookup& lookup,
     const std::function<core::Status(std::size_t fold, ledger::AggregateRow& row)>& sink);
+
+// Store::aggregate_into's hand-out of `folds` (by query): in turn (interleave 0), else
+// folds[interleave_from..] interleaved on their first `interleave` dims after those before it in
+// turn. `sink` gets the query's position.
+core::Status each_answer(
+    std::span<GroupFold* const> folds, std::size_t interleave, std::size_t interleave_from,
+    const GroupFold::Lookup& lookup,
+    const std::function<core::Status(std::size_t query, ledger::AggregateRow& row)>& sink);
 
 }  // namespace aicost::store

@@ -193,10 +193,11 @@ bool GroupFold::Walk::next(ledger::AggregateRow& row) {
 
 core::Status each_in_turn(
     std::span<GroupFold* const> folds, const GroupFold::Lookup& lookup,
-    const std::function<core::Status(std::size_t query, ledger::AggregateRow& row)>& sink) {
+    const std::function<core::Status(std::size_t query, ledger::AggregateRow& row)>& sink,
+    std::size_t count) {
   std::optional<GroupFold::Walk> walk;
   ledger::AggregateRow row;
-  for (std::size_t i = 0; i < folds.size(); ++i) {
+  for (std::size_t i = 0; i < std::min(count, folds.size()); ++i) {
     if (i > 0 && folds[i] == folds[i - 1]) {
       walk->rewind();
     } else {
@@ -247,6 +248,19 @@ core::Status each_interleaved(
         live[i] = walks[i].next(heads[i]);
       }
   }
+}
+
+core::Status each_answer(
+    std::span<GroupFold* const> folds, std::size_t interleave, std::size_t interleave_from,
+    const GroupFold::Lookup& lookup,
+    const std::function<core::Status(std::size_t query, ledger::AggregateRow& row)>& sink) {
+  if (interleave == 0) return each_in_turn(folds, lookup, sink);
+  const std::size_t from = std::min(interleave_from, folds.size());
+  if (auto s = each_in_turn(folds, lookup, sink, from); !s) return s;
+  const auto rest = folds.subspan(from);
+  return each_interleaved(
+      {rest.data(), rest.size()}, interleave, lookup,
+      [&](std::size_t fold, ledger::AggregateRow& row) { return sink(from + fold, row); });
 }
 
 }  // namespace aicost::store

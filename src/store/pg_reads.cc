@@ -17,7 +17,7 @@ core::Result<std::vector<ledger::AggregateRow>> PgReads::aggregate(
             out.push_back(std::move(row));
             return {};
           },
-          0);
+          0, 0);
       !s)
     return s.error();
   return out;
@@ -87,7 +87,7 @@ core::Status PgReads::fold(const ledger::AggregateQuery& q, GroupFold& fold) {
 
 core::Status PgReads::aggregate_into(std::span<const ledger::AggregateQuery> queries,
                                      const ledger::Store::AggregateSink& sink,
-                                     std::size_t interleave) {
+                                     std::size_t interleave, std::size_t interleave_from) {
   std::map<std::int64_t, std::vector<ledger::Tag>> tags;
   if (std::any_of(queries.begin(), queries.end(), [](const auto& q) { return q.reads_tags(); })) {
     auto t = tagsets_();
@@ -114,9 +114,7 @@ core::Status PgReads::aggregate_into(std::span<const ledger::AggregateQuery> que
     f->seal();
     answers.push_back(f.get());
   }
-  if (interleave > 0)
-    return each_interleaved({answers.data(), answers.size()}, interleave, none, sink);
-  return each_in_turn(answers, none, sink);
+  return each_answer(answers, interleave, interleave_from, none, sink);
 }
 
 }  // namespace aicost::store

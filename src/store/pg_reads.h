@@ -28,7 +28,8 @@ class PgReads {
   // holds the server's whole answer) and folded (group_fold.h); one query at a time unless they
   // are interleaved.
   core::Status aggregate_into(std::span<const ledger::AggregateQuery> queries,
-                              const ledger::Store::AggregateSink& sink, std::size_t interleave);
+                              const ledger::Store::AggregateSink& sink, std::size_t interleave,
+                              std::size_t interleave_from);
 
  private:
   core::Result<PgResult> run(const char* what, const std::string& sql,

@@ -91,8 +91,9 @@ class PgStore final : public LedgerBase, private PgConn {
     return reads_.aggregate(q);
   }
   core::Status aggregate_into(std::span<const ledger::AggregateQuery> queries,
-                              const AggregateSink& sink, std::size_t interleave = 0) override {
-    return reads_.aggregate_into(queries, sink, interleave);
+                              const AggregateSink& sink, std::size_t interleave = 0,
+                              std::size_t interleave_from = 0) override {
+    return reads_.aggregate_into(queries, sink, interleave, interleave_from);
   }
 
  protected:

@@ -191,7 +191,7 @@ core::Status SqliteReads::scan(const MultiScan& plan, std::vector<GroupFold>& fo
 
 core::Status SqliteReads::aggregate_into(std::span<const ledger::AggregateQuery> queries,
                                          const ledger::Store::AggregateSink& sink,
-                                         std::size_t interleave) {
+                                         std::size_t interleave, std::size_t interleave_from) {
   // A query equal to an earlier one is answered from the earlier's groups.
   std::vector<std::size_t> slot(queries.size());  // each query's place among the distinct ones
   std::vector<ledger::AggregateQuery> distinct;
@@ -239,9 +239,7 @@ core::Status SqliteReads::aggregate_into(std::span<const ledger::AggregateQuery>
   };
   std::vector<GroupFold*> answers;  // by query
   for (std::size_t i = 0; i < queries.size(); ++i) answers.push_back(fold[slot[i]]);
-  if (interleave > 0)
-    return each_interleaved({answers.data(), answers.size()}, interleave, lookup, sink);
-  return each_in_turn(answers, lookup, sink);
+  return each_answer(answers, interleave, interleave_from, lookup, sink);
 }
 
 core::Result<std::vector<std::vector<ledger::AggregateRow>>> SqliteReads::aggregate_each(
@@ -253,7 +251,7 @@ core::Result<std::vector<std::vector<ledger::AggregateRow>>> SqliteReads::aggreg
             out[i].push_back(std::move(row));
             return {};
           },
-          0);
+          0, 0);
       !s)
     return s.error();
   return out;

@@ -49,7 +49,8 @@ class SqliteReads {
   // quantities are summed in floating point, in an order that depends on how many threads read
   // (their last bits may differ from one thread's), the same in every run with as many.
   core::Status aggregate_into(std::span<const ledger::AggregateQuery> queries,
-                              const ledger::Store::AggregateSink& sink, std::size_t interleave);
+                              const ledger::Store::AggregateSink& sink, std::size_t interleave,
+                              std::size_t interleave_from);
   // aggregate_into's rows, collected.
   core::Result<std::vector<std::vector<ledger::AggregateRow>>> aggregate_each(
       std::span<const ledger::AggregateQuery> queries);

@@ -101,8 +101,9 @@ class SqliteStore final : public LedgerBase {
     return reads_.aggregate_each(queries);
   }
   core::Status aggregate_into(std::span<const ledger::AggregateQuery> queries,
-                              const AggregateSink& sink, std::size_t interleave = 0) override {
-    return reads_.aggregate_into(queries, sink, interleave);
+                              const AggregateSink& sink, std::size_t interleave = 0,
+                              std::size_t interleave_from = 0) override {
+    return reads_.aggregate_into(queries, sink, interleave, interleave_from);
   }
 
   core::Result<ledger::CompactResult> compact() override {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,37 @@ struct WasteOptions {
   LogRetentionOptions logs;
   CommitmentOptions commitments;
   FleetOptions fleets;
+};
+
+class ResourceFold;  // waste_resources.h
+
+// find_waste in three steps, for a caller that reads other queries of the charges in the same read
+// (`aicost optimize --db`: one scan of the charges for its levers and these): the queries, their
+// rows as the store hands them out, then the findings. The queries must be read together by one
+// Store::aggregate_into, interleaved on their first kInterleave dims (after the caller's own,
+// `interleave_from`). Not copyable or movable (the fold keeps the options by address).
+class WasteScan {
+ public:
+  WasteScan(const WasteOptions& options, ledger::Day as_of,
+            const std::map<std::string, std::vector<std::string>>& aliases);
+  ~WasteScan();
+  WasteScan(const WasteScan&) = delete;
+  WasteScan& operator=(const WasteScan&) = delete;
+
+  static constexpr std::size_t kInterleave = 2;  // resource id and name
+  const std::vector<ledger::AggregateQuery>& queries() const { return queries_; }
+  // A row of queries()[query], in the store's order.
+  void add(std::size_t query, ledger::AggregateRow& row);
+  // The findings, once every row is in; `telemetry` as find_waste's (nullptr: read here).
+  core::Result<std::vector<WasteFinding>> finish(ledger::Store& store,
+                                                 const std::vector<ledger::GpuHour>* telemetry);
+
+ private:
+  WasteOptions o_;
+  ledger::Day as_of_;
+  double to_month_;
+  std::vector<ledger::AggregateQuery> queries_;
+  std::unique_ptr<ResourceFold> resources_;
 };
 
 // Every finding as of `as_of` (spend before it), sorted by monthly saving. `telemetry`: hourly GPU

@@ -151,10 +151,13 @@ class Store {
   // the row, which it may move from; an error from it stops the read and is returned. A query
   // equal to an earlier one is answered again from the same groups (a reader that measures its
   // rows before it writes them asks twice). The store holds only its groups meanwhile
-  // (src/store/group_fold.h), never the rows as well.
+  // (src/store/group_fold.h), never the rows as well. With `interleave` > 0 and `interleave_from`
+  // > 0, only queries[interleave_from..] are interleaved, after the rows of those before it in
+  // turn: readers of other queries share the read (one scan of the charges where the store can).
   using AggregateSink = std::function<core::Status(std::size_t query, AggregateRow& row)>;
   virtual core::Status aggregate_into(std::span<const AggregateQuery> queries,
-                                      const AggregateSink& sink, std::size_t interleave = 0) = 0;
+                                      const AggregateSink& sink, std::size_t interleave = 0,
+                                      std::size_t interleave_from = 0) = 0;
   // Per host and day: mean SM_ACTIVE, GR_ENGINE_ACTIVE and GPU_UTIL over the samples loaded.
   virtual core::Result<std::vector<HostActivity>> gpu_activity(std::optional<Day> from,
                                                                std::optional<Day> to) = 0;
