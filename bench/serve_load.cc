@@ -12,6 +12,7 @@
 //   (ledger_bench.cc's,
 //                                        2024-06..09, 12 team tags) with a budget per team
 //   options: --concurrency 200 --bursts 3 --target-ms 200 --threads T (server's scan threads)
+//            --routes /waste,/metrics (only these: a few routes of a big ledger)
 //
 // Run it in a Release build, alone if you can (`nice` says nothing about the other processes
 // on a shared machine: the load average printed is the context of the figures).
@@ -165,6 +166,7 @@ struct Args {
   int concurrency = 200, bursts = 3;
   double target_ms = 200;
   unsigned threads = 0;
+  std::vector<std::string> routes;  // --routes a,b,c: only these (default: every route)
 };
 
 bool parse(int argc, char** argv, Args& a) {
@@ -182,6 +184,12 @@ bool parse(int argc, char** argv, Args& a) {
       a.target_ms = std::atof(v);
     else if (k == "--threads")
       a.threads = static_cast<unsigned>(std::atoi(v));
+    else if (k == "--routes")
+      for (std::string s = v; !s.empty();) {
+        const auto comma = s.find(',');
+        a.routes.push_back(s.substr(0, comma));
+        s = comma == std::string::npos ? "" : s.substr(comma + 1);
+      }
     else
       return false;
   }
@@ -195,7 +203,7 @@ int main(int argc, char** argv) {
   if (!parse(argc, argv, a)) {
     std::fprintf(stderr,
                  "usage: aicost_serve_load [--rows N] [--concurrency 200] [--bursts 3] "
-                 "[--target-ms 200] [--threads T]\n");
+                 "[--target-ms 200] [--threads T] [--routes /a,/b]\n");
     return 2;
   }
   Scratch scratch;
@@ -217,17 +225,18 @@ int main(int argc, char** argv) {
   std::thread serving([&] { (*server)->run(); });
   const int port = (*server)->port();
 
-  const std::vector<std::string> routes = {"/",
-                                           "/?by=tag:team",
-                                           "/budgets",
-                                           "/anomalies",
-                                           "/waste",
-                                           "/plans",
-                                           "/whatif",
-                                           "/api/report?by=service&granularity=day",
-                                           "/api/check",
-                                           "/metrics",
-                                           "/assets/vega-6.4.0.min.js"};
+  std::vector<std::string> routes = {"/",
+                                     "/?by=tag:team",
+                                     "/budgets",
+                                     "/anomalies",
+                                     "/waste",
+                                     "/plans",
+                                     "/whatif",
+                                     "/api/report?by=service&granularity=day",
+                                     "/api/check",
+                                     "/metrics",
+                                     "/assets/vega-6.4.0.min.js"};
+  if (!a.routes.empty()) routes = a.routes;
   std::printf(
       "aicost serve under load: ledger %s; %d concurrent requests a burst, %d bursts a route; "
       "load average %.1f on %u CPUs at start\n",

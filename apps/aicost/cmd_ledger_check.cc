@@ -59,6 +59,10 @@ std::function<int()> setup_ledger_check(CLI::App* check, const GlobalOptions& g,
                     "min_gpu_activity "
                     "hold for every change of the journal besides its own, for the stop-loss");
   check->add_flag("--dry-run", o->dry_run, "print, send nothing, remember nothing");
+  check->add_option("--limit", o->limit,
+                    "list at most N waste findings, the largest, in the report and the metrics; "
+                    "a warning counts the rest and their saving (alerts still go out for all; "
+                    "default: all)");
   check
       ->add_option(
           "--stale-after", o->stale_after_days,

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <optional>
 #include <set>
 
 #include "aicost/api/ledger.h"
@@ -156,13 +157,16 @@ core::Result<LedgerCheckOutput> ledger_check(const LedgerDb& d, const LedgerChec
   auto result = read_check(**store, *file);
   if (!result) return scrub_error(result.error(), d.db);
   LedgerCheckOutput out;
-  out.text = report::render_check(*result, fmt);
+  std::optional<governance::CheckResult> cut;
+  if (o.limit > 0) cut = report::largest_waste(*result, o.limit);
+  const governance::CheckResult& shown = cut ? *cut : *result;
+  out.text = report::render_check(shown, fmt);
   // JSON carries the warnings.
-  if (fmt != report::Format::kJson) out.warnings = result->warnings;
+  if (fmt != report::Format::kJson) out.warnings = shown.warnings;
   out.status = result->gate_failed ? 3 : 0;
 
   if (!o.prometheus.empty()) {
-    std::string text = report::render_prometheus(*result);
+    std::string text = report::render_prometheus(shown);
     if (o.prometheus == "-") {
       out.metrics = std::move(text);
     } else {

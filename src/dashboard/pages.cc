@@ -26,7 +26,8 @@ report::PageParts parts(Page current) {
                {Page::kPlans, "/plans", "Plan against actual"},
                {Page::kWhatIf, "/whatif", "What if"}};
   for (const auto& l : links) p.nav.push_back({l.href, l.label, l.page == current});
-  p.nav.push_back({"/api/check", "JSON", false});
+  // The check's JSON as a person would open it: the whole list of findings is for programs.
+  p.nav.push_back({"/api/check?limit=50", "JSON", false});
   p.nav.push_back({"/metrics", "Metrics", false});
   return p;
 }

@@ -43,6 +43,16 @@ std::string cookie_token(const httplib::Request& req) {
   return "";
 }
 
+// `?limit=N` of /api/check and /metrics: `aicost ledger check --limit N` (0 or none: all).
+core::Result<std::size_t> limit_query(const httplib::Request& req) {
+  if (!req.has_param("limit")) return std::size_t{0};
+  const std::string limit = req.get_param_value("limit");
+  if (limit.empty() || limit.size() > 9 || !std::all_of(limit.begin(), limit.end(), ::isdigit))
+    return core::make_error(core::ErrorCode::kInvalidInput,
+                            "'" + limit + "' is not a count; write limit=N", "--limit");
+  return static_cast<std::size_t>(std::stoul(limit));
+}
+
 }  // namespace
 
 // The query string as `aicost ledger report`'s options.
@@ -277,17 +287,25 @@ void Server::Impl::routes() {
                return json_error(res, scrub(s.error()));
              res.set_content(out.str(), "application/json");
            }));
-  // `aicost ledger check -o json --dry-run` (nothing is sent or recorded).
-  http.Get("/api/check", answer([this](const httplib::Request&, httplib::Response& res) {
+  // `aicost ledger check -o json --dry-run [--limit N]` (nothing is sent or recorded).
+  http.Get("/api/check", answer([this](const httplib::Request& req, httplib::Response& res) {
+             const auto limit = limit_query(req);
+             if (!limit) return json_error(res, limit.error());
              auto r = check();
              if (!r) return json_error(res, r.error());
-             res.set_content(report::render_check(*r, report::Format::kJson), "application/json");
+             res.set_content(
+                 report::render_check(*limit ? report::largest_waste(*r, *limit) : std::move(*r),
+                                      report::Format::kJson),
+                 "application/json");
            }));
-  // `aicost ledger check --prometheus -`.
-  http.Get("/metrics", answer([this](const httplib::Request&, httplib::Response& res) {
+  // `aicost ledger check --prometheus - [--limit N]`.
+  http.Get("/metrics", answer([this](const httplib::Request& req, httplib::Response& res) {
+             const auto limit = limit_query(req);
+             if (!limit) return json_error(res, limit.error());
              auto r = check();
              if (!r) return json_error(res, r.error());
-             res.set_content(report::render_prometheus(*r),
+             res.set_content(report::render_prometheus(*limit ? report::largest_waste(*r, *limit)
+                                                              : std::move(*r)),
                              "text/plain; version=0.0.4; charset=utf-8");
            }));
   // `aicost estimate|optimize PLAN -o json` of the plan in the body; ?name= names it in errors.

@@ -9,13 +9,12 @@
 #include <optional>
 
 #include "aicost/core/stats.h"
-#include "aicost/governance/anomaly.h"
+#include "forecast_clean.h"
 
 namespace aicost::governance {
 namespace {
 
 using ledger::Day;
-using Factors = std::array<double, 7>;
 
 constexpr Factors kNoFactors = {1, 1, 1, 1, 1, 1, 1};
 // Days whose weekday factor is below this (e.g. no spend at weekends) are left out of the trend
@@ -63,13 +62,16 @@ Factors weekday_factors(const std::vector<double>& y, Day first) {
   return f;
 }
 
+// The predicted spend of the first k + 1 remaining days, k = 0 .. horizon − 1, and the variance
+// of each of those partial totals: the last is the whole remaining total's.
 struct Prediction {
-  double remaining = 0;
-  double variance = 0;  // of the remaining total
+  std::vector<double> cumulative;
+  std::vector<double> variance;
   double slope = 0;
 };
 
-// Fewer than 7 days: the mean day, its sample variance, and the mean's own uncertainty.
+// Fewer than 7 days: the mean day, its sample variance, and the mean's own uncertainty; over k
+// days the total is k·mean with variance var·(k + k²/n).
 Prediction predict_mean(const std::vector<double>& y, std::int64_t horizon) {
   const double n = static_cast<double>(y.size());
   double mean = 0;
@@ -77,8 +79,13 @@ Prediction predict_mean(const std::vector<double>& y, std::int64_t horizon) {
   double ss = 0;
   for (double v : y) ss += (v - mean) * (v - mean);
   const double var = y.size() > 1 ? ss / (n - 1) : 0.0;
-  const double h = static_cast<double>(horizon);
-  return {std::max(mean, 0.0) * h, var * (h + h * h / n), 0.0};
+  Prediction p;
+  for (std::int64_t k = 1; k <= horizon; ++k) {
+    const double h = static_cast<double>(k);
+    p.cumulative.push_back(std::max(mean, 0.0) * h);
+    p.variance.push_back(var * (h + h * h / n));
+  }
+  return p;
 }
 
 // y_t = f_t·(ā + b·(t − t̄)) + f_t·e_t with e_t independent, variance σ² (errors proportional to the
@@ -87,6 +94,7 @@ Prediction predict_mean(const std::vector<double>& y, std::int64_t horizon) {
 //   σ²·(Σ f_h² + F²/m + G²/Sxx),  F = Σ f_h,  G = Σ f_h·(t_h − t̄)
 // (Var ā = σ²/m, Var b = σ²/Sxx, Cov(ā, b) = 0 with centred t: any OLS text, e.g. Montgomery,
 // Peck & Vining, "Introduction to Linear Regression Analysis", §2.4). The clamp at 0 is ignored.
+// The partial total of the first k remaining days is the same sum over those days only.
 Prediction predict_trend(const std::vector<double>& y, Day first, const Factors& f, bool weekly,
                          std::int64_t horizon_from, std::int64_t horizon) {
   auto factor = [&](std::int64_t t) { return f[weekday(static_cast<Day>(first + t))]; };
@@ -98,7 +106,10 @@ Prediction predict_trend(const std::vector<double>& y, Day first, const Factors&
     tbar += static_cast<double>(t);
     dbar += y[t] / ft;
   }
-  if (m == 0) return {};
+  if (m == 0) {
+    const auto days = static_cast<std::size_t>(std::max<std::int64_t>(horizon, 0));
+    return {std::vector<double>(days, 0.0), std::vector<double>(days, 0.0), 0.0};
+  }
   tbar /= m;
   dbar /= m;
   double sxx = 0, sxy = 0;
@@ -123,170 +134,25 @@ Prediction predict_trend(const std::vector<double>& y, Day first, const Factors&
 
   Prediction p;
   p.slope = b;
-  double f2 = 0, F = 0, G = 0;
+  double sum = 0, f2 = 0, F = 0, G = 0;
   for (std::int64_t h = horizon_from; h < horizon_from + horizon; ++h) {
     const double fh = factor(h);
     const double dt = static_cast<double>(h) - tbar;
-    p.remaining += std::max(0.0, fh * (dbar + b * dt));
+    sum += std::max(0.0, fh * (dbar + b * dt));
     f2 += fh * fh;
     F += fh;
     G += fh * dt;
+    p.cumulative.push_back(sum);
+    p.variance.push_back(sigma2 * (f2 + F * F / m + (sxx > 0 ? G * G / sxx : 0.0)));
   }
-  p.variance = sigma2 * (f2 + F * F / m + (sxx > 0 ? G * G / sxx : 0.0));
   return p;
 }
 
-// Days of level before a change that the old level is read from (the detector's default window).
-constexpr std::size_t kLevelDays = 28;
-
-// The old level of a change at `c`, weekday by weekday: the mean of y on each weekday over the
-// kLevelDays before c, skipping `skip`ped days (a weekday with none gets the mean of the others).
-Factors level_before(const std::vector<double>& y, const std::vector<char>& skip, Day first,
-                     std::size_t c) {
-  Factors sum{}, level{};
-  std::array<int, 7> count{};
-  double all = 0;
-  int all_count = 0;
-  for (std::size_t t = c > kLevelDays ? c - kLevelDays : 0; t < c; ++t) {
-    if (skip[t]) continue;
-    const int w = weekday(static_cast<Day>(first + static_cast<std::int64_t>(t)));
-    sum[w] += y[t];
-    ++count[w];
-    all += y[t];
-    ++all_count;
-  }
-  for (int w = 0; w < 7; ++w)
-    level[w] = count[w] > 0 ? sum[w] / count[w] : all_count > 0 ? all / all_count : 0.0;
-  return level;
-}
-
-// Σ y / Σ old level over the days of [from, to) not marked in `skip`: what a change multiplied the
-// spend by; nullopt when the old level sums to <= 0 there (a ratio to nothing).
-std::optional<double> ratio(const std::vector<double>& y, const std::vector<char>& skip,
-                            const Factors& old, Day first, std::size_t from, std::size_t to) {
-  double actual = 0, expected = 0;
-  for (std::size_t t = from; t < to; ++t) {
-    if (skip[t]) continue;
-    actual += y[t];
-    expected += old[weekday(static_cast<Day>(first + static_cast<std::int64_t>(t)))];
-  }
-  if (expected <= 0 || actual < 0) return std::nullopt;
-  return actual / expected;
-}
-
-// The daily spend of [first, today) as the robust fit reads it (forecast.h): the anomalous days
-// of one-off episodes replaced by the detector's baseline, days before a lasting shift brought to
-// the level after it. Returns the values and what it changed; `shifts` counts those after
-// fit_start.
-struct Cleaned {
-  std::vector<double> y;  // first .. today − 1
-  std::vector<char> replaced;
-  int shifts = 0;
-};
-
-// One pass of the cleaning over c.y (the passes: clean_history). Days marked in `spikes` are left
-// out of the level after a change.
-void clean_pass(Cleaned& c, Day first, Day fit_start, const ForecastOptions& o, bool with_shifts,
-                const std::vector<char>& spikes) {
-  const std::size_t n = c.y.size();
-  DailySeries full;
-  full.reserve(n);
-  for (std::size_t t = 0; t < n; ++t)
-    full.push_back({static_cast<Day>(first + static_cast<std::int64_t>(t)), c.y[t]});
-  const std::vector<DayCheck> checks = check_days(full, o.anomaly);
-  std::vector<char> anomalous(n, 0);
-  for (const DayCheck& k : checks)
-    anomalous[static_cast<std::size_t>(std::int64_t{k.day} - first)] = k.anomalous;
-  const std::size_t shift_days = static_cast<std::size_t>(std::max(o.shift_days, 1));
-  auto index = [&](Day d) { return static_cast<std::size_t>(std::int64_t{d} - first); };
-
-  // One-offs first, so that the levels around a lasting change are read without spikes.
-  std::vector<std::size_t> changes;
-  std::vector<int> one_off(n,
-                           0);  // +1 / −1: an anomalous day of a one-off above / below its baseline
-  for (const Anomaly& e : detect_anomalies(full, o.anomaly)) {
-    const std::size_t from = index(e.first_day), last = index(e.last_day);
-    std::size_t days = 0;
-    for (std::size_t t = from; t <= last; ++t) days += anomalous[t] ? 1 : 0;
-    bool lasting = days >= shift_days;
-    if (lasting && last + 1 < n) {
-      // Ended: lasting only if the spend did not go back, i.e. the days after it are nearer the
-      // episode's level than the old one. The detector cannot say: its baseline drifts to a new
-      // level through days it did not flag (a weekend under a shift), and then stops flagging.
-      const Factors old = level_before(c.y, anomalous, first, from);
-      const auto during = ratio(c.y, spikes, old, first, from, last + 1);
-      const auto after = ratio(c.y, spikes, old, first, last + 1, n);
-      lasting = during && after && std::abs(*after - 1) >= std::abs(*after - *during);
-    }
-    if (lasting) {
-      if (with_shifts) changes.push_back(from);
-      continue;
-    }
-    for (std::size_t t = from; t <= last; ++t) {
-      if (!anomalous[t]) continue;
-      const DayCheck& k = checks[t - (n - checks.size())];  // checks start min_history days in
-      one_off[t] = k.actual > k.expected ? 1 : -1;
-    }
-  }
-  // A one-off day with another one-off of the same sign a week before or after is a weekly
-  // pattern the detector has not learned (a job every Sunday from some day on): kept.
-  for (std::size_t t = 0; t < n; ++t) {
-    if (one_off[t] == 0) continue;
-    if ((t >= 7 && one_off[t - 7] == one_off[t]) || (t + 7 < n && one_off[t + 7] == one_off[t]))
-      continue;
-    c.y[t] = checks[t - (n - checks.size())].expected;
-    c.replaced[t] = 1;
-  }
-  // Then each lasting change, oldest first: each day before it gets what the change added to its
-  // weekday (the mean on that weekday after it, up to the next change, less the mean before it),
-  // so that every day reads at the newest level. Additive, not a ratio: a training run adds its
-  // cost to a small base, and a ratio would multiply the base's own trend by as much. A weekday not
-  // seen since the change gets the change's overall ratio times its old mean. Clamped at 0.
-  for (std::size_t i = 0; i < changes.size(); ++i) {
-    const std::size_t at = changes[i], next = i + 1 < changes.size() ? changes[i + 1] : n;
-    const std::vector<char> none(n, 0);
-    const Factors old = level_before(c.y, none, first, at);
-    const double r = ratio(c.y, spikes, old, first, at, next).value_or(1.0);
-    Factors sum{};
-    std::array<int, 7> count{};
-    for (std::size_t t = at; t < next; ++t) {
-      if (spikes[t]) continue;
-      const int w = weekday(static_cast<Day>(first + static_cast<std::int64_t>(t)));
-      sum[w] += c.y[t];
-      ++count[w];
-    }
-    Factors delta{};
-    for (int w = 0; w < 7; ++w)
-      delta[w] = count[w] > 0 ? sum[w] / count[w] - old[w] : old[w] * (r - 1);
-    for (std::size_t t = 0; t < at; ++t)
-      c.y[t] = std::max(
-          0.0, c.y[t] + delta[weekday(static_cast<Day>(first + static_cast<std::int64_t>(t)))]);
-    if (first + static_cast<std::int64_t>(at) > fit_start) ++c.shifts;
-  }
-}
-
-Cleaned clean_history(const DailySeries& history, Day first, Day fit_start, Day today,
-                      const ForecastOptions& o) {
-  Cleaned raw;
-  for (const DayAmount& p : dense(history, first, today - 1)) raw.y.push_back(p.amount);
-  const std::size_t n = raw.y.size();
-  raw.replaced.assign(n, 0);
-  const std::vector<char> none(n, 0);
-  Cleaned c = raw;
-  clean_pass(c, first, fit_start, o, true, none);
-  // Again on the cleaned days, one-offs only: a spike inside a shift's episode (the detector
-  // merges them) stands out once the shift is gone. If there is one, it lifted the level the
-  // shift added: start over with it left out of that level.
-  std::vector<char> before = c.replaced;
-  clean_pass(c, first, fit_start, o, false, none);
-  std::vector<char> hidden(n, 0);
-  bool any = false;
-  for (std::size_t t = 0; t < n; ++t) any |= (hidden[t] = c.replaced[t] && !before[t]) != 0;
-  if (!any) return c;
-  c = raw;
-  clean_pass(c, first, fit_start, o, true, hidden);
-  clean_pass(c, first, fit_start, o, false, none);
-  return c;
+// The period's total up to the end of day `d`: `spent` and `predicted` with its interval.
+ForecastDay path_day(Day d, double spent, double predicted, double variance, double z) {
+  const double expected = spent + predicted;
+  const double half = z * std::sqrt(std::max(variance, 0.0));
+  return {d, expected, std::max(spent, expected - half), expected + half};
 }
 
 }  // namespace
@@ -309,6 +175,8 @@ Forecast forecast_period(const DailySeries& history, Day period_start, Day perio
     if (p.day < known_end && (!first_data || p.day < *first_data)) first_data = p.day;
   if (!first_data) {
     f.method = "none";
+    for (Day d = f.predicted_from; d < period_end; ++d)
+      f.path.push_back({d, f.spent, f.spent, f.spent});
     return f;
   }
   const std::int64_t lookback = std::max(options.history_days, 1);
@@ -340,11 +208,16 @@ Forecast forecast_period(const DailySeries& history, Day period_start, Day perio
     f.trend_per_day = p.slope;
   }
   f.history_days_used = static_cast<int>(n);
-  f.remaining = p.remaining;
-  f.expected = f.spent + f.remaining;
-  const double half = z_for(options.interval) * std::sqrt(std::max(p.variance, 0.0));
-  f.low = std::max(f.spent, f.expected - half);
-  f.high = f.expected + half;
+  // The period's figures are the path's last day: one computation, so they cannot disagree.
+  const double z = z_for(options.interval);
+  for (std::size_t k = 0; k < p.cumulative.size(); ++k)
+    f.path.push_back(path_day(static_cast<Day>(from + static_cast<std::int64_t>(k)), f.spent,
+                              p.cumulative[k], p.variance[k], z));
+  if (f.path.empty()) return f;
+  f.remaining = p.cumulative.back();
+  f.expected = f.path.back().expected;
+  f.low = f.path.back().low;
+  f.high = f.path.back().high;
   return f;
 }
 
@@ -356,9 +229,20 @@ Forecast plan_forecast(const DailySeries& history, Day period_start, Day period_
   f.remaining = today >= period_end ? 0.0 : std::max(plan_remaining, 0.0);
   f.predicted_from = std::min(std::max(today, period_start), period_end);
   const double fraction = std::max(plan_uncertainty_fraction, 0.0);
-  f.expected = f.spent + f.remaining;
-  f.low = f.spent + std::max(0.0, f.remaining * (1 - fraction));
-  f.high = f.spent + f.remaining * (1 + fraction);
+  const auto at = [&](double predicted) {
+    return ForecastDay{0, f.spent + predicted, f.spent + std::max(0.0, predicted * (1 - fraction)),
+                       f.spent + predicted * (1 + fraction)};
+  };
+  // Spread evenly: the first k of H days carry k/H of it (exactly all of it on day H).
+  const std::int64_t days = today >= period_end ? 0 : std::int64_t{period_end} - f.predicted_from;
+  for (std::int64_t k = 1; k <= days; ++k) {
+    f.path.push_back(at(f.remaining * (static_cast<double>(k) / static_cast<double>(days))));
+    f.path.back().day = static_cast<Day>(f.predicted_from + k - 1);
+  }
+  const ForecastDay total = at(f.remaining);
+  f.expected = total.expected;
+  f.low = total.low;
+  f.high = total.high;
   return f;
 }
 

@@ -1,4 +1,5 @@
-// Spend by day against each budget, with the forecast's cone to the period's end (report/charts.h).
+// Spend by day against each budget, with the forecast's daily path and its cone to the period's
+// end (report/charts.h).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -93,18 +94,19 @@ Chart burn_chart(const governance::BudgetResult& b, const governance::CheckResul
                 {"title", y_title},
                 {"axis", {{"format", ",.0f"}}}};
   };
-  if (f.predicted_from < p.end) {
-    // The forecast adds `remaining` over [predicted_from, end): a straight path from the spend
-    // before predicted_from to the expected total, the interval widening from nothing to
-    // [low, high] at the period's end.
+  if (!f.path.empty()) {
+    // The forecast's daily path: from the spend before predicted_from (no interval yet), each
+    // predicted day's expected total with its interval at the day's end (00:00 UTC of the next),
+    // the last at the period's end: [low, high] of the period.
     Json cone = Json::array({{{"day", ledger::day_text(f.predicted_from)},
                               {"expected", cents(f.spent)},
                               {"low", cents(f.spent)},
-                              {"high", cents(f.spent)}},
-                             {{"day", ledger::day_text(p.end)},
-                              {"expected", cents(f.expected)},
-                              {"low", cents(f.low)},
-                              {"high", cents(f.high)}}});
+                              {"high", cents(f.spent)}}});
+    for (const governance::ForecastDay& d : f.path)
+      cone.push_back({{"day", ledger::day_text(d.day + 1)},
+                      {"expected", cents(d.expected)},
+                      {"low", cents(d.low)},
+                      {"high", cents(d.high)}});
     layers.push_back(
         {{"data", {{"values", cone}}},
          {"mark", {{"type", "area"}, {"color", "#f58518"}, {"opacity", 0.25}, {"tooltip", true}}},

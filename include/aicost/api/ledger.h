@@ -111,6 +111,9 @@ struct LedgerCheckOptions {
   bool dry_run = false;  // send nothing, remember nothing
   bool strict = false;   // stale or missing data fails the gate too
   int stale_after_days = 3;
+  // At most this many waste findings in the text and the metrics, the largest, and a warning that
+  // counts the rest (report::largest_waste); 0: all. Alerts are sent for every finding.
+  std::size_t limit = 0;
 };
 struct LedgerCheckOutput : Output {
   std::string metrics;  // the Prometheus text when LedgerCheckOptions::prometheus is "-"

@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "aicost/governance/anomaly.h"
 #include "aicost/governance/series.h"
@@ -39,6 +40,16 @@ struct ForecastOptions {
   AnomalyOptions anomaly;
 };
 
+// The forecast's period total up to the end of one predicted day (00:00 UTC of the next), in
+// currency units: the spend of [period_start, predicted_from) plus the predicted spend of
+// [predicted_from, day], and the interval on that partial total (see forecast_period).
+struct ForecastDay {
+  ledger::Day day = 0;
+  double expected = 0;
+  double low = 0;  // never below Forecast::spent
+  double high = 0;
+};
+
 // Totals for the whole period [period_start, period_end), in currency units.
 struct Forecast {
   double spent = 0;  // actual spend on the days of the period the data covers (see forecast_period)
@@ -58,6 +69,10 @@ struct Forecast {
   // the fitted days, and the level shifts the fitted days were brought to the newest level across.
   int replaced_days = 0;
   int level_shifts = 0;
+  // The daily path: one entry per day of [predicted_from, period_end), ascending; empty when
+  // nothing is left to predict (method "actual"). Its last entry's expected, low and high are the
+  // period's `expected`, `low` and `high` above, exactly (the same sums, in the same order).
+  std::vector<ForecastDay> path;
   // "trend+weekly", "trend", "mean" (fewer than 7 days of history), "plan" (plan_forecast),
   // "actual" (the period is over or empty: nothing left to predict), "none" (no history before
   // the known end: remaining is 0 and the interval collapses to `spent`).
@@ -104,6 +119,9 @@ struct Forecast {
 // independent daily errors (no autocorrelation, which makes it optimistic for sticky spend) with
 // the residual standard deviation of the fit, and adds the uncertainty of the fitted level and
 // trend (the usual OLS prediction variance); it ignores the uncertainty of the weekday factors.
+// The path's interval on each day is the same formula over the predicted days up to it (the first
+// k days' total instead of all of them), with the same fit, σ² and z, so it widens day by day to
+// the period's interval on the last day. Method "none": the path stays at `spent`.
 // Known end >= period_end: remaining 0, expected = low = high = spent, method "actual".
 Forecast forecast_period(const DailySeries& history, ledger::Day period_start,
                          ledger::Day period_end, ledger::Day today,
@@ -114,7 +132,8 @@ Forecast forecast_period(const DailySeries& history, ledger::Day period_start,
 // = max(plan_remaining, 0) instead of an extrapolation, interval = spent + remaining·(1 ± fraction)
 // (fraction < 0 counts as 0; low never below spent). Spent is read from `history` as in
 // forecast_period. today >= period_end: remaining 0 (nothing more can land in the period).
-// Method "plan".
+// The path spreads `remaining` evenly over the predicted days, its interval in proportion (a plan
+// gives no shape within the period). Method "plan".
 Forecast plan_forecast(const DailySeries& history, ledger::Day period_start, ledger::Day period_end,
                        ledger::Day today, double plan_remaining, double plan_uncertainty_fraction);
 

@@ -61,8 +61,9 @@ std::vector<Chart> check_charts(const governance::CheckResult& r);
 // `aicost ledger check` and `aicost serve`'s budget page: per budget, the cumulative spend at
 // 00:00 UTC of each day of its period up to the as-of day (its last point is the spend so far), the
 // budget's amount as a horizontal line over the period, the forecast from its first predicted day
-// (Forecast::predicted_from) to the period's end as a straight dashed path from the spend so far to
-// the expected total inside a cone that widens from nothing to [low, high], and the days of the
+// (Forecast::predicted_from) to the period's end as a dashed path of the expected total at the end
+// of each predicted day (Forecast::path) inside the cone of its interval, which widens from
+// nothing at predicted_from to the period's [low, high] at its end, and the days of the
 // check's anomaly episodes on the budget's series marked on the line. At most `max_budgets`
 // budgets with an amount: those at the highest alert level (actual or forecast) first, then the
 // largest amounts; drawn in the check's order. Empty without budgets.

@@ -2,6 +2,7 @@
 // the webhook payload, and the Prometheus text exposition for Grafana (docs/GOVERNANCE.md).
 #pragma once
 
+#include <cstddef>
 #include <set>
 #include <string>
 #include <vector>
@@ -12,6 +13,11 @@
 namespace aicost::report {
 
 std::string render_check(const governance::CheckResult& r, Format f);
+// The check as `aicost ledger check --limit N` and `aicost serve`'s `?limit=N` show it: its
+// waste findings cut to the `limit` largest (CheckResult::waste is sorted largest saving first)
+// and, when some are left out, a warning (last in `warnings`) that counts them and sums their
+// monthly saving per currency. Everything else as it is; limit 0: the whole check.
+governance::CheckResult largest_waste(const governance::CheckResult& r, std::size_t limit);
 // The tables of render_check(r, Format::kTable) that have rows, without the gate line: a part of
 // a check (`aicost serve`'s anomaly, waste and plan pages show theirs alone).
 std::string render_check_part(const governance::CheckResult& r);

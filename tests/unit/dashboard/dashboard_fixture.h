@@ -4,9 +4,13 @@
 
 #include <gtest/gtest.h>
 #include <httplib.h>
+#include <sys/wait.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -21,6 +25,26 @@ namespace aicost {
 inline const std::string kSource = AICOST_SOURCE_DIR;
 inline const std::string kGov = kSource + "/examples/governance/";
 inline const std::string kAsOf = "2025-06-28";
+
+inline std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+#ifdef AICOST_BINARY
+// The built CLI's standard output (or error) for `args`, run from `folder`; its exit code in *code.
+inline std::string cli(const testing::TempDir& dir, const std::string& args, int* code = nullptr,
+                       bool stderr_out = false, const std::string& folder = kSource) {
+  const std::string out = dir.file("cli.out");
+  const std::string redirect = stderr_out ? " >/dev/null 2>" + out : " >" + out + " 2>/dev/null";
+  const int status =
+      std::system(("cd " + folder + " && " + AICOST_BINARY + " " + args + redirect).c_str());
+  if (code) *code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return slurp(out);
+}
+#endif
 
 // The example governance ledger in a fresh folder, and a server on it, stopped when it goes.
 class Dashboard {

@@ -25,7 +25,7 @@ TEST(DashboardPostgres, EveryAnswerEqualsTheSqliteLedgers) {
   auto p = pg.client(), s = lite.client();
   for (const char* path :
        {"/", "/?by=tag:team&granularity=week&top=5", "/budgets", "/anomalies", "/waste", "/plans",
-        "/api/check", "/metrics", "/api/report",
+        "/api/check", "/metrics", "/api/check?limit=3", "/metrics?limit=3", "/api/report",
         "/api/report?by=tag:team,service&granularity=day&top=5",
         "/api/report?by=service&from=2025-06-01&filter=tag:team=llm-serve&useful=1", "/api/plans",
         "/nothing"}) {

@@ -31,24 +31,6 @@
 namespace aicost {
 namespace {
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// The built CLI's standard output (or error) for `args`, run from `folder`; its exit code in *code.
-std::string cli(const testing::TempDir& dir, const std::string& args, int* code = nullptr,
-                bool stderr_out = false, const std::string& folder = kSource) {
-  const std::string out = dir.file("cli.out");
-  const std::string redirect = stderr_out ? " >/dev/null 2>" + out : " >" + out + " 2>/dev/null";
-  const int status =
-      std::system(("cd " + folder + " && " + AICOST_BINARY + " " + args + redirect).c_str());
-  if (code) *code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return slurp(out);
-}
-
 TEST(Dashboard, EveryPageLoadsWithItsCharts) {
   Dashboard d;
   auto c = d.client();
@@ -242,7 +224,7 @@ TEST(Dashboard, AHundredConnectionsWaitInTheListeningQueue) {
     const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
     ASSERT_GE(fd, 0);
     fds.push_back(fd);
-    ::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr);  // EINPROGRESS
+    (void)::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr);  // EINPROGRESS
   }
   // Writable once the handshake is done; the first SYN retry comes after 1 s, so the queue alone
   // lets a connection in within the 3 s waited here.

@@ -166,11 +166,13 @@ TEST_P(ExampleLab, TheBurnDownEndsAtTheReportsSumAndTheForecastInterval) {
     const auto& f = b.status.forecast;
     const auto cone = layer(spec, "area", "low");
     if (f.method == "actual") continue;
-    ASSERT_EQ(cone.size(), 2u) << b.budget.name;
-    EXPECT_EQ(cone[1]["day"], ledger::day_text(p.end));
-    EXPECT_NEAR(cone[1]["low"].get<double>(), f.low, 0.005) << b.budget.name;
-    EXPECT_NEAR(cone[1]["expected"].get<double>(), f.expected, 0.005) << b.budget.name;
-    EXPECT_NEAR(cone[1]["high"].get<double>(), f.high, 0.005) << b.budget.name;
+    // From predicted_from to the period's end, a point at the end of each predicted day.
+    ASSERT_EQ(cone.size(), static_cast<std::size_t>(p.end - f.predicted_from) + 1) << b.budget.name;
+    EXPECT_EQ(cone[0]["day"], ledger::day_text(f.predicted_from));
+    EXPECT_EQ(cone.back()["day"], ledger::day_text(p.end));
+    EXPECT_NEAR(cone.back()["low"].get<double>(), f.low, 0.005) << b.budget.name;
+    EXPECT_NEAR(cone.back()["expected"].get<double>(), f.expected, 0.005) << b.budget.name;
+    EXPECT_NEAR(cone.back()["high"].get<double>(), f.high, 0.005) << b.budget.name;
     if (b.budget.name == "research") {
       const auto marked = layer(spec, "point", "cumulative");
       ASSERT_EQ(marked.size(), 2u);  // the sweep of 06-23 and 06-24, at the spend after each

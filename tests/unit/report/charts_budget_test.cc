@@ -16,7 +16,8 @@ constexpr core::WideNanos kUnit = core::kNanosPerUnit;
 ledger::Day june(int d) { return ledger::days_from_civil(2025, 6, d); }
 
 // A June budget of 2,800 USD: 100 USD on each of June 1..10 (1,000 spent), as of June 11, and a
-// forecast of 3,000 (2,500..3,600) for the month from June 11 on.
+// forecast of 3,000 (2,500..3,600) for the month from June 11 on: on the k-th of the 20 days left
+// the total is 1,000 + 100k in [1,000 + 75k, 1,000 + 130k].
 governance::BudgetResult june_budget(const std::string& name, core::WideNanos amount) {
   governance::BudgetResult b;
   b.budget.name = name;
@@ -30,6 +31,8 @@ governance::BudgetResult june_budget(const std::string& name, core::WideNanos am
   f.low = 2500;
   f.high = 3600;
   f.predicted_from = june(11);
+  for (int k = 1; k <= 20; ++k)
+    f.path.push_back({june(10 + k), 1000.0 + 100 * k, 1000.0 + 75 * k, 1000.0 + 130 * k});
   return b;
 }
 
@@ -70,25 +73,34 @@ TEST(BudgetBurnCharts, TheLineIsTheSpendBeforeEachDayAndEndsAtTheSpendSoFar) {
   EXPECT_EQ(limit[0]["to"], "2025-07-01");
 }
 
-TEST(BudgetBurnCharts, TheConeRunsFromTheSpendSoFarToTheForecastInterval) {
+// The cone starts at the spend so far with no width, then each predicted day's point sits at the
+// day's end (00:00 UTC of the next) with the path's total and interval: June 11 ends at 00:00
+// June 12, June 30 at the period's end, 00:00 July 1.
+TEST(BudgetBurnCharts, TheConeFollowsTheForecastsDailyPathToThePeriodsInterval) {
   const json spec =
       json::parse(budget_burn_charts(check_of({june_budget("lab", 2800 * kUnit)}))[0].spec);
   const json cone = layer_data(spec, "area", "low");
-  ASSERT_EQ(cone.size(), 2u);
+  ASSERT_EQ(cone.size(), 21u);
   EXPECT_EQ(cone[0]["day"], "2025-06-11");
   for (const char* k : {"low", "expected", "high"})
     EXPECT_DOUBLE_EQ(cone[0][k].get<double>(), 1000) << k;
-  EXPECT_EQ(cone[1]["day"], "2025-07-01");  // the period's end
-  EXPECT_DOUBLE_EQ(cone[1]["low"].get<double>(), 2500);
-  EXPECT_DOUBLE_EQ(cone[1]["expected"].get<double>(), 3000);
-  EXPECT_DOUBLE_EQ(cone[1]["high"].get<double>(), 3600);
+  for (int k = 1; k <= 20; ++k) {
+    EXPECT_EQ(cone[k]["day"], ledger::day_text(june(11 + k))) << k;
+    EXPECT_DOUBLE_EQ(cone[k]["low"].get<double>(), 1000.0 + 75 * k) << k;
+    EXPECT_DOUBLE_EQ(cone[k]["expected"].get<double>(), 1000.0 + 100 * k) << k;
+    EXPECT_DOUBLE_EQ(cone[k]["high"].get<double>(), 1000.0 + 130 * k) << k;
+  }
+  EXPECT_EQ(cone[20]["day"], "2025-07-01");  // the period's end: its interval
+  EXPECT_DOUBLE_EQ(cone[20]["low"].get<double>(), 2500);
+  EXPECT_DOUBLE_EQ(cone[20]["high"].get<double>(), 3600);
   EXPECT_EQ(layer_data(spec, "line", "expected"), cone);  // the dashed expected path
 }
 
 TEST(BudgetBurnCharts, AnOverPeriodHasNoCone) {
   auto b = june_budget("lab", 2800 * kUnit);
-  b.status.forecast.predicted_from =
-      b.status.period.end;  // method "actual": nothing left to predict
+  // Method "actual": nothing left to predict.
+  b.status.forecast.predicted_from = b.status.period.end;
+  b.status.forecast.path.clear();
   const json spec = json::parse(budget_burn_charts(check_of({b}))[0].spec);
   for (const auto& l : spec["layer"]) EXPECT_NE(l["mark"]["type"], "area");
 }
