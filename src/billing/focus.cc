@@ -1,80 +1,16 @@
 // FOCUS 1.0 / 1.1 / 1.2 / 1.3 cost-and-usage CSV (../shared/reference/finops.md §1,
 // docs/LEDGER.md).
 #include <algorithm>
-#include <array>
 
 #include "aicost/core/suggest.h"
 #include "aicost/core/text.h"
 #include "dialect.h"
+#include "focus_columns.h"
 #include "focus_rules.h"
 
 namespace aicost::billing {
 namespace {
 
-// Columns by the version that introduced them (FOCUS_Spec v1.0, v1.1, v1.2 column tables).
-constexpr std::array kFocus10 = {"AvailabilityZone",
-                                 "BilledCost",
-                                 "BillingAccountId",
-                                 "BillingAccountName",
-                                 "BillingCurrency",
-                                 "BillingPeriodEnd",
-                                 "BillingPeriodStart",
-                                 "ChargeCategory",
-                                 "ChargeClass",
-                                 "ChargeDescription",
-                                 "ChargeFrequency",
-                                 "ChargePeriodEnd",
-                                 "ChargePeriodStart",
-                                 "CommitmentDiscountCategory",
-                                 "CommitmentDiscountId",
-                                 "CommitmentDiscountName",
-                                 "CommitmentDiscountStatus",
-                                 "CommitmentDiscountType",
-                                 "ConsumedQuantity",
-                                 "ConsumedUnit",
-                                 "ContractedCost",
-                                 "ContractedUnitPrice",
-                                 "EffectiveCost",
-                                 "InvoiceIssuerName",
-                                 "ListCost",
-                                 "ListUnitPrice",
-                                 "PricingCategory",
-                                 "PricingQuantity",
-                                 "PricingUnit",
-                                 "ProviderName",
-                                 "PublisherName",
-                                 "RegionId",
-                                 "RegionName",
-                                 "ResourceId",
-                                 "ResourceName",
-                                 "ResourceType",
-                                 "ServiceCategory",
-                                 "ServiceName",
-                                 "SkuId",
-                                 "SkuPriceId",
-                                 "SubAccountId",
-                                 "SubAccountName",
-                                 "Tags"};
-constexpr std::array kFocus11 = {
-    "CapacityReservationId",  "CapacityReservationStatus", "CommitmentDiscountQuantity",
-    "CommitmentDiscountUnit", "ServiceSubcategory",        "SkuMeter",
-    "SkuPriceDetails"};
-constexpr std::array kFocus12 = {"BillingAccountType",
-                                 "InvoiceId",
-                                 "PricingCurrency",
-                                 "PricingCurrencyContractedUnitPrice",
-                                 "PricingCurrencyEffectiveCost",
-                                 "PricingCurrencyListUnitPrice",
-                                 "SubAccountType"};
-// FOCUS 1.3 (ratified December 2025): FOCUS_Spec specification/datasets/cost_and_usage/columns/
-// columns.mdpp at 02645d23, the columns whose files say "Introduced (version) 1.3".
-constexpr std::array kFocus13 = {
-    "AllocatedMethodDetails", "AllocatedMethodId", "AllocatedResourceId", "AllocatedResourceName",
-    "AllocatedTags",          "ContractApplied",   "HostProviderName",    "ServiceProviderName"};
-// The reader checks these itself (amounts and times it parses): the generated rules leave them.
-constexpr std::array<std::string_view, 8> kReaderChecked = {
-    "BilledCost",        "EffectiveCost",   "ListCost",        "ContractedCost",
-    "ChargePeriodStart", "ChargePeriodEnd", "PricingQuantity", "ConsumedQuantity"};
 // Tag keys an allocated charge's AllocatedResourceId and AllocatedResourceName are reported under
 // (docs/LEDGER.md, "FOCUS 1.3").
 constexpr std::string_view kAllocatedResourceIdTag = "x_AllocatedResourceId";
