@@ -57,28 +57,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   sink.charge = [&](aicost::ledger::Charge&& c) -> aicost::core::Status {
     if (c.currency.empty() && !aicost::ledger::needs_price(c))
       broken("a Charge with an empty currency and no GPU-hours to price, at line", c.line, 0);
-    for (const std::string* f : {&c.currency,
-                                 &c.provider,
-                                 &c.billing_account_id,
-                                 &c.billing_account_name,
-                                 &c.sub_account_id,
-                                 &c.sub_account_name,
-                                 &c.service_name,
-                                 &c.service_category,
-                                 &c.region_id,
-                                 &c.resource_id,
-                                 &c.resource_name,
-                                 &c.resource_type,
-                                 &c.sku_id,
-                                 &c.charge_category,
-                                 &c.charge_class,
-                                 &c.charge_frequency,
-                                 &c.pricing_category,
-                                 &c.commitment_discount_id,
-                                 &c.commitment_discount_status,
-                                 &c.pricing_unit,
-                                 &c.consumed_unit,
-                                 &c.charge_description})
+    for (const std::string* f : aicost::ledger::text_fields(c))
       check_clean("a charge field", *f, c.line);
     for (const auto& t : c.tags) check_clean("a tag", t.key + t.value, c.line);
     ++charges;

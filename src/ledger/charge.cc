@@ -96,29 +96,7 @@ void clear(Charge& c) {
   c.period_start = c.period_end = c.billing_period_start = 0;
   c.billed = c.effective = c.list = 0;
   c.contracted.reset();
-  for (std::string* s : {&c.currency,
-                         &c.provider,
-                         &c.billing_account_id,
-                         &c.billing_account_name,
-                         &c.sub_account_id,
-                         &c.sub_account_name,
-                         &c.service_name,
-                         &c.service_category,
-                         &c.region_id,
-                         &c.resource_id,
-                         &c.resource_name,
-                         &c.resource_type,
-                         &c.sku_id,
-                         &c.charge_category,
-                         &c.charge_class,
-                         &c.charge_frequency,
-                         &c.pricing_category,
-                         &c.commitment_discount_id,
-                         &c.commitment_discount_status,
-                         &c.pricing_unit,
-                         &c.consumed_unit,
-                         &c.charge_description})
-    s->clear();
+  for (std::string* s : text_fields(c)) s->clear();
   c.pricing_quantity.reset();
   c.consumed_quantity.reset();
   c.gpu_hours = 0;

@@ -1,10 +1,12 @@
 // One row of a cost-and-usage export in FOCUS terms, whatever file format it came from.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -71,6 +73,36 @@ struct Charge {
 
 // Empties every field but keeps the strings' capacity (readers refill one Charge per row).
 void clear(Charge& c);
+
+// Every text field of a charge (tags apart), in the order of the struct: the one list for code
+// that must visit all of them. `const Charge` gives pointers to const.
+template <typename C>
+requires std::is_same_v<std::remove_const_t<C>, Charge>
+auto text_fields(C& c) {
+  using S = std::conditional_t<std::is_const_v<C>, const std::string, std::string>;
+  return std::array<S*, 22>{&c.currency,
+                            &c.provider,
+                            &c.billing_account_id,
+                            &c.billing_account_name,
+                            &c.sub_account_id,
+                            &c.sub_account_name,
+                            &c.service_name,
+                            &c.service_category,
+                            &c.region_id,
+                            &c.resource_id,
+                            &c.resource_name,
+                            &c.resource_type,
+                            &c.sku_id,
+                            &c.charge_category,
+                            &c.charge_class,
+                            &c.charge_frequency,
+                            &c.pricing_category,
+                            &c.commitment_discount_id,
+                            &c.commitment_discount_status,
+                            &c.pricing_unit,
+                            &c.consumed_unit,
+                            &c.charge_description};
+}
 
 // "team" for "Team", "TEAM", "team "; "cost_center" for "cost-center", "Cost Center", "CostCenter".
 std::string canonical_tag_key(std::string_view key);

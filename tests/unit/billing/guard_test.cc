@@ -24,28 +24,8 @@ Collected read(const std::string& text, Format format) { return collect(text, fo
 
 // Every text of a charge, for "nothing invalid reaches a store".
 std::vector<const std::string*> texts(const ledger::Charge& c) {
-  std::vector<const std::string*> out{&c.currency,
-                                      &c.provider,
-                                      &c.billing_account_id,
-                                      &c.billing_account_name,
-                                      &c.sub_account_id,
-                                      &c.sub_account_name,
-                                      &c.service_name,
-                                      &c.service_category,
-                                      &c.region_id,
-                                      &c.resource_id,
-                                      &c.resource_name,
-                                      &c.resource_type,
-                                      &c.sku_id,
-                                      &c.charge_category,
-                                      &c.charge_class,
-                                      &c.charge_frequency,
-                                      &c.pricing_category,
-                                      &c.commitment_discount_id,
-                                      &c.commitment_discount_status,
-                                      &c.pricing_unit,
-                                      &c.consumed_unit,
-                                      &c.charge_description};
+  const auto fields = ledger::text_fields(c);
+  std::vector<const std::string*> out(fields.begin(), fields.end());
   for (const auto& t : c.tags) out.insert(out.end(), {&t.key, &t.value});
   return out;
 }

@@ -47,27 +47,10 @@ Charge charge(const std::string& service, std::int64_t billed) {
 Charge odd_charge(const std::string& text, std::int64_t billed) {
   Charge c = charge(text, billed);
   int i = 0;
-  for (std::string* f : {&c.provider,
-                         &c.billing_account_id,
-                         &c.billing_account_name,
-                         &c.sub_account_id,
-                         &c.sub_account_name,
-                         &c.service_category,
-                         &c.region_id,
-                         &c.resource_id,
-                         &c.resource_name,
-                         &c.resource_type,
-                         &c.sku_id,
-                         &c.charge_category,
-                         &c.charge_class,
-                         &c.charge_frequency,
-                         &c.pricing_category,
-                         &c.commitment_discount_id,
-                         &c.commitment_discount_status,
-                         &c.pricing_unit,
-                         &c.consumed_unit,
-                         &c.charge_description})
+  for (std::string* f : ledger::text_fields(c)) {
+    if (f == &c.currency || f == &c.service_name) continue;  // kept valid: charge() set them
     *f = text + "#" + std::to_string(i++);
+  }
   return c;
 }
 
