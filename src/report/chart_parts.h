@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "aicost/report/charts.h"
 #include "aicost/search/search.h"
@@ -27,5 +28,18 @@ Chart chart(std::string title, const Json& spec);
 Json bar_spec(const std::string& description, Json values, const std::string& label_field,
               const std::string& label_title, const std::string& value_field,
               const std::string& value_title, const std::string& value_format);
+
+// The series of a grouped bar chart: the field that tells a row's bar within its label, and,
+// where the colours are fixed, the field's values in order and their colours.
+struct BarSeries {
+  std::string field, title;
+  std::vector<std::string> domain, colors;
+};
+// Horizontal bars side by side per label, one per value of `series.field`, labels in the rows'
+// order; `value_format` a d3-format for the value axis.
+Json grouped_bar_spec(const std::string& description, Json values, const std::string& label_field,
+                      const std::string& label_title, const BarSeries& series,
+                      const std::string& value_field, const std::string& value_title,
+                      const std::string& value_format);
 
 }  // namespace aicost::report

@@ -39,4 +39,27 @@ Json bar_spec(const std::string& description, Json values, const std::string& la
   return s;
 }
 
+Json grouped_bar_spec(const std::string& description, Json values, const std::string& label_field,
+                      const std::string& label_title, const BarSeries& series,
+                      const std::string& value_field, const std::string& value_title,
+                      const std::string& value_format) {
+  Json s = base_spec(description);
+  s["data"] = {{"values", std::move(values)}};
+  s["mark"] = {{"type", "bar"}, {"tooltip", true}};
+  Json color = {{"field", series.field}, {"type", "nominal"}, {"title", series.title}};
+  if (!series.domain.empty())
+    color["scale"] = {{"domain", series.domain}, {"range", series.colors}};
+  s["encoding"] = {
+      {"y",
+       {{"field", label_field}, {"type", "nominal"}, {"title", label_title}, {"sort", nullptr}}},
+      {"yOffset", {{"field", series.field}}},
+      {"x",
+       {{"field", value_field},
+        {"type", "quantitative"},
+        {"title", value_title},
+        {"axis", {{"format", value_format}}}}},
+      {"color", std::move(color)}};
+  return s;
+}
+
 }  // namespace aicost::report

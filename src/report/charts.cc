@@ -268,29 +268,16 @@ std::vector<Chart> diff_charts(const EstimateView& a, const EstimateView& b) {
     for (const auto& [cause, t] : causes)
       step.push_back({{"cause", cause}, {"plan", name}, {"seconds", sig(t)}});
   }
-  auto paired = [&](Json values, const std::string& label, const std::string& label_title,
-                    const std::string& value, const std::string& value_title,
-                    const std::string& format) {
-    Json s = base_spec(label_title + " of plan A and plan B");
-    s["data"] = {{"values", std::move(values)}};
-    s["mark"] = {{"type", "bar"}, {"tooltip", true}};
-    s["encoding"] = {
-        {"y", {{"field", label}, {"type", "nominal"}, {"title", label_title}, {"sort", nullptr}}},
-        {"yOffset", {{"field", "plan"}}},
-        {"x",
-         {{"field", value},
-          {"type", "quantitative"},
-          {"title", value_title},
-          {"axis", {{"format", format}}}}},
-        {"color", {{"field", "plan"}, {"type", "nominal"}, {"title", "plan"}}}};
-    return s;
+  const BarSeries plans{"plan", "plan", {}, {}};
+  auto paired = [&](Json values, const std::string& label, const std::string& value,
+                    const std::string& value_title, const std::string& format) {
+    return grouped_bar_spec(label + " of plan A and plan B", std::move(values), label, label, plans,
+                            value, value_title, format);
   };
-  out.push_back(
-      chart("Cost by category, A against B",
-            paired(std::move(cost), "category", "category", "usd", "cost (USD)", ",.0f")));
-  out.push_back(
-      chart("Step time by cause, A against B",
-            paired(std::move(step), "cause", "cause", "seconds", "time per step (s)", ".3~g")));
+  out.push_back(chart("Cost by category, A against B",
+                      paired(std::move(cost), "category", "usd", "cost (USD)", ",.0f")));
+  out.push_back(chart("Step time by cause, A against B",
+                      paired(std::move(step), "cause", "seconds", "time per step (s)", ".3~g")));
   return out;
 }
 

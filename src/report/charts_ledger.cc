@@ -142,26 +142,10 @@ std::vector<Chart> check_charts(const governance::CheckResult& r) {
                         {"currency", a.currency}});
   }
   if (!episodes.empty()) {
-    Json s = base_spec("Anomaly episodes: actual against expected spend");
-    s["data"] = {{"values", std::move(episodes)}};
-    s["mark"] = {{"type", "bar"}, {"tooltip", true}};
-    s["encoding"] = {
-        {"y",
-         {{"field", "episode"},
-          {"type", "nominal"},
-          {"title", "scope, days (direction)"},
-          {"sort", nullptr}}},
-        {"yOffset", {{"field", "spend"}}},
-        {"x",
-         {{"field", "amount"},
-          {"type", "quantitative"},
-          {"title", "spend over the episode (currency of the scope)"},
-          {"axis", {{"format", ",.0f"}}}}},
-        {"color",
-         {{"field", "spend"},
-          {"type", "nominal"},
-          {"title", "spend"},
-          {"scale", {{"domain", {"actual", "expected"}}, {"range", {"#d62728", "#9ab"}}}}}}};
+    const Json s = grouped_bar_spec(
+        "Anomaly episodes: actual against expected spend", std::move(episodes), "episode",
+        "scope, days (direction)", {"spend", "spend", {"actual", "expected"}, {"#d62728", "#9ab"}},
+        "amount", "spend over the episode (currency of the scope)", ",.0f");
     out.push_back(chart("Anomalies: actual against expected spend", s));
   }
   return out;
@@ -200,27 +184,11 @@ std::vector<Chart> plan_actual_charts(const governance::CheckResult& r) {
       rows.push_back({{"category", c.category}, {"spend", "actual"}, {"amount", cents(c.actual)}});
     }
     if (rows.empty()) continue;
-    Json s = base_spec("Plan against actual of run budget " + p.budget +
-                       " by the plan's cost categories");
-    s["data"] = {{"values", std::move(rows)}};
-    s["mark"] = {{"type", "bar"}, {"tooltip", true}};
-    s["encoding"] = {
-        {"y",
-         {{"field", "category"},
-          {"type", "nominal"},
-          {"title", "cost category"},
-          {"sort", nullptr}}},
-        {"yOffset", {{"field", "spend"}}},
-        {"x",
-         {{"field", "amount"},
-          {"type", "quantitative"},
-          {"title", "cost to date (" + p.currency + ")"},
-          {"axis", {{"format", ",.0f"}}}}},
-        {"color",
-         {{"field", "spend"},
-          {"type", "nominal"},
-          {"title", "spend"},
-          {"scale", {{"domain", {"planned to date", "actual"}}, {"range", {"#9ab", "#4c78a8"}}}}}}};
+    const Json s = grouped_bar_spec(
+        "Plan against actual of run budget " + p.budget + " by the plan's cost categories",
+        std::move(rows), "category", "cost category",
+        {"spend", "spend", {"planned to date", "actual"}, {"#9ab", "#4c78a8"}}, "amount",
+        "cost to date (" + p.currency + ")", ",.0f");
     out.push_back(chart(fmt::format("{}: plan to date against actual ({:.0f} of {:.0f} days)",
                                     p.budget, p.elapsed_days, p.planned_days),
                         s));
