@@ -49,7 +49,8 @@ class TextIds {
   }
   std::size_t size() const { return starts_.size(); }  // stand-ins run from -1 to -size()
   // Every stand-in's number (-1 - its id) in text order, sorted once and kept until a text is
-  // added: the folds of one scan rank their texts from it rather than each sorting its own.
+  // added: the folds of one scan rank their texts from it rather than each sorting its own. Not
+  // for several threads at once (the folds are walked on one).
   const std::vector<std::uint32_t>& order() const;
   // Frees the index by text once no more ids are asked for (text() still answers).
   void seal() { index_.clear(); }
