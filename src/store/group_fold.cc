@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <numeric>
 
 namespace aicost::store {
 
@@ -20,6 +21,17 @@ std::string_view TextIds::text(std::int64_t id) const {
   std::uint32_t n = 0;
   std::memcpy(&n, p, sizeof n);
   return {p + sizeof n, n};
+}
+
+const std::vector<std::uint32_t>& TextIds::order() const {
+  if (order_.size() != starts_.size()) {
+    order_.resize(starts_.size());
+    std::iota(order_.begin(), order_.end(), 0u);
+    std::sort(order_.begin(), order_.end(), [this](std::uint32_t a, std::uint32_t b) {
+      return text(-static_cast<std::int64_t>(a) - 1) < text(-static_cast<std::int64_t>(b) - 1);
+    });
+  }
+  return order_;
 }
 
 const char* TextIds::store(std::string_view value) {
@@ -122,9 +134,8 @@ bool GroupFold::make_key(ledger::Day day, std::span<const std::int64_t> cells, s
   const std::size_t n = full_ - kProfileAt;
   const Cell* tail = full + kProfileAt;
   const std::uint64_t h = hash_bytes(reinterpret_cast<const char*>(tail), n * sizeof(Cell));
-  std::size_t p = profile_index_.find(h, [&](std::size_t k) {
-    return std::memcmp(&profiles_[k * n], tail, n * sizeof(Cell)) == 0;
-  });
+  std::size_t p =
+      profile_index_.find(h, [&](std::size_t k) { return same_cells(&profiles_[k * n], tail, n); });
   if (p == CompactHashIndex::kNone) {
     p = profiles_.size() / n;
     profiles_.insert(profiles_.end(), tail, tail + n);
@@ -154,16 +165,15 @@ void GroupFold::add_keyed(std::span<const Cell> keys, std::span<const ledger::Su
 }
 
 std::size_t GroupFold::group(const Cell* key, std::uint64_t hash) {
-  const std::size_t bytes = width_ * sizeof(Cell);
   std::size_t g =
-      index_.find(hash, [&](std::size_t p) { return std::memcmp(this->key(p), key, bytes) == 0; });
+      index_.find(hash, [&](std::size_t p) { return same_cells(this->key(p), key, width_); });
   if (g == CompactHashIndex::kNone) {
     g = groups_++;
     if ((g & (kBlockSize - 1)) == 0) {
       key_blocks_.push_back(std::make_unique_for_overwrite<Cell[]>(kBlockSize * width_));
       sum_blocks_.push_back(std::make_unique<Narrow[]>(kBlockSize));
     }
-    std::memcpy(this->key(g), key, bytes);
+    std::memcpy(this->key(g), key, width_ * sizeof(Cell));
     index_.insert(hash, g);
   }
   return g;

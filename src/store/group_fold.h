@@ -48,6 +48,10 @@ class TextIds {
       __builtin_prefetch(starts_[p]);
   }
   std::size_t size() const { return starts_.size(); }  // stand-ins run from -1 to -size()
+  // Every stand-in's number (-1 - its id) in text order, sorted once and kept until a text is
+  // added: the folds of one scan rank their texts from it rather than each sorting its own. Not
+  // for several threads at once (the folds are walked on one).
+  const std::vector<std::uint32_t>& order() const;
   // Frees the index by text once no more ids are asked for (text() still answers).
   void seal() { index_.clear(); }
 
@@ -57,6 +61,7 @@ class TextIds {
   CompactHashIndex index_;           // over starts_
   std::vector<const char*> starts_;  // stand-in -1 - i: its length (4 bytes), then its bytes
   std::vector<std::unique_ptr<char[]>> blocks_;
+  mutable std::vector<std::uint32_t> order_;  // order()'s, once asked for
   char* free_ = nullptr;
   std::size_t free_size_ = 0;
 };
@@ -164,6 +169,13 @@ class GroupFold {
   ledger::Sums sums(std::size_t g) const;
   core::WideNanos effective(std::size_t g) const;
 
+  // Whether n cells are equal: a few integers compared in place (memcmp is a call per row and
+  // fold, about 5 % of a 10M-charge scan into four folds).
+  static bool same_cells(const Cell* a, const Cell* b, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i)
+      if (a[i] != b[i]) return false;
+    return true;
+  }
   // The number of the group with this key (width_ cells) and its hash, made empty when new.
   std::size_t group(const Cell* key, std::uint64_t hash);
   std::uint64_t hash(const Cell* key) const {

@@ -64,6 +64,9 @@ core::Status GroupFold::Walk::start(const Lookup& lookup) {
   // integers: a stand-in's bytes stay in texts_, a string id's text is looked up.
   standins_ = static_cast<std::uint32_t>(f_.texts_->size());
   constexpr std::uint32_t kUnseen = ~std::uint32_t{0};
+  // A fold holding at least 1 / kShareOrderAt of the stand-ins takes their shared order: sorting
+  // all of them once costs no more than sorting its own.
+  constexpr std::size_t kShareOrderAt = 4;
   rank_.assign(standins_, kUnseen);
   std::vector<std::uint32_t> items;  // those this fold's groups hold
   for (std::size_t g = 0; g < f_.groups_; ++g)
@@ -96,8 +99,22 @@ core::Status GroupFold::Walk::start(const Lookup& lookup) {
     for (std::size_t k = 0; k < sorted.size(); ++k)
       looked_up_[sorted[k].second] = std::move(texts[k]);
   }
-  std::sort(items.begin(), items.end(),
-            [&](std::uint32_t a, std::uint32_t b) { return text(a) < text(b); });
+  // In text order: the stand-ins from the order of all of them (sorted once for the folds that
+  // share them) where this fold holds a good part of them, else sorted alone; the looked-up
+  // texts sorted alone and merged in.
+  const auto less = [&](std::uint32_t a, std::uint32_t b) { return text(a) < text(b); };
+  const auto mid =
+      std::partition(items.begin(), items.end(), [&](std::uint32_t it) { return it < standins_; });
+  const auto held = static_cast<std::size_t>(mid - items.begin());
+  if (held > 0 && held * kShareOrderAt >= standins_) {
+    auto out = items.begin();
+    for (const std::uint32_t it : f_.texts_->order())
+      if (rank_[it] != kUnseen) *out++ = it;
+  } else {
+    std::sort(items.begin(), mid, less);
+  }
+  std::sort(mid, items.end(), less);
+  std::inplace_merge(items.begin(), mid, items.end(), less);
   for (std::size_t r = 0; r < items.size(); ++r) {
     // Equal texts (a stand-in and a string id can spell the same) share a rank.
     rank_[items[r]] = r > 0 && text(items[r]) == text(items[r - 1]) ? rank_[items[r - 1]]

@@ -265,5 +265,56 @@ TEST(GroupFold, InterleavedFoldsTakeTurnsPerSharedValue) {
                                            "1 b-res", "1 c-res"}));
 }
 
+// Folds sharing their stand-ins rank them from one order of all of them (TextIds::order) when
+// they hold a good part of them, else each sorts its own: either way their rows are those of folds
+// with stand-ins of their own, string ids that spell a stand-in's text included.
+TEST(GroupFold, SharedStandInsRankAsEachFoldAlone) {
+  ledger::AggregateQuery q;
+  q.dims = {ledger::Dimension::kResource};
+  std::vector<std::string> names = {"zeta", "alpha"};  // as string ids 1 and 2 read
+  for (int k = 0; k < 200; ++k) names.push_back("r" + std::to_string(k * 7919 % 200));
+  TextIds texts;
+  GroupFold many(q, {}, &texts), few(q, {}, &texts), many_alone(q, {}), few_alone(q, {});
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    const std::int64_t shared[] = {texts.id(names[k]), 3}, own[] = {many_alone.text(names[k]), 3};
+    many.add(0, shared, 0, one(static_cast<core::WideNanos>(k)));
+    many_alone.add(0, own, 0, one(static_cast<core::WideNanos>(k)));
+    if (k % 25 == 0) {  // 9 of 202 stand-ins: below a quarter, sorted alone
+      const std::int64_t alone[] = {few_alone.text(names[k]), 3};
+      few.add(0, shared, 0, one(1));
+      few_alone.add(0, alone, 0, one(1));
+    }
+  }
+  for (const std::int64_t id : {1, 2}) {  // the same texts as string ids
+    const std::int64_t cells[] = {id, 3};
+    for (auto* f : {&many, &many_alone, &few, &few_alone}) f->add(0, cells, 0, one(1000 + id));
+  }
+  const auto& order = texts.order();
+  ASSERT_EQ(order.size(), names.size());
+  EXPECT_TRUE(std::is_sorted(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return texts.text(-static_cast<std::int64_t>(a) - 1) <
+           texts.text(-static_cast<std::int64_t>(b) - 1);
+  }));
+  auto listed = [](const GroupFold& f) {
+    std::vector<std::pair<std::string, std::int64_t>> out;
+    auto rows = f.rows(lookup);
+    EXPECT_TRUE(rows);
+    for (const auto& r : *rows)
+      out.emplace_back(r.values[0], static_cast<std::int64_t>(r.sums.billed));
+    return out;
+  };
+  const auto got_many = listed(many), got_few = listed(few);
+  EXPECT_EQ(got_many, listed(many_alone));
+  EXPECT_EQ(got_few, listed(few_alone));
+  ASSERT_EQ(got_many.size(), 204u);
+  EXPECT_EQ(got_many[0].first, "alpha");
+  EXPECT_EQ(got_many[1].first, "alpha");
+  EXPECT_EQ(got_many.back().first, "zeta");
+  EXPECT_EQ(got_few.size(), 11u);
+  texts.id("a-late");  // a text added later is ranked too
+  ASSERT_EQ(texts.order().size(), names.size() + 1);
+  EXPECT_EQ(texts.text(-static_cast<std::int64_t>(texts.order()[0]) - 1), "a-late");
+}
+
 }  // namespace
 }  // namespace aicost::store
