@@ -36,6 +36,10 @@ double descend(FitResult& result, const std::vector<Slot>& slots,
     double sum = 0;
     for (const auto* o : rows)
       sum += log_error(o->predict(result.apply(o->profile, params)), o->measured);
+    for (size_t i = 0; i < slots.size(); ++i) {
+      const auto& p = params[slots[i].k];
+      if (p.prior_rows > 0) sum += p.prior_rows * std::fabs(std::log(values[i] / p.start));
+    }
     return sum / rows.size();
   };
   std::vector<Axis> axes;

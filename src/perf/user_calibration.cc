@@ -94,6 +94,8 @@ core::Result<UserCalibration> calibrate(std::vector<Observation> observations,
     // The shipped value (the mean over the generations present, for perf::fit's pooled stage);
     // on the lattice, so that an unchanged value reads as unchanged.
     p.start = p.per_generation ? start / by_generation.size() : p.get(observations.front().profile);
+    // No prior: a parameter the user's rows do not determine is held above, not pulled to a value.
+    p.prior_rows = 0;
     out.parameters.push_back(p);
   }
   if (out.parameters.empty()) {

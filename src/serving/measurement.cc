@@ -104,6 +104,11 @@ std::vector<perf::FitParameter> fit_parameters() {
   // else (vLLM's batch-8 latency rows on an A100 for the prefill share) would set it to anything.
   constexpr int kInformingRows = 3;
   constexpr double kInformingShare = 0.25;
+  // The decode share's prior (FitParameter::prior_rows): its start, 70 %, weighted as a tenth of a
+  // row. A generation whose rows leave the share undetermined (MI300X without Oracle's blog: AMD's
+  // max-load rows fit 31 % or 94 % as the search goes) keeps 70 %; a determined one moves by at
+  // most a point (docs/VALIDATION.md: 0.03 to 0.1 give the same CV p90, 1 row pins Blackwell).
+  constexpr double kDecodePriorRows = 0.1;
   return {
       // Share of the dense peak a long prefill reaches. Start: 60 %, a large GEMM's share in an
       // inference engine (below training's: smaller batches of rows).
@@ -119,8 +124,8 @@ std::vector<perf::FitParameter> fit_parameters() {
        {},
        kInformingRows,
        kInformingShare},
-      // Share of HBM bandwidth a decode step streams weights and KV at. Start: 70 %, what
-      // memory-bound kernels reach on HBM (STREAM-like copies). Hopper at most 64 %: the
+      // Share of HBM bandwidth a decode step streams weights and KV at. Start and prior: 70 %,
+      // what memory-bound kernels reach on HBM (STREAM-like copies). Hopper at most 64 %: the
       // weight-streaming GEMMs of a decode step reach 61 % on an H200 (data/measurements; test
       // MeasuredCeiling.DecodeBandwidthShareMatchesWeightStreaming allows 3 points above it).
       {"serving_decode_bandwidth",
@@ -132,7 +137,10 @@ std::vector<perf::FitParameter> fit_parameters() {
        0.70,
        [](const EfficiencyProfile& e) { return e.serving_decode_bandwidth; },
        [](EfficiencyProfile& e, double v) { e.serving_decode_bandwidth = v; },
-       {{"hopper", 0.64}}},
+       {{"hopper", 0.64}},
+       0,
+       0,
+       kDecodePriorRows},
       // Fixed time per routed expert a GPU runs per MoE layer and step (replica.cc
       // expert_overhead). Start: none.
       {"serving_expert_overhead", false, UnitKind::kDuration, 0, 20e-6, 0.25e-6, 0,

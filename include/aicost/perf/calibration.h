@@ -3,9 +3,9 @@
 // A few values of catalog::EfficiencyProfile are not set from principles but fitted to published
 // measurements (docs/VALIDATION.md lists them): each is a FitParameter with a stated lattice
 // (lo, lo + step, ..., hi). `fit` minimises the mean of |ln(predicted / measured)| over the rows
-// on that lattice: Nelder-Mead from `start`, restarted until it gains nothing, then the nearest
-// lattice point polished by single- and two-parameter lattice moves (src/perf/lattice_search.h).
-// It runs twice:
+// (plus a parameter's prior, FitParameter::prior_rows) on that lattice: Nelder-Mead from `start`,
+// restarted until it gains nothing, then the nearest lattice point polished by single- and
+// two-parameter lattice moves (src/perf/lattice_search.h). It runs twice:
 //   1. pooled: each per-generation parameter as ONE value for every generation, from `start`;
 //   2. from the pooled values, each per-generation parameter per generation the rows have (with
 //      `min_informing_rows`: per generation that has enough rows the parameter informs);
@@ -45,6 +45,11 @@ struct FitParameter {
   // otherwise the generation takes the pooled value. 0: every generation with rows gets its own.
   int min_informing_rows = 0;
   double min_elasticity = 0;
+  // A prior at `start`: the fit's loss adds prior_rows x |ln(value / start)| for each value of the
+  // parameter (per generation and pooled), as if prior_rows more rows measured `start` and hung on
+  // it wholly. A value the rows do not determine then stays near `start`, not wherever the search
+  // stops; one they determine barely moves. 0: no prior.
+  double prior_rows = 0;
 };
 
 // One measured figure and how the model predicts it under a profile.
@@ -65,7 +70,7 @@ struct FitResult {
   // Per parameter: the value per generation ("*" = pooled, for generations without rows); a
   // shared parameter has only "*".
   std::vector<std::map<std::string, double>> values;
-  double loss = 0;  // mean |ln(predicted / measured)| over the rows
+  double loss = 0;  // mean |ln(predicted / measured)| over the rows, priors included
   int rows = 0;
   int evaluations = 0;  // of the loss, all stages
 

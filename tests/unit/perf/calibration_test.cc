@@ -139,6 +139,37 @@ TEST(Fit, GenerationWithTooFewInformingRowsTakesThePooledValue) {
   EXPECT_DOUBLE_EQ(f.value(0, "hopper"), f.value(0, "blackwell"));
 }
 
+// prior_rows: a value the rows leave open goes to the start, one they determine does not move.
+// Ampere's rows time 1 / x (x = 0.5 measured); cdna3's rows do not depend on x at all, so without
+// a prior cdna3 keeps wherever the search leaves it (the pooled 0.5, ampere's value).
+TEST(Fit, PriorDecidesOnlyWhatTheRowsLeaveOpen) {
+  std::vector<Observation> obs;
+  for (const char* gen : {"ampere", "ampere", "ampere", "cdna3", "cdna3"}) {
+    Observation o;
+    o.name = o.generation = o.group = o.regime = o.profile.generation = gen;
+    const bool informed = o.generation == "ampere";
+    o.measured = informed ? 2.0 : 1.0;
+    o.rate = false;
+    o.predict = [informed](const catalog::EfficiencyProfile& e) {
+      return informed ? 1.0 / e.gemm_max : 1.0;
+    };
+    obs.push_back(o);
+  }
+  std::vector<FitParameter> params = {
+      {"x", true, core::UnitKind::kPercent, 0.30, 0.95, 0.01, 0.70,
+       [](const catalog::EfficiencyProfile& e) { return e.gemm_max; },
+       [](catalog::EfficiencyProfile& e, double v) { e.gemm_max = v; }}};
+  auto f = fit(pointers(obs), params);
+  EXPECT_NEAR(f.value(0, "ampere"), 0.50, 1e-9);
+  EXPECT_NEAR(f.value(0, "cdna3"), 0.50, 1e-9);  // undetermined: the search's starting point
+  params[0].prior_rows = 0.1;
+  f = fit(pointers(obs), params);
+  EXPECT_NEAR(f.value(0, "ampere"), 0.50, 1e-9);  // 3 rows against a tenth of one
+  EXPECT_NEAR(f.value(0, "cdna3"), 0.70, 1e-9);   // the prior's value
+  // The loss counts the prior: ampere is 0.5 off 0.7 in log terms, a tenth of a row's weight.
+  EXPECT_NEAR(f.loss, 0.1 * std::log(0.70 / 0.50) / obs.size(), 1e-9);
+}
+
 TEST(Fit, NoRowsLeavesEveryParameterAtItsStart) {
   const auto params = training_fit_parameters();
   const auto f = fit({}, params);
