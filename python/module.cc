@@ -333,13 +333,14 @@ PYBIND11_MODULE(_native, m) {
 
   m.def("ledger_check", [](const std::string& db, unsigned threads, const std::string& lock_timeout,
                            const std::string& budgets, const std::string& as_of, bool dry_run,
-                           bool strict, int stale_after_days, bool html) {
+                           bool strict, int stale_after_days, std::size_t limit, bool html) {
     aicost::api::LedgerCheckOptions o;
     o.budgets = budgets;
     o.as_of = as_of;
     o.dry_run = dry_run;
     o.strict = strict;
     o.stale_after_days = stale_after_days;
+    o.limit = limit;
     return to_python(unlocked([&]() -> Result<Output> {
                        auto r = aicost::api::ledger_check(ledger_db(db, threads, lock_timeout), o,
                                                           format_of(html));

@@ -1,8 +1,10 @@
 // `aicost ledger check`: budgets, forecasts and anomalies against the ledger; alerts printed, sent
 // to a webhook and remembered in the ledger so each goes out once (docs/GOVERNANCE.md).
 #include <iostream>
+#include <string>
 
 #include "aicost/api/ledger.h"
+#include "aicost/report/governance_report.h"
 #include "commands.h"
 
 namespace aicost::app {
@@ -62,7 +64,8 @@ std::function<int()> setup_ledger_check(CLI::App* check, const GlobalOptions& g,
   check->add_option("--limit", o->limit,
                     "list at most N waste findings, the largest, in the report and the metrics; "
                     "a warning counts the rest and their saving (alerts still go out for all; "
-                    "default: all)");
+                    "default: all, and the " +
+                        std::to_string(report::kHtmlWasteFindings) + " largest in -o html)");
   check
       ->add_option(
           "--stale-after", o->stale_after_days,

@@ -10,6 +10,7 @@ C++ code renders, parsed); docs/JSON_OUTPUT.md documents the fields. A plan is a
     print(est["cost"]["total_usd"])
 """
 
+import operator
 import os
 
 from . import _native
@@ -17,7 +18,7 @@ from . import _native
 __all__ = [
     "estimate", "search", "reliability", "optimize", "diff", "validate", "catalog",
     "Error", "InputError", "NotFound", "ParseError", "IoError", "OutOfMemory", "Infeasible",
-    "InternalError", "frame", "Ledger", "Result", "Chart",
+    "InternalError", "frame", "Ledger", "Result", "CheckResult", "Chart",
 ]
 
 
@@ -179,6 +180,25 @@ class Result(dict):
         import html
         title, _, figures = self._display()
         return "<div class=\"aicost\"><strong>%s</strong><pre>%s</pre></div>" % (html.escape(title), figures)
+
+
+class CheckResult(Result):
+    """``Ledger.check``'s Result, with each budget's forecast path as rows."""
+
+    def __init__(self, doc, page):
+        super().__init__(doc, page)
+        # Taken from the JSON before its lists become DataFrames.
+        self._path = [dict(budget=b["name"], period=b["period"], currency=b["currency"], **day)
+                      for b in doc.get("budgets", []) for day in b["forecast"]["path"]]
+
+    def forecast_path(self, *, frame=None):
+        """Each budget's forecast day by day (``forecast.path`` of the JSON, docs/JSON_OUTPUT.md):
+        one row per budget and predicted day, {budget, period, currency, day, expected, low,
+        high}, ``expected`` the period's total up to the end of ``day`` and [low, high] its
+        interval, in the budget's currency. A DataFrame when pandas is installed (and ``frame``
+        is not False), else a list of dicts."""
+        rows = [dict(r) for r in self._path]
+        return rows if frame is False else _ledger_frame(rows)
 
 
 def _shown(call, args):
@@ -394,21 +414,29 @@ class Ledger:
         rows = _result(_native.ledger_sources(self.db, self.threads))
         return rows if frame is False else _ledger_frame(rows)
 
-    def check(self, budgets, as_of=None, dry_run=True, *, strict=False, stale_after_days=3, frame=None):
+    def check(self, budgets, as_of=None, dry_run=True, *, strict=False, stale_after_days=3, limit=0,
+              frame=None):
         """``aicost ledger check``: budgets (a YAML file, docs/GOVERNANCE.md), forecasts, anomalies
         and waste as of ``as_of`` (a date or YYYY-MM-DD; None: today, UTC). ``dry_run`` (the
         default) sends and remembers nothing; False records the alerts that are new as sent, as
-        the CLI does without a webhook. ``gate_failed`` in the result is what the CLI's exit 3
-        says. With pandas (and ``frame`` not False) the lists of findings (budgets, plans,
-        anomalies, waste, stop_losses) are DataFrames."""
+        the CLI does without a webhook. ``limit``: as ``--limit``, only the N largest waste
+        findings, and a last warning counting the rest (0: all). ``gate_failed`` in the result is
+        what the CLI's exit 3 says. With pandas (and ``frame`` not False) the lists of findings
+        (budgets, plans, anomalies, waste, stop_losses) are DataFrames. ``forecast_path()`` of the
+        result gives each budget's forecast day by day."""
+        if isinstance(limit, bool):
+            raise TypeError("limit is a count of waste findings (0: all), not %r" % (limit,))
+        limit = operator.index(limit)  # TypeError for 2.5 or "3"
+        if limit < 0:
+            raise ValueError("limit is a count of waste findings (0: all), not %d" % limit)
         args = [self.db, self.threads, self.lock_timeout, os.fspath(budgets), _day(as_of), True, strict,
-                stale_after_days]
+                stale_after_days, limit]
         # The display shows the check as it was made: a real one (alerts recorded) is drawn from a
         # dry run just before it, which sees the same alerts as new.
         page = _native.ledger_check(*args, True) if not dry_run else None
         args[5] = dry_run
-        result = Result(_result(_native.ledger_check(*args, False)),
-                        (lambda: page) if page else (lambda: _native.ledger_check(*args, True)))
+        result = CheckResult(_result(_native.ledger_check(*args, False)),
+                             (lambda: page) if page else (lambda: _native.ledger_check(*args, True)))
         if frame is False:
             return result
         for key in ("budgets", "plans", "anomalies", "waste", "stop_losses"):

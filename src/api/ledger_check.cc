@@ -157,12 +157,15 @@ core::Result<LedgerCheckOutput> ledger_check(const LedgerDb& d, const LedgerChec
   auto result = read_check(**store, *file);
   if (!result) return scrub_error(result.error(), d.db);
   LedgerCheckOutput out;
-  std::optional<governance::CheckResult> cut;
+  std::optional<governance::CheckResult> cut, page;
   if (o.limit > 0) cut = report::largest_waste(*result, o.limit);
   const governance::CheckResult& shown = cut ? *cut : *result;
-  out.text = report::render_check(shown, fmt);
+  if (fmt == report::Format::kHtml && o.limit == 0 && o.html_limit > 0)
+    page = report::largest_waste(*result, o.html_limit);
+  const governance::CheckResult& listed = page ? *page : shown;
+  out.text = report::render_check(listed, fmt);
   // JSON carries the warnings.
-  if (fmt != report::Format::kJson) out.warnings = shown.warnings;
+  if (fmt != report::Format::kJson) out.warnings = listed.warnings;
   out.status = result->gate_failed ? 3 : 0;
 
   if (!o.prometheus.empty()) {

@@ -12,6 +12,7 @@
 #include "aicost/core/result.h"
 #include "aicost/governance/check.h"
 #include "aicost/ledger/report.h"
+#include "aicost/report/governance_report.h"
 
 namespace aicost::dashboard {
 
@@ -31,7 +32,7 @@ std::string overview_page(const ledger::Report& spend, const governance::CheckRe
 // The waste page's findings, largest saving first; the rest are counted and summed in one line
 // (the JSON of /api/check and `aicost ledger check` list them all). A ledger of 1M charges had
 // thousands, a 2.5 MB page that took 4.1 s at p99 under 200 concurrent requests.
-inline constexpr std::size_t kWastePageFindings = 50;
+inline constexpr std::size_t kWastePageFindings = report::kHtmlWasteFindings;
 
 // Budgets, anomalies with root causes, waste with savings, plan against actual (`page`);
 // `plans`: the names of --plans, each a link to the what-if page. `max_waste`: the waste page's

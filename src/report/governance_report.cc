@@ -114,6 +114,22 @@ Json plan_json(const gov::PlanVsActual& p) {
               {"warnings", p.warnings}};
 }
 
+// The forecast's period total and, for each predicted day, the total up to that day's end with
+// its interval (governance::Forecast::path); empty when nothing is left to predict.
+Json forecast_json(const gov::Forecast& f) {
+  Json path = Json::array();
+  for (const auto& d : f.path)
+    path.push_back({{"day", ledger::day_text(d.day)},
+                    {"expected", cents(d.expected)},
+                    {"low", cents(d.low)},
+                    {"high", cents(d.high)}});
+  return Json{{"expected", cents(f.expected)},
+              {"low", cents(f.low)},
+              {"high", cents(f.high)},
+              {"method", f.method},
+              {"path", path}};
+}
+
 Json budget_json(const gov::BudgetResult& r) {
   const auto& b = r.budget;
   const auto& s = r.status;
@@ -132,11 +148,7 @@ Json budget_json(const gov::BudgetResult& r) {
               {"amount", core::format_amount_exact(b.amount)},
               {"spent", core::format_amount_exact(s.spent)},
               {"used", ratio(s.used)},
-              {"forecast",
-               {{"expected", cents(s.forecast.expected)},
-                {"low", cents(s.forecast.low)},
-                {"high", cents(s.forecast.high)},
-                {"method", s.forecast.method}}},
+              {"forecast", forecast_json(s.forecast)},
               {"actual_level", level_name(b, s.actual_level)},
               {"forecast_level", level_name(b, s.forecast_level)},
               {"gates", s.gates(b)},

@@ -4,6 +4,7 @@ exceptions, DataFrames of the report's lines and the check's findings.
 Each test works on a ledger in its own TemporaryDirectory (removed after it), loaded from the
 shipped examples/governance files (README tour step 12)."""
 
+import datetime
 import decimal
 import glob
 import json
@@ -141,3 +142,59 @@ def test_a_failed_file_does_not_stop_the_others():
             lab.ingest([os.path.join(d, "missing.csv"), EXPORTS[0]])
         assert [r["outcome"] for r in info.value.ingested] == ["loaded"]
         assert len(lab.sources(frame=False)) == 1
+
+
+def test_check_limit_is_the_cli_limit(ledger):
+    whole = ledger.check(BUDGETS, as_of="2025-06-28", frame=False)
+    cut = ledger.check(BUDGETS, as_of="2025-06-28", limit=3, frame=False)
+    assert serialised(cut) == cli("ledger", "check", "--db", ledger.db, "--budgets", BUDGETS, "--as-of",
+                                  "2025-06-28", "--dry-run", "--limit", "3", status=3)
+    # Expected from the unlimited call: its 3 largest findings, everything else as it is, and one
+    # warning more that counts the other findings and sums their saving.
+    rest = whole["waste"][3:]
+    assert len(whole["waste"]) > 3 and rest
+    assert cut["waste"] == whole["waste"][:3]
+    assert {k: v for k, v in cut.items() if k not in ("waste", "warnings")} == \
+        {k: v for k, v in whole.items() if k not in ("waste", "warnings")}
+    assert cut["warnings"][:-1] == whole["warnings"]
+    assert {w["currency"] for w in rest} == {"USD"}
+    saving = sum(w["monthly_saving"] for w in rest)
+    last = cut["warnings"][-1]
+    prefix = "waste: the largest 3 of %d findings are listed (limit 3); the other %d save " % (
+        len(whole["waste"]), len(rest))
+    assert last.startswith(prefix) and last.endswith(" USD a month together"), last
+    # The JSON's savings are rounded to cents; the warning sums them unrounded.
+    assert abs(float(last[len(prefix):-len(" USD a month together")]) - saving) <= 0.005 * len(rest)
+    # No limit, or one above the count, is the whole check.
+    assert ledger.check(BUDGETS, as_of="2025-06-28", limit=len(whole["waste"]), frame=False) == whole
+    for bad, error in ((-1, ValueError), (2.5, TypeError), ("3", TypeError), (True, TypeError)):
+        with pytest.raises(error):
+            ledger.check(BUDGETS, as_of="2025-06-28", limit=bad)
+
+
+def test_check_forecast_path_as_rows(ledger):
+    doc = ledger.check(BUDGETS, as_of="2025-06-28", frame=False)
+    rows = doc.forecast_path(frame=False)
+    assert len(rows) == sum(len(b["forecast"]["path"]) for b in doc["budgets"]) > 0
+    one_day = datetime.timedelta(days=1)
+    for b in doc["budgets"]:
+        mine = [r for r in rows if r["budget"] == b["name"]]
+        path = b["forecast"]["path"]
+        assert [{k: r[k] for k in ("day", "expected", "low", "high")} for r in mine] == path
+        assert all(r["period"] == b["period"] and r["currency"] == b["currency"] for r in mine)
+        if not path:
+            assert b["forecast"]["method"] == "actual"
+            continue
+        # One entry per day to the period's last, ascending, the last the period's forecast.
+        days = [datetime.date.fromisoformat(r["day"]) for r in path]
+        assert days == [days[0] + i * one_day for i in range(len(days))]
+        assert days[-1] == datetime.date.fromisoformat(b["period_end"]) - one_day
+        assert days[0] > datetime.date.fromisoformat(doc["data_through"])
+        assert [path[-1][k] for k in ("expected", "low", "high")] == \
+            [b["forecast"][k] for k in ("expected", "low", "high")]
+        assert all(r["low"] <= r["expected"] <= r["high"] for r in path)
+    pandas = pytest.importorskip("pandas")
+    df = ledger.check(BUDGETS, as_of="2025-06-28").forecast_path()
+    assert isinstance(df, pandas.DataFrame)
+    assert list(df.columns) == ["budget", "period", "currency", "day", "expected", "low", "high"]
+    assert df.to_dict("records") == rows

@@ -24,6 +24,7 @@
 #include "aicost/ledger/report.h"
 #include "aicost/ledger/store.h"
 #include "aicost/report/format.h"
+#include "aicost/report/governance_report.h"
 #include "aicost/store/open.h"
 
 namespace aicost::api {
@@ -114,6 +115,9 @@ struct LedgerCheckOptions {
   // At most this many waste findings in the text and the metrics, the largest, and a warning that
   // counts the rest (report::largest_waste); 0: all. Alerts are sent for every finding.
   std::size_t limit = 0;
+  // The same for -o html while `limit` is 0 (a page is for a person; the metrics keep `limit`);
+  // 0: all.
+  std::size_t html_limit = report::kHtmlWasteFindings;
 };
 struct LedgerCheckOutput : Output {
   std::string metrics;  // the Prometheus text when LedgerCheckOptions::prometheus is "-"

@@ -1,13 +1,15 @@
 // `?limit=N` of /api/check and /metrics: the bytes of `aicost ledger check --limit N` (JSON and
 // Prometheus text) on the example governance ledger, whose check has 12 waste findings; a limit
-// that is not a count is a 400 naming --limit. The server is stopped and the files removed when a
-// test fails too (RAII).
+// that is not a count is a 400 naming --limit; `ledger check -o html`'s default cut. The server is
+// stopped and the files removed when a test fails too (RAII).
 #include <gtest/gtest.h>
 #include <httplib.h>
 
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "aicost/api/ledger.h"
+#include "aicost/report/governance_report.h"
 #include "dashboard_fixture.h"
 
 namespace aicost {
@@ -53,6 +55,49 @@ TEST(DashboardLimit, ApiCheckAndMetricsWithALimitAreTheCliWithIt) {
   EXPECT_EQ(series, 3u);
   // limit=0 is no limit, as --limit 0 is.
   EXPECT_EQ(c.Get("/api/check?limit=0")->body, c.Get("/api/check")->body);
+}
+
+// `ledger check -o html` lists the largest `html_limit` findings (report::kHtmlWasteFindings by
+// default, more than the example's 12) when no --limit is given: the page of html_limit 3 is the
+// page of --limit 3, byte for byte, and its warnings name the 9 left out; a --limit wins over it,
+// and the other forms and the metrics ignore it.
+TEST(DashboardLimit, TheHtmlOfACheckListsTheLargestByDefault) {
+  Dashboard d;
+  api::LedgerDb db;
+  db.db = d.db();
+  api::LedgerCheckOptions o;
+  o.budgets = kGov + "budgets.yaml";
+  o.as_of = kAsOf;
+  o.dry_run = true;
+  o.prometheus = "-";
+  const auto run = [&](std::size_t limit, std::size_t html_limit, report::Format f) {
+    o.limit = limit;
+    o.html_limit = html_limit;
+    auto r = api::ledger_check(db, o, f);
+    EXPECT_TRUE(r) << r.error().what();
+    return r ? *r : api::LedgerCheckOutput{};
+  };
+  using report::Format;
+  static_assert(report::kHtmlWasteFindings > 12);
+  // The default lists all 12 of the example; html_limit 0 too.
+  const auto whole = run(0, 0, Format::kHtml);
+  EXPECT_EQ(run(0, report::kHtmlWasteFindings, Format::kHtml).text, whole.text);
+  const auto cut = run(0, 3, Format::kHtml);
+  const auto limited = run(3, 0, Format::kHtml);
+  EXPECT_EQ(cut.text, limited.text);
+  EXPECT_EQ(cut.warnings, limited.warnings);
+  EXPECT_LT(cut.text.size(), whole.text.size());
+  ASSERT_FALSE(cut.warnings.empty());
+  EXPECT_EQ(cut.warnings.back().rfind("waste: the largest 3 of 12 findings are listed", 0), 0u)
+      << cut.warnings.back();
+  // The metrics keep every finding without --limit.
+  EXPECT_EQ(cut.metrics, whole.metrics);
+  // --limit 5 wins over html_limit 3.
+  EXPECT_EQ(run(5, 3, Format::kHtml).text, run(5, 0, Format::kHtml).text);
+  EXPECT_NE(run(5, 3, Format::kHtml).text, cut.text);
+  // Other forms list everything.
+  for (auto f : {Format::kJson, Format::kTable, Format::kCsv})
+    EXPECT_EQ(run(0, 3, f).text, run(0, 0, f).text) << static_cast<int>(f);
 }
 
 TEST(DashboardLimit, ALimitThatIsNotACountIsAnErrorNamingTheOption) {

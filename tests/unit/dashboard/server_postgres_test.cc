@@ -1,12 +1,14 @@
 // `aicost serve` over a PostgreSQL ledger (read-only sessions, read per request, no answer kept)
 // answers what it answers over the same ledger in SQLite: every page and /api route, byte for
-// byte. PostgreSQL is the server named by $AICOST_TEST_PG_URL (`make test` starts one); without it
-// the test is skipped, unless $AICOST_TEST_PG_REQUIRED=1, where fresh_postgres_db fails it.
+// byte, and `ledger check -o html`'s cut and -o json through the api. PostgreSQL is the server
+// named by $AICOST_TEST_PG_URL (`make test` starts one); without it the test is skipped, unless
+// $AICOST_TEST_PG_REQUIRED=1, where fresh_postgres_db fails it.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <string>
 
+#include "aicost/api/ledger.h"
 #include "dashboard_fixture.h"
 #include "store/backends.h"
 
@@ -40,6 +42,27 @@ TEST(DashboardPostgres, EveryAnswerEqualsTheSqliteLedgers) {
   // The page is a real one: the check ran on PostgreSQL (the budgets and their gate are there).
   EXPECT_NE(p.Get("/budgets")->body.find("gate: FAILED"), std::string::npos);
   EXPECT_EQ(p.Get("/budgets")->status, 200);
+  // `ledger check -o html` cut to its 3 largest findings (as the 50 of a big ledger), and the JSON
+  // with each budget's forecast path, are the same on both.
+  for (auto f : {report::Format::kHtml, report::Format::kJson}) {
+    std::string text[2];
+    for (int i = 0; i < 2; ++i) {
+      api::LedgerDb db;
+      db.db = (i == 0 ? pg : lite).db();
+      api::LedgerCheckOptions o;
+      o.budgets = kGov + "budgets.yaml";
+      o.as_of = kAsOf;
+      o.dry_run = true;
+      o.html_limit = 3;
+      auto r = api::ledger_check(db, o, f);
+      ASSERT_TRUE(r) << r.error().what();
+      text[i] = r->text;
+    }
+    EXPECT_EQ(text[0], text[1]) << static_cast<int>(f);
+    EXPECT_NE(
+        text[0].find(f == report::Format::kHtml ? "the largest 3 of 12 findings" : "\"path\": ["),
+        std::string::npos);
+  }
 }
 
 }  // namespace
