@@ -17,6 +17,7 @@
 #include <ctime>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "aicost/governance/check.h"
@@ -88,7 +89,11 @@ int run_queries(ledger::Store& store, int repeats) {
     b.name = team;
     b.parent = "org";
     b.amount = core::WideNanos{3'000'000} * core::kNanosPerUnit;
-    b.scope.push_back({{ledger::Dimension::kTag, "team"}, team});
+    ledger::Filter f;  // field by field: GCC 12 misreads a braced GroupKey as uninitialised
+    f.key.dim = ledger::Dimension::kTag;
+    f.key.tag_key = "team";
+    f.value = team;
+    b.scope.push_back(std::move(f));
     budgets.push_back(b);
   }
   auto resolved = governance::resolve_hierarchy(budgets);

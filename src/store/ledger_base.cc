@@ -104,7 +104,7 @@ core::Status LedgerBase::drop_source(std::int64_t id) {
   auto days = daily_days(id);
   if (!days) return days.error();
   for (const char* table : {"charges", "charge_daily", "gpu_samples", "gpu_hourly",
-                            "contract_commitments", "row_issues", "sources"}) {
+                            "contract_commitments", "row_issues", "source_totals", "sources"}) {
     const std::string sql =
         std::string("DELETE FROM ") + table +
         (std::string_view(table) == "sources" ? " WHERE id = $1" : " WHERE source_id = $1");
@@ -314,6 +314,7 @@ core::Result<ledger::SourceRecord> LedgerBase::commit_source(const std::string& 
     t.effective += r.sums.effective;
   }
   for (auto& [id, t] : totals) {
+    if (auto w = write_source_totals(source_id_, id, t); !w) return fail(w);
     auto q = query("reading a currency", "SELECT value FROM strings WHERE id = $1", {id});
     if (!q) return fail(q.error());
     if (q->size() != 1)

@@ -142,6 +142,12 @@ class LedgerBase : public ledger::Store {
   core::Status merge_source(std::int64_t source);
   core::Result<std::vector<std::int64_t>> daily_days(std::int64_t source);
   core::Status remerge_days(std::vector<std::int64_t> days);
+  // source_totals (ledger_merge.cc), inside the open write transaction: one source's total in one
+  // currency; a source's totals summed again from its charge_daily rows (after a restatement took
+  // some away).
+  core::Status write_source_totals(std::int64_t source, std::int64_t currency_sid,
+                                   const ledger::CurrencyTotal& t);
+  core::Status resum_source_totals(std::int64_t source);
   // restate() of an OpenShift export: `slices` are "YYYY-MM-DD|<resource type>".
   core::Result<std::vector<std::int64_t>> restate_days(const std::string& export_key,
                                                        const std::vector<std::string>& slices);

@@ -4,6 +4,7 @@
 // Money and row counts are integers, so the merged sums are exact whatever the order; GPU-hours
 // and ConsumedQuantity are doubles, summed once more from charge_daily where a source leaves
 // rather than subtracted (a difference of doubles would leave a residue where nothing stays).
+// Each source's totals per currency (source_totals, schema 10) are kept here too.
 #include <algorithm>
 
 #include "ledger_base.h"
@@ -17,6 +18,17 @@ constexpr std::size_t kDaysPerStatement = 500;
 std::string day_list(std::span<const std::int64_t> days) {
   std::string out;
   for (auto d : days) out += (out.empty() ? "" : ", ") + std::to_string(d);
+  return out;
+}
+
+// Exact decimal text of a wide sum, as source_totals keeps it.
+std::string decimal(core::WideNanos v) {
+  if (v == 0) return "0";
+  const bool negative = v < 0;
+  std::string out;
+  for (; v != 0; v /= 10) out += static_cast<char>('0' + (negative ? -(v % 10) : v % 10));
+  if (negative) out += '-';
+  std::reverse(out.begin(), out.end());
   return out;
 }
 
@@ -59,6 +71,32 @@ core::Status LedgerBase::remerge_days(std::vector<std::int64_t> days) {
       return r.error();
     if (auto r = query("summing merged days", merged_from_daily(in)); !r) return r.error();
   }
+  return {};
+}
+
+core::Status LedgerBase::write_source_totals(std::int64_t source, std::int64_t currency_sid,
+                                             const ledger::CurrencyTotal& t) {
+  const std::string billed = decimal(t.billed), effective = decimal(t.effective);
+  auto r = query("recording the source's totals",
+                 "INSERT INTO source_totals (source_id, currency_sid, billed, effective) VALUES "
+                 "($1, $2, $3, $4)",
+                 {source, currency_sid, std::string_view(billed), std::string_view(effective)});
+  if (!r) return r.error();
+  return {};
+}
+
+core::Status LedgerBase::resum_source_totals(std::int64_t source) {
+  if (auto r = query("dropping a source's totals", "DELETE FROM source_totals WHERE source_id = $1",
+                     {source});
+      !r)
+    return r.error();
+  auto r =
+      query("summing a source's totals",
+            "INSERT INTO source_totals (source_id, currency_sid, billed, effective) SELECT "
+            "source_id, currency_sid, CAST(SUM(billed) AS TEXT), CAST(SUM(effective) AS TEXT) FROM "
+            "charge_daily WHERE source_id = $1 GROUP BY source_id, currency_sid",
+            {source});
+  if (!r) return r.error();
   return {};
 }
 

@@ -25,15 +25,13 @@ core::Result<std::vector<ledger::SourceRecord>> LedgerBase::select_sources(
   const char* where = key == SourceKey::kSha256 ? "WHERE s.sha256 = $1 "
                       : key == SourceKey::kPath ? "WHERE s.path = $1 "
                                                 : "";
-  // A source's daily rows through their index on source_id; one row per currency (NULLs: none).
+  // A source's totals (source_totals, kept by each load): one row per currency (NULLs: none).
   auto q = query("reading sources",
                  "SELECT s.id, s.path, s.sha256, s.bytes, s.format, s.loaded_at, s.rows, "
-                 "s.rejected, s.warnings, "
-                 "c.value, SUM(d.billed), SUM(d.effective) FROM sources s LEFT JOIN charge_daily d "
-                 "ON d.source_id = "
-                 "s.id LEFT JOIN strings c ON c.id = d.currency_sid " +
-                     std::string(where) + "GROUP BY s.id, c.id ORDER BY s.id, c.value" +
-                     bytewise(dialect()),
+                 "s.rejected, s.warnings, c.value, t.billed, t.effective FROM sources s LEFT JOIN "
+                 "source_totals t ON t.source_id = s.id LEFT JOIN strings c ON c.id = "
+                 "t.currency_sid " +
+                     std::string(where) + "ORDER BY s.id, c.value" + bytewise(dialect()),
                  key == SourceKey::kAll ? std::vector<SqlParam>{}
                                         : std::vector<SqlParam>{std::string_view(value)});
   if (!q) return q.error();

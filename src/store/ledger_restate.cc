@@ -85,6 +85,8 @@ core::Result<std::vector<std::int64_t>> LedgerBase::restate_days(
                               "UPDATE sources SET rows = rows - $1 WHERE id = $2", {gone, id});
                !u) {
       return u.error();
+    } else if (auto t = resum_source_totals(id); !t) {
+      return t.error();
     }
   }
   if (auto s = remerge_days(std::move(days_changed)); !s) return s.error();

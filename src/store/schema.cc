@@ -109,7 +109,8 @@ std::vector<Migration> migrations(Dialect d) {
                   : substitute(sql::kSchemaV6PgPartitions, "{CHARGES_TEXT}", charges_text_view())},
           {7, substitute(sql::kSchemaV7Changes, "{ID}", id)},
           {8, substitute(sql::kSchemaV8RollupUnit, "{DAILY_REBUILD}", daily_rebuild())},
-          {9, schema_v9(d)}};
+          {9, schema_v9(d)},
+          {10, sql::kSchemaV10SourceTotals}};
 }
 
 const char* dimension_column(ledger::Dimension d) {

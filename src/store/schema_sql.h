@@ -300,4 +300,23 @@ CREATE TABLE charge_daily_merged (
 {MERGED_REBUILD};
 )SQL";
 
+// Each source's totals per currency (docs/LEDGER.md, Scale): what `aicost ledger sources` shows,
+// written in the load's transaction, so that listing the sources reads a row per source and
+// currency, not the source's rollup (6.15M rows of charge_daily in the 10M benchmark ledger of
+// 100 parts). A restatement sums a source's totals again from what stays in charge_daily
+// (ledger_merge.cc). The sums are nano-units in exact decimal text: a file's total may pass what
+// an int64 holds where each day's groups do not. Filled here from what charge_daily holds.
+inline constexpr const char* kSchemaV10SourceTotals = R"SQL(
+CREATE TABLE source_totals (
+  source_id BIGINT NOT NULL REFERENCES sources (id),
+  currency_sid BIGINT NOT NULL,
+  billed TEXT NOT NULL,
+  effective TEXT NOT NULL,
+  PRIMARY KEY (source_id, currency_sid)
+);
+INSERT INTO source_totals (source_id, currency_sid, billed, effective) SELECT source_id,
+  currency_sid, CAST(SUM(billed) AS TEXT), CAST(SUM(effective) AS TEXT) FROM charge_daily
+  GROUP BY source_id, currency_sid;
+)SQL";
+
 }  // namespace aicost::store::sql

@@ -74,4 +74,68 @@ void exec(const std::string& backend, const std::string& db, const std::string& 
   PQfinish(conn);
 }
 
+std::vector<std::string> rows_of(const std::string& backend, const std::string& db,
+                                 const std::string& sql) {
+  std::vector<std::string> out;
+  if (backend == "sqlite") {
+    sqlite3* conn = nullptr;
+    EXPECT_EQ(sqlite3_open(db.c_str(), &conn), SQLITE_OK);
+    char* err = nullptr;
+    auto add = [](void* v, int n, char** cells, char**) {
+      std::string row;
+      for (int c = 0; c < n; ++c) row += (c ? "|" : "") + std::string(cells[c] ? cells[c] : "");
+      static_cast<std::vector<std::string>*>(v)->push_back(row);
+      return 0;
+    };
+    EXPECT_EQ(sqlite3_exec(conn, sql.c_str(), add, &out, &err), SQLITE_OK) << (err ? err : "");
+    sqlite3_free(err);
+    sqlite3_close(conn);
+    return out;
+  }
+  PGconn* conn = PQconnectdb(db.c_str());
+  PGresult* r = PQexec(conn, sql.c_str());
+  EXPECT_EQ(PQresultStatus(r), PGRES_TUPLES_OK) << PQerrorMessage(conn);
+  for (int i = 0; i < PQntuples(r); ++i) {
+    std::string row;
+    for (int c = 0; c < PQnfields(r); ++c) row += (c ? "|" : "") + std::string(PQgetvalue(r, i, c));
+    out.push_back(row);
+  }
+  PQclear(r);
+  PQfinish(conn);
+  return out;
+}
+
+namespace {
+std::string decimal(core::WideNanos v) {
+  const bool negative = v < 0;
+  std::string out;
+  do {
+    out += static_cast<char>('0' + (negative ? -(v % 10) : v % 10));
+    v /= 10;
+  } while (v != 0);
+  if (negative) out += '-';
+  return {out.rbegin(), out.rend()};
+}
+}  // namespace
+
+std::vector<std::string> listed_source_totals(ledger::Store& store) {
+  auto sources = store.sources();
+  EXPECT_TRUE(sources) << (sources ? "" : sources.error().what());
+  std::vector<std::string> out;
+  if (sources)
+    for (const auto& s : *sources)
+      for (const auto& t : s.totals)
+        out.push_back(std::to_string(s.id) + "|" + t.currency + "|" + decimal(t.billed) + "|" +
+                      decimal(t.effective));
+  return out;
+}
+
+std::vector<std::string> charged_source_totals(const std::string& backend, const std::string& db) {
+  // Currencies are ASCII letters: any collation orders them as bytes do.
+  return rows_of(backend, db,
+                 "SELECT c.source_id, s.value, SUM(c.billed), SUM(c.effective) FROM charges c JOIN "
+                 "strings s ON s.id = c.currency_sid GROUP BY c.source_id, s.value ORDER BY "
+                 "c.source_id, s.value");
+}
+
 }  // namespace aicost::testing

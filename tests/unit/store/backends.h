@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "aicost/ledger/query.h"
 #include "aicost/ledger/store.h"
@@ -36,6 +37,15 @@ FreshDb fresh_postgres_db();  // pg_backend.cc
 // Runs `sql` (several statements) on the ledger at `db` (FreshStore::db), either backend
 // ("sqlite" or "postgresql"); a failing statement fails the test with the database's message.
 void exec(const std::string& backend, const std::string& db, const std::string& sql);
+// The rows of one statement on the ledger at `db`, either backend, each row its cells joined by
+// '|' (NULL as ""); a failing statement fails the test.
+std::vector<std::string> rows_of(const std::string& backend, const std::string& db,
+                                 const std::string& sql);
+// Each source's totals per currency as `store.sources()` lists them ("id|currency|billed|
+// effective" in nano-units, by id then currency), and the same summed here in SQL from the
+// source's charges (not through any rollup or source_totals): equal when source_totals is right.
+std::vector<std::string> listed_source_totals(ledger::Store& store);
+std::vector<std::string> charged_source_totals(const std::string& backend, const std::string& db);
 
 // A test run once per backend (parameter "sqlite" or "postgresql"): SetUp gives it a fresh store,
 // or skips it where the backend is unavailable (fails instead when PostgreSQL is required).
@@ -46,13 +56,16 @@ class BackendTest : public ::testing::TestWithParam<std::string> {
   FreshStore fresh_;
 };
 
-// Schemas 9 and 8 undone by hand (either backend; before kUnpartitionCharges): no merged rollup,
-// the rollup without the consumed unit and its quantity, no index of the GPU rows. charge_daily's
-// rows stay: those of a schema 7 ledger are the same groups summed over the units.
-// schema_migrations is the test's to trim.
-inline constexpr const char* kUndoSchema9 = "DROP TABLE charge_daily_merged;";
+// Schemas 10, 9 and 8 undone by hand (either backend; before kUnpartitionCharges): no sources'
+// totals, no merged rollup, the rollup without the consumed unit and its quantity, no index of the
+// GPU rows. charge_daily's rows stay: those of a schema 7 ledger are the same groups summed over
+// the units. schema_migrations is the test's to trim.
+inline constexpr const char* kUndoSchema10 = "DROP TABLE source_totals;";
+inline constexpr const char* kUndoSchema9 =
+    "DROP TABLE source_totals; DROP TABLE charge_daily_merged;";
 inline constexpr const char* kUndoSchema8 =
-    "DROP TABLE charge_daily_merged; DROP INDEX charges_gpu_day; ALTER TABLE charge_daily DROP "
+    "DROP TABLE source_totals; DROP TABLE charge_daily_merged; DROP INDEX charges_gpu_day; "
+    "ALTER TABLE charge_daily DROP "
     "COLUMN consumed_unit_sid; "
     "ALTER TABLE charge_daily DROP COLUMN consumed_quantity;";
 

@@ -126,6 +126,9 @@ TEST_P(OcpRestateTest, AReSentDayReplacesItsEarlierRowsAndKeepsTheRest) {
   EXPECT_EQ(second->restated, (std::vector<std::int64_t>{first->record.id}));
   EXPECT_EQ(second->periods, (std::vector<std::string>{"2019-02-02", "2019-02-03"}));
   EXPECT_EQ(billed_usd(store()), 2 * kUsd + 8 * kUsd + 1 * kUsd + 5 * kUsd + 1 * kUsd);
+  // Upload 1 keeps day 1's pods and day 2's volume: its listed totals are summed again.
+  EXPECT_EQ(testing::listed_source_totals(store()),
+            testing::charged_source_totals(GetParam(), fresh_.db));
 
   // The same upload again changes nothing; a third upload of all of upload 1's days and reports
   // leaves it no rows, and it goes.
@@ -139,6 +142,8 @@ TEST_P(OcpRestateTest, AReSentDayReplacesItsEarlierRowsAndKeepsTheRest) {
   ASSERT_TRUE(third) << third.error().what();
   // Left: day 1 and 2 of upload 3 (2 USD, 5 USD volume), day 3 of upload 2 (1 USD), c2 (1 USD).
   EXPECT_EQ(billed_usd(store()), 2 * kUsd + 5 * kUsd + 1 * kUsd + 1 * kUsd);
+  EXPECT_EQ(testing::listed_source_totals(store()),
+            testing::charged_source_totals(GetParam(), fresh_.db));
   auto sources = store().sources();
   ASSERT_TRUE(sources);
   ASSERT_EQ(sources->size(), 3u);  // upload 1 had nothing left
