@@ -12,22 +12,39 @@ using core::Seconds;
 
 namespace {
 
-core::FlopsPerSecond peak(const Replica& r) {
-  if (auto p = r.gpu.peak(r.weights)) return *p;
-  if (auto p = r.gpu.peak(Precision::kBf16)) return *p;
+core::FlopsPerSecond peak(const Replica& r, Precision p) {
+  if (auto v = r.gpu.peak(p)) return *v;
+  if (auto v = r.gpu.peak(Precision::kBf16)) return *v;
   return core::FlopsPerSecond(
       r.gpu.peak(Precision::kFp16).value_or(core::FlopsPerSecond(1)).value());
 }
 
+core::FlopsPerSecond peak(const Replica& r) { return peak(r, r.weights); }
+
 // Low-precision GEMMs reach a smaller share of their (higher) peak: FP8 and INT8 by
 // fp8_gemm_relative, FP4 (NVFP4/MXFP4 block-scaled, Blackwell) by fp4_gemm_relative.
-double gemm_share(const Replica& r) {
+double gemm_share(const Replica& r, Precision p) {
   const auto& e = r.efficiency;
-  const double relative = r.weights == Precision::kFp4 ? e.fp4_gemm_relative
-                          : r.weights == Precision::kFp8 || r.weights == Precision::kInt8
+  const double relative = p == Precision::kFp4 ? e.fp4_gemm_relative
+                          : p == Precision::kFp8 || p == Precision::kInt8
                               ? e.serving_fp8_prefill_relative
                               : 1.0;
   return e.serving_prefill_mfu * relative;
+}
+
+double gemm_share(const Replica& r) { return gemm_share(r, r.weights); }
+
+// The rate of the attention kernels' matmuls (prompt attention, Q K^T and P V): no lower
+// precision than the KV cache they read, and none below the weights' (an FP8 cache under 16-bit
+// weights is widened to 16 bits in the kernel, vLLM's paged attention), so the wider of the two.
+// NVFP4 checkpoints quantize the linear layers only (ModelOpt), so their attention runs at the
+// FP8 cache's rate (TensorRT-LLM's FP8 context FMHA), not at FP4's; at the same share of that
+// precision's peak as a GEMM in it.
+core::FlopsPerSecond attention_rate(const Replica& r) {
+  const Precision p = catalog::bytes_per_element(r.kv_cache) > catalog::bytes_per_element(r.weights)
+                          ? r.kv_cache
+                          : r.weights;
+  return peak(r, p) * (gemm_share(r, p) * r.tensor_parallel);
 }
 
 // Share of the GEMM rate a prefill over `rows` prompt tokens reaches: rows / (rows + half).
@@ -54,6 +71,13 @@ double params_per_gpu(const Replica& r, double params) {
   return (params - attention) / t + attention;
 }
 
+// Distinct experts `tokens` routed tokens touch in one MoE layer, top-k of E each, routed
+// uniformly: E (1 - (1 - k/E)^tokens). k at one token, E as the tokens grow.
+double experts_touched(const workload::Model& m, double tokens) {
+  const double e = m.spec().num_moe_experts, k = m.spec().moe_router_topk;
+  return e * (1 - std::pow(1 - k / e, tokens));
+}
+
 // A forward pass over `tokens` token rows through the experts: the active experts' FLOPs at the
 // GEMM share. What an expert costs beyond its FLOPs whatever its rows (grouped GEMM: one small
 // problem per expert) is expert_overhead's.
@@ -65,15 +89,30 @@ Seconds expert_compute(const Replica& r, double tokens) {
   return core::Flops(flops) / (peak(r) * (gemm_share(r) * r.tensor_parallel));
 }
 
+// Routing `tokens` tokens through each MoE layer moves their activations around the grouped GEMM:
+// the permute kernel reads a token's hidden vector and writes its k copies in expert order, the
+// finalize kernel reads the k expert outputs and writes their weighted sum (TensorRT-LLM's
+// expandInputRows and finalizeMoeRouting kernels; vLLM's fused_moe permute and moe_sum): 2k + 2
+// hidden vectors of 16-bit activations a token and layer, streamed like a copy (at
+// serving_kv_bandwidth). Under attention DP each rank routes its own tokens; under TP every rank
+// routes all of them (the hidden vector is whole on each).
+Seconds expert_permute(const Replica& r, double tokens) {
+  const auto& m = r.model;
+  if (!m.is_moe()) return Seconds(0);
+  const double k = m.spec().moe_router_topk;
+  const double local = r.attention_data_parallel ? tokens / r.tensor_parallel : tokens;
+  const double bytes = local * 2.0 * m.hidden() * (2 * k + 2) * m.moe_layers();
+  return Bytes(bytes) / (r.gpu.memory_bandwidth * r.efficiency.serving_kv_bandwidth);
+}
+
 // The fixed cost of the experts a step over `tokens` routed tokens runs on one GPU: each MoE layer
-// schedules the experts those tokens touch, E (1 - (1 - k/E)^t), as problems of their own. Under
-// attention DP the engines run expert parallelism over the same ranks (TensorRT-LLM "tp 8, ep 8,
-// attention DP"), so a GPU holds E / TP of them; else every GPU runs a slice of every expert.
+// schedules the experts those tokens touch as problems of their own. Under attention DP the engines
+// run expert parallelism over the same ranks (TensorRT-LLM "tp 8, ep 8, attention DP"), so a GPU
+// holds E / TP of them; else every GPU runs a slice of every expert.
 Seconds expert_overhead(const Replica& r, double tokens) {
   const auto& m = r.model;
   if (!m.is_moe()) return Seconds(0);
-  const double e = m.spec().num_moe_experts, k = m.spec().moe_router_topk;
-  const double touched = e * (1 - std::pow(1 - k / e, tokens));
+  const double touched = experts_touched(m, tokens);
   const double local = r.attention_data_parallel ? touched / r.tensor_parallel : touched;
   return r.efficiency.serving_expert_overhead * (local * m.moe_layers());
 }
@@ -147,16 +186,17 @@ Seconds prefill_time(const Replica& r, double tokens, double seq) {
   const auto& m = r.model;
   // Forward FLOPs: 2 per active parameter per token, plus causal attention 2 q s per token and
   // layer (training-model.md §1.3, forward only).
-  const double flops =
-      2 * dense_active_params(m) * tokens + 2.0 * m.layers() * m.q_width() * seq * tokens;
-  const double share = gemm_share(r) * rows_share(r, tokens);
+  const double rows = rows_share(r, tokens);
   const Seconds compute =
-      core::Flops(flops) / (peak(r) * (share * r.tensor_parallel)) + expert_compute(r, tokens);
+      core::Flops(2 * dense_active_params(m) * tokens) /
+          (peak(r) * (gemm_share(r) * rows * r.tensor_parallel)) +
+      core::Flops(2.0 * m.layers() * m.q_width() * seq * tokens) / (attention_rate(r) * rows) +
+      expert_compute(r, tokens);
   // The GEMMs stream every weight they use at least once: a short prompt is bound by that read.
   const Seconds weights = Bytes(step_weight_bytes(r, tokens)) /
                           (r.gpu.memory_bandwidth * r.efficiency.serving_decode_bandwidth);
-  return std::max(compute, weights) + expert_overhead(r, tokens) + tp_comm(r, tokens) +
-         r.efficiency.serving_layer_overhead * m.layers();
+  return std::max(compute, weights) + expert_overhead(r, tokens) + expert_permute(r, tokens) +
+         tp_comm(r, tokens) + r.efficiency.serving_layer_overhead * m.layers();
 }
 
 namespace {
@@ -168,9 +208,7 @@ double step_weight_bytes(const Replica& r, double tokens) {
   const auto& m = r.model;
   double blocks = m.params_total() - vocab_params(m);
   if (m.is_moe()) {
-    const double e = m.spec().num_moe_experts, k = m.spec().moe_router_topk;
-    const double touched = e * (1 - std::pow(1 - k / e, tokens));
-    blocks -= m.params_experts() * (1 - touched / e);
+    blocks -= m.params_experts() * (1 - experts_touched(m, tokens) / m.spec().num_moe_experts);
   }
   const double output = m.spec().tie_embeddings ? m.embedding_params() : m.output_params();
   return bytes_on_gpu(r, blocks, output);
@@ -221,10 +259,11 @@ Seconds forward_step(const Replica& r, double batch, double context, double per_
   Seconds attention(0);
   if (prefill_rows > 0) {
     const double flops = 2.0 * m.layers() * m.q_width() * prefill_seq * prefill_rows;
-    attention = core::Flops(flops) / (peak(r) * (gemm_share(r) * r.tensor_parallel));
+    attention = core::Flops(flops) / attention_rate(r);
   }
   return std::max(weights, step_gemm_compute(r, rows)) + kv + attention + expert_overhead(r, rows) +
-         tp_comm(r, rows) + r.efficiency.serving_layer_overhead * m.layers() +
+         expert_permute(r, rows) + tp_comm(r, rows) +
+         r.efficiency.serving_layer_overhead * m.layers() +
          r.efficiency.serving_sequence_overhead * sequences_per_scheduler(r, batch);
 }
 

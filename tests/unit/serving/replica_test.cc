@@ -247,14 +247,15 @@ TEST(Continuous, PrefillRowsShareTheStepsWeightReads) {
 }
 
 // FP4 GEMMs run at fp4_gemm_relative of the FP4 peak, FP8 at serving_fp8_prefill_relative of the
-// FP8 one: a long prefill (compute-bound) on B200 takes 1 / (2 x 0.7 / 0.75) of its FP8 time.
+// FP8 one: a long prefill (compute-bound) on B200 takes 1 / (2 x 0.7 / 0.75) of its FP8 time
+// (each with its cache in its own precision, so that attention runs at the same rate as the GEMMs).
 TEST(Prefill, Fp4HasItsOwnGemmEfficiency) {
   auto r = replica("llama3-70b", "b200", "blackwell");
   r.efficiency.serving_fp8_prefill_relative = 0.75;
   r.efficiency.fp4_gemm_relative = 0.7;
-  r.weights = Precision::kFp8;
+  r.weights = r.kv_cache = Precision::kFp8;
   auto fp4 = r;
-  fp4.weights = Precision::kFp4;
+  fp4.weights = fp4.kv_cache = Precision::kFp4;
   EXPECT_NEAR(prefill_time(fp4, 8192, 8192).value() / prefill_time(r, 8192, 8192).value(),
               0.75 / (2 * 0.7), 1e-9);
 }
