@@ -47,6 +47,14 @@ class TextIds {
     if (const auto p = index_.first(hash); p != CompactHashIndex::kNone)
       __builtin_prefetch(starts_[p]);
   }
+  // Hints for a walk through known ids: where stand-in `id` is kept, and (once that is near)
+  // its bytes.
+  void prefetch_start(std::int64_t id) const {
+    __builtin_prefetch(&starts_[static_cast<std::size_t>(-id - 1)]);
+  }
+  void prefetch_bytes(std::int64_t id) const {
+    __builtin_prefetch(starts_[static_cast<std::size_t>(-id - 1)]);
+  }
   std::size_t size() const { return starts_.size(); }  // stand-ins run from -1 to -size()
   // Every stand-in's number (-1 - its id) in text order, sorted once and kept until a text is
   // added: the folds of one scan rank their texts from it rather than each sorting its own. Not
@@ -129,6 +137,10 @@ class GroupFold {
       std::uint64_t key;
       std::uint32_t aux, next, g;
     };
+    // The memory of the groups next() reads a few places ahead (their keys and sums, then their
+    // texts), asked for early: in text order the groups, numbered in the order their first rows
+    // came, lie all over memory.
+    void prefetch() const;
     std::uint32_t item(Cell c);  // a text: a stand-in's number, or a string id's place after them
     std::string_view text(std::uint32_t item) const;
     std::uint32_t cell_rank(std::size_t g, std::size_t i) { return rank_[item(f_.cell(g, 1 + i))]; }

@@ -193,8 +193,35 @@ core::Status GroupFold::Walk::start(const Lookup& lookup) {
   return {};
 }
 
+void GroupFold::Walk::prefetch() const {
+  // Three steps, each from memory the one before fetched: the key and sums of the group eight
+  // places ahead, where its texts are kept (four ahead), their bytes (two ahead).
+  constexpr std::size_t kAhead = 8;
+  const std::size_t n = order_.size();
+  if (at_ + kAhead < n) {
+    const std::size_t g = order_[at_ + kAhead].g;
+    __builtin_prefetch(f_.key(g));
+    const auto* sums = reinterpret_cast<const char*>(&f_.narrow(g));
+    __builtin_prefetch(sums);
+    __builtin_prefetch(sums + sizeof(Narrow) - 1);
+  }
+  for (const std::size_t ahead : {kAhead / 2, kAhead / 4}) {
+    if (at_ + ahead >= n) continue;
+    const std::size_t g = order_[at_ + ahead].g;
+    for (std::size_t i = 0; i < dims_; ++i) {
+      const Cell c = f_.cell(g, 1 + i);
+      if (c >= 0) continue;  // a string id: its text is looked up already
+      if (ahead == kAhead / 2)
+        f_.texts_->prefetch_start(c);
+      else
+        f_.texts_->prefetch_bytes(c);
+    }
+  }
+}
+
 bool GroupFold::Walk::next(ledger::AggregateRow& row) {
   if (at_ == order_.size()) return false;
+  prefetch();
   const std::size_t g = order_[at_++].g;
   row.day = static_cast<ledger::Day>(f_.cell(g, 0));
   row.values.resize(dims_ + (tags_ ? f_.q_.tags.size() : 0));

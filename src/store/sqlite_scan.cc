@@ -68,8 +68,8 @@ core::Result<MultiScan> MultiScan::plan(sqlite3* db,
 
 core::Status MultiScan::prune_sources(sqlite3* db) {
   if (from_rollup(all_) || !all_.from || !all_.to) return {};
-  // The sources with charges, and those with a charge in the days: the daily rollup has a row per
-  // source and day charged.
+  // The sources with charges (their totals, schema 10: a few rows, where the rollup has one per
+  // source and day), and those with a charge in the days (the rollup, through its index on day).
   auto ids = [db](const std::string& sql) -> core::Result<std::vector<std::int64_t>> {
     core::Status st;
     Stmt q(db, sql, st);
@@ -78,7 +78,7 @@ core::Status MultiScan::prune_sources(sqlite3* db) {
     while (sqlite3_step(q.get()) == SQLITE_ROW) out.push_back(sqlite3_column_int64(q.get(), 0));
     return out;
   };
-  auto all = ids("SELECT DISTINCT source_id FROM charge_daily");
+  auto all = ids("SELECT DISTINCT source_id FROM source_totals");
   if (!all) return all.error();
   auto within =
       ids("SELECT DISTINCT source_id FROM charge_daily WHERE day >= " + std::to_string(*all_.from) +
