@@ -14,7 +14,6 @@ namespace aicost::billing {
 namespace {
 
 using ledger::GpuMetric;
-using ledger::GpuSample;
 using ledger::RowIssue;
 using namespace dcgm_testing;  // the shared fixtures
 

@@ -23,8 +23,6 @@ namespace aicost::search {
 namespace {
 
 using namespace reference;  // the case and the brute force
-using workload::OptimizerSharding;
-using workload::Recompute;
 
 TEST(Search, ImpossibleDeadlineRejectsEveryEvaluatedCandidate) {
   const Case c = small_case();

@@ -16,7 +16,7 @@ namespace aicost::search::reference {
 using workload::OptimizerSharding;
 using workload::Recompute;
 
-GpuOption gpu_option(const std::string& id, std::vector<double> usd_per_hour) {
+GpuOption gpu_option(const std::string& id, const std::vector<double>& usd_per_hour) {
   const auto& cat = testing::builtin_catalog();
   auto g = cat.gpu(id);
   EXPECT_TRUE(g) << id;

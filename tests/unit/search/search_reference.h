@@ -19,7 +19,7 @@ inline constexpr int kMinGpus = 8, kMaxGpus = 64;
 inline constexpr double kHeadroom = 0.92;  // ~6.4 GB usable: the larger layouts run out of memory
 
 // A catalogued GPU at the given prices (USD per GPU-hour).
-GpuOption gpu_option(const std::string& id, std::vector<double> usd_per_hour);
+GpuOption gpu_option(const std::string& id, const std::vector<double>& usd_per_hour);
 
 struct Case {
   workload::TrainingJob base;
