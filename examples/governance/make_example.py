@@ -7,13 +7,16 @@ with one case of every budget alert, anomaly and waste type `aicost ledger check
 
     python3 examples/governance/make_example.py   # rewrites the two files beside this script
 """
-import csv
 import datetime as dt
 import json
 import os
 import random
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "optimize-ledger"))
+import make_example as fleet  # noqa: E402  (dcgm-exporter labels, writing the two files)
+
 FIRST = dt.date(2025, 4, 28)
 LAST = dt.date(2025, 6, 27)  # inclusive
 COLUMNS = [
@@ -141,8 +144,7 @@ def telemetry():
     fleet mostly idle, the dev box idle with one GPU stuck at GPU_UTIL 100 (a hung job)."""
     rng = random.Random(7)
     start = int(dt.datetime(2025, 6, 26, tzinfo=dt.timezone.utc).timestamp())
-    sm_lines = ["# HELP DCGM_FI_PROF_SM_ACTIVE The ratio of cycles an SM has at least 1 warp assigned.",
-                "# TYPE DCGM_FI_PROF_SM_ACTIVE gauge"]
+    sm_lines = list(fleet.SM_ACTIVE_HEAD)
     util_lines = ["# HELP DCGM_FI_DEV_GPU_UTIL GPU utilization (in %).", "# TYPE DCGM_FI_DEV_GPU_UTIL gauge"]
     hosts = [(f"i-atlas{i}", 8, "NVIDIA H100 80GB HBM3", lambda g, h: (0.36, 97)) for i in range(4)]
     hosts += [(f"i-serve{i}", 8, "NVIDIA A100-SXM4-40GB", lambda g, h: (0.12 if 8 <= h < 20 else 0.04, 35)) for i in range(3)]
@@ -152,7 +154,7 @@ def telemetry():
             for h in range(24):
                 sm, util = activity(g, h)
                 sm = max(0.0, sm + rng.uniform(-0.02, 0.02)) if sm else 0.0
-                labels = f'gpu="{g}",UUID="GPU-{host}-{g}",device="nvidia{g}",modelName="{model}",Hostname="{host}"'
+                labels = fleet.dcgm_labels(host, g, model)
                 t = (start + h * 3600) * 1000
                 sm_lines.append(f"DCGM_FI_PROF_SM_ACTIVE{{{labels}}} {sm:.3f} {t}")
                 util_lines.append(f"DCGM_FI_DEV_GPU_UTIL{{{labels}}} {util} {t}")
@@ -160,12 +162,8 @@ def telemetry():
 
 
 def main():
-    with open(os.path.join(HERE, "focus-ai-lab-2025-05-06.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n")
-        w.writeheader()
-        w.writerows(charges())
-    with open(os.path.join(HERE, "dcgm-ai-lab-2025-06-26.prom"), "w") as f:
-        f.write(telemetry())
+    fleet.write_example(HERE, "focus-ai-lab-2025-05-06.csv", COLUMNS, charges(),
+                        "dcgm-ai-lab-2025-06-26.prom", telemetry())
 
 
 if __name__ == "__main__":

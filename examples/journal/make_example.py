@@ -17,7 +17,6 @@ Prices are data/instances.yaml's us-east-1 on-demand rates (as examples/optimize
 
     python3 examples/journal/make_example.py   # rewrites the three files beside this script
 """
-import csv
 import datetime as dt
 import json
 import os
@@ -58,13 +57,12 @@ def charges(rng):
 def telemetry(rng):
     """SM_ACTIVE of run r5's two hosts, hourly, one GPU each: about 60 % busy before the change,
     25 % after."""
-    lines = ["# HELP DCGM_FI_PROF_SM_ACTIVE The ratio of cycles an SM has at least 1 warp assigned.",
-             "# TYPE DCGM_FI_PROF_SM_ACTIVE gauge"]
+    lines = list(fleet.SM_ACTIVE_HEAD)
     start = dt.datetime.combine(FIRST, dt.time(), dt.timezone.utc)
     change = dt.datetime.combine(CHANGE, dt.time(), dt.timezone.utc)
     hours = ((LAST - FIRST).days + 1) * 24
     for host in ("i-r5-0", "i-r5-1"):
-        labels = f'gpu="0",UUID="GPU-{host}-0",device="nvidia0",modelName="NVIDIA A10G",Hostname="{host}"'
+        labels = fleet.dcgm_labels(host, 0, "NVIDIA A10G")
         for h in range(hours):
             t = start + dt.timedelta(hours=h)
             mean = ACTIVITY["after" if t >= change else "before"]
@@ -76,12 +74,8 @@ def telemetry(rng):
 def main():
     rng = random.Random(20250421)
     rows, truth = charges(rng)
-    with open(os.path.join(HERE, "focus-training-runs-2025-04.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=fleet.COLUMNS, lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-    with open(os.path.join(HERE, "dcgm-run-r5-2025-04.prom"), "w") as f:
-        f.write(telemetry(rng))
+    fleet.write_example(HERE, "focus-training-runs-2025-04.csv", fleet.COLUMNS, rows,
+                        "dcgm-run-r5-2025-04.prom", telemetry(rng))
     with open(os.path.join(HERE, "truth.json"), "w") as f:
         json.dump({"change_day": CHANGE.isoformat(), "planted_effect": TRUTH, "activity": ACTIVITY,
                    "cost_per_gpu_hour": truth}, f, indent=1, sort_keys=True)

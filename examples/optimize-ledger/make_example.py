@@ -49,6 +49,27 @@ RI = "arn:aws:ec2:us-west-2:111122223333:reserved-instances/ri-g6-4x"
 RI_COUNT = 4
 
 
+# The head of a dcgm-exporter scrape's SM_ACTIVE series.
+SM_ACTIVE_HEAD = ["# HELP DCGM_FI_PROF_SM_ACTIVE The ratio of cycles an SM has at least 1 warp assigned.",
+                  "# TYPE DCGM_FI_PROF_SM_ACTIVE gauge"]
+
+
+def dcgm_labels(host, gpu, model):
+    """A GPU's labels as dcgm-exporter writes them."""
+    return f'gpu="{gpu}",UUID="GPU-{host}-{gpu}",device="nvidia{gpu}",modelName="{model}",Hostname="{host}"'
+
+
+def write_example(here, focus_name, columns, rows, dcgm_name, dcgm_text):
+    """Writes an example's FOCUS export (`rows` under `columns`) and its dcgm-exporter scrape into
+    the folder `here`."""
+    with open(os.path.join(here, focus_name), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=columns, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    with open(os.path.join(here, dcgm_name), "w") as f:
+        f.write(dcgm_text)
+
+
 def iso(d):
     return d.strftime("%Y-%m-%dT00:00:00Z")
 
@@ -126,12 +147,11 @@ def telemetry():
     """SM_ACTIVE of the dev pool, hourly: work weekdays 08:00-20:00 UTC, idle otherwise, and one
     night job on i-dev1 (2025-05-07 22:00 to 2025-05-08 02:00)."""
     rng = random.Random(7)
-    lines = ["# HELP DCGM_FI_PROF_SM_ACTIVE The ratio of cycles an SM has at least 1 warp assigned.",
-             "# TYPE DCGM_FI_PROF_SM_ACTIVE gauge"]
+    lines = list(SM_ACTIVE_HEAD)
     start = dt.datetime.combine(TELEMETRY_FIRST, dt.time(), dt.timezone.utc)
     night_job = (dt.datetime(2025, 5, 7, 22, tzinfo=dt.timezone.utc), dt.datetime(2025, 5, 8, 2, tzinfo=dt.timezone.utc))
     for host in ("i-dev0", "i-dev1", "i-dev2"):
-        labels = f'gpu="0",UUID="GPU-{host}-0",device="nvidia0",modelName="NVIDIA L4",Hostname="{host}"'
+        labels = dcgm_labels(host, 0, "NVIDIA L4")
         for h in range(28 * 24):
             t = start + dt.timedelta(hours=h)
             busy = t.weekday() < 5 and 8 <= t.hour < 20
@@ -143,7 +163,7 @@ def telemetry():
     rng = random.Random(11)
     memory = ["# HELP DCGM_FI_DEV_FB_USED Framebuffer memory used (in MiB).", "# TYPE DCGM_FI_DEV_FB_USED gauge"]
     for g in range(8):
-        labels = f'gpu="{g}",UUID="GPU-i-eval0-{g}",device="nvidia{g}",modelName="NVIDIA H100 80GB HBM3",Hostname="i-eval0"'
+        labels = dcgm_labels("i-eval0", g, "NVIDIA H100 80GB HBM3")
         for h in range(28 * 24):
             ms = (int((start + dt.timedelta(hours=h)).timestamp())) * 1000
             lines.append(f"DCGM_FI_PROF_SM_ACTIVE{{{labels}}} {rng.uniform(0.06, 0.10):.3f} {ms}")
@@ -152,12 +172,8 @@ def telemetry():
 
 
 def main():
-    with open(os.path.join(HERE, "focus-gpu-fleet-2025-03-05.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n")
-        w.writeheader()
-        w.writerows(charges())
-    with open(os.path.join(HERE, "dcgm-dev-pool-2025-04-05.prom"), "w") as f:
-        f.write(telemetry())
+    write_example(HERE, "focus-gpu-fleet-2025-03-05.csv", COLUMNS, charges(),
+                  "dcgm-dev-pool-2025-04-05.prom", telemetry())
 
 
 if __name__ == "__main__":

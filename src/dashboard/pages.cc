@@ -1,8 +1,5 @@
 #include "pages.h"
 
-#include <cstdio>
-#include <map>
-
 #include "aicost/report/charts.h"
 #include "aicost/report/governance_report.h"
 #include "aicost/report/html.h"
@@ -99,18 +96,9 @@ std::string check_page(Page page, const governance::CheckResult& r,
   // The findings past max_waste: their count and saving a month per currency, in one line.
   std::string rest;
   if (part.waste.size() > max_waste) {
-    std::map<std::string, double> saving;
-    for (auto w = part.waste.begin() + static_cast<std::ptrdiff_t>(max_waste);
-         w != part.waste.end(); ++w)
-      saving[w->finding.currency] += w->finding.monthly_saving;
-    std::string sums;
-    for (const auto& [currency, amount] : saving) {
-      char money[64];
-      std::snprintf(money, sizeof money, "%.2f ", amount);
-      sums += (sums.empty() ? "" : ", ") + std::string(money) + currency;
-    }
     rest = "... and " + std::to_string(part.waste.size() - max_waste) + " more findings, saving " +
-           sums + " a month together (the largest " + std::to_string(max_waste) +
+           report::waste_saving_from(part, max_waste) + " a month together (the largest " +
+           std::to_string(max_waste) +
            " are above; /api/check and `aicost ledger check` list them all)\n";
     part.waste.resize(max_waste);
   }

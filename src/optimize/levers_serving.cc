@@ -3,6 +3,9 @@
 // capacity search and fleet (serving/fleet.h) on the changed plan.
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <utility>
+#include <variant>
 
 #include "aicost/core/text.h"
 #include "serving_levers.h"
@@ -47,6 +50,16 @@ bool lists(const std::vector<Precision>& v, Precision p) {
 }
 
 std::string usd(double x) { return core::group_digits(x) + " USD/month"; }
+
+// A cache lever's hit ratio: the one serving.levers offers, or the proposal that ends the lever:
+// nothing to do where the plan already caches (`now` > 0, `already` says how much), `missing`
+// where the levers section offers no ratio.
+std::variant<double, Proposal> offered_hit(double now, const std::optional<double>& offered,
+                                           std::string already, Proposal missing) {
+  if (now > 0) return nothing_to_do(std::move(already));
+  if (!offered) return missing;
+  return *offered;
+}
 
 }  // namespace
 
@@ -182,19 +195,16 @@ Proposal batch_limit(const LeverContext& ctx) {
 
 Proposal prefix_caching(const LeverContext& ctx) {
   const auto& s = *ctx.plan.serving;
-  if (s.plan.traffic.prefix_cache_hit > 0) {
-    return nothing_to_do(
-        core::sprintf("the plan already serves %.0f %% of prompt tokens from a "
-                      "prefix cache (serving.prefix_cache_hit)",
-                      100 * s.plan.traffic.prefix_cache_hit));
-  }
-  if (!s.plan.levers.prefix_cache_hit) {
-    return not_priced(
-        "needs the share of prompt tokens a prefix cache would serve on this traffic "
-        "(serving.levers.prefix_cache_hit): it depends on shared system prompts and "
-        "conversation history, so the model does not assume one");
-  }
-  const double hit = *s.plan.levers.prefix_cache_hit;
+  const auto offered = offered_hit(
+      s.plan.traffic.prefix_cache_hit, s.plan.levers.prefix_cache_hit,
+      core::sprintf("the plan already serves %.0f %% of prompt tokens from a prefix cache "
+                    "(serving.prefix_cache_hit)",
+                    100 * s.plan.traffic.prefix_cache_hit),
+      not_priced("needs the share of prompt tokens a prefix cache would serve on this traffic "
+                 "(serving.levers.prefix_cache_hit): it depends on shared system prompts and "
+                 "conversation history, so the model does not assume one"));
+  if (const auto* stop = std::get_if<Proposal>(&offered)) return *stop;
+  const double hit = std::get<double>(offered);
   Risk risk{RiskLevel::kLow,
             {"assumption", "memory"},
             core::sprintf("the saving rests on the plan's %.0f %% hit ratio; cached prefixes hold "
@@ -250,18 +260,15 @@ Proposal speculative_decoding(const LeverContext& ctx) {
 
 Proposal cdn(const LeverContext& ctx) {
   const auto& s = *ctx.plan.serving;
-  if (s.plan.traffic.response_cache_hit > 0) {
-    return nothing_to_do(
-        core::sprintf("the plan already answers %.0f %% of requests from a "
-                      "response cache (serving.response_cache_hit)",
-                      100 * s.plan.traffic.response_cache_hit));
-  }
-  if (!s.plan.levers.response_cache_hit) {
-    return not_applicable(
-        "the plan gives no hit ratio for a response cache "
-        "(serving.levers.response_cache_hit)");
-  }
-  const double hit = *s.plan.levers.response_cache_hit;
+  const auto offered = offered_hit(
+      s.plan.traffic.response_cache_hit, s.plan.levers.response_cache_hit,
+      core::sprintf("the plan already answers %.0f %% of requests from a response cache "
+                    "(serving.response_cache_hit)",
+                    100 * s.plan.traffic.response_cache_hit),
+      not_applicable("the plan gives no hit ratio for a response cache "
+                     "(serving.levers.response_cache_hit)"));
+  if (const auto* stop = std::get_if<Proposal>(&offered)) return *stop;
+  const double hit = std::get<double>(offered);
   Change c = {{"serving.response_cache_hit", percent(hit)}};
   if (s.plan.levers.response_cache_cost) {
     c.push_back({"serving.response_cache_cost",
@@ -367,16 +374,16 @@ namespace aicost::optimize {
 
 std::vector<Lever> serving_levers() {
   using namespace detail;
-  return {
-      {"quantization", "serving", "", quantization},
-      {"batch-limit", "serving", "", batch_limit},
-      {"prefix-caching", "serving", "", prefix_caching},
-      {"speculative-decoding", "serving", "", speculative_decoding},
-      {"autoscaling", "serving", "", autoscaling},
-      {"spot-mix", "serving", "", spot_mix},
-      {"gpu-type", "serving", "", serving_gpu_type},
-      {"cdn", "serving", "", cdn},
+  // All of category "serving", none excluding another.
+  const std::pair<const char*, Proposal (*)(const LeverContext&)> levers[] = {
+      {"quantization", quantization},     {"batch-limit", batch_limit},
+      {"prefix-caching", prefix_caching}, {"speculative-decoding", speculative_decoding},
+      {"autoscaling", autoscaling},       {"spot-mix", spot_mix},
+      {"gpu-type", serving_gpu_type},     {"cdn", cdn},
   };
+  std::vector<Lever> out;
+  for (const auto& [id, propose] : levers) out.push_back({id, "serving", "", propose});
+  return out;
 }
 
 }  // namespace aicost::optimize

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "aicost/core/amount.h"
@@ -38,7 +39,11 @@ enum class Dimension {
   kTag,  // a tag key, canonical (canonical_tag_key)
 };
 
+// Constructed, not aggregate-initialised: GCC 12 warns -Wmaybe-uninitialized on tag_key when a
+// braced GroupKey list (a vector of Filters) is built in place.
 struct GroupKey {
+  GroupKey() = default;
+  GroupKey(Dimension d, std::string tag) : dim(d), tag_key(std::move(tag)) {}
   Dimension dim = Dimension::kService;
   std::string tag_key;  // for kTag
   friend bool operator==(const GroupKey&, const GroupKey&) = default;

@@ -18,6 +18,9 @@ std::string render_check(const governance::CheckResult& r, Format f);
 // and, when some are left out, a warning (last in `warnings`) that counts them and sums their
 // monthly saving per currency. Everything else as it is; limit 0: the whole check.
 governance::CheckResult largest_waste(const governance::CheckResult& r, std::size_t limit);
+// The monthly saving of r.waste[from..] per currency, summed in the order of the list (largest
+// first, so the figure is the same wherever it is computed): "1234.50 USD, 12.00 EUR".
+std::string waste_saving_from(const governance::CheckResult& r, std::size_t from);
 // The waste findings a page for a person lists when no limit is asked for (`ledger check -o html`,
 // the dashboard's /waste): the largest, the rest counted in one line. A ledger of 1M generated
 // charges had 4,968 findings, a 3.3 MB page (docs/REPORTS.md).

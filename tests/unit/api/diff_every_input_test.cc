@@ -203,7 +203,9 @@ TEST(DiffEveryInput, ReliabilityStorageAndOperationsInputsAreNamed) {
   EXPECT_EQ(in["reliability.restart_time"], std::make_pair(json(nullptr), json("20min")));
   EXPECT_EQ(in.size(), 3u);
   for (const auto& o : j["outputs"]) {
-    if (o["metric"] == "cost.categories.operations") EXPECT_GT(o["delta"].get<double>(), 0);
+    if (o["metric"] == "cost.categories.operations") {
+      EXPECT_GT(o["delta"].get<double>(), 0);
+    }
   }
 }
 

@@ -59,7 +59,7 @@ std::vector<ScopeDay> days(double before, double after, double spread, double ac
   for (ledger::Day d = kChange - 4; d < kChange + 4; ++d) {
     const double unit = (d < kChange ? before : after) + (d % 2 ? spread : -spread);
     const double active = d < kChange ? active_before : active_after;
-    out.push_back({d, unit * 10, 10, active > 0 ? 10 : 0, active * 10, tokens});
+    out.push_back({d, unit * 10, 10, active > 0 ? 10.0 : 0.0, active * 10, tokens});
   }
   return out;
 }

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "aicost/costing/cost_inputs.h"
 #include "aicost/costing/cost_model.h"
@@ -39,6 +40,9 @@ inline catalog::ModelSpec tiny_spec() {
 
 // Everything one view points to, kept alive together.
 struct Plan {
+  // Constructed, not aggregate-initialised from braces: GCC 12 warns -Wmaybe-uninitialized on the
+  // strings of a braced CostInputs temporary. The rest is value-initialised, as `{}` did.
+  explicit Plan(workload::TrainingJob j) : job(std::move(j)), perf(), cost(), inputs() {}
   workload::TrainingJob job;
   perf::TrainingEstimate perf;
   costing::CostEstimate cost;
@@ -55,10 +59,7 @@ struct Plan {
 inline std::unique_ptr<Plan> make_plan() {
   auto model = workload::Model::create(tiny_spec());
   auto p = std::make_unique<Plan>(
-      Plan{workload::TrainingJob{*model, 0, 0, 0, catalog::Precision::kBf16, {}, {}, {}, {}, 0},
-           {},
-           {},
-           {}});
+      workload::TrainingJob{*model, 0, 0, 0, catalog::Precision::kBf16, {}, {}, {}, {}, 0});
   auto& job = p->job;
   job.tokens = 1.048576e10;
   job.seq_length = 2048;

@@ -148,9 +148,11 @@ TEST_P(OcpRestateTest, AReSentDayReplacesItsEarlierRowsAndKeepsTheRest) {
   ASSERT_TRUE(sources);
   ASSERT_EQ(sources->size(), 3u);  // upload 1 had nothing left
   for (const auto& s : *sources) EXPECT_NE(s.id, first->record.id);
-  for (const auto& s : *sources)
-    if (s.id == second->record.id)
+  for (const auto& s : *sources) {
+    if (s.id == second->record.id) {
       EXPECT_EQ(s.rows, 2);  // day 3's pod-hour: a CPU and a memory row
+    }
+  }
 }
 
 TEST_P(OcpRestateTest, KilledReSendLeavesTheOldDayAndTheRerunTheNew) {
