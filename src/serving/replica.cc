@@ -117,14 +117,40 @@ Seconds expert_overhead(const Replica& r, double tokens) {
   return r.efficiency.serving_expert_overhead * (local * m.moe_layers());
 }
 
-// Two all-reduces per layer (attention and MLP outputs) of `tokens` x hidden 16-bit values.
+// Two all-reduces per layer (attention and MLP outputs) of `tokens` x hidden 16-bit values: each
+// moves 2 (t - 1) / t of the message (ring or one-shot). Under attention DP the attention is whole
+// on its rank and needs none; the split MLP / experts take the ranks' tokens by an all-gather
+// before and hand them back by a reduce-scatter after (TensorRT-LLM's attention DP MoE; Megatron's
+// sequence parallelism, Korthikanti et al. 2022 §4.2.2), (t - 1) / t of the message each: two
+// collectives a layer, but one all-reduce's bytes.
 Seconds tp_comm(const Replica& r, double tokens) {
   if (r.tensor_parallel <= 1) return Seconds(0);
   const double t = r.tensor_parallel;
   const Bytes msg(tokens * r.model.hidden() * 2);
   const core::BytesPerSecond bw = r.gpu.scale_up_bandwidth * r.efficiency.scale_up_bus;
-  const Seconds one = r.efficiency.serving_allreduce_latency + msg * (2 * (t - 1) / t) / bw;
+  const double share = r.attention_data_parallel ? (t - 1) / t : 2 * (t - 1) / t;
+  const Seconds one = r.efficiency.serving_allreduce_latency + msg * share / bw;
   return one * (2.0 * r.model.layers());
+}
+
+// Query-key and value widths of one token's attention over its context, summed over the heads:
+// n_h (d_qk + d_v). GQA: 2 n_h d_h. MLA as the prompt runs it, with the heads decompressed from
+// the latent: the no-RoPE and RoPE query-key dimensions, then the value's (DeepSeek-V2 §2.1.2:
+// 128 x (192 + 128) for DeepSeek-V3, not 2 x hidden). MLA in decode with the up-projections
+// absorbed into the query and output (DeepSeek-V2 §2.1.3, FlashMLA): every head scores the
+// kv_lora_rank + RoPE latent and sums kv_lora_rank of it, 128 x (576 + 512).
+double attention_width(const workload::Model& m, bool absorbed) {
+  const auto& s = m.spec();
+  if (!s.multi_latent_attention) return 2.0 * m.q_width();
+  if (absorbed) return m.heads() * (2.0 * s.kv_lora_rank + s.qk_pos_emb_head_dim);
+  return m.heads() * static_cast<double>(s.qk_head_dim + s.qk_pos_emb_head_dim + s.v_head_dim);
+}
+
+// FLOPs of the attention matmuls (Q K^T and P V) of `rows` query tokens over `context` keys each:
+// 2 FLOPs a multiply-add, n_h (d_qk + d_v) multiply-adds per key and layer. A causal prompt of s
+// tokens attends to s / 2 keys on average (training-model.md §1.3, forward only).
+core::Flops attention_flops(const workload::Model& m, bool absorbed, double rows, double context) {
+  return core::Flops(2.0 * m.layers() * attention_width(m, absorbed) * context * rows);
 }
 
 // Active parameters outside the routed experts (all of them for a dense model), less the input
@@ -184,14 +210,12 @@ double step_weight_bytes(const Replica& r, double tokens);
 
 Seconds prefill_time(const Replica& r, double tokens, double seq) {
   const auto& m = r.model;
-  // Forward FLOPs: 2 per active parameter per token, plus causal attention 2 q s per token and
-  // layer (training-model.md §1.3, forward only).
+  // Forward FLOPs: 2 per active parameter per token, plus causal attention over seq / 2 keys.
   const double rows = rows_share(r, tokens);
-  const Seconds compute =
-      core::Flops(2 * dense_active_params(m) * tokens) /
-          (peak(r) * (gemm_share(r) * rows * r.tensor_parallel)) +
-      core::Flops(2.0 * m.layers() * m.q_width() * seq * tokens) / (attention_rate(r) * rows) +
-      expert_compute(r, tokens);
+  const Seconds compute = core::Flops(2 * dense_active_params(m) * tokens) /
+                              (peak(r) * (gemm_share(r) * rows * r.tensor_parallel)) +
+                          attention_flops(m, false, tokens, seq / 2) / (attention_rate(r) * rows) +
+                          expert_compute(r, tokens);
   // The GEMMs stream every weight they use at least once: a short prompt is bound by that read.
   const Seconds weights = Bytes(step_weight_bytes(r, tokens)) /
                           (r.gpu.memory_bandwidth * r.efficiency.serving_decode_bandwidth);
@@ -254,12 +278,17 @@ Seconds forward_step(const Replica& r, double batch, double context, double per_
   const double decode_rows = batch * per_seq;
   const double rows = decode_rows + prefill_rows;
   const Seconds weights = Bytes(step_weight_bytes(r, rows)) / bw;
-  const Seconds kv = Bytes(step_kv_bytes(r, batch, context)) /
-                     (r.gpu.memory_bandwidth * r.efficiency.serving_kv_bandwidth);
+  // The decode attention reads the cache at a copy's rate unless its matmuls take longer: never
+  // for GQA (2 n_h / g FLOPs a cached FP8 byte), but MLA's absorbed heads all score the shared
+  // latent, 2 x 128 x 1,088 FLOPs per 576 cached bytes a query token for DeepSeek-V3 (FlashMLA is
+  // compute-bound on Hopper and Blackwell).
+  const Seconds kv =
+      std::max(Seconds(Bytes(step_kv_bytes(r, batch, context)) /
+                       (r.gpu.memory_bandwidth * r.efficiency.serving_kv_bandwidth)),
+               Seconds(attention_flops(m, true, decode_rows, context) / attention_rate(r)));
   Seconds attention(0);
   if (prefill_rows > 0) {
-    const double flops = 2.0 * m.layers() * m.q_width() * prefill_seq * prefill_rows;
-    attention = core::Flops(flops) / attention_rate(r);
+    attention = attention_flops(m, false, prefill_rows, prefill_seq / 2) / attention_rate(r);
   }
   return std::max(weights, step_gemm_compute(r, rows)) + kv + attention + expert_overhead(r, rows) +
          expert_permute(r, rows) + tp_comm(r, rows) +
