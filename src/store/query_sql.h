@@ -29,9 +29,12 @@ AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d);
 // per dims (an id; resource_id as text), currency_sid, tagset_id, billed, effective, list,
 // contracted, gpu_hours, rows, consumed_quantity. `also`: more conditions the rows must meet (fixed
 // SQL); `index`: SQLite's " INDEXED BY name" or " NOT INDEXED" after the charges (fixed SQL; not
-// for the rollup).
+// for the rollup). With a `row_function` (SQLite), those columns are its arguments after the
+// parameter `:scan` (numbered before the others), and the one column out is count(...) of its
+// results (MultiScan::scan: a row's values reach the function without a call per column).
 AggregateSql scan_sql(const ledger::AggregateQuery& q, Dialect d,
-                      const std::vector<std::string>& also = {}, const std::string& index = {});
+                      const std::vector<std::string>& also = {}, const std::string& index = {},
+                      const std::string& row_function = {});
 // Whether the daily rollup answers `q` (else it reads the raw charges).
 bool from_rollup(const ledger::AggregateQuery& q);
 // From gpu_hourly. Columns out: host, day, metric, mean value, samples.
