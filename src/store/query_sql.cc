@@ -200,7 +200,7 @@ AggregateSql gpu_activity_sql(std::optional<ledger::Day> from, std::optional<led
 }
 
 AggregateSql gpu_hours_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to,
-                           Dialect d, bool with_memory, bool count) {
+                           Dialect d, bool with_memory) {
   AggregateSql out;
   auto param = [&](std::string value) {
     out.params.push_back(std::move(value));
@@ -208,9 +208,8 @@ AggregateSql gpu_hours_sql(std::optional<ledger::Day> from, std::optional<ledger
   };
   const std::string metrics = activity_metrics(param, with_memory);
   const std::string range = hour_range(from, to);
-  out.sql = std::string(count ? "SELECT COUNT(*)"
-                              : "SELECT host, gpu, hour, metric, value_sum, samples") +
-            " FROM gpu_hourly WHERE " + metrics + range;
+  out.sql =
+      "SELECT host, gpu, hour, metric, value_sum, samples FROM gpu_hourly WHERE " + metrics + range;
   return out;
 }
 

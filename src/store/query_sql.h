@@ -41,9 +41,9 @@ bool from_rollup(const ledger::AggregateQuery& q);
 AggregateSql gpu_activity_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to,
                               Dialect d);
 // Columns out: host, gpu, hour, metric, sum, samples (activity metrics, and FB_USED when
-// `with_memory`), one row per source and in no order: ledger::merge_gpu_hours sorts and sums them
-// (faster than SQLite's sorter). With `count`, the one column COUNT(*) of those rows instead.
+// `with_memory`), one row per source and in no order: LedgerBase::gpu_hours sorts and sums them
+// as ledger::merge_gpu_hours would (faster than SQLite's sorter).
 AggregateSql gpu_hours_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to,
-                           Dialect d, bool with_memory = false, bool count = false);
+                           Dialect d, bool with_memory = false);
 
 }  // namespace aicost::store
