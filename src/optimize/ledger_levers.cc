@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 #include "aicost/core/text.h"
 #include "aicost/governance/waste_scan.h"
@@ -268,13 +269,22 @@ core::Result<LedgerOptimizeResult> optimize_ledger(ledger::Store& store,
   // the accepted savings add up.
   auto& c = res.combined;
   c.total_usd = res.baseline.monthly;
+  // The levers' changes merged as merge() (change.h) would, one after another, in place: a ledger
+  // has thousands of accepted levers, and merge() copies and searches the whole change for each.
+  std::unordered_map<std::string, std::size_t> at;  // a key's place in c.change
   for (const auto& r : res.levers) {
     if (r.status != LeverStatus::kAccepted) continue;
     c.levers.push_back(r.subject.empty() ? r.id : r.id + " " + r.subject);
     c.steps.push_back({r.id, 0, *r.saving_usd, 0, false});
     c.saving_usd += *r.saving_usd;
     c.risk = std::max(c.risk, r.risk.level);
-    c.change = merge(c.change, r.change);
+    for (const Edit& e : r.change) {
+      const auto [it, fresh] = at.try_emplace(e.key, c.change.size());
+      if (fresh)
+        c.change.push_back(e);
+      else
+        c.change[it->second].value = e.value;
+    }
   }
   c.sum_of_savings = c.saving_usd;
   c.total_usd -= c.saving_usd;

@@ -1,6 +1,9 @@
 // LedgerBase's reads that are the same SQL in both dialects: sources, row issues, tag sets and the
 // GPU telemetry (the aggregates have their own paths, sqlite_reads.cc and pg_reads.cc).
 #include <algorithm>
+#include <numeric>
+#include <string_view>
+#include <unordered_map>
 
 #include "ledger_base.h"
 #include "query_sql.h"
@@ -116,34 +119,72 @@ core::Result<std::vector<ledger::HostActivity>> LedgerBase::gpu_activity(
 core::Result<std::vector<ledger::GpuHour>> LedgerBase::gpu_hours(std::optional<ledger::Day> from,
                                                                  std::optional<ledger::Day> to,
                                                                  bool with_memory) {
-  // Counted first, so that the rows are read once into memory of their size: in a fresh process
-  // each page touched first is a page fault and a page zeroed, and a vector grown by doubling
-  // touches twice its size (28 days of 1,024 GPUs: 0.7M rows of 96 bytes).
-  const auto n = gpu_hours_sql(from, to, dialect(), with_memory, true);
-  auto count = query("counting hourly GPU telemetry", n.sql, bound(n.params));
-  if (!count) return count.error();
-  std::vector<ledger::GpuHour> out;
-  if (count->size() == 1)
-    out.reserve(static_cast<std::size_t>(std::max<std::int64_t>(count->i64(0, 0), 0)));
+  // As ledger::merge_gpu_hours over the rows read, without sorting GpuHours: each row is read as
+  // integers with its (host, GPU) as a number, those rows are sorted (stably: the rows of one hour
+  // are summed in the order read) and summed, and only then made GpuHours, at their final count.
+  // (28 days of 1,024 GPUs: 0.7M rows; sorting them as GpuHours on two strings, and a COUNT(*)
+  // first to size their vector, were about 6 % of `optimize --db` on the 10M-charge bench ledger.)
+  struct Row {
+    std::int64_t hour;
+    double sum;
+    std::int64_t samples;
+    std::uint32_t gpu;  // its number in `gpus`, then its rank in text order
+    ledger::GpuMetric metric;
+  };
+  std::vector<Row> rows;
+  std::vector<std::pair<std::string, std::string>> gpus;   // (host, GPU) by number
+  std::unordered_map<std::string, std::uint32_t> numbers;  // by the host's length, host, GPU
+  std::string key;
   const auto a = gpu_hours_sql(from, to, dialect(), with_memory);
   bool ok = true;
-  auto s = query_each("reading hourly GPU telemetry", a.sql, bound(a.params),
-                      [&](const SqlRows& q, std::size_t r) {
-                        const auto metric = ledger::gpu_metric_from_name(q.view(r, 3));
-                        if (!metric) return;
-                        auto& h = out.emplace_back();
-                        h.host = q.view(r, 0);
-                        h.gpu = q.view(r, 1);
-                        h.hour = q.i64(r, 2);
-                        h.metric = *metric;
-                        h.sum = q.real(r, 4);
-                        h.samples = q.i64(r, 5);
-                        ok = ok && q.ok();
-                      });
+  auto s = query_each(
+      "reading hourly GPU telemetry", a.sql, bound(a.params), [&](const SqlRows& q, std::size_t r) {
+        const auto metric = ledger::gpu_metric_from_name(q.view(r, 3));
+        if (!metric) return;
+        const std::string_view host = q.view(r, 0), gpu = q.view(r, 1);
+        key.assign(std::to_string(host.size())).append(1, ':').append(host);
+        key.append(gpu);
+        const auto [it, fresh] = numbers.try_emplace(key, static_cast<std::uint32_t>(gpus.size()));
+        if (fresh) gpus.emplace_back(host, gpu);
+        rows.push_back({q.i64(r, 2), q.real(r, 4), q.i64(r, 5), it->second, *metric});
+        ok = ok && q.ok();
+      });
   if (!s) return s.error();
-  if (!ok || !count->ok())
-    return make_error(ErrorCode::kInternal, "an unexpected value in gpu_hourly", ledger_);
-  ledger::merge_gpu_hours(out);
+  if (!ok) return make_error(ErrorCode::kInternal, "an unexpected value in gpu_hourly", ledger_);
+  std::vector<std::uint32_t> order(gpus.size()), rank(gpus.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(),
+            [&](std::uint32_t x, std::uint32_t y) { return gpus[x] < gpus[y]; });
+  for (std::size_t k = 0; k < order.size(); ++k) rank[order[k]] = static_cast<std::uint32_t>(k);
+  for (Row& r : rows) r.gpu = rank[r.gpu];
+  const auto same = [](const Row& x, const Row& y) {
+    return x.gpu == y.gpu && x.hour == y.hour && x.metric == y.metric;
+  };
+  std::stable_sort(rows.begin(), rows.end(), [](const Row& x, const Row& y) {
+    if (x.gpu != y.gpu) return x.gpu < y.gpu;
+    if (x.hour != y.hour) return x.hour < y.hour;
+    return x.metric < y.metric;
+  });
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) n += i == 0 || !same(rows[i - 1], rows[i]) ? 1 : 0;
+  std::vector<ledger::GpuHour> out;
+  out.reserve(n);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Row& r = rows[i];
+    if (i > 0 && same(rows[i - 1], r)) {
+      out.back().sum += r.sum;
+      out.back().samples += r.samples;
+      continue;
+    }
+    auto& h = out.emplace_back();
+    const auto& [host, gpu] = gpus[order[r.gpu]];
+    h.host = host;
+    h.gpu = gpu;
+    h.hour = r.hour;
+    h.metric = r.metric;
+    h.sum = r.sum;
+    h.samples = r.samples;
+  }
   return out;
 }
 

@@ -135,22 +135,24 @@ AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d) {
 }
 
 AggregateSql scan_sql(const ledger::AggregateQuery& q, Dialect d,
-                      const std::vector<std::string>& also, const std::string& index) {
+                      const std::vector<std::string>& also, const std::string& index,
+                      const std::string& row_function) {
   const bool rollup = from_rollup(q);
   AggregateSql out;
   auto param = [&](std::string value) {
     out.params.push_back(std::move(value));
     return placeholder(d, out.params.size());
   };
-  out.sql = "SELECT day";
-  for (auto dim : q.dims) out.sql += std::string(", ") + dimension_column(dim);
-  out.sql += rollup ? ", currency_sid, tagset_id, billed, effective, list, contracted, gpu_hours, "
-                      "rows, consumed_quantity "
-                      "FROM charge_daily_merged"
+  std::string columns = "day";
+  for (auto dim : q.dims) columns += std::string(", ") + dimension_column(dim);
+  columns += rollup ? ", currency_sid, tagset_id, billed, effective, list, contracted, gpu_hours, "
+                      "rows, consumed_quantity"
                     : ", currency_sid, tagset_id, billed, effective, list, COALESCE(contracted, "
-                      "0), gpu_hours, 1, "
-                      "COALESCE(consumed_quantity, 0) FROM charges" +
-                          index;
+                      "0), gpu_hours, 1, COALESCE(consumed_quantity, 0)";
+  out.sql =
+      "SELECT " +
+      (row_function.empty() ? columns : "count(" + row_function + "(:scan, " + columns + "))") +
+      (rollup ? " FROM charge_daily_merged" : " FROM charges" + index);
   out.sql += where_clause(q, param, also);
   return out;
 }
@@ -198,7 +200,7 @@ AggregateSql gpu_activity_sql(std::optional<ledger::Day> from, std::optional<led
 }
 
 AggregateSql gpu_hours_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to,
-                           Dialect d, bool with_memory, bool count) {
+                           Dialect d, bool with_memory) {
   AggregateSql out;
   auto param = [&](std::string value) {
     out.params.push_back(std::move(value));
@@ -206,9 +208,8 @@ AggregateSql gpu_hours_sql(std::optional<ledger::Day> from, std::optional<ledger
   };
   const std::string metrics = activity_metrics(param, with_memory);
   const std::string range = hour_range(from, to);
-  out.sql = std::string(count ? "SELECT COUNT(*)"
-                              : "SELECT host, gpu, hour, metric, value_sum, samples") +
-            " FROM gpu_hourly WHERE " + metrics + range;
+  out.sql =
+      "SELECT host, gpu, hour, metric, value_sum, samples FROM gpu_hourly WHERE " + metrics + range;
   return out;
 }
 

@@ -29,18 +29,21 @@ AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d);
 // per dims (an id; resource_id as text), currency_sid, tagset_id, billed, effective, list,
 // contracted, gpu_hours, rows, consumed_quantity. `also`: more conditions the rows must meet (fixed
 // SQL); `index`: SQLite's " INDEXED BY name" or " NOT INDEXED" after the charges (fixed SQL; not
-// for the rollup).
+// for the rollup). With a `row_function` (SQLite), those columns are its arguments after the
+// parameter `:scan` (numbered before the others), and the one column out is count(...) of its
+// results (MultiScan::scan: a row's values reach the function without a call per column).
 AggregateSql scan_sql(const ledger::AggregateQuery& q, Dialect d,
-                      const std::vector<std::string>& also = {}, const std::string& index = {});
+                      const std::vector<std::string>& also = {}, const std::string& index = {},
+                      const std::string& row_function = {});
 // Whether the daily rollup answers `q` (else it reads the raw charges).
 bool from_rollup(const ledger::AggregateQuery& q);
 // From gpu_hourly. Columns out: host, day, metric, mean value, samples.
 AggregateSql gpu_activity_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to,
                               Dialect d);
 // Columns out: host, gpu, hour, metric, sum, samples (activity metrics, and FB_USED when
-// `with_memory`), one row per source and in no order: ledger::merge_gpu_hours sorts and sums them
-// (faster than SQLite's sorter). With `count`, the one column COUNT(*) of those rows instead.
+// `with_memory`), one row per source and in no order: LedgerBase::gpu_hours sorts and sums them
+// as ledger::merge_gpu_hours would (faster than SQLite's sorter).
 AggregateSql gpu_hours_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to,
-                           Dialect d, bool with_memory = false, bool count = false);
+                           Dialect d, bool with_memory = false);
 
 }  // namespace aicost::store

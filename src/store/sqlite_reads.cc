@@ -132,7 +132,8 @@ core::Status read_part(const MultiScan& plan, const std::string& path,
     return s;
   }
   sqlite3_busy_timeout(c, kBusyTimeoutMs);  // before anything else
-  s = sqlite_exec(c, path, "PRAGMA cache_size=-512; BEGIN");
+  s = register_scan_function(c);
+  if (s) s = sqlite_exec(c, path, "PRAGMA cache_size=-512; BEGIN");
   if (s) {
     auto g = generation(c, path);
     if (!g)

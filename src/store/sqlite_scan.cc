@@ -1,9 +1,12 @@
 #include "sqlite_scan.h"
 
 #include <algorithm>
+#include <exception>
+#include <functional>
 
 #include "query_sql.h"
 #include "schema.h"
+#include "sqlite_scan_rows.h"
 #include "sqlite_stmt.h"
 
 namespace aicost::store {
@@ -206,32 +209,6 @@ void FoldTurns::next(std::size_t thread) {
   }
 }
 
-namespace {
-
-// Rows read and not yet folded: per row its day, cells (all_.dims, a text cell's stand-in
-// filled in when folded), currency and tag set, and its sums; text cells' bytes and hashes beside.
-struct Batch {
-  static constexpr std::size_t kRows = 2048;
-  std::size_t stride = 0;  // integers per row: cells, currency, tag set
-  std::vector<ledger::Day> days;
-  std::vector<std::int64_t> cells;
-  std::vector<ledger::Sums> sums;
-  std::string bytes;                  // text cells, one after another
-  std::vector<std::uint32_t> ends;    // where each text cell ends in `bytes`
-  std::vector<std::uint64_t> hashes;  // of each text cell
-  std::size_t size() const { return days.size(); }
-  void clear() {
-    days.clear();
-    cells.clear();
-    sums.clear();
-    bytes.clear();
-    ends.clear();
-    hashes.clear();
-  }
-};
-
-}  // namespace
-
 core::Status MultiScan::scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds& texts,
                              const RowRange* part, FoldTurns* turns, std::size_t thread) const {
   struct Leave {
@@ -247,17 +224,18 @@ core::Status MultiScan::scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds
     also.push_back("rowid BETWEEN " + std::to_string(rows->first) + " AND " +
                    std::to_string(rows->last));
   if (!sources_in_.empty()) also.push_back(sources_in_);
-  auto a = scan_sql(all_, Dialect::kSqlite, also, index_);
+  auto a = scan_sql(all_, Dialect::kSqlite, also, index_, kScanRowFunction);
   core::Status st;
   Stmt s(db, a.sql, st);
   if (!st) return st;
-  int p = 0;
-  for (const auto& v : a.params) s.text(++p, v);
+  const int scan_param = sqlite3_bind_parameter_index(s.get(), ":scan");
+  for (int i = 1, p = 0; i <= sqlite3_bind_parameter_count(s.get()); ++i)
+    if (i != scan_param) s.text(i, a.params[static_cast<std::size_t>(p++)]);
   const std::size_t n = all_.dims.size();
   std::vector<std::size_t> text_columns;
   for (std::size_t k = 0; k < n; ++k)
     if (!encoded_[k]) text_columns.push_back(k);
-  Batch batch;
+  ScanBatch batch;
   batch.stride = n + 2;
   std::vector<std::string_view> views(n);
   std::vector<std::int64_t> cells;
@@ -265,12 +243,12 @@ core::Status MultiScan::scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds
   std::vector<std::vector<GroupFold::Cell>> keys(folds.size());
   std::vector<std::vector<ledger::Sums>> sums(folds.size());
   for (std::size_t i = 0; i < folds.size(); ++i) {
-    keys[i].resize(Batch::kRows * folds[i].width());
-    sums[i].reserve(Batch::kRows);
+    keys[i].resize(ScanBatch::kRows * folds[i].width());
+    sums[i].reserve(ScanBatch::kRows);
   }
   // Folding a batch: its text cells become stand-ins, and each row goes to the queries whose days
   // and filters it meets.
-  auto fold = [&] {
+  const std::function<void()> fold = [&] {
     if (turns) turns->wait(thread);
     // Text cells become stand-ins first, each text's index slot and bytes fetched a few cells
     // ahead: in a table of millions of resource ids, each is a wait on memory otherwise.
@@ -318,43 +296,18 @@ core::Status MultiScan::scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds
     batch.clear();
     if (turns) turns->pass(thread);
   };
-  for (;;) {
-    const int rc = sqlite3_step(s.get());
-    if (rc == SQLITE_DONE) {
-      if (batch.size() > 0) fold();
-      return {};
-    }
-    if (rc != SQLITE_ROW)
-      return core::make_error(core::ErrorCode::kIo,
-                              std::string("SQLite failed scanning charges: ") + sqlite3_errmsg(db));
-    int col = 0;
-    batch.days.push_back(sqlite3_column_int(s.get(), col++));
-    for (std::size_t k = 0; k < n; ++k, ++col) {
-      if (encoded_[k]) {
-        batch.cells.push_back(sqlite3_column_int64(s.get(), col));
-      } else {
-        const auto* t = reinterpret_cast<const char*>(sqlite3_column_text(s.get(), col));
-        const auto size = static_cast<std::size_t>(sqlite3_column_bytes(s.get(), col));
-        const std::string_view text(t ? t : "", t ? size : 0);
-        batch.bytes.append(text);
-        batch.ends.push_back(static_cast<std::uint32_t>(batch.bytes.size()));
-        batch.hashes.push_back(hash_bytes(text.data(), text.size()));
-        batch.cells.push_back(0);  // the stand-in, when folded
-      }
-    }
-    batch.cells.push_back(sqlite3_column_int64(s.get(), col++));  // currency
-    batch.cells.push_back(sqlite3_column_int64(s.get(), col++));  // tag set
-    ledger::Sums& sums_of_row = batch.sums.emplace_back();
-    sums_of_row.billed = sqlite3_column_int64(s.get(), col++);
-    sums_of_row.effective = sqlite3_column_int64(s.get(), col++);
-    sums_of_row.list = sqlite3_column_int64(s.get(), col++);
-    sums_of_row.contracted = sqlite3_column_int64(s.get(), col++);
-    sums_of_row.gpu_hours = sqlite3_column_double(s.get(), col++);
-    sums_of_row.rows = sqlite3_column_int64(s.get(), col++);
-    sums_of_row.consumed_quantity = sqlite3_column_double(s.get(), col++);
-    sums_of_row.first_day = sums_of_row.last_day = batch.days.back();
-    if (batch.size() == Batch::kRows) fold();
-  }
+  // The rows reach take_row, which batches them and folds each full batch: one step of the
+  // statement reads them all (its one row out is their count).
+  RowTaker taker{&batch, &encoded_, &fold, nullptr};
+  taker.bind(s.get(), scan_param);
+  int rc = sqlite3_step(s.get());
+  while (rc == SQLITE_ROW) rc = sqlite3_step(s.get());
+  if (taker.failure) std::rethrow_exception(taker.failure);
+  if (rc != SQLITE_DONE)
+    return core::make_error(core::ErrorCode::kIo,
+                            std::string("SQLite failed scanning charges: ") + sqlite3_errmsg(db));
+  if (batch.size() > 0) fold();
+  return {};
 }
 
 }  // namespace aicost::store

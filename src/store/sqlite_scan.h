@@ -46,6 +46,10 @@ class FoldTurns {
   std::vector<std::size_t> passes_;
 };
 
+// Adds the function MultiScan::scan reads rows through to connection `db` (once, before any
+// scan on it).
+core::Status register_scan_function(sqlite3* db);
+
 class MultiScan {
  public:
   // `db` resolves the filters' values to string ids; `queries` must outlive the plan. Several
@@ -67,7 +71,7 @@ class MultiScan {
   // The rows into `folds` (one per query, in order, sharing `texts`): all of them, or those in
   // `part` (one of split()'s). Rows are read in batches; with `turns`, several threads scan
   // parts into the same folds and each batch is folded in the turn of `thread` (which leaves the
-  // turns when the scan ends, however it ends).
+  // turns when the scan ends, however it ends). `db` has register_scan_function's function.
   core::Status scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds& texts,
                     const RowRange* part = nullptr, FoldTurns* turns = nullptr,
                     std::size_t thread = 0) const;

@@ -14,6 +14,7 @@
 #include "sqlite_feed_rows.h"
 #include "sqlite_file.h"
 #include "sqlite_reads.h"
+#include "sqlite_scan.h"
 #include "sqlite_stmt.h"
 
 namespace aicost::store {
@@ -83,6 +84,7 @@ class SqliteStore final : public LedgerBase {
       return s;
     for (auto* feed : {&charge_feed_, &daily_feed_, &string_feed_})
       if (auto s = feed->attach(db_); !s) return s;
+    if (auto s = register_scan_function(db_); !s) return s;
     // Reads first, and writes only when a migration is due: a reader opening the ledger while an
     // ingest holds the write lock must not wait for it.
     return open_schema(path_);

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <tuple>
 
 #include "aicost/billing/ingest.h"
 #include "aicost/ledger/report.h"
@@ -206,6 +208,49 @@ TEST_P(StoreTest, GpuHoursReadMemoryOnlyWhenAsked) {
     EXPECT_LE(h.mean(), 6.0 * 1024 * 1024 * 1024);
   }
   EXPECT_EQ(memory, 8u * 28 * 24);
+}
+
+// Two sources' samples of the same hours, hosts and GPUs whose names sort otherwise as numbers
+// ("h-10" before "h-9"), added in no order and met first out of text order: gpu_hours gives one row
+// per host, GPU, hour and metric, in that order as text, with both sources' samples summed
+// (eighths: every sum exact in any order).
+TEST_P(StoreTest, GpuHoursSortsAndSumsAcrossSources) {
+  using Key = std::tuple<std::string, std::string, ledger::UnixSeconds, ledger::GpuMetric>;
+  std::map<Key, std::pair<double, std::int64_t>> want;
+  for (int source = 0; source < 2; ++source) {
+    ASSERT_TRUE(store().begin_source({"/tmp/gpu-hours-" + std::to_string(source) + ".prom",
+                                      std::string(64, static_cast<char>('d' + source)), 1, "dcgm"},
+                                     {}));
+    std::vector<ledger::GpuSample> samples;
+    for (int i = 0; i < 96; ++i) {
+      const int k = (i * 37 + source * 11) % 96;  // every (host, GPU, minute, metric) once
+      ledger::GpuSample s;
+      s.line = i + 1;
+      s.host = std::vector<std::string>{"h-9", "h-10", "h-1"}[k % 3];
+      s.gpu = k / 3 % 2 ? "10" : "9";
+      s.metric = k / 6 % 2 ? ledger::GpuMetric::kGpuUtil : ledger::GpuMetric::kSmActive;
+      s.time = 1'750'000'000 / 3600 * 3600 + (k / 12) * 1200;  // 8 times: 3 hours
+      s.value = 0.125 * (k % 7 + source);
+      // The first source's first hour has h-9 only: the hosts are met first in another order.
+      if (source == 0 && s.host != "h-9" && k / 12 < 3) continue;
+      auto& w = want[{s.host, s.gpu, s.time / 3600 * 3600, s.metric}];
+      w.first += s.value;
+      ++w.second;
+      samples.push_back(s);
+    }
+    ASSERT_TRUE(store().add_samples(samples));
+    ASSERT_TRUE(store().commit_source("dcgm", 0));
+  }
+  auto got = store().gpu_hours(std::nullopt, std::nullopt);
+  ASSERT_TRUE(got) << got.error().what();
+  ASSERT_EQ(got->size(), want.size());
+  std::size_t i = 0;
+  for (const auto& [key, sum] : want) {
+    const auto& h = (*got)[i++];
+    EXPECT_EQ(std::tie(h.host, h.gpu, h.hour, h.metric), key) << i;
+    EXPECT_EQ(h.sum, sum.first) << i;
+    EXPECT_EQ(h.samples, sum.second) << i;
+  }
 }
 
 // A ledger written at schema 1 (before governance) opens at the latest schema with its charges,
