@@ -39,13 +39,14 @@ namespace {
 void BM_TrafficSimulation30Days(benchmark::State& state) {
   aicost::serving::SyntheticTraffic t;
   t.days = 30;
-  t.mean_rps = 20;
+  t.mean_rate = aicost::core::per_second(20);
   t.spikes = {{17, 5.0}};
   const auto series = aicost::serving::synthetic(t);
   aicost::serving::Policy p;
   for (auto _ : state) {
-    auto r = aicost::serving::simulate_policy(series, 4.0, 5.4, p);
-    benchmark::DoNotOptimize(r.monthly_usd);
+    auto r = aicost::serving::simulate_policy(series, aicost::core::per_second(4),
+                                              aicost::core::usd_per_hour(5.4), p);
+    benchmark::DoNotOptimize(r.monthly);
   }
   state.counters["minutes/s"] = benchmark::Counter(
       static_cast<double>(series.rps.size()) * state.iterations(), benchmark::Counter::kIsRate);

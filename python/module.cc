@@ -1,4 +1,4 @@
-// aicost._native: the api module's calls for Python (python/aicost/__init__.py wraps them).
+// aicost._native: the api module's calls for Python (python/aicost/*.py wrap them).
 //
 // Each call takes plan text (with its origin and folder) and options, and returns
 // (True, json_text, status, warnings) or (False, error_dict): the Python layer parses the JSON the

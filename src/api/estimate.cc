@@ -55,8 +55,8 @@ core::Result<Output> estimate_serving(const PlanSource& src, const catalog::Cata
         serving::explain_unreachable(plan.options, plan.batches, plan.traffic, plan.sla);
   }
   // What a tighter or looser SLA and more or less traffic cost.
-  const double ttft = plan.sla.ttft_s > 0 ? plan.sla.ttft_s : 1.0;
-  const double rate = plan.traffic.requests_per_s;
+  const core::Seconds ttft = plan.sla.ttft > core::Seconds(0) ? plan.sla.ttft : core::seconds(1);
+  const core::PerSecond rate = plan.traffic.request_rate;
   view.matrix = serving::sla_cost_matrix(plan.options, plan.batches, plan.traffic, plan.sla,
                                          {ttft / 4, ttft / 2, ttft, ttft * 2},
                                          {rate / 4, rate / 2, rate, rate * 2, rate * 4});
@@ -68,10 +68,10 @@ core::Result<Output> estimate_serving(const PlanSource& src, const catalog::Cata
                             replicas_csv);
   }
   if (view.best && !plan.series.rps.empty()) {
-    view.replica_capacity_rps = fleet.replica_capacity_rps;
+    view.replica_capacity = fleet.replica_capacity;
     for (const auto& p : plan.policies) {
-      view.policies.push_back(serving::simulate_policy(plan.series, fleet.replica_capacity_rps,
-                                                       fleet.replica_usd_per_hour, p));
+      view.policies.push_back(
+          serving::simulate_policy(plan.series, fleet.replica_capacity, fleet.replica_price, p));
     }
     if (!replicas_csv.empty()) {
       std::ofstream out(replicas_csv);

@@ -177,7 +177,9 @@ core::Result<ServingPlan> parse_serving_plan(const std::string& text, const std:
   double input_p90 = 0, output_p90 = 0;
   AICOST_TRY_STATUS(length("input_tokens", plan.traffic.input_tokens, input_p90));
   AICOST_TRY_STATUS(length("output_tokens", plan.traffic.output_tokens, output_p90));
-  TRY_ASSIGN(plan.traffic.requests_per_s, s.quantity("requests_per_s", UnitKind::kCount));
+  double requests_per_s = 0;
+  TRY_ASSIGN(requests_per_s, s.quantity("requests_per_s", UnitKind::kCount));
+  plan.traffic.request_rate = core::PerSecond(requests_per_s);
   std::optional<double> hit;
   AICOST_TRY_STATUS(read_share(s, "prefix_cache_hit", hit));
   plan.traffic.prefix_cache_hit = hit.value_or(0);
@@ -192,13 +194,13 @@ core::Result<ServingPlan> parse_serving_plan(const std::string& text, const std:
   if (!sla.self().IsNull() && !sla.self().IsMap()) return sla.not_a_map();
   double v = 0;
   TRY_ASSIGN(v, sla.quantity("ttft", UnitKind::kDuration));
-  plan.sla.ttft_s = v;
+  plan.sla.ttft = core::Seconds(v);
   v = 0;
   TRY_ASSIGN(v, sla.quantity("tpot", UnitKind::kDuration));
-  plan.sla.tpot_s = v;
+  plan.sla.tpot = core::Seconds(v);
   v = 0;
   TRY_ASSIGN(v, sla.quantity("e2e", UnitKind::kDuration));
-  plan.sla.e2e_s = v;
+  plan.sla.e2e = core::Seconds(v);
   TRY_ASSIGN(plan.sla.percentile, sla.quantity("percentile", UnitKind::kPercent));
   if (plan.sla.percentile <= 0 || plan.sla.percentile >= 1) {
     return src.error(sla.node("percentile").Mark(), "percentile must be between 0 % and 100 %");
@@ -216,9 +218,10 @@ core::Result<ServingPlan> parse_serving_plan(const std::string& text, const std:
   }
   AICOST_TRY_STATUS(read_traffic_profile(s, base_dir, plan));
   AICOST_TRY_STATUS(s.finish());
-  plan.peak_rps = plan.series.rps.empty()
-                      ? plan.traffic.requests_per_s
-                      : *std::max_element(plan.series.rps.begin(), plan.series.rps.end());
+  plan.peak_rate =
+      plan.series.rps.empty()
+          ? plan.traffic.request_rate
+          : core::PerSecond(*std::max_element(plan.series.rps.begin(), plan.series.rps.end()));
 
   MapReader pricing(top.node("pricing"), "pricing", src);
   if (!pricing.self().IsNull() && !pricing.self().IsMap()) return pricing.not_a_map();
@@ -315,7 +318,7 @@ core::Result<ServingPlan> parse_serving_plan(const std::string& text, const std:
         o.replica.weights = p;
         o.replica.kv_cache = plan.kv_cache_precision.value_or(p);
         o.replica.speculation = speculation;
-        o.price_per_gpu_hour = core::per_hour(price.per_gpu);
+        o.price_per_gpu = price.per_gpu;
         o.price_basis = price.basis;
         o.instance = price.instance;
         plan.options.push_back(std::move(o));

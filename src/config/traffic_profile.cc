@@ -67,7 +67,7 @@ core::Status read_traffic_profile(MapReader& s, const std::string& dir, ServingP
     AICOST_TRY_STATUS(read_traffic_csv(file.string(), plan.series.rps));
   } else {
     serving::SyntheticTraffic syn;
-    syn.mean_rps = plan.traffic.requests_per_s;
+    syn.mean_rate = plan.traffic.request_rate;
     TRY_ASSIGN(syn.days, t.integer("days"));
     if (t.has("peak_to_trough")) {
       double v = 0;

@@ -178,12 +178,12 @@ Proposal batch_limit(const LeverContext& ctx) {
             {"latency", "memory"},
             core::sprintf("%d running sequences a replica instead of %d: TTFT %.0f ms and TPOT "
                           "%.1f ms at P%.0f in the model, within the SLA; the KV cache holds them",
-                          best, now, d.load.ttft_tail_s * 1000, d.load.step_s * 1000,
+                          best, now, d.load.ttft_tail.value() * 1000, d.load.step.value() * 1000,
                           s.plan.sla.percentile * 100)};
   Rollout roll{core::sprintf("raise the engine's limit (vLLM max_num_seqs, TensorRT-LLM "
                              "max_batch_size) to %d on one replica and load it to %.3g requests/s "
                              "with `vllm bench serve`",
-                             best, d.rate_per_replica),
+                             best, d.rate_per_replica.value()),
                "TTFT and TPOT at the SLA percentile, requests/s per replica, preemptions",
                "go back if TPOT or TTFT at the percentile passes the SLA, or the engine starts "
                "preempting sequences (KV cache full)"};
@@ -352,7 +352,7 @@ Proposal serving_gpu_type(const LeverContext& ctx) {
     const auto& d = w.fleet.per_option[i];
     if (!d) continue;
     const std::string& id = w.plan.options[i].replica.gpu.id;
-    if (!per_gpu.count(id) || d->monthly_usd < per_gpu[id]) per_gpu[id] = d->monthly_usd;
+    if (!per_gpu.count(id) || d->monthly.value() < per_gpu[id]) per_gpu[id] = d->monthly.value();
   }
   std::vector<std::pair<double, std::string>> ranked;
   for (const auto& [id, v] : per_gpu) ranked.push_back({v, id});

@@ -18,7 +18,7 @@ std::string buffer_basis(const ServingEvaluation& s) {
     return core::sprintf("what %s sizes above the load it plans for", s.plan.policy.name.c_str());
   }
   return core::sprintf("spare capacity within the SLA over the %s requests/s served",
-                       core::sprintf("%.4g", s.plan.traffic.requests_per_s).c_str());
+                       core::sprintf("%.4g", s.plan.traffic.request_rate.value()).c_str());
 }
 
 }  // namespace
@@ -33,10 +33,10 @@ SlaEffect sla_effect(const Evaluation& changed, const Evaluation& original) {
   const auto& c = *changed.serving;
   const auto& o = *original.serving;
   SlaEffect e;
-  e.ttft_tail_s = c.deployment().load.ttft_tail_s;
-  e.ttft_tail_delta_s = e.ttft_tail_s - o.deployment().load.ttft_tail_s;
-  e.tpot_s = c.deployment().load.step_s;
-  e.tpot_delta_s = e.tpot_s - o.deployment().load.step_s;
+  e.ttft_tail_s = c.deployment().load.ttft_tail.value();
+  e.ttft_tail_delta_s = e.ttft_tail_s - o.deployment().load.ttft_tail.value();
+  e.tpot_s = c.deployment().load.step.value();
+  e.tpot_delta_s = e.tpot_s - o.deployment().load.step.value();
   if (c.fleet.run) {
     e.over_sla_share = c.fleet.run->over_sla_share;
     e.over_sla_delta = *e.over_sla_share - (o.fleet.run ? o.fleet.run->over_sla_share : 0.0);

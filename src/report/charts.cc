@@ -147,7 +147,7 @@ std::vector<Chart> serving_charts(const ServingView& v) {
     if (!d) continue;
     const bool best = v.best && v.best->option == static_cast<int>(i);
     opts.push_back({{"option", option_name((*v.options)[i])},
-                    {"monthly_usd", cents(d->monthly_usd)},
+                    {"monthly_usd", cents(d->monthly.value())},
                     {"replicas", d->replicas},
                     {"choice", best ? "cheapest meeting the SLA" : "meets the SLA"}});
   }

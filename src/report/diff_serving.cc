@@ -38,21 +38,21 @@ std::vector<diff::Row> outputs(const ServingView& a, const ServingView& b) {
     return d.replicas * (*v.options)[d.option].replica.tensor_parallel;
   });
   add("serving.ttft_tail_s", "TTFT at the SLA percentile (s)", "s", Kind::kSeconds,
-      [](const ServingView&, const D& d) { return d.load.ttft_tail_s; });
+      [](const ServingView&, const D& d) { return d.load.ttft_tail.value(); });
   add("serving.tpot_s", "time per output token (s)", "s", Kind::kSeconds,
-      [](const ServingView&, const D& d) { return d.load.step_s; });
+      [](const ServingView&, const D& d) { return d.load.step.value(); });
   add("serving.e2e_tail_s", "request latency at the SLA percentile (s)", "s", Kind::kSeconds,
-      [](const ServingView&, const D& d) { return d.load.e2e_tail_s; });
+      [](const ServingView&, const D& d) { return d.load.e2e_tail.value(); });
   add("serving.usd_per_million_input_tokens", "per 1M input tokens (USD)", "USD", Kind::kUsdMilli,
-      [](const ServingView&, const D& d) { return d.usd_per_million_input_tokens; });
+      [](const ServingView&, const D& d) { return d.per_million_input_tokens.value(); });
   add("serving.usd_per_million_output_tokens", "per 1M output tokens (USD)", "USD", Kind::kUsdMilli,
-      [](const ServingView&, const D& d) { return d.usd_per_million_output_tokens; });
+      [](const ServingView&, const D& d) { return d.per_million_output_tokens.value(); });
   add("serving.usd_per_million_tokens", "per 1M tokens (USD)", "USD", Kind::kUsdMilli,
-      [](const ServingView&, const D& d) { return d.usd_per_million_tokens; });
+      [](const ServingView&, const D& d) { return d.per_million_tokens.value(); });
   add("serving.monthly_usd", "deployment a month (USD)", "USD", Kind::kUsd,
-      [](const ServingView&, const D& d) { return d.monthly_usd; });
+      [](const ServingView&, const D& d) { return d.monthly.value(); });
   add("fleet.monthly_usd", "fleet a month, as the plan runs it (USD)", "USD", Kind::kUsd,
-      [](const ServingView& v, const D&) { return v.fleet->monthly_usd; });
+      [](const ServingView& v, const D&) { return v.fleet->monthly.value(); });
   return rows;
 }
 

@@ -111,8 +111,8 @@ std::string render_optimize_json(const optimize::OptimizeResult& res) {
           {"max_batch", d.max_batch},
           {"replicas", d.replicas}}},
         {"policy", sv.fleet.run ? Json(sv.plan.policy.name) : Json()},
-        {"ttft_tail_s", sig(d.load.ttft_tail_s)},
-        {"tpot_s", sig(d.load.step_s)},
+        {"ttft_tail_s", sig(d.load.ttft_tail.value())},
+        {"tpot_s", sig(d.load.step.value())},
         {"over_sla_share", sv.fleet.run ? Json(sig(sv.fleet.run->over_sla_share)) : Json()},
         {"over_sla_limit", sig(optimize::over_sla_limit(b, res.guardrails))},
         {"capacity_buffer", sig(serving::capacity_buffer(sv.plan, sv.fleet))}};

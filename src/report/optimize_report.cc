@@ -64,8 +64,9 @@ std::string serving_fleet_text(const optimize::ServingEvaluation& s) {
   } else {
     out = optimize::deployment_text(s) + ", around the clock";
   }
-  if (s.fleet.cache_monthly_usd > 0) {
-    out += fmt::format(", response cache {} USD", core::group_digits(s.fleet.cache_monthly_usd));
+  if (s.fleet.cache_monthly > core::Usd(0)) {
+    out +=
+        fmt::format(", response cache {} USD", core::group_digits(s.fleet.cache_monthly.value()));
   }
   return out;
 }

@@ -79,12 +79,12 @@ Json deployment_json(const ServingView& v, const serving::Deployment& d) {
   auto pair = [&](double x) {
     return b ? Json::array({sig(x * b->lo), sig(x * b->hi)}) : Json(nullptr);
   };
-  j["ttft_p50_s_interval"] = pair(d.load.ttft_p50_s);
-  j["ttft_tail_s_interval"] = pair(d.load.ttft_tail_s);
-  j["tpot_s_interval"] = pair(d.load.step_s);
-  j["e2e_tail_s_interval"] = pair(d.load.e2e_tail_s);
+  j["ttft_p50_s_interval"] = pair(d.load.ttft_p50.value());
+  j["ttft_tail_s_interval"] = pair(d.load.ttft_tail.value());
+  j["tpot_s_interval"] = pair(d.load.step.value());
+  j["e2e_tail_s_interval"] = pair(d.load.e2e_tail.value());
   // Tokens per second per replica at the batch it runs: the inverse of the time ratio.
-  const double tps = d.load.step_s > 0 ? d.load.concurrency / d.load.step_s : 0;
+  const double tps = d.load.step.value() > 0 ? d.load.concurrency / d.load.step.value() : 0;
   j["output_tokens_per_s_per_replica"] = sig(tps);
   j["output_tokens_per_s_per_replica_interval"] =
       b ? Json::array({sig(tps / b->hi), sig(tps / b->lo)}) : Json(nullptr);
@@ -110,32 +110,32 @@ Json deployment_json_point(const ServingView& v, const serving::Deployment& d) {
           {"replicas", d.replicas},
           {"gpus", d.replicas * o.replica.tensor_parallel},
           {"price_basis", o.price_basis},
-          {"requests_per_s_per_replica", sig(d.rate_per_replica)},
+          {"requests_per_s_per_replica", sig(d.rate_per_replica.value())},
           {"concurrency_per_replica", sig(d.load.concurrency)},
-          {"ttft_p50_s", sig(d.load.ttft_p50_s)},
-          {"ttft_tail_s", sig(d.load.ttft_tail_s)},
-          {"tpot_s", sig(d.load.step_s)},
-          {"e2e_mean_s", sig(d.load.e2e_s)},
-          {"e2e_tail_s", sig(d.load.e2e_tail_s)},
-          {"output_tokens_per_s", sig(v.traffic->requests_per_s * v.traffic->output_tokens)},
-          {"monthly_usd", cents(d.monthly_usd)},
-          {"usd_per_million_input_tokens", sig(d.usd_per_million_input_tokens)},
-          {"usd_per_million_output_tokens", sig(d.usd_per_million_output_tokens)},
-          {"usd_per_million_tokens", sig(d.usd_per_million_tokens)}};
+          {"ttft_p50_s", sig(d.load.ttft_p50.value())},
+          {"ttft_tail_s", sig(d.load.ttft_tail.value())},
+          {"tpot_s", sig(d.load.step.value())},
+          {"e2e_mean_s", sig(d.load.e2e.value())},
+          {"e2e_tail_s", sig(d.load.e2e_tail.value())},
+          {"output_tokens_per_s", sig(v.traffic->request_rate.value() * v.traffic->output_tokens)},
+          {"monthly_usd", cents(d.monthly.value())},
+          {"usd_per_million_input_tokens", sig(d.per_million_input_tokens.value())},
+          {"usd_per_million_output_tokens", sig(d.per_million_output_tokens.value())},
+          {"usd_per_million_tokens", sig(d.per_million_tokens.value())}};
 }
 
 std::string render_json(const ServingView& v) {
   Json j;
   j["schema_version"] = 1;
   j["plan"] = v.plan_name;
-  j["traffic"] = {{"requests_per_s", v.traffic->requests_per_s},
+  j["traffic"] = {{"requests_per_s", v.traffic->request_rate.value()},
                   {"input_tokens", v.traffic->input_tokens},
                   {"output_tokens", v.traffic->output_tokens},
                   {"prefix_cache_hit", v.traffic->prefix_cache_hit},
                   {"response_cache_hit", v.traffic->response_cache_hit}};
-  j["sla"] = {{"ttft_s", v.sla->ttft_s},
-              {"tpot_s", v.sla->tpot_s},
-              {"e2e_s", v.sla->e2e_s},
+  j["sla"] = {{"ttft_s", v.sla->ttft.value()},
+              {"tpot_s", v.sla->tpot.value()},
+              {"e2e_s", v.sla->e2e.value()},
               {"percentile", v.sla->percentile}};
   j["serving"] = v.best ? deployment_json(v, *v.best) : Json();
   Json options = Json::array();
@@ -150,13 +150,13 @@ std::string render_json(const ServingView& v) {
   }
   j["options"] = options;
   Json m = Json::array();
-  for (size_t r = 0; r < v.matrix.ttft_targets_s.size(); ++r) {
-    Json row = {{"ttft_s", v.matrix.ttft_targets_s[r]}};
+  for (size_t r = 0; r < v.matrix.ttft_targets.size(); ++r) {
+    Json row = {{"ttft_s", v.matrix.ttft_targets[r].value()}};
     Json cells = Json::array();
     for (size_t c = 0; c < v.matrix.rates.size(); ++c) {
-      const auto& x = v.matrix.monthly_usd[r][c];
-      cells.push_back(
-          {{"requests_per_s", v.matrix.rates[c]}, {"monthly_usd", x ? Json(cents(*x)) : Json()}});
+      const auto& x = v.matrix.monthly[r][c];
+      cells.push_back({{"requests_per_s", v.matrix.rates[c].value()},
+                       {"monthly_usd", x ? Json(cents(x->value())) : Json()}});
     }
     row["cells"] = cells;
     m.push_back(row);
@@ -166,21 +166,22 @@ std::string render_json(const ServingView& v) {
   Json policies = Json::array();
   for (const auto& p : v.policies) {
     policies.push_back({{"policy", p.name},
-                        {"monthly_usd", cents(p.monthly_usd)},
+                        {"monthly_usd", cents(p.monthly.value())},
                         {"idle_share", sig(p.idle_share)},
                         {"over_sla_share", sig(p.over_sla_share)},
                         {"mean_replicas", sig(p.mean_replicas)},
                         {"peak_replicas", p.peak_replicas}});
   }
   j["policies"] = policies;
-  j["replica_capacity_rps"] = sig(v.replica_capacity_rps);
+  j["replica_capacity_rps"] = sig(v.replica_capacity.value());
   // What the plan costs a month as it runs its fleet (serving/fleet.h).
   const bool priced = v.fleet && v.fleet->best;
   j["fleet"] = {
-      {"monthly_usd", priced ? Json(cents(v.fleet->monthly_usd)) : Json()},
+      {"monthly_usd", priced ? Json(cents(v.fleet->monthly.value())) : Json()},
       {"policy", priced && v.fleet->run ? Json(v.fleet_policy) : Json()},
       {"over_sla_share", priced && v.fleet->run ? Json(sig(v.fleet->run->over_sla_share)) : Json()},
-      {"response_cache_monthly_usd", priced ? Json(cents(v.fleet->cache_monthly_usd)) : Json()}};
+      {"response_cache_monthly_usd",
+       priced ? Json(cents(v.fleet->cache_monthly.value())) : Json()}};
   j["notes"] = v.notes;
   return json_text(j) + "\n";
 }
@@ -211,20 +212,20 @@ std::string render_serving(const ServingView& v, Format f) {
     }
     opts.rows.push_back({option_name(o), std::to_string(d->max_batch), std::to_string(d->replicas),
                          std::to_string(d->replicas * o.replica.tensor_parallel),
-                         fmt::format("{:.0f}", d->load.ttft_tail_s * 1000),
-                         fmt::format("{:.1f}", d->load.step_s * 1000),
-                         core::group_digits(d->monthly_usd),
-                         fmt::format("{:.2f}", d->usd_per_million_output_tokens)});
+                         fmt::format("{:.0f}", d->load.ttft_tail.value() * 1000),
+                         fmt::format("{:.1f}", d->load.step.value() * 1000),
+                         core::group_digits(d->monthly.value()),
+                         fmt::format("{:.2f}", d->per_million_output_tokens.value())});
   }
   if (f == Format::kCsv) return render(opts, f);
   std::string out = fmt::format(
       "aicost estimate (serving): {}\n  traffic  {:.4g} requests/s, {:.0f} input + {:.0f} output "
       "tokens{}\n"
       "  SLA      TTFT {} and TPOT {} at P{:.0f}\n{}",
-      v.plan_name, v.traffic->requests_per_s, v.traffic->input_tokens, v.traffic->output_tokens,
-      cache_note(*v.traffic),
-      v.sla->ttft_s > 0 ? fmt::format("<= {:.0f} ms", v.sla->ttft_s * 1000) : "any",
-      v.sla->tpot_s > 0 ? fmt::format("<= {:.0f} ms", v.sla->tpot_s * 1000) : "any",
+      v.plan_name, v.traffic->request_rate.value(), v.traffic->input_tokens,
+      v.traffic->output_tokens, cache_note(*v.traffic),
+      v.sla->ttft.value() > 0 ? fmt::format("<= {:.0f} ms", v.sla->ttft.value() * 1000) : "any",
+      v.sla->tpot.value() > 0 ? fmt::format("<= {:.0f} ms", v.sla->tpot.value() * 1000) : "any",
       v.sla->percentile * 100, speculation_note(*v.options));
   if (v.best) {
     const auto& d = *v.best;
@@ -237,41 +238,42 @@ std::string render_serving(const ServingView& v, Format f) {
                                    d.replicas == 1 ? "" : "s", option_name(o), d.max_batch)},
         {"GPUs", std::to_string(d.replicas * o.replica.tensor_parallel)},
         {"per replica", fmt::format("{:.3g} requests/s, {:.1f} sequences in flight",
-                                    d.rate_per_replica, d.load.concurrency)},
-        {"TTFT",
-         fmt::format("P50 {:.0f} ms, P{:.0f} {:.0f} ms", d.load.ttft_p50_s * 1000,
-                     v.sla->percentile * 100, d.load.ttft_tail_s * 1000) +
-             (interval_of(v, d) ? fmt::format(" (80 %: P50 {:.0f} .. {:.0f} ms)",
-                                              d.load.ttft_p50_s * 1000 * interval_of(v, d)->lo,
-                                              d.load.ttft_p50_s * 1000 * interval_of(v, d)->hi)
+                                    d.rate_per_replica.value(), d.load.concurrency)},
+        {"TTFT", fmt::format("P50 {:.0f} ms, P{:.0f} {:.0f} ms", d.load.ttft_p50.value() * 1000,
+                             v.sla->percentile * 100, d.load.ttft_tail.value() * 1000) +
+                     (interval_of(v, d)
+                          ? fmt::format(" (80 %: P50 {:.0f} .. {:.0f} ms)",
+                                        d.load.ttft_p50.value() * 1000 * interval_of(v, d)->lo,
+                                        d.load.ttft_p50.value() * 1000 * interval_of(v, d)->hi)
+                          : "")},
+        {"TPOT",
+         fmt::format("{:.1f} ms", d.load.step.value() * 1000) +
+             (interval_of(v, d) ? fmt::format(" (80 %: {:.1f} .. {:.1f} ms)",
+                                              d.load.step.value() * 1000 * interval_of(v, d)->lo,
+                                              d.load.step.value() * 1000 * interval_of(v, d)->hi)
                                 : "")},
-        {"TPOT", fmt::format("{:.1f} ms", d.load.step_s * 1000) +
-                     (interval_of(v, d) ? fmt::format(" (80 %: {:.1f} .. {:.1f} ms)",
-                                                      d.load.step_s * 1000 * interval_of(v, d)->lo,
-                                                      d.load.step_s * 1000 * interval_of(v, d)->hi)
-                                        : "")},
-        {"end-to-end", fmt::format("mean {:.2f} s, P{:.0f} {:.2f} s", d.load.e2e_s,
-                                   v.sla->percentile * 100, d.load.e2e_tail_s)},
-        {"monthly cost", core::group_digits(d.monthly_usd) + " USD (730 h)"},
-        {"per 1M input tokens",
-         fmt::format("{:.3f} USD (prefill's share of the time)", d.usd_per_million_input_tokens)},
+        {"end-to-end", fmt::format("mean {:.2f} s, P{:.0f} {:.2f} s", d.load.e2e.value(),
+                                   v.sla->percentile * 100, d.load.e2e_tail.value())},
+        {"monthly cost", core::group_digits(d.monthly.value()) + " USD (730 h)"},
+        {"per 1M input tokens", fmt::format("{:.3f} USD (prefill's share of the time)",
+                                            d.per_million_input_tokens.value())},
         {"per 1M output tokens",
-         fmt::format("{:.2f} USD (decode and idle time)", d.usd_per_million_output_tokens)},
-        {"per 1M tokens (in + out)", fmt::format("{:.2f} USD", d.usd_per_million_tokens)},
+         fmt::format("{:.2f} USD (decode and idle time)", d.per_million_output_tokens.value())},
+        {"per 1M tokens (in + out)", fmt::format("{:.2f} USD", d.per_million_tokens.value())},
         {"price", o.price_basis}};
     // The plan's own total when it is not just the deployment around the clock.
-    if (v.fleet && (v.fleet->run || v.fleet->cache_monthly_usd > 0)) {
+    if (v.fleet && (v.fleet->run || v.fleet->cache_monthly.value() > 0)) {
       std::string how =
           v.fleet->run
               ? fmt::format("{} over the traffic profile ({:.2f} % of requests over the SLA)",
                             v.fleet_policy, v.fleet->run->over_sla_share * 100)
               : "the deployment";
-      if (v.fleet->cache_monthly_usd > 0) {
-        how +=
-            fmt::format(" + {} USD response cache", core::group_digits(v.fleet->cache_monthly_usd));
+      if (v.fleet->cache_monthly.value() > 0) {
+        how += fmt::format(" + {} USD response cache",
+                           core::group_digits(v.fleet->cache_monthly.value()));
       }
       t.rows.push_back(
-          {"plan's monthly cost", core::group_digits(v.fleet->monthly_usd) + " USD: " + how});
+          {"plan's monthly cost", core::group_digits(v.fleet->monthly.value()) + " USD: " + how});
     }
     out += "\n" + render(t, f);
     if (d.option < static_cast<int>(v.option_intervals.size()) &&
@@ -285,11 +287,15 @@ std::string render_serving(const ServingView& v, Format f) {
   Table m;
   m.title = "Cheapest monthly cost (USD) by TTFT target (rows) and load (columns)";
   m.header = {"ttft"};
-  for (double r : v.matrix.rates) m.header.push_back(fmt::format("{:.4g} req/s", r));
+  for (core::PerSecond r : v.matrix.rates) {
+    m.header.push_back(fmt::format("{:.4g} req/s", r.value()));
+  }
   m.right_align.assign(m.header.size(), true);
-  for (size_t r = 0; r < v.matrix.ttft_targets_s.size(); ++r) {
-    std::vector<std::string> row{fmt::format("{:.0f} ms", v.matrix.ttft_targets_s[r] * 1000)};
-    for (const auto& x : v.matrix.monthly_usd[r]) row.push_back(x ? core::group_digits(*x) : "-");
+  for (size_t r = 0; r < v.matrix.ttft_targets.size(); ++r) {
+    std::vector<std::string> row{fmt::format("{:.0f} ms", v.matrix.ttft_targets[r].value() * 1000)};
+    for (const auto& x : v.matrix.monthly[r]) {
+      row.push_back(x ? core::group_digits(x->value()) : "-");
+    }
     m.rows.push_back(row);
   }
   out += "\n" + render(m, f);
@@ -298,12 +304,12 @@ std::string render_serving(const ServingView& v, Format f) {
     t.title = fmt::format(
         "Scaling policies over the traffic profile (one replica serves {:.3g} requests/s within "
         "the SLA)",
-        v.replica_capacity_rps);
+        v.replica_capacity.value());
     t.header = {"policy",       "monthly_usd",   "idle_pct",
                 "over_sla_pct", "mean_replicas", "peak_replicas"};
     t.right_align = {false, true, true, true, true, true};
     for (const auto& p : v.policies) {
-      t.rows.push_back({p.name, core::group_digits(p.monthly_usd),
+      t.rows.push_back({p.name, core::group_digits(p.monthly.value()),
                         fmt::format("{:.1f}", p.idle_share * 100),
                         fmt::format("{:.2f}", p.over_sla_share * 100),
                         fmt::format("{:.1f}", p.mean_replicas), std::to_string(p.peak_replicas)});

@@ -45,21 +45,35 @@ double erlang_c(int c, double a) {
   return b / (1 - rho * (1 - b));
 }
 
-double prefill_wait_mean(double rho, double prefill, double cv2) {
-  if (rho <= 0) return 0;
-  return rho * prefill * (1 + cv2) / (2 * (1 - rho));
+core::Seconds prefill_wait_mean(double rho, core::Seconds prefill, double cv2) {
+  if (rho <= 0) return core::Seconds(0);
+  return core::Seconds(rho * prefill.value() * (1 + cv2) / (2 * (1 - rho)));
 }
 
-double prefill_wait_quantile(double rho, double prefill, double q, double cv2) {
-  if (rho <= 1 - q) return 0;
-  return prefill_wait_mean(rho, prefill, cv2) / rho * std::log(rho / (1 - q));
+core::Seconds prefill_wait_quantile(double rho, core::Seconds prefill, double q, double cv2) {
+  if (rho <= 1 - q) return core::Seconds(0);
+  return core::Seconds(prefill_wait_mean(rho, prefill, cv2).value() / rho *
+                       std::log(rho / (1 - q)));
 }
+
+namespace {
+
+// The M/G/1 prefill waits on plain seconds, for the load model's inner arithmetic.
+double wait_mean(double rho, double prefill, double cv2) {
+  return prefill_wait_mean(rho, core::Seconds(prefill), cv2).value();
+}
+double wait_quantile(double rho, double prefill, double q, double cv2) {
+  return prefill_wait_quantile(rho, core::Seconds(prefill), q, cv2).value();
+}
+
+}  // namespace
 
 LoadPoint at_load(const Replica& r, int max_batch, const Traffic& t, double percentile) {
   LoadPoint p;
   const double prefill =
       prefill_time(r, t.input_tokens * (1 - t.prefix_cache_hit), t.input_tokens).value();
-  const double lambda = t.requests_per_s;
+  // The load model works on plain seconds and requests per second (the same base units).
+  const double lambda = t.request_rate.value();
   const double prefill_share = lambda * prefill;  // fraction of time spent prefilling
   if (prefill_share >= 1) {
     p.saturated = true;
@@ -79,7 +93,7 @@ LoadPoint at_load(const Replica& r, int max_batch, const Traffic& t, double perc
     n = 0.5 * n + 0.5 * next;
   }
   p.concurrency = n;
-  p.step_s = step;
+  p.step = core::Seconds(step);
   const double service = prefill + t.output_tokens * step;  // time a request holds a slot
   const double offered = lambda * service;
   if (n > max_batch || offered >= max_batch) {
@@ -94,7 +108,7 @@ LoadPoint at_load(const Replica& r, int max_batch, const Traffic& t, double perc
   const double drain = max_batch * mu - lambda;
   const double decode_share = t.output_tokens * step / service;
   const double variation = (1 + t.output_cv2 * decode_share * decode_share) / 2;
-  auto wait_quantile = [&](double q) {
+  auto slot_wait_quantile = [&](double q) {
     return wait_prob <= 1 - q ? 0.0 : variation * std::log(wait_prob / (1 - q)) / drain;
   };
   const double tail_input = t.input_tail_tokens > 0 ? t.input_tail_tokens : t.input_tokens;
@@ -104,14 +118,14 @@ LoadPoint at_load(const Replica& r, int max_batch, const Traffic& t, double perc
           ? prefill
           : prefill_time(r, tail_input * (1 - t.prefix_cache_hit), tail_input).value();
   // The two waits are summed at the same quantile: conservative, as for the tail prompt.
-  p.ttft_p50_s = prefill + prefill_wait_quantile(prefill_share, prefill, 0.5, t.input_cv2) +
-                 wait_quantile(0.5);
-  p.ttft_tail_s = tail_prefill +
-                  prefill_wait_quantile(prefill_share, prefill, percentile, t.input_cv2) +
-                  wait_quantile(percentile);
-  p.e2e_s = prefill_wait_mean(prefill_share, prefill, t.input_cv2) + variation * wait_prob / drain +
-            service;
-  p.e2e_tail_s = p.ttft_tail_s + tail_output * step;
+  p.ttft_p50 = core::Seconds(prefill + wait_quantile(prefill_share, prefill, 0.5, t.input_cv2) +
+                             slot_wait_quantile(0.5));
+  p.ttft_tail =
+      core::Seconds(tail_prefill + wait_quantile(prefill_share, prefill, percentile, t.input_cv2) +
+                    slot_wait_quantile(percentile));
+  p.e2e = core::Seconds(wait_mean(prefill_share, prefill, t.input_cv2) +
+                        variation * wait_prob / drain + service);
+  p.e2e_tail = core::Seconds(p.ttft_tail.value() + tail_output * step);
   return p;
 }
 
@@ -136,17 +150,17 @@ ClosedLoopPoint closed_loop(const Replica& r, int max_batch, const Traffic& t, i
   for (int i = 0; i < 100; ++i) {
     rho = std::min(0.99, x * prefill);
     step = bare_step / (1 - rho);
-    wait = prefill_wait_mean(rho, prefill, t.input_cv2) * others;
+    wait = wait_mean(rho, prefill, t.input_cv2) * others;
     cycle = wait + prefill + t.output_tokens * step;
     const double next = p.running / cycle;
     if (std::fabs(next - x) < 1e-9 * x) break;
     x = 0.5 * x + 0.5 * next;
   }
-  p.requests_per_s = x;
-  p.output_tokens_per_s = x * t.output_tokens;
-  p.tpot_s = step;
+  p.request_rate = core::PerSecond(x);
+  p.output_token_rate = core::PerSecond(x * t.output_tokens);
+  p.tpot = core::Seconds(step);
   // Clients beyond the slots wait for one: in a closed loop each waits (clients - slots) / X.
-  p.ttft_s = wait + prefill + (clients - p.running) / x;
+  p.ttft = core::Seconds(wait + prefill + (clients - p.running) / x);
   return p;
 }
 
@@ -154,31 +168,35 @@ namespace {
 
 bool meets(const LoadPoint& p, const Sla& s) {
   if (p.saturated) return false;
-  if (s.ttft_s > 0 && p.ttft_tail_s > s.ttft_s) return false;
-  if (s.tpot_s > 0 && p.step_s > s.tpot_s) return false;
-  if (s.e2e_s > 0 && p.e2e_tail_s > s.e2e_s) return false;
+  const core::Seconds none{0};
+  if (s.ttft > none && p.ttft_tail > s.ttft) return false;
+  if (s.tpot > none && p.step > s.tpot) return false;
+  if (s.e2e > none && p.e2e_tail > s.e2e) return false;
   return true;
 }
 
 }  // namespace
 
-double max_rate_within_sla(const Replica& r, int max_batch, const Traffic& t, const Sla& sla) {
+core::PerSecond max_rate_within_sla(const Replica& r, int max_batch, const Traffic& t,
+                                    const Sla& sla) {
   Traffic probe = t;
-  probe.requests_per_s = 1e-6;
-  if (!meets(at_load(r, max_batch, probe, sla.percentile), sla)) return 0;
-  // Bisection on the rate: latency grows with load.
+  auto meets_at = [&](double rate) {
+    probe.request_rate = core::PerSecond(rate);
+    return meets(at_load(r, max_batch, probe, sla.percentile), sla);
+  };
+  if (!meets_at(1e-6)) return core::PerSecond(0);
+  // Bisection on the rate (requests per second): latency grows with load.
   double lo = 1e-6, hi = 1;
-  for (probe.requests_per_s = hi; meets(at_load(r, max_batch, probe, sla.percentile), sla);
-       probe.requests_per_s = hi) {
+  while (meets_at(hi)) {
     lo = hi;
     hi *= 2;
-    if (hi > 1e7) return lo;
+    if (hi > 1e7) return core::PerSecond(lo);
   }
   for (int i = 0; i < 60 && hi - lo > 1e-4 * lo; ++i) {
-    probe.requests_per_s = (lo + hi) / 2;
-    (meets(at_load(r, max_batch, probe, sla.percentile), sla) ? lo : hi) = probe.requests_per_s;
+    const double mid = (lo + hi) / 2;
+    (meets_at(mid) ? lo : hi) = mid;
   }
-  return lo;
+  return core::PerSecond(lo);
 }
 
 namespace {
@@ -195,33 +213,30 @@ std::optional<Deployment> best_for_option(const DeploymentOption& opt, int index
     const double longest = std::max(traffic.input_tail_tokens, traffic.input_tokens) +
                            std::max(traffic.output_tail_tokens, traffic.output_tokens);
     if (kv_capacity_tokens(opt.replica) < b * longest) continue;
-    const double rate = max_rate_within_sla(opt.replica, b, traffic, sla);
-    if (rate <= 0) continue;
+    const core::PerSecond rate = max_rate_within_sla(opt.replica, b, traffic, sla);
+    if (rate <= core::PerSecond(0)) continue;
     Deployment d;
     d.option = index;
     d.max_batch = b;
-    const double served = traffic.replica_requests_per_s();
+    const core::PerSecond served = traffic.replica_request_rate();
     d.replicas = std::max(1, static_cast<int>(std::ceil(served / rate)));
     d.rate_per_replica = served / d.replicas;
-    d.monthly_usd =
-        d.replicas * opt.replica.tensor_parallel * opt.price_per_gpu_hour * core::kHoursPerMonth;
-    const double per_month = traffic.requests_per_s * core::kSecondsPerMonth;
-    const double prefill =
-        prefill_time(opt.replica, traffic.input_tokens * (1 - traffic.prefix_cache_hit),
-                     traffic.input_tokens)
-            .value();
+    d.monthly = core::usd(d.replicas * opt.replica.tensor_parallel *
+                          core::per_hour(opt.price_per_gpu) * core::kHoursPerMonth);
+    const double per_month = traffic.request_rate.value() * core::kSecondsPerMonth;  // requests
+    const core::Seconds prefill = prefill_time(
+        opt.replica, traffic.input_tokens * (1 - traffic.prefix_cache_hit), traffic.input_tokens);
     const double input_share = std::min(1.0, d.rate_per_replica * prefill);
-    d.usd_per_million_input_tokens =
-        d.monthly_usd * input_share / (per_month * traffic.input_tokens) * 1e6;
-    d.usd_per_million_output_tokens =
-        d.monthly_usd * (1 - input_share) / (per_month * traffic.output_tokens) * 1e6;
-    d.usd_per_million_tokens =
-        d.monthly_usd / (per_month * (traffic.input_tokens + traffic.output_tokens)) * 1e6;
+    d.per_million_input_tokens = d.monthly * input_share / (per_month * traffic.input_tokens) * 1e6;
+    d.per_million_output_tokens =
+        d.monthly * (1 - input_share) / (per_month * traffic.output_tokens) * 1e6;
+    d.per_million_tokens =
+        d.monthly / (per_month * (traffic.input_tokens + traffic.output_tokens)) * 1e6;
     Traffic share = traffic;
-    share.requests_per_s = d.rate_per_replica;
+    share.request_rate = d.rate_per_replica;
     d.load = at_load(opt.replica, b, share, sla.percentile);
-    if (!best || d.monthly_usd < best->monthly_usd ||
-        (d.monthly_usd == best->monthly_usd && d.replicas < best->replicas)) {
+    if (!best || d.monthly < best->monthly ||
+        (d.monthly == best->monthly && d.replicas < best->replicas)) {
       best = d;
     }
   }
@@ -230,10 +245,10 @@ std::optional<Deployment> best_for_option(const DeploymentOption& opt, int index
 
 }  // namespace
 
-double replica_capacity_rps(const DeploymentOption& option, const Deployment& d,
-                            const Traffic& traffic, const Sla& sla) {
+core::PerSecond replica_capacity(const DeploymentOption& option, const Deployment& d,
+                                 const Traffic& traffic, const Sla& sla) {
   const double miss = 1 - traffic.response_cache_hit;
-  if (miss <= 0) return 0;
+  if (miss <= 0) return core::PerSecond(0);
   return max_rate_within_sla(option.replica, d.max_batch, traffic, sla) / miss;
 }
 
@@ -252,8 +267,8 @@ std::optional<Deployment> cheapest_deployment(const std::vector<DeploymentOption
                                               const Traffic& traffic, const Sla& sla) {
   std::optional<Deployment> best;
   for (const auto& d : per_option(options, batches, traffic, sla)) {
-    if (d && (!best || d->monthly_usd < best->monthly_usd ||
-              (d->monthly_usd == best->monthly_usd && d->replicas < best->replicas))) {
+    if (d && (!best || d->monthly < best->monthly ||
+              (d->monthly == best->monthly && d->replicas < best->replicas))) {
       best = d;
     }
   }
@@ -262,20 +277,20 @@ std::optional<Deployment> cheapest_deployment(const std::vector<DeploymentOption
 
 SlaCostMatrix sla_cost_matrix(const std::vector<DeploymentOption>& options,
                               const std::vector<int>& batches, const Traffic& traffic,
-                              const Sla& sla, const std::vector<double>& ttft_targets_s,
-                              const std::vector<double>& rates) {
-  SlaCostMatrix m{ttft_targets_s, rates, {}};
-  for (double ttft : ttft_targets_s) {
-    std::vector<std::optional<double>> row;
-    for (double rate : rates) {
+                              const Sla& sla, const std::vector<core::Seconds>& ttft_targets,
+                              const std::vector<core::PerSecond>& rates) {
+  SlaCostMatrix m{ttft_targets, rates, {}};
+  for (core::Seconds ttft : ttft_targets) {
+    std::vector<std::optional<core::Usd>> row;
+    for (core::PerSecond rate : rates) {
       Traffic t = traffic;
-      t.requests_per_s = rate;
+      t.request_rate = rate;
       Sla s = sla;
-      s.ttft_s = ttft;
+      s.ttft = ttft;
       const auto d = cheapest_deployment(options, batches, t, s);
-      row.push_back(d ? std::optional<double>(d->monthly_usd) : std::nullopt);
+      row.push_back(d ? std::optional<core::Usd>(d->monthly) : std::nullopt);
     }
-    m.monthly_usd.push_back(std::move(row));
+    m.monthly.push_back(std::move(row));
   }
   return m;
 }
@@ -303,17 +318,18 @@ std::string explain_unreachable(const std::vector<DeploymentOption>& options,
     return r >= 2 ? std::to_string(static_cast<long>(std::round(r))) + " times"
                   : std::to_string(static_cast<long>(std::round(r * 100 - 100))) + " % over";
   };
-  if (sla.ttft_s > 0 && best_ttft > sla.ttft_s) {
+  const double ttft_target = sla.ttft.value(), tpot_target = sla.tpot.value();
+  if (ttft_target > 0 && best_ttft > ttft_target) {
     why += "the fastest option prefills a " +
            std::to_string(static_cast<long>(traffic.input_tokens)) + "-token prompt in " +
-           ms(best_ttft) + ", " + how_far(best_ttft, sla.ttft_s) + " the TTFT target of " +
-           ms(sla.ttft_s) +
+           ms(best_ttft) + ", " + how_far(best_ttft, ttft_target) + " the TTFT target of " +
+           ms(ttft_target) +
            "; a larger tensor_parallel_size, fp8 weights or a faster GPU would shorten it";
   }
-  if (sla.tpot_s > 0 && best_tpot > sla.tpot_s) {
+  if (tpot_target > 0 && best_tpot > tpot_target) {
     if (!why.empty()) why += "; ";
     why += "even one sequence decodes at " + ms(best_tpot) + " per token, " +
-           how_far(best_tpot, sla.tpot_s) + " the TPOT target of " + ms(sla.tpot_s) +
+           how_far(best_tpot, tpot_target) + " the TPOT target of " + ms(tpot_target) +
            "; more tensor parallelism or higher-bandwidth GPUs would reach it";
   }
   if (why.empty()) {

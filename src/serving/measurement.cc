@@ -28,30 +28,30 @@ namespace {
 double predict_replica(const Measurement& m, int clients, double requests_per_s) {
   const int slots = static_cast<int>(max_load_batch(m.replica, m.input, m.output));
   if (requests_per_s > 0) {
-    const Traffic t{requests_per_s, m.input, m.output};
+    const Traffic t{core::PerSecond(requests_per_s), m.input, m.output};
     const auto p = at_load(m.replica, slots, t, 0.5);
     if (p.saturated) {
       const auto full = closed_loop(m.replica, slots, t, slots);
       switch (m.metric) {
-        case Metric::kThroughput: return full.output_tokens_per_s;
+        case Metric::kThroughput: return full.output_token_rate.value();
         case Metric::kTtft:
           return std::numeric_limits<double>::infinity();  // the queue grows without bound
-        case Metric::kTpot: return full.tpot_s;
+        case Metric::kTpot: return full.tpot.value();
       }
     }
     switch (m.metric) {
       case Metric::kThroughput: return requests_per_s * m.output;
-      case Metric::kTtft: return p.ttft_p50_s;
-      case Metric::kTpot: return p.step_s;
+      case Metric::kTtft: return p.ttft_p50.value();
+      case Metric::kTpot: return p.step.value();
     }
   }
   if (clients > 0) {
-    const Traffic lengths{0, m.input, m.output};
+    const Traffic lengths{core::PerSecond(0), m.input, m.output};
     const auto p = closed_loop(m.replica, slots, lengths, clients);
     switch (m.metric) {
-      case Metric::kThroughput: return p.output_tokens_per_s;
-      case Metric::kTtft: return p.ttft_s;
-      case Metric::kTpot: return p.tpot_s;
+      case Metric::kThroughput: return p.output_token_rate.value();
+      case Metric::kTtft: return p.ttft.value();
+      case Metric::kTpot: return p.tpot.value();
     }
   }
   if (m.max_load && m.metric == Metric::kThroughput) {

@@ -41,7 +41,8 @@ TrafficSeries synthetic(const SyntheticTraffic& t) {
   for (int m = 0; m < minutes; ++m) {
     const int day = m / kMinutesPerDay;
     const double hour = (m % kMinutesPerDay) / 60.0;
-    double rate = t.mean_rps * (1 + amplitude * std::cos(2 * kPi * (hour - t.peak_hour) / 24));
+    double rate =
+        t.mean_rate.value() * (1 + amplitude * std::cos(2 * kPi * (hour - t.peak_hour) / 24));
     if (day % 7 >= 5) rate *= t.weekend_factor;  // day 0 is a Monday
     rate *= std::pow(1 + t.growth_per_month, day / 30.0);
     for (const auto& spike : t.spikes) {
@@ -52,11 +53,14 @@ TrafficSeries synthetic(const SyntheticTraffic& t) {
   return s;
 }
 
-PolicyResult simulate_policy(const TrafficSeries& traffic, double capacity, double usd_per_hour,
-                             const Policy& p) {
+PolicyResult simulate_policy(const TrafficSeries& traffic, core::PerSecond capacity_rate,
+                             core::UsdPerSecond replica_price, const Policy& p) {
   PolicyResult r;
   r.name = p.name.empty() ? to_string(p.kind) : p.name;
   const int n = static_cast<int>(traffic.rps.size());
+  // Minute by minute on plain requests per second and USD per hour.
+  const double capacity = capacity_rate.value();
+  const double usd_per_hour = core::per_hour(replica_price);
   if (n == 0 || capacity <= 0) return r;
   auto needed = [&](double rps, double utilization) {
     const int k = static_cast<int>(std::ceil(rps * (1 + p.headroom) / (capacity * utilization)));
@@ -84,7 +88,7 @@ PolicyResult simulate_policy(const TrafficSeries& traffic, double capacity, doub
   std::vector<int> ready_at(n + p.cold_start_min + 1, 0);
   int ready = 0, starting = 0, last_change = -p.cooldown_min;
   int spot = 0;
-  double served = 0, demanded = 0, over = 0, paid_capacity = 0, replica_minutes = 0;
+  double served = 0, demanded = 0, over = 0, paid_capacity = 0, replica_minutes = 0, usd = 0;
   for (int m = 0; m < n; ++m) {
     ready += ready_at[m];
     starting -= ready_at[m];
@@ -150,12 +154,11 @@ PolicyResult simulate_policy(const TrafficSeries& traffic, double capacity, doub
     paid_capacity += paid * capacity;
     replica_minutes += paid;
     const double spot_replicas = std::round(paid * p.spot_share);
-    r.monthly_usd +=
-        ((paid - spot_replicas) + spot_replicas * p.spot_price_ratio) * usd_per_hour / 60;
+    usd += ((paid - spot_replicas) + spot_replicas * p.spot_price_ratio) * usd_per_hour / 60;
     r.replicas.push_back(paid);
     r.peak_replicas = std::max(r.peak_replicas, paid);
   }
-  r.monthly_usd *= core::kHoursPerMonth * 60 / n;
+  r.monthly = core::usd(usd * (core::kHoursPerMonth * 60 / n));
   r.idle_share = paid_capacity > 0 ? 1 - served / paid_capacity : 0;
   r.over_sla_share = demanded > 0 ? over / demanded : 0;
   r.mean_replicas = replica_minutes / n;

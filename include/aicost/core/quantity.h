@@ -79,6 +79,9 @@ using UsdPerByte = Quantity<-1, 0, 0, 1, 0>;         // transfer prices
 using UsdPerByteSecond = Quantity<-1, -1, 0, 1, 0>;  // storage prices (USD per GB-month)
 // Electricity (USD/kWh) and capacity rent (USD/kW-month: a kW held for a month is an energy).
 using UsdPerJoule = Quantity<0, 0, 0, 1, -1>;
+// Events per second: request and token rates of a service, failure and interruption rates
+// (`1.0 / Seconds` is one; `PerSecond * Seconds` is a plain count).
+using PerSecond = Quantity<0, -1, 0, 0, 0>;
 
 inline constexpr double kSecondsPerHour = 3600.0;
 inline constexpr double kSecondsPerDay = 86400.0;
@@ -104,6 +107,7 @@ constexpr BytesPerSecond gb_per_s(double x) { return BytesPerSecond(x * kGB); }
 constexpr BytesPerSecond gbit_per_s(double x) { return BytesPerSecond(x * kGB / 8.0); }
 constexpr Usd usd(double x) { return Usd(x); }
 constexpr UsdPerSecond usd_per_hour(double x) { return UsdPerSecond(x / kSecondsPerHour); }
+constexpr PerSecond per_second(double x) { return PerSecond(x); }
 constexpr UsdPerByteSecond usd_per_gb_month(double x) {
   return UsdPerByteSecond(x / kGB / kSecondsPerMonth);
 }

@@ -45,7 +45,7 @@ struct Evaluation {
   costing::CostEstimate cost;
   std::optional<ServingEvaluation> serving;
   std::vector<std::string> warnings;
-  double total_usd() const { return serving ? serving->fleet.monthly_usd : cost.total.value(); }
+  double total_usd() const { return serving ? serving->fleet.monthly.value() : cost.total.value(); }
   double wall_days() const { return serving ? 0 : core::in_days(cost.wall_time); }
 };
 

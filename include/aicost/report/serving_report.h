@@ -25,7 +25,7 @@ struct ServingView {
   std::string unreachable;  // why nothing meets the SLA, when nothing does
   // Scaling policies simulated over the traffic profile, for the cheapest deployment's replica.
   std::vector<serving::PolicyResult> policies;
-  double replica_capacity_rps = 0;
+  core::PerSecond replica_capacity{0};
   std::vector<std::string> notes;
   // The plan's fleet (serving/fleet.h): what the plan costs a month, run by its own policy
   // (`fleet_policy`) over the traffic profile, with the response cache's cost.

@@ -4,6 +4,8 @@
 // prefills share the steps, stretching each by 1 / (1 - lambda x prefill). A request waits for
 // the prefills ahead of it (M/D/1, as DistServe models the prefill phase) and for one of
 // `max_batch` slots (Erlang C, M/M/c), so tails rise as the replica saturates.
+// Times, rates and money are unit types (core/quantity.h); token counts and shares (cache hits,
+// utilisations, squared coefficients of variation) are plain doubles.
 #pragma once
 
 #include <optional>
@@ -16,9 +18,9 @@
 namespace aicost::serving {
 
 struct Traffic {
-  double requests_per_s = 0;
-  double input_tokens = 0;   // mean prompt length
-  double output_tokens = 0;  // mean generated length
+  core::PerSecond request_rate{0};  // requests
+  double input_tokens = 0;          // mean prompt length
+  double output_tokens = 0;         // mean generated length
   // Lengths at the SLA percentile (0: every request has the mean length). A TTFT tail is the
   // prefill of a tail-length prompt plus the queueing tail (a conservative sum); the KV cache
   // must hold a full batch of tail-length sequences.
@@ -38,50 +40,51 @@ struct Traffic {
   // requests that reach a replica (cached answers only shorten the overall tail); prices per
   // token are per token delivered, cached ones included. inference-model.md §1.9.
   double response_cache_hit = 0;
-  // Requests per second that reach the replicas.
-  double replica_requests_per_s() const { return requests_per_s * (1 - response_cache_hit); }
+  // The request rate that reaches the replicas.
+  core::PerSecond replica_request_rate() const { return request_rate * (1 - response_cache_hit); }
 };
 
 struct Sla {
-  double ttft_s = 0;  // time to first token at `percentile`; 0 = no target
-  double tpot_s = 0;  // time per output token; 0 = no target
+  core::Seconds ttft{0};  // time to first token at `percentile`; 0 = no target
+  core::Seconds tpot{0};  // time per output token; 0 = no target
   double percentile = 0.9;
-  double e2e_s = 0;  // whole request at `percentile` (TTFT tail + output x TPOT); 0 = none
+  core::Seconds e2e{0};  // whole request at `percentile` (TTFT tail + output x TPOT); 0 = none
 };
 
 struct LoadPoint {
-  bool saturated = false;                  // arrivals exceed what the replica can serve
-  double concurrency = 0;                  // sequences in flight
-  double step_s = 0;                       // decode step, prefill interference included (= TPOT)
-  double ttft_p50_s = 0, ttft_tail_s = 0;  // tail at the SLA percentile
-  double e2e_s = 0;                        // mean request latency
-  double e2e_tail_s = 0;                   // TTFT tail + output x step
+  bool saturated = false;                   // arrivals exceed what the replica can serve
+  double concurrency = 0;                   // sequences in flight
+  core::Seconds step{0};                    // decode step, prefill interference included (= TPOT)
+  core::Seconds ttft_p50{0}, ttft_tail{0};  // tail at the SLA percentile
+  core::Seconds e2e{0};                     // mean request latency
+  core::Seconds e2e_tail{0};                // TTFT tail + output x step
 };
 
-// The replica with at most `max_batch` running sequences at `requests_per_s`.
+// The replica with at most `max_batch` running sequences at `per_replica.request_rate`.
 LoadPoint at_load(const Replica& r, int max_batch, const Traffic& per_replica, double percentile);
 
 // Waiting for the prefills ahead (M/G/1 at prefill utilisation rho, mean prefill `prefill`,
 // squared coefficient of variation `cv2`): mean rho p (1 + cv2) / (2 (1 - rho)); its tail taken as
 // exponential with that mean and P(wait) = rho.
-double prefill_wait_mean(double rho, double prefill, double cv2 = 0);
-double prefill_wait_quantile(double rho, double prefill, double q, double cv2 = 0);
+core::Seconds prefill_wait_mean(double rho, core::Seconds prefill, double cv2 = 0);
+core::Seconds prefill_wait_quantile(double rho, core::Seconds prefill, double q, double cv2 = 0);
 
 // A closed loop of `clients` users who each send the next request when the last is answered
 // (a benchmark's max-concurrency, NIM's "concurrency"): the replica runs min(clients, slots)
 // sequences, slots = the batch limit or what the KV cache holds; the others queue for a slot.
 struct ClosedLoopPoint {
-  double requests_per_s = 0;
-  double output_tokens_per_s = 0;
-  double ttft_s = 0;        // mean, prefill queue and slot queue included
-  double tpot_s = 0;        // mean decode step, prefill interference included
+  core::PerSecond request_rate{0};
+  core::PerSecond output_token_rate{0};
+  core::Seconds ttft{0};    // mean, prefill queue and slot queue included
+  core::Seconds tpot{0};    // mean decode step, prefill interference included
   double running = 0;       // sequences in the batch
   bool slot_bound = false;  // clients beyond the slots: they wait, the TTFT grows with them
 };
 ClosedLoopPoint closed_loop(const Replica& r, int max_batch, const Traffic& lengths, int clients);
 
 // The highest request rate one replica sustains within the SLA (0 if even a trickle misses it).
-double max_rate_within_sla(const Replica& r, int max_batch, const Traffic& t, const Sla& sla);
+core::PerSecond max_rate_within_sla(const Replica& r, int max_batch, const Traffic& t,
+                                    const Sla& sla);
 
 // Lengths drawn from a log-normal with this mean and 90th percentile: the value at quantile q.
 // The 90th percentile must be at least the mean (else the mean is returned). A log-normal's p90
@@ -98,7 +101,7 @@ double erlang_c(int servers, double offered_load);
 
 struct DeploymentOption {
   Replica replica;  // GPU, TP, precision
-  double price_per_gpu_hour = 0;
+  core::UsdPerSecond price_per_gpu{0};
   std::string price_basis;
   std::string instance;  // catalog id of the instance priced; empty for a plain gpu_hour price
 };
@@ -107,20 +110,20 @@ struct Deployment {
   int option = -1;  // index into the options
   int max_batch = 0;
   int replicas = 0;
-  double rate_per_replica = 0;  // requests/s that reach each replica (response-cache misses)
-  double monthly_usd = 0;       // replicas x GPUs x price x 730 h
-  // Prices per token as an API price sheet quotes them: the replica's cost split by the share of
-  // its time spent prefilling (input) and decoding or idle (output).
-  double usd_per_million_input_tokens = 0;
-  double usd_per_million_output_tokens = 0;
-  double usd_per_million_tokens = 0;  // input and output together, blended
-  LoadPoint load;                     // of one replica at its share of the traffic
+  core::PerSecond rate_per_replica{0};  // requests that reach each replica (cache misses)
+  core::Usd monthly{0};                 // replicas x GPUs x price x 730 h
+  // Prices of a million tokens as an API price sheet quotes them: the replica's cost split by the
+  // share of its time spent prefilling (input) and decoding or idle (output).
+  core::Usd per_million_input_tokens{0};
+  core::Usd per_million_output_tokens{0};
+  core::Usd per_million_tokens{0};  // input and output together, blended
+  LoadPoint load;                   // of one replica at its share of the traffic
 };
 
 // The traffic, counted as all requests (response-cache hits included), that one replica of the
 // deployment covers within the SLA: what a scaling policy divides demand by.
-double replica_capacity_rps(const DeploymentOption& option, const Deployment& d,
-                            const Traffic& traffic, const Sla& sla);
+core::PerSecond replica_capacity(const DeploymentOption& option, const Deployment& d,
+                                 const Traffic& traffic, const Sla& sla);
 
 // The cheapest option x batch limit x replica count meeting the SLA at `traffic`; nullopt when
 // none does. `batches` are the batch limits to try.
@@ -135,14 +138,14 @@ std::vector<std::optional<Deployment>> per_option(const std::vector<DeploymentOp
 
 // Rows: TTFT targets; columns: request rates; cells: cheapest monthly cost (nullopt: none).
 struct SlaCostMatrix {
-  std::vector<double> ttft_targets_s;
-  std::vector<double> rates;
-  std::vector<std::vector<std::optional<double>>> monthly_usd;
+  std::vector<core::Seconds> ttft_targets;
+  std::vector<core::PerSecond> rates;
+  std::vector<std::vector<std::optional<core::Usd>>> monthly;
 };
 SlaCostMatrix sla_cost_matrix(const std::vector<DeploymentOption>& options,
                               const std::vector<int>& batches, const Traffic& traffic,
-                              const Sla& sla, const std::vector<double>& ttft_targets_s,
-                              const std::vector<double>& rates);
+                              const Sla& sla, const std::vector<core::Seconds>& ttft_targets,
+                              const std::vector<core::PerSecond>& rates);
 
 // Why no option meets the SLA: the best TTFT and TPOT any option reaches with no queueing,
 // against the targets, and what would close the gap. Empty when some option meets it.

@@ -17,13 +17,13 @@ struct Fleet {
   std::vector<std::optional<Deployment>> per_option;  // the cheapest deployment of each option
   std::optional<Deployment> best;  // the cheapest of all; nullopt when none meets the SLA
   // All requests (response-cache hits included) one replica of `best` covers within the SLA.
-  double replica_capacity_rps = 0;
-  double replica_usd_per_hour = 0;  // all GPUs of one replica of `best`
-  std::optional<PolicyResult> run;  // the plan's policy over its traffic profile
-  double cache_monthly_usd = 0;
+  core::PerSecond replica_capacity{0};
+  core::UsdPerSecond replica_price{0};  // all GPUs of one replica of `best`
+  std::optional<PolicyResult> run;      // the plan's policy over its traffic profile
+  core::Usd cache_monthly{0};
   // The plan's monthly cost (730 h): the policy's (or the deployment's) + the cache's; 0 when no
   // deployment meets the SLA.
-  double monthly_usd = 0;
+  core::Usd monthly{0};
 };
 
 // `series`: the traffic profile (empty: none).

@@ -45,7 +45,7 @@ struct PlanSpec {
   // static-peak) with its settings, and pricing.spot_share of them on spot.
   Policy policy;
   bool spot_price_given = false;  // serving.autoscaling.spot_price is in the plan
-  double peak_rps = 0;            // the traffic profile's busiest minute, else requests_per_s
+  core::PerSecond peak_rate{0};   // the traffic profile's busiest minute, else the plan's rate
   core::UsdPerSecond response_cache_cost{0};  // serving.response_cache_cost
   LeverFigures levers;
 };

@@ -1,7 +1,8 @@
 // Traffic over time and the scaling policies simulated over it, one-minute resolution.
-// A replica serves up to `capacity_rps` within the SLA (capacity.h: max_rate_within_sla); load
-// above the ready replicas' capacity is counted as requests over the SLA; replicas that are
-// starting (cold start) are paid but serve nothing. Seeded where random (spot interruptions).
+// A replica serves up to `capacity` requests per second within the SLA (capacity.h:
+// max_rate_within_sla); load above the ready replicas' capacity is counted as requests over the
+// SLA; replicas that are starting (cold start) are paid but serve nothing. Seeded where random
+// (spot interruptions).
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "aicost/core/quantity.h"
 
 namespace aicost::serving {
 
@@ -19,11 +22,11 @@ struct TrafficSeries {
 
 struct SyntheticTraffic {
   int days = 30;
-  double mean_rps = 10;         // average over a weekday
-  double peak_to_trough = 3;    // diurnal: busiest hour / quietest hour
-  double peak_hour = 14;        // hour of day of the peak (UTC)
-  double weekend_factor = 0.7;  // Saturday and Sunday relative to weekdays
-  double growth_per_month = 0;  // e.g. 0.1 = +10 % over 30 days, compounding per day
+  core::PerSecond mean_rate{10};  // requests, averaged over a weekday
+  double peak_to_trough = 3;      // diurnal: busiest hour / quietest hour
+  double peak_hour = 14;          // hour of day of the peak (UTC)
+  double weekend_factor = 0.7;    // Saturday and Sunday relative to weekdays
+  double growth_per_month = 0;    // e.g. 0.1 = +10 % over 30 days, compounding per day
   struct Spike {
     int day = 0;
     double factor = 5;  // multiplier for the whole day
@@ -56,7 +59,7 @@ struct Policy {
 
 struct PolicyResult {
   std::string name;
-  double monthly_usd = 0;     // scaled to 730 hours
+  core::Usd monthly{0};       // scaled to 730 hours
   double idle_share = 0;      // 1 - served load / paid capacity
   double over_sla_share = 0;  // requests beyond ready capacity / all requests
   double mean_replicas = 0;
@@ -64,9 +67,9 @@ struct PolicyResult {
   std::vector<int> replicas;  // paid replicas per minute
 };
 
-// `replica_usd_per_hour`: all GPUs of one replica at on-demand price.
-PolicyResult simulate_policy(const TrafficSeries& traffic, double capacity_rps,
-                             double replica_usd_per_hour, const Policy& policy);
+// `replica_price`: all GPUs of one replica at on-demand price.
+PolicyResult simulate_policy(const TrafficSeries& traffic, core::PerSecond capacity,
+                             core::UsdPerSecond replica_price, const Policy& policy);
 
 // The default set: static peak, reactive, scheduled (each hour of the day sized for the 90th
 // percentile of that hour's daily peaks), predictive (same minute one week earlier), and

@@ -133,10 +133,10 @@ TEST(InferenceCsv, OpenLoopRowsPredictServedLoad) {
   EXPECT_NEAR(serving::predict(set->cases[0]), 0.01 * 200, 1e-12);
   EXPECT_NEAR(serving::predict(set->cases[1]), serving::prefill_time(r, 1000, 1000).value(), 1e-4);
   const int slots = static_cast<int>(serving::max_load_batch(r, 1000, 200));
-  EXPECT_NEAR(
-      serving::predict(set->cases[2]),
-      serving::closed_loop(r, slots, serving::Traffic{0, 1000, 200}, slots).output_tokens_per_s,
-      1e-9);
+  EXPECT_NEAR(serving::predict(set->cases[2]),
+              serving::closed_loop(r, slots, serving::Traffic{core::PerSecond(0), 1000, 200}, slots)
+                  .output_token_rate.value(),
+              1e-9);
 }
 
 // A row about a whole system (8 GPUs at TP 2) measures 4 replicas side by side: its throughput

@@ -41,9 +41,9 @@ TEST(ServingPlan, OptionsAreGpuTimesPrecisionTimesTp) {
   auto plan = load_serving_plan(path, testing::builtin_catalog());
   ASSERT_TRUE(plan) << plan.error().what();
   EXPECT_EQ(plan->options.size(), 2u * 2 * 2);
-  EXPECT_DOUBLE_EQ(plan->sla.ttft_s, 0.3);
+  EXPECT_DOUBLE_EQ(plan->sla.ttft.value(), 0.3);
   EXPECT_DOUBLE_EQ(plan->sla.percentile, 0.99);
-  EXPECT_DOUBLE_EQ(plan->traffic.requests_per_s, 4);
+  EXPECT_DOUBLE_EQ(plan->traffic.request_rate.value(), 4);
   EXPECT_EQ(plan->batches, (std::vector<int>{8, 16, 32, 64, 128, 256}));
   EXPECT_TRUE(plan->series.rps.empty());
 }
@@ -170,7 +170,7 @@ TEST(ServingPlan, CacheHitRatesAreSharesBelowOne) {
   ASSERT_TRUE(plan) << plan.error().what();
   EXPECT_DOUBLE_EQ(plan->traffic.prefix_cache_hit, 0.3);
   EXPECT_DOUBLE_EQ(plan->traffic.response_cache_hit, 0.1);
-  EXPECT_DOUBLE_EQ(plan->traffic.replica_requests_per_s(), 4 * 0.9);
+  EXPECT_DOUBLE_EQ(plan->traffic.replica_request_rate().value(), 4 * 0.9);
   text.replace(text.find("response_cache_hit: 10%"), 23, "response_cache_hit: 100%");
   plan = load_serving_plan(write("cache.yaml", text), testing::builtin_catalog());
   ASSERT_FALSE(plan);

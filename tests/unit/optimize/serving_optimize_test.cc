@@ -106,7 +106,7 @@ double serving_total(const std::string& text, const std::string& base_dir) {
   if (!plan) return -1;
   const auto fleet = serving::estimate_fleet(*plan, plan->series);
   EXPECT_TRUE(fleet.best) << text;
-  return fleet.monthly_usd;
+  return fleet.monthly.value();
 }
 
 TEST(ServingHandSet, EditsNestedKeysByLine) {
@@ -319,7 +319,7 @@ TEST(ServingEmitPlan, EstimatesToTheCombinedTotalToTheCent) {
     const std::string path = dir.write("combined.yaml", *text);
     auto loaded = config::load_serving_plan(path, testing::builtin_catalog());
     ASSERT_TRUE(loaded) << loaded.error().what();
-    const double total = serving::estimate_fleet(*loaded, loaded->series).monthly_usd;
+    const double total = serving::estimate_fleet(*loaded, loaded->series).monthly.value();
     EXPECT_EQ(std::round(total * 100), std::round(res.combined.total_usd * 100)) << plan;
     EXPECT_GT(res.combined.saving_usd, 0) << plan;
   }

@@ -18,7 +18,7 @@ Replica llama8b(const char* gpu, catalog::Precision p = catalog::Precision::kBf1
   return r;
 }
 
-const Traffic kChat{0, 1000, 250};
+const Traffic kChat{core::PerSecond(0), 1000, 250};
 
 // M/M/1: the probability of waiting is the utilisation; M/M/2 at a = 1: 1/3 (textbook value).
 TEST(ErlangC, TextbookValues) {
@@ -30,11 +30,11 @@ TEST(ErlangC, TextbookValues) {
 TEST(Load, ATrickleSeesBareLatencies) {
   const auto r = llama8b("h100-sxm-80gb");
   Traffic t = kChat;
-  t.requests_per_s = 1e-4;
+  t.request_rate = core::per_second(1e-4);
   const auto p = at_load(r, 64, t, 0.9);
   ASSERT_FALSE(p.saturated);
-  EXPECT_NEAR(p.ttft_tail_s, prefill_time(r, 1000, 1000).value(), 1e-9);
-  EXPECT_NEAR(p.step_s, decode_step_time(r, 1, 1125).value(), 1e-6);
+  EXPECT_NEAR(p.ttft_tail.value(), prefill_time(r, 1000, 1000).value(), 1e-9);
+  EXPECT_NEAR(p.step.value(), decode_step_time(r, 1, 1125).value(), 1e-6);
 }
 
 TEST(Load, TailsRiseTowardsSaturationThenSaturate) {
@@ -43,12 +43,12 @@ TEST(Load, TailsRiseTowardsSaturationThenSaturate) {
   double previous = 0;
   bool saturated = false;
   for (double rate = 1; rate < 400 && !saturated; rate *= 1.5) {
-    t.requests_per_s = rate;
+    t.request_rate = core::per_second(rate);
     const auto p = at_load(r, 64, t, 0.9);
     saturated = p.saturated;
     if (!saturated) {
-      EXPECT_GE(p.ttft_tail_s, previous) << rate;
-      previous = p.ttft_tail_s;
+      EXPECT_GE(p.ttft_tail.value(), previous) << rate;
+      previous = p.ttft_tail.value();
     }
   }
   EXPECT_TRUE(saturated);
@@ -56,44 +56,45 @@ TEST(Load, TailsRiseTowardsSaturationThenSaturate) {
 
 TEST(Sla, MaxRateIsTheEdge) {
   const auto r = llama8b("h100-sxm-80gb");
-  const Sla sla{0.5, 0.05, 0.9};
-  const double rate = max_rate_within_sla(r, 64, kChat, sla);
+  const Sla sla{core::seconds(0.5), core::seconds(0.05), 0.9};
+  const double rate = max_rate_within_sla(r, 64, kChat, sla).value();
   ASSERT_GT(rate, 0);
   Traffic t = kChat;
-  t.requests_per_s = rate;
+  t.request_rate = core::per_second(rate);
   const auto at = at_load(r, 64, t, 0.9);
   EXPECT_FALSE(at.saturated);
-  EXPECT_LE(at.ttft_tail_s, sla.ttft_s);
-  EXPECT_LE(at.step_s, sla.tpot_s);
-  t.requests_per_s = rate * 1.05;
+  EXPECT_LE(at.ttft_tail.value(), sla.ttft.value());
+  EXPECT_LE(at.step.value(), sla.tpot.value());
+  t.request_rate = core::per_second(rate * 1.05);
   const auto over = at_load(r, 64, t, 0.9);
-  EXPECT_TRUE(over.saturated || over.ttft_tail_s > sla.ttft_s || over.step_s > sla.tpot_s);
+  EXPECT_TRUE(over.saturated || over.ttft_tail.value() > sla.ttft.value() ||
+              over.step.value() > sla.tpot.value());
 }
 
 // A TTFT target below the bare prefill time cannot be met by any number of replicas.
 TEST(Sla, UnreachableTargetHasNoRate) {
   const auto r = llama8b("h100-sxm-80gb");
-  EXPECT_EQ(max_rate_within_sla(r, 64, kChat, Sla{1e-4, 0, 0.9}), 0);
+  EXPECT_EQ(max_rate_within_sla(r, 64, kChat, Sla{core::seconds(1e-4), {}, 0.9}).value(), 0);
 }
 
 TEST(Capacity, PicksTheCheaperOptionAndScalesReplicas) {
   std::vector<DeploymentOption> options = {
-      {llama8b("h100-sxm-80gb"), 3.0, "h100", ""},
-      {llama8b("h100-sxm-80gb"), 2.0, "same GPU, cheaper", ""}};
+      {llama8b("h100-sxm-80gb"), core::usd_per_hour(3.0), "h100", ""},
+      {llama8b("h100-sxm-80gb"), core::usd_per_hour(2.0), "same GPU, cheaper", ""}};
   Traffic t = kChat;
-  t.requests_per_s = 50;
-  const Sla sla{1.0, 0.05, 0.9};
+  t.request_rate = core::per_second(50);
+  const Sla sla{core::seconds(1.0), core::seconds(0.05), 0.9};
   const auto d = cheapest_deployment(options, {16, 32, 64, 128}, t, sla);
   ASSERT_TRUE(d);
   EXPECT_EQ(d->option, 1);
   EXPECT_FALSE(d->load.saturated);
   // Monthly cost = replicas x 1 GPU x 2 USD/h x 730 h.
-  EXPECT_DOUBLE_EQ(d->monthly_usd, d->replicas * 2.0 * 730);
-  t.requests_per_s = 200;
+  EXPECT_DOUBLE_EQ(d->monthly.value(), d->replicas * 2.0 * 730);
+  t.request_rate = core::per_second(200);
   const auto bigger = cheapest_deployment(options, {16, 32, 64, 128}, t, sla);
   ASSERT_TRUE(bigger);
   EXPECT_GE(bigger->replicas, 3 * d->replicas);
-  EXPECT_FALSE(cheapest_deployment(options, {16}, t, Sla{1e-4, 0, 0.9}));
+  EXPECT_FALSE(cheapest_deployment(options, {16}, t, Sla{core::seconds(1e-4), {}, 0.9}));
 }
 
 }  // namespace
@@ -107,34 +108,37 @@ namespace {
 TEST(Load, PrefixCacheHitsShortenPrefill) {
   const auto r = llama8b("h100-sxm-80gb");
   Traffic t = kChat;
-  t.requests_per_s = 1e-4;
+  t.request_rate = core::per_second(1e-4);
   t.prefix_cache_hit = 0.75;
   const auto p = at_load(r, 64, t, 0.9);
-  EXPECT_NEAR(p.ttft_tail_s, prefill_time(r, 250, 1000).value(), 1e-9);
+  EXPECT_NEAR(p.ttft_tail.value(), prefill_time(r, 250, 1000).value(), 1e-9);
 }
 
 // A response-cache hit of h removes h of the requests before the replicas: the deployment is
 // the one for (1 - h) of the traffic, its per-token prices fall by (1 - h) because every token
 // delivered counts, and a scaling policy sees each replica cover 1 / (1 - h) more requests.
 TEST(Capacity, ResponseCacheHitsRemoveRequests) {
-  std::vector<DeploymentOption> options = {{llama8b("h100-sxm-80gb"), 2.0, "h100", ""}};
-  const Sla sla{1.0, 0.05, 0.9};
+  std::vector<DeploymentOption> options = {
+      {llama8b("h100-sxm-80gb"), core::usd_per_hour(2.0), "h100", ""}};
+  const Sla sla{core::seconds(1.0), core::seconds(0.05), 0.9};
   Traffic all = kChat;
-  all.requests_per_s = 200;
+  all.request_rate = core::per_second(200);
   all.response_cache_hit = 0.25;
   Traffic misses = kChat;
-  misses.requests_per_s = 150;
+  misses.request_rate = core::per_second(150);
   const auto cached = cheapest_deployment(options, {16, 32, 64, 128}, all, sla);
   const auto uncached = cheapest_deployment(options, {16, 32, 64, 128}, misses, sla);
   ASSERT_TRUE(cached && uncached);
   EXPECT_EQ(cached->replicas, uncached->replicas);
   EXPECT_EQ(cached->max_batch, uncached->max_batch);
-  EXPECT_DOUBLE_EQ(cached->rate_per_replica, uncached->rate_per_replica);
-  EXPECT_NEAR(cached->usd_per_million_tokens, uncached->usd_per_million_tokens * 0.75, 1e-9);
-  EXPECT_NEAR(cached->usd_per_million_output_tokens, uncached->usd_per_million_output_tokens * 0.75,
+  EXPECT_DOUBLE_EQ(cached->rate_per_replica.value(), uncached->rate_per_replica.value());
+  EXPECT_NEAR(cached->per_million_tokens.value(), uncached->per_million_tokens.value() * 0.75,
               1e-9);
-  EXPECT_NEAR(replica_capacity_rps(options[0], *cached, all, sla),
-              max_rate_within_sla(options[0].replica, cached->max_batch, all, sla) / 0.75, 1e-9);
+  EXPECT_NEAR(cached->per_million_output_tokens.value(),
+              uncached->per_million_output_tokens.value() * 0.75, 1e-9);
+  EXPECT_NEAR(replica_capacity(options[0], *cached, all, sla).value(),
+              max_rate_within_sla(options[0].replica, cached->max_batch, all, sla).value() / 0.75,
+              1e-9);
 }
 
 // One client alone: its TTFT is its prefill, and its steps are stretched by its own prefill
@@ -145,11 +149,13 @@ TEST(ClosedLoop, OneClientIsItsOwnLoad) {
   const double prefill = prefill_time(r, 1000, 1000).value();
   EXPECT_DOUBLE_EQ(p.running, 1);
   EXPECT_FALSE(p.slot_bound);
-  EXPECT_NEAR(p.ttft_s, prefill, 1e-12);
-  EXPECT_NEAR(p.requests_per_s, 1 / (prefill + 250 * p.tpot_s), 1e-6 * p.requests_per_s);
-  const double rho = p.requests_per_s * prefill;
-  EXPECT_NEAR(p.tpot_s, decode_step_time(r, 1, 1125).value() / (1 - rho), 1e-6 * p.tpot_s);
-  EXPECT_NEAR(p.output_tokens_per_s, 250 * p.requests_per_s, 1e-9);
+  EXPECT_NEAR(p.ttft.value(), prefill, 1e-12);
+  EXPECT_NEAR(p.request_rate.value(), 1 / (prefill + 250 * p.tpot.value()),
+              1e-6 * p.request_rate.value());
+  const double rho = p.request_rate.value() * prefill;
+  EXPECT_NEAR(p.tpot.value(), decode_step_time(r, 1, 1125).value() / (1 - rho),
+              1e-6 * p.tpot.value());
+  EXPECT_NEAR(p.output_token_rate.value(), 250 * p.request_rate.value(), 1e-9);
 }
 
 // Past the batch limit the replica runs `max_batch` sequences whatever the number of clients:
@@ -159,21 +165,21 @@ TEST(ClosedLoop, ClientsBeyondTheSlotsOnlyWait) {
   const auto at = [&](int clients) { return closed_loop(r, 32, kChat, clients); };
   EXPECT_FALSE(at(32).slot_bound);
   EXPECT_TRUE(at(33).slot_bound);
-  EXPECT_DOUBLE_EQ(at(40).requests_per_s, at(32).requests_per_s);
-  EXPECT_NEAR(at(40).ttft_s - at(32).ttft_s, 8 / at(32).requests_per_s, 1e-9);
-  EXPECT_GT(at(32).output_tokens_per_s, at(16).output_tokens_per_s);
-  EXPECT_GT(at(32).tpot_s, at(16).tpot_s);
+  EXPECT_DOUBLE_EQ(at(40).request_rate.value(), at(32).request_rate.value());
+  EXPECT_NEAR(at(40).ttft.value() - at(32).ttft.value(), 8 / at(32).request_rate.value(), 1e-9);
+  EXPECT_GT(at(32).output_token_rate.value(), at(16).output_token_rate.value());
+  EXPECT_GT(at(32).tpot.value(), at(16).tpot.value());
 }
 
 // The end-to-end tail is the TTFT tail plus output x TPOT; a target below it is missed.
 TEST(Sla, EndToEndTargetIsChecked) {
   const auto r = llama8b("h100-sxm-80gb");
   Traffic t = kChat;
-  t.requests_per_s = 1e-4;
+  t.request_rate = core::per_second(1e-4);
   const auto p = at_load(r, 64, t, 0.9);
-  EXPECT_NEAR(p.e2e_tail_s, p.ttft_tail_s + 250 * p.step_s, 1e-12);
-  EXPECT_EQ(max_rate_within_sla(r, 64, kChat, Sla{0, 0, 0.9, p.e2e_tail_s * 0.9}), 0);
-  EXPECT_GT(max_rate_within_sla(r, 64, kChat, Sla{0, 0, 0.9, p.e2e_tail_s * 2}), 0);
+  EXPECT_NEAR(p.e2e_tail.value(), p.ttft_tail.value() + 250 * p.step.value(), 1e-12);
+  EXPECT_EQ(max_rate_within_sla(r, 64, kChat, Sla{{}, {}, 0.9, p.e2e_tail * 0.9}).value(), 0);
+  EXPECT_GT(max_rate_within_sla(r, 64, kChat, Sla{{}, {}, 0.9, p.e2e_tail * 2}).value(), 0);
 }
 
 }  // namespace
@@ -206,21 +212,23 @@ TEST(Lengths, CoefficientOfVariationOfTheFittedLognormal) {
 
 // Pollaczek-Khinchine: exponential prefills (cv2 = 1) wait twice as long as fixed ones (M/D/1).
 TEST(Queues, PrefillWaitGrowsWithTheSpreadOfPrompts) {
-  EXPECT_NEAR(prefill_wait_mean(0.5, 0.2, 0), 0.5 * 0.2 / (2 * 0.5), 1e-12);
-  EXPECT_NEAR(prefill_wait_mean(0.5, 0.2, 1), 2 * prefill_wait_mean(0.5, 0.2, 0), 1e-12);
-  EXPECT_NEAR(prefill_wait_quantile(0.5, 0.2, 0.9, 1), 2 * prefill_wait_quantile(0.5, 0.2, 0.9, 0),
-              1e-12);
-  EXPECT_EQ(prefill_wait_quantile(0.05, 0.2, 0.9), 0);  // P(wait) = 0.05 < 10 %
+  const core::Seconds prefill = core::seconds(0.2);
+  EXPECT_NEAR(prefill_wait_mean(0.5, prefill, 0).value(), 0.5 * 0.2 / (2 * 0.5), 1e-12);
+  EXPECT_NEAR(prefill_wait_mean(0.5, prefill, 1).value(),
+              2 * prefill_wait_mean(0.5, prefill, 0).value(), 1e-12);
+  EXPECT_NEAR(prefill_wait_quantile(0.5, prefill, 0.9, 1).value(),
+              2 * prefill_wait_quantile(0.5, prefill, 0.9, 0).value(), 1e-12);
+  EXPECT_EQ(prefill_wait_quantile(0.05, prefill, 0.9).value(), 0);  // P(wait) = 0.05 < 10 %
 }
 
 // Near saturation the slot wait follows Allen-Cunneen: answers of fixed length (cv2 = 0) wait
 // less than exponential ones (1), and a heavy tail (4) more; TPOT does not depend on the spread.
 TEST(Queues, SlotWaitGrowsWithTheSpreadOfAnswers) {
   const auto r = llama8b("h100-sxm-80gb");
-  const Sla sla{10, 1, 0.99};
+  const Sla sla{core::seconds(10), core::seconds(1), 0.99};
   Traffic t = kChat;
-  t.requests_per_s =
-      0.995 * max_rate_within_sla(r, 8, t, Sla{0, 0, 0.99});  // just below saturation
+  t.request_rate =
+      0.995 * max_rate_within_sla(r, 8, t, Sla{{}, {}, 0.99});  // just below saturation
   auto tail = [&](double cv2) {
     Traffic u = t;
     u.output_cv2 = cv2;
@@ -228,14 +236,17 @@ TEST(Queues, SlotWaitGrowsWithTheSpreadOfAnswers) {
   };
   const auto fixed = tail(0), exponential = tail(1), heavy = tail(4);
   ASSERT_FALSE(exponential.saturated);
-  EXPECT_LT(fixed.ttft_tail_s, exponential.ttft_tail_s);
-  EXPECT_LT(exponential.ttft_tail_s, heavy.ttft_tail_s);
-  EXPECT_DOUBLE_EQ(fixed.step_s, heavy.step_s);
+  EXPECT_LT(fixed.ttft_tail.value(), exponential.ttft_tail.value());
+  EXPECT_LT(exponential.ttft_tail.value(), heavy.ttft_tail.value());
+  EXPECT_DOUBLE_EQ(fixed.step.value(), heavy.step.value());
   // The waits scale by (1 + cv2 x share^2) / 2 with share = output x step / service.
   const double prefill = prefill_time(r, 1000, 1000).value();
-  const double share = 250 * fixed.step_s / (prefill + 250 * fixed.step_s);
-  const double base = prefill + prefill_wait_quantile(t.requests_per_s * prefill, prefill, 0.99);
-  EXPECT_NEAR((heavy.ttft_tail_s - base) / (fixed.ttft_tail_s - base), 1 + 4 * share * share, 1e-6);
+  const double share = 250 * fixed.step.value() / (prefill + 250 * fixed.step.value());
+  const double base =
+      prefill +
+      prefill_wait_quantile(t.request_rate.value() * prefill, core::seconds(prefill), 0.99).value();
+  EXPECT_NEAR((heavy.ttft_tail.value() - base) / (fixed.ttft_tail.value() - base),
+              1 + 4 * share * share, 1e-6);
 }
 
 // p90 = 3 x mean is beyond any log-normal (at most e^{1.28155^2 / 2} = 2.27 x): the mean is read
@@ -248,13 +259,13 @@ TEST(Lengths, HeavierTailsKeepTheP90) {
 TEST(Load, LongTailPromptsRaiseTheTtftTail) {
   const auto r = llama8b("h100-sxm-80gb");
   Traffic t = kChat;
-  t.requests_per_s = 1e-4;
+  t.request_rate = core::per_second(1e-4);
   const auto even = at_load(r, 64, t, 0.9);
   t.input_tail_tokens = 4000;
   const auto spread = at_load(r, 64, t, 0.9);
-  EXPECT_NEAR(spread.ttft_tail_s, prefill_time(r, 4000, 4000).value(), 1e-9);
-  EXPECT_GT(spread.ttft_tail_s, even.ttft_tail_s);
-  EXPECT_EQ(spread.ttft_p50_s, even.ttft_p50_s);
+  EXPECT_NEAR(spread.ttft_tail.value(), prefill_time(r, 4000, 4000).value(), 1e-9);
+  EXPECT_GT(spread.ttft_tail.value(), even.ttft_tail.value());
+  EXPECT_EQ(spread.ttft_p50.value(), even.ttft_p50.value());
 }
 
 }  // namespace

@@ -15,7 +15,7 @@ double mean(const std::vector<double>& v, size_t from, size_t to) {
 TEST(Synthetic, DiurnalWeekendSpikeAndGrowth) {
   SyntheticTraffic t;
   t.days = 14;
-  t.mean_rps = 10;
+  t.mean_rate = core::per_second(10);
   t.peak_to_trough = 3;
   t.spikes = {{9, 5.0}};
   const auto s = synthetic(t);
@@ -29,9 +29,13 @@ TEST(Synthetic, DiurnalWeekendSpikeAndGrowth) {
   EXPECT_NEAR(mean(s.rps, 9 * 1440, 10 * 1440), 50, 1e-6);
 }
 
+// A replica serving 2 requests/s within the SLA, at 10 USD/h.
+constexpr core::PerSecond kCapacity = core::per_second(2);
+constexpr core::UsdPerSecond kReplicaPrice = core::usd_per_hour(10);
+
 TrafficSeries diurnal() {
   SyntheticTraffic t;
-  t.mean_rps = 20;
+  t.mean_rate = core::per_second(20);
   t.peak_to_trough = 4;
   return synthetic(t);
 }
@@ -39,21 +43,21 @@ TrafficSeries diurnal() {
 TEST(Policy, StaticPeakNeverMissesButIdles) {
   Policy p;
   p.kind = PolicyKind::kStaticPeak;
-  const auto r = simulate_policy(diurnal(), 2.0, 10.0, p);
+  const auto r = simulate_policy(diurnal(), kCapacity, kReplicaPrice, p);
   EXPECT_EQ(r.over_sla_share, 0);
   EXPECT_GT(r.idle_share, 0.4);  // sized for the peak all day
   // 32 rps peak x 1.15 / 2 rps per replica = 18.4 -> 19 replicas, all month at 10 USD/h.
   EXPECT_EQ(r.peak_replicas, 19);
-  EXPECT_NEAR(r.monthly_usd, 19 * 10.0 * 730, 1e-6);
+  EXPECT_NEAR(r.monthly.value(), 19 * 10.0 * 730, 1e-6);
 }
 
 TEST(Policy, ReactiveIsCheaperThanStaticOnDiurnalTraffic) {
   Policy stat;
   stat.kind = PolicyKind::kStaticPeak;
   Policy reactive;
-  const auto s = simulate_policy(diurnal(), 2.0, 10.0, stat);
-  const auto r = simulate_policy(diurnal(), 2.0, 10.0, reactive);
-  EXPECT_LT(r.monthly_usd, s.monthly_usd);
+  const auto s = simulate_policy(diurnal(), kCapacity, kReplicaPrice, stat);
+  const auto r = simulate_policy(diurnal(), kCapacity, kReplicaPrice, reactive);
+  EXPECT_LT(r.monthly.value(), s.monthly.value());
   EXPECT_LT(r.idle_share, s.idle_share);
   EXPECT_LT(r.over_sla_share, 0.01);  // a smooth curve with headroom: hardly any misses
 }
@@ -61,11 +65,11 @@ TEST(Policy, ReactiveIsCheaperThanStaticOnDiurnalTraffic) {
 // A x5 spike with a 10-minute cold start: a reactive fleet misses requests while it scales.
 TEST(Policy, ColdStartsMakeReactiveMissSpikes) {
   SyntheticTraffic t;
-  t.mean_rps = 20;
+  t.mean_rate = core::per_second(20);
   t.spikes = {{2, 5.0}};
   Policy p;
   p.cold_start_min = 10;
-  const auto r = simulate_policy(synthetic(t), 2.0, 10.0, p);
+  const auto r = simulate_policy(synthetic(t), kCapacity, kReplicaPrice, p);
   EXPECT_GT(r.over_sla_share, 0);
 }
 
@@ -75,12 +79,13 @@ TEST(Policy, SpotMixIsCheaperAndSeeded) {
   p.spot_price_ratio =
       0.4;  // data/reliability.yaml serving_spot, set here as the plan reader would
   p.spot_interruptions_per_hour = 0.05;
-  const auto a = simulate_policy(diurnal(), 2.0, 10.0, p);
-  const auto b = simulate_policy(diurnal(), 2.0, 10.0, p);
-  EXPECT_EQ(a.monthly_usd, b.monthly_usd);
+  const auto a = simulate_policy(diurnal(), kCapacity, kReplicaPrice, p);
+  const auto b = simulate_policy(diurnal(), kCapacity, kReplicaPrice, p);
+  EXPECT_EQ(a.monthly.value(), b.monthly.value());
   EXPECT_EQ(a.replicas, b.replicas);
   Policy on_demand;
-  EXPECT_LT(a.monthly_usd, simulate_policy(diurnal(), 2.0, 10.0, on_demand).monthly_usd);
+  EXPECT_LT(a.monthly.value(),
+            simulate_policy(diurnal(), kCapacity, kReplicaPrice, on_demand).monthly.value());
 }
 
 }  // namespace
