@@ -48,15 +48,20 @@ TEST(EfficiencyCatalog, BaseInheritsTheOtherKeys) {
 }
 
 // The serving terms of 2026-12-02 are keys of their own with their units: a time per running
-// sequence and per routed expert, a share of HBM for the KV reads. The shipped values are the fit
-// (3 us, 4.25 us, 89 %); a unit-less time is refused, and so is serving_expert_half_rows, which
-// serving_expert_overhead replaced.
+// sequence and per routed expert, a share of HBM for the KV reads. The shipped values are a fit
+// that moves with the model (docs/VALIDATION.md), so only their scale is held here: microseconds
+// read as seconds, a percentage as a share. The exact unit arithmetic is held on the profile below;
+// a unit-less time is refused, and so is serving_expert_half_rows, which serving_expert_overhead
+// replaced.
 TEST(EfficiencyCatalog, ServingSequenceExpertAndKvKeysCarryTheirUnits) {
   catalog::Catalog cat = testing::builtin_catalog();
   const auto& hopper = **cat.efficiency("hopper");
-  EXPECT_NEAR(hopper.serving_sequence_overhead.value(), 3e-6, 1e-15);
-  EXPECT_NEAR(hopper.serving_expert_overhead.value(), 4.25e-6, 1e-15);
-  EXPECT_DOUBLE_EQ(hopper.serving_kv_bandwidth, 0.89);
+  EXPECT_GT(hopper.serving_sequence_overhead.value(), 0.1e-6);
+  EXPECT_LT(hopper.serving_sequence_overhead.value(), 100e-6);
+  EXPECT_GT(hopper.serving_expert_overhead.value(), 0.1e-6);
+  EXPECT_LT(hopper.serving_expert_overhead.value(), 100e-6);
+  EXPECT_GT(hopper.serving_kv_bandwidth, 0.0);
+  EXPECT_LE(hopper.serving_kv_bandwidth, 1.0);
   auto s = add_catalog_text(
       "efficiency:\n  - generation: mine\n    base: hopper\n    serving_sequence_overhead: 5us\n"
       "    serving_expert_overhead: 1ms\n    serving_kv_bandwidth: 80%\n    source: \"our runs\"\n",
