@@ -8,13 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "aicost/core/quantity.h"
 #include "aicost/core/text.h"
 #include "aicost/governance/waste.h"
 #include "aicost/optimize/ledger_levers.h"
 
 namespace aicost::optimize::detail {
 
-inline constexpr double kHoursPerMonth = 730;
+using core::kHoursPerMonth;
 
 inline bool hour_unit(const std::string& unit) {
   return core::ascii_lower(unit).rfind("hour", 0) == 0;

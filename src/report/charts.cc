@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "aicost/core/quantity.h"
 #include "aicost/core/text.h"
 #include "chart_parts.h"
 #include "estimate_parts.h"
@@ -152,9 +153,9 @@ std::vector<Chart> serving_charts(const ServingView& v) {
                     {"choice", best ? "cheapest meeting the SLA" : "meets the SLA"}});
   }
   if (!opts.empty()) {
-    Json s =
-        bar_spec("Monthly cost of each deployment option meeting the SLA", std::move(opts),
-                 "option", "deployment option", "monthly_usd", "cost a month (USD, 730 h)", ",.0f");
+    Json s = bar_spec("Monthly cost of each deployment option meeting the SLA", std::move(opts),
+                      "option", "deployment option", "monthly_usd",
+                      fmt::format("cost a month (USD, {:g} h)", core::kHoursPerMonth), ",.0f");
     s["encoding"]["y"]["sort"] = "x";
     s["encoding"]["color"] = {{"field", "choice"},
                               {"type", "nominal"},

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <set>
 #include <utility>
+#include "aicost/core/quantity.h"
 #include "estimate_parts.h"
 #include "owned_parts.h"
 #include "rounding.h"
@@ -170,7 +171,8 @@ std::vector<Section> build_sections(const EstimateView& v) {
       {"peak storage", core::format_bytes(c.peak_storage.value())}};
   if (v.inputs != nullptr) summary.push_back({"price basis", v.inputs->compute.basis});
   cost.tables.push_back(kv(std::move(summary)));
-  cost.notes.push_back("a month is 730 hours (USD/month: average over the wall time)");
+  cost.notes.push_back(fmt::format("a month is {:g} hours (USD/month: average over the wall time)",
+                                   core::kHoursPerMonth));
   out.push_back(std::move(cost));
   if (v.inputs != nullptr && v.inputs->compute.owned) {
     const auto& owned = *v.inputs->compute.owned;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "aicost/core/quantity.h"
 #include "aicost/core/text.h"
 #include "aicost/report/charts.h"
 #include "aicost/report/html.h"
@@ -102,8 +103,9 @@ std::string render_text(const optimize::LedgerOptimizeResult& res, const std::st
   const std::string cur = b.currency.empty() ? "USD" : b.currency;
   std::string out = fmt::format("{}aicost optimize: ledger {} as of {}\n", md ? "## " : "", ledger,
                                 ledger::day_text(as_of));
-  out += fmt::format("{}baseline: {} {} a month (730 h), the effective cost of {}\n",
-                     md ? "\n" : "", core::group_digits(b.monthly), cur, window_text(b));
+  out +=
+      fmt::format("{}baseline: {} {} a month ({:g} h), the effective cost of {}\n", md ? "\n" : "",
+                  core::group_digits(b.monthly), cur, core::kHoursPerMonth, window_text(b));
   out += fmt::format("red lines ({}): max risk {}\n", res.guardrails.source,
                      optimize::to_string(res.guardrails.max_risk));
   // A table's warnings go to standard error (the command prints them); Markdown keeps them.
@@ -161,8 +163,10 @@ std::string render_ledger_optimize(const optimize::LedgerOptimizeResult& result,
     case Format::kHtml: {
       std::string numbers = render_text(result, ledger, as_of, Format::kTable);
       for (const auto& w : result.warnings) numbers += "warning: " + w + "\n";
-      return html_page("aicost optimize: ledger " + ledger,
-                       optimize_charts(result.levers, "USD a month, 730 h"), numbers);
+      return html_page(
+          "aicost optimize: ledger " + ledger,
+          optimize_charts(result.levers, fmt::format("USD a month, {:g} h", core::kHoursPerMonth)),
+          numbers);
     }
     default: return render_text(result, ledger, as_of, format);
   }

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "aicost/core/quantity.h"
 #include "aicost/core/text.h"
 #include "aicost/report/charts.h"
 #include "aicost/report/html.h"
@@ -137,8 +138,9 @@ std::string render_text(const optimize::OptimizeResult& res, Format f) {
   const bool serving = b.serving.has_value();
   std::string out = fmt::format("{}aicost optimize: {}\n", md ? "## " : "", res.plan);
   if (serving) {
-    out += fmt::format("{}baseline: {} USD a month (730 h): {}\n", md ? "\n" : "",
-                       core::group_digits(b.total_usd()), serving_fleet_text(*b.serving));
+    out += fmt::format("{}baseline: {} USD a month ({:g} h): {}\n", md ? "\n" : "",
+                       core::group_digits(b.total_usd()), core::kHoursPerMonth,
+                       serving_fleet_text(*b.serving));
   } else {
     out += fmt::format(
         "{}baseline: {} USD, {:.2f} wall days, MFU {:.1f} % ({:.1f} % of the BF16 peak)\n",

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "aicost/core/quantity.h"
 #include "aicost/core/text.h"
 #include "estimate_parts.h"
 #include "rounding.h"
@@ -92,10 +93,11 @@ std::vector<Table> owned_tables(const costing::OwnedPricing& o, core::Seconds wa
 
 std::vector<std::string> owned_notes(const costing::OwnedPricing& o, core::Seconds wall) {
   std::vector<std::string> out;
-  out.push_back(
+  out.push_back(fmt::format(
       "break-even months: servers and fabric up front / (renting the same GPU-hours - "
-      "running the cluster) per month of 730 h; on demand rents only the busy hours, a "
-      "reservation every hour; the residual value is left out");
+      "running the cluster) per month of {:g} h; on demand rents only the busy hours, a "
+      "reservation every hour; the residual value is left out",
+      core::kHoursPerMonth));
   if (life_share(o, wall) < o.inputs.utilisation) {
     out.push_back(
         fmt::format("the {} utilisation rests on other work: this run alone fills {} of "

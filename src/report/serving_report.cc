@@ -6,6 +6,7 @@
 
 #include <optional>
 
+#include "aicost/core/quantity.h"
 #include "aicost/core/text.h"
 #include "aicost/report/table.h"
 #include "chart_parts.h"
@@ -254,7 +255,8 @@ std::string render_serving(const ServingView& v, Format f) {
                                 : "")},
         {"end-to-end", fmt::format("mean {:.2f} s, P{:.0f} {:.2f} s", d.load.e2e.value(),
                                    v.sla->percentile * 100, d.load.e2e_tail.value())},
-        {"monthly cost", core::group_digits(d.monthly.value()) + " USD (730 h)"},
+        {"monthly cost", fmt::format("{} USD ({:g} h)", core::group_digits(d.monthly.value()),
+                                     core::kHoursPerMonth)},
         {"per 1M input tokens", fmt::format("{:.3f} USD (prefill's share of the time)",
                                             d.per_million_input_tokens.value())},
         {"per 1M output tokens",
