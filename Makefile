@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 10
 EXAMPLE ?= examples/gpt3-175b-a100.yaml
 
-.PHONY: all deps configure build run test lint bench install deb clean
+.PHONY: all deps configure build run test lint docs bench install deb clean
 
 all: build
 
@@ -41,6 +41,10 @@ test: build
 # `make lint`: clang-tidy with the checks in .clang-tidy over src/, apps/ and python/ (scripts/lint.sh).
 lint: build
 	scripts/lint.sh $(BUILD) $(JOBS)
+
+# `make docs`: regenerates the README's picture, docs/images/ledger-check.png, in headless Chromium.
+docs: build
+	scripts/docs-screenshot.sh $(BUILD)/apps/aicost/aicost docs/images
 
 bench: build
 	$(BUILD)/bench/aicost_bench --benchmark_counters_tabular=true

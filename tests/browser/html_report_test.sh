@@ -2,7 +2,7 @@
 # Renders one `aicost ... -o html` report in headless Chromium (Debian's `chromium`) and checks
 # that its charts were drawn: the page says every chart rendered (data-charts-rendered), no
 # chart or script error is on it, each expected text (axis titles, units) is in the drawn SVG,
-# and each mark kind has one mark per data row of the specs. It also takes a screenshot,
+# and each mark kind has one mark per data row of the specs. Then it takes a screenshot,
 # SHOTS/NAME.png (under the build folder, not in git), for a person to look at.
 #
 #   tests/browser/html_report_test.sh AICOST SOURCE_DIR SHOTS NAME CHARTS [checks...] -- ARGS...
@@ -13,6 +13,7 @@
 #     setup=ARGS      runs `aicost ARGS` first (words split on spaces; must exit 0), e.g. to load a
 #                     ledger; "{tmp}" in ARGS and in the report's arguments is a scratch folder
 #     exit=N          the report's command exits N (default 0; `ledger check` exits 3 at a gate)
+#     window=W,H      the browser window, and so the screenshot, in pixels (default 1280,2400)
 #     golden=FILE     the page's specs (the JSON array of Vega-Lite specs) equal FILE, relative to
 #                     SOURCE_DIR; AICOST_UPDATE_GOLDEN=1 rewrites it (review the diff). Checked
 #                     before the browser runs.
@@ -40,8 +41,11 @@ for c in "${checks[@]}"; do
   "$aicost" "${setup[@]//\{tmp\}/$tmp}" >/dev/null 2>"$tmp/stderr" || fail "setup aicost ${c#setup=} failed: $(cat "$tmp/stderr")"
 done
 args=("${@//\{tmp\}/$tmp}")
-want_exit=0
-for c in "${checks[@]}"; do [[ $c == exit=* ]] && want_exit=${c#exit=}; done
+want_exit=0 window=1280,2400
+for c in "${checks[@]}"; do
+  [[ $c == exit=* ]] && want_exit=${c#exit=}
+  [[ $c == window=* ]] && window=${c#window=}
+done
 "$aicost" "${args[@]}" -o html >"$tmp/page.html" 2>"$tmp/stderr"
 rc=$?
 [ "$rc" = "$want_exit" ] || fail "aicost $* -o html exited $rc, not $want_exit: $(cat "$tmp/stderr")"
@@ -68,9 +72,6 @@ run_browser() {
     --user-data-dir="$tmp/profile" --virtual-time-budget=20000 --hide-scrollbars "$@" 2>>"$tmp/browser.log"
 }
 run_browser --dump-dom "file://$tmp/page.html" >"$tmp/dom.html" || fail "chromium --dump-dom failed: $(tail -5 "$tmp/browser.log")"
-run_browser --window-size=1280,2400 --screenshot="$shots/$name.png" "file://$tmp/page.html" >/dev/null ||
-  fail "chromium --screenshot failed: $(tail -5 "$tmp/browser.log")"
-[ -s "$shots/$name.png" ] || fail "no screenshot at $shots/$name.png"
 
 dom="$tmp/dom.html"
 drawn=$(grep -o 'data-charts-rendered="[0-9]*"' "$dom" | grep -o '[0-9]*')
@@ -95,8 +96,13 @@ for c in "${checks[@]}"; do
       got=$(grep -o "aria-roledescription=\"$role\"" "$dom" | wc -l)
       [ "$got" = "$want" ] || fail "expected $want '$role' marks (one per data row), drew $got"
       ;;
-    golden=* | setup=* | exit=*) ;;
+    golden=* | setup=* | exit=* | window=*) ;;
     *) fail "unknown check '$c'" ;;
   esac
 done
+# The screenshot last, so that one is written only of a page that passed.
+run_browser --window-size="$window" --screenshot="$tmp/shot.png" "file://$tmp/page.html" >/dev/null ||
+  fail "chromium --screenshot failed: $(tail -5 "$tmp/browser.log")"
+[ -s "$tmp/shot.png" ] || fail "chromium wrote no screenshot"
+mv "$tmp/shot.png" "$shots/$name.png"
 echo "ok ($name): $drawn charts drawn; screenshot $shots/$name.png"
