@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <numeric>
 #include <set>
 #include <tuple>
 
@@ -81,11 +82,21 @@ const char* waste_kind_name(WasteKind kind) {
 }
 
 void sort_findings(std::vector<WasteFinding>& findings) {
-  std::stable_sort(findings.begin(), findings.end(),
-                   [](const WasteFinding& a, const WasteFinding& b) {
-                     return std::tie(b.monthly_saving, a.kind, a.subject) <
-                            std::tie(a.monthly_saving, b.kind, b.subject);
-                   });
+  // Their numbers sorted, then each finding moved once: a merge sort of the findings themselves
+  // moves each (four strings and a vector) at every pass, about 2 % of `ledger check` on the
+  // 30M-charge benchmark (150,798 findings).
+  if (findings.size() < 2) return;
+  std::vector<std::size_t> order(findings.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&findings](std::size_t x, std::size_t y) {
+    const WasteFinding &a = findings[x], &b = findings[y];
+    return std::tie(b.monthly_saving, a.kind, a.subject) <
+           std::tie(a.monthly_saving, b.kind, b.subject);
+  });
+  std::vector<WasteFinding> sorted;
+  sorted.reserve(findings.size());
+  for (const std::size_t i : order) sorted.push_back(std::move(findings[i]));
+  findings = std::move(sorted);
 }
 
 std::vector<WasteFinding> idle_gpus(const std::vector<GpuActivityHour>& hours,

@@ -5,6 +5,8 @@
 #include <limits>
 #include <numeric>
 
+#include "text_sort.h"
+
 namespace aicost::store {
 
 std::int64_t TextIds::id(std::string_view value, std::uint64_t hash) {
@@ -27,9 +29,8 @@ const std::vector<std::uint32_t>& TextIds::order() const {
   if (order_.size() != starts_.size()) {
     order_.resize(starts_.size());
     std::iota(order_.begin(), order_.end(), 0u);
-    std::sort(order_.begin(), order_.end(), [this](std::uint32_t a, std::uint32_t b) {
-      return text(-static_cast<std::int64_t>(a) - 1) < text(-static_cast<std::int64_t>(b) - 1);
-    });
+    sort_by_text(order_,
+                 [this](std::uint32_t i) { return text(-static_cast<std::int64_t>(i) - 1); });
   }
   return order_;
 }

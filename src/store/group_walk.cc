@@ -7,6 +7,8 @@
 #include <numeric>
 #include <optional>
 
+#include "text_sort.h"
+
 namespace aicost::store {
 
 core::Status GroupFold::each(const Lookup& lookup, const Sink& sink) const {
@@ -111,9 +113,9 @@ core::Status GroupFold::Walk::start(const Lookup& lookup) {
     for (const std::uint32_t it : f_.texts_->order())
       if (rank_[it] != kUnseen) *out++ = it;
   } else {
-    std::sort(items.begin(), mid, less);
+    sort_by_text(std::span(items.begin(), mid), [&](std::uint32_t it) { return text(it); });
   }
-  std::sort(mid, items.end(), less);
+  sort_by_text(std::span(mid, items.end()), [&](std::uint32_t it) { return text(it); });
   std::inplace_merge(items.begin(), mid, items.end(), less);
   for (std::size_t r = 0; r < items.size(); ++r) {
     // Equal texts (a stand-in and a string id can spell the same) share a rank.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <exception>
 #include <functional>
+#include <set>
 
 #include "query_sql.h"
 #include "schema.h"
@@ -83,17 +84,32 @@ core::Status MultiScan::prune_sources(sqlite3* db) {
   };
   auto all = ids("SELECT DISTINCT source_id FROM source_totals");
   if (!all) return all.error();
-  auto within =
-      ids("SELECT DISTINCT source_id FROM charge_daily WHERE day >= " + std::to_string(*all_.from) +
-          " AND day < " + std::to_string(*all_.to));
-  if (!within) return within.error();
-  if (within->size() == all->size()) return {};
+  // Read until every source is met: where all of them charge in the days (the check's 32 days of
+  // 100 sources that each span the ledger's days, 30M charges: 3.4M rollup rows, each a seek for
+  // its source from the index on day, about 3 % of the check), the first day's rows tell.
+  std::set<std::int64_t> within;
+  {
+    core::Status st;
+    Stmt q(db,
+           "SELECT source_id FROM charge_daily WHERE day >= " + std::to_string(*all_.from) +
+               " AND day < " + std::to_string(*all_.to),
+           st);
+    if (!st) return st;
+    int rc = SQLITE_ROW;
+    while (within.size() < all->size() && (rc = sqlite3_step(q.get())) == SQLITE_ROW)
+      within.insert(sqlite3_column_int64(q.get(), 0));
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+      return core::make_error(
+          core::ErrorCode::kIo,
+          std::string("SQLite failed reading the rollup: ") + sqlite3_errmsg(db));
+  }
+  if (within.size() == all->size()) return {};
   // Their first and last rows, each found through the index on source_id. The range is read as a
   // range of rowids, as fast per row as a full scan; "+source_id" keeps SQLite from reading it
   // through the index instead (a seek per row), and drops another source's rows in the range.
   RowRange range;  // none: an empty range
   std::string in;
-  for (const std::int64_t source : *within) {
+  for (const std::int64_t source : within) {
     auto first = ids("SELECT rowid FROM charges WHERE source_id = " + std::to_string(source) +
                      " ORDER BY rowid LIMIT 1");
     auto last = ids("SELECT rowid FROM charges WHERE source_id = " + std::to_string(source) +

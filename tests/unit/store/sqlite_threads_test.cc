@@ -147,6 +147,33 @@ TEST_F(SqliteThreads, ThreadsReadWhatOneThreadReads) {
   expect_same(*want, *got);
 }
 
+// A window's raw read keeps to the sources with a charge in it (MultiScan::prune_sources, which
+// stops reading the rollup once every source is met): each bucket's billed sum over the window,
+// counted from how the rows were made, on one thread and on three; the last window holds every
+// source.
+TEST_F(SqliteThreads, AWindowReadsItsSourcesRowsWhetherSomeOrAllArePruned) {
+  auto one = open(0), many = open(3);
+  ASSERT_TRUE(one && many);
+  for (const auto& [from, to] : {std::pair{65, 75}, std::pair{25, 65}, std::pair{-20000, 40000}}) {
+    SCOPED_TRACE("days " + std::to_string(from) + ".." + std::to_string(to));
+    for (ledger::Store* store : {one.get(), many.get()}) {
+      auto got = store->aggregate_each(queries(june + from, june + to));
+      ASSERT_TRUE(got) << got.error().what();
+      std::size_t buckets = 0;
+      for (const auto& row : (*got)[0]) {
+        if (row.values[0].rfind("bucket-", 0) != 0) continue;
+        const int resource = std::stoi(row.values[0].substr(7));
+        core::WideNanos want = 0;
+        for (int d = std::max(from, 0); d < std::min(to, 90); ++d)
+          want += (d / 30 + 1) * 1000 + d % 30 * 10 + resource;
+        EXPECT_EQ(row.sums.billed, want) << row.values[0];
+        ++buckets;
+      }
+      EXPECT_EQ(buckets, 7u);
+    }
+  }
+}
+
 TEST_F(SqliteThreads, ARangeNoOtherConnectionCanOpenIsReadOnTheStoresOwn) {
   auto one = open(0), many = open(4);
   ASSERT_TRUE(one && many);
