@@ -54,8 +54,8 @@ TEST(EfficiencyCatalog, BaseInheritsTheOtherKeys) {
 TEST(EfficiencyCatalog, ServingSequenceExpertAndKvKeysCarryTheirUnits) {
   catalog::Catalog cat = testing::builtin_catalog();
   const auto& hopper = **cat.efficiency("hopper");
-  EXPECT_NEAR(hopper.serving_sequence_overhead.value(), 3e-6, 1e-15);
-  EXPECT_NEAR(hopper.serving_expert_overhead.value(), 4.25e-6, 1e-15);
+  EXPECT_NEAR(hopper.serving_sequence_overhead.value(), 2.25e-6, 1e-15);
+  EXPECT_NEAR(hopper.serving_expert_overhead.value(), 4.5e-6, 1e-15);
   EXPECT_DOUBLE_EQ(hopper.serving_kv_bandwidth, 0.89);
   auto s = add_catalog_text(
       "efficiency:\n  - generation: mine\n    base: hopper\n    serving_sequence_overhead: 5us\n"
