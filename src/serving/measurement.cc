@@ -18,7 +18,12 @@ const char* to_string(Metric m) {
 }
 
 double max_load_batch(const Replica& r, double input, double output, double cap) {
-  return std::clamp(std::floor(kv_capacity_tokens(r) / (input + output)), 1.0, cap);
+  // Under attention DP every rank schedules its own sequences and the engine's limit is each
+  // rank's (TensorRT-LLM's trtllm-bench: "--max_batch_size: Max batch size in each rank", 896 x 8
+  // ranks = concurrency 7,168 in Best_perf_practice_on_DeepSeek-R1_in_TensorRT-LLM.md). SGLang's
+  // --max-running-requests is the total instead (its model runner divides it by dp_size).
+  const double engine = r.attention_data_parallel ? cap * r.tensor_parallel : cap;
+  return std::clamp(std::floor(kv_capacity_tokens(r) / (input + output)), 1.0, engine);
 }
 
 namespace {

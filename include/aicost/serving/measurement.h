@@ -28,7 +28,8 @@ struct Measurement {
   double batch = 1;       // concurrent sequences of a static batch; ignored when max_load
   bool max_load = false;  // offline "all requests queued": the engine fills its KV cache
   // The engine's limit on running sequences under max load ("max_num_seqs N" in the row; vLLM
-  // --max-num-seqs, TensorRT-LLM max_batch_size). Default: max_load_batch's.
+  // --max-num-seqs, TensorRT-LLM max_batch_size), per rank under attention DP (max_load_batch).
+  // Default: max_load_batch's.
   double max_sequences = 2048;
   // Online: a closed loop of this many clients (capacity.h closed_loop; 0 = not online). The
   // engine runs as many of them as its KV cache holds (max_load_batch) and queues the rest.
@@ -43,7 +44,9 @@ struct Measurement {
 
 // The largest batch an engine runs offline: as many sequences as the KV cache holds at full
 // length, capped by the engine's own limit (TensorRT-LLM and vLLM default to at most 2,048 and
-// 1,024 running sequences).
+// 1,024 running sequences). `cap` is per scheduler: under attention DP each of the TP ranks
+// schedules its own sequences, so the replica runs up to cap x TP (TensorRT-LLM's max_batch_size
+// is per rank; a row about SGLang, whose --max-running-requests is the total, gives it / TP).
 double max_load_batch(const Replica& r, double input, double output, double cap = 2048);
 
 // The model's figure for `m`: > 0 and not NaN for a replica that fits (check(m.replica));

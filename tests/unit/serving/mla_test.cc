@@ -2,6 +2,9 @@
 // (src/serving/replica.cc attention_width, tp_comm).
 #include <gtest/gtest.h>
 
+#include <cmath>
+
+#include "aicost/serving/measurement.h"
 #include "aicost/serving/replica.h"
 #include "test_support.h"
 
@@ -92,6 +95,23 @@ TEST(Mla, AttentionDataParallelMovesOneAllReducesBytesPerLayer) {
   };
   EXPECT_NEAR(saving(dp), dp_saving, 1e-9);
   EXPECT_NEAR(saving(tp), 2 * dp_saving, 1e-9);
+}
+
+// Under attention DP every rank schedules its own sequences and the engine's limit is a rank's
+// (TensorRT-LLM: max_batch_size 896 on 8 ranks runs concurrency 7,168). Short requests, so that
+// the KV cache holds far more than the cap either way: the replica runs 896 x 8 under attention
+// DP, 896 under TP. Long ones are bound by the cache alone, which attention DP splits by sequence
+// (a rank holds its own latents, where TP replicates them): floor(capacity / (1,024 + 2,048)).
+TEST(Mla, EngineSequenceCapIsPerRankUnderAttentionDataParallel) {
+  auto dp = deepseek_b200();
+  auto tp = dp;
+  tp.attention_data_parallel = false;
+  EXPECT_DOUBLE_EQ(max_load_batch(dp, 8, 8, 896), 896 * 8);
+  EXPECT_DOUBLE_EQ(max_load_batch(tp, 8, 8, 896), 896);
+  const double held = std::floor(kv_capacity_tokens(dp) / (1024 + 2048));
+  ASSERT_LT(held, 2048 * 8);
+  ASSERT_GT(held, 2048);  // the per-rank cap lets more than one rank's 2,048 run
+  EXPECT_DOUBLE_EQ(max_load_batch(dp, 1024, 2048), held);
 }
 
 }  // namespace
