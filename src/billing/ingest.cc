@@ -11,14 +11,20 @@
 #include <ctime>
 #include <filesystem>
 #include <memory>
-#include <set>
 #include <span>
+#include <utility>
 
+#include "aicost/core/cores.h"
 #include "delivery.h"
+#include "export_key.h"
 #include "ocp_common.h"
+#include "write_behind.h"
 
 namespace aicost::billing {
 namespace {
+
+// Charge buffers with a writer thread: the reader may run this many less one ahead of the store.
+constexpr std::size_t kWriteBuffers = 3;
 
 // Test hook for the crash test (tests/unit/billing/crash_test.cc): SIGKILL ourselves once this
 // many rows have gone to the store, inside the open transaction.
@@ -55,50 +61,6 @@ std::string provisional_identity() {
 }
 
 std::string iso_day(ledger::UnixSeconds t) { return ledger::day_text(ledger::day_of(t)); }
-
-// What a delivery is of: the reader's format, providers, billing accounts and the export's name.
-struct ExportKey {
-  std::set<std::string> providers, accounts;
-  std::set<ledger::UnixSeconds> periods;
-  // OpenShift's: each day and report (the rows' resource type) it holds.
-  std::set<std::pair<ledger::Day, std::string>> slices;
-  void add(const ledger::Charge& c) {
-    if (last_provider_ != c.provider) providers.insert(last_provider_ = c.provider);
-    if (last_account_ != c.billing_account_id)
-      accounts.insert(last_account_ = c.billing_account_id);
-    if (last_period_ != c.billing_period_start)
-      periods.insert(last_period_ = c.billing_period_start);
-    if (c.provider == kOpenShift) {
-      const ledger::Day day = ledger::day_of(c.period_start);
-      if (day != last_slice_.first || c.resource_type != last_slice_.second) {
-        last_slice_ = {day, c.resource_type};
-        slices.insert(last_slice_);
-      }
-    }
-  }
-  // The days of `slices`, as YYYY-MM-DD.
-  std::vector<std::string> days() const {
-    std::set<ledger::Day> d;
-    for (const auto& s : slices) d.insert(s.first);
-    std::vector<std::string> out;
-    for (auto day : d) out.push_back(ledger::day_text(day));
-    return out;
-  }
-  static constexpr std::string_view kOpenShift = "OpenShift";
-  std::string text(const std::string& format, const std::string& export_name) const {
-    auto join = [](const std::set<std::string>& s) {
-      std::string out;
-      for (const auto& v : s) out += (out.empty() ? "" : "+") + v;
-      return out;
-    };
-    return format + "|" + join(providers) + "|" + join(accounts) + "|" + export_name;
-  }
-
- private:
-  std::string last_provider_ = "\x01", last_account_ = "\x01";
-  ledger::UnixSeconds last_period_ = -1;
-  std::pair<ledger::Day, std::string> last_slice_{-1, "\x01"};
-};
 
 // The column a usage row's quantity to price came from, for the error that refuses it: the
 // readers of usage without a bill (slurm.cc, ocp.cc, ocp_gpu.cc) by the rows they make.
@@ -193,36 +155,46 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
     result.record = **begun;
     return result;
   }
-  std::vector<ledger::Charge> charges;
   std::vector<ledger::GpuSample> samples;
   std::vector<ledger::ContractCommitment> commitments;
   std::vector<ledger::RowIssue> issues;
-  charges.reserve(options.batch);
   const std::int64_t kill_at = kill_after_rows();
-  std::int64_t sent = 0;
+  std::int64_t sent = 0;  // rows gone to the store: the writer's own until it is waited for
   ExportKey key;
-  // Charges live in `charges[0, used)`; slots are swapped with the reader's row, so the reader
-  // writes the next row into strings that already have capacity (no allocation per field).
-  std::size_t used = 0;
+  // Charges live in `buffers[current][0, used)`; slots are swapped with the reader's row, so the
+  // reader writes the next row into strings that already have capacity (no allocation per field).
+  // With two cores the store writes a full buffer on the writer's thread while the reader fills
+  // the next; a buffer is filled again once the store is done with it.
+  const bool threaded = options.write_behind && core::usable_cores() > 1;
+  std::vector<std::vector<ledger::Charge>> buffers(threaded ? kWriteBuffers : 1);
+  for (auto& b : buffers) b.reserve(options.batch);
+  std::size_t current = 0, used = 0;
+  bool store_failed = false;     // a flush returned the writer's failure (the reader then stopped)
+  WriteBehind writer(threaded);  // after the buffers: its destructor waits for the jobs
   auto flush = [&]() -> core::Status {
-    if (used > 0) {
-      if (auto s = store.add_charges(std::span<const ledger::Charge>(charges.data(), used)); !s)
-        return s;
-      sent += static_cast<std::int64_t>(used);
-      used = 0;
-    }
-    if (!samples.empty()) {
-      if (auto s = store.add_samples(samples); !s) return s;
-      sent += static_cast<std::int64_t>(samples.size());
-      samples.clear();
-    }
-    if (!commitments.empty()) {
-      if (auto s = store.add_commitments(commitments); !s) return s;
-      sent += static_cast<std::int64_t>(commitments.size());
-      commitments.clear();
-    }
-    if (kill_at >= 0 && sent >= kill_at) std::raise(SIGKILL);
-    return {};
+    const std::span<const ledger::Charge> rows(buffers[current].data(), used);
+    if (used > 0) current = (current + 1) % buffers.size(), used = 0;
+    auto job = [&store, &sent, kill_at, rows, samples = std::exchange(samples, {}),
+                commitments = std::exchange(commitments, {})]() -> core::Status {
+      if (!rows.empty()) {
+        if (auto s = store.add_charges(rows); !s) return s;
+        sent += static_cast<std::int64_t>(rows.size());
+      }
+      if (!samples.empty()) {
+        if (auto s = store.add_samples(samples); !s) return s;
+        sent += static_cast<std::int64_t>(samples.size());
+      }
+      if (!commitments.empty()) {
+        if (auto s = store.add_commitments(commitments); !s) return s;
+        sent += static_cast<std::int64_t>(commitments.size());
+      }
+      if (kill_at >= 0 && sent >= kill_at) std::raise(SIGKILL);
+      return {};
+    };
+    auto s = writer.submit(std::move(job));
+    if (s) s = writer.wait(buffers.size() - 1);  // the next buffer is free
+    if (!s) store_failed = true;
+    return s;
   };
   ledger::Unpriced unpriced;  // the rates the card lacks
   std::int64_t refused = 0;   // rows priced beyond what the ledger holds
@@ -254,6 +226,7 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
       }
     }
     if (restate || c.provider == ExportKey::kOpenShift) key.add(c);
+    auto& charges = buffers[current];
     if (used < charges.size())
       std::swap(charges[used], c);
     else
@@ -304,6 +277,8 @@ core::Result<IngestResult> ingest_file(ledger::Store& store, const std::string& 
     members.insert(members.end(), r->member_sha256.begin(), r->member_sha256.end());
   }
   if (s) s = flush();
+  // The store's failure is of rows read before whatever stopped the reader: it is the one told.
+  if (auto w = writer.wait(); !w && !store_failed) s = w;
   summary.rejected += refused;
   summary.loaded = std::max<std::int64_t>(0, summary.loaded - refused);
   if (s && only_labels && !parts.empty())

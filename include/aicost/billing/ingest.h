@@ -23,7 +23,11 @@ struct IngestOptions {
   bool restate = false;
   std::string
       export_name;  // the export a restated file belongs to (default: the manifest's, else none)
-  std::size_t batch = 512;       // rows handed to the store at a time (small: they stay in cache)
+  std::size_t batch = 512;  // rows handed to the store at a time (small: they stay in cache)
+  // With two usable cores or more, the store writes each batch on a thread of its own while the
+  // next is read (default true; with one core, or false, reading waits for each write). What is
+  // loaded, reported and refused is the same either way.
+  bool write_behind = true;
   std::size_t keep_issues = 20;  // issues copied into the result for printing
   // Prices usage that comes without a bill (Slurm: rows with GPU-hours and no currency). Such a
   // file without a card, or with a GPU type the card does not price, is an error and loads
