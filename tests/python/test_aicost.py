@@ -21,6 +21,7 @@ GPT3 = "examples/gpt3-175b-a100.yaml"
 SERVING = "examples/serving-llama3-70b-chat.yaml"
 SEARCH_SMALL = "tests/plans/search_small.yaml"
 SEARCH_BIG = "examples/search-llama3-70b-90days.yaml"
+SEARCH_SWEEP = "bench/plans/gpt3-175b-sweep.yaml"
 
 
 def cli_json(*args):
@@ -226,13 +227,18 @@ def test_search_releases_the_gil():
 
 
 def test_ctrl_c_stops_a_search():
-    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
-    timer.start()
+    # The interrupt comes from another thread as soon as the search reports progress, so it lands
+    # while the search runs in C++ (a timer of 0.3 s raced the example's search, 0.36 s of CPU
+    # since pruning, and lost on a quiet machine). The GPT-3 sweep takes 1.5 s of CPU on one thread.
+    started = threading.Event()
+    killer = threading.Thread(target=lambda: started.wait(60) and os.kill(os.getpid(), signal.SIGINT))
+    killer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
-            aicost.search(SEARCH_BIG, threads=1)
+            aicost.search(SEARCH_SWEEP, threads=1, progress=lambda share: started.set())
     finally:
-        timer.cancel()
+        started.set()
+        killer.join()
     # The module is still usable after the interrupted search.
     assert aicost.search(SEARCH_SMALL, threads=1)["top"]
 
