@@ -4,16 +4,14 @@
 #include <cmath>
 
 #include "aicost/serving/capacity.h"
-#include "test_support.h"
+#include "replica_support.h"
 
 namespace aicost::serving {
 namespace {
 
 Replica llama8b(const char* gpu, catalog::Precision p = catalog::Precision::kBf16) {
-  Replica r;
-  r.model = *workload::Model::create(**testing::builtin_catalog().model("llama3.1-8b"));
-  r.gpu = **testing::builtin_catalog().gpu(gpu);
-  r.efficiency = **testing::builtin_catalog().efficiency(r.gpu.generation);
+  Replica r =
+      testing::replica_of("llama3.1-8b", gpu, (**testing::builtin_catalog().gpu(gpu)).generation);
   r.weights = r.kv_cache = p;
   return r;
 }

@@ -6,7 +6,7 @@
 
 #include "aicost/serving/measurement.h"
 #include "aicost/serving/replica.h"
-#include "test_support.h"
+#include "replica_support.h"
 
 namespace aicost::serving {
 namespace {
@@ -17,14 +17,7 @@ using catalog::Precision;
 // 128 + 64 RoPE, value dim 128) in NVFP4 with an FP8 cache on 8 B200s under attention DP, with
 // the fixed costs that do not depend on the term under test off.
 Replica deepseek_b200() {
-  Replica r;
-  auto spec = testing::builtin_catalog().model("deepseek-v3");
-  EXPECT_TRUE(spec);
-  auto m = workload::Model::create(**spec);
-  EXPECT_TRUE(m);
-  r.model = *m;
-  r.gpu = **testing::builtin_catalog().gpu("b200");
-  r.efficiency = **testing::builtin_catalog().efficiency("blackwell");
+  Replica r = testing::replica_of("deepseek-v3", "b200", "blackwell");
   r.tensor_parallel = 8;
   r.weights = Precision::kFp4;
   r.kv_cache = Precision::kFp8;

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "aicost/serving/replica.h"
-#include "test_support.h"
+#include "replica_support.h"
 
 namespace aicost::serving {
 namespace {
@@ -14,14 +14,7 @@ using catalog::Precision;
 // Mixtral-8x7B (32 MoE layers, 8 experts, top 2) in FP8 on one H100, with every fixed cost off so
 // that a step is max(weight read, GEMMs) plus the term under test.
 Replica mixtral_h100() {
-  Replica r;
-  auto spec = testing::builtin_catalog().model("mixtral-8x7b");
-  EXPECT_TRUE(spec);
-  auto m = workload::Model::create(**spec);
-  EXPECT_TRUE(m);
-  r.model = *m;
-  r.gpu = **testing::builtin_catalog().gpu("h100-sxm-80gb");
-  r.efficiency = **testing::builtin_catalog().efficiency("hopper");
+  Replica r = testing::replica_of("mixtral-8x7b", "h100-sxm-80gb", "hopper");
   r.weights = r.kv_cache = Precision::kFp8;
   r.efficiency.serving_layer_overhead = core::Seconds(0);
   r.efficiency.serving_sequence_overhead = core::Seconds(0);
@@ -67,7 +60,7 @@ TEST(Moe, RoutingMovesEachTokensActivationsLikeACopy) {
   // A dense model routes nothing: Llama 3 8B's step does not depend on the copy share without
   // context.
   auto dense = mixtral_h100();
-  dense.model = *workload::Model::create(**testing::builtin_catalog().model("llama3-8b"));
+  dense.model = testing::preset("llama3-8b");
   EXPECT_NEAR(extra(dense, 64), 0, 1e-15);
 }
 
@@ -77,10 +70,7 @@ TEST(Moe, RoutingMovesEachTokensActivationsLikeACopy) {
 // 2 x 80 x 8,192 x 4,096 x 8,192 = 4.40e13 FLOPs of causal attention, at the FP8 peak x
 // serving_prefill_mfu x serving_fp8_prefill_relative x 8,192 / (8,192 + 128).
 TEST(Prefill, AttentionRunsInTheWiderOfWeightAndCachePrecision) {
-  Replica r;
-  r.model = *workload::Model::create(**testing::builtin_catalog().model("llama3-70b"));
-  r.gpu = **testing::builtin_catalog().gpu("b200");
-  r.efficiency = **testing::builtin_catalog().efficiency("blackwell");
+  Replica r = testing::replica_of("llama3-70b", "b200", "blackwell");
   r.weights = Precision::kFp4;
   r.kv_cache = Precision::kFp8;
   const auto& e = r.efficiency;

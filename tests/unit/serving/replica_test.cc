@@ -4,20 +4,14 @@
 #include <cmath>
 
 #include "aicost/serving/replica.h"
-#include "test_support.h"
+#include "replica_support.h"
 
 namespace aicost::serving {
 namespace {
 
 using catalog::Precision;
 
-workload::Model preset(const char* id) {
-  auto spec = testing::builtin_catalog().model(id);
-  EXPECT_TRUE(spec) << id;
-  auto m = workload::Model::create(**spec);
-  EXPECT_TRUE(m) << id;
-  return *m;
-}
+using testing::preset;
 
 constexpr double kKiB = 1024;
 
@@ -42,10 +36,7 @@ TEST(KvCache, DeepSeekV3CachesTheLatent) {
 }
 
 Replica llama70b_h100(int tp) {
-  Replica r;
-  r.model = preset("llama3-70b");
-  r.gpu = **testing::builtin_catalog().gpu("h100-sxm-80gb");
-  r.efficiency = **testing::builtin_catalog().efficiency("hopper");
+  Replica r = testing::replica_of("llama3-70b", "h100-sxm-80gb", "hopper");
   r.tensor_parallel = tp;
   return r;
 }
@@ -127,10 +118,7 @@ TEST(Batch, ThroughputIsTokensOverTime) {
 
 // A TP1 replica of catalog entries, without the per-layer overhead (closed forms below).
 Replica replica(const char* model, const char* gpu, const char* generation) {
-  Replica r;
-  r.model = preset(model);
-  r.gpu = **testing::builtin_catalog().gpu(gpu);
-  r.efficiency = **testing::builtin_catalog().efficiency(generation);
+  Replica r = testing::replica_of(model, gpu, generation);
   r.efficiency.serving_layer_overhead = core::Seconds(0);
   return r;
 }
@@ -372,10 +360,7 @@ namespace {
 // overhead, a decode step = bytes / (bandwidth x efficiency) + layers x overhead; dividing the
 // efficiencies and multiplying the overheads by k multiplies both times by k exactly.
 TEST(Slowed, TimesOfOneGpuGrowByTheRatio) {
-  Replica r;
-  r.model = preset("llama3-8b");
-  r.gpu = **testing::builtin_catalog().gpu("h100-sxm-80gb");
-  r.efficiency = **testing::builtin_catalog().efficiency("hopper");
+  Replica r = testing::replica_of("llama3-8b", "h100-sxm-80gb", "hopper");
   r.tensor_parallel = 1;
   const Replica s = slowed(r, 1.3);
   EXPECT_NEAR(prefill_time(s, 2048, 2048).value(), 1.3 * prefill_time(r, 2048, 2048).value(),
