@@ -95,7 +95,11 @@ core::Status read_parquet_records(int fd, const std::string& path,
   Duck d;
   duckdb_config config = nullptr;
   if (duckdb_create_config(&config) != DuckDBSuccess)
-    return core::make_error(core::ErrorCode::kInternal, "cannot configure DuckDB", path);
+    return core::make_error(
+        core::ErrorCode::kInternal,
+        "cannot start DuckDB, which reads Parquet: its library (libduckdb.so, in "
+        "<libdir>/aicost once installed) did not load, or memory ran out",
+        path);
   // One thread keeps the rows in the file's order and the memory small; no extension is fetched
   // or loaded from outside (Parquet, JSON and ICU are built into libduckdb).
   for (const auto& [key, value] : {std::pair{"threads", "1"}, std::pair{"memory_limit", "256MB"},
