@@ -1,4 +1,6 @@
-// aicost._native: the api module's calls for Python (python/aicost/*.py wrap them).
+// aicost._native: the api module's planning calls for Python (python/aicost/*.py wrap them); the
+// ledger's are aicost._native_ledger (ledger_module.cc), a module of their own so that an import
+// and an estimate load neither libpq, cpp-httplib, libarchive nor DuckDB (docs/PYTHON.md "Speed").
 //
 // Each call takes plan text (with its origin and folder) and options, and returns
 // (True, json_text, status, warnings) or (False, error_dict): the Python layer parses the JSON the
@@ -16,13 +18,12 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "aicost/api/api.h"
-#include "aicost/api/ledger.h"
+#include "call.h"
 #include "to_python.h"
 
 namespace py = pybind11;
@@ -30,8 +31,10 @@ using aicost::api::Output;
 using aicost::api::PlanSource;
 using aicost::core::Result;
 using aicost::python::error_dict;
-using aicost::python::from_json;
+using aicost::python::format_of;
+using aicost::python::json_format;
 using aicost::python::to_python;
+using aicost::python::unlocked;
 
 namespace {
 
@@ -57,17 +60,6 @@ Result<std::shared_ptr<const aicost::catalog::Catalog>> catalog_for(
   cached = std::make_shared<const aicost::catalog::Catalog>(std::move(*cat));
   cached_key = key;
   return cached;
-}
-
-// Runs `call` without the GIL; returns its result.
-template <class F>
-Result<Output> unlocked(F&& call) {
-  std::optional<Result<Output>> out;
-  {
-    py::gil_scoped_release release;
-    out.emplace(call());
-  }
-  return std::move(*out);
 }
 
 // Runs `call(cancel)` on a worker thread, checking for signals on this one every 50 ms (and
@@ -104,23 +96,6 @@ Result<Output> interruptible(F&& call, Tick&& tick) {
   }
   worker.join();
   return done.get();
-}
-
-auto json_format() { return aicost::report::Format::kJson; }
-// The format of a call: its JSON, or (`html`, for a notebook's display) the `-o html` page whose
-// table and chart specs the Python layer takes out.
-auto format_of(bool html) {
-  return html ? aicost::report::Format::kHtml : aicost::report::Format::kJson;
-}
-
-aicost::api::LedgerDb ledger_db(const std::string& db, unsigned threads,
-                                const std::string& lock_timeout) {
-  aicost::api::LedgerDb d;
-  d.db = db;
-  d.threads = threads;
-  d.lock_timeout = lock_timeout;
-  return d;  // no notices: a Python caller sees the result (a ledger made, a wait) in its call's
-             // time
 }
 
 }  // namespace
@@ -258,95 +233,5 @@ PYBIND11_MODULE(_native, m) {
     if (!cat) return py::make_tuple(false, error_dict(cat.error()));
     return to_python(
         unlocked([&] { return aicost::api::validate(csv, cv, **cat, format_of(html)); }), !html);
-  });
-
-  // The ledger (aicost.Ledger): each call opens the ledger, works without the GIL and closes it.
-  m.def("ledger_ingest",
-        [](const std::string& db, unsigned threads, const std::string& lock_timeout,
-           const std::vector<std::string>& files, const std::string& format,
-           const std::string& rate_card, const std::vector<std::string>& catalogs, bool replace,
-           bool restate, const std::string& export_name) {
-          aicost::api::LedgerIngestOptions o;
-          o.files = files;
-          o.format = format;
-          o.rate_card = rate_card;
-          o.catalog_files = catalogs;
-          o.replace = replace;
-          o.restate = restate;
-          o.export_name = export_name;
-          struct Each {
-            std::string file;
-            Result<std::string> outcome;
-          };
-          std::vector<Each> each;
-          std::optional<Result<aicost::api::LedgerIngestSummary>> summary;
-          {
-            py::gil_scoped_release release;
-            summary.emplace(aicost::api::ledger_ingest(
-                ledger_db(db, threads, lock_timeout), o, json_format(),
-                [&](const std::string& file, const Result<std::string>& outcome) {
-                  each.push_back({file, outcome});
-                }));
-          }
-          if (!*summary) return py::make_tuple(false, error_dict(summary->error()));
-          py::list files_out;
-          for (const auto& e : each) {
-            if (e.outcome)
-              files_out.append(py::make_tuple(e.file, true, from_json(*e.outcome)));
-            else
-              files_out.append(py::make_tuple(e.file, false, error_dict(e.outcome.error())));
-          }
-          return py::make_tuple(true, files_out, (*summary)->rows_left_out);
-        });
-
-  m.def("ledger_report",
-        [](const std::string& db, unsigned threads, const std::string& by, const std::string& from,
-           const std::string& to, const std::string& granularity, std::size_t top,
-           const std::vector<std::string>& filters, const std::vector<std::string>& aliases,
-           bool useful, bool html) {
-          aicost::api::LedgerReportOptions o;
-          o.by = by;
-          o.from = from;
-          o.to = to;
-          o.granularity = granularity;
-          o.top = top;
-          o.filters = filters;
-          o.aliases = aliases;
-          o.useful = useful;
-          return to_python(unlocked([&]() -> Result<Output> {
-                             std::ostringstream text;
-                             auto s = aicost::api::ledger_report(ledger_db(db, threads, "10min"), o,
-                                                                 format_of(html), text);
-                             if (!s) return s.error();
-                             Output out;
-                             out.text = std::move(text).str();
-                             return out;
-                           }),
-                           !html);
-        });
-
-  m.def("ledger_sources", [](const std::string& db, unsigned threads) {
-    return to_python(unlocked([&] {
-      return aicost::api::ledger_sources(ledger_db(db, threads, "10min"), json_format());
-    }));
-  });
-
-  m.def("ledger_check", [](const std::string& db, unsigned threads, const std::string& lock_timeout,
-                           const std::string& budgets, const std::string& as_of, bool dry_run,
-                           bool strict, int stale_after_days, std::size_t limit, bool html) {
-    aicost::api::LedgerCheckOptions o;
-    o.budgets = budgets;
-    o.as_of = as_of;
-    o.dry_run = dry_run;
-    o.strict = strict;
-    o.stale_after_days = stale_after_days;
-    o.limit = limit;
-    return to_python(unlocked([&]() -> Result<Output> {
-                       auto r = aicost::api::ledger_check(ledger_db(db, threads, lock_timeout), o,
-                                                          format_of(html));
-                       if (!r) return r.error();
-                       return static_cast<Output&&>(std::move(*r));
-                     }),
-                     !html);
   });
 }

@@ -3,10 +3,17 @@
 import operator
 import os
 
-from . import _native
 from ._errors import Error, _raise, _result
 from ._inputs import _catalogs, _day, _pairs
 from ._results import CheckResult, _ledger_frame, _shown
+
+
+def _calls():
+    """The ledger's native module, imported on a ledger's first call: the libraries it loads
+    (libpq, SQLite, libarchive, cpp-httplib) are most of an import's time, and planning does not
+    need them (python/ledger_module.cc)."""
+    from . import _native_ledger
+    return _native_ledger
 
 
 class Ledger:
@@ -35,7 +42,7 @@ class Ledger:
         first failure is raised once all were tried, with ``.ingested`` holding the results of
         those that loaded."""
         paths = [path] if isinstance(path, (str, os.PathLike)) else list(path)
-        reply = _native.ledger_ingest(self.db, self.threads, self.lock_timeout, [os.fspath(p) for p in paths],
+        reply = _calls().ledger_ingest(self.db, self.threads, self.lock_timeout, [os.fspath(p) for p in paths],
                                       format, os.fspath(rate_card) if rate_card else "", _catalogs(catalog),
                                       replace, restate, export or "")
         if not reply[0]:
@@ -65,7 +72,7 @@ class Ledger:
             by = [by]
         args = (self.db, self.threads, ",".join(by), _day(from_), _day(to), granularity, top, _pairs(filters),
                 _pairs(aliases, each=False), useful)
-        result = _shown(_native.ledger_report, args)
+        result = _shown(_calls().ledger_report, args)
         if frame is False:
             return result
         df = _ledger_frame(result["lines"])
@@ -77,7 +84,7 @@ class Ledger:
     def sources(self, *, frame=None):
         """``aicost ledger sources``: each file loaded, its format, rows and totals (a DataFrame
         with pandas unless ``frame`` is False)."""
-        rows = _result(_native.ledger_sources(self.db, self.threads))
+        rows = _result(_calls().ledger_sources(self.db, self.threads))
         return rows if frame is False else _ledger_frame(rows)
 
     def check(self, budgets, as_of=None, dry_run=True, *, strict=False, stale_after_days=3, limit=0,
@@ -99,10 +106,10 @@ class Ledger:
                 stale_after_days, limit]
         # The display shows the check as it was made: a real one (alerts recorded) is drawn from a
         # dry run just before it, which sees the same alerts as new.
-        page = _native.ledger_check(*args, True) if not dry_run else None
+        page = _calls().ledger_check(*args, True) if not dry_run else None
         args[5] = dry_run
-        result = CheckResult(_result(_native.ledger_check(*args, False)),
-                             (lambda: page) if page else (lambda: _native.ledger_check(*args, True)))
+        result = CheckResult(_result(_calls().ledger_check(*args, False)),
+                             (lambda: page) if page else (lambda: _calls().ledger_check(*args, True)))
         if frame is False:
             return result
         for key in ("budgets", "plans", "anomalies", "waste", "stop_losses"):

@@ -1,6 +1,8 @@
-"""The module loads DuckDB's library only when a Parquet file is read (python/duckdb_lazy.cc):
-`import aicost` and an estimate leave it out of the process, an ingest of Parquet loads it and
-reads the same rows as the CSV the file was written from.
+"""The package loads the ledger's libraries only when a ledger is used, and DuckDB's only when a
+Parquet file is read (python/ledger_module.cc, python/duckdb_lazy.cc): `import aicost` and an
+estimate leave libpq, libarchive, cpp-httplib, SQLite and DuckDB out of the process; an ingest of a
+CSV loads the ledger's but not DuckDB's; one of Parquet loads DuckDB's and reads the same rows as
+the CSV the file was written from.
 
 The Parquet file is written by DuckDB itself (through ctypes, in another process), from the FOCUS
 sample of examples/governance, into a TemporaryDirectory removed after the test."""
@@ -26,18 +28,21 @@ assert lib.duckdb_query(con, sql.encode(), None) == 0, sql
 INGEST = r"""
 import json, sys
 import aicost
-def duckdb_loaded():
+def loaded():
     with open("/proc/self/maps") as f:
-        return "libduckdb" in f.read()
+        maps = f.read()
+    return sorted(lib for lib in ("libduckdb", "libpq", "libarchive", "libcpp-httplib", "libsqlite3") if lib in maps)
 aicost.estimate("examples/gpt3-175b-a100.yaml")
-before = duckdb_loaded()
+planning = loaded()
 lab = aicost.Ledger(sys.argv[2])
-parquet, csv = lab.ingest([sys.argv[1], sys.argv[3]])
-print(json.dumps({"before": before, "after": duckdb_loaded(), "parquet": parquet, "csv": csv}))
+csv = lab.ingest(sys.argv[3])
+ledger = loaded()
+parquet = lab.ingest(sys.argv[1])
+print(json.dumps({"planning": planning, "ledger": ledger, "parquet_read": loaded(), "parquet": parquet, "csv": csv}))
 """
 
 
-def test_duckdb_is_loaded_for_parquet_only():
+def test_ledger_libraries_load_with_a_ledger_and_duckdb_for_parquet_only():
     assert os.path.isfile(DUCKDB), "AICOST_DUCKDB_LIB names libduckdb.so (set by tests/CMakeLists.txt)"
     with tempfile.TemporaryDirectory() as d:
         parquet = os.path.join(d, "focus.parquet")
@@ -46,8 +51,9 @@ def test_duckdb_is_loaded_for_parquet_only():
                              capture_output=True)
         import json
         got = json.loads(out.stdout)
-    assert got["before"] is False
-    assert got["after"] is True
+    assert got["planning"] == []
+    assert got["ledger"] == ["libarchive", "libcpp-httplib", "libpq", "libsqlite3"]
+    assert got["parquet_read"] == ["libarchive", "libcpp-httplib", "libduckdb", "libpq", "libsqlite3"]
     assert got["parquet"]["outcome"] == "loaded"
     assert got["parquet"]["source"]["format"].startswith("focus")
     # As many records as the CSV they were written from.
