@@ -1,22 +1,21 @@
 #include "aicost/report/estimate_report.h"
-#include "aicost/report/html.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
-
 #include <cstdint>
 #include <set>
 #include <utility>
+
 #include "aicost/core/quantity.h"
+#include "aicost/core/text.h"
+#include "aicost/report/html.h"
+#include "aicost/report/table.h"
 #include "estimate_parts.h"
+#include "json.h"
 #include "owned_parts.h"
 #include "rounding.h"
-
-#include "aicost/core/text.h"
-#include "aicost/report/table.h"
-#include "json.h"
 
 namespace aicost::report {
 
