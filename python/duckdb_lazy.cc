@@ -5,7 +5,8 @@
 // "Speed"). The library is opened on the first call with dlopen, found through the module's
 // RUNPATH (the build tree's DuckDB, or <libdir>/aicost once installed: python/CMakeLists.txt).
 // When it cannot be opened every call fails as DuckDB reports a failure (DuckDBError, a null
-// handle), and the Parquet reader returns its error ("cannot start DuckDB, which reads Parquet: its library ... did not load").
+// handle), and the Parquet reader returns its error ("cannot start DuckDB, which reads Parquet: its
+// library ... did not load").
 #include <dlfcn.h>
 
 #include <cstdlib>
