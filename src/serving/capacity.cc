@@ -129,10 +129,19 @@ LoadPoint at_load(const Replica& r, int max_batch, const Traffic& t, double perc
   return p;
 }
 
+core::Seconds attention_dp_imbalance(const Replica& r, double prompts_per_step, double tokens,
+                                     double seq) {
+  if (!r.attention_data_parallel || r.tensor_parallel <= 1) return core::Seconds(0);
+  const double n = std::max(0.0, prompts_per_step), ranks = r.tensor_parallel;
+  // (max(n / t, min(n, 1)) - n / t) / n, taken at its limit 1 - 1 / t as n -> 0.
+  const double share = n <= 1 ? 1 - 1 / ranks : std::max(0.0, 1 / n - 1 / ranks);
+  return prompt_attention_on_one_gpu(r, tokens, seq) * share;
+}
+
 ClosedLoopPoint closed_loop(const Replica& r, int max_batch, const Traffic& t, int clients) {
   ClosedLoopPoint p;
-  const double prefill =
-      prefill_time(r, t.input_tokens * (1 - t.prefix_cache_hit), t.input_tokens).value();
+  const double tokens = t.input_tokens * (1 - t.prefix_cache_hit);
+  const double even_prefill = prefill_time(r, tokens, t.input_tokens).value();
   const double slots = std::min<double>(
       max_batch, std::floor(kv_capacity_tokens(r) / (t.input_tokens + t.output_tokens)));
   if (slots < 1 || clients < 1) return p;
@@ -142,12 +151,14 @@ ClosedLoopPoint closed_loop(const Replica& r, int max_batch, const Traffic& t, i
       decode_step_time(r, p.running, t.input_tokens + t.output_tokens / 2).value();
   // Fixed point on the request rate X: prefills take X x prefill of the time and stretch the
   // steps; the running sequences cycle through wait, prefill and decode.
-  double x = p.running / (prefill + t.output_tokens * bare_step);
+  double x = p.running / (even_prefill + t.output_tokens * bare_step);
   // A closed loop has only running - 1 other requests to queue behind: the Poisson (M/G/1)
   // wait is scaled by (running - 1) / running, none for a single client.
   const double others = (p.running - 1) / p.running;
-  double rho = 0, step = bare_step, cycle = 0, wait = 0;
+  double rho = 0, step = bare_step, cycle = 0, wait = 0, prefill = even_prefill;
   for (int i = 0; i < 100; ++i) {
+    // The prompts of a step, x step of them, share attention DP's imbalance.
+    prefill = even_prefill + attention_dp_imbalance(r, x * step, tokens, t.input_tokens).value();
     rho = std::min(0.99, x * prefill);
     step = bare_step / (1 - rho);
     wait = wait_mean(rho, prefill, t.input_cv2) * others;

@@ -223,6 +223,16 @@ Seconds prefill_time(const Replica& r, double tokens, double seq) {
          tp_comm(r, tokens) + r.efficiency.serving_layer_overhead * m.layers();
 }
 
+Seconds prompt_attention_on_one_gpu(const Replica& r, double tokens, double seq) {
+  const auto& m = r.model;
+  const double rows = rows_share(r, tokens);
+  // attention_rate is the TP ranks' together.
+  return core::Flops(2 * m.attention_params() * m.layers() * tokens) /
+             (peak(r) * (gemm_share(r) * rows)) +
+         attention_flops(m, false, tokens, seq / 2) /
+             (attention_rate(r) * (rows / r.tensor_parallel));
+}
+
 namespace {
 
 // Bytes of weights one step reads on a GPU: the transformer blocks (for MoE only the experts that

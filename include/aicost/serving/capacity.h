@@ -69,9 +69,22 @@ LoadPoint at_load(const Replica& r, int max_batch, const Traffic& per_replica, d
 core::Seconds prefill_wait_mean(double rho, core::Seconds prefill, double cv2 = 0);
 core::Seconds prefill_wait_quantile(double rho, core::Seconds prefill, double q, double cv2 = 0);
 
+// What attention DP's imbalance adds to each prompt's prefill (TensorRT-LLM enable_attention_dp).
+// A new prompt goes to one rank, the ranks taking them in turn (round-robin), and runs its
+// attention module there whole (prompt_attention_on_one_gpu: A), while a step lasts as long as
+// its busiest rank (TensorRT-LLM docs/source/blogs/tech_blog/blog10, "ADP Balance"). Of n prompts
+// a step over t ranks the busiest runs max(n / t, min(n, 1)) of them where prefill_time's even
+// split runs n / t: one prompt in the steps that hold one when n < 1 (a share n of them), one when
+// n < t, n / t from t on. The step's extra (busiest - n / t) A is shared by its n prompts:
+// (1 - 1 / t) A each when they come alone, none from n = t on. 0 without attention DP.
+core::Seconds attention_dp_imbalance(const Replica& r, double prompts_per_step, double tokens,
+                                     double seq);
+
 // A closed loop of `clients` users who each send the next request when the last is answered
 // (a benchmark's max-concurrency, NIM's "concurrency"): the replica runs min(clients, slots)
 // sequences, slots = the batch limit or what the KV cache holds; the others queue for a slot.
+// Under attention DP each prefill adds attention_dp_imbalance at the loop's prompts a step
+// (request rate x step), in the TTFT and in the share of time the steps spend prefilling.
 struct ClosedLoopPoint {
   core::PerSecond request_rate{0};
   core::PerSecond output_token_rate{0};

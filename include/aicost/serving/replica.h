@@ -61,6 +61,11 @@ double kv_capacity_tokens(const Replica& r);
 // Time to prefill `tokens` prompt tokens of sequences of `seq` tokens (batch = tokens / seq).
 core::Seconds prefill_time(const Replica& r, double tokens, double seq);
 
+// The attention module of one prompt (its projections and attention matmuls) of `tokens` new
+// tokens in sequences of `seq` tokens, as one GPU runs it: under attention DP a prompt runs whole
+// on the rank that holds its sequence, where prefill_time spreads it over the TP ranks.
+core::Seconds prompt_attention_on_one_gpu(const Replica& r, double tokens, double seq);
+
 // One decode step of `batch` sequences whose contexts average `context` tokens: the time per
 // generated token of each sequence. With speculation, a verify step (the target on g + 1 tokens a
 // sequence: the same weight and KV reads, g + 1 times the GEMM work) and g draft steps, divided by

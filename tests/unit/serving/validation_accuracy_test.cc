@@ -20,22 +20,22 @@ namespace {
 const std::string kDevSet = std::string(AICOST_SOURCE_DIR) + "/data/validation/inference-dev.csv";
 
 // Measured on 2026-12-03 over the 100 measurements of 7 source groups (aicost validate --cv
-// data/validation/inference-dev.csv): CV median 4.7 %, p90 18.3 %, max 110.6 % (in-sample 4.2 % /
-// 18.3 %), 13 fitted numbers (14 counting Ada's pooled prefill share); without the TPOT rows
-// 4.7 % / 20.4 %. The target (median <= 10 %, p90 <= 20 %) is met and asserted. Before the
-// engine's sequence cap applied per rank under attention DP (h/serve9): 5.1 % / 18.8 %, max
-// 110.7 %, without the TPOT rows 5.2 % / 20.7 %. Before Hopper's decode share could reach an
-// HBM copy's 89 % (the H200's decode GEMMs stream their bytes at 90 % past a fixed 6 us each,
-// which the per-layer cost holds; h/serve8): 7.3 % / 22.3 %, max 91.5 %. Before MLA's attention
-// FLOPs and attention DP's one all-reduce of bytes a layer (h/serve8): 7.3 % / 24.1 %, max 92.5 %.
-// Before the routing copies of MoE layers and attention in the wider of the weights' and the
-// cache's precision (h/serve7): 7.2 % / 24.4 %, max 96.7 %. Before the decode share had a prior
-// (70 %, a tenth of a row): 7.3 % / 28.0 %, max 97 %. Before NVFP4 GEMMs ran at the B200-measured
-// 54 % of the BF16 share and attention-DP ranks paid the per-sequence cost for their own
-// sequences only: 11.5 % / 31.2 %, max 145 %.
-// Still far off: Mixtral on TensorRT-LLM 0.9 +111 % (14 % of FP8 peak: an outlier), Qwen3-30B-A3B
-// on GB200 +42 %, DeepSeek-R1 on 8 H200 +32 % (docs/VALIDATION.md).
-// The bounds pin today's figures, so that a regression fails.
+// data/validation/inference-dev.csv): CV median 4.8 %, p90 17.8 %, max 110.9 % (in-sample 4.4 % /
+// 17.7 %), 13 fitted numbers (14 counting Ada's pooled prefill share); without the TPOT rows
+// 4.8 % / 18.3 %. The target (median <= 10 %, p90 <= 20 %) is met and asserted. Before
+// attention DP's prompt imbalance was charged (h/serve10): 4.7 % / 18.3 %, max 110.6 %, without
+// the TPOT rows 4.7 % / 20.4 %. Before the engine's sequence cap applied per rank under attention
+// DP (h/serve9): 5.1 % / 18.8 %, max 110.7 %, without the TPOT rows 5.2 % / 20.7 %. Before Hopper's
+// decode share could reach an HBM copy's 89 % (the H200's decode GEMMs stream their bytes at 90 %
+// past a fixed 6 us each, which the per-layer cost holds; h/serve8): 7.3 % / 22.3 %, max 91.5 %.
+// Before MLA's attention FLOPs and attention DP's one all-reduce of bytes a layer (h/serve8): 7.3 %
+// / 24.1 %, max 92.5 %. Before the routing copies of MoE layers and attention in the wider of the
+// weights' and the cache's precision (h/serve7): 7.2 % / 24.4 %, max 96.7 %. Before the decode
+// share had a prior (70 %, a tenth of a row): 7.3 % / 28.0 %, max 97 %. Before NVFP4 GEMMs ran at
+// the B200-measured 54 % of the BF16 share and attention-DP ranks paid the per-sequence cost for
+// their own sequences only: 11.5 % / 31.2 %, max 145 %. Still far off: Mixtral on TensorRT-LLM 0.9
+// +111 % (14 % of FP8 peak: an outlier), Qwen3-30B-A3B on GB200 +57 % (docs/VALIDATION.md). The
+// bounds pin today's figures, so that a regression fails.
 TEST(ServingAccuracy, InferenceCrossValidatedErrorWithinBounds) {
   auto run = config::cross_validate_csv(kDevSet, testing::builtin_catalog());
   ASSERT_TRUE(run) << run.error().what();
@@ -55,13 +55,13 @@ TEST(ServingAccuracy, InferenceCrossValidatedErrorWithinBounds) {
             << " %\n";
   EXPECT_LE(s.median_abs, 0.10);  // the target
   EXPECT_LE(s.p90_abs, 0.20);
-  EXPECT_LE(s.median_abs, 0.047);  // today's figures, so that a regression fails
-  EXPECT_LE(s.p90_abs, 0.184);
+  EXPECT_LE(s.median_abs, 0.049);  // today's figures, so that a regression fails
+  EXPECT_LE(s.p90_abs, 0.179);
   const auto b = perf::summarize(bounded);
   std::cout << "without TPOT rows: CV median " << 100 * b.median_abs << " %, p90 "
             << 100 * b.p90_abs << " %\n";
-  EXPECT_LE(b.median_abs, 0.048);
-  EXPECT_LE(b.p90_abs, 0.204);
+  EXPECT_LE(b.median_abs, 0.049);
+  EXPECT_LE(b.p90_abs, 0.184);
   testing::expect_shipped_profiles_are_the_fit(*run, testing::builtin_catalog());
 }
 
