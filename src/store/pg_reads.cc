@@ -56,7 +56,14 @@ bool fold_batch(const PGresult* res, const ledger::AggregateQuery& q, GroupFold&
 }  // namespace
 
 core::Status PgReads::fold(const ledger::AggregateQuery& q, GroupFold& fold) {
-  const auto a = aggregate_sql(q, Dialect::kPostgres);
+  // The resource-day rollup (schema 11) where the query fits it and some source has it.
+  bool resource_rollup = false;
+  if (fits_resource_rollup(q)) {
+    auto r = run("aggregating charges", "SELECT 1 FROM sources WHERE resource_rollup = 1 LIMIT 1");
+    if (!r) return r.error();
+    resource_rollup = PQntuples(r->get()) > 0;
+  }
+  const auto a = aggregate_sql(q, Dialect::kPostgres, resource_rollup);
   // WITH HOLD: the cursor outlives its statement's own transaction (none is open here), the
   // server keeping the answer until it is read.
   if (auto r = run("aggregating charges",

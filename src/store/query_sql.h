@@ -21,22 +21,30 @@ struct AggregateSql {
   std::string sql;
   std::vector<std::string> params;
 };
-AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d);
+// `resource_rollup`: some source has the resource-day rollup (schema 11); a query that
+// fits_resource_rollup then reads it for those sources and the charges for the others.
+AggregateSql aggregate_sql(const ledger::AggregateQuery& q, Dialect d,
+                           bool resource_rollup = false);
 // The rows behind `q` as they are, not grouped, ids not text (but resource_id), for a store that
 // groups them itself (SQLite: its GROUP BY sorts, and the grouped SQL joins `strings` per row;
 // a hash map over the ids is several times faster): the rows of the daily rollup merged across
 // sources (charge_daily_merged) where it can answer `q`, else the charges. Columns out: day, one
 // per dims (an id; resource_id as text), currency_sid, tagset_id, billed, effective, list,
-// contracted, gpu_hours, rows, consumed_quantity. `also`: more conditions the rows must meet (fixed
-// SQL); `index`: SQLite's " INDEXED BY name" or " NOT INDEXED" after the charges (fixed SQL; not
-// for the rollup). With a `row_function` (SQLite), those columns are its arguments after the
-// parameter `:scan` (numbered before the others), and the one column out is count(...) of its
+// contracted, gpu_hours, rows, consumed_quantity (with `resource_rollup`, as aggregate_sql: the
+// resource-day rollup's rows and the other sources' charges). `also`: more conditions the rows must
+// meet (fixed SQL); `index`: SQLite's " INDEXED BY name" or " NOT INDEXED" after the charges (fixed
+// SQL; not for the rollup). With a `row_function` (SQLite), those columns are its arguments after
+// the parameter `:scan` (numbered before the others), and the one column out is count(...) of its
 // results (MultiScan::scan: a row's values reach the function without a call per column).
 AggregateSql scan_sql(const ledger::AggregateQuery& q, Dialect d,
                       const std::vector<std::string>& also = {}, const std::string& index = {},
-                      const std::string& row_function = {});
+                      const std::string& row_function = {}, bool resource_rollup = false);
 // Whether the daily rollup answers `q` (else it reads the raw charges).
 bool from_rollup(const ledger::AggregateQuery& q);
+// Whether the resource-day rollup can (charge_resource_daily, schema 11): `q` reads resource
+// dimensions (ledger::kResourceRollupDims) that the daily rollup lacks, all of its dimensions and
+// filters are in that rollup, and not GPU rows only. Tags are read from the tag set either way.
+bool fits_resource_rollup(const ledger::AggregateQuery& q);
 // From gpu_hourly. Columns out: host, day, metric, mean value, samples.
 AggregateSql gpu_activity_sql(std::optional<ledger::Day> from, std::optional<ledger::Day> to,
                               Dialect d);
