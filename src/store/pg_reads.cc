@@ -56,12 +56,16 @@ bool fold_batch(const PGresult* res, const ledger::AggregateQuery& q, GroupFold&
 }  // namespace
 
 core::Status PgReads::fold(const ledger::AggregateQuery& q, GroupFold& fold) {
-  // The resource-day rollup (schema 11) where the query fits it and some source has it.
+  // The resource-day rollup (schema 11) where the query fits it and the sources that have it hold
+  // most of the rows.
   bool resource_rollup = false;
   if (fits_resource_rollup(q)) {
-    auto r = run("aggregating charges", "SELECT 1 FROM sources WHERE resource_rollup = 1 LIMIT 1");
+    auto r = run("aggregating charges", kResourceRollupShare);
     if (!r) return r.error();
-    resource_rollup = PQntuples(r->get()) > 0;
+    std::int64_t marked = 0, all = 0;
+    if (PQntuples(r->get()) != 1 || !cell(r->get(), 0, 0, marked) || !cell(r->get(), 0, 1, all))
+      return unexpected("aggregating charges");
+    resource_rollup = use_resource_rollup(marked, all);
   }
   const auto a = aggregate_sql(q, Dialect::kPostgres, resource_rollup);
   // WITH HOLD: the cursor outlives its statement's own transaction (none is open here), the

@@ -77,14 +77,14 @@ core::Status MultiScan::choose_resource_rollup(sqlite3* db) {
   for (const auto& q : queries_)
     if (q.gpu_rows_only) return {};
   core::Status st;
-  Stmt q(db, "SELECT 1 FROM sources WHERE resource_rollup = 1 LIMIT 1", st);
+  Stmt q(db, kResourceRollupShare, st);
   if (!st) return st;
-  const int rc = sqlite3_step(q.get());
-  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+  if (sqlite3_step(q.get()) != SQLITE_ROW)
     return core::make_error(
         core::ErrorCode::kIo,
         std::string("SQLite failed reading the sources: ") + sqlite3_errmsg(db));
-  resource_rollup_ = rc == SQLITE_ROW;
+  resource_rollup_ =
+      use_resource_rollup(sqlite3_column_int64(q.get(), 0), sqlite3_column_int64(q.get(), 1));
   return {};
 }
 
