@@ -314,6 +314,42 @@ bool generate_charges(std::size_t rows, const std::function<std::size_t(std::siz
   return add(batch);
 }
 
+bool generate_hourly_charges(std::size_t rows, std::size_t first_resource, std::uint64_t seed,
+                             const std::function<bool(const std::vector<ledger::Charge>&)>& add) {
+  const auto base = sample_charges();
+  if (base.empty()) return false;
+  static const char* kTeams[] = {"search", "ads",  "llm-train", "llm-serve", "vision", "speech",
+                                 "infra",  "data", "research",  "safety",    "growth", "platform"};
+  constexpr std::size_t kDays = 122;  // 2024-06-01 .. 2024-09-30
+  std::mt19937_64 rng(seed);
+  std::vector<ledger::Charge> batch;
+  const ledger::UnixSeconds june =
+      static_cast<ledger::UnixSeconds>(ledger::days_from_civil(2024, 6, 1)) * 86400;
+  std::size_t resource = first_resource, hour = 0, hours = 0;
+  ledger::UnixSeconds start = 0;
+  for (std::size_t n = 0; n < rows; ++n, ++hour) {
+    if (hour == hours) {  // the next resource: 3 to 21 days, from a random day that fits
+      if (n > 0) ++resource;
+      const std::size_t days = 3 + rng() % 19;
+      hours = days * 24;
+      hour = 0;
+      start = june + static_cast<ledger::UnixSeconds>(rng() % (kDays - days + 1)) * 86400;
+    }
+    ledger::Charge c = base[resource * 7919 % base.size()];
+    c.line = static_cast<std::int64_t>(n + 2);
+    c.period_start = start + static_cast<ledger::UnixSeconds>(hour) * 3600;
+    c.period_end = c.period_start + 3600;
+    c.resource_id += "-" + std::to_string(resource);
+    if (resource * 2654435761u % 10 < 7) c.tags.push_back({"team", kTeams[resource % 12]});
+    batch.push_back(std::move(c));
+    if (batch.size() == 8192) {
+      if (!add(batch)) return false;
+      batch.clear();
+    }
+  }
+  return add(batch);
+}
+
 // rows / 50 resources, each billed 50 times in a row.
 std::filesystem::path ledger_with(std::size_t rows) {
   return generate(

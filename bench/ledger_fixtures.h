@@ -33,6 +33,14 @@ bool generate_charges(std::size_t rows, const std::function<std::size_t(std::siz
                       std::uint64_t seed,
                       const std::function<bool(const std::vector<ledger::Charge>&)>& add);
 
+// The hourly shape (as CUR and FOCUS exports bill a running instance): resources numbered on from
+// `first_resource`, each living 3 to 21 days (uniform, from `seed`) from a random day of
+// 2024-06..09 that fits, billed every hour of them (24 charges a day, in hour order; the last one
+// cut at `rows`), with generate_charges' sample rows and team tags. About 288 charges and 12 days a
+// resource: 100M rows are some 350k resources and 4.2M resource-days.
+bool generate_hourly_charges(std::size_t rows, std::size_t first_resource, std::uint64_t seed,
+                             const std::function<bool(const std::vector<ledger::Charge>&)>& add);
+
 // `rows` FOCUS CSV rows drawn from the sample (kept under kWork once made): a random sample row,
 // moved to a random hour of September 2024, its resource id suffixed with n / 50 (random rows
 // rarely share a prefix, so nearly every row names its own resource: the pessimistic case), costs

@@ -8,7 +8,9 @@
 // only: generating the rows is not counted) and wall; run it alone on a core (`taskset -c 0`).
 // The charges are bench::generate_charges' (the FOCUS sample's rows, 50 per resource, a random
 // hour of 2024-06..09, 70 % of the resources with one of 12 team tags); part p uses seed 7 + p
-// and resources numbered on from the last part's.
+// and resources numbered on from the last part's. With --hourly they are
+// bench::generate_hourly_charges' instead (each resource billed every hour of 3 to 21 days, as
+// cloud exports bill a running instance; part p's resources numbered from p x ROWS / PARTS).
 #include <sys/resource.h>
 
 #include <chrono>
@@ -122,15 +124,23 @@ int run_queries(ledger::Store& store, int repeats) {
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    std::fprintf(stderr, "usage: %s DB ROWS PARTS [--query-only]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s DB ROWS PARTS [--query-only] [--hourly]\n", argv[0]);
     return 2;
   }
   const std::string db = argv[1];
   const std::size_t rows = std::strtoull(argv[2], nullptr, 10),
                     parts = std::strtoull(argv[3], nullptr, 10);
-  const bool query_only = argc > 4 && std::string(argv[4]) == "--query-only";
-  if (parts == 0 || rows % parts != 0 || rows / parts % 50 != 0) {
-    std::fprintf(stderr, "ROWS must be PARTS x a multiple of 50\n");
+  bool query_only = false, hourly = false;
+  for (int i = 4; i < argc; ++i) {
+    const std::string flag = argv[i];
+    if (flag != "--query-only" && flag != "--hourly") {
+      std::fprintf(stderr, "unknown option %s\n", argv[i]);
+      return 2;
+    }
+    (flag == "--hourly" ? hourly : query_only) = true;
+  }
+  if (parts == 0 || rows % parts != 0 || (!hourly && rows / parts % 50 != 0)) {
+    std::fprintf(stderr, "ROWS must be PARTS x a multiple of 50 (with --hourly: of PARTS)\n");
     return 2;
   }
   if (!query_only) {
@@ -152,14 +162,16 @@ int main(int argc, char** argv) {
                      begun ? "already loaded" : begun.error().what().c_str());
         return 1;
       }
-      const std::size_t first = p * per / 50;
       core::Status added;
-      const bool ok = bench::generate_charges(
-          per, [first](std::size_t n) { return first + n / 50; }, 7 + p,
-          [&](const std::vector<ledger::Charge>& batch) {
-            added = s.time([&] { return (*store)->add_charges(batch); });
-            return static_cast<bool>(added);
-          });
+      const auto add = [&](const std::vector<ledger::Charge>& batch) {
+        added = s.time([&] { return (*store)->add_charges(batch); });
+        return static_cast<bool>(added);
+      };
+      const std::size_t first = p * per / 50;
+      const bool ok = hourly
+                          ? bench::generate_hourly_charges(per, p * per, 7 + p, add)
+                          : bench::generate_charges(
+                                per, [first](std::size_t n) { return first + n / 50; }, 7 + p, add);
       if (!ok) {
         std::fprintf(stderr, "%s: %s\n", name.c_str(),
                      added ? "the sample cannot be read" : added.error().what().c_str());

@@ -94,6 +94,7 @@ core::Result<std::optional<ledger::SourceRecord>> LedgerBase::begin_source(
   rows_ = 0;
   warnings_ = 0;
   rollup_.clear();
+  resources_.clear();
   hours_.clear();
   if (auto s = load_caches(); !s) return fail(s);
   return std::optional<ledger::SourceRecord>{};
@@ -103,8 +104,9 @@ core::Result<std::optional<ledger::SourceRecord>> LedgerBase::begin_source(
 core::Status LedgerBase::drop_source(std::int64_t id) {
   auto days = daily_days(id);
   if (!days) return days.error();
-  for (const char* table : {"charges", "charge_daily", "gpu_samples", "gpu_hourly",
-                            "contract_commitments", "row_issues", "source_totals", "sources"}) {
+  for (const char* table :
+       {"charges", "charge_daily", "charge_resource_daily", "gpu_samples", "gpu_hourly",
+        "contract_commitments", "row_issues", "source_totals", "sources"}) {
     const std::string sql =
         std::string("DELETE FROM ") + table +
         (std::string_view(table) == "sources" ? " WHERE id = $1" : " WHERE source_id = $1");
@@ -200,6 +202,8 @@ core::Status LedgerBase::add_charges(std::span<const ledger::Charge> rows) {
   if (!in_tx_) return make_error(ErrorCode::kInternal, "add_charges outside an ingest");
   if (auto s = intern(rows); !s) return fail(s);
   rollup_.add(rows, std::span(ids_.data(), rows.size()), std::span(tagsets_.data(), rows.size()));
+  resources_.add(rows, std::span(ids_.data(), rows.size()),
+                 std::span(tagsets_.data(), rows.size()));
   if (auto s = load_charges(source_id_, rows, tagsets_.data(), ids_.data()); !s) return fail(s);
   rows_ += static_cast<std::int64_t>(rows.size());
   return {};
@@ -280,6 +284,7 @@ core::Result<ledger::SourceRecord> LedgerBase::commit_source(const std::string& 
   const auto daily = rollup_.rows();
   if (auto s = load_daily(source_id_, daily); !s) return fail(s);
   if (auto s = merge_source(source_id_); !s) return fail(s);
+  if (auto s = write_resource_rollup(); !s) return fail(s);
   const auto hours = hours_.rows();
   hours_.clear();
   auto s = load("inserting hourly telemetry", "gpu_hourly", 7, hours.size(),
@@ -356,6 +361,7 @@ void LedgerBase::rollback() noexcept {
   max_tagset_ = 0;
   strings_.clear();
   rollup_.clear();
+  resources_.clear();
   hours_.clear();
 }
 

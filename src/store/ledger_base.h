@@ -20,6 +20,7 @@
 #include "aicost/store/open.h"
 #include "id_rollup.h"
 #include "raw_tagsets.h"
+#include "resource_rollup.h"
 #include "sample_rollup.h"
 #include "schema.h"
 #include "sql_rows.h"
@@ -148,6 +149,9 @@ class LedgerBase : public ledger::Store {
   core::Status write_source_totals(std::int64_t source, std::int64_t currency_sid,
                                    const ledger::CurrencyTotal& t);
   core::Status resum_source_totals(std::int64_t source);
+  // charge_resource_daily (ledger_merge.cc): the open ingest's resource-day rollup, and the
+  // source marked as having it, when its charges fold; else nothing.
+  core::Status write_resource_rollup();
   // restate() of an OpenShift export: `slices` are "YYYY-MM-DD|<resource type>".
   core::Result<std::vector<std::int64_t>> restate_days(const std::string& export_key,
                                                        const std::vector<std::string>& slices);
@@ -170,6 +174,7 @@ class LedgerBase : public ledger::Store {
   std::int64_t max_tagset_ = 0;  // the highest tag set id in tagset_ids_
   StringIds strings_;
   IdRollup rollup_;
+  ResourceRollup resources_;           // written when the source's charges fold (schema 11)
   SampleRollup hours_;                 // this ingest's telemetry by GPU and hour
   std::vector<std::int64_t> tagsets_;  // add_charges' scratch: each row's tag set and string ids
   std::vector<ChargeTextIds> ids_;

@@ -100,4 +100,34 @@ core::Status LedgerBase::resum_source_totals(std::int64_t source) {
   return {};
 }
 
+core::Status LedgerBase::write_resource_rollup() {
+  const bool folds = resources_.folds();
+  if (folds) {
+    const auto& rows = resources_.rows();
+    constexpr int kColumns = 10 + static_cast<int>(ledger::kResourceRollupDimCount) + 1;
+    auto s = load("inserting the resource-day rollup", "charge_resource_daily", kColumns,
+                  rows.size(), [&](std::size_t k, RowSink& out) {
+                    const auto& r = rows[k];
+                    out.i64(source_id_);
+                    out.i64(r.day);
+                    out.text(r.resource);
+                    for (auto id : r.ids) out.i64(id);  // the dimensions', then the currency's
+                    out.i64(r.tagset);
+                    for (auto v : {r.sums.billed, r.sums.effective, r.sums.list, r.sums.contracted})
+                      out.i64(static_cast<std::int64_t>(v));  // folds(): each fits
+                    out.real(r.sums.gpu_hours);
+                    out.i64(r.sums.rows);
+                    out.real(r.sums.consumed_quantity);
+                    out.end_row();
+                  });
+    if (!s) return s;
+    if (auto r = query("recording the resource-day rollup",
+                       "UPDATE sources SET resource_rollup = 1 WHERE id = $1", {source_id_});
+        !r)
+      return r.error();
+  }
+  resources_.clear();
+  return {};
+}
+
 }  // namespace aicost::store

@@ -55,8 +55,9 @@ core::Result<std::vector<std::int64_t>> LedgerBase::restate_days(
   for (std::size_t r = 0; r < q->size(); ++r) {
     const std::int64_t id = q->i64(r, 0);
     std::int64_t gone = 0;
-    // The daily rollup is keyed by day and resource type among its dimensions, so deleting the
-    // same slices from it leaves it the rollup of the charges that stay.
+    // The daily and resource-day rollups are keyed by day and resource type among their
+    // dimensions, so deleting the same slices from them leaves them the rollups of the charges
+    // that stay.
     for (const auto& [day, type] : parsed) {
       const std::vector<SqlParam> params{id, std::int64_t{day}, type};
       constexpr const char* kWhere =
@@ -68,7 +69,7 @@ core::Result<std::vector<std::int64_t>> LedgerBase::restate_days(
       if (n->i64(0, 0) == 0) continue;
       gone += n->i64(0, 0);
       days_changed.push_back(day);
-      for (const char* table : {"charges", "charge_daily"})
+      for (const char* table : {"charges", "charge_daily", "charge_resource_daily"})
         if (auto d = query("deleting re-sent rows", std::string("DELETE FROM ") + table + kWhere,
                            params);
             !d)

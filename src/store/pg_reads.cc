@@ -56,7 +56,18 @@ bool fold_batch(const PGresult* res, const ledger::AggregateQuery& q, GroupFold&
 }  // namespace
 
 core::Status PgReads::fold(const ledger::AggregateQuery& q, GroupFold& fold) {
-  const auto a = aggregate_sql(q, Dialect::kPostgres);
+  // The resource-day rollup (schema 11) where the query fits it and the sources that have it hold
+  // most of the rows.
+  bool resource_rollup = false;
+  if (fits_resource_rollup(q)) {
+    auto r = run("aggregating charges", kResourceRollupShare);
+    if (!r) return r.error();
+    std::int64_t marked = 0, all = 0;
+    if (PQntuples(r->get()) != 1 || !cell(r->get(), 0, 0, marked) || !cell(r->get(), 0, 1, all))
+      return unexpected("aggregating charges");
+    resource_rollup = use_resource_rollup(marked, all);
+  }
+  const auto a = aggregate_sql(q, Dialect::kPostgres, resource_rollup);
   // WITH HOLD: the cursor outlives its statement's own transaction (none is open here), the
   // server keeping the answer until it is read.
   if (auto r = run("aggregating charges",

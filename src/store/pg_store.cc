@@ -74,9 +74,9 @@ class PgStore final : public LedgerBase, private PgConn {
     if (!before) return before.error();
     // VACUUM runs outside a transaction, one table at a time.
     for (const char* table :
-         {"charges", "charge_daily", "charge_daily_merged", "strings", "tagsets", "tagset_tags",
-          "gpu_samples", "gpu_hourly", "contract_commitments", "row_issues", "alerts_sent",
-          "source_totals", "sources"})
+         {"charges", "charge_daily", "charge_daily_merged", "charge_resource_daily", "strings",
+          "tagsets", "tagset_tags", "gpu_samples", "gpu_hourly", "contract_commitments",
+          "row_issues", "alerts_sent", "source_totals", "sources"})
       if (auto r = run("vacuuming the ledger", std::string("VACUUM (ANALYZE) ") + table); !r)
         return r.error();
     auto after = size();

@@ -56,6 +56,15 @@ std::string merged_definitions() {
          "NULL";
 }
 
+// charge_resource_daily's dimension columns: resource_id as text, the others string ids.
+std::string resource_definitions() {
+  std::string out;
+  for (auto dim : ledger::kResourceRollupDims)
+    out += std::string(out.empty() ? "" : ",\n  ") + dimension_column(dim) +
+           (dimension_encoded(dim) ? " BIGINT NOT NULL" : " TEXT NOT NULL");
+  return out;
+}
+
 std::string schema_v9(Dialect d) {
   std::string sql = substitute(sql::kSchemaV9Merged, "{MERGED_COLUMNS}", merged_definitions());
   sql = substitute(sql, "{MERGED_KEY}", merged_key());
@@ -94,23 +103,25 @@ std::vector<Migration> migrations(Dialect d) {
   const std::string id = d == Dialect::kSqlite ? "INTEGER PRIMARY KEY" : "BIGSERIAL PRIMARY KEY";
   std::string v3 = sql::kSchemaV3Claims;
   if (d == Dialect::kPostgres) v3 += sql::kSchemaV3PgDigests;
-  return {{1, substitute(substitute(sql::kSchemaV1, "{ID}", id), "{CHARGES_TEXT}",
-                         charges_text_view())},
-          {2, sql::kSchemaV2},
-          {3, v3},
-          {4, sql::kSchemaV4Commitments},
-          // A key can be long (an ARN and many accounts): a hash index on PostgreSQL, as for paths.
-          {5, std::string(sql::kSchemaV5Deliveries) +
-                  (d == Dialect::kSqlite
-                       ? "CREATE INDEX sources_export ON sources (export_key);"
-                       : "CREATE INDEX sources_export ON sources USING hash (export_key);")},
-          {6, d == Dialect::kSqlite
-                  ? "SELECT 1"
-                  : substitute(sql::kSchemaV6PgPartitions, "{CHARGES_TEXT}", charges_text_view())},
-          {7, substitute(sql::kSchemaV7Changes, "{ID}", id)},
-          {8, substitute(sql::kSchemaV8RollupUnit, "{DAILY_REBUILD}", daily_rebuild())},
-          {9, schema_v9(d)},
-          {10, sql::kSchemaV10SourceTotals}};
+  return {
+      {1,
+       substitute(substitute(sql::kSchemaV1, "{ID}", id), "{CHARGES_TEXT}", charges_text_view())},
+      {2, sql::kSchemaV2},
+      {3, v3},
+      {4, sql::kSchemaV4Commitments},
+      // A key can be long (an ARN and many accounts): a hash index on PostgreSQL, as for paths.
+      {5, std::string(sql::kSchemaV5Deliveries) +
+              (d == Dialect::kSqlite
+                   ? "CREATE INDEX sources_export ON sources (export_key);"
+                   : "CREATE INDEX sources_export ON sources USING hash (export_key);")},
+      {6, d == Dialect::kSqlite
+              ? "SELECT 1"
+              : substitute(sql::kSchemaV6PgPartitions, "{CHARGES_TEXT}", charges_text_view())},
+      {7, substitute(sql::kSchemaV7Changes, "{ID}", id)},
+      {8, substitute(sql::kSchemaV8RollupUnit, "{DAILY_REBUILD}", daily_rebuild())},
+      {9, schema_v9(d)},
+      {10, sql::kSchemaV10SourceTotals},
+      {11, substitute(sql::kSchemaV11ResourceDaily, "{RESOURCE_COLUMNS}", resource_definitions())}};
 }
 
 const char* dimension_column(ledger::Dimension d) {

@@ -319,4 +319,29 @@ INSERT INTO source_totals (source_id, currency_sid, billed, effective) SELECT so
   GROUP BY source_id, currency_sid;
 )SQL";
 
+// The resource-day rollup (ledger::kResourceRollupDims, docs/LEDGER.md, Scale): a source whose
+// charges fold well (a cloud export billing each resource hourly) also has them summed per day,
+// resource dimensions, currency and tag set here, written in its load's transaction, and
+// sources.resource_rollup says it does; a query by resource reads these rows for such sources
+// and the charges for the rest. {RESOURCE_COLUMNS} is filled from kResourceRollupDims. Sources
+// loaded before are marked raw-only (their charges answer as before).
+inline constexpr const char* kSchemaV11ResourceDaily = R"SQL(
+CREATE TABLE charge_resource_daily (
+  source_id BIGINT NOT NULL REFERENCES sources (id),
+  day INTEGER NOT NULL,
+  {RESOURCE_COLUMNS},
+  currency_sid BIGINT NOT NULL,
+  tagset_id BIGINT NOT NULL,
+  billed BIGINT NOT NULL,
+  effective BIGINT NOT NULL,
+  list BIGINT NOT NULL,
+  contracted BIGINT NOT NULL,
+  gpu_hours DOUBLE PRECISION NOT NULL,
+  rows BIGINT NOT NULL,
+  consumed_quantity DOUBLE PRECISION NOT NULL
+);
+CREATE INDEX charge_resource_daily_source ON charge_resource_daily (source_id);
+ALTER TABLE sources ADD COLUMN resource_rollup INTEGER NOT NULL DEFAULT 0;
+)SQL";
+
 }  // namespace aicost::store::sql

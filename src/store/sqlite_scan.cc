@@ -23,6 +23,7 @@ core::Result<MultiScan> MultiScan::plan(sqlite3* db,
     m.all_ = queries[0];
     for (std::size_t k = 0; k < m.all_.dims.size(); ++k) m.parts_[0].columns.push_back(k);
     for (auto d : m.all_.dims) m.encoded_.push_back(dimension_encoded(d));
+    if (auto s = m.choose_resource_rollup(db); !s) return s.error();
     if (auto s = m.prune_sources(db); !s) return s.error();
     if (auto s = m.count_gpu_rows(db); !s) return s.error();
     return m;
@@ -66,12 +67,29 @@ core::Result<MultiScan> MultiScan::plan(sqlite3* db,
     }
   }
   for (auto d : m.all_.dims) m.encoded_.push_back(dimension_encoded(d));
+  if (auto s = m.choose_resource_rollup(db); !s) return s.error();
   if (auto s = m.prune_sources(db); !s) return s.error();
   return m;
 }
 
+core::Status MultiScan::choose_resource_rollup(sqlite3* db) {
+  if (!fits_resource_rollup(all_)) return {};
+  for (const auto& q : queries_)
+    if (q.gpu_rows_only) return {};
+  core::Status st;
+  Stmt q(db, kResourceRollupShare, st);
+  if (!st) return st;
+  if (sqlite3_step(q.get()) != SQLITE_ROW)
+    return core::make_error(
+        core::ErrorCode::kIo,
+        std::string("SQLite failed reading the sources: ") + sqlite3_errmsg(db));
+  resource_rollup_ =
+      use_resource_rollup(sqlite3_column_int64(q.get(), 0), sqlite3_column_int64(q.get(), 1));
+  return {};
+}
+
 core::Status MultiScan::prune_sources(sqlite3* db) {
-  if (from_rollup(all_) || !all_.from || !all_.to) return {};
+  if (from_rollup(all_) || resource_rollup_ || !all_.from || !all_.to) return {};
   // The sources with charges (their totals, schema 10: a few rows, where the rollup has one per
   // source and day), and those with a charge in the days (the rollup, through its index on day).
   auto ids = [db](const std::string& sql) -> core::Result<std::vector<std::int64_t>> {
@@ -164,8 +182,8 @@ core::Status MultiScan::count_gpu_rows(sqlite3* db) {
 
 core::Result<std::vector<MultiScan::RowRange>> MultiScan::split(sqlite3* db, std::size_t parts,
                                                                 std::int64_t min_rows) const {
-  // The rollup, nothing, or a few rows through an index: one scan, not split.
-  if (from_rollup(all_) || nothing_ || index_ == " INDEXED BY charges_gpu_day")
+  // A rollup, nothing, or a few rows through an index: one scan, not split.
+  if (from_rollup(all_) || resource_rollup_ || nothing_ || index_ == " INDEXED BY charges_gpu_day")
     return std::vector<RowRange>{};
   RowRange all;
   if (pruned_) {
@@ -240,7 +258,7 @@ core::Status MultiScan::scan(sqlite3* db, std::vector<GroupFold>& folds, TextIds
     also.push_back("rowid BETWEEN " + std::to_string(rows->first) + " AND " +
                    std::to_string(rows->last));
   if (!sources_in_.empty()) also.push_back(sources_in_);
-  auto a = scan_sql(all_, Dialect::kSqlite, also, index_, kScanRowFunction);
+  auto a = scan_sql(all_, Dialect::kSqlite, also, index_, kScanRowFunction, resource_rollup_);
   core::Status st;
   Stmt s(db, a.sql, st);
   if (!st) return st;

@@ -92,6 +92,11 @@ class MultiScan {
   // against the rows a scan would read: the scan reads them through that index; else it reads
   // the rows in order, as without the index (a seek per row costs more than a row read in turn).
   core::Status count_gpu_rows(sqlite3* db);
+  // Where the queries fit the resource-day rollup (schema 11) and use_resource_rollup: the scan
+  // reads its rows for those sources and the charges of the others (scan_sql), in one scan, not
+  // pruned or split (the others' charges found through the index on source_id).
+  core::Status choose_resource_rollup(sqlite3* db);
+  bool resource_rollup_ = false;
   bool nothing_ = false;  // no row can match
   std::string index_;     // after "FROM charges": " INDEXED BY ...", " NOT INDEXED" or empty
   std::optional<RowRange> pruned_;  // the sources' rows (none: every row)

@@ -56,14 +56,20 @@ class BackendTest : public ::testing::TestWithParam<std::string> {
   FreshStore fresh_;
 };
 
-// Schemas 10, 9 and 8 undone by hand (either backend; before kUnpartitionCharges): no sources'
-// totals, no merged rollup, the rollup without the consumed unit and its quantity, no index of the
-// GPU rows. charge_daily's rows stay: those of a schema 7 ledger are the same groups summed over
-// the units. schema_migrations is the test's to trim.
-inline constexpr const char* kUndoSchema10 = "DROP TABLE source_totals;";
+// Schemas 11, 10, 9 and 8 undone by hand (either backend; before kUnpartitionCharges): no
+// resource-day rollup, no sources' totals, no merged rollup, the rollup without the consumed unit
+// and its quantity, no index of the GPU rows. charge_daily's rows stay: those of a schema 7 ledger
+// are the same groups summed over the units. schema_migrations is the test's to trim.
+inline constexpr const char* kUndoSchema11 =
+    "DROP TABLE charge_resource_daily; ALTER TABLE sources DROP COLUMN resource_rollup; ";
+inline constexpr const char* kUndoSchema10 =
+    "DROP TABLE charge_resource_daily; ALTER TABLE sources DROP COLUMN resource_rollup; "
+    "DROP TABLE source_totals;";
 inline constexpr const char* kUndoSchema9 =
+    "DROP TABLE charge_resource_daily; ALTER TABLE sources DROP COLUMN resource_rollup; "
     "DROP TABLE source_totals; DROP TABLE charge_daily_merged;";
 inline constexpr const char* kUndoSchema8 =
+    "DROP TABLE charge_resource_daily; ALTER TABLE sources DROP COLUMN resource_rollup; "
     "DROP TABLE source_totals; DROP TABLE charge_daily_merged; DROP INDEX charges_gpu_day; "
     "ALTER TABLE charge_daily DROP "
     "COLUMN consumed_unit_sid; "

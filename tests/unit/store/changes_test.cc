@@ -74,7 +74,7 @@ TEST_P(ChangesTest, ASchemaSixLedgerMigratesKeepingItsCharges) {
                 std::string(testing::kUndoSchema8) +
                     "DROP TABLE changes; DELETE FROM schema_migrations WHERE version >= 7");
   reopen();
-  EXPECT_EQ(store().schema_version(), 10);
+  EXPECT_EQ(store().schema_version(), 11);
   testing::expect_same_totals(testing::ledger_totals(store()), totals);
   ASSERT_TRUE(store().add_change(change(20000, {}, "commitment")));
   auto all = store().changes();
@@ -85,11 +85,11 @@ TEST_P(ChangesTest, ASchemaSixLedgerMigratesKeepingItsCharges) {
 TEST_P(ChangesTest, ALedgerOfANewerSchemaIsRefused) {
   fresh_.store.reset();
   testing::exec(GetParam(), fresh_.db,
-                "INSERT INTO schema_migrations VALUES (11, '2030-01-01T00:00:00Z')");
+                "INSERT INTO schema_migrations VALUES (12, '2030-01-01T00:00:00Z')");
   auto s = store::open_store(fresh_.db);
   ASSERT_FALSE(s);
   EXPECT_NE(s.error().message.find(
-                "written by a newer aicost (schema 11, this one knows 10); upgrade aicost"),
+                "written by a newer aicost (schema 12, this one knows 11); upgrade aicost"),
             std::string::npos)
       << s.error().what();
 }

@@ -368,7 +368,7 @@ TEST_P(DictionaryTest, APostgresLedgerOfSchemaTwoMovesItsIndexesOntoDigests) {
   auto reopened = store::open_store(fresh_.db);
   ASSERT_TRUE(reopened) << reopened.error().what();
   fresh_.store = std::move(*reopened);
-  EXPECT_EQ(fresh_.store->schema_version(), 10);
+  EXPECT_EQ(fresh_.store->schema_version(), 11);
   Charge long_one = charge("c", 4);
   long_one.tags = {{"team", long_text(4000, "team")}};
   long_one.charge_description = long_text(10240, "description");

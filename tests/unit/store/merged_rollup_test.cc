@@ -177,7 +177,7 @@ TEST_P(MergedRollupTest, ASchemaEightLedgerHasItsRollupMergedByTheMigration) {
   auto s = store::open_store(fresh_.db);
   ASSERT_TRUE(s) << s.error().what();
   fresh_.store = std::move(*s);
-  EXPECT_EQ(store().schema_version(), 10);
+  EXPECT_EQ(store().schema_version(), 11);
   expect_merged_is_the_charges();
   expect_same(by_team(), expected({a, b}));
   // And it is kept from there on.

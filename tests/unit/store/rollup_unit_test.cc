@@ -160,7 +160,7 @@ TEST_P(RollupUnitTest, ASchemaSevenLedgerHasItsRollupRebuiltByTheMigration) {
                 std::string(testing::kUndoSchema8) +
                     "DELETE FROM charge_daily; DELETE FROM schema_migrations WHERE version >= 8");
   reopen();
-  EXPECT_EQ(store().schema_version(), 10);
+  EXPECT_EQ(store().schema_version(), 11);
   expect_same(by_unit(), expected_by_unit(rows_));
   const auto totals = testing::ledger_totals(store());
   ASSERT_EQ(totals.size(), 2u);

@@ -117,7 +117,7 @@ TEST_P(SourceTotalsTest, ASchemaNineLedgerHasItsTotalsSummedByTheMigration) {
   auto s = store::open_store(fresh_.db);
   ASSERT_TRUE(s) << s.error().what();
   fresh_.store = std::move(*s);
-  EXPECT_EQ(store().schema_version(), 10);
+  EXPECT_EQ(store().schema_version(), 11);
   auto both = expected(id_a, a);
   for (const auto& row : expected(id_b, b)) both.push_back(row);
   EXPECT_EQ(testing::listed_source_totals(store()), both);

@@ -25,7 +25,7 @@ using testing::kFocusSample;
 class StoreTest : public testing::StoreFixture {};
 
 TEST_P(StoreTest, FreshStoreIsAtTheLatestSchema) {
-  EXPECT_EQ(store().schema_version(), 10);
+  EXPECT_EQ(store().schema_version(), 11);
   auto sources = store().sources();
   ASSERT_TRUE(sources);
   EXPECT_TRUE(sources->empty());
@@ -164,7 +164,7 @@ TEST_P(StoreTest, ReopeningKeepsTheLedger) {
   auto reopened = store::open_store(fresh_.db);
   ASSERT_TRUE(reopened) << reopened.error().what();
   fresh_.store = std::move(*reopened);
-  EXPECT_EQ(store().schema_version(), 10);
+  EXPECT_EQ(store().schema_version(), 11);
   EXPECT_EQ(totals().begin()->second.billed, before.begin()->second.billed);
 }
 
@@ -282,7 +282,7 @@ TEST_P(StoreTest, SchemaOneMigratesAndAlertsAreRecordedOnce) {
     auto reopened = store::open_store(fresh_.db);
     ASSERT_TRUE(reopened) << reopened.error().what();
     fresh_.store = std::move(*reopened);
-    EXPECT_EQ(store().schema_version(), 10);
+    EXPECT_EQ(store().schema_version(), 11);
     EXPECT_EQ(totals().begin()->second.billed, before.begin()->second.billed);
     // The migration rebuilt the hourly telemetry from the samples.
     auto migrated = store().gpu_hours(std::nullopt, std::nullopt);
