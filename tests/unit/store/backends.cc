@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <cstdlib>
+#include <stdexcept>
 
 #include "aicost/ledger/report.h"
 #include "aicost/store/open.h"
@@ -33,6 +34,18 @@ void BackendTest::SetUp() {
     GTEST_SKIP() << fresh_.skip_reason;
   }
   ASSERT_TRUE(fresh_.store);
+}
+
+ledger::Store& BackendTest::store() {
+  if (!fresh_.store) throw std::runtime_error("no open store: an earlier step failed");
+  return *fresh_.store;
+}
+
+void BackendTest::reopen() {
+  fresh_.store.reset();
+  auto s = store::open_store(fresh_.db);
+  ASSERT_TRUE(s) << s.error().what();
+  fresh_.store = std::move(*s);
 }
 
 std::map<std::string, ledger::Sums> ledger_totals(ledger::Store& store) {

@@ -52,7 +52,12 @@ std::vector<std::string> charged_source_totals(const std::string& backend, const
 class BackendTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override;
-  ledger::Store& store() { return *fresh_.store; }
+  // The open store. Throws when there is none (an earlier open failed): gtest reports the
+  // exception as a failure and the fixture still removes its temporary folder, where a null
+  // dereference would end the process and leave the folder behind.
+  ledger::Store& store();
+  // Closes the store and opens fresh_.db again (migrating it); fails the test when it cannot.
+  void reopen();
   FreshStore fresh_;
 };
 

@@ -21,15 +21,7 @@ ledger::Change change(ledger::Day day, std::vector<ledger::Filter> scope, std::s
   return c;
 }
 
-class ChangesTest : public testing::BackendTest {
- protected:
-  void reopen() {
-    fresh_.store.reset();
-    auto s = store::open_store(fresh_.db);
-    ASSERT_TRUE(s) << s.error().what();
-    fresh_.store = std::move(*s);
-  }
-};
+class ChangesTest : public testing::BackendTest {};
 
 TEST_P(ChangesTest, AChangeComesBackAsRecordedInDayOrder) {
   auto later = change(
@@ -44,7 +36,7 @@ TEST_P(ChangesTest, AChangeComesBackAsRecordedInDayOrder) {
   auto b = store().add_change(change(20000, {}, "commitment"));
   ASSERT_TRUE(b) << b.error().what();
   EXPECT_NE(*a, *b);
-  reopen();
+  ASSERT_NO_FATAL_FAILURE(reopen());
   auto all = store().changes();
   ASSERT_TRUE(all) << all.error().what();
   ASSERT_EQ(all->size(), 2u);
@@ -73,7 +65,7 @@ TEST_P(ChangesTest, ASchemaSixLedgerMigratesKeepingItsCharges) {
   testing::exec(GetParam(), fresh_.db,
                 std::string(testing::kUndoSchema8) +
                     "DROP TABLE changes; DELETE FROM schema_migrations WHERE version >= 7");
-  reopen();
+  ASSERT_NO_FATAL_FAILURE(reopen());
   EXPECT_EQ(store().schema_version(), 11);
   testing::expect_same_totals(testing::ledger_totals(store()), totals);
   ASSERT_TRUE(store().add_change(change(20000, {}, "commitment")));

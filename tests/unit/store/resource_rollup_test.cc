@@ -228,9 +228,7 @@ TEST_P(ResourceRollupTest, ASchemaTenLedgerMigratesWithItsSourcesRawOnly) {
   testing::exec(
       GetParam(), fresh_.db,
       std::string(testing::kUndoSchema11) + "DELETE FROM schema_migrations WHERE version >= 11");
-  auto s = store::open_store(fresh_.db);
-  ASSERT_TRUE(s) << s.error().what();
-  fresh_.store = std::move(*s);
+  ASSERT_NO_FATAL_FAILURE(reopen());
   EXPECT_EQ(store().schema_version(), 11);
   EXPECT_EQ(testing::rows_of(GetParam(), fresh_.db,
                              "SELECT resource_rollup, (SELECT COUNT(*) FROM charge_resource_daily) "

@@ -127,12 +127,6 @@ class RollupUnitTest : public testing::BackendTest {
     ASSERT_TRUE(store().add_charges(rows_));
     ASSERT_TRUE(store().commit_source("focus-1.2", 0));
   }
-  void reopen() {
-    fresh_.store.reset();
-    auto s = store::open_store(fresh_.db);
-    ASSERT_TRUE(s) << s.error().what();
-    fresh_.store = std::move(*s);
-  }
   std::map<Key, ledger::Sums> by_unit() {
     auto r = store().aggregate(by_unit_query());
     EXPECT_TRUE(r) << r.error().what();
@@ -159,7 +153,7 @@ TEST_P(RollupUnitTest, ASchemaSevenLedgerHasItsRollupRebuiltByTheMigration) {
   testing::exec(GetParam(), fresh_.db,
                 std::string(testing::kUndoSchema8) +
                     "DELETE FROM charge_daily; DELETE FROM schema_migrations WHERE version >= 8");
-  reopen();
+  ASSERT_NO_FATAL_FAILURE(reopen());
   EXPECT_EQ(store().schema_version(), 11);
   expect_same(by_unit(), expected_by_unit(rows_));
   const auto totals = testing::ledger_totals(store());

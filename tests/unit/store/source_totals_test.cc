@@ -114,9 +114,7 @@ TEST_P(SourceTotalsTest, ASchemaNineLedgerHasItsTotalsSummedByTheMigration) {
   testing::exec(
       GetParam(), fresh_.db,
       std::string(testing::kUndoSchema10) + "DELETE FROM schema_migrations WHERE version >= 10");
-  auto s = store::open_store(fresh_.db);
-  ASSERT_TRUE(s) << s.error().what();
-  fresh_.store = std::move(*s);
+  ASSERT_NO_FATAL_FAILURE(reopen());
   EXPECT_EQ(store().schema_version(), 11);
   auto both = expected(id_a, a);
   for (const auto& row : expected(id_b, b)) both.push_back(row);
