@@ -4,6 +4,7 @@
 #include <libpq-fe.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -46,6 +47,19 @@ void BackendTest::reopen() {
   auto s = store::open_store(fresh_.db);
   ASSERT_TRUE(s) << s.error().what();
   fresh_.store = std::move(*s);
+}
+
+std::int64_t BackendTest::load(const std::string& name, const std::vector<ledger::Charge>& rows,
+                               const std::vector<std::int64_t>& replace) {
+  // A digest of 64 characters that differs by name.
+  const std::string digest = std::string(64 - std::min<std::size_t>(name.size(), 64), '0') + name;
+  ledger::SourceFile f{"/generated/" + name, digest.substr(0, 64), 1, "focus-1.2"};
+  auto begun = store().begin_source(f, replace);
+  EXPECT_TRUE(begun) << begun.error().what();
+  EXPECT_TRUE(store().add_charges(rows));
+  auto r = store().commit_source("focus-1.2", 0);
+  EXPECT_TRUE(r) << r.error().what();
+  return r ? r->id : 0;
 }
 
 std::map<std::string, ledger::Sums> ledger_totals(ledger::Store& store) {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -58,6 +59,10 @@ class BackendTest : public ::testing::TestWithParam<std::string> {
   ledger::Store& store();
   // Closes the store and opens fresh_.db again (migrating it); fails the test when it cannot.
   void reopen();
+  // Loads `rows` as one source, a generated FOCUS 1.2 file named `name`, replacing the sources
+  // `replace`; returns its id (0, the test failed, when it does not load).
+  std::int64_t load(const std::string& name, const std::vector<ledger::Charge>& rows,
+                    const std::vector<std::int64_t>& replace = {});
   FreshStore fresh_;
 };
 

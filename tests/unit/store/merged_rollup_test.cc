@@ -65,16 +65,6 @@ std::string merged_rows() {
 
 class MergedRollupTest : public testing::BackendTest {
  protected:
-  std::int64_t load(const std::string& name, const std::vector<Charge>& rows,
-                    const std::vector<std::int64_t>& replace = {}) {
-    ledger::SourceFile f{"/generated/" + name, std::string(63, 'm') + name, 1, "focus-1.2"};
-    auto begun = store().begin_source(f, replace);
-    EXPECT_TRUE(begun) << begun.error().what();
-    EXPECT_TRUE(store().add_charges(rows));
-    auto r = store().commit_source("focus-1.2", 0);
-    EXPECT_TRUE(r) << r.error().what();
-    return r ? r->id : 0;
-  }
   std::vector<std::string> sql(const std::string& statement) {
     return testing::rows_of(GetParam(), fresh_.db, statement);
   }

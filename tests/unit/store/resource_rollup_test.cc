@@ -119,16 +119,6 @@ std::string text(const ledger::AggregateRow& r) {
 
 class ResourceRollupTest : public testing::BackendTest {
  protected:
-  std::int64_t load(const std::string& name, const std::vector<Charge>& rows,
-                    const std::vector<std::int64_t>& replace = {}) {
-    ledger::SourceFile f{"/generated/" + name, std::string(60, 'r') + name, 1, "focus-1.2"};
-    auto begun = store().begin_source(f, replace);
-    EXPECT_TRUE(begun) << begun.error().what();
-    EXPECT_TRUE(store().add_charges(rows));
-    auto r = store().commit_source("focus-1.2", 0);
-    EXPECT_TRUE(r) << r.error().what();
-    return r ? r->id : 0;
-  }
   // "id|resource_rollup|its rows in charge_resource_daily|the charges they sum", by id.
   std::vector<std::string> marks() {
     return testing::rows_of(

@@ -56,16 +56,6 @@ std::vector<std::string> expected(std::int64_t id, const std::vector<Charge>& ro
 
 class SourceTotalsTest : public testing::BackendTest {
  protected:
-  std::int64_t load(const std::string& name, const std::vector<Charge>& rows,
-                    const std::vector<std::int64_t>& replace = {}) {
-    ledger::SourceFile f{"/generated/" + name, std::string(63, 't') + name, 1, "focus-1.2"};
-    auto begun = store().begin_source(f, replace);
-    EXPECT_TRUE(begun) << begun.error().what();
-    EXPECT_TRUE(store().add_charges(rows));
-    auto r = store().commit_source("focus-1.2", 0);
-    EXPECT_TRUE(r) << r.error().what();
-    return r ? r->id : 0;
-  }
   void expect_totals_are_the_charges() {
     const auto want = testing::charged_source_totals(GetParam(), fresh_.db);
     EXPECT_FALSE(want.empty());
