@@ -11,17 +11,7 @@ namespace aicost::serving {
 namespace {
 
 using catalog::Precision;
-
-// DeepSeek-V3 (61 layers, 128 heads; MLA with query-key dims 128 + 64 RoPE, value dim 128) in
-// NVFP4 with an FP8 cache on 8 B200s under attention DP.
-Replica deepseek_b200() {
-  Replica r = testing::replica_of("deepseek-v3", "b200", "blackwell");
-  r.tensor_parallel = 8;
-  r.weights = Precision::kFp4;
-  r.kv_cache = Precision::kFp8;
-  r.attention_data_parallel = true;
-  return r;
-}
+using testing::deepseek_b200;
 
 // One prompt of s = 1,024 tokens through the attention module on one GPU: the projections,
 // 2 FLOPs a parameter and token, at the FP4 GEMM rate, and the attention matmuls over s / 2 keys on

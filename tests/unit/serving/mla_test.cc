@@ -12,18 +12,7 @@ namespace aicost::serving {
 namespace {
 
 using catalog::Precision;
-
-// DeepSeek-V3 (61 layers, hidden 7,168, 128 heads; MLA with kv_lora_rank 512, query-key dims
-// 128 + 64 RoPE, value dim 128) in NVFP4 with an FP8 cache on 8 B200s under attention DP, with
-// the fixed costs that do not depend on the term under test off.
-Replica deepseek_b200() {
-  Replica r = testing::replica_of("deepseek-v3", "b200", "blackwell");
-  r.tensor_parallel = 8;
-  r.weights = Precision::kFp4;
-  r.kv_cache = Precision::kFp8;
-  r.attention_data_parallel = true;
-  return r;
-}
+using testing::deepseek_b200;
 
 // The attention matmuls run at the FP8 cache's rate over the 8 GPUs (replica.cc attention_rate).
 double fp8_attention_rate(const Replica& r) {

@@ -29,4 +29,15 @@ inline serving::Replica replica_of(const std::string& model, const std::string& 
   return r;
 }
 
+// DeepSeek-V3 (61 layers, hidden 7,168, 128 heads; MLA with kv_lora_rank 512, query-key dims
+// 128 + 64 RoPE, value dim 128) in NVFP4 with an FP8 cache on 8 B200s under attention DP.
+inline serving::Replica deepseek_b200() {
+  serving::Replica r = replica_of("deepseek-v3", "b200", "blackwell");
+  r.tensor_parallel = 8;
+  r.weights = catalog::Precision::kFp4;
+  r.kv_cache = catalog::Precision::kFp8;
+  r.attention_data_parallel = true;
+  return r;
+}
+
 }  // namespace aicost::testing
