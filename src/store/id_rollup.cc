@@ -20,16 +20,16 @@ const std::array<std::size_t, ledger::kRollupDimCount>& rollup_slots() {
 
 }  // namespace
 
-// The groups number a tenth or so of the rows (139k for the benchmark's 1M): looking one up misses
-// the CPU cache twice, in the index and in the group. Knowing the whole batch, the loop asks for
-// the index slot kAhead rows ahead and for the group half as far ahead, so both are there when
-// the row's turn comes.
-bool IdRollup::fits(const ledger::Sums& s) {
+bool fits_int64(const ledger::Sums& s) {
   for (auto v : {s.billed, s.effective, s.list, s.contracted})
     if (v > INT64_MAX || v < INT64_MIN) return false;
   return true;
 }
 
+// The groups number a tenth or so of the rows (139k for the benchmark's 1M): looking one up misses
+// the CPU cache twice, in the index and in the group. Knowing the whole batch, the loop asks for
+// the index slot kAhead rows ahead and for the group half as far ahead, so both are there when
+// the row's turn comes.
 void IdRollup::add(std::span<const ledger::Charge> rows, std::span<const ChargeTextIds> ids,
                    std::span<const std::int64_t> tagsets) {
   constexpr std::size_t kAhead = 16;
@@ -65,22 +65,14 @@ void IdRollup::add(std::span<const ledger::Charge> rows, std::span<const ChargeT
     }
     const auto& c = rows[k];
     auto& sums = group(g).sums;
-    // Rows are added in load order, so sums are reproducible (gpu_hours is a double: order
-    // matters).
-    sums.billed += c.billed;
-    sums.effective += c.effective;
-    sums.list += c.list;
-    sums.contracted += c.contracted.value_or(0);
-    sums.gpu_hours += c.gpu_hours;
-    sums.rows += 1;
-    sums.consumed_quantity += c.consumed_quantity.value_or(0);
-    if (overflow_line_ == 0 && !fits(sums)) overflow_line_ = c.line;
+    add_charge(sums, c);
+    if (overflow_line_ == 0 && !fits_int64(sums)) overflow_line_ = c.line;
   }
 }
 
 core::Status IdRollup::check_fits() const {
   for (std::size_t g = 0; g < groups_; ++g)
-    if (!fits(group(g).sums))
+    if (!fits_int64(group(g).sums))
       return core::make_error(
           core::ErrorCode::kInvalidInput,
           "a day's cost in one group exceeds 9.2e9 currency units (first at this row); the "

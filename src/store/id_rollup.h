@@ -23,6 +23,21 @@ struct IdRollupRow {
   ledger::Sums sums;
 };
 
+// Adds charge `c` to a rollup group's sums. Rows come in load order, so the sums are reproducible
+// (gpu_hours is a double: order matters).
+inline void add_charge(ledger::Sums& s, const ledger::Charge& c) {
+  s.billed += c.billed;
+  s.effective += c.effective;
+  s.list += c.list;
+  s.contracted += c.contracted.value_or(0);
+  s.gpu_hours += c.gpu_hours;
+  s.rows += 1;
+  s.consumed_quantity += c.consumed_quantity.value_or(0);
+}
+
+// Whether each money sum fits the ledger's int64 nano-units.
+bool fits_int64(const ledger::Sums& s);
+
 class IdRollup {
  public:
   // Adds `rows`; `ids` and `tagsets` are theirs (text ids in kChargeText order, tag set id).
@@ -56,8 +71,7 @@ class IdRollup {
   static constexpr std::size_t kBlockSize = std::size_t{1} << kBlockBits;
   Group& group(std::size_t g) { return blocks_[g >> kBlockBits][g & (kBlockSize - 1)]; }
   const Group& group(std::size_t g) const { return blocks_[g >> kBlockBits][g & (kBlockSize - 1)]; }
-  static bool fits(const ledger::Sums& s);  // each sum within int64
-  HashIndex index_;                         // over the groups
+  HashIndex index_;  // over the groups
   std::vector<std::unique_ptr<Group[]>> blocks_;
   std::size_t groups_ = 0;
   std::int64_t overflow_line_ = 0;  // of the first row after which a group's sum left int64

@@ -1,6 +1,6 @@
 #include "resource_rollup.h"
 
-#include <climits>
+#include "id_rollup.h"
 
 namespace aicost::store {
 namespace {
@@ -16,12 +16,6 @@ const std::array<std::size_t, ledger::kResourceRollupDimCount>& resource_slots()
     return out;
   }();
   return slots;
-}
-
-bool fits(const ledger::Sums& s) {
-  for (auto v : {s.billed, s.effective, s.list, s.contracted})
-    if (v > INT64_MAX || v < INT64_MIN) return false;
-  return true;
 }
 
 }  // namespace
@@ -52,15 +46,7 @@ void ResourceRollup::add(std::span<const ledger::Charge> rows, std::span<const C
       groups_.push_back(key);
       index_.insert(h, g);
     }
-    // In load order, as the charges' own sums (gpu_hours is a double: order matters).
-    auto& s = groups_[g].sums;
-    s.billed += c.billed;
-    s.effective += c.effective;
-    s.list += c.list;
-    s.contracted += c.contracted.value_or(0);
-    s.gpu_hours += c.gpu_hours;
-    s.rows += 1;
-    s.consumed_quantity += c.consumed_quantity.value_or(0);
+    add_charge(groups_[g].sums, c);
   }
   rows_ += static_cast<std::int64_t>(rows.size());
   const auto groups = static_cast<std::int64_t>(groups_.size());
@@ -74,7 +60,7 @@ bool ResourceRollup::folds() const {
   if (given_up_ || groups_.empty() || rows_ < kMinFold * static_cast<std::int64_t>(groups_.size()))
     return false;
   for (const auto& g : groups_)
-    if (!fits(g.sums)) return false;
+    if (!fits_int64(g.sums)) return false;
   return true;
 }
 
